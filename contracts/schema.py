@@ -1,0 +1,44 @@
+"""JSON Schema export of every message on the wire."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from . import pipeline, review, system
+
+__all__ = ["MESSAGES", "schema_of"]
+
+MESSAGES: dict[str, type[msgspec.Struct]] = {
+    "ActionSubmitted": review.ActionSubmitted,
+    "LayerTask": review.LayerTask,
+    "LayerReport": review.LayerReport,
+    "CancelAction": review.CancelAction,
+    "Decision": review.HumanLayerReport,
+    "ReviewRequested": review.ReviewRequested,
+    "ReviewResolution": review.ReviewResolution,
+    "LayerVerdict": review.LayerVerdict,
+    "WorkOrder": pipeline.WorkOrder,
+    "MessageEnvelope": pipeline.MessageEnvelope,
+    "ResponseEnvelope": pipeline.ResponseEnvelope,
+    "AgentResult": pipeline.AgentResult,
+    "Handoff": pipeline.Handoff,
+    "PipelineStart": pipeline.PipelineStart,
+    "PipelineStatus": pipeline.PipelineStatus,
+    "TaskState": pipeline.TaskState,
+    "AgentRunRecord": pipeline.AgentRunRecord,
+    "BreakerChanged": pipeline.BreakerChanged,
+    "DeadLetter": system.DeadLetter,
+}
+"""Every message by name, in the order of DESIGN.md §2."""
+
+
+def schema_of(name: str) -> dict[str, Any]:
+    """The JSON Schema of the message called ``name`` (see ``MESSAGES``)."""
+    try:
+        type_ = MESSAGES[name]
+    except KeyError:
+        known = ", ".join(MESSAGES)
+        raise KeyError(f"unknown message {name!r}; known: {known}") from None
+    return msgspec.json.schema(type_)

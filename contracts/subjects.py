@@ -1,0 +1,126 @@
+"""Every subject of the engine, under one configurable prefix."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine.errors import ConfigError
+
+__all__ = ["DEFAULT_PREFIX", "Subjects"]
+
+DEFAULT_PREFIX = "hl"
+_PREFIX = re.compile(r"^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$")
+_TOKEN = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def _token(value: str, what: str) -> str:
+    if not _TOKEN.match(value):
+        raise ValueError(f"{what} {value!r} is not a valid subject token (letters, digits, _ and -)")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Subjects:
+    """The subject names of DESIGN.md §2 under ``prefix``."""
+
+    prefix: str = DEFAULT_PREFIX
+
+    def __post_init__(self) -> None:
+        if not _PREFIX.match(self.prefix):
+            raise ConfigError(f"subject prefix {self.prefix!r} must be dot-separated tokens")
+
+    def _s(self, *parts: str) -> str:
+        return ".".join((self.prefix, *parts))
+
+    @property
+    def action_submit(self) -> str:
+        return self._s("actions", "submit")
+
+    def layer_task(self, layer_id: str) -> str:
+        return self._s("layers", _token(str(layer_id), "layer id"), "task")
+
+    @property
+    def layer_tasks(self) -> str:
+        return self._s("layers", "*", "task")
+
+    @property
+    def layer_report(self) -> str:
+        return self._s("layers", "report")
+
+    def action_cancel(self, action_id: str) -> str:
+        return self._s("actions", _token(action_id, "action id"), "cancel")
+
+    @property
+    def action_cancels(self) -> str:
+        return self._s("actions", "*", "cancel")
+
+    def decision(self, agent_id: str) -> str:
+        return self._s("decisions", _token(agent_id, "agent id"))
+
+    @property
+    def decisions(self) -> str:
+        return self._s("decisions", ">")
+
+    @property
+    def reviews_pending(self) -> str:
+        return self._s("reviews", "pending")
+
+    def review_resolve(self, action_id: str) -> str:
+        return self._s("reviews", _token(action_id, "action id"), "resolve")
+
+    @property
+    def review_resolves(self) -> str:
+        return self._s("reviews", "*", "resolve")
+
+    @property
+    def work_order(self) -> str:
+        return self._s("work", "order")
+
+    def agent_request(self, agent: str) -> str:
+        return self._s("agents", _token(str(agent), "agent"), "request")
+
+    @property
+    def agent_requests(self) -> str:
+        return self._s("agents", "*", "request")
+
+    @property
+    def agent_result(self) -> str:
+        return self._s("agents", "result")
+
+    def handoff(self, project_id: str) -> str:
+        return self._s("handoffs", _token(project_id, "project id"))
+
+    @property
+    def handoffs(self) -> str:
+        return self._s("handoffs", "*")
+
+    @property
+    def pipeline_start(self) -> str:
+        return self._s("pipeline", "start")
+
+    def pipeline_status(self, project_id: str) -> str:
+        return self._s("pipeline", _token(project_id, "project id"), "status")
+
+    @property
+    def pipeline_statuses(self) -> str:
+        return self._s("pipeline", "*", "status")
+
+    @property
+    def breaker(self) -> str:
+        return self._s("breaker")
+
+    def audit(self, project_id: str) -> str:
+        return self._s("audit", _token(project_id, "project id"))
+
+    @property
+    def audits(self) -> str:
+        return self._s("audit", "*")
+
+    @property
+    def dlq(self) -> str:
+        return self._s("dlq")
+
+    def last_token(self, subject: str, index: int) -> str:
+        """The token at ``index`` after the prefix (for example the action id of a cancel)."""
+        return subject.split(".")[len(self.prefix.split(".")) + index]

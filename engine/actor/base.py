@@ -1,0 +1,84 @@
+"""Actors: a set of routes (subject → contract → handler) and lifecycle hooks."""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+import msgspec
+
+from contracts import Subjects, encode
+from engine.bus import Bus, Headers, Msg
+
+if TYPE_CHECKING:
+    from engine.metrics import Metrics
+
+__all__ = ["Actor", "ActorContext", "Route"]
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Route(Generic[T]):
+    """Messages on ``subject`` are decoded as ``type`` and passed to ``handler``.
+
+    ``queue`` shares the subject among the members of a queue group (workers).
+    """
+
+    subject: str
+    type: type[T]
+    handler: Callable[[T, Msg], Awaitable[None]]
+    queue: str | None = None
+
+
+@dataclass(slots=True)
+class ActorContext:
+    """What a running actor may use: the bus, the subject names and the metrics."""
+
+    bus: Bus
+    subjects: Subjects
+    metrics: Metrics
+    actor_name: str
+
+    async def publish(
+        self,
+        subject: str,
+        message: msgspec.Struct,
+        *,
+        headers: Headers | None = None,
+    ) -> None:
+        """Encode ``message`` and publish it on ``subject``."""
+        await self.bus.publish(subject, encode(message), headers=headers)
+
+    async def reply(self, msg: Msg, message: msgspec.Struct) -> None:
+        """Answer a request (no-op when ``msg`` has no reply subject)."""
+        if msg.reply:
+            await self.bus.publish(msg.reply, encode(message))
+
+
+class Actor(abc.ABC):
+    """Base class of every actor.
+
+    Subclasses set ``name`` and return their ``routes()``. ``setup`` runs on every (re)start
+    before any message is handled; ``teardown`` after the actor stopped or crashed. A handler
+    that raises crashes the actor: the system restarts it with backoff and retries the message,
+    and a message that keeps failing goes to the dead-letter subject.
+    """
+
+    name: str = "actor"
+    max_concurrency: int = 16
+    """Messages handled at once; when reached, the mailbox fills (backpressure)."""
+    mailbox_size: int = 4_096
+    """Bound of each route's subscription buffer."""
+
+    @abc.abstractmethod
+    def routes(self, ctx: ActorContext) -> Sequence[Route[Any]]:
+        """The subjects this actor serves."""
+
+    async def setup(self, ctx: ActorContext) -> None:
+        """Prepare state before the first message of a (re)start."""
+
+    async def teardown(self, ctx: ActorContext) -> None:
+        """Release what ``setup`` acquired."""

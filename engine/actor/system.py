@@ -1,0 +1,308 @@
+"""``ActorSystem``: runs actors in task groups and supervises them one-for-one."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Sequence
+from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio
+from anyio.abc import TaskGroup, TaskStatus
+
+from contracts import DeadLetter, Subjects, decode, encode
+from engine.bus import Bus, Msg, Subscription
+from engine.errors import BusClosedError, ConfigError, ContractError, SlowConsumerError
+from engine.metrics import Metrics
+
+from .base import Actor, ActorContext, Route
+
+__all__ = ["ActorStats", "ActorSystem", "SupervisionPolicy"]
+
+log = logging.getLogger("humangr.actor")
+
+
+@dataclass(frozen=True, slots=True)
+class SupervisionPolicy:
+    """How crashed actors are restarted and failing messages given up on."""
+
+    initial_backoff: float = 0.05
+    max_backoff: float = 5.0
+    max_attempts: int = 3
+    """Deliveries of one message before it goes to the dead-letter subject."""
+    drain_timeout: float = 10.0
+    """Time in-flight messages get to finish on shutdown."""
+
+
+@dataclass(slots=True)
+class ActorStats:
+    """Counters of one actor, for tests and ``humangr`` status output."""
+
+    restarts: int = 0
+    handled: int = 0
+    dead_letters: int = 0
+    crashes: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _Retry:
+    route: Route[Any]
+    msg: Msg
+
+
+class _Runner:
+    """One actor under supervision."""
+
+    def __init__(self, system: ActorSystem, actor: Actor) -> None:
+        self.system = system
+        self.actor = actor
+        self.ctx = ActorContext(system.bus, system.subjects, system.metrics, actor.name)
+        self.stats = ActorStats()
+        self.subscriptions: list[Subscription] = []
+        self.retries: list[_Retry] = []
+        self.inflight: dict[int, _Retry] = {}
+        self.attempts: OrderedDict[str, int] = OrderedDict()
+        self.stopping = False
+        self.ready = False
+
+    async def supervise(self, *, task_status: TaskStatus[None]) -> None:
+        """Subscribe once (the mailbox outlives restarts), then run and restart the actor."""
+        policy = self.system.policy
+        backoff = policy.initial_backoff
+        routes = list(self.actor.routes(self.ctx))
+        if not routes:
+            raise ConfigError(f"actor {self.actor.name!r} has no routes")
+        async with AsyncExitStack() as stack:
+            subs: list[tuple[Route[Any], Subscription]] = []
+            for route in routes:
+                sub = await stack.enter_async_context(
+                    self.system.bus.subscribe(
+                        route.subject, queue=route.queue, max_pending=self.actor.mailbox_size
+                    )
+                )
+                subs.append((route, sub))
+            self.subscriptions = [sub for _, sub in subs]
+            try:
+                while True:
+                    handled = self.stats.handled
+                    try:
+                        await self._run_once(subs, None if self.ready else task_status)
+                        return
+                    except Exception as exc:
+                        if not self.ready:
+                            raise
+                        if self.stopping:
+                            return
+                        if self.stats.handled > handled:
+                            backoff = policy.initial_backoff
+                        self._crashed(exc, backoff)
+                    await anyio.sleep(backoff)
+                    backoff = min(backoff * 2, policy.max_backoff)
+            finally:
+                self.subscriptions = []
+
+    def _crashed(self, exc: Exception, backoff: float) -> None:
+        while isinstance(exc, ExceptionGroup) and len(exc.exceptions) == 1:
+            inner = exc.exceptions[0]
+            if not isinstance(inner, Exception):
+                break
+            exc = inner
+        self.stats.restarts += 1
+        self.stats.crashes.append(f"{type(exc).__name__}: {exc}")
+        del self.stats.crashes[:-20]
+        self.system.metrics.actor_restarts.labels(self.actor.name).inc()
+        log.error(
+            "actor %s crashed (%s: %s); restart %d in %.2fs",
+            self.actor.name, type(exc).__name__, exc, self.stats.restarts, backoff,
+            exc_info=exc,
+        )
+
+    async def _run_once(
+        self,
+        subs: list[tuple[Route[Any], Subscription]],
+        task_status: TaskStatus[None] | None,
+    ) -> None:
+        await self.actor.setup(self.ctx)
+        try:
+            if task_status is not None:
+                self.ready = True
+                task_status.started()
+            limiter = anyio.Semaphore(self.actor.max_concurrency)
+            try:
+                async with anyio.create_task_group() as tg:
+                    pending, self.retries = self.retries, []
+                    for retry in pending:
+                        await limiter.acquire()
+                        tg.start_soon(self._process, retry.route, retry.msg, limiter)
+                    for route, sub in subs:
+                        tg.start_soon(self._pump, route, sub, limiter, tg)
+            except BaseException:
+                self.retries.extend(self.inflight.values())
+                self.inflight.clear()
+                raise
+        finally:
+            with anyio.CancelScope(shield=True):
+                await self.actor.teardown(self.ctx)
+
+    async def _pump(
+        self, route: Route[Any], sub: Subscription, limiter: anyio.Semaphore, tg: TaskGroup
+    ) -> None:
+        gauge = self.system.metrics.mailbox_depth.labels(self.actor.name)
+        while True:
+            try:
+                async for msg in sub:
+                    gauge.set(sub.pending)
+                    self.inflight[id(msg)] = _Retry(route, msg)
+                    await limiter.acquire()
+                    tg.start_soon(self._process, route, msg, limiter)
+                return
+            except SlowConsumerError as exc:
+                log.error("actor %s: %s", self.actor.name, exc)
+                await self._dead_letter(route, Msg(route.subject, b""), str(exc))
+            except BusClosedError:
+                return
+
+    async def _process(self, route: Route[Any], msg: Msg, limiter: anyio.Semaphore) -> None:
+        key = id(msg)
+        self.inflight[key] = _Retry(route, msg)
+        try:
+            try:
+                message = decode(msg.data, route.type)
+            except ContractError as exc:
+                self.inflight.pop(key, None)
+                await self._dead_letter(route, msg, str(exc))
+                await msg.term()
+                return
+            try:
+                await route.handler(message, msg)
+            except Exception as exc:
+                self.inflight.pop(key, None)
+                await self._failed(route, msg, exc)
+                raise
+            self.inflight.pop(key, None)
+            await msg.ack()
+            self.stats.handled += 1
+            self.system.metrics.messages_handled.labels(self.actor.name).inc()
+        finally:
+            limiter.release()
+
+    async def _failed(self, route: Route[Any], msg: Msg, exc: Exception) -> None:
+        """Count the failure; dead-letter the message after ``max_attempts``, else retry it."""
+        if msg.durable:
+            attempts = msg.delivered
+        else:
+            digest = hashlib.blake2b(msg.subject.encode() + b"\0" + msg.data, digest_size=16)
+            fingerprint = digest.hexdigest()
+            attempts = self.attempts.pop(fingerprint, 0) + 1
+            self.attempts[fingerprint] = attempts
+            while len(self.attempts) > 10_000:
+                self.attempts.popitem(last=False)
+        if attempts >= self.system.policy.max_attempts:
+            await self._dead_letter(
+                route, msg, f"handler failed {attempts} times: {type(exc).__name__}: {exc}",
+                deliveries=attempts,
+            )
+            await msg.term()
+        elif msg.durable:
+            await msg.nak()
+        else:
+            self.retries.append(_Retry(route, msg))
+
+    async def _dead_letter(
+        self, route: Route[Any], msg: Msg, error: str, *, deliveries: int = 1
+    ) -> None:
+        self.stats.dead_letters += 1
+        self.system.metrics.dead_letters.labels(route.subject).inc()
+        log.warning("actor %s → dlq: %s: %s", self.actor.name, msg.subject, error)
+        letter = DeadLetter.of(
+            msg.subject, error, msg.data, actor=self.actor.name, deliveries=deliveries
+        )
+        try:
+            await self.system.bus.publish(self.system.subjects.dlq, encode(letter))
+        except BusClosedError:
+            log.error("dead letter lost, bus closed: %s", letter)
+
+    async def stop_intake(self) -> None:
+        self.stopping = True
+        for sub in self.subscriptions:
+            await sub.unsubscribe()
+
+
+class ActorSystem:
+    """Runs actors on a bus: readiness through ``tg.start``, one-for-one restarts, dead letters.
+
+    Use ``async with system.running():`` — it returns once every actor is subscribed and set
+    up, and on exit stops intake and lets in-flight messages finish within ``drain_timeout``.
+    """
+
+    def __init__(
+        self,
+        bus: Bus,
+        *,
+        subjects: Subjects | None = None,
+        metrics: Metrics | None = None,
+        policy: SupervisionPolicy | None = None,
+    ) -> None:
+        self.bus = bus
+        self.subjects = subjects or Subjects()
+        self.metrics = metrics or Metrics()
+        self.policy = policy or SupervisionPolicy()
+        self._runners: dict[str, _Runner] = {}
+        self._scope: anyio.CancelScope | None = None
+        self._done = anyio.Event()
+
+    def add(self, *actors: Actor) -> None:
+        for actor in actors:
+            if actor.name in self._runners:
+                raise ConfigError(f"two actors named {actor.name!r}; actor names must be unique")
+            self._runners[actor.name] = _Runner(self, actor)
+
+    @property
+    def actors(self) -> Sequence[Actor]:
+        return [runner.actor for runner in self._runners.values()]
+
+    def stats(self, name: str) -> ActorStats:
+        return self._runners[name].stats
+
+    async def run(self, *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
+        """Run every actor until cancelled or ``stop()``; ready once all are subscribed."""
+        if not self._runners:
+            raise ConfigError("no actors configured; add() at least one before run()")
+        try:
+            with anyio.CancelScope() as scope:
+                self._scope = scope
+                async with anyio.create_task_group() as tg:
+                    for runner in self._runners.values():
+                        await tg.start(runner.supervise)
+                    task_status.started()
+        finally:
+            self._done.set()
+
+    async def stop(self) -> None:
+        """Stop intake, drain in-flight messages within the deadline, then cancel the rest."""
+        for runner in self._runners.values():
+            await runner.stop_intake()
+        scope = self._scope
+        if scope is None:
+            return
+        with anyio.move_on_after(self.policy.drain_timeout):
+            await self._done.wait()
+        if not self._done.is_set():
+            left = sum(len(r.inflight) for r in self._runners.values())
+            log.warning("drain deadline of %.1fs passed; cancelling %d message(s)",
+                        self.policy.drain_timeout, left)
+        scope.cancel()
+
+    @asynccontextmanager
+    async def running(self) -> AsyncIterator[ActorSystem]:
+        """Start every actor, yield once ready, drain and stop on exit."""
+        async with anyio.create_task_group() as tg:
+            await tg.start(self.run)
+            try:
+                yield self
+            finally:
+                with anyio.CancelScope(shield=True):
+                    await self.stop()

@@ -1,0 +1,220 @@
+"""``MemoryBus``: an in-process bus with NATS semantics, for tests and the embedded default."""
+
+from __future__ import annotations
+
+import itertools
+import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import anyio
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+
+from engine.errors import BusClosedError, BusTimeoutError, NoRespondersError, SlowConsumerError
+
+from .base import DEFAULT_MAX_PENDING, Headers, Msg, Subscription, check_payload
+from .subject import matches, validate_publish_subject, validate_subscribe_subject
+
+__all__ = ["MemoryBus", "MemorySubscription"]
+
+
+class MemorySubscription:
+    """A subscription of a ``MemoryBus``: a bounded buffer drained before awaiting."""
+
+    def __init__(self, bus: MemoryBus, subject: str, queue: str | None, max_pending: int) -> None:
+        if max_pending < 1:
+            raise ValueError("max_pending must be at least 1")
+        self.subject = subject
+        self.queue = queue
+        self.pattern = validate_subscribe_subject(subject)
+        self.capacity = max_pending
+        self._bus = bus
+        self._send: MemoryObjectSendStream[Msg]
+        self._receive: MemoryObjectReceiveStream[Msg]
+        self._send, self._receive = anyio.create_memory_object_stream[Msg](max_pending)
+        self._dropped = 0
+        self._reported = 0
+        self.closed = False
+
+    @property
+    def dropped(self) -> int:
+        return self._dropped
+
+    @property
+    def pending(self) -> int:
+        return self._send.statistics().current_buffer_used
+
+    def offer(self, msg: Msg) -> bool:
+        """Deliver without waiting; a full buffer drops the message and counts it."""
+        try:
+            self._send.send_nowait(msg)
+        except anyio.WouldBlock:
+            self._dropped += 1
+            return False
+        except (anyio.BrokenResourceError, anyio.ClosedResourceError):
+            return False
+        return True
+
+    def has_room(self) -> bool:
+        return self.pending < self.capacity
+
+    def __aiter__(self) -> AsyncIterator[Msg]:
+        return self
+
+    async def __anext__(self) -> Msg:
+        if self._dropped > self._reported:
+            newly = self._dropped - self._reported
+            self._reported = self._dropped
+            raise SlowConsumerError(self.subject, newly, self.capacity)
+        try:
+            return self._receive.receive_nowait()
+        except anyio.WouldBlock:
+            pass
+        except (anyio.EndOfStream, anyio.ClosedResourceError):
+            raise StopAsyncIteration from None
+        try:
+            return await self._receive.receive()
+        except (anyio.EndOfStream, anyio.ClosedResourceError):
+            raise StopAsyncIteration from None
+
+    async def unsubscribe(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self._bus._remove(self)
+            self._send.close()
+
+    def _close_receiver(self) -> None:
+        self._receive.close()
+
+
+class MemoryBus:
+    """An in-process ``Bus``: subject wildcards, queue groups, bounded buffers, request/reply.
+
+    Delivery never waits: a message goes into each matching subscription's buffer at once, and
+    a full buffer drops it and reports a slow consumer, as NATS does.
+    """
+
+    def __init__(self) -> None:
+        self._subs: list[MemorySubscription] = []
+        self._routes: dict[str, tuple[list[MemorySubscription], dict[str, list[MemorySubscription]]]] = {}
+        self._rr = itertools.count()
+        self._closed = False
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise BusClosedError("the bus is closed; create a new one")
+
+    def _route(
+        self, subject: str
+    ) -> tuple[list[MemorySubscription], dict[str, list[MemorySubscription]]]:
+        route = self._routes.get(subject)
+        if route is None:
+            validate_publish_subject(subject)
+            tokens = tuple(subject.split("."))
+            plain: list[MemorySubscription] = []
+            groups: dict[str, list[MemorySubscription]] = {}
+            for sub in self._subs:
+                if matches(sub.pattern, tokens):
+                    if sub.queue is None:
+                        plain.append(sub)
+                    else:
+                        groups.setdefault(sub.queue, []).append(sub)
+            route = (plain, groups)
+            if len(self._routes) > 10_000:
+                self._routes.clear()
+            self._routes[subject] = route
+        return route
+
+    def _deliver(self, msg: Msg) -> int:
+        plain, groups = self._route(msg.subject)
+        delivered = 0
+        for sub in plain:
+            delivered += sub.offer(msg)
+        for members in groups.values():
+            start = next(self._rr)
+            count = len(members)
+            chosen = members[start % count]
+            for offset in range(count):
+                candidate = members[(start + offset) % count]
+                if candidate.has_room():
+                    chosen = candidate
+                    break
+            delivered += chosen.offer(msg)
+        return delivered
+
+    def _has_interest(self, subject: str) -> bool:
+        plain, groups = self._route(subject)
+        return bool(plain or groups)
+
+    async def publish(
+        self,
+        subject: str,
+        data: bytes,
+        *,
+        headers: Headers | None = None,
+        reply: str | None = None,
+    ) -> None:
+        self._check_open()
+        payload = check_payload(data)
+        self._deliver(Msg(subject, payload, dict(headers) if headers else None, reply))
+
+    @asynccontextmanager
+    async def subscribe(
+        self,
+        subject: str,
+        *,
+        queue: str | None = None,
+        max_pending: int = DEFAULT_MAX_PENDING,
+    ) -> AsyncIterator[Subscription]:
+        self._check_open()
+        sub = MemorySubscription(self, subject, queue, max_pending)
+        self._subs.append(sub)
+        self._routes.clear()
+        try:
+            yield sub
+        finally:
+            await sub.unsubscribe()
+            sub._close_receiver()
+
+    def _remove(self, sub: MemorySubscription) -> None:
+        if sub in self._subs:
+            self._subs.remove(sub)
+            self._routes.clear()
+
+    async def request(
+        self,
+        subject: str,
+        data: bytes,
+        *,
+        headers: Headers | None = None,
+        timeout: float = 5.0,
+    ) -> Msg:
+        self._check_open()
+        payload = check_payload(data)
+        inbox = f"_INBOX.{secrets.token_hex(8)}"
+        async with self.subscribe(inbox, max_pending=1) as sub:
+            if not self._has_interest(subject):
+                raise NoRespondersError(subject)
+            self._deliver(Msg(subject, payload, dict(headers) if headers else None, inbox))
+            with anyio.move_on_after(timeout):
+                async for reply in sub:
+                    return reply
+                raise BusClosedError("the bus closed while waiting for a reply")
+        raise BusTimeoutError(subject, timeout)
+
+    async def flush(self, timeout: float = 5.0) -> None:
+        self._check_open()
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        for sub in list(self._subs):
+            await sub.unsubscribe()
+        self._routes.clear()
+
+    async def __aenter__(self) -> MemoryBus:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()

@@ -1,0 +1,99 @@
+"""The engine's error tree. Every error says what was wrong and what to do about it."""
+
+from __future__ import annotations
+
+__all__ = [
+    "BusClosedError",
+    "BusError",
+    "BusTimeoutError",
+    "ConfigError",
+    "ContractError",
+    "EngineError",
+    "GateError",
+    "LLMError",
+    "NoRespondersError",
+    "PathPolicyError",
+    "SlowConsumerError",
+]
+
+
+class EngineError(Exception):
+    """Base of every error HUMANGR raises on purpose."""
+
+
+class ConfigError(EngineError):
+    """The configuration cannot work; the message names the setting."""
+
+
+class BusError(EngineError):
+    """A bus operation failed."""
+
+
+class BusClosedError(BusError):
+    """The bus was used after ``close()``."""
+
+
+class BusTimeoutError(BusError, TimeoutError):
+    """A request got no reply within its timeout."""
+
+    def __init__(self, subject: str, timeout: float) -> None:
+        super().__init__(f"no reply on {subject!r} within {timeout:g}s; is a responder running?")
+        self.subject = subject
+        self.timeout = timeout
+
+
+class NoRespondersError(BusError):
+    """A request was sent to a subject that nobody listens on."""
+
+    def __init__(self, subject: str) -> None:
+        super().__init__(f"no responders on {subject!r}; start the actor that serves it")
+        self.subject = subject
+
+
+class SlowConsumerError(BusError):
+    """A subscriber fell behind: its bounded buffer was full and messages were dropped."""
+
+    def __init__(self, subject: str, dropped: int, capacity: int) -> None:
+        super().__init__(
+            f"slow consumer on {subject!r}: {dropped} message(s) dropped, buffer of {capacity} "
+            "was full; consume faster, raise max_pending or add queue-group members"
+        )
+        self.subject = subject
+        self.dropped = dropped
+        self.capacity = capacity
+
+
+class ContractError(EngineError, ValueError):
+    """A payload does not match its contract."""
+
+    def __init__(self, type_name: str, path: str, problem: str) -> None:
+        where = f" at {path}" if path else ""
+        super().__init__(f"invalid {type_name}{where}: {problem}")
+        self.type_name = type_name
+        self.path = path
+        self.problem = problem
+
+
+class GateError(EngineError):
+    """An agent reply failed a gate of the enforcer."""
+
+    def __init__(self, gate: str, problem: str) -> None:
+        super().__init__(f"gate {gate!r} failed: {problem}")
+        self.gate = gate
+        self.problem = problem
+
+
+class PathPolicyError(GateError):
+    """An artifact path is refused by the path policy."""
+
+    def __init__(self, path: str, problem: str) -> None:
+        super().__init__("path_policy", f"{path!r}: {problem}")
+        self.path = path
+
+
+class LLMError(EngineError):
+    """An LLM call failed after its retries."""
+
+    def __init__(self, message: str, *, retryable: bool = False) -> None:
+        super().__init__(message)
+        self.retryable = retryable

@@ -1,0 +1,86 @@
+"""Prometheus metrics of the engine, registered on an injected ``CollectorRegistry``."""
+
+from __future__ import annotations
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+
+__all__ = ["LATENCY_BUCKETS", "Metrics"]
+
+LATENCY_BUCKETS = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120)
+RATIO_BUCKETS = (0.0, 0.34, 0.5, 0.67, 0.75, 1.0)
+
+
+class Metrics:
+    """Every metric the engine exports. One instance per registry; tests pass their own."""
+
+    def __init__(self, registry: CollectorRegistry | None = None) -> None:
+        self.registry = registry if registry is not None else CollectorRegistry()
+        r = self.registry
+        self.actions_submitted = Counter(
+            "humangr_actions_submitted", "Actions received for review.", registry=r
+        )
+        self.decisions = Counter(
+            "humangr_decisions", "Decisions published, by outcome.", ["outcome"], registry=r
+        )
+        self.decision_latency = Histogram(
+            "humangr_decision_latency_seconds",
+            "Time from submission to decision.",
+            buckets=LATENCY_BUCKETS,
+            registry=r,
+        )
+        self.layer_runs = Counter(
+            "humangr_layer_runs", "Layer runs, by layer and status.", ["layer", "status"], registry=r
+        )
+        self.vetoes = Counter(
+            "humangr_vetoes", "Layer consensus vetoes, by layer and level.", ["layer", "level"],
+            registry=r,
+        )
+        self.layer_agreement = Histogram(
+            "humangr_layer_agreement_ratio",
+            "Share of a layer's valid runs that equal its consensus.",
+            ["layer"],
+            buckets=RATIO_BUCKETS,
+            registry=r,
+        )
+        self.llm_calls = Counter(
+            "humangr_llm_calls", "LLM calls, by outcome.", ["outcome"], registry=r
+        )
+        self.llm_latency = Histogram(
+            "humangr_llm_latency_seconds", "LLM call latency.", buckets=LATENCY_BUCKETS, registry=r
+        )
+        self.llm_tokens = Counter(
+            "humangr_llm_tokens", "LLM tokens, by kind (input, output, cache_read, cache_write).",
+            ["kind"], registry=r,
+        )
+        self.envelope_rejections = Counter(
+            "humangr_envelope_rejections", "Agent replies refused, by agent and gate.",
+            ["agent", "gate"], registry=r,
+        )
+        self.repairs = Counter("humangr_repairs", "Repair prompts sent, by agent.", ["agent"], registry=r)
+        self.retries = Counter(
+            "humangr_retries", "Transport retries of LLM calls, by reason.", ["reason"], registry=r
+        )
+        self.breaker_state = Gauge(
+            "humangr_breaker_state", "Circuit breaker state (0 closed, 1 half-open, 2 open).",
+            ["agent", "mode"], registry=r,
+        )
+        self.handoffs = Counter(
+            "humangr_handoffs", "Hand-offs between agents.", ["from", "to"], registry=r
+        )
+        self.tasks = Gauge("humangr_tasks", "Pipeline tasks, by status.", ["status"], registry=r)
+        self.dead_letters = Counter(
+            "humangr_dead_letters", "Messages sent to the dead-letter subject, by subject.",
+            ["subject"], registry=r,
+        )
+        self.inflight_actions = Gauge(
+            "humangr_inflight_actions", "Actions under review right now.", registry=r
+        )
+        self.actor_restarts = Counter(
+            "humangr_actor_restarts", "Actor restarts after a crash, by actor.", ["actor"], registry=r
+        )
+        self.mailbox_depth = Gauge(
+            "humangr_mailbox_depth", "Messages waiting in an actor's mailbox.", ["actor"], registry=r
+        )
+        self.messages_handled = Counter(
+            "humangr_messages_handled", "Messages an actor finished handling.", ["actor"], registry=r
+        )
