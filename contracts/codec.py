@@ -40,10 +40,10 @@ def _decoder(type_: type[Any]) -> msgspec.json.Decoder[Any]:
 
 
 def decode(data: bytes | str, type_: type[T]) -> T:
-    """Decode ``data`` as ``type_``; any problem becomes a ``ContractError`` naming the JSON path."""
+    """Decode ``data`` as ``type_``; a problem becomes a ``ContractError`` naming the JSON path."""
     name = getattr(type_, "__name__", repr(type_))
     try:
-        return _decoder(type_).decode(data)  # type: ignore[no-any-return]
+        return _decoder(type_).decode(data)  # type: ignore[no-any-return, arg-type]
     except msgspec.ValidationError as exc:
         text = str(exc)
         match = _PATH.search(text)

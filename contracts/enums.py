@@ -19,7 +19,7 @@ __all__ = [
 ]
 
 
-class OrderedStrEnum(str, enum.Enum):
+class OrderedStrEnum(enum.StrEnum):
     """A string enum whose members order by declaration, never by their string value."""
 
     _rank: int
@@ -31,34 +31,31 @@ class OrderedStrEnum(str, enum.Enum):
     def rank(self) -> int:
         return self._rank
 
-    def __lt__(self, other: Any) -> bool:
+    def _other_rank(self, other: Any) -> int:
         if type(other) is not type(self):
-            return NotImplemented
-        return self._rank < other._rank
+            raise TypeError(
+                f"cannot order {type(self).__name__} against {type(other).__name__}; "
+                "compare members of the same enum"
+            )
+        return int(other._rank)
+
+    def __lt__(self, other: Any) -> bool:
+        return self._rank < self._other_rank(other)
 
     def __le__(self, other: Any) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return self._rank <= other._rank
+        return self._rank <= self._other_rank(other)
 
     def __gt__(self, other: Any) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return self._rank > other._rank
+        return self._rank > self._other_rank(other)
 
     def __ge__(self, other: Any) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return self._rank >= other._rank
+        return self._rank >= self._other_rank(other)
 
     def __hash__(self) -> int:
         return hash(self.value)
 
-    def __str__(self) -> str:
-        return str(self.value)
 
-
-class LayerID(str, enum.Enum):
+class LayerID(enum.StrEnum):
     HL1 = "HL1"
     HL2 = "HL2"
     HL3 = "HL3"
@@ -66,9 +63,6 @@ class LayerID(str, enum.Enum):
     HL5 = "HL5"
     HL6 = "HL6"
     HL7 = "HL7"
-
-    def __str__(self) -> str:
-        return str(self.value)
 
 
 class VetoLevel(OrderedStrEnum):
@@ -86,7 +80,7 @@ class Severity(OrderedStrEnum):
     CRITICAL = "critical"
 
 
-class LayerStatus(str, enum.Enum):
+class LayerStatus(enum.StrEnum):
     PENDING = "pending"
     RUNNING = "running"
     PASS = "pass"
@@ -95,25 +89,19 @@ class LayerStatus(str, enum.Enum):
     ERROR = "error"
     SKIP = "skip"
 
-    def __str__(self) -> str:
-        return str(self.value)
 
-
-class Outcome(str, enum.Enum):
+class Outcome(enum.StrEnum):
     APPROVED = "approved"
     REJECTED = "rejected"
     NEEDS_REVIEW = "needs_review"
 
-    def __str__(self) -> str:
-        return str(self.value)
 
-
-class FindingSource(str, enum.Enum):
+class FindingSource(enum.StrEnum):
     LLM = "llm"
     RULES = "rules"
 
 
-class AgentName(str, enum.Enum):
+class AgentName(enum.StrEnum):
     CTO = "cto"
     ENGINEER = "engineer"
     PM = "pm"
@@ -121,11 +109,8 @@ class AgentName(str, enum.Enum):
     QA = "qa"
     MONITOR = "monitor"
 
-    def __str__(self) -> str:
-        return str(self.value)
 
-
-class ResponseStatus(str, enum.Enum):
+class ResponseStatus(enum.StrEnum):
     OK = "OK"
     FAIL = "FAIL"
     BLOCKED = "BLOCKED"
@@ -134,11 +119,8 @@ class ResponseStatus(str, enum.Enum):
     QA_PASS = "QA_PASS"
     QA_FAIL = "QA_FAIL"
 
-    def __str__(self) -> str:
-        return str(self.value)
 
-
-class TaskStatus(str, enum.Enum):
+class TaskStatus(enum.StrEnum):
     NEW = "new"
     ASSIGNED = "assigned"
     IN_PROGRESS = "in_progress"
@@ -148,6 +130,3 @@ class TaskStatus(str, enum.Enum):
     DONE = "done"
     BLOCKED = "blocked"
     CANCELLED = "cancelled"
-
-    def __str__(self) -> str:
-        return str(self.value)

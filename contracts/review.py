@@ -36,8 +36,8 @@ __all__ = [
     "LayerRunResult",
     "LayerTask",
     "LayerVerdict",
-    "ReviewRequested",
     "ReviewFinding",
+    "ReviewRequested",
     "ReviewResolution",
     "Usage",
 ]

@@ -16,7 +16,9 @@ _TOKEN = re.compile(r"^[A-Za-z0-9_-]+$")
 
 def _token(value: str, what: str) -> str:
     if not _TOKEN.match(value):
-        raise ValueError(f"{what} {value!r} is not a valid subject token (letters, digits, _ and -)")
+        raise ValueError(
+            f"{what} {value!r} is not a valid subject token (letters, digits, _ and -)"
+        )
     return value
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Annotated
 
 from msgspec import Meta
@@ -47,4 +47,4 @@ Ratio = Annotated[float, Meta(ge=0.0, le=1.0)]
 
 def utc_now() -> datetime:
     """The current time, timezone-aware in UTC."""
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)

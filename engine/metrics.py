@@ -29,10 +29,15 @@ class Metrics:
             registry=r,
         )
         self.layer_runs = Counter(
-            "humangr_layer_runs", "Layer runs, by layer and status.", ["layer", "status"], registry=r
+            "humangr_layer_runs",
+            "Layer runs, by layer and status.",
+            ["layer", "status"],
+            registry=r,
         )
         self.vetoes = Counter(
-            "humangr_vetoes", "Layer consensus vetoes, by layer and level.", ["layer", "level"],
+            "humangr_vetoes",
+            "Layer consensus vetoes, by layer and level.",
+            ["layer", "level"],
             registry=r,
         )
         self.layer_agreement = Histogram(
@@ -49,38 +54,57 @@ class Metrics:
             "humangr_llm_latency_seconds", "LLM call latency.", buckets=LATENCY_BUCKETS, registry=r
         )
         self.llm_tokens = Counter(
-            "humangr_llm_tokens", "LLM tokens, by kind (input, output, cache_read, cache_write).",
-            ["kind"], registry=r,
+            "humangr_llm_tokens",
+            "LLM tokens, by kind (input, output, cache_read, cache_write).",
+            ["kind"],
+            registry=r,
         )
         self.envelope_rejections = Counter(
-            "humangr_envelope_rejections", "Agent replies refused, by agent and gate.",
-            ["agent", "gate"], registry=r,
+            "humangr_envelope_rejections",
+            "Agent replies refused, by agent and gate.",
+            ["agent", "gate"],
+            registry=r,
         )
-        self.repairs = Counter("humangr_repairs", "Repair prompts sent, by agent.", ["agent"], registry=r)
+        self.repairs = Counter(
+            "humangr_repairs", "Repair prompts sent, by agent.", ["agent"], registry=r
+        )
         self.retries = Counter(
             "humangr_retries", "Transport retries of LLM calls, by reason.", ["reason"], registry=r
         )
         self.breaker_state = Gauge(
-            "humangr_breaker_state", "Circuit breaker state (0 closed, 1 half-open, 2 open).",
-            ["agent", "mode"], registry=r,
+            "humangr_breaker_state",
+            "Circuit breaker state (0 closed, 1 half-open, 2 open).",
+            ["agent", "mode"],
+            registry=r,
         )
         self.handoffs = Counter(
             "humangr_handoffs", "Hand-offs between agents.", ["from", "to"], registry=r
         )
         self.tasks = Gauge("humangr_tasks", "Pipeline tasks, by status.", ["status"], registry=r)
         self.dead_letters = Counter(
-            "humangr_dead_letters", "Messages sent to the dead-letter subject, by subject.",
-            ["subject"], registry=r,
+            "humangr_dead_letters",
+            "Messages sent to the dead-letter subject, by subject.",
+            ["subject"],
+            registry=r,
         )
         self.inflight_actions = Gauge(
             "humangr_inflight_actions", "Actions under review right now.", registry=r
         )
         self.actor_restarts = Counter(
-            "humangr_actor_restarts", "Actor restarts after a crash, by actor.", ["actor"], registry=r
+            "humangr_actor_restarts",
+            "Actor restarts after a crash, by actor.",
+            ["actor"],
+            registry=r,
         )
         self.mailbox_depth = Gauge(
-            "humangr_mailbox_depth", "Messages waiting in an actor's mailbox.", ["actor"], registry=r
+            "humangr_mailbox_depth",
+            "Messages waiting in an actor's mailbox.",
+            ["actor"],
+            registry=r,
         )
         self.messages_handled = Counter(
-            "humangr_messages_handled", "Messages an actor finished handling.", ["actor"], registry=r
+            "humangr_messages_handled",
+            "Messages an actor finished handling.",
+            ["actor"],
+            registry=r,
         )

@@ -116,7 +116,11 @@ class _Runner:
         self.system.metrics.actor_restarts.labels(self.actor.name).inc()
         log.error(
             "actor %s crashed (%s: %s); restart %d in %.2fs",
-            self.actor.name, type(exc).__name__, exc, self.stats.restarts, backoff,
+            self.actor.name,
+            type(exc).__name__,
+            exc,
+            self.stats.restarts,
+            backoff,
             exc_info=exc,
         )
 
@@ -134,6 +138,7 @@ class _Runner:
             try:
                 async with anyio.create_task_group() as tg:
                     pending, self.retries = self.retries, []
+                    self.inflight.update((id(retry.msg), retry) for retry in pending)
                     for retry in pending:
                         await limiter.acquire()
                         tg.start_soon(self._process, retry.route, retry.msg, limiter)
@@ -202,7 +207,9 @@ class _Runner:
                 self.attempts.popitem(last=False)
         if attempts >= self.system.policy.max_attempts:
             await self._dead_letter(
-                route, msg, f"handler failed {attempts} times: {type(exc).__name__}: {exc}",
+                route,
+                msg,
+                f"handler failed {attempts} times: {type(exc).__name__}: {exc}",
                 deliveries=attempts,
             )
             await msg.term()
@@ -292,8 +299,11 @@ class ActorSystem:
             await self._done.wait()
         if not self._done.is_set():
             left = sum(len(r.inflight) for r in self._runners.values())
-            log.warning("drain deadline of %.1fs passed; cancelling %d message(s)",
-                        self.policy.drain_timeout, left)
+            log.warning(
+                "drain deadline of %.1fs passed; cancelling %d message(s)",
+                self.policy.drain_timeout,
+                left,
+            )
         scope.cancel()
 
     @asynccontextmanager

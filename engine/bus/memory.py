@@ -96,7 +96,9 @@ class MemoryBus:
 
     def __init__(self) -> None:
         self._subs: list[MemorySubscription] = []
-        self._routes: dict[str, tuple[list[MemorySubscription], dict[str, list[MemorySubscription]]]] = {}
+        self._routes: dict[
+            str, tuple[list[MemorySubscription], dict[str, list[MemorySubscription]]]
+        ] = {}
         self._rr = itertools.count()
         self._closed = False
 

@@ -1,0 +1,178 @@
+"""Contracts: ordering of enums, bounds, decode errors with JSON paths, schema export, subjects."""
+
+from __future__ import annotations
+
+import json
+
+import msgspec
+import pytest
+
+from contracts import (
+    MESSAGES,
+    ActionContext,
+    ActionSubmitted,
+    AgentName,
+    DeadLetter,
+    Handoff,
+    ResponseStatus,
+    ReviewResolution,
+    Severity,
+    Subjects,
+    VetoLevel,
+    decode,
+    encode,
+    schema_of,
+)
+from engine.cli import main
+from engine.errors import ConfigError, ContractError
+
+
+def test_veto_levels_order_by_rank_not_by_string() -> None:
+    assert VetoLevel.NONE < VetoLevel.WEAK < VetoLevel.MEDIUM < VetoLevel.STRONG
+    assert max([VetoLevel.WEAK, VetoLevel.STRONG, VetoLevel.MEDIUM]) is VetoLevel.STRONG
+    assert VetoLevel.MEDIUM >= VetoLevel.MEDIUM
+    # as strings "medium" < "none" < "strong" < "weak"; the enum must not use that
+    assert VetoLevel.WEAK < VetoLevel.MEDIUM
+    assert sorted(Severity) == [
+        Severity.INFO,
+        Severity.LOW,
+        Severity.MEDIUM,
+        Severity.HIGH,
+        Severity.CRITICAL,
+    ]
+    assert Severity.HIGH > Severity.MEDIUM
+
+
+def test_ordered_enums_refuse_comparison_across_types() -> None:
+    with pytest.raises(TypeError):
+        _ = VetoLevel.WEAK < Severity.HIGH  # type: ignore[operator]
+    with pytest.raises(TypeError):
+        _ = VetoLevel.WEAK < "strong"  # type: ignore[operator]
+
+
+def test_round_trip_of_a_submission() -> None:
+    action = ActionContext(
+        agent_id="agent-1",
+        action_type="code_diff",
+        action_description="add a helper",
+        code_diff="+x = 1\n",
+        affected_files=["app/x.py"],
+    )
+    submitted = ActionSubmitted(action_id="a-1", action=action)
+    assert decode(encode(submitted), ActionSubmitted) == submitted
+
+
+@pytest.mark.parametrize(
+    ("payload", "path", "problem"),
+    [
+        (b'{"action_id": "a b", "action": {}}', "$.action_id", "matching regex"),
+        (
+            b'{"action_id": "a", "action": {"agent_id": "x", "action_type": 1,'
+            b' "action_description": ""}}',
+            "$.action.action_type",
+            "Expected `str`, got `int`",
+        ),
+        (b'{"action_id": "a"}', "$", "missing required field `action`"),
+        (b"\xff\xfe", "", "not valid JSON"),
+        (b"[1, 2]", "$", "Expected `object`"),
+    ],
+)
+def test_decode_errors_name_the_json_path(payload: bytes, path: str, problem: str) -> None:
+    with pytest.raises(ContractError) as info:
+        decode(payload, ActionSubmitted)
+    assert info.value.path == path
+    assert problem in str(info.value)
+    assert info.value.type_name == "ActionSubmitted"
+
+
+def test_bounds_are_enforced() -> None:
+    long_title = "x" * 5000
+    with pytest.raises(ContractError, match="length"):
+        decode(
+            json.dumps(
+                {
+                    "action_id": "a",
+                    "agent_id": "x",
+                    "action_type": "t",
+                    "action_description": "d" * 30_000,
+                }
+            ).encode(),
+            ActionContext,
+        )
+    resolution = {
+        "action_id": "a",
+        "action_hash": "0" * 64,
+        "verdict": "approve",
+        "reviewer": "r",
+        "reason": "too short",
+    }
+    with pytest.raises(ContractError, match=r"\$\.reason"):
+        decode(json.dumps(resolution).encode(), ReviewResolution)
+    with pytest.raises(ContractError, match=r"\$\.verdict"):
+        decode(
+            json.dumps({**resolution, "verdict": "maybe", "reason": long_title[:30]}).encode(),
+            ReviewResolution,
+        )
+
+
+def test_messages_are_frozen() -> None:
+    action = ActionContext(agent_id="a", action_type="t", action_description="d")
+    with pytest.raises(AttributeError):
+        action.agent_id = "b"  # type: ignore[misc]
+
+
+def test_handoff_uses_from_on_the_wire() -> None:
+    handoff = Handoff(
+        project_id="p",
+        order_id="o",
+        from_=AgentName.DEV,
+        to=AgentName.QA,
+        status=ResponseStatus.OK,
+        code_refs=["apps/x.py"],
+    )
+    wire = msgspec.json.decode(encode(handoff))
+    assert wire["from"] == "dev"
+    assert decode(encode(handoff), Handoff) == handoff
+
+
+def test_dead_letter_truncates_and_records_size() -> None:
+    letter = DeadLetter.of("hl.x", "bad" * 2000, b"y" * 10_000, actor="a")
+    assert len(letter.raw) == 4096
+    assert letter.raw_size == 10_000
+    assert len(letter.error) <= 2000
+    assert decode(encode(letter), DeadLetter) == letter
+
+
+@pytest.mark.parametrize("name", list(MESSAGES))
+def test_every_message_exports_a_json_schema(name: str) -> None:
+    schema = schema_of(name)
+    assert "$defs" in schema or "properties" in schema
+    json.dumps(schema)
+
+
+def test_schema_cli_prints_one_or_all(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["schema", "ActionSubmitted"]) == 0
+    one = json.loads(capsys.readouterr().out)
+    assert "ActionSubmitted" in one["$defs"]
+    assert main(["schema"]) == 0
+    every = json.loads(capsys.readouterr().out)
+    assert set(every) == set(MESSAGES)
+    assert main(["schema", "Nope"]) == 2
+    assert "unknown message" in capsys.readouterr().err
+
+
+def test_subjects_follow_the_design_with_a_configurable_prefix() -> None:
+    s = Subjects()
+    assert s.action_submit == "hl.actions.submit"
+    assert s.layer_task("HL4") == "hl.layers.HL4.task"
+    assert s.decision("agent-7") == "hl.decisions.agent-7"
+    assert s.review_resolve("a1") == "hl.reviews.a1.resolve"
+    assert s.action_cancel("a1") == "hl.actions.a1.cancel"
+    assert s.dlq == "hl.dlq"
+    custom = Subjects(prefix="acme.hl")
+    assert custom.decisions == "acme.hl.decisions.>"
+    assert custom.last_token(custom.action_cancel("x9"), 1) == "x9"
+    with pytest.raises(ValueError, match="subject token"):
+        s.decision("a.b")
+    with pytest.raises(ConfigError):
+        Subjects(prefix="bad prefix")
