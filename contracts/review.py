@@ -36,6 +36,8 @@ __all__ = [
     "LayerRunResult",
     "LayerTask",
     "LayerVerdict",
+    "ReportQuery",
+    "ReportReply",
     "ReviewFinding",
     "ReviewRequested",
     "ReviewResolution",
@@ -224,3 +226,16 @@ class ReviewResolution(_Frozen, frozen=True, kw_only=True):
     reviewer: Name
     reason: Annotated[str, Meta(min_length=20, max_length=2_000)]
     resolved_at: datetime = msgspec.field(default_factory=utc_now)
+
+
+class ReportQuery(_Frozen, frozen=True, kw_only=True):
+    """Ask the Supervisor for a stored report by report id or action id (request/reply)."""
+
+    id: Annotated[str, Meta(min_length=1, max_length=64)]
+
+
+class ReportReply(_Frozen, frozen=True, kw_only=True):
+    """The answer to a ``ReportQuery``: the report, or an error saying why there is none."""
+
+    report: HumanLayerReport | None = None
+    error: ShortText | None = None

@@ -19,6 +19,8 @@ MESSAGES: dict[str, type[msgspec.Struct]] = {
     "ReviewRequested": review.ReviewRequested,
     "ReviewResolution": review.ReviewResolution,
     "LayerVerdict": review.LayerVerdict,
+    "ReportQuery": review.ReportQuery,
+    "ReportReply": review.ReportReply,
     "WorkOrder": pipeline.WorkOrder,
     "MessageEnvelope": pipeline.MessageEnvelope,
     "ResponseEnvelope": pipeline.ResponseEnvelope,

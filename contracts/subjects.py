@@ -76,6 +76,11 @@ class Subjects:
         return self._s("reviews", "*", "resolve")
 
     @property
+    def report_get(self) -> str:
+        """Request/reply: a ``ReportQuery`` answered with a ``ReportReply``."""
+        return self._s("reports", "get")
+
+    @property
     def work_order(self) -> str:
         return self._s("work", "order")
 

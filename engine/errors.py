@@ -11,6 +11,7 @@ __all__ = [
     "EngineError",
     "GateError",
     "LLMError",
+    "MessageRefused",
     "NoRespondersError",
     "PathPolicyError",
     "SlowConsumerError",
@@ -72,6 +73,18 @@ class ContractError(EngineError, ValueError):
         self.type_name = type_name
         self.path = path
         self.problem = problem
+
+
+class MessageRefused(EngineError):
+    """Raised by a handler to refuse a well-formed but unacceptable message.
+
+    The actor system sends the message to the dead-letter subject with ``reason`` and the
+    actor keeps serving; it is not a crash and the message is not retried.
+    """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 class GateError(EngineError):

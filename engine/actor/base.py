@@ -82,3 +82,6 @@ class Actor(abc.ABC):
 
     async def teardown(self, ctx: ActorContext) -> None:
         """Release what ``setup`` acquired."""
+
+    async def background(self, ctx: ActorContext) -> None:
+        """Long-running work beside the handlers (timers, sweeps); cancelled when they stop."""

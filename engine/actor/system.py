@@ -15,7 +15,13 @@ from anyio.abc import TaskGroup, TaskStatus
 
 from contracts import DeadLetter, Subjects, decode, encode
 from engine.bus import Bus, Msg, Subscription
-from engine.errors import BusClosedError, ConfigError, ContractError, SlowConsumerError
+from engine.errors import (
+    BusClosedError,
+    ConfigError,
+    ContractError,
+    MessageRefused,
+    SlowConsumerError,
+)
 from engine.metrics import Metrics
 
 from .base import Actor, ActorContext, Route
@@ -136,14 +142,10 @@ class _Runner:
                 task_status.started()
             limiter = anyio.Semaphore(self.actor.max_concurrency)
             try:
-                async with anyio.create_task_group() as tg:
-                    pending, self.retries = self.retries, []
-                    self.inflight.update((id(retry.msg), retry) for retry in pending)
-                    for retry in pending:
-                        await limiter.acquire()
-                        tg.start_soon(self._process, retry.route, retry.msg, limiter)
-                    for route, sub in subs:
-                        tg.start_soon(self._pump, route, sub, limiter, tg)
+                async with anyio.create_task_group() as outer:
+                    outer.start_soon(self.actor.background, self.ctx)
+                    await self._serve(subs, limiter)
+                    outer.cancel_scope.cancel()
             except BaseException:
                 self.retries.extend(self.inflight.values())
                 self.inflight.clear()
@@ -151,6 +153,19 @@ class _Runner:
         finally:
             with anyio.CancelScope(shield=True):
                 await self.actor.teardown(self.ctx)
+
+    async def _serve(
+        self, subs: list[tuple[Route[Any], Subscription]], limiter: anyio.Semaphore
+    ) -> None:
+        """Handle retried messages first, then the mailboxes until they close."""
+        async with anyio.create_task_group() as tg:
+            pending, self.retries = self.retries, []
+            self.inflight.update((id(retry.msg), retry) for retry in pending)
+            for retry in pending:
+                await limiter.acquire()
+                tg.start_soon(self._process, retry.route, retry.msg, limiter)
+            for route, sub in subs:
+                tg.start_soon(self._pump, route, sub, limiter, tg)
 
     async def _pump(
         self, route: Route[Any], sub: Subscription, limiter: anyio.Semaphore, tg: TaskGroup
@@ -183,6 +198,11 @@ class _Runner:
                 return
             try:
                 await route.handler(message, msg)
+            except MessageRefused as exc:
+                self.inflight.pop(key, None)
+                await self._dead_letter(route, msg, exc.reason)
+                await msg.term()
+                return
             except Exception as exc:
                 self.inflight.pop(key, None)
                 await self._failed(route, msg, exc)

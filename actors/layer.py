@@ -1,0 +1,197 @@
+"""``LayerActor``: one review layer (HL1..HL7) — local checks plus LLM runs, then consensus."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import anyio
+
+from contracts import (
+    CancelAction,
+    ConsensusResult,
+    LayerID,
+    LayerReport,
+    LayerRunResult,
+    LayerStatus,
+    LayerTask,
+    LayerVerdict,
+    Usage,
+    VetoLevel,
+)
+from engine.actor import Actor, ActorContext, Route
+from engine.bus import Msg
+from engine.checks import run_checks
+from engine.llm import LLMClient, complete_structured, render_layer_request
+from engine.review import consensus, error_run, make_run
+
+__all__ = ["LayerActor"]
+
+log = logging.getLogger("humangr.layer")
+
+
+class LayerActor(Actor):
+    """Serves ``<prefix>.layers.<LID>.task`` in the queue group ``layer-<LID>``.
+
+    Each task runs the layer's local checks and, when an LLM is configured, ``task.runs`` LLM
+    runs in parallel; the consensus goes back as a ``LayerReport``. A ``CancelAction`` for the
+    action cancels its in-flight LLM calls and no report is sent.
+    """
+
+    max_concurrency = 64
+
+    def __init__(
+        self,
+        layer_id: LayerID,
+        llm: LLMClient | None,
+        *,
+        max_repairs: int = 2,
+        adaptive_redundancy: bool = False,
+        instance: str = "",
+    ) -> None:
+        self.layer_id = layer_id
+        self.llm = llm
+        self.max_repairs = max_repairs
+        self.adaptive = adaptive_redundancy
+        self.name = f"layer-{layer_id}{'-' + instance if instance else ''}"
+        self._scopes: dict[str, list[anyio.CancelScope]] = {}
+        self._cancelled: set[str] = set()
+        self.cancelled_tasks = 0
+
+    def routes(self, ctx: ActorContext) -> Sequence[Route[Any]]:
+        self._ctx = ctx
+        return [
+            Route(
+                ctx.subjects.layer_task(self.layer_id),
+                LayerTask,
+                self._on_task,
+                queue=f"layer-{self.layer_id}",
+            ),
+            Route(ctx.subjects.action_cancels, CancelAction, self._on_cancel),
+        ]
+
+    async def _on_cancel(self, message: CancelAction, _: Msg) -> None:
+        scopes = self._scopes.get(message.action_id)
+        if scopes:
+            for scope in scopes:
+                scope.cancel()
+        else:
+            self._cancelled.add(message.action_id)
+            if len(self._cancelled) > 10_000:
+                self._cancelled.clear()
+
+    async def _on_task(self, task: LayerTask, _: Msg) -> None:
+        if task.layer_id != self.layer_id:
+            log.warning("%s got a task for %s; ignored", self.name, task.layer_id)
+            return
+        if task.action_id in self._cancelled:
+            self._cancelled.discard(task.action_id)
+            return
+        started = time.perf_counter()
+        report: LayerReport | None = None
+        with anyio.CancelScope() as scope:
+            self._scopes.setdefault(task.action_id, []).append(scope)
+            try:
+                with anyio.move_on_after(task.deadline_s) as deadline:
+                    report = await self._review(task)
+                if deadline.cancelled_caught:
+                    report = self._deadline_report(task, started)
+            finally:
+                scopes = self._scopes.get(task.action_id, [])
+                if scope in scopes:
+                    scopes.remove(scope)
+                if not scopes:
+                    self._scopes.pop(task.action_id, None)
+        if scope.cancelled_caught or report is None:
+            self.cancelled_tasks += 1
+            log.debug("%s: review of %s cancelled", self.name, task.action_id)
+            return
+        await self._ctx.publish(self._ctx.subjects.layer_report, report)
+
+    async def _review(self, task: LayerTask) -> LayerReport:
+        rules = run_checks(task.action, [self.layer_id]).get(self.layer_id, [])
+        planned = task.runs if self.llm is not None else 0
+        runs = await self._runs(task, planned) if planned else []
+        result = consensus(self.layer_id, runs, planned_runs=planned, rule_findings=rules)
+        self._record(runs)
+        self._ctx.metrics.vetoes.labels(self.layer_id.value, result.veto_level.value).inc()
+        self._ctx.metrics.layer_agreement.labels(self.layer_id.value).observe(
+            result.agreement_ratio
+        )
+        usage = sum((run.usage for run in runs), Usage())
+        return LayerReport(
+            action_id=task.action_id,
+            layer_id=self.layer_id,
+            runs=runs,
+            consensus=result,
+            usage=usage,
+        )
+
+    async def _runs(self, task: LayerTask, planned: int) -> list[LayerRunResult]:
+        results: dict[int, LayerRunResult] = {}
+
+        async def one(number: int) -> None:
+            results[number] = await self._run(task, number)
+
+        first = min(planned, 2) if self.adaptive else planned
+        async with anyio.create_task_group() as tg:
+            for number in range(1, first + 1):
+                tg.start_soon(one, number)
+        if first < planned and not _agree(list(results.values())):
+            async with anyio.create_task_group() as tg:
+                for number in range(first + 1, planned + 1):
+                    tg.start_soon(one, number)
+        return [results[n] for n in sorted(results)]
+
+    async def _run(self, task: LayerTask, number: int) -> LayerRunResult:
+        assert self.llm is not None
+        request = render_layer_request(
+            self.layer_id,
+            task.action,
+            prior_findings=task.prior_findings,
+            schema=LayerVerdict,
+            tags={"layer": self.layer_id.value, "action_id": task.action_id, "run": str(number)},
+        )
+        started = time.perf_counter()
+        outcome = await complete_structured(self.llm, request, max_repairs=self.max_repairs)
+        elapsed = (time.perf_counter() - started) * 1000
+        if outcome.error is not None or not isinstance(outcome.value, LayerVerdict):
+            return error_run(
+                self.layer_id,
+                number,
+                outcome.error or "no structured verdict",
+                usage=outcome.usage,
+                elapsed_ms=elapsed,
+                repairs=outcome.repairs,
+            )
+        return make_run(
+            self.layer_id,
+            number,
+            outcome.value.findings,
+            usage=outcome.usage,
+            elapsed_ms=elapsed,
+            repairs=outcome.repairs,
+        )
+
+    def _record(self, runs: Sequence[LayerRunResult]) -> None:
+        for run in runs:
+            self._ctx.metrics.layer_runs.labels(self.layer_id.value, run.status.value).inc()
+
+    def _deadline_report(self, task: LayerTask, started: float) -> LayerReport:
+        elapsed = time.perf_counter() - started
+        result = ConsensusResult(
+            status=LayerStatus.ERROR,
+            veto_level=VetoLevel.NONE,
+            agreement_ratio=0.0,
+            planned_runs=task.runs if self.llm is not None else 0,
+            error=f"deadline of {task.deadline_s:g}s passed after {elapsed:.1f}s",
+        )
+        self._ctx.metrics.layer_runs.labels(self.layer_id.value, "error").inc()
+        return LayerReport(action_id=task.action_id, layer_id=self.layer_id, consensus=result)
+
+
+def _agree(runs: Sequence[LayerRunResult]) -> bool:
+    valid = [r for r in runs if r.error is None]
+    return len(valid) == len(runs) >= 2 and len({(r.status, r.veto_level) for r in valid}) == 1
