@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/humangr demo
+	$(BIN)/humangr review examples/actions --exit-zero
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

@@ -22,6 +22,7 @@ from contracts import (
     HumanLayerReport,
     LayerID,
     LayerReport,
+    LayerStatus,
     LayerTask,
     Outcome,
     ReportQuery,
@@ -29,6 +30,7 @@ from contracts import (
     ReviewRequested,
     ReviewResolution,
     Usage,
+    VetoLevel,
 )
 from contracts.types import utc_now
 from engine.actor import Actor, ActorContext, Route
@@ -159,8 +161,8 @@ class SupervisorActor(Actor):
         settled = await self._wait(review, first)
         if settled is None and FINAL_LAYER in review.expected:
             await self._dispatch(review, (FINAL_LAYER,), prior=_merged(review, first))
-            await self._wait(review, (FINAL_LAYER,))
-        await self._decide(review)
+            settled = await self._wait(review, (FINAL_LAYER,))
+        await self._decide(review, early=settled is not None)
 
     async def _dispatch(
         self, review: _Review, layers: Sequence[LayerID], prior: list[Finding] | None = None
@@ -191,7 +193,8 @@ class SupervisorActor(Actor):
                 review.changed = anyio.Event()
         return None
 
-    async def _decide(self, review: _Review) -> None:
+    async def _decide(self, review: _Review, *, early: bool) -> None:
+        """Publish the decision; on an early exit the unfinished layers are marked skipped."""
         submitted = review.submitted
         review.timings["total"] = (time.perf_counter() - review.started) * 1000
         report = build_report(
@@ -199,12 +202,25 @@ class SupervisorActor(Actor):
             action_id=submitted.action_id,
             action=submitted.action,
             results=review.results,
-            expected=review.expected,
+            expected=tuple(review.results) if early else review.expected,
             timings=review.timings,
             usage=review.usage,
             policy=self.policy_version,
             settings=self.config.gate,
         )
+        if early:
+            skipped = {
+                lid: ConsensusResult(
+                    status=LayerStatus.SKIP,
+                    veto_level=VetoLevel.NONE,
+                    error=f"skipped: the outcome was settled ({report.outcome}) first",
+                )
+                for lid in review.expected
+                if lid not in review.results
+            }
+            report = msgspec.structs.replace(
+                report, layer_results={**report.layer_results, **skipped}
+            )
         await self._publish_decision(report, msg_id=f"decision:{submitted.action_id}")
         self._ctx.metrics.decision_latency.observe(time.perf_counter() - review.started)
         unfinished = [lid for lid in review.expected if lid not in review.results]

@@ -8,8 +8,6 @@ import logging
 import sys
 from collections.abc import Callable, Sequence
 
-import anyio
-
 __all__ = ["main"]
 
 Command = Callable[[argparse.Namespace], int]
@@ -29,12 +27,6 @@ def _schema(args: argparse.Namespace) -> int:
     return 0
 
 
-def _demo(args: argparse.Namespace) -> int:
-    from engine.demo import run_demo
-
-    return anyio.run(run_demo)
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="humangr", description="Review AI agents' actions before they take effect."
@@ -46,8 +38,11 @@ def build_parser() -> argparse.ArgumentParser:
     schema.add_argument("name", nargs="?", help="message name, e.g. ActionSubmitted")
     schema.set_defaults(func=_schema)
 
-    demo = sub.add_parser("demo", help="start the actor system in process and pass a message")
-    demo.set_defaults(func=_demo)
+    from engine.commands import bench, nats, review
+
+    review.add_parsers(sub)
+    nats.add_parsers(sub)
+    bench.add_parsers(sub)
     return parser
 
 

@@ -29,7 +29,16 @@ from engine.llm import LLMClient, prompts_digest
 from engine.metrics import Metrics
 from engine.review import action_hash, policy_version
 
-__all__ = ["Engine", "current_policy_version", "layer_actors", "review_actors", "run_engine"]
+__all__ = [
+    "Engine",
+    "current_policy_version",
+    "fetch_report",
+    "layer_actors",
+    "new_action_id",
+    "review_actors",
+    "run_engine",
+    "submit_and_wait",
+]
 
 
 def current_policy_version(config: ReviewConfig) -> str:
@@ -66,6 +75,11 @@ def review_actors(
     if "layers" in roles:
         actors.extend(layer_actors(config, llm))
     return actors
+
+
+def new_action_id() -> str:
+    """A fresh action id (a valid subject token)."""
+    return f"act-{uuid.uuid4().hex[:20]}"
 
 
 @dataclass(slots=True)
@@ -121,7 +135,7 @@ async def submit_and_wait(
     final: bool = False,
 ) -> HumanLayerReport:
     """Publish an ``ActionSubmitted`` and wait for its decision on ``decisions.<agent_id>``."""
-    action_id = action_id or f"act-{uuid.uuid4().hex[:20]}"
+    action_id = action_id or new_action_id()
     submitted = ActionSubmitted(
         action_id=action_id,
         action=action,
@@ -175,7 +189,3 @@ async def run_engine(
     finally:
         if own_bus:
             await the_bus.close()
-
-
-def new_action_id() -> str:
-    return f"act-{uuid.uuid4().hex[:20]}"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -99,7 +98,7 @@ class MemoryBus:
         self._routes: dict[
             str, tuple[list[MemorySubscription], dict[str, list[MemorySubscription]]]
         ] = {}
-        self._rr = itertools.count()
+        self._turns: dict[str, int] = {}
         self._closed = False
 
     def _check_open(self) -> None:
@@ -132,8 +131,9 @@ class MemoryBus:
         delivered = 0
         for sub in plain:
             delivered += sub.offer(msg)
-        for members in groups.values():
-            start = next(self._rr)
+        for name, members in groups.items():
+            start = self._turns.get(name, 0)
+            self._turns[name] = start + 1
             count = len(members)
             chosen = members[start % count]
             for offset in range(count):

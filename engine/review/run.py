@@ -135,7 +135,7 @@ def make_run(
         findings=[f for f in converted if f.id in kept_ids],
         execution_time_ms=max(0.0, elapsed_ms),
         usage=usage if usage is not None else Usage(),
-        repairs=max(0, repairs),
+        repairs=min(10, max(0, repairs)),
     )
 
 
@@ -164,5 +164,5 @@ def error_run(
         execution_time_ms=max(0.0, elapsed_ms),
         error=clip(message),
         usage=usage if usage is not None else Usage(),
-        repairs=max(0, repairs),
+        repairs=min(10, max(0, repairs)),
     )

@@ -1,0 +1,99 @@
+"""Bandit's AST tests run in process on a parsed fragment, lines mapped back to the diff.
+
+The test set is built once (bandit configures its blacklist plugin through class attributes,
+so it must not be rebuilt with other profiles). ``# nosec`` comments are not honoured: the
+code under review must not be able to silence its own review.
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", DeprecationWarning)  # stevedore's verify_requirements
+    from bandit.core import config as b_config  # type: ignore[import-untyped]
+    from bandit.core import meta_ast as b_meta_ast
+    from bandit.core import metrics as b_metrics
+    from bandit.core import node_visitor as b_node_visitor
+    from bandit.core import test_set as b_test_set
+
+from .fragments import Fragment
+
+__all__ = ["BANDIT_TESTS", "BanditHit", "run_bandit"]
+
+BANDIT_TESTS: dict[str, str] = {
+    "B301": "pickle deserialization",
+    "B302": "marshal deserialization",
+    "B506": "yaml.load without a safe loader",
+    "B602": "subprocess call with shell=True",
+    "B604": "function call with shell=True",
+    "B605": "process started with a shell (os.system, os.popen, ...)",
+    "B608": "SQL built from string formatting",
+    "B611": "Django RawSQL",
+    "B501": "requests/httpx with verify=False",
+    "B502": "ssl with a bad protocol version",
+    "B503": "ssl with bad defaults",
+    "B504": "ssl without a protocol version",
+    "B323": "ssl._create_unverified_context",
+    "B507": "paramiko without host key verification",
+}
+"""The bandit tests HUMANGR runs, by test id (``bandit -t`` ids)."""
+
+_FNAME = "./fragment.py"
+_lock = threading.Lock()
+_testset: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class BanditHit:
+    """One bandit issue on an added line of the diff."""
+
+    test_id: str
+    severity: str
+    confidence: str
+    line: int
+    text: str
+
+
+def _tests() -> Any:
+    global _testset
+    with _lock:
+        if _testset is None:
+            profile = {"include": set(BANDIT_TESTS), "exclude": set()}
+            _testset = b_test_set.BanditTestSet(b_config.BanditConfig(), profile=profile)
+        return _testset
+
+
+def run_bandit(frag: Fragment) -> list[BanditHit]:
+    """Bandit's issues on a fragment whose line touches an added line."""
+    data = frag.source.encode("utf-8", "replace")
+    visitor = b_node_visitor.BanditNodeVisitor(
+        _FNAME,
+        io.BytesIO(data),
+        b_meta_ast.BanditMetaAst(),
+        _tests(),
+        False,
+        {},
+        b_metrics.Metrics(),
+    )
+    visitor.process(frag.source)
+    hits: list[BanditHit] = []
+    for issue in visitor.tester.results:
+        rng = [int(x) for x in (issue.linerange or [issue.lineno])]
+        line = frag.report_line(int(issue.lineno), max([*rng, int(issue.lineno)]))
+        if line is None:
+            continue
+        hits.append(
+            BanditHit(
+                test_id=str(issue.test_id),
+                severity=str(issue.severity),
+                confidence=str(issue.confidence),
+                line=line,
+                text=str(issue.text),
+            )
+        )
+    return hits

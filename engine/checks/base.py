@@ -1,0 +1,149 @@
+"""What a check sees (``CheckInput``), what it returns (``Hit``) and how it is described."""
+
+from __future__ import annotations
+
+import ast
+import functools
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Literal
+
+from contracts import ActionContext, LayerID, Severity
+
+from .bandit_scan import BanditHit, run_bandit
+from .diff import DiffLine, DiffParse, FileDiff, looks_like_diff, parse_content, parse_diff
+from .fragments import PyFile, python_view
+
+__all__ = [
+    "Check",
+    "CheckInput",
+    "Hit",
+    "Source",
+    "is_python",
+    "is_test_path",
+    "read_action",
+    "snippet",
+]
+
+Source = Literal["bandit", "detect-secrets", "humangr"]
+
+_TEST_DIRS = frozenset({"tests", "test", "testing", "__tests__", "spec", "specs"})
+_TEST_NAME = re.compile(
+    r"^(?:test_.*\.py|.*_test\.(?:py|go|rb)|conftest\.py|.*\.(?:spec|test)\.[jt]sx?)$"
+)
+_PY_EXT = (".py", ".pyi", ".pyw")
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One problem a check found; the registry turns it into a ``contracts.Finding``."""
+
+    severity: Severity
+    title: str
+    description: str
+    suggestion: str | None = None
+    file: str | None = None
+    line: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """One deterministic check: where its findings go, what it is, and where it comes from."""
+
+    layer: LayerID
+    id: str
+    name: str
+    sources: tuple[Source, ...]
+    severity: str
+    """How severities are assigned, for the documentation table."""
+    run: Callable[[CheckInput], Iterable[Hit]] = field(repr=False, compare=False)
+
+    @property
+    def source(self) -> str:
+        return " + ".join(self.sources)
+
+
+@functools.lru_cache(maxsize=1024)
+def is_test_path(path: str | None) -> bool:
+    """Whether a path is a test, by directory (``tests/``, ...) or by file name."""
+    if not path:
+        return False
+    p = PurePosixPath(path.replace("\\", "/"))
+    return bool(_TEST_DIRS.intersection(p.parts[:-1])) or bool(_TEST_NAME.match(p.name))
+
+
+def is_python(file: FileDiff) -> bool:
+    """A ``.py`` file, a Python shebang, or unnamed content that parses as Python."""
+    path = file.path or ""
+    if path.lower().endswith(_PY_EXT):
+        return True
+    first = next((ln.text for h in file.hunks for ln in h.lines if ln.new == 1), "")
+    if first.startswith("#!") and "python" in first:
+        return True
+    if path or not file.new_file:
+        return False
+    try:
+        ast.parse("\n".join(ln.text for ln in file.added))
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return False
+    return True
+
+
+def snippet(text: str, limit: int = 160) -> str:
+    """A line shortened for a finding's description."""
+    s = text.strip()
+    return s if len(s) <= limit else s[: limit - 1] + "…"
+
+
+def read_action(action: ActionContext) -> DiffParse:
+    """The files of an action: its diff parsed, or its content read as one new file."""
+    text = action.code_diff
+    if not text:
+        return DiffParse(files=())
+    default = action.affected_files[0] if action.affected_files else None
+    if looks_like_diff(text):
+        return parse_diff(text, default_path=default)
+    return parse_content(text, path=default)
+
+
+class CheckInput:
+    """The action under review, its parsed files and lazily built Python views (cached)."""
+
+    def __init__(self, action: ActionContext) -> None:
+        self.action = action
+        self.parse = read_action(action)
+        self.files = self.parse.files
+        self._py: dict[int, PyFile | None] = {}
+        self._bandit: dict[int, list[BanditHit]] = {}
+
+    def added(self) -> Iterator[tuple[FileDiff, DiffLine]]:
+        """Every added line of every file."""
+        for f in self.files:
+            for ln in f.added:
+                yield f, ln
+
+    def python(self, f: FileDiff) -> PyFile | None:
+        """The fragments of a Python file (None for other files)."""
+        key = id(f)
+        if key not in self._py:
+            self._py[key] = python_view(f) if is_python(f) and f.hunks else None
+        return self._py[key]
+
+    def python_files(self) -> Iterator[PyFile]:
+        for f in self.files:
+            py = self.python(f)
+            if py is not None:
+                yield py
+
+    def bandit(self, f: FileDiff) -> list[BanditHit]:
+        """Bandit's issues on the added lines of a Python file (run once per file)."""
+        key = id(f)
+        if key not in self._bandit:
+            py = self.python(f)
+            hits: list[BanditHit] = []
+            for frag in py.fragments if py is not None else []:
+                hits.extend(run_bandit(frag))
+            self._bandit[key] = hits
+        return self._bandit[key]

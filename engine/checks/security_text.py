@@ -1,0 +1,156 @@
+"""HL4 checks on any file's added lines: secrets, disabled TLS checks, prompt injection."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+
+from contracts import Severity
+
+from .base import CheckInput, Hit, is_test_path, snippet
+from .pyast import dotted, is_comment, uncovered_of
+from .secrets import scan_secrets
+
+__all__ = ["INJECTION", "prompt_injection", "secrets", "tls_verification"]
+
+_SEVERITY = {s.value: s for s in Severity}
+
+
+def secrets(ctx: CheckInput) -> Iterator[Hit]:
+    """Hard-coded keys and credentials; the value itself is never repeated in the finding."""
+    for f, ln in ctx.added():
+        hit = scan_secrets(f.path, ln.text, test_file=is_test_path(f.path))
+        if hit is None:
+            continue
+        yield Hit(
+            severity=_SEVERITY[hit.severity],
+            title=f"Hard-coded secret: {hit.kind}",
+            description=(
+                f"{f.path or '<content>'}:{ln.number} adds a value that looks like a {hit.kind} "
+                f"(found by {hit.origin}; the value is not repeated here)."
+            ),
+            suggestion="Remove it from the code, rotate the credential, and load it from the "
+            "environment or a secret manager.",
+            file=f.path,
+            line=ln.number,
+        )
+
+
+_DOC_EXT = (".md", ".rst", ".txt", ".adoc")
+_TLS = re.compile(
+    r"\bverify\s*=\s*False\b|\bssl\s*=\s*False\b|_create_unverified_context\b|\bCERT_NONE\b"
+    r"|\bcheck_hostname\s*=\s*False\b|\brejectUnauthorized\s*:\s*false\b"
+    r"|\bInsecureSkipVerify\s*:\s*true\b|NODE_TLS_REJECT_UNAUTHORIZED\W{0,3}0"
+    r"|PYTHONHTTPSVERIFY\W{0,3}0|\bcurl\b[^|;&\n]*\s(?:-k|--insecure)\b"
+)
+_TLS_KWARGS = frozenset({"verify", "ssl", "verify_ssl", "verify_certs", "check_hostname"})
+_TLS_NAMES = frozenset({"CERT_NONE", "_create_unverified_context"})
+_TLS_TITLE = "TLS certificate verification disabled"
+_TLS_FIX = (
+    "Keep certificate and hostname verification on; trust a private CA with a CA bundle "
+    "(verify='/path/ca.pem') instead."
+)
+
+
+def _tls_nodes(nodes: tuple[ast.AST, ...]) -> Iterator[ast.AST]:
+    for node in nodes:
+        if isinstance(node, ast.Call):
+            for k in node.keywords:
+                off = isinstance(k.value, ast.Constant) and k.value.value is False
+                if k.arg in _TLS_KWARGS and off:
+                    yield node
+        elif isinstance(node, ast.Attribute | ast.Name) and isinstance(node.ctx, ast.Load):
+            if dotted(node).rsplit(".", 1)[-1] in _TLS_NAMES:
+                yield node
+        elif (
+            isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Constant)
+            and node.value.value is False
+            and any(dotted(t).endswith("check_hostname") for t in node.targets)
+        ):
+            yield node
+
+
+def tls_verification(ctx: CheckInput) -> Iterator[Hit]:
+    """verify=False, unverified SSL contexts, CERT_NONE, check_hostname=False, ...: high.
+
+    Python code is judged on its AST (and by bandit), so strings and comments that merely
+    mention these names do not count; other files and unparsable lines by pattern.
+    """
+    tls_ids = frozenset({"B501", "B502", "B503", "B504", "B323", "B507"})
+    for f in ctx.files:
+        py = ctx.python(f)
+        if py is not None:
+            for b in ctx.bandit(f):
+                if b.test_id in tls_ids:
+                    yield _tls_hit(f.path, b.line, f"bandit {b.test_id}: {b.text}")
+            for frag in py.fragments:
+                for node in _tls_nodes(frag.nodes):
+                    line = frag.node_line(node)
+                    if line is not None:
+                        yield _tls_hit(f.path, line, snippet(ast.unparse(node)))
+            lines = [(py_line.line, py_line.text) for py_line in uncovered_of(py)]
+        elif (f.path or "").lower().endswith(_DOC_EXT):
+            continue
+        else:
+            lines = [(ln.number, ln.text) for ln in f.added if not is_comment(ln.text)]
+        for no, text in lines:
+            if _TLS.search(text[:10_000]):
+                yield _tls_hit(f.path, no, snippet(text))
+
+
+def _tls_hit(path: str | None, line: int, detail: str) -> Hit:
+    return Hit(
+        severity=Severity.HIGH,
+        title=_TLS_TITLE,
+        description=f"{path or '<content>'}:{line}: {detail}",
+        suggestion=_TLS_FIX,
+        file=path,
+        line=line,
+    )
+
+
+INJECTION = re.compile(
+    r"(?i)\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+)?"
+    r"(?:previous|prior|above|earlier|preceding|system|original)\s+"
+    r"(?:instructions?|prompts?|rules|directions|guidelines)"
+    r"|\byou\s+are\s+now\s+(?:a|an|the)\s+(?:\w+\s+){0,3}?"
+    r"(?:reviewer|assistant|ai|model|agent|dan|jailbroken|unrestricted)\b"
+    r"|\bfrom\s+now\s+on,?\s+you\s+(?:are|will|must)\b"
+    r"|\bapprove\s+this\s+(?:change|diff|pr|pull\s+request|action|code|commit|patch)\b"
+    r"|(?:\b(?:ai|llm|automated|security)\s+reviewers?\b|\breviewers?\s*[:,])"
+    r".{0,60}?\b(?:mark|treat|consider|classify|rate|is|as)\b.{0,30}?"
+    r"\b(?:safe|approved|benign|clean|secure|low[-\s]risk)\b"
+    r"|\bdo\s+not\s+(?:report|flag|mention)\s+(?:this|these|it|any)\s+(?:as\s+)?(?:an?\s+)?"
+    r"(?:issues?|findings?|vulnerabilit\w*|problems?|security)"
+    r"|\bno\s+(?:security\s+)?(?:issues|findings|vulnerabilities)\s+(?:here|in\s+this)\b"
+    r"|<\|im_start\|>|\[/?INST\]|</?\s*(?:system|instructions)\s*>"
+)
+"""Text addressed to an LLM reviewer rather than to a program or a human reader."""
+_INJ_TITLE = "Prompt-injection text aimed at the reviewers"
+_INJ_FIX = "Remove the text; instructions to reviewers have no place in code or an action."
+
+
+def prompt_injection(ctx: CheckInput) -> Iterator[Hit]:
+    """Added lines or the action's description that instruct the LLM reviewers: high."""
+    desc = ctx.action.action_description
+    m = INJECTION.search(desc)
+    if m:
+        yield Hit(
+            severity=Severity.HIGH,
+            title=_INJ_TITLE,
+            description=f"The action description says: {snippet(m.group(0))!r}",
+            suggestion=_INJ_FIX,
+        )
+    for f, ln in ctx.added():
+        m = INJECTION.search(ln.text[:10_000])
+        if m:
+            yield Hit(
+                severity=Severity.HIGH,
+                title=_INJ_TITLE,
+                description=f"{f.path or '<content>'}:{ln.number}: {snippet(ln.text)}",
+                suggestion=_INJ_FIX,
+                file=f.path,
+                line=ln.number,
+            )

@@ -1,0 +1,212 @@
+"""``humangr bench``: engine overhead with an instant LLM, next to the raw bus, per bus."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import time
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import Any
+
+import anyio
+
+from contracts import ActionContext, Subjects
+from engine.actor import SupervisionPolicy
+from engine.bus import Bus, Headers, MemoryBus, Msg, Subscription
+from engine.config import ReviewConfig
+from engine.llm import ScriptedLLM
+from engine.runtime import run_engine
+
+__all__ = ["CountingBus", "add_parsers", "bench_bus"]
+
+DIFF = """--- a/app/x.py
++++ b/app/x.py
+@@ -1,2 +1,2 @@
+-def f(a): return a+1
++def increment(value: int) -> int:
++    return value + 1
+"""
+
+
+class CountingBus:
+    """A ``Bus`` that counts what is published through it (it delegates everything)."""
+
+    def __init__(self, inner: Bus) -> None:
+        self.inner = inner
+        self.published = 0
+
+    async def publish(
+        self, subject: str, data: bytes, *, headers: Headers | None = None, reply: str | None = None
+    ) -> None:
+        self.published += 1
+        await self.inner.publish(subject, data, headers=headers, reply=reply)
+
+    def subscribe(
+        self, subject: str, *, queue: str | None = None, max_pending: int = 65_536
+    ) -> AbstractAsyncContextManager[Subscription]:
+        return self.inner.subscribe(subject, queue=queue, max_pending=max_pending)
+
+    async def request(
+        self, subject: str, data: bytes, *, headers: Headers | None = None, timeout: float = 5.0
+    ) -> Msg:
+        self.published += 1
+        return await self.inner.request(subject, data, headers=headers, timeout=timeout)
+
+    async def flush(self, timeout: float = 5.0) -> None:
+        await self.inner.flush(timeout)
+
+    async def close(self) -> None:
+        await self.inner.close()
+
+
+async def _roundtrip_us(bus: Bus, prefix: str, count: int) -> float:
+    subject = f"{prefix}.bench.echo"
+    samples: list[float] = []
+    async with bus.subscribe(subject) as sub, anyio.create_task_group() as tg:
+
+        async def echo() -> None:
+            async for msg in sub:
+                if msg.reply:
+                    await bus.publish(msg.reply, msg.data)
+
+        tg.start_soon(echo)
+        await bus.flush()
+        for _ in range(count):
+            started = time.perf_counter()
+            await bus.request(subject, b"ping", timeout=5)
+            samples.append(time.perf_counter() - started)
+        tg.cancel_scope.cancel()
+    return statistics.median(samples) * 1e6
+
+
+async def _publish_rate(bus: Bus, prefix: str, count: int) -> float:
+    subject = f"{prefix}.bench.flood"
+    async with bus.subscribe(subject, max_pending=count + 1) as sub:
+        await bus.flush()
+        started = time.perf_counter()
+        async with anyio.create_task_group() as tg:
+
+            async def drain() -> None:
+                received = 0
+                async for _ in sub:
+                    received += 1
+                    if received == count:
+                        return
+
+            tg.start_soon(drain)
+            payload = b"x" * 256
+            for index in range(count):
+                await bus.publish(subject, payload)
+                if index % 512 == 0:
+                    await anyio.sleep(0)
+        return count / (time.perf_counter() - started)
+
+
+async def bench_bus(bus: Bus, *, actions: int, concurrency: int) -> dict[str, Any]:
+    """Decisions per second and overhead of the full engine on ``bus``, with the raw bus."""
+    prefix = f"bench{time.monotonic_ns() % 10**9}"
+    roundtrip = await _roundtrip_us(bus, prefix, 500)
+    rate = await _publish_rate(bus, prefix, 20_000)
+    counting = CountingBus(bus)
+    llm = ScriptedLLM.from_lines([{"match": {}, "json": {"findings": []}}])
+    latencies: list[float] = []
+    config = ReviewConfig(layer_deadline_s=60)
+    async with run_engine(
+        bus=counting, llm=llm, config=config, subjects=Subjects(prefix),
+        policy=SupervisionPolicy(drain_timeout=5),
+    ) as engine:
+        action = ActionContext(
+            agent_id="bench", action_type="code_diff", action_description="bench", code_diff=DIFF
+        )
+        await engine.submit(action, timeout=30)
+        counting.published = 0
+        limiter = anyio.Semaphore(concurrency)
+        started = time.perf_counter()
+
+        async def one() -> None:
+            async with limiter:
+                t0 = time.perf_counter()
+                await engine.submit(action, timeout=60)
+                latencies.append(time.perf_counter() - t0)
+
+        async with anyio.create_task_group() as tg:
+            for _ in range(actions):
+                tg.start_soon(one)
+        elapsed = time.perf_counter() - started
+    latencies.sort()
+    decisions_per_s = actions / elapsed
+    per_decision = counting.published / actions
+    return {
+        "decisions_per_s": round(decisions_per_s, 1),
+        "p50_ms": round(latencies[len(latencies) // 2] * 1000, 2),
+        "p99_ms": round(latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000, 2),
+        "messages_per_decision": round(per_decision, 1),
+        "bus_roundtrip_us": round(roundtrip, 1),
+        "bus_msgs_per_s": round(rate, 0),
+        "ceiling_share": round(decisions_per_s * per_decision / rate, 3),
+    }
+
+
+@asynccontextmanager
+async def _open_bus(kind: str, url: str | None) -> AsyncIterator[Bus]:
+    if kind == "memory":
+        async with MemoryBus() as bus:
+            yield bus
+        return
+    from engine.bus.nats import NatsBus
+    from engine.testing.natsserver import NatsServer
+
+    if url is not None:
+        nats = await NatsBus.connect(url)
+        try:
+            yield nats
+        finally:
+            await nats.close()
+        return
+    with NatsServer(jetstream=False) as server:
+        nats = await NatsBus.connect(server.url)
+        try:
+            yield nats
+        finally:
+            await nats.close()
+
+
+async def _bench(args: argparse.Namespace) -> int:
+    kinds = ["memory", "nats"] if args.bus == "both" else [args.bus]
+    results: dict[str, Any] = {
+        "machine": {
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+            "processor": platform.machine(),
+        },
+        "actions": args.actions,
+        "concurrency": args.concurrency,
+    }
+    for kind in kinds:
+        async with _open_bus(kind, args.nats) as bus:
+            results[kind] = await bench_bus(bus, actions=args.actions, concurrency=args.concurrency)
+    if args.format == "json":
+        print(json.dumps(results, indent=2))
+    else:
+        for kind in kinds:
+            r = results[kind]
+            print(
+                f"{kind:>6}: {r['decisions_per_s']:>8} decisions/s  p50 {r['p50_ms']} ms  "
+                f"p99 {r['p99_ms']} ms  {r['messages_per_decision']} msgs/decision  "
+                f"bus rtt {r['bus_roundtrip_us']} µs  bus {r['bus_msgs_per_s']:.0f} msgs/s  "
+                f"ceiling share {r['ceiling_share']:.0%}"
+            )
+    return 0
+
+
+def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    bench = sub.add_parser("bench", help="measure engine overhead with an instant LLM")
+    bench.add_argument("--bus", choices=["memory", "nats", "both"], default="memory")
+    bench.add_argument("--actions", type=int, default=500)
+    bench.add_argument("--concurrency", type=int, default=50)
+    bench.add_argument("--nats", help="use this NATS server instead of starting one")
+    bench.add_argument("--format", choices=["text", "json"], default="text")
+    bench.set_defaults(func=lambda args: anyio.run(_bench, args))

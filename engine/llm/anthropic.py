@@ -1,0 +1,278 @@
+"""``AnthropicLLM``: the ``LLMClient`` on the official ``anthropic`` SDK (``AsyncAnthropic``)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any
+
+import anthropic
+import anyio
+
+from contracts import Usage
+from engine.errors import ConfigError
+from engine.metrics import Metrics
+
+from .base import LLMReply, LLMRequest
+from .errors import LLMReplyInvalid, LLMTransportError
+from .retry import RetryPolicy, parse_retry_after, retry_reason
+from .schema import decode_reply, schema_name, tool_input_schema, tool_name_for
+
+__all__ = ["DEFAULT_MODEL", "AnthropicLLM"]
+
+DEFAULT_MODEL = "claude-sonnet-4-5"
+log = logging.getLogger("humangr.llm")
+
+
+class AnthropicLLM:
+    """Calls the Messages API. Structured replies come through a forced tool call whose
+    ``input_schema`` is the schema type's JSON Schema; the system prompt carries
+    ``cache_control`` on the blocks that end the shared prefix.
+
+    The SDK's own retries are off: this client retries 429, 529, 5xx, 408 and timeouts itself
+    (``max_retries`` times, exponential backoff with jitter, or the server's ``retry-after``),
+    so every retry is counted and no call is retried twice over.
+    """
+
+    def __init__(
+        self,
+        *,
+        api_key: str | None = None,
+        model: str | None = None,
+        base_url: str | None = None,
+        timeout: float = 120.0,
+        max_retries: int = 2,
+        base_delay: float = 0.5,
+        max_delay: float = 8.0,
+        max_retry_after: float = 60.0,
+        metrics: Metrics | None = None,
+        sleep: Callable[[float], Awaitable[None]] = anyio.sleep,
+    ) -> None:
+        key = api_key if api_key is not None else os.environ.get("ANTHROPIC_API_KEY", "")
+        if not key.strip():
+            raise ConfigError(
+                "ANTHROPIC_API_KEY is not set: export it, pass api_key=..., or review without "
+                "an LLM (--llm none) or with a script (--llm scripted:FILE)"
+            )
+        if timeout <= 0:
+            raise ConfigError(f"the LLM timeout must be > 0 seconds, got {timeout}")
+        self.model = model or os.environ.get("HUMANGR_MODEL") or DEFAULT_MODEL
+        self.timeout = timeout
+        self.retry = RetryPolicy(max_retries, base_delay, max_delay, max_retry_after)
+        self.metrics = metrics
+        self._sleep = sleep
+        self._secret = key
+        self._client = anthropic.AsyncAnthropic(
+            api_key=key, base_url=base_url, timeout=timeout, max_retries=0
+        )
+
+    def __repr__(self) -> str:
+        return f"AnthropicLLM(model={self.model!r}, base_url={str(self._client.base_url)!r})"
+
+    async def aclose(self) -> None:
+        await self._client.close()
+
+    async def __aenter__(self) -> AnthropicLLM:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    async def complete(self, request: LLMRequest) -> LLMReply:
+        """One call, with transport retries; see ``LLMClient.complete``."""
+        started = time.perf_counter()
+        outcome = "error"
+        usage: Usage | None = None
+        try:
+            message = await self._create(request)
+            usage = _usage(message)
+            reply = self._reply(message, request, usage)
+            outcome = "ok"
+            return reply
+        except LLMReplyInvalid:
+            outcome = "invalid"
+            raise
+        except anyio.get_cancelled_exc_class():
+            outcome = "cancelled"
+            raise
+        finally:
+            self._record(outcome, time.perf_counter() - started, usage)
+
+    def params(self, request: LLMRequest) -> dict[str, Any]:
+        """The keyword arguments of ``messages.create`` for ``request``."""
+        system = [
+            {"type": "text", "text": block.text}
+            | ({"cache_control": {"type": "ephemeral"}} if block.cache else {})
+            for block in request.system
+        ]
+        params: dict[str, Any] = {
+            "model": self.model,
+            "max_tokens": request.max_tokens,
+            "messages": [{"role": m.role, "content": m.content} for m in request.messages],
+        }
+        if system:
+            params["system"] = system
+        if request.schema is not None:
+            name = tool_name_for(request.schema)
+            doc = (request.schema.__doc__ or "").strip()
+            params["tools"] = [{
+                "name": name,
+                "description": doc or f"Submit the reply as a {schema_name(request.schema)}.",
+                "input_schema": tool_input_schema(request.schema),
+            }]
+            params["tool_choice"] = {
+                "type": "tool", "name": name, "disable_parallel_tool_use": True,
+            }
+        if request.temperature is not None:
+            params["extra_body"] = {"temperature": request.temperature}
+        return params
+
+    async def _create(self, request: LLMRequest) -> Any:
+        params = self.params(request)
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                return await self._client.messages.create(**params)
+            except (anthropic.APIError, ValueError) as exc:
+                failure = self._classify(exc)
+            if not failure.retryable or attempt > self.retry.max_retries:
+                tail = f" (gave up after {attempt} attempts)" if failure.retryable else ""
+                raise LLMTransportError(
+                    self._redact(failure.problem + tail), reason=failure.reason,
+                    status=failure.status, attempts=attempt, retryable=failure.retryable,
+                ) from None
+            delay = self.retry.delay(attempt, failure.retry_after)
+            log.info("LLM call failed (%s), retry %d in %.3fs; tags %s", failure.reason,
+                     attempt, delay, dict(request.tags))
+            if self.metrics is not None:
+                self.metrics.retries.labels(reason=failure.reason).inc()
+            await self._sleep(delay)
+
+    def _classify(self, exc: Exception) -> _Failure:
+        if isinstance(exc, anthropic.APIStatusError):
+            status = exc.status_code
+            reason = retry_reason(status)
+            hint = exc.response.headers.get("x-should-retry")
+            if hint in ("true", "false"):
+                reason = (reason or "server_requested") if hint == "true" else None
+            return _Failure(
+                f"Anthropic API answered HTTP {status}: {_api_message(exc)}; {_advice(status)}",
+                reason or f"http_{status}", reason is not None, status,
+                parse_retry_after(exc.response.headers),
+            )
+        if isinstance(exc, anthropic.APITimeoutError):
+            return _Failure(
+                f"the Anthropic API did not answer within {self.timeout:g}s; raise the timeout "
+                "or check the endpoint", "timeout", True,
+            )
+        if isinstance(exc, anthropic.APIConnectionError):
+            return _Failure(
+                f"cannot reach the Anthropic API at {self._client.base_url}: {exc.message}; "
+                "check the network and base_url", "connection", True,
+            )
+        return _Failure(
+            f"the Anthropic API sent a malformed reply ({type(exc).__name__}: "
+            f"{str(exc)[:300]}); is base_url right?", "malformed", False,
+        )
+
+    def _reply(self, message: Any, request: LLMRequest, usage: Usage) -> LLMReply:
+        content = getattr(message, "content", None)
+        if not isinstance(content, list):
+            raise LLMTransportError(
+                "the Anthropic API sent a reply without content blocks; is base_url right?",
+                reason="malformed",
+            )
+        model = str(getattr(message, "model", None) or self.model)
+        stop = getattr(message, "stop_reason", None)
+        text = "".join(str(getattr(b, "text", "")) for b in content if b.type == "text")
+        if request.schema is None:
+            return LLMReply(text=text, data=None, raw=text, usage=usage, model=model,
+                            stop_reason=stop)
+        name = tool_name_for(request.schema)
+        calls = [b for b in content if b.type == "tool_use" and b.name == name]
+        if not calls:
+            problem = f"the model did not call the tool {name} (stop_reason {stop})"
+            raise LLMReplyInvalid(schema_name(request.schema), [problem], raw=text, usage=usage,
+                                  model=model)
+        raw = json.dumps(calls[0].input, ensure_ascii=False)
+        try:
+            data = decode_reply(raw, request.schema, usage=usage, model=model)
+        except LLMReplyInvalid as exc:
+            if stop != "max_tokens":
+                raise
+            errors = [*exc.errors, "the reply was cut off at max_tokens; raise max_tokens"]
+            raise LLMReplyInvalid(exc.schema_name, errors, raw=raw, usage=usage,
+                                  model=model) from None
+        return LLMReply(text=text or None, data=data, raw=raw, usage=usage, model=model,
+                        stop_reason=stop)
+
+    def _record(self, outcome: str, seconds: float, usage: Usage | None) -> None:
+        if self.metrics is None:
+            return
+        self.metrics.llm_calls.labels(outcome=outcome).inc()
+        self.metrics.llm_latency.observe(seconds)
+        if usage is not None:
+            tokens = self.metrics.llm_tokens
+            tokens.labels(kind="input").inc(usage.input_tokens)
+            tokens.labels(kind="output").inc(usage.output_tokens)
+            tokens.labels(kind="cache_read").inc(usage.cache_read_tokens)
+            tokens.labels(kind="cache_write").inc(usage.cache_write_tokens)
+
+    def _redact(self, text: str) -> str:
+        return text.replace(self._secret, "[redacted]") if self._secret else text
+
+
+@dataclass(frozen=True, slots=True)
+class _Failure:
+    problem: str
+    reason: str
+    retryable: bool
+    status: int | None = None
+    retry_after: float | None = None
+
+
+def _usage(message: Any) -> Usage:
+    raw = getattr(message, "usage", None)
+
+    def count(name: str) -> int:
+        value = getattr(raw, name, 0)
+        return value if isinstance(value, int) and value >= 0 else 0
+
+    return Usage(
+        input_tokens=count("input_tokens"),
+        output_tokens=count("output_tokens"),
+        cache_read_tokens=count("cache_read_input_tokens"),
+        cache_write_tokens=count("cache_creation_input_tokens"),
+        calls=1,
+    )
+
+
+def _api_message(exc: anthropic.APIStatusError) -> str:
+    body = exc.body
+    if isinstance(body, dict) and isinstance(body.get("error"), dict):
+        error = body["error"]
+        return f"{error.get('type', 'error')}: {str(error.get('message', ''))[:300]}"
+    return str(exc.message)[:300]
+
+
+def _advice(status: int) -> str:
+    if status in (401, 403):
+        return "check ANTHROPIC_API_KEY and its permissions"
+    if status == 429:
+        return "rate limited; lower the concurrency or raise the limit"
+    if status == 529 or status >= 500:
+        return "the API is overloaded or failing; try again later"
+    if status == 404:
+        return "check the model name (HUMANGR_MODEL) and base_url"
+    return "the request was refused; check the model and the request size"

@@ -1,0 +1,140 @@
+"""The layer prompts: jinja2 templates in ``agents/layers/``, built once into one Environment.
+
+A layer request has the prompt-caching layout of DESIGN.md §6: the shared prefix (reviewer
+protocol, then the fenced action, ending in the cache breakpoint) is identical for every layer
+of one action, so the calls of a review share one cached prefix; the layer's instructions (and
+HL7's prior findings) come after it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import msgspec
+
+from agents import LAYERS_DIR
+from contracts import ActionContext, Finding, LayerID, LayerVerdict
+from engine.errors import ConfigError
+
+from .base import LLMRequest, Message, SystemBlock
+from .fence import fence
+from .schema import schema_name, tool_name_for
+
+__all__ = [
+    "PROMPT_FORMAT_VERSION",
+    "environment",
+    "layer_template_name",
+    "prompts_digest",
+    "render_layer_request",
+]
+
+PROMPT_FORMAT_VERSION = "1"
+"""Bumped when the way templates are rendered changes (part of ``prompts_digest``)."""
+MAX_FINDINGS = 50
+_PROTOCOL = "reviewer_protocol.md.j2"
+_ACTION = "action.md.j2"
+_TASK = "task.md.j2"
+
+
+def layer_template_name(layer_id: LayerID) -> str:
+    return f"{layer_id.value}.md.j2"
+
+
+@cache
+def environment() -> jinja2.Environment:
+    """The one jinja2 Environment of the layer templates (StrictUndefined, no autoescape)."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(LAYERS_DIR),
+        autoescape=False,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=False,
+    )
+    env.filters["fence"] = fence
+    missing = [
+        name
+        for name in (_PROTOCOL, _ACTION, _TASK, *map(layer_template_name, LayerID))
+        if not (LAYERS_DIR / name).is_file()
+    ]
+    if missing:
+        raise ConfigError(f"prompt templates missing from {LAYERS_DIR}: {', '.join(missing)}")
+    return env
+
+
+def _render(name: str, **context: Any) -> str:
+    return environment().get_template(name).render(**context).strip() + "\n"
+
+
+def _metadata(action: ActionContext) -> str:
+    data = {
+        "agent_id": action.agent_id,
+        "action_type": action.action_type,
+        "affected_files": action.affected_files,
+        "environment": action.environment,
+    }
+    return msgspec.json.format(msgspec.json.encode(data), indent=2).decode()
+
+
+def _findings_lines(findings: Iterable[Finding]) -> str:
+    lines = []
+    for f in findings:
+        item = {
+            "layer": f.layer_id.value, "severity": f.severity.value, "title": f.title,
+            "description": f.description, "suggestion": f.suggestion, "file": f.file,
+            "line": f.line, "source": f.source.value, "votes": f.votes,
+        }
+        lines.append(msgspec.json.encode(item).decode())
+    return "\n".join(lines)
+
+
+def render_layer_request(
+    layer_id: LayerID,
+    action: ActionContext,
+    *,
+    prior_findings: Iterable[Finding] = (),
+    schema: type[Any] = LayerVerdict,
+    tags: Mapping[str, str] | None = None,
+    max_tokens: int = 4096,
+    temperature: float | None = None,
+) -> LLMRequest:
+    """The request of one run of ``layer_id`` on ``action``.
+
+    ``prior_findings`` (HL1–HL6's merged findings) are shown to HL7 only. ``tags`` (e.g.
+    ``action_id``, ``run``) are added to ``{"layer": layer_id}``.
+    """
+    tool, name = tool_name_for(schema), schema_name(schema)
+    protocol = _render(_PROTOCOL, tool_name=tool, schema_name=name, max_findings=MAX_FINDINGS)
+    shown = _render(_ACTION, action=action, metadata=_metadata(action))
+    prior = _findings_lines(prior_findings) if layer_id is LayerID.HL7 else ""
+    layer = _render(layer_template_name(layer_id), prior_findings=prior)
+    task = _render(_TASK, layer_id=layer_id.value, tool_name=tool)
+    return LLMRequest(
+        system=(SystemBlock(protocol), SystemBlock(shown, cache=True), SystemBlock(layer)),
+        messages=(Message("user", task),),
+        schema=schema,
+        max_tokens=max_tokens,
+        temperature=temperature,
+        tags={**(tags or {}), "layer": layer_id.value},
+    )
+
+
+def prompts_digest(directory: Path | None = None) -> str:
+    """sha256 over every layer template's name and source (part of the policy version).
+
+    The digest of the shipped templates (``directory=None``) is computed once per process.
+    """
+    return _digest(LAYERS_DIR) if directory is None else _digest.__wrapped__(directory)
+
+
+@cache
+def _digest(directory: Path) -> str:
+    digest = hashlib.sha256(f"format:{PROMPT_FORMAT_VERSION}\0".encode())
+    for path in sorted(directory.glob("*.j2")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
