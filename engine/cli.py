@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import logging
 import sys
@@ -11,6 +12,9 @@ from collections.abc import Callable, Sequence
 __all__ = ["main"]
 
 Command = Callable[[argparse.Namespace], int]
+
+COMMAND_MODULES = ["review", "nats", "bench"]
+"""Modules of ``engine.commands`` whose ``add_parsers(sub)`` adds sub-commands, in help order."""
 
 
 def _schema(args: argparse.Namespace) -> int:
@@ -38,11 +42,9 @@ def build_parser() -> argparse.ArgumentParser:
     schema.add_argument("name", nargs="?", help="message name, e.g. ActionSubmitted")
     schema.set_defaults(func=_schema)
 
-    from engine.commands import bench, nats, review
-
-    review.add_parsers(sub)
-    nats.add_parsers(sub)
-    bench.add_parsers(sub)
+    for name in COMMAND_MODULES:
+        module = importlib.import_module(f"engine.commands.{name}")
+        module.add_parsers(sub)
     return parser
 
 
