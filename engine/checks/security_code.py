@@ -108,15 +108,35 @@ _SQL_TITLE = "SQL built by string formatting (SQL injection)"
 _SQL_FIX = "Use bound parameters: cursor.execute('... WHERE id = %s', (value,))."
 
 
+_SQL_INPUT_TITLE = "SQL built from request input (SQL injection)"
+
+
+def _input_lines(ctx: CheckInput) -> set[tuple[str, int]]:
+    """(file, line) of expressions that use request input, directly or through a variable."""
+    lines: set[tuple[str, int]] = set()
+    for f, frag in fragments(ctx):
+        tainted = tainted_names(frag.nodes)
+        for node in frag.nodes:
+            if isinstance(node, (ast.JoinedStr, ast.BinOp, ast.Call)) and uses_input(
+                node, tainted
+            ):
+                line = frag.node_line(node)
+                if line is not None:
+                    lines.add((f.path, line))
+    return lines
+
+
 def sql_injection(ctx: CheckInput) -> Iterator[Hit]:
     """SQL text built with f-strings, %, .format or +: high, critical from request input."""
     ids = frozenset({"B608", "B611"})
-    for h in [
+    hits = [
         *_bandit_rule(ctx, ids, _SQL_TITLE, _SQL_FIX, Severity.HIGH),
         *_fallback(ctx, _SQL_FALLBACK, _SQL_TITLE, _SQL_FIX, Severity.HIGH),
-    ]:
-        if INPUT.search(h.description):
-            h = Hit(Severity.CRITICAL, h.title, h.description, h.suggestion, h.file, h.line)
+    ]
+    tainted = _input_lines(ctx) if hits else set()
+    for h in hits:
+        if INPUT.search(h.description) or (h.file, h.line) in tainted:
+            h = Hit(Severity.CRITICAL, _SQL_INPUT_TITLE, h.description, h.suggestion, h.file, h.line)
         yield h
 
 

@@ -167,6 +167,21 @@ def test_sql_built_by_formatting() -> None:
     assert [(f.line, f.severity) for f in found] == [(2, S.HIGH), (3, S.CRITICAL), (5, S.HIGH)]
 
 
+def test_sql_built_from_a_variable_holding_request_input_is_critical() -> None:
+    diff = new_file(
+        "app/users.py",
+        """
+        def find_user():
+            name = request.args["name"]
+            rows = get_db().execute(f"SELECT * FROM users WHERE name = '{name}'")
+            other = get_db().execute(f"SELECT * FROM users WHERE id = {user_id}")
+        """,
+    )
+    found = rule(diff, HL4, "sql-injection")
+    assert [(f.line, f.severity) for f in found] == [(3, S.CRITICAL), (4, S.HIGH)]
+    assert found[0].title == "SQL built from request input (SQL injection)"
+
+
 def test_eval_exec() -> None:
     diff = new_file(
         "app/calc.py",
