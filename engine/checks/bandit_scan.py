@@ -8,11 +8,17 @@ code under review must not be able to silence its own review.
 from __future__ import annotations
 
 import io
+import logging
 import threading
 import warnings
 from dataclasses import dataclass
 from typing import Any
 
+# bandit's plugin loader logs an ERROR for optional report formatters (e.g. sarif) that are not
+# installed; we use none of them, so that noise is kept out of users' output.
+_stevedore = logging.getLogger("stevedore.extension")
+_stevedore_level = _stevedore.level
+_stevedore.setLevel(logging.CRITICAL)
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)  # stevedore's verify_requirements
     from bandit.core import config as b_config  # type: ignore[import-untyped]
@@ -21,7 +27,9 @@ with warnings.catch_warnings():
     from bandit.core import node_visitor as b_node_visitor
     from bandit.core import test_set as b_test_set
 
-from .fragments import Fragment
+_stevedore.setLevel(_stevedore_level)
+
+from .fragments import Fragment  # noqa: E402
 
 __all__ = ["BANDIT_TESTS", "BanditHit", "run_bandit"]
 
