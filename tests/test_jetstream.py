@@ -321,6 +321,39 @@ async def test_actor_system_naks_retries_and_dead_letters(
     await wait_stored(bus, bus.work_stream, 0)
 
 
+class Slow(Actor):
+    """Handles each task in 2.5 s: longer than the 1 s ack wait."""
+
+    name = "slow"
+    max_concurrency = 4
+    mailbox_size = 16
+
+    def __init__(self) -> None:
+        self.deliveries: list[tuple[str, int]] = []
+
+    def routes(self, ctx: ActorContext) -> list[Route[Any]]:
+        return [Route(ctx.subjects.layer_task("HL2"), CancelAction, self.handle, queue="hl2")]
+
+    async def handle(self, message: CancelAction, msg: Msg) -> None:
+        self.deliveries.append((message.action_id, msg.delivered))
+        await anyio.sleep(2.5)
+
+
+async def test_a_long_handler_reports_progress_and_is_not_redelivered(
+    connect: Factory, subjects: Subjects
+) -> None:
+    bus = await connect(FAST)
+    actor = Slow()
+    system = ActorSystem(
+        bus, subjects=subjects, policy=SupervisionPolicy(progress_interval=0.3, drain_timeout=5)
+    )
+    system.add(actor)
+    async with system.running():
+        await bus.publish(subjects.layer_task("HL2"), encode(CancelAction(action_id="long")))
+        await wait_stored(bus, bus.work_stream, 0)
+    assert actor.deliveries == [("long", 1)]
+
+
 async def reconnected(bus: NatsBus, count: int) -> None:
     await wait_for(lambda: bus.client.stats["reconnects"] >= count and bus.client.is_connected)
 

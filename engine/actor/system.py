@@ -41,6 +41,9 @@ class SupervisionPolicy:
     """Deliveries of one message before it goes to the dead-letter subject."""
     drain_timeout: float = 10.0
     """Time in-flight messages get to finish on shutdown."""
+    progress_interval: float = 15.0
+    """How often a durable message being handled is reported in progress (keep it well
+    below the JetStream ack wait)."""
 
 
 @dataclass(slots=True)
@@ -197,7 +200,10 @@ class _Runner:
                 await msg.term()
                 return
             try:
-                await route.handler(message, msg)
+                if msg.durable:
+                    await self._handle_durable(route, message, msg)
+                else:
+                    await route.handler(message, msg)
             except MessageRefused as exc:
                 self.inflight.pop(key, None)
                 await self._dead_letter(route, msg, exc.reason)
@@ -213,6 +219,26 @@ class _Runner:
             self.system.metrics.messages_handled.labels(self.actor.name).inc()
         finally:
             limiter.release()
+
+    async def _handle_durable(self, route: Route[Any], message: Any, msg: Msg) -> None:
+        """Run the handler while telling JetStream, now and then, that the work goes on, so a
+        long handler (a whole review) is not redelivered to another worker mid-way."""
+        interval = self.system.policy.progress_interval
+
+        async def heartbeat() -> None:
+            while True:
+                await anyio.sleep(interval)
+                await msg.in_progress()
+
+        try:
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(heartbeat)
+                await route.handler(message, msg)
+                tg.cancel_scope.cancel()
+        except ExceptionGroup as group:
+            if len(group.exceptions) == 1:
+                raise group.exceptions[0] from None
+            raise
 
     async def _failed(self, route: Route[Any], msg: Msg, exc: Exception) -> None:
         """Count the failure; dead-letter the message after ``max_attempts``, else retry it."""

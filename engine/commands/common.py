@@ -7,7 +7,7 @@ import re
 import sys
 from pathlib import Path
 
-from contracts import ActionContext, decode
+from contracts import ActionContext, Subjects, decode
 from engine.bus import Bus
 from engine.errors import ConfigError, EngineError
 from engine.llm import AnthropicLLM, LLMClient, ScriptedLLM
@@ -72,7 +72,7 @@ def load_actions(sources: list[str]) -> list[tuple[str, ActionContext]]:
     return actions
 
 
-async def connect_nats(url: str, *, jetstream: bool = False) -> Bus:
+async def connect_nats(url: str, *, jetstream: bool = False, prefix: str = "hl") -> Bus:
     """Connect to NATS with credentials from the environment (``HUMANGR_NATS_USER``,
     ``HUMANGR_NATS_PASSWORD``, ``HUMANGR_NATS_CREDS``)."""
     from engine.bus.nats import JetStreamConfig, NatsBus
@@ -84,6 +84,7 @@ async def connect_nats(url: str, *, jetstream: bool = False) -> Bus:
             password=os.environ.get("HUMANGR_NATS_PASSWORD"),
             creds_file=os.environ.get("HUMANGR_NATS_CREDS"),
             jetstream=JetStreamConfig() if jetstream else None,
+            subjects=Subjects(prefix),
         )
     except EngineError:
         raise
