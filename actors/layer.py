@@ -25,6 +25,7 @@ from engine.actor import Actor, ActorContext, Route
 from engine.bus import Msg
 from engine.checks import run_checks
 from engine.llm import LLMClient, complete_structured, render_layer_request
+from engine.llm.metered import metered
 from engine.review import consensus, error_run, make_run
 
 __all__ = ["LayerActor"]
@@ -53,6 +54,7 @@ class LayerActor(Actor):
     ) -> None:
         self.layer_id = layer_id
         self.llm = llm
+        self._llm: LLMClient | None = None
         self.max_repairs = max_repairs
         self.adaptive = adaptive_redundancy
         self.name = f"layer-{layer_id}{'-' + instance if instance else ''}"
@@ -62,6 +64,7 @@ class LayerActor(Actor):
 
     def routes(self, ctx: ActorContext) -> Sequence[Route[Any]]:
         self._ctx = ctx
+        self._llm = None if self.llm is None else metered(self.llm, ctx.metrics)
         return [
             Route(
                 ctx.subjects.layer_task(self.layer_id),
@@ -146,7 +149,7 @@ class LayerActor(Actor):
         return [results[n] for n in sorted(results)]
 
     async def _run(self, task: LayerTask, number: int) -> LayerRunResult:
-        assert self.llm is not None
+        assert self._llm is not None
         request = render_layer_request(
             self.layer_id,
             task.action,
@@ -155,7 +158,9 @@ class LayerActor(Actor):
             tags={"layer": self.layer_id.value, "action_id": task.action_id, "run": str(number)},
         )
         started = time.perf_counter()
-        outcome = await complete_structured(self.llm, request, max_repairs=self.max_repairs)
+        outcome = await complete_structured(
+            self._llm, request, max_repairs=self.max_repairs, metrics=self._ctx.metrics
+        )
         elapsed = (time.perf_counter() - started) * 1000
         if outcome.error is not None or not isinstance(outcome.value, LayerVerdict):
             return error_run(

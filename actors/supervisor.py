@@ -1,4 +1,4 @@
-"""``SupervisorActor``: fans an action out to the layers, applies consensus and the gate, decides."""
+"""``SupervisorActor``: fans actions out to the layers, applies consensus and the gate."""
 
 from __future__ import annotations
 
@@ -335,5 +335,7 @@ class SupervisorActor(Actor):
 
 
 def _merged(review: _Review, layers: Sequence[LayerID]) -> list[Finding]:
-    findings = [f for lid in layers if lid in review.results for f in review.results[lid].merged_findings]
+    findings = [
+        f for lid in layers if lid in review.results for f in review.results[lid].merged_findings
+    ]
     return findings[:500]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import anyio
 
@@ -24,6 +24,7 @@ from contracts import (
 from engine.actor import Actor, ActorSystem, SupervisionPolicy
 from engine.bus import Bus, MemoryBus
 from engine.config import ReviewConfig
+from engine.decisions import DecisionWaiters
 from engine.errors import BusTimeoutError, EngineError
 from engine.llm import LLMClient, prompts_digest
 from engine.metrics import Metrics
@@ -46,9 +47,7 @@ def current_policy_version(config: ReviewConfig) -> str:
     return policy_version(prompts_digest=prompts_digest(), thresholds=config.gate.thresholds())
 
 
-def layer_actors(
-    config: ReviewConfig, llm: LLMClient | None, *, instance: str = ""
-) -> list[Actor]:
+def layer_actors(config: ReviewConfig, llm: LLMClient | None, *, instance: str = "") -> list[Actor]:
     from actors.layer import LayerActor
 
     return [
@@ -90,6 +89,7 @@ class Engine:
     system: ActorSystem
     config: ReviewConfig
     llm: LLMClient | None
+    waiters: DecisionWaiters = field(default_factory=DecisionWaiters)
 
     @property
     def subjects(self) -> Subjects:
@@ -110,15 +110,14 @@ class Engine:
     ) -> HumanLayerReport:
         """Submit ``action`` and return its decision (with ``final=True``: wait past
         ``needs_review`` for the human resolution or the review timeout)."""
-        return await submit_and_wait(
-            self.bus,
-            self.subjects,
-            action,
-            action_id=action_id,
-            layers=layers,
-            timeout=timeout or self.config.layer_deadline_s * 2 + 5,
-            final=final,
-        )
+        action_id = action_id or new_action_id()
+        limit = timeout or self.config.layer_deadline_s * 2 + 5
+        self.waiters.expect(action_id, final=final)
+        await self.bus.publish(self.subjects.action_submit, _submission(action, action_id, layers))
+        report = await self.waiters.wait(action_id, timeout=limit)
+        if report is None:
+            raise BusTimeoutError(self.subjects.decision(action.agent_id), limit)
+        return report
 
     async def report(self, id_: str, *, timeout: float = 5.0) -> HumanLayerReport:
         return await fetch_report(self.bus, self.subjects, id_, timeout=timeout)
@@ -136,14 +135,8 @@ async def submit_and_wait(
 ) -> HumanLayerReport:
     """Publish an ``ActionSubmitted`` and wait for its decision on ``decisions.<agent_id>``."""
     action_id = action_id or new_action_id()
-    submitted = ActionSubmitted(
-        action_id=action_id,
-        action=action,
-        action_hash=action_hash(action),
-        layers=list(layers) if layers is not None else None,
-    )
     async with bus.subscribe(subjects.decision(action.agent_id)) as decisions:
-        await bus.publish(subjects.action_submit, encode(submitted))
+        await bus.publish(subjects.action_submit, _submission(action, action_id, layers))
         with anyio.move_on_after(timeout):
             async for msg in decisions:
                 report = decode(msg.data, HumanLayerReport)
@@ -153,6 +146,16 @@ async def submit_and_wait(
                     continue
                 return report
     raise BusTimeoutError(subjects.decision(action.agent_id), timeout)
+
+
+def _submission(action: ActionContext, action_id: str, layers: Sequence[LayerID] | None) -> bytes:
+    submitted = ActionSubmitted(
+        action_id=action_id,
+        action=action,
+        action_hash=action_hash(action),
+        layers=list(layers) if layers is not None else None,
+    )
+    return encode(submitted)
 
 
 async def fetch_report(
@@ -184,8 +187,13 @@ async def run_engine(
     try:
         system = ActorSystem(the_bus, subjects=subjects, metrics=metrics, policy=policy)
         system.add(*review_actors(config, llm), *extra_actors)
-        async with system.running():
-            yield Engine(the_bus, system, config, llm)
+        engine = Engine(the_bus, system, config, llm)
+        async with system.running(), anyio.create_task_group() as tg:
+            await tg.start(engine.waiters.run, the_bus, system.subjects)
+            try:
+                yield engine
+            finally:
+                tg.cancel_scope.cancel()
     finally:
         if own_bus:
             await the_bus.close()

@@ -26,6 +26,7 @@ class MemorySubscription:
         self.subject = subject
         self.queue = queue
         self.pattern = validate_subscribe_subject(subject)
+        self.literal = "*" not in self.pattern and ">" not in self.pattern
         self.capacity = max_pending
         self._bus = bus
         self._send: MemoryObjectSendStream[Msg]
@@ -86,6 +87,33 @@ class MemorySubscription:
         self._receive.close()
 
 
+_Route = tuple[list[MemorySubscription], dict[str, list[MemorySubscription]]]
+"""Plain subscribers, and queue-group members by group, of one published subject."""
+_INBOX_PREFIX = "_INBOX."
+_MAX_ROUTES = 10_000
+
+
+def _add(route: _Route, sub: MemorySubscription) -> None:
+    plain, groups = route
+    if sub.queue is None:
+        plain.append(sub)
+    else:
+        groups.setdefault(sub.queue, []).append(sub)
+
+
+def _discard(route: _Route, sub: MemorySubscription) -> None:
+    plain, groups = route
+    if sub.queue is None:
+        if sub in plain:
+            plain.remove(sub)
+        return
+    members = groups.get(sub.queue)
+    if members is not None and sub in members:
+        members.remove(sub)
+        if not members:
+            del groups[sub.queue]
+
+
 class MemoryBus:
     """An in-process ``Bus``: subject wildcards, queue groups, bounded buffers, request/reply.
 
@@ -95,9 +123,7 @@ class MemoryBus:
 
     def __init__(self) -> None:
         self._subs: list[MemorySubscription] = []
-        self._routes: dict[
-            str, tuple[list[MemorySubscription], dict[str, list[MemorySubscription]]]
-        ] = {}
+        self._routes: dict[str, _Route] = {}
         self._turns: dict[str, int] = {}
         self._closed = False
 
@@ -105,26 +131,31 @@ class MemoryBus:
         if self._closed:
             raise BusClosedError("the bus is closed; create a new one")
 
-    def _route(
-        self, subject: str
-    ) -> tuple[list[MemorySubscription], dict[str, list[MemorySubscription]]]:
+    def _route(self, subject: str) -> _Route:
         route = self._routes.get(subject)
         if route is None:
             validate_publish_subject(subject)
             tokens = tuple(subject.split("."))
-            plain: list[MemorySubscription] = []
-            groups: dict[str, list[MemorySubscription]] = {}
+            route = ([], {})
             for sub in self._subs:
                 if matches(sub.pattern, tokens):
-                    if sub.queue is None:
-                        plain.append(sub)
-                    else:
-                        groups.setdefault(sub.queue, []).append(sub)
-            route = (plain, groups)
-            if len(self._routes) > 10_000:
-                self._routes.clear()
-            self._routes[subject] = route
+                    _add(route, sub)
+            if not subject.startswith(_INBOX_PREFIX):
+                if len(self._routes) > _MAX_ROUTES:
+                    self._routes.clear()
+                self._routes[subject] = route
         return route
+
+    def _affected(self, sub: MemorySubscription) -> list[_Route]:
+        """The cached routes a subscription belongs to (one lookup for a literal subject)."""
+        if sub.literal:
+            route = self._routes.get(sub.subject)
+            return [] if route is None else [route]
+        return [
+            route
+            for subject, route in self._routes.items()
+            if matches(sub.pattern, tuple(subject.split(".")))
+        ]
 
     def _deliver(self, msg: Msg) -> int:
         plain, groups = self._route(msg.subject)
@@ -171,7 +202,8 @@ class MemoryBus:
         self._check_open()
         sub = MemorySubscription(self, subject, queue, max_pending)
         self._subs.append(sub)
-        self._routes.clear()
+        for route in self._affected(sub):
+            _add(route, sub)
         try:
             yield sub
         finally:
@@ -181,7 +213,8 @@ class MemoryBus:
     def _remove(self, sub: MemorySubscription) -> None:
         if sub in self._subs:
             self._subs.remove(sub)
-            self._routes.clear()
+            for route in self._affected(sub):
+                _discard(route, sub)
 
     async def request(
         self,

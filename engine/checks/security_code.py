@@ -111,9 +111,9 @@ _SQL_FIX = "Use bound parameters: cursor.execute('... WHERE id = %s', (value,)).
 _SQL_INPUT_TITLE = "SQL built from request input (SQL injection)"
 
 
-def _input_lines(ctx: CheckInput) -> set[tuple[str, int]]:
+def _input_lines(ctx: CheckInput) -> set[tuple[str | None, int | None]]:
     """(file, line) of expressions that use request input, directly or through a variable."""
-    lines: set[tuple[str, int]] = set()
+    lines: set[tuple[str | None, int | None]] = set()
     for f, frag in fragments(ctx):
         tainted = tainted_names(frag.nodes)
         for node in frag.nodes:

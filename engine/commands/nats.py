@@ -3,43 +3,124 @@
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.util
 import logging
+import os
 import signal
 import sys
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 
 import anyio
 
 from contracts import ActionSubmitted, HumanLayerReport, Subjects, decode, encode
-from engine.actor import ActorSystem
+from engine.actor import Actor, ActorSystem
 from engine.commands.common import connect_nats, load_actions, make_llm
 from engine.commands.render import EXIT_CODES, render
 from engine.config import ReviewConfig
-from engine.errors import EngineError
+from engine.errors import ConfigError, EngineError
 from engine.metrics import Metrics
+from engine.metrics_server import serve_metrics
 from engine.review import action_hash
 from engine.runtime import fetch_report, new_action_id, review_actors, submit_and_wait
 
-__all__ = ["add_parsers"]
+__all__ = ["PIPELINE_ROLES", "ROLES", "add_parsers", "pipeline_factory", "resolve_roles"]
 
 log = logging.getLogger("humangr.serve")
-ROLES = ("supervisor", "layers", "all")
+ROLES = ("supervisor", "layers", "agents", "monitor", "all")
+PIPELINE_ROLES = {"agents": "actors.agent", "monitor": "actors.monitor"}
+"""Roles served by the pipeline's actors, and the module that must provide them."""
+PIPELINE_HOOK = "serve_actors"
+"""``serve_actors(*, llm, root) -> Sequence[Actor]`` in a pipeline role's module."""
+
+
+def pipeline_factory(role: str, module_name: str) -> Callable[..., Sequence[Actor]]:
+    """The ``serve_actors`` hook of ``module_name``, or a ``ConfigError`` saying why ``role``
+    cannot be served by this build."""
+    try:
+        found = importlib.util.find_spec(module_name) is not None
+    except ModuleNotFoundError:
+        found = False
+    if not found:
+        raise ConfigError(
+            f"role {role!r} is not available yet: this build has no {module_name} module "
+            "(the agent pipeline); serve supervisor or layers"
+        )
+    module = importlib.import_module(module_name)
+    hook = getattr(module, PIPELINE_HOOK, None)
+    if not callable(hook):
+        raise ConfigError(
+            f"role {role!r} is not available yet: {module_name} has no {PIPELINE_HOOK}() "
+            "for humangr serve"
+        )
+    factory: Callable[..., Sequence[Actor]] = hook
+    return factory
+
+
+def resolve_roles(
+    role: str, modules: Mapping[str, str] = PIPELINE_ROLES
+) -> tuple[tuple[str, ...], dict[str, Callable[..., Sequence[Actor]]]]:
+    """The roles ``--role`` stands for, and the factories of its pipeline roles.
+
+    ``all`` is the review (supervisor and layers) plus every pipeline role this build
+    provides; naming a pipeline role it does not provide is a ``ConfigError``.
+    """
+    if role not in ROLES:
+        raise ConfigError(f"unknown role {role!r}; one of {', '.join(ROLES)}")
+    if role != "all":
+        factories = {role: pipeline_factory(role, modules[role])} if role in modules else {}
+        return (role,), factories
+    factories = {}
+    for name, module_name in modules.items():
+        try:
+            factories[name] = pipeline_factory(name, module_name)
+        except ConfigError as exc:
+            log.info("--role all: %s", exc)
+    return ("supervisor", "layers", *factories), factories
 
 
 async def _serve(args: argparse.Namespace) -> int:
     config = ReviewConfig(
         layers=ReviewConfig.parse_layers(args.layers) if args.layers else ReviewConfig().layers
     )
-    roles = ("supervisor", "layers") if args.role == "all" else (args.role,)
+    roles, factories = resolve_roles(args.role)
+    llm = make_llm(args.llm) if set(roles) & {"layers", *PIPELINE_ROLES} else None
+    actors: list[Actor] = review_actors(config, llm, roles=roles)
+    for factory in factories.values():
+        actors.extend(factory(llm=llm, root=Path(args.root)))
     metrics = Metrics()
-    if args.metrics_port is not None:
-        from prometheus_client import start_http_server
+    try:
+        async with anyio.create_task_group() as tg:
+            if args.metrics_port is not None:
+                port = await tg.start(
+                    serve_metrics, metrics.registry, args.metrics_host, args.metrics_port
+                )
+                print(f"humangr metrics on http://{args.metrics_host}:{port}/metrics", flush=True)
+            try:
+                await _run_actors(args, roles, actors, metrics)
+            finally:
+                tg.cancel_scope.cancel()
+    except BaseExceptionGroup as group:
+        raise _sole_engine_error(group) from None
+    return 0
 
-        start_http_server(args.metrics_port, registry=metrics.registry)
+
+def _sole_engine_error(group: BaseExceptionGroup[BaseException]) -> BaseException:
+    """The ``EngineError`` a task group wrapped alone (to report it plainly), else the group."""
+    exc: BaseException = group
+    while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
+        exc = exc.exceptions[0]
+    return exc if isinstance(exc, EngineError) else group
+
+
+async def _run_actors(
+    args: argparse.Namespace, roles: Sequence[str], actors: Sequence[Actor], metrics: Metrics
+) -> None:
     bus = await connect_nats(args.nats, jetstream=args.jetstream)
     try:
         system = ActorSystem(bus, subjects=Subjects(args.prefix), metrics=metrics)
-        llm = make_llm(args.llm) if "layers" in roles else None
-        system.add(*review_actors(config, llm, roles=roles))
+        system.add(*actors)
         with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
             async with system.running():
                 print(f"humangr serving {', '.join(roles)} on {args.nats}", flush=True)
@@ -48,7 +129,6 @@ async def _serve(args: argparse.Namespace) -> int:
                     break
     finally:
         await bus.close()
-    return 0
 
 
 async def _submit(args: argparse.Namespace) -> int:
@@ -116,10 +196,31 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     serve = sub.add_parser("serve", help="run the actors against NATS")
     common(serve)
     serve.add_argument("--jetstream", action="store_true", help="durable work queues")
-    serve.add_argument("--role", choices=ROLES, default="all")
+    serve.add_argument(
+        "--role",
+        choices=ROLES,
+        default="all",
+        help="actors to run: supervisor, layers (layer workers), agents and monitor (the "
+        "pipeline), or all of them (default); run roles as separate processes to scale",
+    )
     serve.add_argument("--layers", help="comma-separated layers to serve (default: all)")
     serve.add_argument("--llm", help="none | anthropic | scripted:FILE")
-    serve.add_argument("--metrics-port", type=int, help="serve Prometheus /metrics on this port")
+    serve.add_argument(
+        "--metrics-port",
+        type=int,
+        help="serve Prometheus /metrics on this port (0: a free port, printed at start)",
+    )
+    serve.add_argument(
+        "--metrics-host",
+        default="127.0.0.1",
+        help="address of /metrics (default 127.0.0.1; 0.0.0.0 in containers)",
+    )
+    serve.add_argument(
+        "--root",
+        default=os.environ.get("HUMANGR_PROJECT_ROOT", "projects"),
+        help="project files root of the pipeline roles (default $HUMANGR_PROJECT_ROOT or "
+        "./projects)",
+    )
     serve.set_defaults(func=_runner(_serve))
 
     submit = sub.add_parser("submit", help="publish actions for review")

@@ -70,15 +70,23 @@ def layers_command(args: argparse.Namespace) -> int:
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     review = sub.add_parser("review", help="review diffs or actions in process and print decisions")
-    review.add_argument("sources", nargs="*", help="FILE.diff, FILE.json, a directory, or - (stdin)")
+    review.add_argument(
+        "sources", nargs="*", help="FILE.diff, FILE.json, a directory, or - (stdin)"
+    )
     review.add_argument("--action", help="an ActionContext as JSON")
     review.add_argument("--layers", help="comma-separated layers, e.g. HL4,HL6 (default: all)")
-    review.add_argument("--llm", help="none | anthropic | scripted:FILE (default: anthropic "
-                        "when ANTHROPIC_API_KEY is set, else none)")
+    review.add_argument(
+        "--llm",
+        help="none | anthropic | scripted:FILE (default: anthropic "
+        "when ANTHROPIC_API_KEY is set, else none)",
+    )
     review.add_argument("--format", choices=["text", "json", "markdown"], default="text")
     review.add_argument("--deadline", type=float, default=120.0, help="seconds per layer")
-    review.add_argument("--exit-zero", action="store_true",
-                        help="exit 0 whatever the outcomes (errors still exit 3)")
+    review.add_argument(
+        "--exit-zero",
+        action="store_true",
+        help="exit 0 whatever the outcomes (errors still exit 3)",
+    )
     review.set_defaults(func=review_command)
 
     layers = sub.add_parser("layers", help="list the seven layers, their focus and veto power")

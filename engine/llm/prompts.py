@@ -9,8 +9,9 @@ HL7's prior findings) come after it.
 from __future__ import annotations
 
 import hashlib
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +72,37 @@ def _render(name: str, **context: Any) -> str:
     return environment().get_template(name).render(**context).strip() + "\n"
 
 
+@lru_cache(maxsize=64)
+def _protocol_block(tool: str, name: str) -> str:
+    return _render(_PROTOCOL, tool_name=tool, schema_name=name, max_findings=MAX_FINDINGS)
+
+
+@lru_cache(maxsize=256)
+def _layer_block(layer_id: LayerID, prior: str) -> str:
+    return _render(layer_template_name(layer_id), prior_findings=prior)
+
+
+@lru_cache(maxsize=64)
+def _task_block(layer_id: LayerID, tool: str) -> str:
+    return _render(_TASK, layer_id=layer_id.value, tool_name=tool)
+
+
+_ACTION_CACHE: OrderedDict[bytes, str] = OrderedDict()
+_ACTION_CACHE_SIZE = 128
+
+
+def _action_block(action: ActionContext) -> str:
+    """The fenced action, rendered once per distinct action (all runs of all layers share it)."""
+    key = msgspec.json.encode(action)
+    shown = _ACTION_CACHE.get(key)
+    if shown is None:
+        shown = _render(_ACTION, action=action, metadata=_metadata(action))
+        _ACTION_CACHE[key] = shown
+        if len(_ACTION_CACHE) > _ACTION_CACHE_SIZE:
+            _ACTION_CACHE.popitem(last=False)
+    return shown
+
+
 def _metadata(action: ActionContext) -> str:
     data = {
         "agent_id": action.agent_id,
@@ -85,9 +117,15 @@ def _findings_lines(findings: Iterable[Finding]) -> str:
     lines = []
     for f in findings:
         item = {
-            "layer": f.layer_id.value, "severity": f.severity.value, "title": f.title,
-            "description": f.description, "suggestion": f.suggestion, "file": f.file,
-            "line": f.line, "source": f.source.value, "votes": f.votes,
+            "layer": f.layer_id.value,
+            "severity": f.severity.value,
+            "title": f.title,
+            "description": f.description,
+            "suggestion": f.suggestion,
+            "file": f.file,
+            "line": f.line,
+            "source": f.source.value,
+            "votes": f.votes,
         }
         lines.append(msgspec.json.encode(item).decode())
     return "\n".join(lines)
@@ -109,11 +147,11 @@ def render_layer_request(
     ``action_id``, ``run``) are added to ``{"layer": layer_id}``.
     """
     tool, name = tool_name_for(schema), schema_name(schema)
-    protocol = _render(_PROTOCOL, tool_name=tool, schema_name=name, max_findings=MAX_FINDINGS)
-    shown = _render(_ACTION, action=action, metadata=_metadata(action))
+    protocol = _protocol_block(tool, name)
+    shown = _action_block(action)
     prior = _findings_lines(prior_findings) if layer_id is LayerID.HL7 else ""
-    layer = _render(layer_template_name(layer_id), prior_findings=prior)
-    task = _render(_TASK, layer_id=layer_id.value, tool_name=tool)
+    layer = _layer_block(layer_id, prior)
+    task = _task_block(layer_id, tool)
     return LLMRequest(
         system=(SystemBlock(protocol), SystemBlock(shown, cache=True), SystemBlock(layer)),
         messages=(Message("user", task),),
