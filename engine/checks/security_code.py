@@ -136,7 +136,9 @@ def sql_injection(ctx: CheckInput) -> Iterator[Hit]:
     tainted = _input_lines(ctx) if hits else set()
     for h in hits:
         if INPUT.search(h.description) or (h.file, h.line) in tainted:
-            h = Hit(Severity.CRITICAL, _SQL_INPUT_TITLE, h.description, h.suggestion, h.file, h.line)
+            h = Hit(
+                Severity.CRITICAL, _SQL_INPUT_TITLE, h.description, h.suggestion, h.file, h.line
+            )
         yield h
 
 
