@@ -2,12 +2,46 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
-__all__ = ["LATENCY_BUCKETS", "Metrics"]
+if TYPE_CHECKING:
+    from contracts import Usage
+
+__all__ = [
+    "BREAKER_STATES",
+    "LATENCY_BUCKETS",
+    "RATIO_BUCKETS",
+    "TOKEN_KINDS",
+    "Metrics",
+    "exported_names",
+]
 
 LATENCY_BUCKETS = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120)
 RATIO_BUCKETS = (0.0, 0.34, 0.5, 0.67, 0.75, 1.0)
+TOKEN_KINDS = ("input", "output", "cache_read", "cache_write")
+"""The ``kind`` label values of ``humangr_llm_tokens_total``."""
+BREAKER_STATES = {"closed": 0, "half_open": 1, "open": 2}
+"""The value ``humangr_breaker_state`` takes for each circuit breaker state."""
+
+_SUFFIXES = {
+    "counter": ("_total",),
+    "histogram": ("_bucket", "_sum", "_count"),
+    "summary": ("", "_sum", "_count"),
+    "gauge": ("",),
+}
+
+
+def exported_names(registry: CollectorRegistry) -> frozenset[str]:
+    """Every series name the registry exposes (``humangr_decisions_total``,
+    ``humangr_decision_latency_seconds_bucket``, ...), with or without samples yet;
+    the ``_created`` timestamps prometheus_client adds are left out."""
+    names: set[str] = set()
+    for family in registry.collect():
+        for suffix in _SUFFIXES.get(family.type, ("",)):
+            names.add(family.name + suffix)
+    return frozenset(names)
 
 
 class Metrics:
@@ -108,3 +142,22 @@ class Metrics:
             ["actor"],
             registry=r,
         )
+
+    def observe_llm_call(self, outcome: str, seconds: float, usage: Usage | None) -> None:
+        """Count one LLM call (``ok``, ``invalid``, ``error`` or ``cancelled``), its latency
+        and the tokens it used."""
+        self.llm_calls.labels(outcome=outcome).inc()
+        self.llm_latency.observe(seconds)
+        if usage is None:
+            return
+        tokens = self.llm_tokens
+        tokens.labels(kind="input").inc(usage.input_tokens)
+        tokens.labels(kind="output").inc(usage.output_tokens)
+        tokens.labels(kind="cache_read").inc(usage.cache_read_tokens)
+        tokens.labels(kind="cache_write").inc(usage.cache_write_tokens)
+
+    def set_breaker(self, agent: str, mode: str, state: str) -> None:
+        """Set ``humangr_breaker_state{agent,mode}`` from a state name of ``BREAKER_STATES``."""
+        if state not in BREAKER_STATES:
+            raise ValueError(f"unknown breaker state {state!r}; one of {sorted(BREAKER_STATES)}")
+        self.breaker_state.labels(agent=agent, mode=mode).set(BREAKER_STATES[state])

@@ -280,7 +280,10 @@ class NatsBus:
         sub.core = core
         self._by_core[core] = sub
         try:
-            await self.client.flush(CLEANUP_TIMEOUT)  # type: ignore[arg-type]
+            # nats-py may send a flush's PING ahead of a SUB still in its write buffer; the
+            # second round trip proves the server has registered the subscription.
+            for _ in range(2):
+                await self.client.flush(CLEANUP_TIMEOUT)  # type: ignore[arg-type]
         except (nats.errors.TimeoutError, nats.errors.ConnectionReconnectingError) as exc:
             log.warning("subscription to %s not confirmed by the server (%s); it is sent again "
                         "on reconnect", sub.subject, exc)

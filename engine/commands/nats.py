@@ -64,7 +64,8 @@ def resolve_roles(
     """The roles ``--role`` stands for, and the factories of its pipeline roles.
 
     ``all`` is the review (supervisor and layers) plus every pipeline role this build
-    provides; naming a pipeline role it does not provide is a ``ConfigError``.
+    provides (one that cannot be configured, e.g. agents without an LLM, is left out with a
+    warning); naming a pipeline role it does not provide is a ``ConfigError``.
     """
     if role not in ROLES:
         raise ConfigError(f"unknown role {role!r}; one of {', '.join(ROLES)}")
@@ -87,8 +88,14 @@ async def _serve(args: argparse.Namespace) -> int:
     roles, factories = resolve_roles(args.role)
     llm = make_llm(args.llm) if set(roles) & {"layers", *PIPELINE_ROLES} else None
     actors: list[Actor] = review_actors(config, llm, roles=roles)
-    for factory in factories.values():
-        actors.extend(factory(llm=llm, root=Path(args.root)))
+    for role, factory in factories.items():
+        try:
+            actors.extend(factory(llm=llm, root=Path(args.root)))
+        except ConfigError as exc:
+            if args.role != "all":
+                raise
+            log.warning("--role all: not serving %s: %s", role, exc)
+            roles = tuple(r for r in roles if r != role)
     metrics = Metrics()
     try:
         async with anyio.create_task_group() as tg:
