@@ -21,7 +21,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check contracts engine actors agents tests
+	$(BIN)/ruff check contracts engine actors agents tests examples
 	$(BIN)/mypy --strict
 
 clean:
