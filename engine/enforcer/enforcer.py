@@ -1,0 +1,281 @@
+"""The ``Enforcer``: one agent call from envelope to a validated ``AgentResult`` (DESIGN.md §6).
+
+Order: the request is checked (a mode no reply could satisfy is ``BLOCKED`` at once), the
+breaker of (project, agent, mode) is asked (open → ``BLOCKED`` with ``breaker_open``, no LLM
+call), the prompt bundle is built, and ``complete_structured`` runs the call with the strict
+parse (exactly one JSON object, a per-attempt deadline of ``limits.timeout_sec``), the schema
+and the gates as its check, repairing up to ``max_repairs`` times. A reply that still fails, a
+transport error or a timeout gives ``BLOCKED`` with the errors and ``validator_pass=False`` —
+never the last output. Each of those counts as a breaker failure; a valid reply (whatever its
+status) closes the breaker.
+
+Transport retries are not repeated here: ``LLMTransportError`` means the client already gave
+up after its own retries (``AnthropicLLM`` retries 429/5xx/overloaded/timeouts with backoff,
+jitter and ``retry-after``; it alone sees the status and headers). Retrying again here would
+multiply the attempts, so the enforcer treats every transport error as final for this call.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from contracts import (
+    AgentName,
+    AgentResult,
+    AgentRunRecord,
+    BreakerChanged,
+    MessageEnvelope,
+    NextActions,
+    ResponseEnvelope,
+    ResponseMeta,
+    ResponseStatus,
+    Usage,
+    canonical_json,
+    sha256_hex,
+)
+from engine.errors import ConfigError
+from engine.llm import LLMClient, complete_structured
+from engine.metrics import Metrics
+
+from .breaker import BreakerKey, BreakerState, BreakerStore
+from .bundle import DEFAULT_MAX_TOKENS, DEFAULT_TOKEN_BUDGET, PromptAssets, build_request
+from .gates import check_reply, messages, request_problems
+from .strict import StrictLLM
+
+__all__ = ["AssetLoader", "Enforcer", "EnforcerOutcome", "default_assets"]
+
+log = logging.getLogger("humangr.enforcer")
+AssetLoader = Callable[[str, str], PromptAssets]
+_SHORT = 2_000
+_LONG = 20_000
+_MAX_ERRORS = 200
+_MAX_KEY = 128
+_ESCALATE_TO = "monitor"
+
+
+def default_assets(agent: str, variant: str) -> PromptAssets:
+    """``agents.load_agent_assets``: the shipped prompts (``ConfigError`` when missing)."""
+    from agents import load_agent_assets
+
+    return load_agent_assets(agent, variant)
+
+
+@dataclass(frozen=True, slots=True)
+class EnforcerOutcome:
+    """What one call produced: the result, its audit record and the breaker changes (in
+    order; a call can move a breaker open → half_open → closed)."""
+
+    result: AgentResult
+    record: AgentRunRecord
+    breaker_events: tuple[BreakerChanged, ...] = ()
+
+    @property
+    def breaker_event(self) -> BreakerChanged | None:
+        return self.breaker_events[-1] if self.breaker_events else None
+
+
+def _idempotency_key(envelope: MessageEnvelope, request_hash: str) -> str:
+    """``<project>:<agent>:<mode>:<task or ->:<attempt>`` (AGENT_PROTOCOL.md), or the request
+    hash when that would be longer than the field allows."""
+    key = (f"{envelope.project_id}:{envelope.agent.value}:{envelope.mode}:"
+           f"{envelope.task_id or '-'}:{envelope.attempt}")
+    return key if len(key) <= _MAX_KEY else request_hash
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= _SHORT else text[: _SHORT - 1] + "…"
+
+
+def _blocked(summary: str, errors: list[str], *, model: str, key: str) -> ResponseEnvelope:
+    return ResponseEnvelope(
+        status=ResponseStatus.BLOCKED,
+        summary=summary if len(summary) <= _LONG else summary[: _LONG - 1] + "…",
+        next_actions=NextActions(owner=_ESCALATE_TO, items=[_short(e) for e in errors[:50]]),
+        meta=ResponseMeta(model=model, idempotency_key=key),
+    )
+
+
+class Enforcer:
+    """Runs agent calls through the bundle, the strict parse, the gates, the repairs and the
+    circuit breakers. One instance serves every agent of a process (it keeps no per-call
+    state); ``breakers`` is shared and persisted."""
+
+    def __init__(
+        self,
+        llm: LLMClient,
+        *,
+        breakers: BreakerStore | None = None,
+        metrics: Metrics | None = None,
+        max_repairs: int = 2,
+        assets: AssetLoader = default_assets,
+        token_budget: int = DEFAULT_TOKEN_BUDGET,
+        max_tokens: int = DEFAULT_MAX_TOKENS,
+    ) -> None:
+        if max_repairs < 0:
+            raise ConfigError(f"max_repairs must be >= 0, got {max_repairs}")
+        if token_budget < 1 or max_tokens < 1:
+            raise ConfigError("token_budget and max_tokens must be >= 1")
+        self.llm = llm
+        self.breakers = breakers if breakers is not None else BreakerStore()
+        self.metrics = metrics
+        self.max_repairs = max_repairs
+        self.assets = assets
+        self.token_budget = token_budget
+        self.max_tokens = max_tokens
+
+    def _reject(self, agent: str, gate: str) -> None:
+        if self.metrics is not None:
+            self.metrics.envelope_rejections.labels(agent=agent, gate=gate).inc()
+
+    def _check(self, envelope: MessageEnvelope) -> Callable[[Any], list[str]]:
+        def check(value: Any) -> list[str]:
+            if not isinstance(value, ResponseEnvelope):
+                return ["the reply is not a ResponseEnvelope"]
+            violations = check_reply(envelope, value)
+            for gate in dict.fromkeys(v.gate for v in violations):
+                self._reject(envelope.agent.value, gate)
+            return messages(violations)
+
+        return check
+
+    async def run(
+        self, envelope: MessageEnvelope, *, artifacts: Mapping[str, str] | None = None
+    ) -> EnforcerOutcome:
+        """Call ``envelope.agent`` and return a validated result, or ``BLOCKED`` with the errors.
+
+        ``artifacts`` (path → text) are shown as budgeted excerpts beside the envelope.
+        Cancellation propagates; a half-open trial that is cancelled is released.
+        """
+        started = time.perf_counter()
+        key: BreakerKey = (envelope.project_id, envelope.agent.value, envelope.mode)
+        request_hash = sha256_hex(canonical_json(envelope))
+        idempotency_key = _idempotency_key(envelope, request_hash)
+        events: list[BreakerChanged] = []
+        breaker = self.breakers.get(key)
+
+        def finish(
+            reply: ResponseEnvelope, errors: list[str], *, passed: bool, attempts: int = 0,
+            repairs: int = 0, usage: Usage | None = None, breaker_open: bool = False,
+        ) -> EnforcerOutcome:
+            usage = usage or Usage()
+            errors = [_short(e) for e in errors[:_MAX_ERRORS]]
+            result = AgentResult(
+                request_id=envelope.request_id, project_id=envelope.project_id,
+                agent=envelope.agent, mode=envelope.mode, task_id=envelope.task_id,
+                envelope=reply, validator_pass=passed, validation_errors=errors,
+                attempts=attempts, repairs=repairs, breaker_open=breaker_open, usage=usage,
+            )
+            record = AgentRunRecord(
+                project_id=envelope.project_id, agent=envelope.agent, mode=envelope.mode,
+                task_id=envelope.task_id, request_id=envelope.request_id,
+                request_hash=request_hash, model=reply.meta.model, attempts=attempts,
+                repairs=repairs, validator_pass=passed, validation_errors=errors,
+                artifact_paths=[a.path for a in reply.artifacts] if passed else [],
+                status=reply.status, usage=usage,
+                duration_ms=(time.perf_counter() - started) * 1000,
+            )
+            return EnforcerOutcome(result=result, record=record, breaker_events=tuple(events))
+
+        problems = request_problems(envelope)
+        if problems:
+            summary = f"the request cannot be served: {'; '.join(problems)}"
+            return finish(_blocked(summary, problems, model="", key=idempotency_key), problems,
+                          passed=False)
+        try:
+            assets = self.assets(envelope.agent.value, envelope.variant)
+        except ConfigError as exc:
+            errors = [f"prompt assets: {exc}"]
+            return finish(_blocked(errors[0], errors, model="", key=idempotency_key), errors,
+                          passed=False)
+
+        allowed, change = breaker.acquire()
+        if change is not None:
+            events.append(await self._changed(key, change))
+        if not allowed:
+            error = self._refusal(envelope, key)
+            return finish(_blocked(error, [error], model="", key=idempotency_key), [error],
+                          passed=False, breaker_open=True)
+
+        before = (breaker.state, breaker.failures)
+        verdict: BreakerState | None = None
+        settled = False
+        try:
+            request = build_request(
+                envelope, assets, artifacts=artifacts, token_budget=self.token_budget,
+                max_tokens=self.max_tokens,
+            )
+            strict = StrictLLM(
+                self.llm, timeout=envelope.limits.timeout_sec,
+                on_reject=lambda gate: self._reject(envelope.agent.value, gate),
+            )
+            outcome = await complete_structured(
+                strict, request, max_repairs=self.max_repairs, check=self._check(envelope),
+                metrics=self.metrics,
+            )
+            ok = outcome.ok and isinstance(outcome.value, ResponseEnvelope)
+            verdict = breaker.succeed() if ok else breaker.fail()
+            settled = True
+        finally:
+            if not settled:
+                breaker.release()
+        if verdict is not None:
+            events.append(await self._changed(key, verdict))
+        elif (breaker.state, breaker.failures) != before:
+            await self._persist()
+        model = outcome.model or ""
+        if ok:
+            meta = ResponseMeta(round=envelope.attempt, model=model,
+                                idempotency_key=idempotency_key)
+            reply: ResponseEnvelope = msgspec.structs.replace(outcome.value, meta=meta)
+            return finish(reply, [], passed=True, attempts=outcome.attempts,
+                          repairs=outcome.repairs, usage=outcome.usage)
+        errors = list(outcome.errors) or [outcome.error or "no valid reply"]
+        summary = f"{envelope.agent.value} {envelope.mode}: {outcome.error or 'no valid reply'}"
+        return finish(_blocked(summary, errors, model=model, key=idempotency_key), errors,
+                      passed=False, attempts=outcome.attempts, repairs=outcome.repairs,
+                      usage=outcome.usage)
+
+    def _refusal(self, envelope: MessageEnvelope, key: BreakerKey) -> str:
+        breaker = self.breakers.get(key)
+        retry_at = breaker.retry_at
+        when = ""
+        if breaker.state == "open" and retry_at is not None:
+            when = " until " + time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(retry_at))
+        elif breaker.state == "half_open":
+            when = " while its trial call runs"
+        return (
+            f"circuit breaker {breaker.state} for {envelope.agent.value}/{envelope.mode} of "
+            f"project {envelope.project_id} after {breaker.failures} failure(s): calls are "
+            f"refused{when}"
+        )
+
+    async def _changed(self, key: BreakerKey, state: BreakerState) -> BreakerChanged:
+        project, agent, mode = key
+        breaker = self.breakers.get(key)
+        log.warning("circuit breaker %s/%s/%s is now %s (%d failure(s))",
+                    project, agent, mode, state, breaker.failures)
+        if self.metrics is not None:
+            self.metrics.set_breaker(agent, mode, self._worst(agent, mode))
+        await self._persist()
+        return BreakerChanged(
+            project_id=project, agent=AgentName(agent), mode=mode, state=state,
+            failures=breaker.failures,
+        )
+
+    def _worst(self, agent: str, mode: str) -> BreakerState:
+        states = {b.state for (_, a, m), b in self.breakers.items() if (a, m) == (agent, mode)}
+        worst: tuple[BreakerState, ...] = ("open", "half_open")
+        return next((s for s in worst if s in states), "closed")
+
+    async def _persist(self) -> None:
+        try:
+            await self.breakers.persist()
+        except OSError as exc:
+            log.error("cannot persist circuit breakers to %s: %s; the states live on in memory "
+                      "but a restart would lose them", self.breakers.path, exc)
