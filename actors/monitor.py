@@ -1,0 +1,200 @@
+"""``MonitorActor``: the deterministic state machine that drives each project (DESIGN.md §7)."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import anyio
+import msgspec
+
+from contracts import Artifact, Handoff, PipelineStart, TaskStatus
+from contracts.types import utc_now
+from engine.actor import Actor, ActorContext, Route
+from engine.bus import Msg
+from engine.errors import MessageRefused, PathPolicyError
+from engine.pipeline import (
+    STATUS_PATH,
+    TASK_STATE_PATH,
+    ProjectState,
+    Step,
+    TransitionRefused,
+    decode_state,
+    events_since,
+    on_handoff,
+    pipeline_status,
+    render_status,
+    render_task_state,
+    start_project,
+)
+from engine.storage import ProjectStore, validate_project_id
+
+__all__ = ["MonitorActor", "load_project", "serve_actors"]
+
+log = logging.getLogger("humangr.monitor")
+
+
+def load_project(store: ProjectStore) -> ProjectState | None:
+    """The persisted state of ``store``'s project, or ``None`` if it has none.
+
+    A damaged state file raises (``msgspec`` errors): resuming from a guess is not allowed.
+    """
+    if not store.exists(TASK_STATE_PATH):
+        return None
+    return decode_state(store.read(TASK_STATE_PATH))
+
+
+class MonitorActor(Actor):
+    """Consumes ``PipelineStart`` and ``Handoff``s; publishes ``WorkOrder``s and
+    ``PipelineStatus``; rewrites ``TASK_STATE.json`` and ``STATUS.md`` on every change.
+
+    On every (re)start it loads the running projects under ``root`` and publishes their
+    pending orders again, so a restarted Monitor resumes where the persisted state left off.
+    Hand-offs are handled one at a time; a refused task transition is logged and the
+    hand-off dead-lettered, leaving the state unchanged.
+    """
+
+    name = "monitor"
+    max_concurrency = 1
+
+    def __init__(self, root: Path | str, *, clock: Callable[[], datetime] = utc_now) -> None:
+        self.root = Path(root)
+        self.clock = clock
+        self._projects: dict[str, ProjectState] = {}
+        self._stores: dict[str, ProjectStore] = {}
+
+    def routes(self, ctx: ActorContext) -> Sequence[Route[Any]]:
+        self._ctx = ctx
+        s = ctx.subjects
+        return [
+            Route(s.pipeline_start, PipelineStart, self._on_start, queue="monitor"),
+            Route(s.handoffs, Handoff, self._on_handoff, queue="monitor"),
+        ]
+
+    def project(self, project_id: str) -> ProjectState | None:
+        """The in-memory state of a project (for tests and status output)."""
+        return self._projects.get(project_id)
+
+    def _store(self, project_id: str) -> ProjectStore:
+        store = self._stores.get(project_id)
+        if store is None:
+            store = self._stores[project_id] = ProjectStore(self.root, project_id)
+        return store
+
+    async def setup(self, ctx: ActorContext) -> None:
+        self._projects.clear()
+        resumed = await anyio.to_thread.run_sync(self._scan)
+        for project in resumed:
+            self._projects[project.project_id] = project
+            log.info("resuming project %s at stage %s", project.project_id, project.stage)
+            if project.pending is not None and not project.waiting_human:
+                await ctx.publish(ctx.subjects.work_order, project.pending)
+            await self._publish_status(project)
+
+    def _scan(self) -> list[ProjectState]:
+        if not self.root.is_dir():
+            return []
+        found = []
+        for folder in sorted(self.root.iterdir()):
+            try:
+                store = self._store(validate_project_id(folder.name))
+                project = load_project(store)
+            except PathPolicyError:
+                continue
+            except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+                log.error("project %s: damaged %s, not resumed: %s", folder.name,
+                          TASK_STATE_PATH, exc)
+                continue
+            if project is not None and project.state == "running":
+                found.append(project)
+        return found
+
+    async def _on_start(self, start: PipelineStart, _: Msg) -> None:
+        try:
+            store = self._store(validate_project_id(start.project_id))
+        except PathPolicyError as exc:
+            raise MessageRefused(str(exc)) from None
+        known = self._projects.get(start.project_id) or await anyio.to_thread.run_sync(
+            load_project, store
+        )
+        if known is not None:
+            raise MessageRefused(
+                f"project {start.project_id} already exists ({known.state}, stage "
+                f"{known.stage}); use another project id or `humangr pipeline status`"
+            )
+        step = start_project(start, run_id=uuid.uuid4().hex[:8], now=self.clock())
+        await self._apply(step)
+
+    async def _on_handoff(self, handoff: Handoff, _: Msg) -> None:
+        project = self._projects.get(handoff.project_id)
+        if project is None:
+            try:
+                store = self._store(validate_project_id(handoff.project_id))
+            except PathPolicyError as exc:
+                raise MessageRefused(str(exc)) from None
+            project = await anyio.to_thread.run_sync(load_project, store)
+            if project is None:
+                raise MessageRefused(f"hand-off for unknown project {handoff.project_id}")
+        backlog = await self._backlog_text(project)
+        try:
+            step = on_handoff(project, handoff, backlog_text=backlog, now=self.clock())
+        except TransitionRefused as exc:
+            log.error("project %s: %s", project.project_id, exc)
+            raise MessageRefused(str(exc)) from None
+        if not step.changed:
+            log.info("project %s: %s", project.project_id, step.note)
+            return
+        self._ctx.metrics.handoffs.labels(handoff.from_.value, handoff.to.value).inc()
+        await self._apply(step)
+
+    async def _backlog_text(self, project: ProjectState) -> str | None:
+        if project.stage != "cto_validate_backlog" or project.backlog_path is None:
+            return None
+        store = self._store(project.project_id)
+        try:
+            return await anyio.to_thread.run_sync(store.read, project.backlog_path)
+        except (OSError, PathPolicyError) as exc:
+            log.error("project %s: cannot read %s: %s", project.project_id,
+                      project.backlog_path, exc)
+            return None
+
+    async def _apply(self, step: Step) -> None:
+        """Persist first, then publish the orders and the status (a crash in between is
+        healed by the re-publish on restart)."""
+        project = step.project
+        store = self._store(project.project_id)
+        files = [
+            Artifact(path=TASK_STATE_PATH, content=render_task_state(project), format="json"),
+            Artifact(path=STATUS_PATH, content=render_status(project)),
+        ]
+        await anyio.to_thread.run_sync(store.write_many, files)
+        before = self._projects.get(project.project_id)
+        self._projects[project.project_id] = project
+        for order in step.orders:
+            await self._ctx.publish(self._ctx.subjects.work_order, order)
+        message = "; ".join(events_since(before, project))
+        if project.state == "blocked" and project.reason not in message:
+            message = f"{message}; blocked: {project.reason}" if message else project.reason
+        await self._publish_status(project, message or None)
+
+    async def _publish_status(self, project: ProjectState, message: str | None = None) -> None:
+        counts = dict.fromkeys(TaskStatus, 0)
+        for known in self._projects.values():
+            for task in known.tasks:
+                counts[task.status] += 1
+        for status, count in counts.items():
+            self._ctx.metrics.tasks.labels(status.value).set(count)
+        subject = self._ctx.subjects.pipeline_status(project.project_id)
+        await self._ctx.publish(subject, pipeline_status(project, message))
+
+
+def serve_actors(*, llm: object = None, root: Path | str) -> list[Actor]:
+    """The ``monitor`` role of ``humangr serve``: the Monitor and the pipeline Supervisor
+    (both keep per-project state; run one of each per deployment)."""
+    from actors.pipeline_supervisor import PipelineSupervisor
+
+    return [MonitorActor(root), PipelineSupervisor(root)]

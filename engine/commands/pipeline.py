@@ -1,0 +1,190 @@
+"""``humangr pipeline run`` and ``humangr pipeline status``: the agent pipeline of one project."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+import anyio
+
+from contracts import HumanLayerReport, Limits, PipelineStart, PipelineStatus, Subjects, decode
+from contracts import encode as encode_message
+from engine.actor import Actor
+from engine.bus import Bus
+from engine.commands.common import connect_nats, make_llm
+from engine.errors import ConfigError, EngineError
+from engine.llm import LLMClient
+from engine.pipeline import ProjectState, next_step, render_status, render_task_state
+from engine.runtime import run_engine
+from engine.storage import ProjectStore
+
+__all__ = ["EXIT_CODES", "add_parsers", "pipeline_actors", "run_command", "status_command"]
+
+EXIT_CODES = {"done": 0, "blocked": 1, "running": 3}
+EXIT_ERROR = 2
+DEFAULT_ROOT = "projects"
+
+
+def _root(args: argparse.Namespace) -> Path:
+    return Path(args.root or os.environ.get("HUMANGR_PROJECTS_ROOT") or DEFAULT_ROOT)
+
+
+def _load(root: Path, project_id: str) -> tuple[ProjectStore, ProjectState | None]:
+    from actors.monitor import load_project
+
+    store = ProjectStore(root, project_id)
+    return store, load_project(store)
+
+
+def pipeline_actors(llm: LLMClient, root: Path, project_id: str) -> list[Actor]:
+    """The Monitor, the pipeline Supervisor and one actor per agent; the breakers persist in
+    ``<root>/<project>/.humangr-breakers.json`` (the run writes only under its project)."""
+    from actors.agent import BREAKER_FILE, agent_actors
+    from actors.monitor import serve_actors
+    from engine.enforcer import BreakerStore
+
+    breakers = BreakerStore((root / project_id) / BREAKER_FILE)
+    return [*serve_actors(llm=llm, root=root), *agent_actors(llm, breakers=breakers)]
+
+
+def _progress(status: PipelineStatus) -> str:
+    task = next((t for t in status.tasks if t.status.value not in ("new", "done")), None)
+    where = (f" | {task.task_id} {task.status} attempt {task.attempt} rework {task.rework}"
+             if task else "")
+    return f"[{status.stage}] {status.state}{where} | next: {status.next_owner} | {status.message}"
+
+
+def _decision(report: HumanLayerReport) -> str:
+    line = f"  review {report.action_id}: {report.outcome.value.upper()}"
+    return line + (f" — {report.blocking_reasons[0]}" if report.blocking_reasons else "")
+
+
+def summary(project: ProjectState, store: ProjectStore) -> str:
+    """The final summary: state, next owner, tasks and where the files are."""
+    lines = [
+        f"project {project.project_id}: {project.state.upper()} (stage {project.stage})",
+        f"next: {next_step(project)}",
+    ]
+    for t in project.tasks:
+        lines.append(f"  {t.task_id} {t.status.value:<14} attempts {t.attempt} rework "
+                     f"{t.rework}  {', '.join(t.code_refs)}")
+    lines.append(f"files: {len(store.list())} under {store.dir}; status: "
+                 f"{store.dir / 'docs/monitor/STATUS.md'}")
+    return "\n".join(lines)
+
+
+async def _watch(bus: Bus, subjects: Subjects, project_id: str, start: PipelineStart | None,
+                 deadline: float) -> str:
+    """Print progress and review decisions until the project ends; its final state."""
+    dev_agent = f"dev-{project_id}"[:64]
+    state = "running"
+    async with bus.subscribe(subjects.pipeline_status(project_id)) as statuses, \
+            bus.subscribe(subjects.decision(dev_agent)) as decisions, \
+            anyio.create_task_group() as tg:
+
+        async def show_decisions() -> None:
+            async for msg in decisions:
+                print(_decision(decode(msg.data, HumanLayerReport)), flush=True)
+
+        tg.start_soon(show_decisions)
+        if start is not None:
+            await bus.publish(subjects.pipeline_start, encode_message(start))
+        with anyio.move_on_after(deadline):
+            async for msg in statuses:
+                status = decode(msg.data, PipelineStatus)
+                print(_progress(status), flush=True)
+                if status.state != "running":
+                    state = status.state
+                    break
+        tg.cancel_scope.cancel()
+    return state
+
+
+async def _run(args: argparse.Namespace, root: Path, start: PipelineStart | None,
+               actors: list[Actor], llm: LLMClient) -> str:
+    bus = await connect_nats(args.nats) if args.nats else None
+    try:
+        async with run_engine(bus=bus, llm=llm, extra_actors=actors) as engine:
+            return await _watch(engine.bus, engine.subjects, args.project, start, args.deadline)
+    finally:
+        if bus is not None:
+            await bus.close()
+
+
+def _start(args: argparse.Namespace) -> int:
+    root = _root(args)
+    spec = Path(args.spec_file).read_text(encoding="utf-8")
+    store, existing = _load(root, args.project)
+    if existing is not None and existing.state != "running":
+        print(f"humangr pipeline run: project {args.project} already ended {existing.state}; "
+              f"see `humangr pipeline status {args.project} --root {root}`", file=sys.stderr)
+        return EXIT_ERROR
+    llm = make_llm(args.llm)
+    if llm is None:
+        raise ConfigError("the pipeline needs an LLM: --llm anthropic or --llm scripted:FILE")
+    actors = pipeline_actors(llm, root, args.project)
+    limits = Limits(max_rounds=args.max_rounds, max_rework=args.max_rework,
+                    timeout_sec=args.timeout)
+    start = None if existing is not None else PipelineStart(
+        project_id=args.project, spec_raw=spec, variant=args.variant, limits=limits)
+    print(f"{'resuming' if start is None else 'starting'} project {args.project} in "
+          f"{store.dir}", flush=True)
+    state = anyio.run(_run, args, root, start, actors, llm)
+    _, final = _load(root, args.project)
+    if final is None:
+        print("humangr pipeline run: the project never started", file=sys.stderr)
+        return EXIT_ERROR
+    print(summary(final, store))
+    if state == "running":
+        print(f"humangr pipeline run: not finished within {args.deadline:g}s", file=sys.stderr)
+    return EXIT_CODES[final.state]
+
+
+def run_command(args: argparse.Namespace) -> int:
+    try:
+        return _start(args)
+    except (EngineError, OSError) as exc:
+        print(f"humangr pipeline run: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+
+
+def status_command(args: argparse.Namespace) -> int:
+    try:
+        store, project = _load(_root(args), args.project)
+    except (EngineError, OSError) as exc:
+        print(f"humangr pipeline status: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    if project is None:
+        print(f"humangr pipeline status: no project {args.project} under {store.root}",
+              file=sys.stderr)
+        return EXIT_ERROR
+    print(render_task_state(project) if args.format == "json" else render_status(project))
+    return EXIT_CODES[project.state]
+
+
+def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    pipeline = sub.add_parser("pipeline", help="run the agent pipeline (CTO → … → QA)")
+    commands = pipeline.add_subparsers(dest="pipeline_command", required=True, metavar="ACTION")
+    root_help = f"projects root (default $HUMANGR_PROJECTS_ROOT or ./{DEFAULT_ROOT})"
+
+    run = commands.add_parser("run", help="run a project from a free-text spec to done/blocked")
+    run.add_argument("--spec-file", required=True, help="the free-text spec (markdown or text)")
+    run.add_argument("--project", required=True, help="project id: [a-z0-9][a-z0-9_-]{0,62}")
+    run.add_argument("--root", help=root_help)
+    run.add_argument("--llm", help="anthropic | scripted:FILE (default: anthropic when "
+                     "ANTHROPIC_API_KEY is set)")
+    run.add_argument("--nats", help="run the actors over NATS at this URL (default: in process)")
+    run.add_argument("--variant", default="generic", help="dev/qa prompt variant")
+    run.add_argument("--max-rounds", type=int, default=3, help="CTO revision rounds per stage")
+    run.add_argument("--max-rework", type=int, default=3, help="reworks per task")
+    run.add_argument("--timeout", type=float, default=300.0, help="seconds per agent call")
+    run.add_argument("--deadline", type=float, default=3600.0, help="seconds for the whole run")
+    run.set_defaults(func=run_command)
+
+    status = commands.add_parser("status", help="print a project's STATUS.md or TASK_STATE.json")
+    status.add_argument("project", help="project id")
+    status.add_argument("--root", help=root_help)
+    status.add_argument("--format", choices=["text", "json"], default="text")
+    status.set_defaults(func=status_command)

@@ -1,0 +1,73 @@
+"""The task state machine of DESIGN.md §7: the only transitions a task may take."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+
+import msgspec
+
+from contracts import TaskState, TaskStatus
+from contracts.types import utc_now
+from engine.errors import EngineError
+
+__all__ = ["ALLOWED", "TERMINAL", "TransitionRefused", "can_transition", "transition"]
+
+S = TaskStatus
+
+ALLOWED: Mapping[TaskStatus, frozenset[TaskStatus]] = {
+    S.NEW: frozenset({S.ASSIGNED}),
+    S.ASSIGNED: frozenset({S.IN_PROGRESS}),
+    S.IN_PROGRESS: frozenset({S.WAITING_REVIEW, S.BLOCKED, S.CANCELLED}),
+    S.WAITING_REVIEW: frozenset({S.QA_PASS, S.QA_FAIL}),
+    S.QA_PASS: frozenset({S.DONE}),
+    S.QA_FAIL: frozenset({S.IN_PROGRESS, S.BLOCKED, S.CANCELLED}),
+    S.BLOCKED: frozenset({S.IN_PROGRESS, S.CANCELLED}),
+    S.DONE: frozenset(),
+    S.CANCELLED: frozenset(),
+}
+"""Every allowed transition; anything else is refused."""
+
+TERMINAL = frozenset(status for status, targets in ALLOWED.items() if not targets)
+
+
+class TransitionRefused(EngineError):
+    """A task was asked to take a transition the state machine does not allow."""
+
+    def __init__(self, task_id: str, current: TaskStatus, target: TaskStatus) -> None:
+        allowed = ", ".join(sorted(ALLOWED[current])) or "none (terminal)"
+        super().__init__(
+            f"task {task_id}: transition {current} → {target} refused; from {current} "
+            f"the allowed targets are: {allowed}"
+        )
+        self.task_id = task_id
+        self.current = current
+        self.target = target
+
+
+def can_transition(current: TaskStatus, target: TaskStatus) -> bool:
+    """Whether ``current → target`` is one of the allowed transitions."""
+    return target in ALLOWED[current]
+
+
+def transition(
+    state: TaskState,
+    to: TaskStatus,
+    *,
+    owner: str | None = None,
+    reason: str | None = None,
+    now: datetime | None = None,
+    **changes: object,
+) -> TaskState:
+    """``state`` moved to ``to`` (with ``owner``/``reason`` and other field ``changes``).
+
+    Raises ``TransitionRefused`` for a transition not in ``ALLOWED``; the state is unchanged.
+    """
+    if not can_transition(state.status, to):
+        raise TransitionRefused(state.task_id, state.status, to)
+    fields: dict[str, object] = dict(changes)
+    if owner is not None:
+        fields["owner"] = owner
+    if reason is not None:
+        fields["reason"] = reason[:2_000]
+    return msgspec.structs.replace(state, status=to, updated_at=now or utc_now(), **fields)

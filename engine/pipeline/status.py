@@ -1,0 +1,97 @@
+"""What the Monitor publishes and writes: ``PipelineStatus``, ``STATUS.md``, ``TASK_STATE.json``."""
+
+from __future__ import annotations
+
+from contracts import PipelineStatus
+
+from .project import ProjectState, encode_state
+
+__all__ = [
+    "STATUS_PATH",
+    "TASK_STATE_PATH",
+    "next_step",
+    "pipeline_status",
+    "render_status",
+    "render_task_state",
+]
+
+TASK_STATE_PATH = "docs/monitor/TASK_STATE.json"
+STATUS_PATH = "docs/monitor/STATUS.md"
+HISTORY_SHOWN = 60
+
+
+def next_step(project: ProjectState) -> str:
+    """One sentence: who acts next and what they are expected to do."""
+    if project.state == "done":
+        return "human: accept the delivery (every task passed QA)"
+    if project.state == "blocked":
+        return f"{project.blocked_owner}: unblock — {project.reason}"
+    if project.waiting_human:
+        return "human: resolve the pending review of the Dev's change (approve or reject)"
+    order = project.pending
+    if order is None:
+        return "monitor: no order pending"
+    where = f" {order.task_id}" if order.task_id else ""
+    return f"{order.agent}: {order.mode}{where} (attempt {order.attempt})"
+
+
+def pipeline_status(project: ProjectState, message: str | None = None) -> PipelineStatus:
+    """The ``PipelineStatus`` event for the project's current state (``message`` defaults to
+    the last event, or the reason when blocked)."""
+    if message is None:
+        message = project.reason if project.state == "blocked" else project.message
+    return PipelineStatus(
+        project_id=project.project_id,
+        stage=project.stage,
+        state=project.state,
+        next_owner=project.next_owner or "monitor",
+        message=message[:2_000],
+        tasks=list(project.tasks),
+        at=project.updated_at,
+    )
+
+
+def render_task_state(project: ProjectState) -> str:
+    """``docs/monitor/TASK_STATE.json``: the whole persisted state (what a restart resumes)."""
+    return encode_state(project)
+
+
+def _cell(text: object) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def render_status(project: ProjectState) -> str:
+    """``docs/monitor/STATUS.md``: state, stage, next owner, tasks and recent history."""
+    limits = project.limits
+    lines = [
+        f"# Project {project.project_id} — status",
+        "",
+        f"- **State:** {project.state}",
+        f"- **Stage:** {project.stage}",
+        f"- **Next owner:** {project.next_owner or 'monitor'} — {next_step(project)}",
+        f"- **Round:** {project.round} of max {limits.max_rounds}; "
+        f"max rework per task: {limits.max_rework}",
+        f"- **Updated:** {project.updated_at.isoformat()}",
+    ]
+    if project.state == "blocked":
+        lines.append(f"- **Blocked:** owner {project.blocked_owner} — {project.reason}")
+    lines += ["", "## Tasks", ""]
+    if project.tasks:
+        lines += [
+            "| task | title | status | owner | attempt | rework | reason | code refs |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
+        lines += [
+            f"| {t.task_id} | {_cell(t.title)} | {t.status} | {_cell(t.owner or '-')} | "
+            f"{t.attempt} | {t.rework} | {_cell(t.reason or '-')} | "
+            f"{_cell(', '.join(t.code_refs) or '-')} |"
+            for t in project.tasks
+        ]
+    else:
+        lines.append("No tasks yet (the backlog is not accepted).")
+    lines += ["", "## History", ""]
+    lines += [
+        f"- {event.at.isoformat(timespec='seconds')} {event.text}"
+        for event in project.history[-HISTORY_SHOWN:]
+    ]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,130 @@
+"""Running the whole pipeline in a test: actors, the shipped scenario script, collectors."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from actors.agent import agent_actors
+from actors.monitor import MonitorActor
+from actors.pipeline_supervisor import PipelineSupervisor
+from contracts import (
+    Handoff,
+    HumanLayerReport,
+    Limits,
+    PipelineStart,
+    PipelineStatus,
+    Subjects,
+    decode,
+    encode,
+)
+from engine.actor import Actor, SupervisionPolicy
+from engine.bus import Bus
+from engine.enforcer import BreakerStore
+from engine.llm import LLMClient, ScriptedLLM
+from engine.runtime import Engine, run_engine
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "pipeline"
+SCRIPT = EXAMPLES / "script.jsonl"
+SPEC = EXAMPLES / "spec.md"
+POLICY = SupervisionPolicy(initial_backoff=0.01, drain_timeout=2.0)
+
+
+def script_lines(
+    drop: Callable[[Mapping[str, str]], bool] = lambda _: False, extra: Iterable[Any] = ()
+) -> list[Any]:
+    """The shipped scenario's lines without those ``drop`` picks (by match), plus ``extra``."""
+    lines = [json.loads(line) for line in SCRIPT.read_text().splitlines()
+             if line.strip() and not line.startswith("#")]
+    return [line for line in lines if not drop(line["match"])] + list(extra)
+
+
+def subjects() -> Subjects:
+    return Subjects(prefix=f"p{uuid.uuid4().hex[:10]}")
+
+
+def worker_actors(root: Path, llm: LLMClient) -> list[Actor]:
+    """The pipeline Supervisor and the five agents (everything but the Monitor)."""
+    return [PipelineSupervisor(root), *agent_actors(llm, breakers=BreakerStore(None))]
+
+
+@asynccontextmanager
+async def pipeline_engine(
+    bus: Bus, root: Path, llm: LLMClient, subj: Subjects, *, monitor: bool = True
+) -> AsyncIterator[Engine]:
+    actors = [*([MonitorActor(root)] if monitor else []), *worker_actors(root, llm)]
+    async with run_engine(bus=bus, llm=llm, subjects=subj, policy=POLICY,
+                          extra_actors=actors) as engine:
+        yield engine
+
+
+@dataclass
+class Trace:
+    """What a run published: statuses, hand-offs and review decisions, in order."""
+
+    statuses: list[PipelineStatus] = field(default_factory=list)
+    handoffs: list[Handoff] = field(default_factory=list)
+    decisions: list[HumanLayerReport] = field(default_factory=list)
+
+    @property
+    def final(self) -> PipelineStatus:
+        return self.statuses[-1]
+
+
+async def follow(
+    bus: Bus,
+    subj: Subjects,
+    project_id: str,
+    *,
+    start: PipelineStart | None = None,
+    until: Callable[[PipelineStatus], bool] = lambda s: s.state != "running",
+    timeout: float = 60.0,
+    trace: Trace | None = None,
+    handoffs_expected: int = 0,
+) -> Trace:
+    """Collect the project's events (publishing ``start`` first) until ``until`` holds and
+    ``handoffs_expected`` hand-offs arrived."""
+    trace = trace or Trace()
+    async with bus.subscribe(subj.pipeline_status(project_id)) as statuses, \
+            bus.subscribe(subj.handoff(project_id)) as handoffs, \
+            bus.subscribe(subj.decisions) as decisions, anyio.create_task_group() as tg:
+
+        enough = anyio.Event()
+        if handoffs_expected <= len(trace.handoffs):
+            enough.set()
+
+        async def collect(sub: Any, kind: type[Any], into: list[Any]) -> None:
+            async for msg in sub:
+                into.append(decode(msg.data, kind))
+                if len(trace.handoffs) >= handoffs_expected:
+                    enough.set()
+
+        tg.start_soon(collect, handoffs, Handoff, trace.handoffs)
+        tg.start_soon(collect, decisions, HumanLayerReport, trace.decisions)
+        if start is not None:
+            await bus.publish(subj.pipeline_start, encode(start))
+        with anyio.fail_after(timeout):
+            async for msg in statuses:
+                status = decode(msg.data, PipelineStatus)
+                trace.statuses.append(status)
+                if until(status):
+                    break
+            await enough.wait()
+        tg.cancel_scope.cancel()
+    return trace
+
+
+def start_of(project_id: str, limits: Limits | None = None) -> PipelineStart:
+    return PipelineStart(project_id=project_id, spec_raw=SPEC.read_text(),
+                         limits=limits or Limits())
+
+
+def scripted(lines: list[Any] | None = None) -> ScriptedLLM:
+    return ScriptedLLM.from_lines(lines if lines is not None else script_lines())
