@@ -18,31 +18,45 @@ EXIT_ERROR = 3
 
 
 async def _mcp(args: argparse.Namespace) -> int:
-    from engine.mcp import HumanLayerMCP, open_backend, serve_http, serve_stdio
+    from engine.mcp import HumanLayerMCP, listen, open_backend, serve_http, serve_stdio
 
     config = ReviewConfig(
         layers=ReviewConfig.parse_layers(args.layers) if args.layers else ReviewConfig().layers,
         layer_deadline_s=args.deadline,
     )
     llm = make_llm(args.llm)
-    async with open_backend(
-        config, llm, nats_url=args.nats, prefix=args.prefix, timeout=args.timeout
-    ) as backend:
-        app = HumanLayerMCP(backend, llm, llm_description(llm))
-        if args.transport == "http":
-            await serve_http(app, host=args.host, port=args.port)
-        else:
-            await serve_stdio(app)
+    sock = listen(args.host, args.port) if args.transport == "http" else None
+    try:
+        async with open_backend(
+            config, llm, nats_url=args.nats, prefix=args.prefix, timeout=args.timeout
+        ) as backend:
+            app = HumanLayerMCP(backend, llm, llm_description(llm))
+            if sock is not None:
+                await serve_http(app, sock)
+            else:
+                await serve_stdio(app)
+    finally:
+        if sock is not None:
+            sock.close()
     return 0
+
+
+def _leaves(group: BaseExceptionGroup[EngineError]) -> list[EngineError]:
+    out: list[EngineError] = []
+    for exc in group.exceptions:
+        out.extend(_leaves(exc) if isinstance(exc, BaseExceptionGroup) else [exc])
+    return out
 
 
 def mcp_command(args: argparse.Namespace) -> int:
     logging.captureWarnings(True)
+    code = EXIT_ERROR
     try:
-        return anyio.run(_mcp, args)
-    except EngineError as exc:
-        print(f"humangr mcp: {exc}", file=sys.stderr)
-        return EXIT_ERROR
+        code = anyio.run(_mcp, args)
+    except* EngineError as group:
+        for exc in _leaves(group):
+            print(f"humangr mcp: {exc}", file=sys.stderr)
+    return code
 
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -53,15 +67,20 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         "transport, stdout carries the protocol.",
     )
     mcp.add_argument("--transport", choices=["stdio", "http"], default="stdio")
-    mcp.add_argument("--nats", help="submit to the engine behind this NATS URL instead of "
-                     "running it in process")
+    mcp.add_argument(
+        "--nats", help="submit to the engine behind this NATS URL instead of running it in process"
+    )
     mcp.add_argument("--prefix", default="hl", help="subject prefix with --nats (default hl)")
-    mcp.add_argument("--llm", help="none | anthropic | scripted:FILE (default: anthropic "
-                     "when ANTHROPIC_API_KEY is set, else none)")
+    mcp.add_argument(
+        "--llm",
+        help="none | anthropic | scripted:FILE (default: anthropic "
+        "when ANTHROPIC_API_KEY is set, else none)",
+    )
     mcp.add_argument("--layers", help="comma-separated layers, e.g. HL4,HL6 (default: all)")
     mcp.add_argument("--deadline", type=float, default=120.0, help="seconds per layer")
-    mcp.add_argument("--timeout", type=float, default=300.0,
-                     help="seconds to wait for a decision with --nats")
+    mcp.add_argument(
+        "--timeout", type=float, default=300.0, help="seconds to wait for a decision with --nats"
+    )
     mcp.add_argument("--host", default="127.0.0.1", help="HTTP address (default 127.0.0.1)")
     mcp.add_argument("--port", type=int, default=8765, help="HTTP port (default 8765)")
     mcp.set_defaults(func=mcp_command)

@@ -1,0 +1,130 @@
+"""Where ``validate`` and ``get_report`` go: the engine in process, or a running engine on NATS."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Protocol
+from urllib.parse import urlsplit, urlunsplit
+
+from contracts import ActionContext, HumanLayerReport, Subjects
+from engine.bus import Bus
+from engine.config import ReviewConfig
+from engine.errors import BusError, ContractError, EngineError
+from engine.llm import LLMClient
+from engine.runtime import Engine, fetch_report, run_engine, submit_and_wait
+
+__all__ = [
+    "EngineBackend",
+    "NatsBackend",
+    "ReportNotFound",
+    "ReviewBackend",
+    "in_process_backend",
+    "nats_backend",
+    "redact_url",
+]
+
+
+def redact_url(url: str) -> str:
+    """``url`` without user and password (they must never reach logs or resources)."""
+    parts = urlsplit(url)
+    if parts.username is None and parts.password is None:
+        return url
+    host = parts.hostname or ""
+    host = f"[{host}]" if ":" in host else host
+    netloc = f"{host}:{parts.port}" if parts.port is not None else host
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+class ReportNotFound(EngineError):
+    """The engine answered: it holds no report with that id."""
+
+
+class ReviewBackend(Protocol):
+    """What the MCP server needs from a review engine."""
+
+    @property
+    def mode(self) -> str:
+        """``in-process`` or ``nats <url>``."""
+        ...
+
+    @property
+    def config(self) -> ReviewConfig:
+        """The review settings this server knows (a remote engine applies its own)."""
+        ...
+
+    async def validate(self, action: ActionContext) -> HumanLayerReport:
+        """Submit ``action`` for the full review and return its decision."""
+        ...
+
+    async def report(self, id_: str) -> HumanLayerReport:
+        """A stored report by report id or action id; ``ReportNotFound`` if there is none."""
+        ...
+
+
+async def _lookup(bus: Bus, subjects: Subjects, id_: str, timeout: float) -> HumanLayerReport:
+    try:
+        return await fetch_report(bus, subjects, id_, timeout=timeout)
+    except (BusError, ContractError):
+        raise
+    except EngineError as exc:
+        raise ReportNotFound(str(exc)) from None
+
+
+@dataclass(slots=True)
+class EngineBackend:
+    """The review engine running in this process on a ``MemoryBus``."""
+
+    engine: Engine
+    mode: str = "in-process"
+
+    @property
+    def config(self) -> ReviewConfig:
+        return self.engine.config
+
+    async def validate(self, action: ActionContext) -> HumanLayerReport:
+        return await self.engine.submit(action)
+
+    async def report(self, id_: str) -> HumanLayerReport:
+        return await _lookup(self.engine.bus, self.engine.subjects, id_, 5.0)
+
+
+@dataclass(slots=True)
+class NatsBackend:
+    """A running engine reached over NATS (``humangr serve``)."""
+
+    bus: Bus
+    subjects: Subjects
+    config: ReviewConfig
+    mode: str
+    timeout: float = 300.0
+
+    async def validate(self, action: ActionContext) -> HumanLayerReport:
+        return await submit_and_wait(self.bus, self.subjects, action, timeout=self.timeout)
+
+    async def report(self, id_: str) -> HumanLayerReport:
+        return await _lookup(self.bus, self.subjects, id_, min(self.timeout, 10.0))
+
+
+@asynccontextmanager
+async def in_process_backend(
+    config: ReviewConfig, llm: LLMClient | None
+) -> AsyncIterator[EngineBackend]:
+    """The whole engine (Supervisor and layers) in this event loop, on a ``MemoryBus``."""
+    async with run_engine(llm=llm, config=config) as engine:
+        yield EngineBackend(engine)
+
+
+@asynccontextmanager
+async def nats_backend(
+    url: str, config: ReviewConfig, *, prefix: str = "hl", timeout: float = 300.0
+) -> AsyncIterator[NatsBackend]:
+    """A connection to the engine behind ``url`` (credentials from the environment)."""
+    from engine.commands.common import connect_nats
+
+    bus = await connect_nats(url)
+    try:
+        yield NatsBackend(bus, Subjects(prefix), config, f"nats {redact_url(url)}", timeout)
+    finally:
+        await bus.close()

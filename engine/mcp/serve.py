@@ -1,0 +1,96 @@
+"""Run the MCP server over stdio or streamable HTTP, with the review backend in the same loop."""
+
+from __future__ import annotations
+
+import logging
+import signal
+import socket
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from typing import Any, Literal
+
+import anyio
+
+from engine.config import ReviewConfig
+from engine.errors import ConfigError
+from engine.llm import LLMClient
+
+from .backend import ReviewBackend, in_process_backend, nats_backend
+from .server import HumanLayerMCP
+
+__all__ = ["Transport", "listen", "open_backend", "serve_http", "serve_stdio"]
+
+log = logging.getLogger("humangr.mcp")
+Transport = Literal["stdio", "http"]
+
+
+@asynccontextmanager
+async def open_backend(
+    config: ReviewConfig,
+    llm: LLMClient | None,
+    *,
+    nats_url: str | None = None,
+    prefix: str = "hl",
+    timeout: float = 300.0,
+) -> AsyncIterator[ReviewBackend]:
+    """The engine in process (no ``nats_url``), or a connection to one behind ``nats_url``."""
+    if nats_url is None:
+        async with in_process_backend(config, llm) as engine:
+            yield engine
+    else:
+        async with nats_backend(nats_url, config, prefix=prefix, timeout=timeout) as remote:
+            yield remote
+
+
+async def serve_stdio(app: HumanLayerMCP) -> None:
+    """Serve one client on standard input and output until it closes the connection."""
+    from mcp.server.stdio import stdio_server
+
+    server = app.server()
+    log.info("humangr mcp: serving on stdio (%s, %s)", app.backend.mode, app.llm_note)
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A listening socket for ``serve_http`` (port 0: a free port); bind it before starting
+    the engine so a busy port fails fast with a clear error."""
+    try:
+        return socket.create_server((host, port))
+    except OSError as exc:
+        raise ConfigError(f"cannot listen on {host}:{port}: {exc}") from exc
+
+
+async def serve_http(app: HumanLayerMCP, sock: socket.socket) -> None:
+    """Serve streamable HTTP on ``http://<sock>/mcp`` until SIGINT or SIGTERM, then stop
+    gracefully (the engine drains after the HTTP server stops)."""
+    import uvicorn
+
+    class Embedded(uvicorn.Server):
+        @contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            yield
+
+    host, port = sock.getsockname()[:2]
+    asgi = app.server().streamable_http_app(host=host)
+    config = uvicorn.Config(asgi, log_config=None, log_level="warning", lifespan="on")
+    server = Embedded(config)
+    log.warning(
+        "humangr mcp: serving on http://%s:%d/mcp (%s, %s)",
+        host,
+        port,
+        app.backend.mode,
+        app.llm_note,
+    )
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(_stop_on_signal, server)
+        await server.serve(sockets=[sock])
+        tg.cancel_scope.cancel()
+
+
+async def _stop_on_signal(server: Any) -> None:
+    with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        async for signum in signals:
+            log.warning("humangr mcp: signal %s, shutting down", signum)
+            server.should_exit = True
+            return
