@@ -10,7 +10,13 @@ from contracts import ActionContext, LayerID, Outcome, Usage
 from engine.config import ReviewConfig
 from engine.llm import AnthropicLLM
 from engine.runtime import run_engine
-from engine.testing.fake_anthropic import ApiError, FakeAnthropic, FakeUsage, RecordedRequest, ToolUse
+from engine.testing.fake_anthropic import (
+    ApiError,
+    FakeAnthropic,
+    FakeUsage,
+    RecordedRequest,
+    ToolUse,
+)
 
 pytestmark = pytest.mark.anyio
 

@@ -59,7 +59,9 @@ async def engine_on(
         yield engine
 
 
-def findings_of(report: HumanLayerReport, layer: LayerID) -> list[tuple[str, str | None, int | None]]:
+def findings_of(
+    report: HumanLayerReport, layer: LayerID
+) -> list[tuple[str, str | None, int | None]]:
     return [(f.title, f.file, f.line) for f in report.layer_results[layer].merged_findings]
 
 
@@ -113,8 +115,12 @@ async def test_invalid_llm_output_never_approves(bus: Bus) -> None:
 async def test_early_exit_publishes_before_slow_layers_and_cancels_their_calls(bus: Bus) -> None:
     critical = {
         "findings": [
-            {"severity": "critical", "title": "Remote code execution", "file": "app/x.py",
-             "line": 4}
+            {
+                "severity": "critical",
+                "title": "Remote code execution",
+                "file": "app/x.py",
+                "line": 4,
+            }
         ]
     }
     llm = ScriptedLLM.from_lines(
@@ -149,14 +155,18 @@ async def test_a_layer_past_its_deadline_yields_needs_review(bus: Bus) -> None:
 
 async def test_hl7_sees_the_merged_findings_of_hl1_to_hl6(bus: Bus) -> None:
     warn = {"findings": [{"severity": "low", "title": "Naming could be clearer"}]}
-    llm = ScriptedLLM.from_lines([{"match": {}, **CLEAN}, {"match": {"layer": "HL1"}, "json": warn}])
+    llm = ScriptedLLM.from_lines(
+        [{"match": {}, **CLEAN}, {"match": {"layer": "HL1"}, "json": warn}]
+    )
     async with engine_on(bus, llm=llm) as engine:
         report = await engine.submit(diff_action("01-clean-refactor.diff"), timeout=30)
     assert report.outcome is Outcome.APPROVED
     hl7_prompts = [r for r in llm.requests if r.tags.get("layer") == "HL7"]
     assert len(hl7_prompts) == 3
     assert "Naming could be clearer" in hl7_prompts[0].system[-1].text
-    assert all("Naming could" not in r.system[-1].text for r in llm.requests if r not in hl7_prompts)
+    assert all(
+        "Naming could" not in r.system[-1].text for r in llm.requests if r not in hl7_prompts
+    )
 
 
 async def resolve_flow(
@@ -205,10 +215,15 @@ async def test_needs_review_resolved_by_a_human_binds_to_the_action_hash(bus: Bu
         final, request, letters = await resolve_flow(
             bus,
             engine,
-            {"verdict": "approve", "reviewer": "alice", "reason": "Retry loop is bounded by caller"},
+            {
+                "verdict": "approve",
+                "reviewer": "alice",
+                "reason": "Retry loop is bounded by caller",
+            },
         )
         stored = await engine.report(request.action_id)
-    assert request.blocking_reasons and request.blocking_reasons[0].startswith("HL5")
+    assert request.blocking_reasons
+    assert request.blocking_reasons[0].startswith("HL5")
     assert "action_hash" in letters[0].error
     assert final.outcome is Outcome.APPROVED
     assert final.resolved_by == "alice"
@@ -232,7 +247,9 @@ async def test_oversized_and_mismatched_submissions_are_dead_lettered(bus: Bus) 
         s = engine.subjects
         action = diff_action("01-clean-refactor.diff")
         async with bus.subscribe(s.dlq) as dlq:
-            await bus.publish(s.action_submit, encode(ActionSubmitted(action_id="big", action=action)))
+            await bus.publish(
+                s.action_submit, encode(ActionSubmitted(action_id="big", action=action))
+            )
             letter = decode((await dlq.__anext__()).data, DeadLetter)
             assert "exceeds the limit of 100" in letter.error
             small = ActionContext(agent_id="a", action_type="t", action_description="d")
@@ -253,5 +270,3 @@ async def test_selected_layers_only(bus: Bus) -> None:
         report = await engine.submit(diff_action("01-clean-refactor.diff"), timeout=30)
     assert set(report.layer_results) == {LayerID.HL4, LayerID.HL6}
     assert report.outcome is Outcome.APPROVED
-
-
