@@ -142,19 +142,29 @@ class Metrics:
             ["actor"],
             registry=r,
         )
+        # labelled children of the hot paths, looked up once
+        self._llm_calls: dict[str, Counter] = {}
+        self._llm_tokens = {kind: self.llm_tokens.labels(kind=kind) for kind in TOKEN_KINDS}
 
     def observe_llm_call(self, outcome: str, seconds: float, usage: Usage | None) -> None:
         """Count one LLM call (``ok``, ``invalid``, ``error`` or ``cancelled``), its latency
         and the tokens it used."""
-        self.llm_calls.labels(outcome=outcome).inc()
+        calls = self._llm_calls.get(outcome)
+        if calls is None:
+            calls = self._llm_calls[outcome] = self.llm_calls.labels(outcome=outcome)
+        calls.inc()
         self.llm_latency.observe(seconds)
         if usage is None:
             return
-        tokens = self.llm_tokens
-        tokens.labels(kind="input").inc(usage.input_tokens)
-        tokens.labels(kind="output").inc(usage.output_tokens)
-        tokens.labels(kind="cache_read").inc(usage.cache_read_tokens)
-        tokens.labels(kind="cache_write").inc(usage.cache_write_tokens)
+        tokens = self._llm_tokens
+        if usage.input_tokens:
+            tokens["input"].inc(usage.input_tokens)
+        if usage.output_tokens:
+            tokens["output"].inc(usage.output_tokens)
+        if usage.cache_read_tokens:
+            tokens["cache_read"].inc(usage.cache_read_tokens)
+        if usage.cache_write_tokens:
+            tokens["cache_write"].inc(usage.cache_write_tokens)
 
     def set_breaker(self, agent: str, mode: str, state: str) -> None:
         """Set ``humangr_breaker_state{agent,mode}`` from a state name of ``BREAKER_STATES``."""

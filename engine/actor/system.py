@@ -76,6 +76,7 @@ class _Runner:
         self.attempts: OrderedDict[str, int] = OrderedDict()
         self.stopping = False
         self.ready = False
+        self.handled_counter = system.metrics.messages_handled.labels(actor.name)
 
     async def supervise(self, *, task_status: TaskStatus[None]) -> None:
         """Subscribe once (the mailbox outlives restarts), then run and restart the actor."""
@@ -216,7 +217,7 @@ class _Runner:
             self.inflight.pop(key, None)
             await msg.ack()
             self.stats.handled += 1
-            self.system.metrics.messages_handled.labels(self.actor.name).inc()
+            self.handled_counter.inc()
         finally:
             limiter.release()
 

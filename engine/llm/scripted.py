@@ -1,6 +1,6 @@
 """``ScriptedLLM``: a real ``LLMClient`` that replays replies from a JSON Lines script.
 
-The format is documented in ``SCRIPT_FORMAT.md`` beside this module.
+The format is documented in the README, section "LLM scripts".
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 A ``ScriptBook`` keeps one rule per ``match`` (a layer, a layer and run, or everything) and
 answers from a ``ScriptedLLM`` built from those rules; changing a rule rebuilds it, so a rule
-says what the layer answers *from now on* (see ``engine/llm/SCRIPT_FORMAT.md``).
+says what the layer answers *from now on* (see the README, section "LLM scripts").
 """
 
 from __future__ import annotations
@@ -153,7 +153,7 @@ class ScriptBook:
         self._rebuild()
 
     def add_raw(self, lines: Iterable[Mapping[str, Any]]) -> None:
-        """Append raw script lines (``SCRIPT_FORMAT.md``); ``reset`` forgets them."""
+        """Append raw script lines (the README's "LLM scripts" format); ``reset`` forgets them."""
         self._raw.extend(dict(line) for line in lines)
         self._rebuild()
 

@@ -45,7 +45,7 @@ class LayerScripting:
                  delay_ms)
 
     def script_lines(self, lines: Iterable[Mapping[str, Any]]) -> None:
-        """Add raw script lines (``engine/llm/SCRIPT_FORMAT.md``), e.g. a reply sequence."""
+        """Add raw script lines (the README's "LLM scripts" format), e.g. a reply sequence."""
         self._book().add_raw(lines)
 
     def approve_all(self) -> None:
