@@ -26,6 +26,8 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
+import msgspec
+
 from contracts import (
     ConsensusResult,
     Finding,
@@ -105,15 +107,11 @@ def _merge_llm(
         severity = ranked[min(settings.confirm_votes, len(ranked)) - 1].severity
         base = next(f for f in reports if f.severity is ranked[0].severity)
         merged.append(
-            Finding(
+            msgspec.structs.replace(
+                base,
                 id=f"{layer_id.value}-{fp}",
                 layer_id=layer_id,
                 severity=severity,
-                title=base.title,
-                description=base.description,
-                suggestion=base.suggestion,
-                file=base.file,
-                line=base.line,
                 source=FindingSource.LLM,
                 fingerprint=fp,
                 votes=min(100, len(reports)),
@@ -124,15 +122,9 @@ def _merge_llm(
 
 def _rule_findings(layer_id: LayerID, rules: Iterable[Finding], votes: int) -> list[Finding]:
     return [
-        Finding(
-            id=f.id,
+        msgspec.structs.replace(
+            f,
             layer_id=layer_id,
-            severity=f.severity,
-            title=f.title,
-            description=f.description,
-            suggestion=f.suggestion,
-            file=f.file,
-            line=f.line,
             source=FindingSource.RULES,
             fingerprint=f.fingerprint or fingerprint(layer_id, f.title, f.file, f.line),
             votes=min(100, votes),
