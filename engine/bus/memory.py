@@ -7,84 +7,32 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import anyio
-from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
-from engine.errors import BusClosedError, BusTimeoutError, NoRespondersError, SlowConsumerError
+from engine.errors import BusClosedError, BusTimeoutError, NoRespondersError
 
 from .base import DEFAULT_MAX_PENDING, Headers, Msg, Subscription, check_payload
+from .buffer import BoundedBuffer
 from .subject import matches, validate_publish_subject, validate_subscribe_subject
 
 __all__ = ["MemoryBus", "MemorySubscription"]
 
 
-class MemorySubscription:
+class MemorySubscription(BoundedBuffer):
     """A subscription of a ``MemoryBus``: a bounded buffer drained before awaiting."""
 
     def __init__(self, bus: MemoryBus, subject: str, queue: str | None, max_pending: int) -> None:
-        if max_pending < 1:
-            raise ValueError("max_pending must be at least 1")
-        self.subject = subject
+        super().__init__(subject, max_pending)
         self.queue = queue
         self.pattern = validate_subscribe_subject(subject)
         self.literal = "*" not in self.pattern and ">" not in self.pattern
-        self.capacity = max_pending
         self._bus = bus
-        self._send: MemoryObjectSendStream[Msg]
-        self._receive: MemoryObjectReceiveStream[Msg]
-        self._send, self._receive = anyio.create_memory_object_stream[Msg](max_pending)
-        self._dropped = 0
-        self._reported = 0
         self.closed = False
-
-    @property
-    def dropped(self) -> int:
-        return self._dropped
-
-    @property
-    def pending(self) -> int:
-        return self._send.statistics().current_buffer_used
-
-    def offer(self, msg: Msg) -> bool:
-        """Deliver without waiting; a full buffer drops the message and counts it."""
-        try:
-            self._send.send_nowait(msg)
-        except anyio.WouldBlock:
-            self._dropped += 1
-            return False
-        except (anyio.BrokenResourceError, anyio.ClosedResourceError):
-            return False
-        return True
-
-    def has_room(self) -> bool:
-        return self.pending < self.capacity
-
-    def __aiter__(self) -> AsyncIterator[Msg]:
-        return self
-
-    async def __anext__(self) -> Msg:
-        if self._dropped > self._reported:
-            newly = self._dropped - self._reported
-            self._reported = self._dropped
-            raise SlowConsumerError(self.subject, newly, self.capacity)
-        try:
-            return self._receive.receive_nowait()
-        except anyio.WouldBlock:
-            pass
-        except (anyio.EndOfStream, anyio.ClosedResourceError):
-            raise StopAsyncIteration from None
-        try:
-            return await self._receive.receive()
-        except (anyio.EndOfStream, anyio.ClosedResourceError):
-            raise StopAsyncIteration from None
 
     async def unsubscribe(self) -> None:
         if not self.closed:
             self.closed = True
             self._bus._remove(self)
-            self._send.close()
-
-    def _close_receiver(self) -> None:
-        self._receive.close()
+            self.close_sender()
 
 
 _Route = tuple[list[MemorySubscription], dict[str, list[MemorySubscription]]]
@@ -161,7 +109,7 @@ class MemoryBus:
         plain, groups = self._route(msg.subject)
         delivered = 0
         for sub in plain:
-            delivered += sub.offer(msg)
+            delivered += sub.deliver(msg)
         for name, members in groups.items():
             start = self._turns.get(name, 0)
             self._turns[name] = start + 1
@@ -172,7 +120,7 @@ class MemoryBus:
                 if candidate.has_room():
                     chosen = candidate
                     break
-            delivered += chosen.offer(msg)
+            delivered += chosen.deliver(msg)
         return delivered
 
     def _has_interest(self, subject: str) -> bool:
@@ -208,7 +156,7 @@ class MemoryBus:
             yield sub
         finally:
             await sub.unsubscribe()
-            sub._close_receiver()
+            sub.close_receiver()
 
     def _remove(self, sub: MemorySubscription) -> None:
         if sub in self._subs:
