@@ -1,0 +1,114 @@
+"""``humangr submit``, ``report`` and ``watch`` against an engine on a real nats-server."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import anyio
+import pytest
+
+from contracts import Subjects
+from engine.bus.nats import NatsBus
+from engine.cli import main
+from engine.commands.common import load_actions
+from engine.runtime import run_engine
+
+pytestmark = [pytest.mark.anyio, pytest.mark.nats]
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "actions"
+
+
+async def test_submit_wait_then_report_by_action_id(
+    nats_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    prefix = f"cli{uuid.uuid4().hex[:8]}"
+    bus = await NatsBus.connect(nats_url)
+    try:
+        async with run_engine(bus=bus, subjects=Subjects(prefix)):
+            args = [
+                "submit",
+                str(EXAMPLES / "02-hardcoded-key-and-shell.diff"),
+                "--nats",
+                nats_url,
+                "--prefix",
+                prefix,
+                "--wait",
+                "--format",
+                "json",
+                "--timeout",
+                "20",
+            ]
+            code = await anyio.to_thread.run_sync(main, args)
+            assert code == 2
+            decision = json.loads(capsys.readouterr().out)
+            assert decision["outcome"] == "rejected"
+            args = [
+                "report",
+                decision["action_id"],
+                "--nats",
+                nats_url,
+                "--prefix",
+                prefix,
+                "--format",
+                "json",
+            ]
+            assert await anyio.to_thread.run_sync(main, args) == 0
+            stored = json.loads(capsys.readouterr().out)
+            assert stored["report_id"] == decision["report_id"]
+            missing = ["report", "nope", "--nats", nats_url, "--prefix", prefix]
+            assert await anyio.to_thread.run_sync(main, missing) == 3
+            assert "no report" in capsys.readouterr().err
+    finally:
+        await bus.close()
+
+
+async def test_watch_streams_decisions(nats_url: str) -> None:
+    prefix = f"cli{uuid.uuid4().hex[:8]}"
+    command = [
+        sys.executable,
+        "-m",
+        "engine.cli",
+        "watch",
+        "--nats",
+        nats_url,
+        "--prefix",
+        prefix,
+        "--format",
+        "json",
+    ]
+    bus = await NatsBus.connect(nats_url)
+    try:
+        async with run_engine(bus=bus, subjects=Subjects(prefix)) as engine:
+            async with await anyio.open_process(command, stdout=subprocess.PIPE) as watcher:
+                assert watcher.stdout is not None
+                [(_, action)] = load_actions([str(EXAMPLES / "01-clean-refactor.diff")])
+                line = b""
+                with anyio.fail_after(20):
+                    while b"\n" not in line:
+                        # the watcher may not be subscribed yet: submit until it prints
+                        await engine.submit(action)
+                        with anyio.move_on_after(0.5):
+                            line += await watcher.stdout.receive()
+                watcher.terminate()
+            first = json.loads(line.split(b"\n", 1)[0])
+            assert first["outcome"] == "approved"
+    finally:
+        await bus.close()
+
+
+def test_submit_to_an_unreachable_server_fails_fast(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(
+        [
+            "submit",
+            str(EXAMPLES / "01-clean-refactor.diff"),
+            "--nats",
+            "nats://127.0.0.1:1",
+            "--wait",
+        ]
+    )
+    assert code == 3
+    assert "nats://127.0.0.1:1" in capsys.readouterr().err
