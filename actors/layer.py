@@ -23,7 +23,7 @@ from contracts import (
 )
 from engine.actor import Actor, ActorContext, Route
 from engine.bus import Msg
-from engine.checks import run_checks
+from engine.checks import SharedChecks
 from engine.llm import LLMClient, complete_structured, render_layer_request
 from engine.llm.metered import metered
 from engine.review import consensus, error_run, make_run
@@ -31,6 +31,9 @@ from engine.review import consensus, error_run, make_run
 __all__ = ["LayerActor"]
 
 log = logging.getLogger("humangr.layer")
+
+PROCESS_CHECKS = SharedChecks()
+"""Local checks shared by the layer actors of this process: one pass per action."""
 
 
 class LayerActor(Actor):
@@ -51,6 +54,7 @@ class LayerActor(Actor):
         max_repairs: int = 2,
         adaptive_redundancy: bool = False,
         instance: str = "",
+        checks: SharedChecks | None = None,
     ) -> None:
         self.layer_id = layer_id
         self.llm = llm
@@ -58,6 +62,7 @@ class LayerActor(Actor):
         self.max_repairs = max_repairs
         self.adaptive = adaptive_redundancy
         self.name = f"layer-{layer_id}{'-' + instance if instance else ''}"
+        self._checks = checks or PROCESS_CHECKS
         self._scopes: dict[str, list[anyio.CancelScope]] = {}
         self._cancelled: set[str] = set()
         self.cancelled_tasks = 0
@@ -114,7 +119,7 @@ class LayerActor(Actor):
         await self._ctx.publish(self._ctx.subjects.layer_report, report)
 
     async def _review(self, task: LayerTask) -> LayerReport:
-        rules = run_checks(task.action, [self.layer_id]).get(self.layer_id, [])
+        rules = await self._checks.findings(task.action_hash, task.action, self.layer_id)
         planned = task.runs if self.llm is not None else 0
         runs = await self._runs(task, planned) if planned else []
         result = consensus(self.layer_id, runs, planned_runs=planned, rule_findings=rules)
@@ -138,14 +143,17 @@ class LayerActor(Actor):
         async def one(number: int) -> None:
             results[number] = await self._run(task, number)
 
-        first = min(planned, 2) if self.adaptive else planned
-        async with anyio.create_task_group() as tg:
-            for number in range(1, first + 1):
-                tg.start_soon(one, number)
-        if first < planned and not _agree(list(results.values())):
+        async def batch(numbers: range) -> None:
+            """Run in parallel; the first run in this task, the others in their own."""
             async with anyio.create_task_group() as tg:
-                for number in range(first + 1, planned + 1):
+                for number in numbers[1:]:
                     tg.start_soon(one, number)
+                await one(numbers[0])
+
+        first = min(planned, 2) if self.adaptive else planned
+        await batch(range(1, first + 1))
+        if first < planned and not _agree(list(results.values())):
+            await batch(range(first + 1, planned + 1))
         return [results[n] for n in sorted(results)]
 
     async def _run(self, task: LayerTask, number: int) -> LayerRunResult:

@@ -180,7 +180,10 @@ class _Runner:
                 async for msg in sub:
                     gauge.set(sub.pending)
                     self.inflight[id(msg)] = _Retry(route, msg)
-                    await limiter.acquire()
+                    try:
+                        limiter.acquire_nowait()
+                    except anyio.WouldBlock:
+                        await limiter.acquire()
                     tg.start_soon(self._process, route, msg, limiter)
                 return
             except SlowConsumerError as exc:

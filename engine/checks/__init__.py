@@ -8,6 +8,7 @@
 from .base import Check, CheckInput, Hit, Source
 from .diff import DiffLine, DiffParse, FileDiff, Hunk, HunkLine, looks_like_diff, parse_diff
 from .registry import CHECKS, checks_markdown, run_checks
+from .shared import SharedChecks
 
 __all__ = [
     "CHECKS",
@@ -19,6 +20,7 @@ __all__ = [
     "Hit",
     "Hunk",
     "HunkLine",
+    "SharedChecks",
     "Source",
     "checks_markdown",
     "looks_like_diff",

@@ -32,6 +32,16 @@ DIFF = """--- a/app/x.py
 """
 
 
+def _action(index: int) -> ActionContext:
+    """A distinct action per submission, so no per-action cache makes later ones free."""
+    return ActionContext(
+        agent_id="bench",
+        action_type="code_diff",
+        action_description=f"bench action {index}: rename a helper",
+        code_diff=DIFF.replace("value + 1", f"value + {index + 2}"),
+    )
+
+
 class CountingBus:
     """A ``Bus`` that counts what is published through it (it delegates everything)."""
 
@@ -122,23 +132,20 @@ async def bench_bus(bus: Bus, *, actions: int, concurrency: int) -> dict[str, An
         subjects=Subjects(prefix),
         policy=SupervisionPolicy(drain_timeout=5),
     ) as engine:
-        action = ActionContext(
-            agent_id="bench", action_type="code_diff", action_description="bench", code_diff=DIFF
-        )
-        await engine.submit(action, timeout=30)
+        await engine.submit(_action(-1), timeout=30)
         counting.published = 0
         limiter = anyio.Semaphore(concurrency)
         started = time.perf_counter()
 
-        async def one() -> None:
+        async def one(index: int) -> None:
             async with limiter:
                 t0 = time.perf_counter()
-                await engine.submit(action, timeout=60)
+                await engine.submit(_action(index), timeout=60)
                 latencies.append(time.perf_counter() - t0)
 
         async with anyio.create_task_group() as tg:
-            for _ in range(actions):
-                tg.start_soon(one)
+            for index in range(actions):
+                tg.start_soon(one, index)
         elapsed = time.perf_counter() - started
     latencies.sort()
     decisions_per_s = actions / elapsed

@@ -1,0 +1,54 @@
+"""Local checks run once per action and shared by every layer actor of the process."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+import anyio
+
+from contracts import ActionContext, Finding, LayerID
+
+from .registry import run_checks
+
+__all__ = ["SharedChecks"]
+
+THREAD_THRESHOLD_BYTES = 32_768
+"""Diffs larger than this are checked in a worker thread so the event loop keeps serving."""
+
+
+class SharedChecks:
+    """The findings of every layer for an action, computed by the first layer that asks.
+
+    Layer actors of one process receive the same action at nearly the same time; the first
+    runs the checks for all layers (the diff is parsed once), the others wait for that result.
+    """
+
+    def __init__(self, size: int = 256) -> None:
+        self._size = size
+        self._done: OrderedDict[str, dict[LayerID, list[Finding]]] = OrderedDict()
+        self._running: dict[str, anyio.Event] = {}
+
+    async def findings(self, key: str, action: ActionContext, layer: LayerID) -> list[Finding]:
+        """The local-check findings of ``layer`` for ``action`` (``key``: its action hash)."""
+        while True:
+            done = self._done.get(key)
+            if done is not None:
+                return done.get(layer, [])
+            running = self._running.get(key)
+            if running is None:
+                break
+            await running.wait()
+        event = self._running[key] = anyio.Event()
+        try:
+            size = len(action.code_diff or "")
+            if size > THREAD_THRESHOLD_BYTES:
+                result = await anyio.to_thread.run_sync(run_checks, action)
+            else:
+                result = run_checks(action)
+            self._done[key] = result
+            while len(self._done) > self._size:
+                self._done.popitem(last=False)
+        finally:
+            del self._running[key]
+            event.set()
+        return result.get(layer, [])
