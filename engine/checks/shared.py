@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable
 
 import anyio
 
@@ -23,8 +24,16 @@ class SharedChecks:
     runs the checks for all layers (the diff is parsed once), the others wait for that result.
     """
 
-    def __init__(self, size: int = 256) -> None:
+    def __init__(
+        self,
+        size: int = 256,
+        *,
+        run: Callable[[ActionContext], dict[LayerID, list[Finding]]] = run_checks,
+        thread_threshold: int = THREAD_THRESHOLD_BYTES,
+    ) -> None:
         self._size = size
+        self._run = run
+        self._thread_threshold = thread_threshold
         self._done: OrderedDict[str, dict[LayerID, list[Finding]]] = OrderedDict()
         self._running: dict[str, anyio.Event] = {}
 
@@ -41,10 +50,10 @@ class SharedChecks:
         event = self._running[key] = anyio.Event()
         try:
             size = len(action.code_diff or "")
-            if size > THREAD_THRESHOLD_BYTES:
-                result = await anyio.to_thread.run_sync(run_checks, action)
+            if size > self._thread_threshold:
+                result = await anyio.to_thread.run_sync(self._run, action)
             else:
-                result = run_checks(action)
+                result = self._run(action)
             self._done[key] = result
             while len(self._done) > self._size:
                 self._done.popitem(last=False)
