@@ -354,6 +354,48 @@ async def test_a_long_handler_reports_progress_and_is_not_redelivered(
     assert actor.deliveries == [("long", 1)]
 
 
+class CrashWhileBusy(Actor):
+    """'slow' takes a while; 'boom' crashes the actor (once) while 'slow' is in flight."""
+
+    name = "crash-while-busy"
+
+    def __init__(self) -> None:
+        self.started: list[tuple[str, int]] = []
+        self.done: list[tuple[str, int]] = []
+        self.crashed = False
+
+    def routes(self, ctx: ActorContext) -> list[Route[Any]]:
+        return [Route(ctx.subjects.layer_task("HL5"), CancelAction, self.handle, queue="hl5")]
+
+    async def handle(self, message: CancelAction, msg: Msg) -> None:
+        self.started.append((message.action_id, msg.delivered))
+        if message.action_id == "boom":
+            if not self.crashed:
+                self.crashed = True
+                raise RuntimeError("crash while another message is in flight")
+            return
+        await anyio.sleep(0.5)
+        self.done.append((message.action_id, msg.delivered))
+
+
+async def test_durable_work_in_flight_during_a_crash_goes_back_to_the_server(
+    connect: Factory, subjects: Subjects
+) -> None:
+    bus = await connect(replace(FAST, ack_wait=30.0))
+    actor = CrashWhileBusy()
+    policy = SupervisionPolicy(initial_backoff=0.01, drain_timeout=5.0)
+    system = ActorSystem(bus, subjects=subjects, policy=policy)
+    system.add(actor)
+    async with system.running():
+        await bus.publish(subjects.layer_task("HL5"), encode(CancelAction(action_id="slow")))
+        await wait_for(lambda: ("slow", 1) in actor.started)
+        await bus.publish(subjects.layer_task("HL5"), encode(CancelAction(action_id="boom")))
+        await wait_for(lambda: len(actor.done) == 1)
+        await wait_stored(bus, bus.work_stream, 0)
+    assert system.stats("crash-while-busy").restarts == 1
+    assert actor.done == [("slow", 2)], "naked at the crash, redelivered long before ack_wait"
+
+
 async def reconnected(bus: NatsBus, count: int) -> None:
     await wait_for(lambda: bus.client.stats["reconnects"] >= count and bus.client.is_connected)
 

@@ -151,12 +151,24 @@ class _Runner:
                     await self._serve(subs, limiter)
                     outer.cancel_scope.cancel()
             except BaseException:
-                self.retries.extend(self.inflight.values())
-                self.inflight.clear()
+                await self._requeue_inflight()
                 raise
         finally:
             with anyio.CancelScope(shield=True):
                 await self.actor.teardown(self.ctx)
+
+    async def _requeue_inflight(self) -> None:
+        """After a crash: core messages are retried here; durable ones go back to JetStream
+        at once (a local retry would race the server's redelivery)."""
+        inflight, self.inflight = list(self.inflight.values()), {}
+        self.retries.extend(retry for retry in inflight if not retry.msg.durable)
+        with anyio.CancelScope(shield=True):
+            for retry in inflight:
+                if retry.msg.durable:
+                    try:
+                        await retry.msg.nak()
+                    except Exception as exc:  # the server redelivers after ack_wait anyway
+                        log.warning("nak of %s failed: %s", retry.msg.subject, exc)
 
     async def _serve(
         self, subs: list[tuple[Route[Any], Subscription]], limiter: anyio.Semaphore
