@@ -9,7 +9,7 @@ import logging
 import os
 import signal
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 
 import anyio
@@ -183,11 +183,12 @@ async def _report(args: argparse.Namespace) -> int:
     return 0
 
 
-def _runner(func: object) -> object:
+def _runner(
+    func: Callable[[argparse.Namespace], Awaitable[int]],
+) -> Callable[[argparse.Namespace], int]:
     def run(args: argparse.Namespace) -> int:
         try:
-            result: int = anyio.run(func, args)  # type: ignore[arg-type]
-            return result
+            return anyio.run(func, args)
         except EngineError as exc:
             print(f"humangr {args.command}: {exc}", file=sys.stderr)
             return 3
