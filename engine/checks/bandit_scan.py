@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import logging
+import re
 import threading
 import warnings
 from dataclasses import dataclass
@@ -76,8 +77,18 @@ def _tests() -> Any:
         return _testset
 
 
+_TRIGGERS = re.compile(
+    r"(?i)pickle|dill|shelve|marshal|yaml|shell|system|popen|getoutput|select|insert|update|"
+    r"delete|rawsql|verify|ssl|tls|unverified|policy|paramiko"
+)
+"""Words at least one of which every issue of ``BANDIT_TESTS`` needs in the source: a fragment
+without any cannot have one, and bandit's full AST walk is skipped."""
+
+
 def run_bandit(frag: Fragment) -> list[BanditHit]:
     """Bandit's issues on a fragment whose line touches an added line."""
+    if not _TRIGGERS.search(frag.source):
+        return []
     data = frag.source.encode("utf-8", "replace")
     visitor = b_node_visitor.BanditNodeVisitor(
         _FNAME,
