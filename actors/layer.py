@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import anyio
@@ -63,7 +64,7 @@ class LayerActor(Actor):
         self.adaptive = adaptive_redundancy
         self.name = f"layer-{layer_id}{'-' + instance if instance else ''}"
         self._checks = checks or PROCESS_CHECKS
-        self._scopes: dict[str, list[anyio.CancelScope]] = {}
+        self._running: dict[str, list[_Running]] = {}
         self._cancelled: set[str] = set()
         self.cancelled_tasks = 0
 
@@ -81,10 +82,10 @@ class LayerActor(Actor):
         ]
 
     async def _on_cancel(self, message: CancelAction, _: Msg) -> None:
-        scopes = self._scopes.get(message.action_id)
-        if scopes:
-            for scope in scopes:
-                scope.cancel()
+        running = self._running.get(message.action_id)
+        if running:
+            for entry in running:
+                entry.cancel()
         else:
             self._cancelled.add(message.action_id)
             if len(self._cancelled) > 10_000:
@@ -98,24 +99,23 @@ class LayerActor(Actor):
             self._cancelled.discard(task.action_id)
             return
         started = time.perf_counter()
+        entry = _Running(anyio.CancelScope(deadline=anyio.current_time() + task.deadline_s))
+        running = self._running.setdefault(task.action_id, [])
+        running.append(entry)
         report: LayerReport | None = None
-        with anyio.CancelScope() as scope:
-            self._scopes.setdefault(task.action_id, []).append(scope)
-            try:
-                with anyio.move_on_after(task.deadline_s) as deadline:
-                    report = await self._review(task)
-                if deadline.cancelled_caught:
-                    report = self._deadline_report(task, started)
-            finally:
-                scopes = self._scopes.get(task.action_id, [])
-                if scope in scopes:
-                    scopes.remove(scope)
-                if not scopes:
-                    self._scopes.pop(task.action_id, None)
-        if scope.cancelled_caught or report is None:
+        try:
+            with entry.scope:
+                report = await self._review(task)
+        finally:
+            running.remove(entry)
+            if not running:
+                self._running.pop(task.action_id, None)
+        if entry.by_cancel:
             self.cancelled_tasks += 1
             log.debug("%s: review of %s cancelled", self.name, task.action_id)
             return
+        if report is None:
+            report = self._deadline_report(task, started)
         await self._ctx.publish(self._ctx.subjects.layer_report, report)
 
     async def _review(self, task: LayerTask) -> LayerReport:
@@ -203,6 +203,19 @@ class LayerActor(Actor):
         )
         self._ctx.metrics.layer_runs.labels(self.layer_id.value, "error").inc()
         return LayerReport(action_id=task.action_id, layer_id=self.layer_id, consensus=result)
+
+
+@dataclass(slots=True)
+class _Running:
+    """A task in progress: its scope carries the layer's deadline; ``cancel`` is a
+    ``CancelAction``, after which no report is sent."""
+
+    scope: anyio.CancelScope
+    by_cancel: bool = False
+
+    def cancel(self) -> None:
+        self.by_cancel = True
+        self.scope.cancel()
 
 
 def _agree(runs: Sequence[LayerRunResult]) -> bool:
