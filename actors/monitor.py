@@ -12,7 +12,7 @@ from typing import Any
 import anyio
 import msgspec
 
-from contracts import Artifact, Handoff, PipelineStart, TaskStatus
+from contracts import Artifact, Handoff, PipelineCommand, PipelineStart, TaskStatus
 from contracts.types import utc_now
 from engine.actor import Actor, ActorContext, Route
 from engine.bus import Msg
@@ -20,9 +20,11 @@ from engine.errors import MessageRefused, PathPolicyError
 from engine.pipeline import (
     STATUS_PATH,
     TASK_STATE_PATH,
+    CommandRefused,
     ProjectState,
     Step,
     TransitionRefused,
+    apply_command,
     decode_state,
     events_since,
     on_handoff,
@@ -49,8 +51,9 @@ def load_project(store: ProjectStore) -> ProjectState | None:
 
 
 class MonitorActor(Actor):
-    """Consumes ``PipelineStart`` and ``Handoff``s; publishes ``WorkOrder``s and
-    ``PipelineStatus``; rewrites ``TASK_STATE.json`` and ``STATUS.md`` on every change.
+    """Consumes ``PipelineStart``, ``Handoff``s and humans' ``PipelineCommand``s (unblock,
+    cancel); publishes ``WorkOrder``s and ``PipelineStatus``; rewrites ``TASK_STATE.json`` and
+    ``STATUS.md`` on every change. A command that does not apply is dead-lettered with why.
 
     On every (re)start it loads the running projects under ``root`` and publishes their
     pending orders again, so a restarted Monitor resumes where the persisted state left off.
@@ -73,6 +76,7 @@ class MonitorActor(Actor):
         return [
             Route(s.pipeline_start, PipelineStart, self._on_start, queue="monitor"),
             Route(s.handoffs, Handoff, self._on_handoff, queue="monitor"),
+            Route(s.pipeline_commands, PipelineCommand, self._on_command, queue="monitor"),
         ]
 
     def project(self, project_id: str) -> ProjectState | None:
@@ -129,16 +133,40 @@ class MonitorActor(Actor):
         step = start_project(start, run_id=uuid.uuid4().hex[:8], now=self.clock())
         await self._apply(step)
 
-    async def _on_handoff(self, handoff: Handoff, _: Msg) -> None:
-        project = self._projects.get(handoff.project_id)
+    async def _known(self, project_id: str, what: str) -> ProjectState:
+        """The project in memory or on disk; an unknown or invalid one refuses the message."""
+        project = self._projects.get(project_id)
+        if project is not None:
+            return project
+        try:
+            store = self._store(validate_project_id(project_id))
+        except PathPolicyError as exc:
+            raise MessageRefused(str(exc)) from None
+        project = await anyio.to_thread.run_sync(load_project, store)
         if project is None:
-            try:
-                store = self._store(validate_project_id(handoff.project_id))
-            except PathPolicyError as exc:
-                raise MessageRefused(str(exc)) from None
-            project = await anyio.to_thread.run_sync(load_project, store)
-            if project is None:
-                raise MessageRefused(f"hand-off for unknown project {handoff.project_id}")
+            raise MessageRefused(f"{what} for unknown project {project_id} (none under "
+                                 f"{self.root})")
+        self._projects[project_id] = project
+        return project
+
+    async def _on_command(self, command: PipelineCommand, msg: Msg) -> None:
+        addressed = self._ctx.subjects.last_token(msg.subject, 1)
+        if addressed != command.project_id:
+            raise MessageRefused(f"{command.command} for project {command.project_id} was sent "
+                                 f"on the subject of project {addressed}")
+        project = await self._known(command.project_id, command.command)
+        try:
+            step = apply_command(project, command, now=self.clock())
+        except (CommandRefused, TransitionRefused) as exc:
+            log.warning("project %s: %s by %s refused: %s", project.project_id,
+                        command.command, command.reviewer, exc)
+            raise MessageRefused(f"{command.command} refused: {exc}") from None
+        log.info("project %s: %s by %s applied", project.project_id, command.command,
+                 command.reviewer)
+        await self._apply(step)
+
+    async def _on_handoff(self, handoff: Handoff, _: Msg) -> None:
+        project = await self._known(handoff.project_id, "hand-off")
         backlog = await self._backlog_text(project)
         try:
             step = on_handoff(project, handoff, backlog_text=backlog, now=self.clock())

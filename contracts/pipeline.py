@@ -23,6 +23,7 @@ __all__ = [
     "Limits",
     "MessageEnvelope",
     "NextActions",
+    "PipelineCommand",
     "PipelineStart",
     "PipelineStatus",
     "ResponseEnvelope",
@@ -178,11 +179,30 @@ class PipelineStatus(_Frozen, frozen=True, kw_only=True):
 
     project_id: Token
     stage: Annotated[str, Meta(max_length=64)]
-    state: Literal["running", "done", "blocked"] = "running"
+    state: Literal["running", "done", "blocked", "cancelled"] = "running"
     next_owner: Annotated[str, Meta(max_length=64)] = ""
     message: ShortText = ""
     tasks: Annotated[list[TaskState], Meta(max_length=500)] = []
     at: datetime = msgspec.field(default_factory=utc_now)
+
+
+class PipelineCommand(_Frozen, frozen=True, kw_only=True):
+    """A human's way out of ``blocked`` (``hl.pipeline.<project_id>.command``).
+
+    ``unblock`` re-orders the step that blocked, granting ``extra`` reworks (a task) or rounds
+    (a stage), with ``reason`` and ``answers`` in the order's inputs; ``cancel`` cancels the
+    blocked task ``task_id``, or the whole project when ``task_id`` is absent.
+    """
+
+    project_id: Token
+    command: Literal["unblock", "cancel"]
+    task_id: Token | None = None
+    reviewer: Name
+    reason: Annotated[str, Meta(min_length=20, max_length=2_000)]
+    answers: LongText = ""
+    """Answers to the agent's ``NEEDS_INFO`` questions (``inputs.human_answers``)."""
+    extra: Annotated[int, Meta(ge=1, le=10)] = 1
+    issued_at: datetime = msgspec.field(default_factory=utc_now)
 
 
 class AgentRunRecord(_Frozen, frozen=True, kw_only=True):

@@ -28,6 +28,7 @@ MESSAGES: dict[str, type[msgspec.Struct]] = {
     "Handoff": pipeline.Handoff,
     "PipelineStart": pipeline.PipelineStart,
     "PipelineStatus": pipeline.PipelineStatus,
+    "PipelineCommand": pipeline.PipelineCommand,
     "TaskState": pipeline.TaskState,
     "AgentRunRecord": pipeline.AgentRunRecord,
     "BreakerChanged": pipeline.BreakerChanged,

@@ -113,6 +113,14 @@ class Subjects:
     def pipeline_statuses(self) -> str:
         return self._s("pipeline", "*", "status")
 
+    def pipeline_command(self, project_id: str) -> str:
+        """A human's ``PipelineCommand`` (unblock or cancel) for one project."""
+        return self._s("pipeline", _token(project_id, "project id"), "command")
+
+    @property
+    def pipeline_commands(self) -> str:
+        return self._s("pipeline", "*", "command")
+
     @property
     def breaker(self) -> str:
         return self._s("breaker")

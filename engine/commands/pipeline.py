@@ -1,28 +1,46 @@
-"""``humangr pipeline run`` and ``humangr pipeline status``: the agent pipeline of one project."""
+"""``humangr pipeline run|status|unblock|cancel``: the agent pipeline of one project."""
 
 from __future__ import annotations
 
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import anyio
 
-from contracts import HumanLayerReport, Limits, PipelineStart, PipelineStatus, Subjects, decode
+from contracts import (
+    DeadLetter,
+    HumanLayerReport,
+    Limits,
+    PipelineStart,
+    PipelineStatus,
+    Subjects,
+    decode,
+)
 from contracts import encode as encode_message
 from engine.actor import Actor
 from engine.bus import Bus
 from engine.commands.common import connect_nats, make_llm
-from engine.errors import ConfigError, EngineError
+from engine.errors import ConfigError, ContractError, EngineError
 from engine.llm import LLMClient
 from engine.pipeline import ProjectState, next_step, render_status, render_task_state
 from engine.runtime import run_engine
 from engine.storage import ProjectStore
 
-__all__ = ["EXIT_CODES", "add_parsers", "pipeline_actors", "run_command", "status_command"]
+__all__ = [
+    "EXIT_CODES",
+    "Kick",
+    "Refused",
+    "add_parsers",
+    "pipeline_actors",
+    "run_command",
+    "status_command",
+    "watch",
+]
 
-EXIT_CODES = {"done": 0, "blocked": 1, "running": 3}
+EXIT_CODES = {"done": 0, "blocked": 1, "running": 3, "cancelled": 4}
 EXIT_ERROR = 2
 DEFAULT_ROOT = "projects"
 
@@ -75,39 +93,78 @@ def summary(project: ProjectState, store: ProjectStore) -> str:
     return "\n".join(lines)
 
 
-async def _watch(bus: Bus, subjects: Subjects, project_id: str, start: PipelineStart | None,
-                 deadline: float) -> str:
-    """Print progress and review decisions until the project ends; its final state."""
+Kick = Callable[[Subjects], tuple[str, bytes]]
+"""The message that sets the project going: (subject, payload) under the engine's subjects."""
+
+
+class Refused(EngineError):
+    """The engine dead-lettered the message that was to set the project going."""
+
+
+def _ended(status: PipelineStatus) -> bool:
+    return status.state != "running"
+
+
+async def watch(
+    bus: Bus, subjects: Subjects, project_id: str, kick: Kick | None, deadline: float, *,
+    stop: Callable[[PipelineStatus], bool] = _ended,
+) -> PipelineStatus | None:
+    """Publish ``kick``, then print progress and review decisions until ``stop`` holds for a
+    status; that status (``None`` if ``deadline`` came first). Raises ``Refused`` when the
+    engine dead-letters ``kick``."""
     dev_agent = f"dev-{project_id}"[:64]
-    state = "running"
+    last: PipelineStatus | None = None
+    sent = kick(subjects) if kick is not None else None
+    refusal: list[str] = []
     async with bus.subscribe(subjects.pipeline_status(project_id)) as statuses, \
             bus.subscribe(subjects.decision(dev_agent)) as decisions, \
-            anyio.create_task_group() as tg:
+            bus.subscribe(subjects.dlq) as letters, anyio.create_task_group() as tg:
+        following = anyio.CancelScope(deadline=anyio.current_time() + deadline)
 
         async def show_decisions() -> None:
             async for msg in decisions:
                 print(_decision(decode(msg.data, HumanLayerReport)), flush=True)
 
+        async def catch_refusal() -> None:
+            async for msg in letters:
+                try:
+                    letter = decode(msg.data, DeadLetter)
+                except ContractError:
+                    continue
+                if sent and letter.subject == sent[0] and letter.raw \
+                        and sent[1].startswith(letter.raw):
+                    refusal.append(letter.error)
+                    following.cancel()
+                    return
+
         tg.start_soon(show_decisions)
-        if start is not None:
-            await bus.publish(subjects.pipeline_start, encode_message(start))
-        with anyio.move_on_after(deadline):
+        tg.start_soon(catch_refusal)
+        if sent is not None:
+            await bus.publish(*sent)
+        with following:
             async for msg in statuses:
                 status = decode(msg.data, PipelineStatus)
                 print(_progress(status), flush=True)
-                if status.state != "running":
-                    state = status.state
+                if stop(status):
+                    last = status
                     break
         tg.cancel_scope.cancel()
-    return state
+    if refusal:
+        raise Refused(refusal[0])
+    return last
 
 
-async def _run(args: argparse.Namespace, root: Path, start: PipelineStart | None,
-               actors: list[Actor], llm: LLMClient) -> str:
+def _start_kick(start: PipelineStart) -> Kick:
+    return lambda subjects: (subjects.pipeline_start, encode_message(start))
+
+
+async def _run(args: argparse.Namespace, kick: Kick | None, actors: list[Actor],
+               llm: LLMClient | None) -> str:
     bus = await connect_nats(args.nats) if args.nats else None
     try:
         async with run_engine(bus=bus, llm=llm, extra_actors=actors) as engine:
-            return await _watch(engine.bus, engine.subjects, args.project, start, args.deadline)
+            last = await watch(engine.bus, engine.subjects, args.project, kick, args.deadline)
+            return last.state if last is not None else "running"
     finally:
         if bus is not None:
             await bus.close()
@@ -118,8 +175,11 @@ def _start(args: argparse.Namespace) -> int:
     spec = Path(args.spec_file).read_text(encoding="utf-8")
     store, existing = _load(root, args.project)
     if existing is not None and existing.state != "running":
+        hint = (f"; unblock or cancel it: `humangr pipeline unblock|cancel {args.project} …`"
+                if existing.state == "blocked" else "")
         print(f"humangr pipeline run: project {args.project} already ended {existing.state}; "
-              f"see `humangr pipeline status {args.project} --root {root}`", file=sys.stderr)
+              f"see `humangr pipeline status {args.project} --root {root}`{hint}",
+              file=sys.stderr)
         return EXIT_ERROR
     llm = make_llm(args.llm)
     if llm is None:
@@ -131,7 +191,7 @@ def _start(args: argparse.Namespace) -> int:
         project_id=args.project, spec_raw=spec, variant=args.variant, limits=limits)
     print(f"{'resuming' if start is None else 'starting'} project {args.project} in "
           f"{store.dir}", flush=True)
-    state = anyio.run(_run, args, root, start, actors, llm)
+    state = anyio.run(_run, args, _start_kick(start) if start else None, actors, llm)
     _, final = _load(root, args.project)
     if final is None:
         print("humangr pipeline run: the project never started", file=sys.stderr)
@@ -188,3 +248,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     status.add_argument("--root", help=root_help)
     status.add_argument("--format", choices=["text", "json"], default="text")
     status.set_defaults(func=status_command)
+
+    from engine.commands.pipeline_human import add_human_parsers
+
+    add_human_parsers(commands, root_help)

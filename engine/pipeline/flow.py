@@ -2,7 +2,8 @@
 
 spec intake → engineer docs ⇄ CTO validation (≤ max_rounds) → backlog ⇄ CTO validation
 (≤ max_rounds) → per task: Dev → seven layers → QA → done, or rework (≤ max_rework).
-Anything that cannot go on ends in ``blocked`` with an owner and a reason — never ``done``.
+Anything that cannot go on ends in ``blocked`` with an owner and a reason — never ``done`` —
+and remembers in ``resume`` the step a human's ``unblock`` re-orders (``engine.pipeline.commands``).
 """
 
 from __future__ import annotations
@@ -25,9 +26,9 @@ from contracts import (
 
 from .backlog import BacklogError, order_tasks, parse_backlog
 from .orders import DEV_MODE, QA_MODE, STAGE_STEPS, log, new_order, render_findings
-from .project import ProjectState
+from .project import ProjectState, Resume, Stage
 from .states import transition
-from .tasks import finish_task, start_next_task
+from .tasks import finish_task, rework_resume, rework_step, start_next_task
 
 __all__ = ["BACKLOG_PATH", "Step", "block", "on_handoff", "start_project"]
 
@@ -36,7 +37,10 @@ S = TaskStatus
 R = ResponseStatus
 ESCALATION_OWNER = "cto"
 OPERATOR = "human"
-_REVISION_TARGET = {"cto_validate_engineer": "engineer_docs", "cto_validate_backlog": "backlog"}
+_REVISION_TARGET: dict[str, Stage] = {
+    "cto_validate_engineer": "engineer_docs",
+    "cto_validate_backlog": "backlog",
+}
 _NEXT_STAGE = {
     "spec_intake": "engineer_docs",
     "engineer_docs": "cto_validate_engineer",
@@ -78,8 +82,11 @@ def _stage(
     return Step(project, (order,))
 
 
-def block(project: ProjectState, owner: str, reason: str, now: datetime) -> Step:
-    """The project ends ``blocked`` with ``owner`` named and ``reason`` given."""
+def block(
+    project: ProjectState, owner: str, reason: str, now: datetime, *, resume: Resume | None = None
+) -> Step:
+    """The project ends ``blocked`` with ``owner`` named and ``reason`` given; ``resume`` is
+    what a human's ``unblock`` would re-order (``None``: nothing, only ``cancel``)."""
     project = msgspec.structs.replace(
         project,
         state="blocked",
@@ -88,8 +95,14 @@ def block(project: ProjectState, owner: str, reason: str, now: datetime) -> Step
         next_owner=owner,
         blocked_owner=owner,
         reason=reason[:2_000],
+        resume=resume,
     )
     return Step(log(project, f"BLOCKED (owner {owner}): {reason}", now))
+
+
+def _retry(project: ProjectState) -> Resume | None:
+    """Retry the pending order (the one whose hand-off blocks the project)."""
+    return Resume.of(project.pending, project.stage) if project.pending else None
 
 
 def _why(handoff: Handoff) -> str:
@@ -147,23 +160,30 @@ def _on_stage_handoff(
 ) -> Step:
     stage = project.stage
     if handoff.status is R.REVISION and stage in _REVISION_TARGET:
-        if project.round >= project.limits.max_rounds:
+        notes = handoff.report or handoff.summary
+        target = _REVISION_TARGET[stage]
+        if project.round >= project.max_rounds(stage):
+            agent, mode, task = STAGE_STEPS[target]
+            revision = Resume(kind="revision", stage=target, agent=agent, mode=mode, task=task,
+                              inputs={"cto_revision": notes})
             return block(
                 project,
                 ESCALATION_OWNER,
                 f"{stage}: still REVISION after {project.round} round(s) "
-                f"(max_rounds {project.limits.max_rounds}): {handoff.summary}",
+                f"(max_rounds {project.max_rounds(stage)}): {handoff.summary}",
                 now,
+                resume=revision,
             )
         project = msgspec.structs.replace(project, round=project.round + 1)
-        notes = handoff.report or handoff.summary
-        return _stage(project, _REVISION_TARGET[stage], now, {"cto_revision": notes})
+        return _stage(project, target, now, {"cto_revision": notes})
     if handoff.status is not R.OK:
-        return block(project, _failure_owner(handoff), f"{stage}: {_why(handoff)}", now)
+        return block(project, _failure_owner(handoff), f"{stage}: {_why(handoff)}", now,
+                     resume=_retry(project))
     if stage == "backlog":
         paths = [a.path for a in handoff.artifacts if BACKLOG_PATH.match(a.path)]
         if not paths:
-            return block(project, OPERATOR, "backlog: no docs/pm/<squad>/BACKLOG.md written", now)
+            return block(project, OPERATOR, "backlog: no docs/pm/<squad>/BACKLOG.md written", now,
+                         resume=_retry(project))
         project = msgspec.structs.replace(project, backlog_path=paths[0])
     if stage == "cto_validate_backlog":
         return _plan_tasks(project, backlog_text, now)
@@ -174,11 +194,15 @@ def _on_stage_handoff(
 
 def _plan_tasks(project: ProjectState, backlog_text: str | None, now: datetime) -> Step:
     if backlog_text is None:
-        return block(project, OPERATOR, f"the backlog {project.backlog_path} cannot be read", now)
+        return block(project, OPERATOR, f"the backlog {project.backlog_path} cannot be read", now,
+                     resume=_retry(project))
     try:
         tasks = order_tasks(parse_backlog(backlog_text))
     except BacklogError as exc:
-        return block(project, "pm", f"backlog: {exc}", now)
+        agent, mode, task = STAGE_STEPS["backlog"]
+        rewrite = Resume(stage="backlog", agent=agent, mode=mode, task=task,
+                         inputs={"backlog_error": str(exc)[:20_000]})
+        return block(project, "pm", f"backlog: {exc}", now, resume=rewrite)
     project = msgspec.structs.replace(
         project,
         stage="tasks",
@@ -204,7 +228,8 @@ def _on_task_handoff(project: ProjectState, handoff: Handoff, now: datetime) -> 
 
 def _on_dev(project: ProjectState, task: TaskState, handoff: Handoff, now: datetime) -> Step:
     if handoff.status is not R.OK:
-        return _fail_task(project, task, _failure_owner(handoff), _why(handoff), now)
+        return _fail_task(project, task, _failure_owner(handoff), _why(handoff), now,
+                          _retry(project))
     if handoff.decision_outcome == "rejected":
         findings = render_findings(handoff.findings, handoff.reason)
         return _rework(project, task, "rejected by the review layers", "review_findings",
@@ -212,7 +237,7 @@ def _on_dev(project: ProjectState, task: TaskState, handoff: Handoff, now: datet
     if handoff.decision_outcome != "approved" or not handoff.code_refs:
         return _fail_task(project, task, OPERATOR,
                           "the Dev's output reached the Monitor without an approved review "
-                          "and written files", now)
+                          "and written files", now, _retry(project))
     task = transition(task, S.WAITING_REVIEW, owner="qa", now=now, reason="",
                       code_refs=list(handoff.code_refs))
     project = finish_task(project, task)
@@ -244,42 +269,32 @@ def _on_qa(project: ProjectState, task: TaskState, handoff: Handoff, now: dateti
         return _rework(project, task, "QA_FAIL", "qa_report", handoff.report or handoff.summary,
                        now)
     task = transition(task, S.QA_FAIL, now=now, reason=f"no QA verdict: {handoff.status}")
-    return _fail_task(project, task, _failure_owner(handoff), _why(handoff), now)
+    return _fail_task(project, task, _failure_owner(handoff), _why(handoff), now,
+                      _retry(project))
 
 
 def _rework(
     project: ProjectState, task: TaskState, cause: str, key: str, detail: str, now: datetime
 ) -> Step:
-    limit = project.limits.max_rework
+    resume = rework_resume(project, task, cause, key, detail)
+    limit = project.max_rework(task.task_id)
     if task.rework >= limit:
         return _fail_task(
             project, task, ESCALATION_OWNER,
             f"rework limit reached ({task.rework} of max_rework {limit}); last: {cause}", now,
+            resume,
         )
-    changes = {"rework": task.rework + 1, "attempt": task.attempt + 1}
-    if task.status is S.QA_FAIL:
-        task = transition(task, S.IN_PROGRESS, owner="dev", now=now, reason=cause, **changes)
-    else:
-        task = msgspec.structs.replace(task, owner="dev", reason=cause, updated_at=now, **changes)
-    project = log(finish_task(project, task), f"{task.task_id} back to dev: {cause}", now)
-    inputs = {
-        "task_spec": project.task_specs.get(task.task_id, task.title),
-        key: detail,
-        "rework_reason": cause,
-    }
-    if task.code_refs:
-        inputs["code_refs"] = "\n".join(task.code_refs)
-    project, order = new_order(
-        project, AgentName.DEV, DEV_MODE, now=now, task_id=task.task_id, attempt=task.attempt,
-        task=f"Rework {task.task_id}: {task.title} ({cause}); address every point in "
-        f"inputs.{key}.",
-        inputs=inputs,
-    )
-    return Step(project, (order,))
+    return rework_step(project, task, resume, now, note=cause)
 
 
 def _fail_task(
-    project: ProjectState, task: TaskState, owner: str, reason: str, now: datetime
+    project: ProjectState,
+    task: TaskState,
+    owner: str,
+    reason: str,
+    now: datetime,
+    resume: Resume | None,
 ) -> Step:
     task = transition(task, S.BLOCKED, owner=owner, reason=reason, now=now)
-    return block(finish_task(project, task), owner, f"{task.task_id}: {reason}", now)
+    return block(finish_task(project, task), owner, f"{task.task_id}: {reason}", now,
+                 resume=resume)

@@ -7,17 +7,22 @@ from typing import Literal
 
 import msgspec
 
-from contracts import Limits, TaskState, WorkOrder
+from contracts import AgentName, Limits, TaskState, WorkOrder
 from contracts.types import utc_now
 
 __all__ = [
+    "COMMANDS_LIMIT",
     "HISTORY_LIMIT",
     "STAGES",
+    "CommandRecord",
     "Event",
     "ProjectState",
+    "Resume",
     "Stage",
+    "State",
     "decode_state",
     "encode_state",
+    "round_key",
 ]
 
 Stage = Literal[
@@ -30,8 +35,16 @@ Stage = Literal[
     "done",
 ]
 STAGES: tuple[str, ...] = Stage.__args__  # type: ignore[attr-defined]
+State = Literal["running", "done", "blocked", "cancelled"]
 HISTORY_LIMIT = 200
+COMMANDS_LIMIT = 100
 STATE_VERSION = 1
+_ROUND_KEYS = {"cto_validate_engineer": "engineer_docs", "cto_validate_backlog": "backlog"}
+
+
+def round_key(stage: str) -> str:
+    """The revision loop a stage belongs to (its rounds and granted rounds are counted there)."""
+    return _ROUND_KEYS.get(stage, stage)
 
 
 class Event(msgspec.Struct, frozen=True, kw_only=True):
@@ -39,6 +52,39 @@ class Event(msgspec.Struct, frozen=True, kw_only=True):
 
     at: datetime
     text: str
+
+
+class Resume(msgspec.Struct, frozen=True, kw_only=True):
+    """What a human's ``unblock`` re-orders: ``retry`` the order whose hand-off blocked, or the
+    ``rework``/``revision`` a limit refused (the order's template, issued with a fresh id)."""
+
+    kind: Literal["retry", "rework", "revision"] = "retry"
+    stage: Stage
+    agent: AgentName
+    mode: str
+    task: str
+    task_id: str | None = None
+    inputs: dict[str, str] = {}
+
+    @classmethod
+    def of(cls, order: WorkOrder, stage: Stage) -> Resume:
+        """Retry ``order`` as it was."""
+        return cls(stage=stage, agent=order.agent, mode=order.mode, task=order.task,
+                   task_id=order.task_id, inputs=dict(order.inputs))
+
+
+class CommandRecord(msgspec.Struct, frozen=True, kw_only=True):
+    """A human's ``PipelineCommand`` the Monitor applied: who, when, why, and what it did."""
+
+    at: datetime
+    command: Literal["unblock", "cancel"]
+    task_id: str | None = None
+    reviewer: str
+    reason: str
+    answers: str = ""
+    extra: int = 0
+    issued_at: datetime | None = None
+    outcome: str = ""
 
 
 class ProjectState(msgspec.Struct, frozen=True, kw_only=True):
@@ -50,7 +96,7 @@ class ProjectState(msgspec.Struct, frozen=True, kw_only=True):
     variant: str = "generic"
     limits: Limits = Limits()
     stage: Stage = "spec_intake"
-    state: Literal["running", "done", "blocked"] = "running"
+    state: State = "running"
     round: int = 1
     """The current round of the stage's revision loop (engineer docs or backlog)."""
     tasks: list[TaskState] = []
@@ -64,6 +110,14 @@ class ProjectState(msgspec.Struct, frozen=True, kw_only=True):
     blocked_owner: str = ""
     reason: str = ""
     message: str = ""
+    resume: Resume | None = None
+    """While blocked: the step an ``unblock`` re-orders (``None``: only ``cancel`` helps)."""
+    rework_grants: dict[str, int] = {}
+    """Extra reworks humans granted, per task id (on top of ``limits.max_rework``)."""
+    round_grants: dict[str, int] = {}
+    """Extra rounds humans granted, per revision loop (``round_key``)."""
+    commands: list[CommandRecord] = []
+    """The human commands applied (the last ``COMMANDS_LIMIT``)."""
     orders: int = 0
     events: int = 0
     """Events logged so far (the history keeps the last ``HISTORY_LIMIT``)."""
@@ -73,6 +127,14 @@ class ProjectState(msgspec.Struct, frozen=True, kw_only=True):
 
     def task(self, task_id: str) -> TaskState | None:
         return next((t for t in self.tasks if t.task_id == task_id), None)
+
+    def max_rework(self, task_id: str) -> int:
+        """The reworks ``task_id`` may take: the limit plus what humans granted."""
+        return self.limits.max_rework + self.rework_grants.get(task_id, 0)
+
+    def max_rounds(self, stage: str) -> int:
+        """The rounds of ``stage``'s revision loop: the limit plus what humans granted."""
+        return self.limits.max_rounds + self.round_grants.get(round_key(stage), 0)
 
 
 _DECODER = msgspec.json.Decoder(ProjectState)

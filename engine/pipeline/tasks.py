@@ -1,7 +1,8 @@
-"""The per-task part of the flow: start the next task, store a task's new state."""
+"""The per-task part of the flow: start the next task, rework a task, store a task's state."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -10,13 +11,15 @@ import msgspec
 from contracts import AgentName, TaskState, TaskStatus
 
 from .orders import DEV_MODE, log, new_order
-from .project import ProjectState
+from .project import ProjectState, Resume
 from .states import transition
 
 if TYPE_CHECKING:
     from .flow import Step
 
-__all__ = ["finish_task", "start_next_task"]
+__all__ = ["finish_task", "rework_resume", "rework_step", "start_next_task"]
+
+S = TaskStatus
 
 
 def finish_task(project: ProjectState, task: TaskState) -> ProjectState:
@@ -25,27 +28,38 @@ def finish_task(project: ProjectState, task: TaskState) -> ProjectState:
     return msgspec.structs.replace(project, tasks=tasks, current_task=task.task_id)
 
 
+def _finish_project(project: ProjectState, now: datetime) -> Step:
+    """Every task is done or cancelled: ``done`` if at least one was delivered, else
+    ``cancelled`` (nothing was delivered)."""
+    from .flow import Step
+
+    done = [t.task_id for t in project.tasks if t.status is S.DONE]
+    cancelled = [t.task_id for t in project.tasks if t.status is S.CANCELLED]
+    state = "done" if done or not cancelled else "cancelled"
+    project = msgspec.structs.replace(
+        project, stage="done", state=state, pending=None, current_task=None, resume=None,
+        next_owner="human", blocked_owner="",
+        reason="" if state == "done" else "every task was cancelled: nothing was delivered",
+    )
+    text = f"project {state}: {len(done)} task(s) done"
+    if cancelled:
+        text += f", {len(cancelled)} cancelled ({', '.join(cancelled)})"
+    return Step(log(project, text, now))
+
+
 def start_next_task(project: ProjectState, now: datetime) -> Step:
-    """Assign the next new task to the Dev, or finish the project when every task is done."""
+    """Assign the next new task to the Dev, or finish the project when every task is done
+    or cancelled."""
     from .flow import Step, block
 
-    task = next((t for t in project.tasks if t.status is TaskStatus.NEW), None)
+    task = next((t for t in project.tasks if t.status is S.NEW), None)
     if task is None:
-        open_tasks = [t.task_id for t in project.tasks if t.status is not TaskStatus.DONE]
+        open_tasks = [t.task_id for t in project.tasks if t.status not in (S.DONE, S.CANCELLED)]
         if open_tasks:
             return block(project, "human", f"tasks not done: {', '.join(open_tasks)}", now)
-        project = msgspec.structs.replace(
-            project,
-            stage="done",
-            state="done",
-            pending=None,
-            current_task=None,
-            next_owner="human",
-            reason="",
-        )
-        return Step(log(project, f"project done: {len(project.tasks)} task(s) done", now))
-    task = transition(task, TaskStatus.ASSIGNED, owner="dev", now=now)
-    task = transition(task, TaskStatus.IN_PROGRESS, owner="dev", now=now, attempt=1)
+        return _finish_project(project, now)
+    task = transition(task, S.ASSIGNED, owner="dev", now=now)
+    task = transition(task, S.IN_PROGRESS, owner="dev", now=now, attempt=1)
     project = finish_task(project, task)
     project, order = new_order(
         project,
@@ -55,5 +69,52 @@ def start_next_task(project: ProjectState, now: datetime) -> Step:
         task_id=task.task_id,
         inputs={"task_spec": project.task_specs.get(task.task_id, task.title)},
         now=now,
+    )
+    return Step(project, (order,))
+
+
+def rework_resume(
+    project: ProjectState, task: TaskState, cause: str, key: str, detail: str
+) -> Resume:
+    """The Dev's rework of ``task`` with ``detail`` (the findings or the QA report) as
+    ``inputs.<key>``."""
+    inputs = {
+        "task_spec": project.task_specs.get(task.task_id, task.title),
+        key: detail,
+        "rework_reason": cause,
+    }
+    if task.code_refs:
+        inputs["code_refs"] = "\n".join(task.code_refs)
+    return Resume(
+        kind="rework", stage="tasks", agent=AgentName.DEV, mode=DEV_MODE, task_id=task.task_id,
+        task=f"Rework {task.task_id}: {task.title} ({cause}); address every point in "
+        f"inputs.{key}.",
+        inputs=inputs,
+    )
+
+
+def rework_step(
+    project: ProjectState,
+    task: TaskState,
+    resume: Resume,
+    now: datetime,
+    *,
+    note: str,
+    extra_inputs: Mapping[str, str] | None = None,
+    extra_task: str = "",
+) -> Step:
+    """Send ``task`` back to the Dev (one more rework and attempt) with ``resume``'s order."""
+    from .flow import Step
+
+    changes = {"rework": task.rework + 1, "attempt": task.attempt + 1}
+    if task.status is S.IN_PROGRESS:
+        task = msgspec.structs.replace(task, owner="dev", reason=note[:2_000], updated_at=now,
+                                       **changes)
+    else:
+        task = transition(task, S.IN_PROGRESS, owner="dev", now=now, reason=note, **changes)
+    project = log(finish_task(project, task), f"{task.task_id} back to dev: {note}", now)
+    project, order = new_order(
+        project, AgentName.DEV, DEV_MODE, now=now, task_id=task.task_id, attempt=task.attempt,
+        task=(resume.task + extra_task)[:20_000], inputs={**resume.inputs, **(extra_inputs or {})},
     )
     return Step(project, (order,))

@@ -120,6 +120,9 @@ ALLOWED = [
     ("monitor", "hl.work.order", "observer", "hl.>"),
     ("reviewer", "hl.pipeline.start", "monitor", "hl.pipeline.start"),
     ("monitor", "hl.pipeline.proj-1.status", "reviewer", "hl.pipeline.*.status"),
+    # a human's way out of `blocked`: only reviewers command, the Monitor listens
+    ("reviewer", "hl.pipeline.proj-1.command", "monitor", "hl.pipeline.*.command"),
+    ("monitor", "hl.dlq", "reviewer", "hl.dlq"),
 ]
 
 
@@ -148,6 +151,12 @@ REFUSED_PUBLISH = [
     ("supervisor", "hl.agents.dev.request"),
     ("worker", "hl.actions.submit"),
     ("layer", "hl.agents.result"),
+    ("agent", "hl.pipeline.proj-1.command"),
+    ("worker", "hl.pipeline.proj-1.command"),
+    ("monitor", "hl.pipeline.proj-1.command"),
+    ("supervisor", "hl.pipeline.proj-1.command"),
+    ("layer", "hl.pipeline.proj-1.command"),
+    ("observer", "hl.pipeline.proj-1.command"),
 ]
 
 

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from contextlib import asynccontextmanager
@@ -31,7 +34,8 @@ from engine.enforcer import BreakerStore
 from engine.llm import LLMClient, ScriptedLLM
 from engine.runtime import Engine, run_engine
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "pipeline"
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLES = REPO / "examples" / "pipeline"
 SCRIPT = EXAMPLES / "script.jsonl"
 SPEC = EXAMPLES / "spec.md"
 POLICY = SupervisionPolicy(initial_backoff=0.01, drain_timeout=2.0)
@@ -84,13 +88,14 @@ async def follow(
     project_id: str,
     *,
     start: PipelineStart | None = None,
+    send: tuple[str, bytes] | None = None,
     until: Callable[[PipelineStatus], bool] = lambda s: s.state != "running",
     timeout: float = 60.0,
     trace: Trace | None = None,
     handoffs_expected: int = 0,
 ) -> Trace:
-    """Collect the project's events (publishing ``start`` first) until ``until`` holds and
-    ``handoffs_expected`` hand-offs arrived."""
+    """Collect the project's events (publishing ``start``, or ``send`` = (subject, payload),
+    first) until ``until`` holds and ``handoffs_expected`` hand-offs arrived."""
     trace = trace or Trace()
     async with bus.subscribe(subj.pipeline_status(project_id)) as statuses, \
             bus.subscribe(subj.handoff(project_id)) as handoffs, \
@@ -110,6 +115,8 @@ async def follow(
         tg.start_soon(collect, decisions, HumanLayerReport, trace.decisions)
         if start is not None:
             await bus.publish(subj.pipeline_start, encode(start))
+        if send is not None:
+            await bus.publish(*send)
         with anyio.fail_after(timeout):
             async for msg in statuses:
                 status = decode(msg.data, PipelineStatus)
@@ -121,6 +128,31 @@ async def follow(
     return trace
 
 
+def dev_lines(task_id: str) -> list[dict[str, Any]]:
+    return [line for line in script_lines()
+            if line["match"] == {"agent": "dev", "mode": "implement_task", "task_id": task_id}]
+
+
+def secret_attempt(task_id: str) -> dict[str, Any]:
+    """The scenario's hard-coded-key Dev reply (always rejected by HL4), for ``task_id``."""
+    line = dev_lines("TSK-2")[0]
+    reply = json.loads(json.dumps(line["json"]).replace("TSK-2", task_id))
+    return {"match": {**line["match"], "task_id": task_id}, "json": reply}
+
+
+def needs_info_first() -> list[Any]:
+    """The scenario, but the CTO's first spec intake asks a question (NEEDS_INFO)."""
+    question = {"match": {"agent": "cto", "mode": "spec_intake_and_normalize"},
+                "json": {"status": "NEEDS_INFO", "summary": "Which temperature units?",
+                         "artifacts": [{"path": "docs/spec/QUESTIONS.md",
+                                        "content": "# Questions\n\n- Which units?\n"}],
+                         "next_actions": {"owner": "human", "questions": ["Which units?"]}}}
+    spec = [line for line in script_lines()
+            if line["match"] == {"agent": "cto", "mode": "spec_intake_and_normalize"}]
+    return script_lines(drop=lambda m: m.get("mode") == "spec_intake_and_normalize",
+                        extra=[question, *spec])
+
+
 def start_of(project_id: str, limits: Limits | None = None) -> PipelineStart:
     return PipelineStart(project_id=project_id, spec_raw=SPEC.read_text(),
                          limits=limits or Limits())
@@ -128,3 +160,18 @@ def start_of(project_id: str, limits: Limits | None = None) -> PipelineStart:
 
 def scripted(lines: list[Any] | None = None) -> ScriptedLLM:
     return ScriptedLLM.from_lines(lines if lines is not None else script_lines())
+
+
+def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``humangr ARGS`` in a subprocess (no Anthropic key: only scripted LLMs)."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    env.pop("ANTHROPIC_API_KEY", None)
+    return subprocess.run(
+        [sys.executable, "-m", "engine.cli", *args], cwd=cwd, env=env, capture_output=True,
+        text=True, timeout=120, check=False,
+    )
+
+
+def write_script(path: Path, lines: Iterable[Any]) -> Path:
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return path

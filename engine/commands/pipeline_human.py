@@ -1,0 +1,174 @@
+"""``humangr pipeline unblock`` and ``humangr pipeline cancel``: a human's way out of ``blocked``.
+
+In process (no ``--nats``) the command is checked against the persisted project first, then
+the engine is started as by ``pipeline run``, the ``PipelineCommand`` published and the project
+followed until it ends. With ``--nats`` the command goes to a running engine and the status it
+causes is printed (``--follow``: until the project ends).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Literal
+
+import anyio
+
+from contracts import PipelineCommand, PipelineStatus, Subjects, decode, encode
+from contracts.types import utc_now
+from engine.actor import Actor
+from engine.commands.common import connect_nats, make_llm
+from engine.errors import ConfigError, ContractError, EngineError
+from engine.pipeline import CommandRefused, apply_command
+
+from .pipeline import (
+    EXIT_CODES,
+    EXIT_ERROR,
+    Kick,
+    Refused,
+    _load,
+    _root,
+    _run,
+    pipeline_actors,
+    summary,
+    watch,
+)
+
+__all__ = ["add_human_parsers", "build_command", "command_exit_code", "human_command"]
+
+DEFAULT_WAIT = 30.0
+
+
+def build_command(args: argparse.Namespace) -> PipelineCommand:
+    """The validated ``PipelineCommand`` of the arguments (``ContractError`` names the field)."""
+    answers = getattr(args, "answers", None) or ""
+    answers_file = getattr(args, "answers_file", None)
+    if answers_file:
+        answers = Path(answers_file).read_text(encoding="utf-8")
+    command: Literal["unblock", "cancel"] = args.pipeline_command
+    draft = PipelineCommand(
+        project_id=args.project, command=command, task_id=args.task, reviewer=args.reviewer,
+        reason=args.reason, answers=answers, extra=getattr(args, "extra", 1),
+        issued_at=utc_now(),
+    )
+    return decode(encode(draft), PipelineCommand)
+
+
+def command_exit_code(state: str) -> int:
+    """``0`` done or cancelled (what was asked), ``1`` blocked again, ``3`` still running."""
+    return 0 if state in ("done", "cancelled") else EXIT_CODES[state]
+
+
+def _kick(command: PipelineCommand) -> Kick:
+    return lambda subjects: (subjects.pipeline_command(command.project_id), encode(command))
+
+
+def _in_process(args: argparse.Namespace, command: PipelineCommand) -> int:
+    from actors.monitor import MonitorActor
+
+    root = _root(args)
+    store, project = _load(root, command.project_id)
+    if project is None:
+        raise ConfigError(f"no project {command.project_id} under {root}")
+    step = apply_command(project, command, now=utc_now())
+    llm = make_llm(args.llm)
+    if llm is None and step.orders:
+        raise ConfigError(f"{command.command} re-orders {step.orders[0].agent} "
+                          f"{step.orders[0].mode}: give an LLM (--llm anthropic or "
+                          f"--llm scripted:FILE)")
+    actors: list[Actor] = (pipeline_actors(llm, root, command.project_id) if llm
+                           else [MonitorActor(root)])
+    target = f"task {command.task_id}" if command.task_id else "project"
+    print(f"{command.command} of {target} {command.project_id} by {command.reviewer} in "
+          f"{store.dir}", flush=True)
+    state = anyio.run(_run, args, _kick(command), actors, llm)
+    _, final = _load(root, command.project_id)
+    if final is None:
+        raise ConfigError(f"project {command.project_id} disappeared from {root}")
+    print(summary(final, store))
+    if state == "running":
+        print(f"humangr pipeline {command.command}: not finished within {args.deadline:g}s",
+              file=sys.stderr)
+    return command_exit_code(final.state)
+
+
+async def _remote(args: argparse.Namespace, command: PipelineCommand) -> PipelineStatus | None:
+    bus = await connect_nats(args.nats)
+    try:
+        def enough(status: PipelineStatus) -> bool:
+            return not args.follow or status.state != "running"
+
+        return await watch(bus, Subjects(), command.project_id, _kick(command),
+                           args.deadline if args.follow else args.wait, stop=enough)
+    finally:
+        await bus.close()
+
+
+def _over_nats(args: argparse.Namespace, command: PipelineCommand) -> int:
+    """Exit ``0`` once the engine applied the command (``--follow``: as in process)."""
+    status = anyio.run(_remote, args, command)
+    if status is None and args.follow:
+        print(f"humangr pipeline {command.command}: not finished within {args.deadline:g}s",
+              file=sys.stderr)
+        return EXIT_CODES["running"]
+    if status is None:
+        print(f"humangr pipeline {command.command}: no status from the engine at {args.nats} "
+              f"within {args.wait:g}s (is a Monitor running there?)", file=sys.stderr)
+        return EXIT_ERROR
+    print(f"project {status.project_id}: {status.state.upper()} (stage {status.stage}); "
+          f"next: {status.next_owner}")
+    return command_exit_code(status.state) if args.follow else 0
+
+
+def human_command(args: argparse.Namespace) -> int:
+    name = f"humangr pipeline {args.pipeline_command}"
+    try:
+        command = build_command(args)
+        if args.nats:
+            return _over_nats(args, command)
+        return _in_process(args, command)
+    except ContractError as exc:
+        print(f"{name}: invalid command: {exc}", file=sys.stderr)
+    except (CommandRefused, Refused) as exc:
+        print(f"{name}: refused: {exc}", file=sys.stderr)
+    except (EngineError, OSError) as exc:
+        print(f"{name}: {exc}", file=sys.stderr)
+    return EXIT_ERROR
+
+
+def add_human_parsers(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser], root_help: str
+) -> None:
+    for name, text in (
+        ("unblock", "re-order the step a blocked project or task stopped at, with extra "
+                    "rounds or reworks"),
+        ("cancel", "cancel a blocked task (the project goes on) or, without --task, the "
+                   "whole project"),
+    ):
+        p = commands.add_parser(name, help=text, description=text)
+        p.add_argument("project", help="project id")
+        p.add_argument("--task", help="the blocked task (omit for a stage-level block, or to "
+                       "cancel the whole project)")
+        p.add_argument("--reviewer", required=True, help="who decides (recorded)")
+        p.add_argument("--reason", required=True, help="why (20..2000 characters; recorded, "
+                       "and given to the agent)")
+        if name == "unblock":
+            answers = p.add_mutually_exclusive_group()
+            answers.add_argument("--answers", help="answers to the agent's NEEDS_INFO "
+                                 "questions (inputs.human_answers)")
+            answers.add_argument("--answers-file", help="the answers, read from a file")
+            p.add_argument("--extra", type=int, default=1,
+                           help="extra reworks (task) or rounds (stage) granted, 1..10")
+        p.add_argument("--root", help=root_help)
+        p.add_argument("--llm", help="anthropic | scripted:FILE (in process; needed when the "
+                       "command re-orders an agent)")
+        p.add_argument("--nats", help="send the command to the engine running at this URL "
+                       "instead of running it in process")
+        p.add_argument("--deadline", type=float, default=3600.0,
+                       help="in process: seconds to follow the resumed project")
+        p.add_argument("--wait", type=float, default=DEFAULT_WAIT,
+                       help="with --nats: seconds to wait for the engine's answer")
+        p.add_argument("--follow", action="store_true",
+                       help="with --nats: follow the project until it ends")
+        p.set_defaults(func=human_command)
