@@ -179,14 +179,18 @@ async def run_engine(
     subjects: Subjects | None = None,
     policy: SupervisionPolicy | None = None,
     extra_actors: Sequence[Actor] = (),
+    roles: Sequence[str] = ("supervisor", "layers"),
 ) -> AsyncIterator[Engine]:
-    """Run the Supervisor and the layer actors (on ``bus``, or an in-process ``MemoryBus``)."""
+    """Run the Supervisor and the layer actors (on ``bus``, or an in-process ``MemoryBus``).
+
+    ``roles=("supervisor",)`` leaves the layers to worker processes on the same NATS.
+    """
     config = config or ReviewConfig()
     own_bus = bus is None
     the_bus: Bus = bus if bus is not None else MemoryBus()
     try:
         system = ActorSystem(the_bus, subjects=subjects, metrics=metrics, policy=policy)
-        system.add(*review_actors(config, llm), *extra_actors)
+        system.add(*review_actors(config, llm, roles=roles), *extra_actors)
         engine = Engine(the_bus, system, config, llm)
         async with system.running(), anyio.create_task_group() as tg:
             await tg.start(engine.waiters.run, the_bus, system.subjects)

@@ -6,18 +6,24 @@ import argparse
 import json
 import platform
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import AsyncIterator
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 import anyio
 import anyio.lowlevel
+from anyio.abc import Process
 
 from contracts import ActionContext, Subjects
 from engine.actor import SupervisionPolicy
 from engine.bus import Bus, Headers, MemoryBus, Msg, Subscription
 from engine.config import ReviewConfig
+from engine.errors import ConfigError
 from engine.llm import ScriptedLLM
 from engine.runtime import run_engine
 
@@ -116,8 +122,19 @@ async def _publish_rate(bus: Bus, prefix: str, count: int) -> float:
         return count / (time.perf_counter() - started)
 
 
-async def bench_bus(bus: Bus, *, actions: int, concurrency: int) -> dict[str, Any]:
-    """Decisions per second and overhead of the full engine on ``bus``, with the raw bus."""
+async def bench_bus(
+    bus: Bus,
+    *,
+    actions: int,
+    concurrency: int,
+    layer_processes: int = 0,
+    nats_url: str | None = None,
+) -> dict[str, Any]:
+    """Decisions per second and overhead of the full engine on ``bus``, with the raw bus.
+
+    With ``layer_processes`` (NATS only) the layers run in that many ``humangr serve --role
+    layers`` processes and only the Supervisor runs here.
+    """
     prefix = f"bench{time.monotonic_ns() % 10**9}"
     roundtrip = await _roundtrip_us(bus, prefix, 500)
     rate = await _publish_rate(bus, prefix, 20_000)
@@ -125,15 +142,22 @@ async def bench_bus(bus: Bus, *, actions: int, concurrency: int) -> dict[str, An
     llm = ScriptedLLM.from_lines([{"match": {}, "json": {"findings": []}}])
     latencies: list[float] = []
     config = ReviewConfig(layer_deadline_s=60)
-    async with run_engine(
-        bus=counting,
-        llm=llm,
-        config=config,
-        subjects=Subjects(prefix),
-        policy=SupervisionPolicy(drain_timeout=5),
-    ) as engine:
+    roles = ("supervisor",) if layer_processes else ("supervisor", "layers")
+    async with (
+        _layer_workers(layer_processes, nats_url, prefix),
+        run_engine(
+            bus=counting,
+            llm=llm,
+            config=config,
+            subjects=Subjects(prefix),
+            policy=SupervisionPolicy(drain_timeout=5),
+            roles=roles,
+        ) as engine,
+    ):
         await engine.submit(_action(-1), timeout=30)
         counting.published = 0
+        supervisor = engine.system.stats("supervisor")
+        handled_before = supervisor.handled
         limiter = anyio.Semaphore(concurrency)
         started = time.perf_counter()
 
@@ -147,9 +171,12 @@ async def bench_bus(bus: Bus, *, actions: int, concurrency: int) -> dict[str, An
             for index in range(actions):
                 tg.start_soon(one, index)
         elapsed = time.perf_counter() - started
+        # the Supervisor handles each submission and each layer report once; the reports that
+        # worker processes published are those beyond the submissions
+        remote = supervisor.handled - handled_before - actions if layer_processes else 0
     latencies.sort()
     decisions_per_s = actions / elapsed
-    per_decision = counting.published / actions
+    per_decision = (counting.published + remote) / actions
     return {
         "decisions_per_s": round(decisions_per_s, 1),
         "p50_ms": round(latencies[len(latencies) // 2] * 1000, 2),
@@ -162,10 +189,56 @@ async def bench_bus(bus: Bus, *, actions: int, concurrency: int) -> dict[str, An
 
 
 @asynccontextmanager
-async def _open_bus(kind: str, url: str | None) -> AsyncIterator[Bus]:
+async def _layer_workers(count: int, nats_url: str | None, prefix: str) -> AsyncIterator[None]:
+    """``count`` layer-worker processes on ``nats_url``, ready (subscribed) on entry."""
+    if not count:
+        yield
+        return
+    if nats_url is None:
+        raise ConfigError("layer worker processes need a NATS bus")
+    with tempfile.TemporaryDirectory() as tmp:
+        script = Path(tmp) / "instant.jsonl"
+        script.write_text('{"match": {}, "json": {"findings": []}}\n')
+        command = [
+            sys.executable,
+            "-m",
+            "engine.cli",
+            "serve",
+            "--role",
+            "layers",
+            "--nats",
+            nats_url,
+            "--prefix",
+            prefix,
+            "--llm",
+            f"scripted:{script}",
+        ]
+        async with AsyncExitStack() as stack:
+            for _ in range(count):
+                process = await stack.enter_async_context(
+                    await anyio.open_process(command, stdout=subprocess.PIPE)
+                )
+                stack.push_async_callback(_stop, process)
+                assert process.stdout is not None
+                with anyio.fail_after(30):
+                    banner = await process.stdout.receive()
+                if b"serving" not in banner:
+                    raise ConfigError(f"layer worker did not start: {banner!r}")
+            yield
+
+
+async def _stop(process: Process) -> None:
+    if process.returncode is None:
+        process.terminate()
+        with anyio.move_on_after(10, shield=True):
+            await process.wait()
+
+
+@asynccontextmanager
+async def _open_bus(kind: str, url: str | None) -> AsyncIterator[tuple[Bus, str | None]]:
     if kind == "memory":
         async with MemoryBus() as bus:
-            yield bus
+            yield bus, None
         return
     from engine.bus.nats import NatsBus
     from engine.testing.natsserver import NatsServer
@@ -173,14 +246,14 @@ async def _open_bus(kind: str, url: str | None) -> AsyncIterator[Bus]:
     if url is not None:
         nats = await NatsBus.connect(url)
         try:
-            yield nats
+            yield nats, url
         finally:
             await nats.close()
         return
     with NatsServer(jetstream=False) as server:
         nats = await NatsBus.connect(server.url)
         try:
-            yield nats
+            yield nats, server.url
         finally:
             await nats.close()
 
@@ -197,8 +270,14 @@ async def _bench(args: argparse.Namespace) -> int:
         "concurrency": args.concurrency,
     }
     for kind in kinds:
-        async with _open_bus(kind, args.nats) as bus:
-            results[kind] = await bench_bus(bus, actions=args.actions, concurrency=args.concurrency)
+        async with _open_bus(kind, args.nats) as (bus, url):
+            results[kind] = await bench_bus(
+                bus,
+                actions=args.actions,
+                concurrency=args.concurrency,
+                layer_processes=args.layer_processes if kind == "nats" else 0,
+                nats_url=url,
+            )
     if args.format == "json":
         print(json.dumps(results, indent=2))
     else:
@@ -219,5 +298,11 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     bench.add_argument("--actions", type=int, default=500)
     bench.add_argument("--concurrency", type=int, default=50)
     bench.add_argument("--nats", help="use this NATS server instead of starting one")
+    bench.add_argument(
+        "--layer-processes",
+        type=int,
+        default=0,
+        help="on NATS, run the layers in this many worker processes (scale-out)",
+    )
     bench.add_argument("--format", choices=["text", "json"], default="text")
     bench.set_defaults(func=lambda args: anyio.run(_bench, args))
