@@ -18,16 +18,16 @@ from contracts import (
     LayerRunResult,
     LayerStatus,
     LayerTask,
-    LayerVerdict,
     Usage,
     VetoLevel,
 )
 from engine.actor import Actor, ActorContext, Route
 from engine.bus import Msg
 from engine.checks import SharedChecks
-from engine.llm import LLMClient, complete_structured, render_layer_request
+from engine.layer_run import llm_layer_run
+from engine.llm import LLMClient
 from engine.llm.metered import metered
-from engine.review import consensus, error_run, make_run
+from engine.review import consensus
 
 __all__ = ["LayerActor"]
 
@@ -158,34 +158,15 @@ class LayerActor(Actor):
 
     async def _run(self, task: LayerTask, number: int) -> LayerRunResult:
         assert self._llm is not None
-        request = render_layer_request(
+        return await llm_layer_run(
+            self._llm,
             self.layer_id,
             task.action,
-            prior_findings=task.prior_findings,
-            schema=LayerVerdict,
-            tags={"layer": self.layer_id.value, "action_id": task.action_id, "run": str(number)},
-        )
-        started = time.perf_counter()
-        outcome = await complete_structured(
-            self._llm, request, max_repairs=self.max_repairs, metrics=self._ctx.metrics
-        )
-        elapsed = (time.perf_counter() - started) * 1000
-        if outcome.error is not None or not isinstance(outcome.value, LayerVerdict):
-            return error_run(
-                self.layer_id,
-                number,
-                outcome.error or "no structured verdict",
-                usage=outcome.usage,
-                elapsed_ms=elapsed,
-                repairs=outcome.repairs,
-            )
-        return make_run(
-            self.layer_id,
             number,
-            outcome.value.findings,
-            usage=outcome.usage,
-            elapsed_ms=elapsed,
-            repairs=outcome.repairs,
+            prior_findings=task.prior_findings,
+            tags={"action_id": task.action_id},
+            max_repairs=self.max_repairs,
+            metrics=self._ctx.metrics,
         )
 
     def _record(self, runs: Sequence[LayerRunResult]) -> None:

@@ -15,13 +15,13 @@ from contracts import (
     LayerID,
     LayerRunResult,
     LayerStatus,
-    LayerVerdict,
     Severity,
     VetoLevel,
 )
 from engine.checks import run_checks
-from engine.llm import LLMClient, complete_structured, render_layer_request
-from engine.review import LAYERS, error_run, make_run, run_status, run_veto
+from engine.layer_run import llm_layer_run
+from engine.llm import LLMClient
+from engine.review import LAYERS, error_run, run_status, run_veto
 
 from .schemas import QuickLayer, TestActionResult, Verdict
 
@@ -72,37 +72,19 @@ async def _llm_run(
     deadline_s: float,
     max_repairs: int,
 ) -> LayerRunResult:
-    request = render_layer_request(
-        layer_id,
-        action,
-        prior_findings=prior,
-        schema=LayerVerdict,
-        tags={"layer": layer_id.value, "action_id": "test_action", "run": "1"},
-    )
     started = time.perf_counter()
-    outcome = None
     with anyio.move_on_after(deadline_s):
-        outcome = await complete_structured(llm, request, max_repairs=max_repairs)
-    elapsed = (time.perf_counter() - started) * 1000
-    if outcome is None:
-        return error_run(layer_id, 1, f"no reply within {deadline_s:g}s", elapsed_ms=elapsed)
-    if outcome.error is not None or not isinstance(outcome.value, LayerVerdict):
-        return error_run(
+        return await llm_layer_run(
+            llm,
             layer_id,
+            action,
             1,
-            outcome.error or "no structured verdict",
-            usage=outcome.usage,
-            elapsed_ms=elapsed,
-            repairs=outcome.repairs,
+            prior_findings=prior,
+            tags={"action_id": "test_action"},
+            max_repairs=max_repairs,
         )
-    return make_run(
-        layer_id,
-        1,
-        outcome.value.findings,
-        usage=outcome.usage,
-        elapsed_ms=elapsed,
-        repairs=outcome.repairs,
-    )
+    elapsed = (time.perf_counter() - started) * 1000
+    return error_run(layer_id, 1, f"no reply within {deadline_s:g}s", elapsed_ms=elapsed)
 
 
 async def quick_review(

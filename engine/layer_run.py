@@ -1,0 +1,55 @@
+"""One LLM run of one layer: prompt, structured completion with repairs, scored run."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+
+from contracts import ActionContext, Finding, LayerID, LayerRunResult, LayerVerdict
+from engine.llm import LLMClient, complete_structured, render_layer_request
+from engine.metrics import Metrics
+from engine.review import error_run, make_run
+
+__all__ = ["llm_layer_run"]
+
+
+async def llm_layer_run(
+    llm: LLMClient,
+    layer_id: LayerID,
+    action: ActionContext,
+    number: int,
+    *,
+    prior_findings: Sequence[Finding] = (),
+    tags: Mapping[str, str],
+    max_repairs: int = 2,
+    metrics: Metrics | None = None,
+) -> LayerRunResult:
+    """Run ``layer_id`` once on ``action``; a reply still invalid after the repairs, or an LLM
+    failure, is an ``error`` run — never a clean one."""
+    request = render_layer_request(
+        layer_id,
+        action,
+        prior_findings=prior_findings,
+        schema=LayerVerdict,
+        tags={**tags, "layer": layer_id.value, "run": str(number)},
+    )
+    started = time.perf_counter()
+    outcome = await complete_structured(llm, request, max_repairs=max_repairs, metrics=metrics)
+    elapsed = (time.perf_counter() - started) * 1000
+    if outcome.error is not None or not isinstance(outcome.value, LayerVerdict):
+        return error_run(
+            layer_id,
+            number,
+            outcome.error or "no structured verdict",
+            usage=outcome.usage,
+            elapsed_ms=elapsed,
+            repairs=outcome.repairs,
+        )
+    return make_run(
+        layer_id,
+        number,
+        outcome.value.findings,
+        usage=outcome.usage,
+        elapsed_ms=elapsed,
+        repairs=outcome.repairs,
+    )
