@@ -7,15 +7,15 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from contracts import AgentName, MessageEnvelope
-from engine.actor import Actor, ActorContext, Route
-from engine.bus import Msg
-from engine.enforcer import BreakerStore, Enforcer
-from engine.enforcer.bundle import DEFAULT_MAX_TOKENS, DEFAULT_TOKEN_BUDGET
-from engine.enforcer.enforcer import AssetLoader, default_assets
-from engine.errors import ConfigError, MessageRefused
-from engine.llm import LLMClient
-from engine.llm.metered import metered
+from humangr.contracts import AgentName, MessageEnvelope
+from humangr.engine.actor import Actor, ActorContext, Route
+from humangr.engine.bus import Msg
+from humangr.engine.enforcer import BreakerStore, Enforcer
+from humangr.engine.enforcer.bundle import DEFAULT_MAX_TOKENS, DEFAULT_TOKEN_BUDGET
+from humangr.engine.enforcer.enforcer import AssetLoader, default_assets
+from humangr.engine.errors import ConfigError, MessageRefused
+from humangr.engine.llm import LLMClient
+from humangr.engine.llm.metered import metered
 
 __all__ = ["BREAKER_FILE", "LLM_AGENTS", "AgentActor", "agent_actors", "serve_actors"]
 

@@ -9,8 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import anyio
-
-from contracts import (
+from humangr.contracts import (
     CancelAction,
     ConsensusResult,
     LayerID,
@@ -21,13 +20,13 @@ from contracts import (
     Usage,
     VetoLevel,
 )
-from engine.actor import Actor, ActorContext, Route
-from engine.bus import Msg
-from engine.checks import SharedChecks
-from engine.layer_run import llm_layer_run
-from engine.llm import LLMClient
-from engine.llm.metered import metered
-from engine.review import consensus
+from humangr.engine.actor import Actor, ActorContext, Route
+from humangr.engine.bus import Msg
+from humangr.engine.checks import SharedChecks
+from humangr.engine.layer_run import llm_layer_run
+from humangr.engine.llm import LLMClient
+from humangr.engine.llm.metered import metered
+from humangr.engine.review import consensus
 
 __all__ = ["LayerActor"]
 

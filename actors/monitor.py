@@ -11,13 +11,12 @@ from typing import Any
 
 import anyio
 import msgspec
-
-from contracts import Artifact, Handoff, PipelineCommand, PipelineStart, TaskStatus
-from contracts.types import utc_now
-from engine.actor import Actor, ActorContext, Route
-from engine.bus import Msg
-from engine.errors import MessageRefused, PathPolicyError
-from engine.pipeline import (
+from humangr.contracts import Artifact, Handoff, PipelineCommand, PipelineStart, TaskStatus
+from humangr.contracts.types import utc_now
+from humangr.engine.actor import Actor, ActorContext, Route
+from humangr.engine.bus import Msg
+from humangr.engine.errors import MessageRefused, PathPolicyError
+from humangr.engine.pipeline import (
     STATUS_PATH,
     TASK_STATE_PATH,
     CommandRefused,
@@ -33,7 +32,7 @@ from engine.pipeline import (
     render_task_state,
     start_project,
 )
-from engine.storage import ProjectStore, validate_project_id
+from humangr.engine.storage import ProjectStore, validate_project_id
 
 __all__ = ["MonitorActor", "load_project", "serve_actors"]
 
@@ -223,6 +222,6 @@ class MonitorActor(Actor):
 def serve_actors(*, llm: object = None, root: Path | str) -> list[Actor]:
     """The ``monitor`` role of ``humangr serve``: the Monitor and the pipeline Supervisor
     (both keep per-project state; run one of each per deployment)."""
-    from actors.pipeline_supervisor import PipelineSupervisor
+    from humangr.actors.pipeline_supervisor import PipelineSupervisor
 
     return [MonitorActor(root), PipelineSupervisor(root)]

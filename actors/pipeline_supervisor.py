@@ -12,8 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-
-from contracts import (
+from humangr.contracts import (
     ActionContext,
     ActionSubmitted,
     AgentName,
@@ -28,12 +27,12 @@ from contracts import (
     ResponseStatus,
     WorkOrder,
 )
-from engine.actor import Actor, ActorContext, Route
-from engine.audit import AuditLog
-from engine.bus import Msg
-from engine.errors import ContractError, MessageRefused, PathPolicyError
-from engine.pipeline import DEV_MODE
-from engine.pipeline.context import (
+from humangr.engine.actor import Actor, ActorContext, Route
+from humangr.engine.audit import AuditLog
+from humangr.engine.bus import Msg
+from humangr.engine.errors import ContractError, MessageRefused, PathPolicyError
+from humangr.engine.pipeline import DEV_MODE
+from humangr.engine.pipeline.context import (
     RESERVED_PREFIX,
     build_envelope,
     failure_reason,
@@ -43,8 +42,8 @@ from engine.pipeline.context import (
     review_diff,
     review_findings,
 )
-from engine.review import action_hash
-from engine.storage import ProjectStore
+from humangr.engine.review import action_hash
+from humangr.engine.storage import ProjectStore
 
 __all__ = ["PipelineSupervisor"]
 

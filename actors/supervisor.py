@@ -13,8 +13,7 @@ from typing import Any
 
 import anyio
 import msgspec
-
-from contracts import (
+from humangr.contracts import (
     ActionSubmitted,
     CancelAction,
     ConsensusResult,
@@ -32,12 +31,12 @@ from contracts import (
     Usage,
     VetoLevel,
 )
-from contracts.types import utc_now
-from engine.actor import Actor, ActorContext, Route
-from engine.bus import Msg
-from engine.config import ReviewConfig
-from engine.errors import MessageRefused
-from engine.review import action_hash, build_report, is_settled
+from humangr.contracts.types import utc_now
+from humangr.engine.actor import Actor, ActorContext, Route
+from humangr.engine.bus import Msg
+from humangr.engine.config import ReviewConfig
+from humangr.engine.errors import MessageRefused
+from humangr.engine.review import action_hash, build_report, is_settled
 
 __all__ = ["SupervisorActor"]
 

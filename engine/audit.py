@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from datetime import UTC, date, datetime
 
-from contracts import AgentRunRecord
-from contracts.codec import decode, encode
-from engine.errors import ContractError
+from humangr.contracts import AgentRunRecord
+from humangr.contracts.codec import decode, encode
+from humangr.engine.errors import ContractError
 
 from .storage import ProjectStore
 

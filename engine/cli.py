@@ -18,7 +18,7 @@ COMMAND_MODULES = ["review", "nats", "bench", "mcp", "pipeline"]
 
 
 def _schema(args: argparse.Namespace) -> int:
-    from contracts import MESSAGES, schema_of
+    from humangr.contracts import MESSAGES, schema_of
 
     names = [args.name] if args.name else list(MESSAGES)
     try:
@@ -43,7 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     schema.set_defaults(func=_schema)
 
     for name in COMMAND_MODULES:
-        module = importlib.import_module(f"engine.commands.{name}")
+        module = importlib.import_module(f"humangr.engine.commands.{name}")
         module.add_parsers(sub)
     return parser
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from contracts import LayerID
-from engine.errors import ConfigError
-from engine.review import DEFAULT_SETTINGS, GateSettings
+from humangr.contracts import LayerID
+from humangr.engine.errors import ConfigError
+from humangr.engine.review import DEFAULT_SETTINGS, GateSettings
 
 __all__ = ["ALL_LAYERS", "ReviewConfig"]
 

@@ -7,10 +7,9 @@ from dataclasses import dataclass, field
 
 import anyio
 from anyio.abc import TaskStatus
-
-from contracts import HumanLayerReport, Outcome, Subjects, decode
-from engine.bus import Bus
-from engine.errors import ContractError
+from humangr.contracts import HumanLayerReport, Outcome, Subjects, decode
+from humangr.engine.bus import Bus
+from humangr.engine.errors import ContractError
 
 __all__ = ["DecisionWaiters"]
 

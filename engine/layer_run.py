@@ -5,10 +5,10 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping, Sequence
 
-from contracts import ActionContext, Finding, LayerID, LayerRunResult, LayerVerdict
-from engine.llm import LLMClient, complete_structured, render_layer_request
-from engine.metrics import Metrics
-from engine.review import error_run, make_run
+from humangr.contracts import ActionContext, Finding, LayerID, LayerRunResult, LayerVerdict
+from humangr.engine.llm import LLMClient, complete_structured, render_layer_request
+from humangr.engine.metrics import Metrics
+from humangr.engine.review import error_run, make_run
 
 __all__ = ["llm_layer_run"]
 

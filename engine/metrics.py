@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
 if TYPE_CHECKING:
-    from contracts import Usage
+    from humangr.contracts import Usage
 
 __all__ = [
     "BREAKER_STATES",

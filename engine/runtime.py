@@ -8,8 +8,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
 import anyio
-
-from contracts import (
+from humangr.contracts import (
     ActionContext,
     ActionSubmitted,
     HumanLayerReport,
@@ -21,14 +20,14 @@ from contracts import (
     decode,
     encode,
 )
-from engine.actor import Actor, ActorSystem, SupervisionPolicy
-from engine.bus import Bus, MemoryBus
-from engine.config import ReviewConfig
-from engine.decisions import DecisionWaiters
-from engine.errors import BusTimeoutError, EngineError
-from engine.llm import LLMClient, prompts_digest
-from engine.metrics import Metrics
-from engine.review import action_hash, policy_version
+from humangr.engine.actor import Actor, ActorSystem, SupervisionPolicy
+from humangr.engine.bus import Bus, MemoryBus
+from humangr.engine.config import ReviewConfig
+from humangr.engine.decisions import DecisionWaiters
+from humangr.engine.errors import BusTimeoutError, EngineError
+from humangr.engine.llm import LLMClient, prompts_digest
+from humangr.engine.metrics import Metrics
+from humangr.engine.review import action_hash, policy_version
 
 __all__ = [
     "Engine",
@@ -48,7 +47,7 @@ def current_policy_version(config: ReviewConfig) -> str:
 
 
 def layer_actors(config: ReviewConfig, llm: LLMClient | None, *, instance: str = "") -> list[Actor]:
-    from actors.layer import LayerActor
+    from humangr.actors.layer import LayerActor
 
     return [
         LayerActor(
@@ -66,7 +65,7 @@ def review_actors(
     config: ReviewConfig, llm: LLMClient | None, *, roles: Sequence[str] = ("supervisor", "layers")
 ) -> list[Actor]:
     """The actors of the review: the Supervisor and one actor per configured layer."""
-    from actors.supervisor import SupervisorActor
+    from humangr.actors.supervisor import SupervisorActor
 
     actors: list[Actor] = []
     if "supervisor" in roles:

@@ -24,8 +24,8 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from contracts import Artifact
-from engine.errors import PathPolicyError
+from humangr.contracts import Artifact
+from humangr.engine.errors import PathPolicyError
 
 __all__ = [
     "ALLOWED_TOPS",

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
-
-from engine.bus import Bus, MemoryBus
+from humangr.engine.bus import Bus, MemoryBus
 
 
 @pytest.fixture
@@ -17,7 +16,7 @@ def anyio_backend() -> str:
 @pytest.fixture(scope="session")
 def nats_server() -> Iterator[object]:
     """One real nats-server (JetStream in a temp dir, free port) for the whole session."""
-    from engine.testing.natsserver import NatsServer
+    from humangr.engine.testing.natsserver import NatsServer
 
     with NatsServer(jetstream=True) as server:
         yield server
@@ -35,7 +34,7 @@ async def bus(request: pytest.FixtureRequest) -> AsyncIterator[Bus]:
         async with MemoryBus() as memory:
             yield memory
         return
-    from engine.bus.nats import NatsBus
+    from humangr.engine.bus.nats import NatsBus
 
     url = request.getfixturevalue("nats_url")
     nats = await NatsBus.connect(url)

@@ -8,11 +8,10 @@ from typing import Any
 
 import anyio
 import pytest
-
-from contracts import CancelAction, DeadLetter, Subjects, decode, encode
-from engine.actor import Actor, ActorContext, ActorSystem, Route, SupervisionPolicy
-from engine.bus import Bus, Msg
-from engine.errors import ConfigError
+from humangr.contracts import CancelAction, DeadLetter, Subjects, decode, encode
+from humangr.engine.actor import Actor, ActorContext, ActorSystem, Route, SupervisionPolicy
+from humangr.engine.bus import Bus, Msg
+from humangr.engine.errors import ConfigError
 
 pytestmark = pytest.mark.anyio
 

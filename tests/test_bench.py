@@ -6,10 +6,9 @@ import json
 
 import anyio
 import pytest
-
-from engine.bus.nats import NatsBus
-from engine.cli import main
-from engine.commands.bench import bench_bus
+from humangr.engine.bus.nats import NatsBus
+from humangr.engine.cli import main
+from humangr.engine.commands.bench import bench_bus
 
 KEYS = {
     "decisions_per_s",

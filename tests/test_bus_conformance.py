@@ -6,9 +6,8 @@ import uuid
 from typing import Any
 
 import pytest
-
-from engine.bus import DEFAULT_MAX_PENDING, Bus, Headers, MemoryBus, Msg, conformance
-from engine.bus.conformance import (
+from humangr.engine.bus import DEFAULT_MAX_PENDING, Bus, Headers, MemoryBus, Msg, conformance
+from humangr.engine.bus.conformance import (
     ALL_CHECKS,
     Check,
     check_close,
@@ -16,7 +15,7 @@ from engine.bus.conformance import (
     check_no_responders,
     check_queue_groups,
 )
-from engine.errors import BusTimeoutError, NoRespondersError
+from humangr.engine.errors import BusTimeoutError, NoRespondersError
 
 
 @pytest.mark.anyio

@@ -10,12 +10,11 @@ from pathlib import Path
 
 import anyio
 import pytest
-
-from contracts import Subjects
-from engine.bus.nats import NatsBus
-from engine.cli import main
-from engine.commands.common import load_actions
-from engine.runtime import run_engine
+from humangr.contracts import Subjects
+from humangr.engine.bus.nats import NatsBus
+from humangr.engine.cli import main
+from humangr.engine.commands.common import load_actions
+from humangr.engine.runtime import run_engine
 
 pytestmark = [pytest.mark.anyio, pytest.mark.nats]
 
@@ -71,7 +70,7 @@ async def test_watch_streams_decisions(nats_url: str) -> None:
     command = [
         sys.executable,
         "-m",
-        "engine.cli",
+        "humangr.engine.cli",
         "watch",
         "--nats",
         nats_url,

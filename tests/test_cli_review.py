@@ -7,8 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-
-from engine.cli import main
+from humangr.engine.cli import main
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "actions"
 

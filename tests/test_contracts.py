@@ -6,8 +6,7 @@ import json
 
 import msgspec
 import pytest
-
-from contracts import (
+from humangr.contracts import (
     MESSAGES,
     ActionContext,
     ActionSubmitted,
@@ -23,8 +22,8 @@ from contracts import (
     encode,
     schema_of,
 )
-from engine.cli import main
-from engine.errors import ConfigError, ContractError
+from humangr.engine.cli import main
+from humangr.engine.errors import ConfigError, ContractError
 
 
 def test_veto_levels_order_by_rank_not_by_string() -> None:

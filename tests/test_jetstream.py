@@ -9,15 +9,14 @@ from typing import Any
 
 import anyio
 import pytest
+from humangr.contracts import CancelAction, DeadLetter, Subjects, decode, encode
+from humangr.engine.actor import Actor, ActorContext, ActorSystem, Route, SupervisionPolicy
+from humangr.engine.bus import Msg, Subscription
+from humangr.engine.bus.jetstream import JetStreamConfig, covers, durable_name, stream_names
+from humangr.engine.bus.nats import NatsBus
+from humangr.engine.errors import BusError
+from humangr.engine.testing.natsserver import NatsServer
 from nats.js.api import RetentionPolicy
-
-from contracts import CancelAction, DeadLetter, Subjects, decode, encode
-from engine.actor import Actor, ActorContext, ActorSystem, Route, SupervisionPolicy
-from engine.bus import Msg, Subscription
-from engine.bus.jetstream import JetStreamConfig, covers, durable_name, stream_names
-from engine.bus.nats import NatsBus
-from engine.errors import BusError
-from engine.testing.natsserver import NatsServer
 
 pytestmark = [pytest.mark.anyio, pytest.mark.nats]
 

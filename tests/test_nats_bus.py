@@ -9,11 +9,10 @@ from pathlib import Path
 
 import anyio
 import pytest
-
-from engine.bus.jetstream import JetStreamConfig
-from engine.bus.nats import NatsBus
-from engine.errors import BusClosedError, BusError, ConfigError
-from engine.testing.natsserver import NatsServer, NatsServerError, free_port
+from humangr.engine.bus.jetstream import JetStreamConfig
+from humangr.engine.bus.nats import NatsBus
+from humangr.engine.errors import BusClosedError, BusError, ConfigError
+from humangr.engine.testing.natsserver import NatsServer, NatsServerError, free_port
 
 pytestmark = [pytest.mark.anyio, pytest.mark.nats]
 

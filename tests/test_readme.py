@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.checks import checks_markdown
-from engine.cli import build_parser
+from humangr.engine.checks import checks_markdown
+from humangr.engine.cli import build_parser
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
 

@@ -8,12 +8,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import msgspec
-
-from contracts import Subjects, encode
-from engine.bus import Bus, Headers, Msg
+from humangr.contracts import Subjects, encode
+from humangr.engine.bus import Bus, Headers, Msg
 
 if TYPE_CHECKING:
-    from engine.metrics import Metrics
+    from humangr.engine.metrics import Metrics
 
 __all__ = ["Actor", "ActorContext", "Route"]
 

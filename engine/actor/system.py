@@ -12,17 +12,16 @@ from typing import Any
 
 import anyio
 from anyio.abc import TaskGroup, TaskStatus
-
-from contracts import DeadLetter, Subjects, decode, encode
-from engine.bus import Bus, Msg, Subscription
-from engine.errors import (
+from humangr.contracts import DeadLetter, Subjects, decode, encode
+from humangr.engine.bus import Bus, Msg, Subscription
+from humangr.engine.errors import (
     BusClosedError,
     ConfigError,
     ContractError,
     MessageRefused,
     SlowConsumerError,
 )
-from engine.metrics import Metrics
+from humangr.engine.metrics import Metrics
 
 from .base import Actor, ActorContext, Route
 

@@ -15,8 +15,12 @@ import os
 from collections.abc import Awaitable, Callable, Sequence
 
 import anyio
-
-from engine.errors import BusClosedError, BusTimeoutError, NoRespondersError, SlowConsumerError
+from humangr.engine.errors import (
+    BusClosedError,
+    BusTimeoutError,
+    NoRespondersError,
+    SlowConsumerError,
+)
 
 from .base import Bus, Msg, Subscription
 

@@ -13,17 +13,16 @@ from functools import partial
 import anyio
 import nats.errors
 import nats.js.errors
-from nats.aio.client import Client
-from nats.js import JetStreamContext
-
-from contracts.subjects import Subjects
-from engine.errors import (
+from humangr.contracts.subjects import Subjects
+from humangr.engine.errors import (
     BusClosedError,
     BusError,
     BusTimeoutError,
     ConfigError,
     NoRespondersError,
 )
+from nats.aio.client import Client
+from nats.js import JetStreamContext
 
 from .base import DEFAULT_MAX_PENDING, Headers, Msg, Subscription, check_payload
 from .jetstream import (

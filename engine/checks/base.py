@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Literal
 
-from contracts import ActionContext, LayerID, Severity
+from humangr.contracts import ActionContext, LayerID, Severity
 
 from .bandit_scan import BanditHit, run_bandit
 from .diff import DiffLine, DiffParse, FileDiff, looks_like_diff, parse_content, parse_diff

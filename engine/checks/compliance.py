@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 from pathlib import PurePosixPath
 
-from contracts import Severity
+from humangr.contracts import Severity
 
 from .base import CheckInput, Hit, is_test_path
 

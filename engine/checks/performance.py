@@ -6,7 +6,7 @@ import ast
 import re
 from collections.abc import Iterator
 
-from contracts import Severity
+from humangr.contracts import Severity
 
 from .base import CheckInput, Hit, snippet
 from .fragments import enclosing_headers

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Collection, Sequence
 
-from contracts import ActionContext, Finding, FindingSource, LayerID, Severity
+from humangr.contracts import ActionContext, Finding, FindingSource, LayerID, Severity
 
 from . import compliance, performance, quality, security_code, security_text
 from .base import Check, CheckInput, Hit

@@ -10,7 +10,7 @@ import ast
 import re
 from collections.abc import Iterator
 
-from contracts import Severity
+from humangr.contracts import Severity
 
 from .base import CheckInput, Hit, snippet
 from .pyast import INPUT, WEB_INPUT, dotted, fragments, tainted_names, uncovered, uses_input

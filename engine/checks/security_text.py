@@ -6,7 +6,7 @@ import ast
 import re
 from collections.abc import Iterator
 
-from contracts import Severity
+from humangr.contracts import Severity
 
 from .base import CheckInput, Hit, is_test_path, snippet
 from .pyast import dotted, is_comment, uncovered_of

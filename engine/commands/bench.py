@@ -18,14 +18,13 @@ from typing import Any
 import anyio
 import anyio.lowlevel
 from anyio.abc import Process
-
-from contracts import ActionContext, Subjects
-from engine.actor import SupervisionPolicy
-from engine.bus import Bus, Headers, MemoryBus, Msg, Subscription
-from engine.config import ReviewConfig
-from engine.errors import ConfigError
-from engine.llm import ScriptedLLM
-from engine.runtime import run_engine
+from humangr.contracts import ActionContext, Subjects
+from humangr.engine.actor import SupervisionPolicy
+from humangr.engine.bus import Bus, Headers, MemoryBus, Msg, Subscription
+from humangr.engine.config import ReviewConfig
+from humangr.engine.errors import ConfigError
+from humangr.engine.llm import ScriptedLLM
+from humangr.engine.runtime import run_engine
 
 __all__ = ["CountingBus", "add_parsers", "bench_bus"]
 
@@ -202,7 +201,7 @@ async def _layer_workers(count: int, nats_url: str | None, prefix: str) -> Async
         command = [
             sys.executable,
             "-m",
-            "engine.cli",
+            "humangr.engine.cli",
             "serve",
             "--role",
             "layers",
@@ -240,8 +239,8 @@ async def _open_bus(kind: str, url: str | None) -> AsyncIterator[tuple[Bus, str 
         async with MemoryBus() as bus:
             yield bus, None
         return
-    from engine.bus.nats import NatsBus
-    from engine.testing.natsserver import NatsServer
+    from humangr.engine.bus.nats import NatsBus
+    from humangr.engine.testing.natsserver import NatsServer
 
     if url is not None:
         nats = await NatsBus.connect(url)

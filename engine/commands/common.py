@@ -7,10 +7,10 @@ import re
 import sys
 from pathlib import Path
 
-from contracts import ActionContext, Subjects, decode
-from engine.bus import Bus
-from engine.errors import ConfigError, EngineError
-from engine.llm import AnthropicLLM, LLMClient, ScriptedLLM
+from humangr.contracts import ActionContext, Subjects, decode
+from humangr.engine.bus import Bus
+from humangr.engine.errors import ConfigError, EngineError
+from humangr.engine.llm import AnthropicLLM, LLMClient, ScriptedLLM
 
 __all__ = ["connect_nats", "llm_description", "load_actions", "make_llm"]
 
@@ -75,7 +75,7 @@ def load_actions(sources: list[str]) -> list[tuple[str, ActionContext]]:
 async def connect_nats(url: str, *, jetstream: bool = False, prefix: str = "hl") -> Bus:
     """Connect to NATS with credentials from the environment (``HUMANGR_NATS_USER``,
     ``HUMANGR_NATS_PASSWORD``, ``HUMANGR_NATS_CREDS``)."""
-    from engine.bus.nats import JetStreamConfig, NatsBus
+    from humangr.engine.bus.nats import JetStreamConfig, NatsBus
 
     try:
         return await NatsBus.connect(

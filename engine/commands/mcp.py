@@ -7,10 +7,9 @@ import logging
 import sys
 
 import anyio
-
-from engine.commands.common import llm_description, make_llm
-from engine.config import ReviewConfig
-from engine.errors import EngineError
+from humangr.engine.commands.common import llm_description, make_llm
+from humangr.engine.config import ReviewConfig
+from humangr.engine.errors import EngineError
 
 __all__ = ["add_parsers", "mcp_command"]
 
@@ -18,7 +17,7 @@ EXIT_ERROR = 3
 
 
 async def _mcp(args: argparse.Namespace) -> int:
-    from engine.mcp import HumanLayerMCP, listen, open_backend, serve_http, serve_stdio
+    from humangr.engine.mcp import HumanLayerMCP, listen, open_backend, serve_http, serve_stdio
 
     config = ReviewConfig(
         layers=ReviewConfig.parse_layers(args.layers) if args.layers else ReviewConfig().layers,

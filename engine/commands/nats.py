@@ -13,23 +13,22 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 
 import anyio
-
-from contracts import ActionSubmitted, HumanLayerReport, Subjects, decode, encode
-from engine.actor import Actor, ActorSystem
-from engine.commands.common import connect_nats, load_actions, make_llm
-from engine.commands.render import EXIT_CODES, render
-from engine.config import ReviewConfig
-from engine.errors import ConfigError, EngineError
-from engine.metrics import Metrics
-from engine.metrics_server import serve_metrics
-from engine.review import action_hash
-from engine.runtime import fetch_report, new_action_id, review_actors, submit_and_wait
+from humangr.contracts import ActionSubmitted, HumanLayerReport, Subjects, decode, encode
+from humangr.engine.actor import Actor, ActorSystem
+from humangr.engine.commands.common import connect_nats, load_actions, make_llm
+from humangr.engine.commands.render import EXIT_CODES, render
+from humangr.engine.config import ReviewConfig
+from humangr.engine.errors import ConfigError, EngineError
+from humangr.engine.metrics import Metrics
+from humangr.engine.metrics_server import serve_metrics
+from humangr.engine.review import action_hash
+from humangr.engine.runtime import fetch_report, new_action_id, review_actors, submit_and_wait
 
 __all__ = ["PIPELINE_ROLES", "ROLES", "add_parsers", "pipeline_factory", "resolve_roles"]
 
 log = logging.getLogger("humangr.serve")
 ROLES = ("supervisor", "layers", "agents", "monitor", "all")
-PIPELINE_ROLES = {"agents": "actors.agent", "monitor": "actors.monitor"}
+PIPELINE_ROLES = {"agents": "humangr.actors.agent", "monitor": "humangr.actors.monitor"}
 """Roles served by the pipeline's actors, and the module that must provide them."""
 PIPELINE_HOOK = "serve_actors"
 """``serve_actors(*, llm, root) -> Sequence[Actor]`` in a pipeline role's module."""

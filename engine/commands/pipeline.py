@@ -9,8 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import anyio
-
-from contracts import (
+from humangr.contracts import (
     DeadLetter,
     HumanLayerReport,
     Limits,
@@ -19,15 +18,15 @@ from contracts import (
     Subjects,
     decode,
 )
-from contracts import encode as encode_message
-from engine.actor import Actor
-from engine.bus import Bus
-from engine.commands.common import connect_nats, make_llm
-from engine.errors import ConfigError, ContractError, EngineError
-from engine.llm import LLMClient
-from engine.pipeline import ProjectState, next_step, render_status, render_task_state
-from engine.runtime import run_engine
-from engine.storage import ProjectStore
+from humangr.contracts import encode as encode_message
+from humangr.engine.actor import Actor
+from humangr.engine.bus import Bus
+from humangr.engine.commands.common import connect_nats, make_llm
+from humangr.engine.errors import ConfigError, ContractError, EngineError
+from humangr.engine.llm import LLMClient
+from humangr.engine.pipeline import ProjectState, next_step, render_status, render_task_state
+from humangr.engine.runtime import run_engine
+from humangr.engine.storage import ProjectStore
 
 __all__ = [
     "EXIT_CODES",
@@ -50,7 +49,7 @@ def _root(args: argparse.Namespace) -> Path:
 
 
 def _load(root: Path, project_id: str) -> tuple[ProjectStore, ProjectState | None]:
-    from actors.monitor import load_project
+    from humangr.actors.monitor import load_project
 
     store = ProjectStore(root, project_id)
     return store, load_project(store)
@@ -59,9 +58,9 @@ def _load(root: Path, project_id: str) -> tuple[ProjectStore, ProjectState | Non
 def pipeline_actors(llm: LLMClient, root: Path, project_id: str) -> list[Actor]:
     """The Monitor, the pipeline Supervisor and one actor per agent; the breakers persist in
     ``<root>/<project>/.humangr-breakers.json`` (the run writes only under its project)."""
-    from actors.agent import BREAKER_FILE, agent_actors
-    from actors.monitor import serve_actors
-    from engine.enforcer import BreakerStore
+    from humangr.actors.agent import BREAKER_FILE, agent_actors
+    from humangr.actors.monitor import serve_actors
+    from humangr.engine.enforcer import BreakerStore
 
     breakers = BreakerStore((root / project_id) / BREAKER_FILE)
     return [*serve_actors(llm=llm, root=root), *agent_actors(llm, breakers=breakers)]
@@ -249,6 +248,6 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     status.add_argument("--format", choices=["text", "json"], default="text")
     status.set_defaults(func=status_command)
 
-    from engine.commands.pipeline_human import add_human_parsers
+    from humangr.engine.commands.pipeline_human import add_human_parsers
 
     add_human_parsers(commands, root_help)

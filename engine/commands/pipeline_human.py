@@ -14,13 +14,12 @@ from pathlib import Path
 from typing import Literal
 
 import anyio
-
-from contracts import PipelineCommand, PipelineStatus, Subjects, decode, encode
-from contracts.types import utc_now
-from engine.actor import Actor
-from engine.commands.common import connect_nats, make_llm
-from engine.errors import ConfigError, ContractError, EngineError
-from engine.pipeline import CommandRefused, apply_command
+from humangr.contracts import PipelineCommand, PipelineStatus, Subjects, decode, encode
+from humangr.contracts.types import utc_now
+from humangr.engine.actor import Actor
+from humangr.engine.commands.common import connect_nats, make_llm
+from humangr.engine.errors import ConfigError, ContractError, EngineError
+from humangr.engine.pipeline import CommandRefused, apply_command
 
 from .pipeline import (
     EXIT_CODES,
@@ -65,7 +64,7 @@ def _kick(command: PipelineCommand) -> Kick:
 
 
 def _in_process(args: argparse.Namespace, command: PipelineCommand) -> int:
-    from actors.monitor import MonitorActor
+    from humangr.actors.monitor import MonitorActor
 
     root = _root(args)
     store, project = _load(root, command.project_id)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from contracts import HumanLayerReport, LayerStatus, Outcome, encode
-from engine.review import LAYERS
+from humangr.contracts import HumanLayerReport, LayerStatus, Outcome, encode
+from humangr.engine.review import LAYERS
 
 __all__ = ["EXIT_CODES", "render"]
 

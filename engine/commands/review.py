@@ -7,13 +7,12 @@ import json
 import sys
 
 import anyio
-
-from engine.commands.common import llm_description, load_actions, make_llm
-from engine.commands.render import EXIT_CODES, render
-from engine.config import ReviewConfig
-from engine.errors import EngineError
-from engine.review import LAYERS
-from engine.runtime import run_engine
+from humangr.engine.commands.common import llm_description, load_actions, make_llm
+from humangr.engine.commands.render import EXIT_CODES, render
+from humangr.engine.config import ReviewConfig
+from humangr.engine.errors import EngineError
+from humangr.engine.review import LAYERS
+from humangr.engine.runtime import run_engine
 
 __all__ = ["layers_command", "review_command"]
 

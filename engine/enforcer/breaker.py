@@ -24,8 +24,7 @@ from typing import Literal
 
 import anyio
 import msgspec
-
-from engine.errors import ConfigError
+from humangr.engine.errors import ConfigError
 
 __all__ = [
     "DEFAULT_COOL_DOWN",

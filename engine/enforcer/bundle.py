@@ -20,9 +20,8 @@ from collections.abc import Mapping
 from typing import Protocol
 
 import msgspec
-
-from contracts import MessageEnvelope, ResponseEnvelope, encode
-from engine.llm import LLMRequest, Message, SystemBlock, fence, tool_name_for
+from humangr.contracts import MessageEnvelope, ResponseEnvelope, encode
+from humangr.engine.llm import LLMRequest, Message, SystemBlock, fence, tool_name_for
 
 __all__ = [
     "CHARS_PER_TOKEN",

@@ -24,8 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import msgspec
-
-from contracts import (
+from humangr.contracts import (
     AgentName,
     AgentResult,
     AgentRunRecord,
@@ -39,9 +38,9 @@ from contracts import (
     canonical_json,
     sha256_hex,
 )
-from engine.errors import ConfigError
-from engine.llm import LLMClient, complete_structured
-from engine.metrics import Metrics
+from humangr.engine.errors import ConfigError
+from humangr.engine.llm import LLMClient, complete_structured
+from humangr.engine.metrics import Metrics
 
 from .breaker import BreakerKey, BreakerState, BreakerStore
 from .bundle import DEFAULT_MAX_TOKENS, DEFAULT_TOKEN_BUDGET, PromptAssets, build_request
@@ -61,7 +60,7 @@ _ESCALATE_TO = "monitor"
 
 def default_assets(agent: str, variant: str) -> PromptAssets:
     """``agents.load_agent_assets``: the shipped prompts (``ConfigError`` when missing)."""
-    from agents import load_agent_assets
+    from humangr.agents import load_agent_assets
 
     return load_agent_assets(agent, variant)
 

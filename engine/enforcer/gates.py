@@ -18,11 +18,11 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from contracts import AgentName, MessageEnvelope, ResponseEnvelope, ResponseStatus
-from engine.errors import PathPolicyError
-from engine.pipeline.backlog import BacklogError, parse_backlog
-from engine.pipeline.context import RESERVED_PREFIX
-from engine.storage import check_path
+from humangr.contracts import AgentName, MessageEnvelope, ResponseEnvelope, ResponseStatus
+from humangr.engine.errors import PathPolicyError
+from humangr.engine.pipeline.backlog import BacklogError, parse_backlog
+from humangr.engine.pipeline.context import RESERVED_PREFIX
+from humangr.engine.storage import check_path
 
 from .parse import has_field, sections
 

@@ -6,9 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import anyio
-
-from engine.llm import LLMClient, LLMReply, LLMReplyInvalid, LLMRequest, LLMTransportError
-from engine.llm.schema import schema_name
+from humangr.engine.llm import LLMClient, LLMReply, LLMReplyInvalid, LLMRequest, LLMTransportError
+from humangr.engine.llm.schema import schema_name
 
 from .parse import reply_problems
 

@@ -13,10 +13,9 @@ from typing import Any
 
 import anthropic
 import anyio
-
-from contracts import Usage
-from engine.errors import ConfigError
-from engine.metrics import Metrics
+from humangr.contracts import Usage
+from humangr.engine.errors import ConfigError
+from humangr.engine.metrics import Metrics
 
 from .base import LLMReply, LLMRequest
 from .errors import LLMReplyInvalid, LLMTransportError

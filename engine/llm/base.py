@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
-from contracts import Usage
+from humangr.contracts import Usage
 
 __all__ = [
     "MATCH_TAGS",

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from contracts import Usage
-from engine.errors import ConfigError, LLMError
+from humangr.contracts import Usage
+from humangr.engine.errors import ConfigError, LLMError
 
 __all__ = [
     "LLMReplyInvalid",

@@ -5,8 +5,7 @@ from __future__ import annotations
 import time
 
 import anyio
-
-from engine.metrics import Metrics
+from humangr.engine.metrics import Metrics
 
 from .base import LLMClient, LLMReply, LLMRequest
 from .errors import LLMReplyInvalid

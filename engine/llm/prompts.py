@@ -17,10 +17,9 @@ from typing import Any
 
 import jinja2
 import msgspec
-
-from agents import LAYERS_DIR
-from contracts import ActionContext, Finding, LayerID, LayerVerdict
-from engine.errors import ConfigError
+from humangr.agents import LAYERS_DIR
+from humangr.contracts import ActionContext, Finding, LayerID, LayerVerdict
+from humangr.engine.errors import ConfigError
 
 from .base import LLMRequest, Message, SystemBlock
 from .fence import fence

@@ -8,9 +8,8 @@ from functools import cache
 from typing import Any
 
 import msgspec
-
-from contracts import Usage, decode
-from engine.errors import ContractError
+from humangr.contracts import Usage, decode
+from humangr.engine.errors import ContractError
 
 from .errors import LLMReplyInvalid
 

@@ -14,9 +14,8 @@ from typing import Any
 
 import anyio
 import msgspec
-
-from contracts import Usage
-from engine.errors import LLMError
+from humangr.contracts import Usage
+from humangr.engine.errors import LLMError
 
 from .base import MATCH_TAGS, LLMReply, LLMRequest
 from .errors import LLMTransportError, NoScriptMatch, ScriptError

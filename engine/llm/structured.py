@@ -6,9 +6,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from contracts import Usage
-from engine.errors import LLMError
-from engine.metrics import Metrics
+from humangr.contracts import Usage
+from humangr.engine.errors import LLMError
+from humangr.engine.metrics import Metrics
 
 from .base import LLMClient, LLMRequest, Message
 from .errors import LLMReplyInvalid

@@ -8,12 +8,12 @@ from dataclasses import dataclass
 from typing import Protocol
 from urllib.parse import urlsplit, urlunsplit
 
-from contracts import ActionContext, HumanLayerReport, Subjects
-from engine.bus import Bus
-from engine.config import ReviewConfig
-from engine.errors import BusError, ContractError, EngineError
-from engine.llm import LLMClient
-from engine.runtime import Engine, fetch_report, run_engine, submit_and_wait
+from humangr.contracts import ActionContext, HumanLayerReport, Subjects
+from humangr.engine.bus import Bus
+from humangr.engine.config import ReviewConfig
+from humangr.engine.errors import BusError, ContractError, EngineError
+from humangr.engine.llm import LLMClient
+from humangr.engine.runtime import Engine, fetch_report, run_engine, submit_and_wait
 
 __all__ = [
     "EngineBackend",
@@ -121,7 +121,7 @@ async def nats_backend(
     url: str, config: ReviewConfig, *, prefix: str = "hl", timeout: float = 300.0
 ) -> AsyncIterator[NatsBackend]:
     """A connection to the engine behind ``url`` (credentials from the environment)."""
-    from engine.commands.common import connect_nats
+    from humangr.engine.commands.common import connect_nats
 
     bus = await connect_nats(url)
     try:

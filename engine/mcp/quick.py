@@ -8,8 +8,7 @@ import time
 from collections.abc import Mapping, Sequence
 
 import anyio
-
-from contracts import (
+from humangr.contracts import (
     ActionContext,
     Finding,
     LayerID,
@@ -18,10 +17,10 @@ from contracts import (
     Severity,
     VetoLevel,
 )
-from engine.checks import run_checks
-from engine.layer_run import llm_layer_run
-from engine.llm import LLMClient
-from engine.review import LAYERS, error_run, run_status, run_veto
+from humangr.engine.checks import run_checks
+from humangr.engine.layer_run import llm_layer_run
+from humangr.engine.llm import LLMClient
+from humangr.engine.review import LAYERS, error_run, run_status, run_veto
 
 from .schemas import QuickLayer, TestActionResult, Verdict
 

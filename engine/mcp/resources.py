@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from contracts import LayerID
-from engine.config import ReviewConfig
-from engine.review import LAYERS
-from engine.runtime import current_policy_version
+from humangr.contracts import LayerID
+from humangr.engine.config import ReviewConfig
+from humangr.engine.review import LAYERS
+from humangr.engine.runtime import current_policy_version
 
 from .schemas import LayerInfo, LayersResult
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal, TypeVar
 
 import msgspec
+from humangr.contracts import Finding, LayerID, LayerStatus, Outcome, VetoLevel, decode
+from humangr.contracts.types import Name, Path, ShortText, Token
+from humangr.engine.llm import tool_input_schema
 from msgspec import Meta
-
-from contracts import Finding, LayerID, LayerStatus, Outcome, VetoLevel, decode
-from contracts.types import Name, Path, ShortText, Token
-from engine.llm import tool_input_schema
 
 __all__ = [
     "MAX_MCP_DIFF_CHARS",

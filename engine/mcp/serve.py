@@ -10,10 +10,9 @@ from contextlib import asynccontextmanager, contextmanager
 from typing import Any, Literal
 
 import anyio
-
-from engine.config import ReviewConfig
-from engine.errors import ConfigError
-from engine.llm import LLMClient
+from humangr.engine.config import ReviewConfig
+from humangr.engine.errors import ConfigError
+from humangr.engine.llm import LLMClient
 
 from .backend import ReviewBackend, in_process_backend, nats_backend
 from .server import HumanLayerMCP

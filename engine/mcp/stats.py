@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from contracts import HumanLayerReport, Outcome
+from humangr.contracts import HumanLayerReport, Outcome
 
 from .schemas import StatsSummary, Verdict
 

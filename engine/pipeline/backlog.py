@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.errors import EngineError
+from humangr.engine.errors import EngineError
 
 __all__ = ["BacklogError", "BacklogTask", "order_tasks", "parse_backlog"]
 

@@ -12,9 +12,8 @@ from __future__ import annotations
 from datetime import datetime
 
 import msgspec
-
-from contracts import PipelineCommand, TaskState, TaskStatus
-from engine.errors import EngineError
+from humangr.contracts import PipelineCommand, TaskState, TaskStatus
+from humangr.engine.errors import EngineError
 
 from .flow import Step
 from .orders import QA_MODE, log, new_order

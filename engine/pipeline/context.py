@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Mapping, Sequence
 
-from contracts import (
+from humangr.contracts import (
     AgentName,
     AgentResult,
     ArtifactRef,

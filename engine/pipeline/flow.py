@@ -13,8 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 import msgspec
-
-from contracts import (
+from humangr.contracts import (
     AgentName,
     Handoff,
     PipelineStart,

@@ -6,9 +6,8 @@ from datetime import datetime
 from typing import Literal
 
 import msgspec
-
-from contracts import AgentName, Limits, TaskState, WorkOrder
-from contracts.types import utc_now
+from humangr.contracts import AgentName, Limits, TaskState, WorkOrder
+from humangr.contracts.types import utc_now
 
 __all__ = [
     "COMMANDS_LIMIT",

@@ -6,10 +6,9 @@ from collections.abc import Mapping
 from datetime import datetime
 
 import msgspec
-
-from contracts import TaskState, TaskStatus
-from contracts.types import utc_now
-from engine.errors import EngineError
+from humangr.contracts import TaskState, TaskStatus
+from humangr.contracts.types import utc_now
+from humangr.engine.errors import EngineError
 
 __all__ = ["ALLOWED", "TERMINAL", "TransitionRefused", "can_transition", "transition"]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from contracts import PipelineStatus, TaskStatus
+from humangr.contracts import PipelineStatus, TaskStatus
 
 from .project import CommandRecord, ProjectState, encode_state
 

@@ -27,8 +27,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
 import msgspec
-
-from contracts import (
+from humangr.contracts import (
     ConsensusResult,
     Finding,
     FindingSource,

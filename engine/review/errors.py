@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.errors import EngineError
+from humangr.engine.errors import EngineError
 
 __all__ = ["ReviewError"]
 

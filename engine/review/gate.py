@@ -8,7 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 
-from contracts import ConsensusResult, Finding, LayerID, LayerStatus, Outcome, Severity, VetoLevel
+from humangr.contracts import (
+    ConsensusResult,
+    Finding,
+    LayerID,
+    LayerStatus,
+    Outcome,
+    Severity,
+    VetoLevel,
+)
 
 from .consensus import VOTING_STATUSES, is_confirmed
 from .layers import DEFAULT_SETTINGS, LAYERS, GateSettings

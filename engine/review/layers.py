@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from contracts import LayerID, VetoLevel
-from engine.errors import ConfigError
+from humangr.contracts import LayerID, VetoLevel
+from humangr.engine.errors import ConfigError
 
 __all__ = ["DEFAULT_SETTINGS", "LAYERS", "LINE_BUCKET", "GateSettings", "LayerSpec"]
 

@@ -6,7 +6,7 @@ from collections.abc import Collection, Mapping
 from datetime import datetime
 from typing import Any
 
-from contracts import (
+from humangr.contracts import (
     ActionContext,
     ConsensusResult,
     HumanLayerReport,
@@ -17,7 +17,7 @@ from contracts import (
     canonical_json,
     sha256_hex,
 )
-from contracts.types import utc_now
+from humangr.contracts.types import utc_now
 
 from .gate import MISSING_REASON, blocking_reasons, gate, max_veto
 from .layers import DEFAULT_SETTINGS, LAYERS, GateSettings, LayerSpec

@@ -7,7 +7,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 
-from contracts import (
+from humangr.contracts import (
     Finding,
     FindingSource,
     LayerID,

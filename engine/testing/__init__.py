@@ -40,5 +40,5 @@ _HOME = {
 def __getattr__(name: str) -> Any:
     module = _HOME.get(name)
     if module is None:
-        raise AttributeError(f"module 'engine.testing' has no attribute {name!r}")
-    return getattr(import_module(f"engine.testing.{module}"), name)
+        raise AttributeError(f"module 'humangr.engine.testing' has no attribute {name!r}")
+    return getattr(import_module(f"humangr.engine.testing.{module}"), name)

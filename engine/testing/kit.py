@@ -13,8 +13,7 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any, Literal, TypeVar
 
 import anyio
-
-from contracts import (
+from humangr.contracts import (
     ActionContext,
     ActionSubmitted,
     DeadLetter,
@@ -26,14 +25,14 @@ from contracts import (
     decode,
     encode,
 )
-from engine.actor import SupervisionPolicy
-from engine.bus import Bus, MemoryBus
-from engine.config import ReviewConfig
-from engine.errors import ConfigError
-from engine.llm import LLMClient
-from engine.metrics import Metrics
-from engine.review import action_hash
-from engine.runtime import Engine, new_action_id, run_engine
+from humangr.engine.actor import SupervisionPolicy
+from humangr.engine.bus import Bus, MemoryBus
+from humangr.engine.config import ReviewConfig
+from humangr.engine.errors import ConfigError
+from humangr.engine.llm import LLMClient
+from humangr.engine.metrics import Metrics
+from humangr.engine.review import action_hash
+from humangr.engine.runtime import Engine, new_action_id, run_engine
 
 from .recorder import KitError, KitTimeout, Malformed, Recorder, describe
 from .replies import ScriptBook
@@ -299,7 +298,7 @@ async def _running(
         if nats_url is None:
             bus = MemoryBus()
         else:
-            from engine.bus.nats import NatsBus
+            from humangr.engine.bus.nats import NatsBus
 
             options = {"name": "humangr-test", **(nats_options or {})}
             bus = await NatsBus.connect(nats_url, subjects=subjects, **options)

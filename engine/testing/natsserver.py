@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from types import TracebackType
 
-from engine.errors import EngineError
+from humangr.engine.errors import EngineError
 
 __all__ = ["NatsServer", "NatsServerError", "find_nats_server", "free_port"]
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
-    from engine.testing.kit import HumangrTestEngine
+    from humangr.engine.testing.kit import HumangrTestEngine
 
 __all__ = ["humangr_engine", "humangr_nats_url"]
 
@@ -42,7 +42,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
         "humangr(**options): keywords for the humangr_engine fixture, passed to "
-        "engine.testing.humangr() (layers=..., review_deadline_s=..., llm=None, ...)",
+        "humangr.engine.testing.humangr() (layers=..., review_deadline_s=..., llm=None, ...)",
     )
 
 
@@ -58,7 +58,7 @@ async def humangr_engine(
     request: pytest.FixtureRequest, humangr_nats_url: str | None
 ) -> AsyncIterator[HumangrTestEngine]:
     """A HUMANGR engine for this test: every layer answers clean until the test scripts it."""
-    from engine.testing.kit import humangr
+    from humangr.engine.testing.kit import humangr
 
     marker = request.node.get_closest_marker("humangr")
     if marker is not None and marker.args:

@@ -12,10 +12,16 @@ from typing import Any, TypeVar
 
 import anyio
 from anyio.abc import TaskStatus
-
-from contracts import DeadLetter, HumanLayerReport, Outcome, ReviewRequested, Subjects, decode
-from engine.bus import Bus, Msg
-from engine.errors import ContractError, EngineError
+from humangr.contracts import (
+    DeadLetter,
+    HumanLayerReport,
+    Outcome,
+    ReviewRequested,
+    Subjects,
+    decode,
+)
+from humangr.engine.bus import Bus, Msg
+from humangr.engine.errors import ContractError, EngineError
 
 __all__ = ["KitError", "KitTimeout", "Malformed", "Recorder", "describe"]
 

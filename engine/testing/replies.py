@@ -13,10 +13,9 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import msgspec
-
-from contracts import LayerID, LayerVerdict, Severity
-from engine.errors import ConfigError
-from engine.llm import LLMReply, LLMRequest, ScriptedLLM
+from humangr.contracts import LayerID, LayerVerdict, Severity
+from humangr.engine.errors import ConfigError
+from humangr.engine.llm import LLMReply, LLMRequest, ScriptedLLM
 
 __all__ = [
     "Reply",

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from contracts import LayerID, VetoLevel
-from engine.errors import ConfigError
-from engine.review import LAYERS
+from humangr.contracts import LayerID, VetoLevel
+from humangr.engine.errors import ConfigError
+from humangr.engine.review import LAYERS
 
 from .replies import ReplyLike, ScriptBook, finding, match_of, to_reply
 

@@ -15,10 +15,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import anyio
-
-from contracts import ActionContext, ActionSubmitted, Decision, Outcome, Subjects, decode, encode
-from engine.bus import Bus, Subscription
-from engine.review import action_hash
+from humangr.contracts import (
+    ActionContext,
+    ActionSubmitted,
+    Decision,
+    Outcome,
+    Subjects,
+    decode,
+    encode,
+)
+from humangr.engine.bus import Bus, Subscription
+from humangr.engine.review import action_hash
 
 __all__ = ["EditResult", "FileEditAgent"]
 

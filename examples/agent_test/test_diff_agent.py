@@ -11,9 +11,8 @@ from pathlib import Path
 import anyio
 import pytest
 from diff_agent import EditResult, FileEditAgent
-
-from contracts import Decision, Outcome
-from engine.testing import HumangrTestEngine
+from humangr.contracts import Decision, Outcome
+from humangr.engine.testing import HumangrTestEngine
 
 pytestmark = pytest.mark.anyio
 

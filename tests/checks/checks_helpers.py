@@ -6,8 +6,8 @@ import textwrap
 from collections.abc import Collection
 from pathlib import Path
 
-from contracts import ActionContext, Finding, LayerID
-from engine.checks import run_checks
+from humangr.contracts import ActionContext, Finding, LayerID
+from humangr.engine.checks import run_checks
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

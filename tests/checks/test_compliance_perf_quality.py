@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 from checks_helpers import modify, new_file, rule, where
-
-from contracts import LayerID, Severity
-from engine.checks.compliance import cpf_valid, luhn_valid, ssn_valid
+from humangr.contracts import LayerID, Severity
+from humangr.engine.checks.compliance import cpf_valid, luhn_valid, ssn_valid
 
 S = Severity
 HL2, HL3, HL5, HL6 = LayerID.HL2, LayerID.HL3, LayerID.HL5, LayerID.HL6

@@ -7,11 +7,10 @@ from collections.abc import Iterator
 
 import pytest
 from checks_helpers import action, all_findings, fixture, modify, new_file, run, where
+from humangr.contracts import Finding, LayerID, Severity, decode, encode
+from humangr.engine.checks import CHECKS, Check, CheckInput, Hit, checks_markdown, run_checks
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from contracts import Finding, LayerID, Severity, decode, encode
-from engine.checks import CHECKS, Check, CheckInput, Hit, checks_markdown, run_checks
 
 HL4 = LayerID.HL4
 
@@ -101,7 +100,7 @@ def test_a_crashing_check_is_logged_and_reported_not_silent(
 ) -> None:
     crashing = Check(LayerID.HL5, "boom", "always fails", ("humangr",), "n/a", _boom)
     checks = [crashing, *CHECKS]
-    with caplog.at_level(logging.ERROR, logger="engine.checks"):
+    with caplog.at_level(logging.ERROR, logger="humangr.engine.checks"):
         result = run_checks(action(fixture("aws_shell.diff")), checks=checks)
     (failed,) = result[LayerID.HL5]
     assert failed.id == "HL5-R-boom-1"

@@ -6,10 +6,9 @@ from pathlib import Path
 
 import anyio
 import pytest
-
-from contracts import ActionContext, Finding, LayerID
-from engine.checks import SharedChecks, run_checks
-from engine.review import action_hash
+from humangr.contracts import ActionContext, Finding, LayerID
+from humangr.engine.checks import SharedChecks, run_checks
+from humangr.engine.review import action_hash
 
 pytestmark = pytest.mark.anyio
 

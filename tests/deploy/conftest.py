@@ -6,8 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 from deploy_helpers import DEPLOY, env_example
-
-from engine.testing.natsserver import NatsServer
+from humangr.engine.testing.natsserver import NatsServer
 
 
 @pytest.fixture(scope="module")

@@ -18,8 +18,7 @@ from pathlib import Path
 import anyio
 from anyio.abc import Process
 from anyio.streams.text import TextReceiveStream
-
-from engine.bus.nats import JetStreamConfig, NatsBus
+from humangr.engine.bus.nats import JetStreamConfig, NatsBus
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -101,7 +100,7 @@ async def _spawn(spec: Spec, log_dir: Path) -> Served:
     log = log_dir / f"serve-{uuid.uuid4().hex[:8]}.log"
     with log.open("wb") as errors:
         process = await anyio.open_process(
-            [sys.executable, "-m", "engine.cli", "serve", *spec.args],
+            [sys.executable, "-m", "humangr", "serve", *spec.args],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=errors,

@@ -10,9 +10,8 @@ from typing import Any
 
 import pytest
 from deploy_helpers import DEPLOY, ROLES, env_example
-
-from engine.commands.nats import ROLES as SERVE_ROLES
-from engine.metrics import Metrics, exported_names
+from humangr.engine.commands.nats import ROLES as SERVE_ROLES
+from humangr.engine.metrics import Metrics, exported_names
 
 DASHBOARD = DEPLOY / "grafana" / "dashboards" / "humangr.json"
 PROMQL_WORDS = {

@@ -10,11 +10,10 @@ from contextlib import AsyncExitStack, asynccontextmanager
 import anyio
 import pytest
 from deploy_helpers import DEPLOY, ROLES, connect_as
-
-from engine.bus import Msg, Subscription
-from engine.bus.nats import NatsBus
-from engine.errors import BusError
-from engine.testing.natsserver import NatsServer
+from humangr.engine.bus import Msg, Subscription
+from humangr.engine.bus.nats import NatsBus
+from humangr.engine.errors import BusError
+from humangr.engine.testing.natsserver import NatsServer
 
 pytestmark = [pytest.mark.anyio, pytest.mark.nats]
 

@@ -17,11 +17,10 @@ from typing import Any
 import anyio
 import pytest
 from deploy_helpers import DEPLOY, ROOT, Spec, fetch, serving
-
-from contracts import ActionContext, Outcome, Subjects
-from engine.bus.nats import NatsBus
-from engine.runtime import submit_and_wait
-from engine.testing.natsserver import free_port
+from humangr.contracts import ActionContext, Outcome, Subjects
+from humangr.engine.bus.nats import NatsBus
+from humangr.engine.runtime import submit_and_wait
+from humangr.engine.testing.natsserver import free_port
 
 pytestmark = [pytest.mark.anyio, pytest.mark.nats]
 

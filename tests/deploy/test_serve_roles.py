@@ -5,12 +5,11 @@ from __future__ import annotations
 import socket
 
 import pytest
+from humangr.engine.cli import main
+from humangr.engine.commands.nats import resolve_roles
+from humangr.engine.errors import ConfigError
 
-from engine.cli import main
-from engine.commands.nats import resolve_roles
-from engine.errors import ConfigError
-
-MISSING = {"agents": "actors.no_such_module", "monitor": "actors.no_such_monitor"}
+MISSING = {"agents": "humangr.actors.no_such_module", "monitor": "humangr.actors.no_such_monitor"}
 
 
 def test_review_roles_need_no_pipeline() -> None:
@@ -22,12 +21,12 @@ def test_a_pipeline_role_this_build_lacks_is_refused_clearly() -> None:
     with pytest.raises(ConfigError, match=r"role 'agents' is not available yet.*no_such_module"):
         resolve_roles("agents", MISSING)
     with pytest.raises(ConfigError, match=r"role 'monitor' is not available yet.*serve_actors"):
-        resolve_roles("monitor", {"monitor": "actors.layer"})
+        resolve_roles("monitor", {"monitor": "humangr.actors.layer"})
 
 
 def test_all_is_the_review_plus_the_pipeline_roles_that_exist() -> None:
     assert resolve_roles("all", MISSING) == (("supervisor", "layers"), {})
-    roles, factories = resolve_roles("all", {**MISSING, "monitor": "actors.monitor"})
+    roles, factories = resolve_roles("all", {**MISSING, "monitor": "humangr.actors.monitor"})
     assert roles == ("supervisor", "layers", "monitor")
     assert set(factories) == {"monitor"}
     with pytest.raises(ConfigError, match="unknown role"):

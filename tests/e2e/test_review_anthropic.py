@@ -5,12 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
-
-from contracts import ActionContext, LayerID, Outcome, Usage
-from engine.config import ReviewConfig
-from engine.llm import AnthropicLLM
-from engine.runtime import run_engine
-from engine.testing.fake_anthropic import (
+from humangr.contracts import ActionContext, LayerID, Outcome, Usage
+from humangr.engine.config import ReviewConfig
+from humangr.engine.llm import AnthropicLLM
+from humangr.engine.runtime import run_engine
+from humangr.engine.testing.fake_anthropic import (
     ApiError,
     FakeAnthropic,
     FakeUsage,

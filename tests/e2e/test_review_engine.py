@@ -10,8 +10,7 @@ from typing import Any
 
 import anyio
 import pytest
-
-from contracts import (
+from humangr.contracts import (
     ActionContext,
     DeadLetter,
     HumanLayerReport,
@@ -25,12 +24,12 @@ from contracts import (
     decode,
     encode,
 )
-from engine.actor import SupervisionPolicy
-from engine.bus import Bus
-from engine.config import ReviewConfig
-from engine.errors import EngineError
-from engine.llm import LLMClient, ScriptedLLM
-from engine.runtime import Engine, run_engine
+from humangr.engine.actor import SupervisionPolicy
+from humangr.engine.bus import Bus
+from humangr.engine.config import ReviewConfig
+from humangr.engine.errors import EngineError
+from humangr.engine.llm import LLMClient, ScriptedLLM
+from humangr.engine.runtime import Engine, run_engine
 
 pytestmark = pytest.mark.anyio
 
@@ -241,7 +240,7 @@ async def test_needs_review_without_an_answer_is_rejected_at_the_deadline(bus: B
 
 
 async def test_oversized_and_mismatched_submissions_are_dead_lettered(bus: Bus) -> None:
-    from contracts import ActionSubmitted
+    from humangr.contracts import ActionSubmitted
 
     async with engine_on(bus, max_diff_bytes=100) as engine:
         s = engine.subjects

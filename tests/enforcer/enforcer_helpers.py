@@ -7,8 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import msgspec
-
-from contracts import AgentName, Limits, MessageEnvelope, ResponseEnvelope
+from humangr.contracts import AgentName, Limits, MessageEnvelope, ResponseEnvelope
 
 PROJECT = "demo"
 TASK = "TSK-001"

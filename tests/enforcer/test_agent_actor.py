@@ -9,9 +9,8 @@ from typing import Any, TypeVar
 import anyio
 import pytest
 from enforcer_helpers import envelope, fake_assets, good
-
-from actors.agent import BREAKER_FILE, AgentActor, agent_actors, serve_actors
-from contracts import (
+from humangr.actors.agent import BREAKER_FILE, AgentActor, agent_actors, serve_actors
+from humangr.contracts import (
     AgentName,
     AgentResult,
     AgentRunRecord,
@@ -22,11 +21,11 @@ from contracts import (
     decode,
     encode,
 )
-from engine.actor import ActorSystem, SupervisionPolicy
-from engine.bus import Bus
-from engine.enforcer import BreakerStore
-from engine.errors import ConfigError
-from engine.llm import ScriptedLLM
+from humangr.engine.actor import ActorSystem, SupervisionPolicy
+from humangr.engine.bus import Bus
+from humangr.engine.enforcer import BreakerStore
+from humangr.engine.errors import ConfigError
+from humangr.engine.llm import ScriptedLLM
 
 pytestmark = pytest.mark.anyio
 T = TypeVar("T")

@@ -8,12 +8,11 @@ from collections.abc import AsyncIterator
 
 import pytest
 from enforcer_helpers import envelope, fake_assets, good
-
-from contracts import ResponseEnvelope, ResponseStatus
-from engine.enforcer import Enforcer
-from engine.llm import AnthropicLLM, tool_name_for
-from engine.metrics import Metrics
-from engine.testing.fake_anthropic import ApiError, FakeAnthropic, Raw, ToolUse
+from humangr.contracts import ResponseEnvelope, ResponseStatus
+from humangr.engine.enforcer import Enforcer
+from humangr.engine.llm import AnthropicLLM, tool_name_for
+from humangr.engine.metrics import Metrics
+from humangr.engine.testing.fake_anthropic import ApiError, FakeAnthropic, Raw, ToolUse
 
 pytestmark = pytest.mark.anyio
 

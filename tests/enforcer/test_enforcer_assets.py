@@ -4,11 +4,10 @@ carries the shipped texts in full."""
 from __future__ import annotations
 
 import pytest
-
-from agents import PROMPT_AGENTS, agent_variants, load_agent_assets
-from contracts import MessageEnvelope, ResponseEnvelope, decode
-from engine.enforcer import build_request, check_reply
-from engine.enforcer.enforcer import default_assets
+from humangr.agents import PROMPT_AGENTS, agent_variants, load_agent_assets
+from humangr.contracts import MessageEnvelope, ResponseEnvelope, decode
+from humangr.engine.enforcer import build_request, check_reply
+from humangr.engine.enforcer.enforcer import default_assets
 
 SHIPPED = [(agent, variant) for agent in PROMPT_AGENTS for variant in agent_variants(agent)]
 

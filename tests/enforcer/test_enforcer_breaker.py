@@ -5,9 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from engine.enforcer import BreakerStore, CircuitBreaker
-from engine.errors import ConfigError
+from humangr.engine.enforcer import BreakerStore, CircuitBreaker
+from humangr.engine.errors import ConfigError
 
 
 class Clock:

@@ -6,11 +6,10 @@ import json
 import re
 
 from enforcer_helpers import Assets, envelope
-
-from contracts import ArtifactRef, ResponseEnvelope
-from engine.enforcer import build_request, excerpts, split_artifacts
-from engine.enforcer.bundle import CHARS_PER_TOKEN, estimate_tokens
-from engine.llm import tool_name_for
+from humangr.contracts import ArtifactRef, ResponseEnvelope
+from humangr.engine.enforcer import build_request, excerpts, split_artifacts
+from humangr.engine.enforcer.bundle import CHARS_PER_TOKEN, estimate_tokens
+from humangr.engine.llm import tool_name_for
 
 ASSETS = Assets(
     protocol="PROTOCOL\n" + "protocol line\n" * 500,

@@ -16,8 +16,7 @@ from enforcer_helpers import (
     good,
     reply,
 )
-
-from engine.enforcer import check_reply, request_problems
+from humangr.engine.enforcer import check_reply, request_problems
 
 
 def gates(agent: str, mode: str, data: dict[str, Any], **request: Any) -> list[str]:

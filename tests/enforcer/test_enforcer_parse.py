@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-
-from engine.enforcer.parse import has_field, reply_problems, sections
+from humangr.engine.enforcer.parse import has_field, reply_problems, sections
 
 VALID = '{"status": "OK", "summary": "done"}'
 

@@ -9,12 +9,11 @@ from typing import Any
 import anyio
 import pytest
 from enforcer_helpers import TASK, envelope, fake_assets, good
-
-from contracts import Limits, ResponseStatus
-from engine.enforcer import BreakerStore, Enforcer
-from engine.errors import ConfigError
-from engine.llm import ScriptedLLM
-from engine.metrics import Metrics
+from humangr.contracts import Limits, ResponseStatus
+from humangr.engine.enforcer import BreakerStore, Enforcer
+from humangr.engine.errors import ConfigError
+from humangr.engine.llm import ScriptedLLM
+from humangr.engine.metrics import Metrics
 
 pytestmark = pytest.mark.anyio
 

@@ -8,11 +8,9 @@ from collections.abc import AsyncIterator
 
 import anyio
 import pytest
-from prometheus_client import CollectorRegistry
-
-from contracts import ActionContext, LayerID, LayerVerdict, Severity, Usage
-from engine.errors import ConfigError, LLMError
-from engine.llm import (
+from humangr.contracts import ActionContext, LayerID, LayerVerdict, Severity, Usage
+from humangr.engine.errors import ConfigError, LLMError
+from humangr.engine.llm import (
     AnthropicLLM,
     LLMReplyInvalid,
     LLMRequest,
@@ -24,8 +22,8 @@ from engine.llm import (
     tool_input_schema,
     tool_name_for,
 )
-from engine.metrics import Metrics
-from engine.testing.fake_anthropic import (
+from humangr.engine.metrics import Metrics
+from humangr.engine.testing.fake_anthropic import (
     ApiError,
     FakeAnthropic,
     FakeUsage,
@@ -34,6 +32,7 @@ from engine.testing.fake_anthropic import (
     Text,
     ToolUse,
 )
+from prometheus_client import CollectorRegistry
 
 KEY = "sk-ant-test-0123456789-secret"
 VERDICT = {"findings": [{"severity": "critical", "title": "Hard-coded AWS key",

@@ -8,11 +8,10 @@ from typing import Any
 
 import msgspec
 import pytest
-
-from contracts import LayerVerdict, ResponseEnvelope
-from engine.llm import LLMReplyInvalid, LLMRequest, Message, RetryPolicy, SystemBlock
-from engine.llm.retry import parse_retry_after, retry_reason
-from engine.llm.schema import decode_reply, tool_input_schema, tool_name_for
+from humangr.contracts import LayerVerdict, ResponseEnvelope
+from humangr.engine.llm import LLMReplyInvalid, LLMRequest, Message, RetryPolicy, SystemBlock
+from humangr.engine.llm.retry import parse_retry_after, retry_reason
+from humangr.engine.llm.schema import decode_reply, tool_input_schema, tool_name_for
 
 
 class Node(msgspec.Struct):

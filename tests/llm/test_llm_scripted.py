@@ -8,10 +8,9 @@ from typing import Any
 
 import anyio
 import pytest
-
-from contracts import LayerVerdict, Usage
-from engine.errors import ConfigError
-from engine.llm import (
+from humangr.contracts import LayerVerdict, Usage
+from humangr.engine.errors import ConfigError
+from humangr.engine.llm import (
     LLMClient,
     LLMReplyInvalid,
     LLMRequest,

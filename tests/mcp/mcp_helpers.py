@@ -42,7 +42,7 @@ def humangr_command() -> tuple[str, list[str]]:
     script = Path(sys.executable).with_name("humangr")
     if script.exists():
         return str(script), []
-    return sys.executable, ["-m", "engine.cli"]
+    return sys.executable, ["-m", "humangr"]
 
 
 @asynccontextmanager

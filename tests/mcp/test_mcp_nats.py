@@ -8,13 +8,12 @@ from pathlib import Path
 
 import anyio
 import pytest
+from humangr.contracts import Subjects
+from humangr.engine.actor import SupervisionPolicy
+from humangr.engine.bus.nats import NatsBus
+from humangr.engine.config import ReviewConfig
+from humangr.engine.runtime import run_engine
 from mcp_helpers import EVAL_DIFF, TIMEOUT, data, mcp_session, resource_json
-
-from contracts import Subjects
-from engine.actor import SupervisionPolicy
-from engine.bus.nats import NatsBus
-from engine.config import ReviewConfig
-from engine.runtime import run_engine
 
 pytestmark = [pytest.mark.anyio, pytest.mark.nats]
 

@@ -9,21 +9,20 @@ from typing import Any
 
 import anyio
 import pytest
+from humangr.contracts import LayerID, LayerStatus, ReviewFinding, Severity, Subjects, VetoLevel
+from humangr.engine.bus import MemoryBus
+from humangr.engine.config import ReviewConfig
+from humangr.engine.llm import LLMClient, ScriptedLLM
+from humangr.engine.mcp import HumanLayerMCP, NatsBackend, quick_verdict
+from humangr.engine.mcp.backend import redact_url
+from humangr.engine.mcp.quick import quick_layer
+from humangr.engine.mcp.resources import parse_layer_uri, thresholds_document
+from humangr.engine.mcp.schemas import QuickLayer
+from humangr.engine.mcp.serve import open_backend
+from humangr.engine.review import GateSettings, error_run, make_run
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 from mcp_helpers import CLEAN_DIFF, EVAL_DIFF, data, resource_json
-
-from contracts import LayerID, LayerStatus, ReviewFinding, Severity, Subjects, VetoLevel
-from engine.bus import MemoryBus
-from engine.config import ReviewConfig
-from engine.llm import LLMClient, ScriptedLLM
-from engine.mcp import HumanLayerMCP, NatsBackend, quick_verdict
-from engine.mcp.backend import redact_url
-from engine.mcp.quick import quick_layer
-from engine.mcp.resources import parse_layer_uri, thresholds_document
-from engine.mcp.schemas import QuickLayer
-from engine.mcp.serve import open_backend
-from engine.review import GateSettings, error_run, make_run
 
 pytestmark = pytest.mark.anyio
 

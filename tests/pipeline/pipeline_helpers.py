@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from contracts import (
+from humangr.contracts import (
     AgentName,
     ArtifactRef,
     Finding,
@@ -16,7 +16,7 @@ from contracts import (
     ResponseStatus,
     Severity,
 )
-from engine.pipeline import ProjectState, Step, on_handoff, start_project
+from humangr.engine.pipeline import ProjectState, Step, on_handoff, start_project
 
 R = ResponseStatus
 T0 = datetime(2026, 1, 1, tzinfo=UTC)

@@ -14,11 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-
-from actors.agent import agent_actors
-from actors.monitor import MonitorActor
-from actors.pipeline_supervisor import PipelineSupervisor
-from contracts import (
+from humangr.actors.agent import agent_actors
+from humangr.actors.monitor import MonitorActor
+from humangr.actors.pipeline_supervisor import PipelineSupervisor
+from humangr.contracts import (
     Handoff,
     HumanLayerReport,
     Limits,
@@ -28,11 +27,11 @@ from contracts import (
     decode,
     encode,
 )
-from engine.actor import Actor, SupervisionPolicy
-from engine.bus import Bus
-from engine.enforcer import BreakerStore
-from engine.llm import LLMClient, ScriptedLLM
-from engine.runtime import Engine, run_engine
+from humangr.engine.actor import Actor, SupervisionPolicy
+from humangr.engine.bus import Bus
+from humangr.engine.enforcer import BreakerStore
+from humangr.engine.llm import LLMClient, ScriptedLLM
+from humangr.engine.runtime import Engine, run_engine
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples" / "pipeline"
@@ -167,7 +166,7 @@ def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     env.pop("ANTHROPIC_API_KEY", None)
     return subprocess.run(
-        [sys.executable, "-m", "engine.cli", *args], cwd=cwd, env=env, capture_output=True,
+        [sys.executable, "-m", "humangr", *args], cwd=cwd, env=env, capture_output=True,
         text=True, timeout=120, check=False,
     )
 

@@ -5,9 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from pipeline_helpers import BACKLOG, R, advance, approved, reply, to_tasks
-
-from engine.pipeline import (
+from humangr.engine.pipeline import (
     BacklogError,
     BacklogTask,
     decode_state,
@@ -17,6 +15,7 @@ from engine.pipeline import (
     render_status,
     render_task_state,
 )
+from pipeline_helpers import BACKLOG, R, advance, approved, reply, to_tasks
 
 
 def test_sections_become_tasks_with_titles_bodies_and_dependencies() -> None:

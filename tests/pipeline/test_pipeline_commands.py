@@ -6,10 +6,7 @@ import json
 from typing import Any
 
 import pytest
-from msgspec.structs import replace
-from pipeline_helpers import R, advance, approved, clock, rejected, reply, started, to_tasks
-
-from contracts import (
+from humangr.contracts import (
     AgentName,
     ArtifactRef,
     Limits,
@@ -20,8 +17,8 @@ from contracts import (
     decode,
     encode,
 )
-from engine.errors import ContractError
-from engine.pipeline import (
+from humangr.engine.errors import ContractError
+from humangr.engine.pipeline import (
     CommandRefused,
     Step,
     apply_command,
@@ -32,6 +29,8 @@ from engine.pipeline import (
     pipeline_status,
     render_status,
 )
+from msgspec.structs import replace
+from pipeline_helpers import R, advance, approved, clock, rejected, reply, started, to_tasks
 
 S = TaskStatus
 WHY = "The QA report is precise; one more attempt is worth it."

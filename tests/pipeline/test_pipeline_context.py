@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from contracts import (
+from humangr.contracts import (
     AgentName,
     AgentResult,
     NextActions,
@@ -10,8 +10,8 @@ from contracts import (
     ResponseStatus,
     WorkOrder,
 )
-from engine.checks import parse_diff
-from engine.pipeline.context import (
+from humangr.engine.checks import parse_diff
+from humangr.engine.pipeline.context import (
     EXCERPT_CHARS,
     build_envelope,
     handoff_report,

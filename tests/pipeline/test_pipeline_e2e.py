@@ -7,13 +7,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from humangr.contracts import AgentName, Limits, Outcome, ResponseStatus, TaskStatus
+from humangr.engine.audit import AuditLog
+from humangr.engine.bus import Bus
+from humangr.engine.llm import ScriptedLLM
+from humangr.engine.storage import ProjectStore
 from pipeline_run import follow, pipeline_engine, script_lines, scripted, start_of, subjects
-
-from contracts import AgentName, Limits, Outcome, ResponseStatus, TaskStatus
-from engine.audit import AuditLog
-from engine.bus import Bus
-from engine.llm import ScriptedLLM
-from engine.storage import ProjectStore
 
 pytestmark = pytest.mark.anyio
 

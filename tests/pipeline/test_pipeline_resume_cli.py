@@ -10,6 +10,13 @@ from pathlib import Path
 
 import anyio
 import pytest
+from humangr.actors.monitor import MonitorActor
+from humangr.contracts import AgentName, Handoff, decode
+from humangr.engine.actor import ActorSystem
+from humangr.engine.bus import Bus
+from humangr.engine.llm import LLMReply, LLMRequest, ScriptedLLM
+from humangr.engine.pipeline import decode_state
+from humangr.engine.storage import ProjectStore
 from pipeline_run import (
     POLICY,
     SCRIPT,
@@ -21,14 +28,6 @@ from pipeline_run import (
     start_of,
     subjects,
 )
-
-from actors.monitor import MonitorActor
-from contracts import AgentName, Handoff, decode
-from engine.actor import ActorSystem
-from engine.bus import Bus
-from engine.llm import LLMReply, LLMRequest, ScriptedLLM
-from engine.pipeline import decode_state
-from engine.storage import ProjectStore
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -94,7 +93,7 @@ def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     env.pop("ANTHROPIC_API_KEY", None)
     return subprocess.run(
-        [sys.executable, "-m", "engine.cli", *args], cwd=cwd, env=env, capture_output=True,
+        [sys.executable, "-m", "humangr", *args], cwd=cwd, env=env, capture_output=True,
         text=True, timeout=120, check=False,
     )
 
@@ -146,8 +145,8 @@ def test_the_cli_exits_1_when_the_project_blocks(tmp_path: Path) -> None:
 
 
 def test_serve_role_monitor_runs_the_monitor_and_the_pipeline_supervisor(tmp_path: Path) -> None:
-    from actors.monitor import serve_actors
-    from actors.pipeline_supervisor import PipelineSupervisor
+    from humangr.actors.monitor import serve_actors
+    from humangr.actors.pipeline_supervisor import PipelineSupervisor
 
     actors = serve_actors(llm=None, root=tmp_path)
     assert [type(a) for a in actors] == [MonitorActor, PipelineSupervisor]

@@ -5,9 +5,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
-
-from contracts import TaskState, TaskStatus
-from engine.pipeline import ALLOWED, TERMINAL, TransitionRefused, can_transition, transition
+from humangr.contracts import TaskState, TaskStatus
+from humangr.engine.pipeline import ALLOWED, TERMINAL, TransitionRefused, can_transition, transition
 
 S = TaskStatus
 

@@ -8,9 +8,7 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from pipeline_run import POLICY, script_lines, scripted, subjects, worker_actors
-
-from contracts import (
+from humangr.contracts import (
     ActionSubmitted,
     AgentName,
     ConsensusResult,
@@ -27,9 +25,10 @@ from contracts import (
     decode,
     encode,
 )
-from engine.actor import ActorSystem
-from engine.bus import Bus, Subscription
-from engine.storage import ProjectStore
+from humangr.engine.actor import ActorSystem
+from humangr.engine.bus import Bus, Subscription
+from humangr.engine.storage import ProjectStore
+from pipeline_run import POLICY, script_lines, scripted, subjects, worker_actors
 
 pytestmark = pytest.mark.anyio
 

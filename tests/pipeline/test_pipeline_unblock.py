@@ -9,6 +9,19 @@ from typing import Any
 
 import anyio
 import pytest
+from humangr.contracts import (
+    DeadLetter,
+    Limits,
+    PipelineCommand,
+    Subjects,
+    TaskStatus,
+    decode,
+    encode,
+)
+from humangr.engine.bus import Bus
+from humangr.engine.llm import ScriptedLLM
+from humangr.engine.pipeline import decode_state
+from humangr.engine.storage import ProjectStore
 from pipeline_run import (
     dev_lines,
     follow,
@@ -20,12 +33,6 @@ from pipeline_run import (
     start_of,
     subjects,
 )
-
-from contracts import DeadLetter, Limits, PipelineCommand, Subjects, TaskStatus, decode, encode
-from engine.bus import Bus
-from engine.llm import ScriptedLLM
-from engine.pipeline import decode_state
-from engine.storage import ProjectStore
 
 pytestmark = pytest.mark.anyio
 

@@ -9,9 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-import agents
-from agents import (
+from humangr.agents import (
     AGENT_PROTOCOL_PATH,
     ASSETS_DIR,
     LAYERS_DIR,
@@ -21,10 +19,12 @@ from agents import (
     known_variants,
     load_agent_assets,
 )
-from contracts import AgentName, MessageEnvelope, ResponseEnvelope, ResponseStatus
-from contracts.codec import decode
-from engine.errors import ConfigError
-from engine.storage import check_path
+from humangr.contracts import AgentName, MessageEnvelope, ResponseEnvelope, ResponseStatus
+from humangr.contracts.codec import decode
+from humangr.engine.errors import ConfigError
+from humangr.engine.storage import check_path
+
+from humangr import agents
 
 EXPECTED = {
     "cto": ("generic",),
@@ -179,7 +179,7 @@ def test_the_qa_examples_show_both_verdicts() -> None:
 @pytest.mark.parametrize(("agent", "variant"), PAIRS)
 def test_golden_examples_pass_the_enforcer_gates(agent: str, variant: str) -> None:
     """Owner B's ``engine.enforcer.gates.check_reply`` accepts every golden reply."""
-    from engine.enforcer.gates import check_reply
+    from humangr.engine.enforcer.gates import check_reply
 
     request, reply = golden(agent, variant)
     assert check_reply(request, reply) == []

@@ -8,11 +8,10 @@ from datetime import UTC, date, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
-
-from contracts import AgentName, AgentRunRecord, ResponseStatus, Usage
-from engine.audit import AUDIT_DIR, AuditLog, audit_path
-from engine.errors import ContractError, PathPolicyError
-from engine.storage import ProjectStore
+from humangr.contracts import AgentName, AgentRunRecord, ResponseStatus, Usage
+from humangr.engine.audit import AUDIT_DIR, AuditLog, audit_path
+from humangr.engine.errors import ContractError, PathPolicyError
+from humangr.engine.storage import ProjectStore
 
 DAY = datetime(2025, 3, 14, 9, 30, tzinfo=UTC)
 

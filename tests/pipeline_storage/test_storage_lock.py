@@ -12,8 +12,7 @@ import threading
 from pathlib import Path
 
 import pytest
-
-from engine.storage import LOCK_NAME, ProjectStore
+from humangr.engine.storage import LOCK_NAME, ProjectStore
 
 INCREMENTS = 40
 
@@ -41,7 +40,7 @@ def increment(store: ProjectStore, times: int) -> None:
 
 CHILD = """
 import sys
-from engine.storage import ProjectStore
+from humangr.engine.storage import ProjectStore
 store = ProjectStore(sys.argv[1], "demo")
 if sys.argv[2] == "hold":
     with store.lock():

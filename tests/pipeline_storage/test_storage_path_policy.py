@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import pytest
-
-from engine.errors import GateError, PathPolicyError
-from engine.storage import MAX_PATH_CHARS, MAX_SEGMENT_CHARS, check_path, validate_project_id
+from humangr.engine.errors import GateError, PathPolicyError
+from humangr.engine.storage import (
+    MAX_PATH_CHARS,
+    MAX_SEGMENT_CHARS,
+    check_path,
+    validate_project_id,
+)
 
 ACCEPTED = [
     "docs/spec/PRODUCT_SPEC.md",

@@ -9,10 +9,9 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
-from contracts import Artifact
-from engine.errors import PathPolicyError
-from engine.storage import LOCK_NAME, TEMP_SUFFIX, ProjectStore
+from humangr.contracts import Artifact
+from humangr.engine.errors import PathPolicyError
+from humangr.engine.storage import LOCK_NAME, TEMP_SUFFIX, ProjectStore
 
 
 @pytest.fixture
@@ -179,7 +178,7 @@ class TestAtomicWrite:
         child = run_child(
             """
             import resource, signal, sys
-            from engine.storage import ProjectStore
+            from humangr.engine.storage import ProjectStore
             store = ProjectStore(sys.argv[1], "demo")
             signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
             resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
@@ -250,8 +249,8 @@ class TestWriteMany:
         child = run_child(
             """
             import resource, signal, sys
-            from contracts import Artifact
-            from engine.storage import ProjectStore
+            from humangr.contracts import Artifact
+            from humangr.engine.storage import ProjectStore
             store = ProjectStore(sys.argv[1], "demo")
             signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
             resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))

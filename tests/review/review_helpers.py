@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from contracts import (
+from humangr.contracts import (
     ConsensusResult,
     Finding,
     FindingSource,
@@ -13,7 +13,7 @@ from contracts import (
     Severity,
     VetoLevel,
 )
-from engine.review import LAYERS, error_run, fingerprint, make_run
+from humangr.engine.review import LAYERS, error_run, fingerprint, make_run
 
 S = Severity
 

@@ -5,9 +5,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from review_helpers import S, err, raw_run, rf, rule, run_of
-
-from contracts import (
+from humangr.contracts import (
     ConsensusResult,
     FindingSource,
     LayerID,
@@ -17,7 +15,8 @@ from contracts import (
     decode,
     encode,
 )
-from engine.review import ReviewError, consensus, is_confirmed, make_run
+from humangr.engine.review import ReviewError, consensus, is_confirmed, make_run
+from review_helpers import S, err, raw_run, rf, rule, run_of
 
 V = VetoLevel
 L = LayerStatus

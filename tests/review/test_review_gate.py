@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from review_helpers import ALL, S, cr, err, rf, run_of
-
-from contracts import (
+from humangr.contracts import (
     ConsensusResult,
     Finding,
     FindingSource,
@@ -14,7 +12,7 @@ from contracts import (
     Outcome,
     VetoLevel,
 )
-from engine.review import (
+from humangr.engine.review import (
     GateSettings,
     blocking_reasons,
     consensus,
@@ -23,6 +21,7 @@ from engine.review import (
     make_run,
     max_veto,
 )
+from review_helpers import ALL, S, cr, err, rf, run_of
 
 V = VetoLevel
 L = LayerStatus

@@ -7,11 +7,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 
 import msgspec
-from hypothesis import given, settings
-from hypothesis import strategies as st
-from review_helpers import ALL, rule
-
-from contracts import (
+from humangr.contracts import (
     ActionContext,
     ConsensusResult,
     Finding,
@@ -24,7 +20,7 @@ from contracts import (
     Usage,
     VetoLevel,
 )
-from engine.review import (
+from humangr.engine.review import (
     LAYERS,
     VOTING_STATUSES,
     build_report,
@@ -35,6 +31,9 @@ from engine.review import (
     make_run,
     policy_version,
 )
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from review_helpers import ALL, rule
 
 FAST = settings(max_examples=60, deadline=None)
 RANK = {Outcome.APPROVED: 0, Outcome.NEEDS_REVIEW: 1, Outcome.REJECTED: 2}

@@ -9,9 +9,7 @@ from datetime import UTC, datetime
 
 import msgspec
 import pytest
-from review_helpers import ALL, S, cr, err, run_of
-
-from contracts import (
+from humangr.contracts import (
     ActionContext,
     ConsensusResult,
     HumanLayerReport,
@@ -23,7 +21,7 @@ from contracts import (
     decode,
     encode,
 )
-from engine.review import (
+from humangr.engine.review import (
     DEFAULT_SETTINGS,
     LAYERS,
     GateSettings,
@@ -33,6 +31,7 @@ from engine.review import (
     consensus,
     policy_version,
 )
+from review_helpers import ALL, S, cr, err, run_of
 
 V = VetoLevel
 HL = LayerID

@@ -6,9 +6,7 @@ import dataclasses
 from typing import Any
 
 import pytest
-from review_helpers import S, rf
-
-from contracts import (
+from humangr.contracts import (
     Finding,
     FindingSource,
     LayerID,
@@ -19,8 +17,8 @@ from contracts import (
     decode,
     encode,
 )
-from engine.errors import ConfigError
-from engine.review import (
+from humangr.engine.errors import ConfigError
+from humangr.engine.review import (
     DEFAULT_SETTINGS,
     LAYERS,
     MAX_RUN_FINDINGS,
@@ -32,6 +30,7 @@ from engine.review import (
     run_status,
     run_veto,
 )
+from review_helpers import S, rf
 
 V = VetoLevel
 L = LayerStatus

@@ -6,9 +6,8 @@ from collections.abc import AsyncIterator
 
 import anyio
 import pytest
-
-from contracts import Decision, Outcome
-from engine.testing import humangr
+from humangr.contracts import Decision, Outcome
+from humangr.engine.testing import humangr
 
 pytestmark = pytest.mark.anyio
 

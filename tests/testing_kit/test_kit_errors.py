@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 import pytest
-
-from contracts import ActionContext, DeadLetter, Outcome, encode
-from engine.errors import ContractError
-from engine.testing import HumangrTestEngine, KitError, KitTimeout, humangr
+from humangr.contracts import ActionContext, DeadLetter, Outcome, encode
+from humangr.engine.errors import ContractError
+from humangr.engine.testing import HumangrTestEngine, KitError, KitTimeout, humangr
 
 pytestmark = pytest.mark.anyio
 

@@ -7,9 +7,8 @@ from collections.abc import AsyncIterator
 
 import anyio
 import pytest
-
-from contracts import ActionContext, LayerID, LayerStatus, Outcome, VetoLevel
-from engine.testing import HumangrTestEngine, finding, humangr
+from humangr.contracts import ActionContext, LayerID, LayerStatus, Outcome, VetoLevel
+from humangr.engine.testing import HumangrTestEngine, finding, humangr
 
 pytestmark = pytest.mark.anyio
 

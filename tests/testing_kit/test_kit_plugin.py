@@ -8,10 +8,9 @@ from pathlib import Path
 
 import anyio
 import pytest
-
-from contracts import Outcome
-from engine.bus.nats import NatsBus
-from engine.testing import HumangrTestEngine, humangr
+from humangr.contracts import Outcome
+from humangr.engine.bus.nats import NatsBus
+from humangr.engine.testing import HumangrTestEngine, humangr
 
 pytestmark = pytest.mark.anyio
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 import pytest
-
-from contracts import LayerID, LayerStatus, Outcome, VetoLevel
-from engine.errors import ConfigError
-from engine.testing import (
+from humangr.contracts import LayerID, LayerStatus, Outcome, VetoLevel
+from humangr.engine.errors import ConfigError
+from humangr.engine.testing import (
     HumangrTestEngine,
     clean,
     finding,

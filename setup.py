@@ -1,0 +1,19 @@
+"""Packaging: one import name. The repository's top-level folders are installed under ``humangr``
+(``contracts/`` → ``humangr.contracts``, …); everything else is in ``pyproject.toml``."""
+
+from setuptools import find_namespace_packages, setup
+
+MAPPED = ("contracts", "engine", "actors", "agents")
+
+setup(
+    packages=[
+        "humangr",
+        *(
+            f"humangr.{name}"
+            for name in find_namespace_packages(
+                include=[f"{folder}*" for folder in MAPPED], exclude=["*__pycache__*"]
+            )
+        ),
+    ],
+    package_dir={"humangr": "humangr", **{f"humangr.{folder}": folder for folder in MAPPED}},
+)
