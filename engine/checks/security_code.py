@@ -117,9 +117,7 @@ def _input_lines(ctx: CheckInput) -> set[tuple[str | None, int | None]]:
     for f, frag in fragments(ctx):
         tainted = tainted_names(frag.nodes)
         for node in frag.nodes:
-            if isinstance(node, (ast.JoinedStr, ast.BinOp, ast.Call)) and uses_input(
-                node, tainted
-            ):
+            if isinstance(node, (ast.JoinedStr, ast.BinOp, ast.Call)) and uses_input(node, tainted):
                 line = frag.node_line(node)
                 if line is not None:
                     lines.add((f.path, line))

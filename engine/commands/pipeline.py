@@ -68,8 +68,11 @@ def pipeline_actors(llm: LLMClient, root: Path, project_id: str) -> list[Actor]:
 
 def _progress(status: PipelineStatus) -> str:
     task = next((t for t in status.tasks if t.status.value not in ("new", "done")), None)
-    where = (f" | {task.task_id} {task.status} attempt {task.attempt} rework {task.rework}"
-             if task else "")
+    where = (
+        f" | {task.task_id} {task.status} attempt {task.attempt} rework {task.rework}"
+        if task
+        else ""
+    )
     return f"[{status.stage}] {status.state}{where} | next: {status.next_owner} | {status.message}"
 
 
@@ -85,10 +88,14 @@ def summary(project: ProjectState, store: ProjectStore) -> str:
         f"next: {next_step(project)}",
     ]
     for t in project.tasks:
-        lines.append(f"  {t.task_id} {t.status.value:<14} attempts {t.attempt} rework "
-                     f"{t.rework}  {', '.join(t.code_refs)}")
-    lines.append(f"files: {len(store.list())} under {store.dir}; status: "
-                 f"{store.dir / 'docs/monitor/STATUS.md'}")
+        lines.append(
+            f"  {t.task_id} {t.status.value:<14} attempts {t.attempt} rework "
+            f"{t.rework}  {', '.join(t.code_refs)}"
+        )
+    lines.append(
+        f"files: {len(store.list())} under {store.dir}; status: "
+        f"{store.dir / 'docs/monitor/STATUS.md'}"
+    )
     return "\n".join(lines)
 
 
@@ -105,7 +112,12 @@ def _ended(status: PipelineStatus) -> bool:
 
 
 async def watch(
-    bus: Bus, subjects: Subjects, project_id: str, kick: Kick | None, deadline: float, *,
+    bus: Bus,
+    subjects: Subjects,
+    project_id: str,
+    kick: Kick | None,
+    deadline: float,
+    *,
     stop: Callable[[PipelineStatus], bool] = _ended,
 ) -> PipelineStatus | None:
     """Publish ``kick``, then print progress and review decisions until ``stop`` holds for a
@@ -115,9 +127,12 @@ async def watch(
     last: PipelineStatus | None = None
     sent = kick(subjects) if kick is not None else None
     refusal: list[str] = []
-    async with bus.subscribe(subjects.pipeline_status(project_id)) as statuses, \
-            bus.subscribe(subjects.decision(dev_agent)) as decisions, \
-            bus.subscribe(subjects.dlq) as letters, anyio.create_task_group() as tg:
+    async with (
+        bus.subscribe(subjects.pipeline_status(project_id)) as statuses,
+        bus.subscribe(subjects.decision(dev_agent)) as decisions,
+        bus.subscribe(subjects.dlq) as letters,
+        anyio.create_task_group() as tg,
+    ):
         following = anyio.CancelScope(deadline=anyio.current_time() + deadline)
 
         async def show_decisions() -> None:
@@ -130,8 +145,12 @@ async def watch(
                     letter = decode(msg.data, DeadLetter)
                 except ContractError:
                     continue
-                if sent and letter.subject == sent[0] and letter.raw \
-                        and sent[1].startswith(letter.raw):
+                if (
+                    sent
+                    and letter.subject == sent[0]
+                    and letter.raw
+                    and sent[1].startswith(letter.raw)
+                ):
                     refusal.append(letter.error)
                     following.cancel()
                     return
@@ -157,8 +176,9 @@ def _start_kick(start: PipelineStart) -> Kick:
     return lambda subjects: (subjects.pipeline_start, encode_message(start))
 
 
-async def _run(args: argparse.Namespace, kick: Kick | None, actors: list[Actor],
-               llm: LLMClient | None) -> str:
+async def _run(
+    args: argparse.Namespace, kick: Kick | None, actors: list[Actor], llm: LLMClient | None
+) -> str:
     bus = await connect_nats(args.nats) if args.nats else None
     try:
         async with run_engine(bus=bus, llm=llm, extra_actors=actors) as engine:
@@ -174,22 +194,35 @@ def _start(args: argparse.Namespace) -> int:
     spec = Path(args.spec_file).read_text(encoding="utf-8")
     store, existing = _load(root, args.project)
     if existing is not None and existing.state != "running":
-        hint = (f"; unblock or cancel it: `humangr pipeline unblock|cancel {args.project} …`"
-                if existing.state == "blocked" else "")
-        print(f"humangr pipeline run: project {args.project} already ended {existing.state}; "
-              f"see `humangr pipeline status {args.project} --root {root}`{hint}",
-              file=sys.stderr)
+        hint = (
+            f"; unblock or cancel it: `humangr pipeline unblock|cancel {args.project} …`"
+            if existing.state == "blocked"
+            else ""
+        )
+        print(
+            f"humangr pipeline run: project {args.project} already ended {existing.state}; "
+            f"see `humangr pipeline status {args.project} --root {root}`{hint}",
+            file=sys.stderr,
+        )
         return EXIT_ERROR
     llm = make_llm(args.llm)
     if llm is None:
         raise ConfigError("the pipeline needs an LLM: --llm anthropic or --llm scripted:FILE")
     actors = pipeline_actors(llm, root, args.project)
-    limits = Limits(max_rounds=args.max_rounds, max_rework=args.max_rework,
-                    timeout_sec=args.timeout)
-    start = None if existing is not None else PipelineStart(
-        project_id=args.project, spec_raw=spec, variant=args.variant, limits=limits)
-    print(f"{'resuming' if start is None else 'starting'} project {args.project} in "
-          f"{store.dir}", flush=True)
+    limits = Limits(
+        max_rounds=args.max_rounds, max_rework=args.max_rework, timeout_sec=args.timeout
+    )
+    start = (
+        None
+        if existing is not None
+        else PipelineStart(
+            project_id=args.project, spec_raw=spec, variant=args.variant, limits=limits
+        )
+    )
+    print(
+        f"{'resuming' if start is None else 'starting'} project {args.project} in {store.dir}",
+        flush=True,
+    )
     state = anyio.run(_run, args, _start_kick(start) if start else None, actors, llm)
     _, final = _load(root, args.project)
     if final is None:
@@ -216,8 +249,10 @@ def status_command(args: argparse.Namespace) -> int:
         print(f"humangr pipeline status: {exc}", file=sys.stderr)
         return EXIT_ERROR
     if project is None:
-        print(f"humangr pipeline status: no project {args.project} under {store.root}",
-              file=sys.stderr)
+        print(
+            f"humangr pipeline status: no project {args.project} under {store.root}",
+            file=sys.stderr,
+        )
         return EXIT_ERROR
     print(render_task_state(project) if args.format == "json" else render_status(project))
     return EXIT_CODES[project.state]
@@ -232,8 +267,9 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     run.add_argument("--spec-file", required=True, help="the free-text spec (markdown or text)")
     run.add_argument("--project", required=True, help="project id: [a-z0-9][a-z0-9_-]{0,62}")
     run.add_argument("--root", help=root_help)
-    run.add_argument("--llm", help="anthropic | scripted:FILE (default: anthropic when "
-                     "ANTHROPIC_API_KEY is set)")
+    run.add_argument(
+        "--llm", help="anthropic | scripted:FILE (default: anthropic when ANTHROPIC_API_KEY is set)"
+    )
     run.add_argument("--nats", help="run the actors over NATS at this URL (default: in process)")
     run.add_argument("--variant", default="generic", help="dev/qa prompt variant")
     run.add_argument("--max-rounds", type=int, default=3, help="CTO revision rounds per stage")

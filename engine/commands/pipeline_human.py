@@ -47,8 +47,13 @@ def build_command(args: argparse.Namespace) -> PipelineCommand:
         answers = Path(answers_file).read_text(encoding="utf-8")
     command: Literal["unblock", "cancel"] = args.pipeline_command
     draft = PipelineCommand(
-        project_id=args.project, command=command, task_id=args.task, reviewer=args.reviewer,
-        reason=args.reason, answers=answers, extra=getattr(args, "extra", 1),
+        project_id=args.project,
+        command=command,
+        task_id=args.task,
+        reviewer=args.reviewer,
+        reason=args.reason,
+        answers=answers,
+        extra=getattr(args, "extra", 1),
         issued_at=utc_now(),
     )
     return decode(encode(draft), PipelineCommand)
@@ -73,33 +78,47 @@ def _in_process(args: argparse.Namespace, command: PipelineCommand) -> int:
     step = apply_command(project, command, now=utc_now())
     llm = make_llm(args.llm)
     if llm is None and step.orders:
-        raise ConfigError(f"{command.command} re-orders {step.orders[0].agent} "
-                          f"{step.orders[0].mode}: give an LLM (--llm anthropic or "
-                          f"--llm scripted:FILE)")
-    actors: list[Actor] = (pipeline_actors(llm, root, command.project_id) if llm
-                           else [MonitorActor(root)])
+        raise ConfigError(
+            f"{command.command} re-orders {step.orders[0].agent} "
+            f"{step.orders[0].mode}: give an LLM (--llm anthropic or "
+            f"--llm scripted:FILE)"
+        )
+    actors: list[Actor] = (
+        pipeline_actors(llm, root, command.project_id) if llm else [MonitorActor(root)]
+    )
     target = f"task {command.task_id}" if command.task_id else "project"
-    print(f"{command.command} of {target} {command.project_id} by {command.reviewer} in "
-          f"{store.dir}", flush=True)
+    print(
+        f"{command.command} of {target} {command.project_id} by {command.reviewer} in {store.dir}",
+        flush=True,
+    )
     state = anyio.run(_run, args, _kick(command), actors, llm)
     _, final = _load(root, command.project_id)
     if final is None:
         raise ConfigError(f"project {command.project_id} disappeared from {root}")
     print(summary(final, store))
     if state == "running":
-        print(f"humangr pipeline {command.command}: not finished within {args.deadline:g}s",
-              file=sys.stderr)
+        print(
+            f"humangr pipeline {command.command}: not finished within {args.deadline:g}s",
+            file=sys.stderr,
+        )
     return command_exit_code(final.state)
 
 
 async def _remote(args: argparse.Namespace, command: PipelineCommand) -> PipelineStatus | None:
     bus = await connect_nats(args.nats)
     try:
+
         def enough(status: PipelineStatus) -> bool:
             return not args.follow or status.state != "running"
 
-        return await watch(bus, Subjects(), command.project_id, _kick(command),
-                           args.deadline if args.follow else args.wait, stop=enough)
+        return await watch(
+            bus,
+            Subjects(),
+            command.project_id,
+            _kick(command),
+            args.deadline if args.follow else args.wait,
+            stop=enough,
+        )
     finally:
         await bus.close()
 
@@ -108,15 +127,22 @@ def _over_nats(args: argparse.Namespace, command: PipelineCommand) -> int:
     """Exit ``0`` once the engine applied the command (``--follow``: as in process)."""
     status = anyio.run(_remote, args, command)
     if status is None and args.follow:
-        print(f"humangr pipeline {command.command}: not finished within {args.deadline:g}s",
-              file=sys.stderr)
+        print(
+            f"humangr pipeline {command.command}: not finished within {args.deadline:g}s",
+            file=sys.stderr,
+        )
         return EXIT_CODES["running"]
     if status is None:
-        print(f"humangr pipeline {command.command}: no status from the engine at {args.nats} "
-              f"within {args.wait:g}s (is a Monitor running there?)", file=sys.stderr)
+        print(
+            f"humangr pipeline {command.command}: no status from the engine at {args.nats} "
+            f"within {args.wait:g}s (is a Monitor running there?)",
+            file=sys.stderr,
+        )
         return EXIT_ERROR
-    print(f"project {status.project_id}: {status.state.upper()} (stage {status.stage}); "
-          f"next: {status.next_owner}")
+    print(
+        f"project {status.project_id}: {status.state.upper()} (stage {status.stage}); "
+        f"next: {status.next_owner}"
+    )
     return command_exit_code(status.state) if args.follow else 0
 
 
@@ -140,34 +166,64 @@ def add_human_parsers(
     commands: argparse._SubParsersAction[argparse.ArgumentParser], root_help: str
 ) -> None:
     for name, text in (
-        ("unblock", "re-order the step a blocked project or task stopped at, with extra "
-                    "rounds or reworks"),
-        ("cancel", "cancel a blocked task (the project goes on) or, without --task, the "
-                   "whole project"),
+        (
+            "unblock",
+            "re-order the step a blocked project or task stopped at, with extra rounds or reworks",
+        ),
+        (
+            "cancel",
+            "cancel a blocked task (the project goes on) or, without --task, the whole project",
+        ),
     ):
         p = commands.add_parser(name, help=text, description=text)
         p.add_argument("project", help="project id")
-        p.add_argument("--task", help="the blocked task (omit for a stage-level block, or to "
-                       "cancel the whole project)")
+        p.add_argument(
+            "--task",
+            help="the blocked task (omit for a stage-level block, or to cancel the whole project)",
+        )
         p.add_argument("--reviewer", required=True, help="who decides (recorded)")
-        p.add_argument("--reason", required=True, help="why (20..2000 characters; recorded, "
-                       "and given to the agent)")
+        p.add_argument(
+            "--reason",
+            required=True,
+            help="why (20..2000 characters; recorded, and given to the agent)",
+        )
         if name == "unblock":
             answers = p.add_mutually_exclusive_group()
-            answers.add_argument("--answers", help="answers to the agent's NEEDS_INFO "
-                                 "questions (inputs.human_answers)")
+            answers.add_argument(
+                "--answers",
+                help="answers to the agent's NEEDS_INFO questions (inputs.human_answers)",
+            )
             answers.add_argument("--answers-file", help="the answers, read from a file")
-            p.add_argument("--extra", type=int, default=1,
-                           help="extra reworks (task) or rounds (stage) granted, 1..10")
+            p.add_argument(
+                "--extra",
+                type=int,
+                default=1,
+                help="extra reworks (task) or rounds (stage) granted, 1..10",
+            )
         p.add_argument("--root", help=root_help)
-        p.add_argument("--llm", help="anthropic | scripted:FILE (in process; needed when the "
-                       "command re-orders an agent)")
-        p.add_argument("--nats", help="send the command to the engine running at this URL "
-                       "instead of running it in process")
-        p.add_argument("--deadline", type=float, default=3600.0,
-                       help="in process: seconds to follow the resumed project")
-        p.add_argument("--wait", type=float, default=DEFAULT_WAIT,
-                       help="with --nats: seconds to wait for the engine's answer")
-        p.add_argument("--follow", action="store_true",
-                       help="with --nats: follow the project until it ends")
+        p.add_argument(
+            "--llm",
+            help="anthropic | scripted:FILE (in process; needed when the "
+            "command re-orders an agent)",
+        )
+        p.add_argument(
+            "--nats",
+            help="send the command to the engine running at this URL "
+            "instead of running it in process",
+        )
+        p.add_argument(
+            "--deadline",
+            type=float,
+            default=3600.0,
+            help="in process: seconds to follow the resumed project",
+        )
+        p.add_argument(
+            "--wait",
+            type=float,
+            default=DEFAULT_WAIT,
+            help="with --nats: seconds to wait for the engine's answer",
+        )
+        p.add_argument(
+            "--follow", action="store_true", help="with --nats: follow the project until it ends"
+        )
         p.set_defaults(func=human_command)

@@ -69,8 +69,10 @@ def split_artifacts(envelope: MessageEnvelope) -> tuple[MessageEnvelope, dict[st
     moved = {name: text for name, text in envelope.inputs.items() if name in paths}
     if not moved:
         return envelope, {}
-    inputs = {name: (_SHOWN_ELSEWHERE if name in moved else text)
-              for name, text in envelope.inputs.items()}
+    inputs = {
+        name: (_SHOWN_ELSEWHERE if name in moved else text)
+        for name, text in envelope.inputs.items()
+    }
     return msgspec.structs.replace(envelope, inputs=inputs), moved
 
 

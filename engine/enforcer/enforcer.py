@@ -82,8 +82,10 @@ class EnforcerOutcome:
 def _idempotency_key(envelope: MessageEnvelope, request_hash: str) -> str:
     """``<project>:<agent>:<mode>:<task or ->:<attempt>`` (AGENT_PROTOCOL.md), or the request
     hash when that would be longer than the field allows."""
-    key = (f"{envelope.project_id}:{envelope.agent.value}:{envelope.mode}:"
-           f"{envelope.task_id or '-'}:{envelope.attempt}")
+    key = (
+        f"{envelope.project_id}:{envelope.agent.value}:{envelope.mode}:"
+        f"{envelope.task_id or '-'}:{envelope.attempt}"
+    )
     return key if len(key) <= _MAX_KEY else request_hash
 
 
@@ -159,24 +161,46 @@ class Enforcer:
         breaker = self.breakers.get(key)
 
         def finish(
-            reply: ResponseEnvelope, errors: list[str], *, passed: bool, attempts: int = 0,
-            repairs: int = 0, usage: Usage | None = None, breaker_open: bool = False,
+            reply: ResponseEnvelope,
+            errors: list[str],
+            *,
+            passed: bool,
+            attempts: int = 0,
+            repairs: int = 0,
+            usage: Usage | None = None,
+            breaker_open: bool = False,
         ) -> EnforcerOutcome:
             usage = usage or Usage()
             errors = [_short(e) for e in errors[:_MAX_ERRORS]]
             result = AgentResult(
-                request_id=envelope.request_id, project_id=envelope.project_id,
-                agent=envelope.agent, mode=envelope.mode, task_id=envelope.task_id,
-                envelope=reply, validator_pass=passed, validation_errors=errors,
-                attempts=attempts, repairs=repairs, breaker_open=breaker_open, usage=usage,
+                request_id=envelope.request_id,
+                project_id=envelope.project_id,
+                agent=envelope.agent,
+                mode=envelope.mode,
+                task_id=envelope.task_id,
+                envelope=reply,
+                validator_pass=passed,
+                validation_errors=errors,
+                attempts=attempts,
+                repairs=repairs,
+                breaker_open=breaker_open,
+                usage=usage,
             )
             record = AgentRunRecord(
-                project_id=envelope.project_id, agent=envelope.agent, mode=envelope.mode,
-                task_id=envelope.task_id, request_id=envelope.request_id,
-                request_hash=request_hash, model=reply.meta.model, attempts=attempts,
-                repairs=repairs, validator_pass=passed, validation_errors=errors,
+                project_id=envelope.project_id,
+                agent=envelope.agent,
+                mode=envelope.mode,
+                task_id=envelope.task_id,
+                request_id=envelope.request_id,
+                request_hash=request_hash,
+                model=reply.meta.model,
+                attempts=attempts,
+                repairs=repairs,
+                validator_pass=passed,
+                validation_errors=errors,
                 artifact_paths=[a.path for a in reply.artifacts] if passed else [],
-                status=reply.status, usage=usage,
+                status=reply.status,
+                usage=usage,
                 duration_ms=(time.perf_counter() - started) * 1000,
             )
             return EnforcerOutcome(result=result, record=record, breaker_events=tuple(events))
@@ -184,37 +208,50 @@ class Enforcer:
         problems = request_problems(envelope)
         if problems:
             summary = f"the request cannot be served: {'; '.join(problems)}"
-            return finish(_blocked(summary, problems, model="", key=idempotency_key), problems,
-                          passed=False)
+            return finish(
+                _blocked(summary, problems, model="", key=idempotency_key), problems, passed=False
+            )
         try:
             assets = self.assets(envelope.agent.value, envelope.variant)
         except ConfigError as exc:
             errors = [f"prompt assets: {exc}"]
-            return finish(_blocked(errors[0], errors, model="", key=idempotency_key), errors,
-                          passed=False)
+            return finish(
+                _blocked(errors[0], errors, model="", key=idempotency_key), errors, passed=False
+            )
 
         allowed, change = breaker.acquire()
         if change is not None:
             events.append(await self._changed(key, change))
         if not allowed:
             error = self._refusal(envelope, key)
-            return finish(_blocked(error, [error], model="", key=idempotency_key), [error],
-                          passed=False, breaker_open=True)
+            return finish(
+                _blocked(error, [error], model="", key=idempotency_key),
+                [error],
+                passed=False,
+                breaker_open=True,
+            )
 
         before = (breaker.state, breaker.failures)
         verdict: BreakerState | None = None
         settled = False
         try:
             request = build_request(
-                envelope, assets, artifacts=artifacts, token_budget=self.token_budget,
+                envelope,
+                assets,
+                artifacts=artifacts,
+                token_budget=self.token_budget,
                 max_tokens=self.max_tokens,
             )
             strict = StrictLLM(
-                self.llm, timeout=envelope.limits.timeout_sec,
+                self.llm,
+                timeout=envelope.limits.timeout_sec,
                 on_reject=lambda gate: self._reject(envelope.agent.value, gate),
             )
             outcome = await complete_structured(
-                strict, request, max_repairs=self.max_repairs, check=self._check(envelope),
+                strict,
+                request,
+                max_repairs=self.max_repairs,
+                check=self._check(envelope),
                 metrics=self.metrics,
             )
             ok = outcome.ok and isinstance(outcome.value, ResponseEnvelope)
@@ -229,16 +266,28 @@ class Enforcer:
             await self._persist()
         model = outcome.model or ""
         if ok:
-            meta = ResponseMeta(round=envelope.attempt, model=model,
-                                idempotency_key=idempotency_key)
+            meta = ResponseMeta(
+                round=envelope.attempt, model=model, idempotency_key=idempotency_key
+            )
             reply: ResponseEnvelope = msgspec.structs.replace(outcome.value, meta=meta)
-            return finish(reply, [], passed=True, attempts=outcome.attempts,
-                          repairs=outcome.repairs, usage=outcome.usage)
+            return finish(
+                reply,
+                [],
+                passed=True,
+                attempts=outcome.attempts,
+                repairs=outcome.repairs,
+                usage=outcome.usage,
+            )
         errors = list(outcome.errors) or [outcome.error or "no valid reply"]
         summary = f"{envelope.agent.value} {envelope.mode}: {outcome.error or 'no valid reply'}"
-        return finish(_blocked(summary, errors, model=model, key=idempotency_key), errors,
-                      passed=False, attempts=outcome.attempts, repairs=outcome.repairs,
-                      usage=outcome.usage)
+        return finish(
+            _blocked(summary, errors, model=model, key=idempotency_key),
+            errors,
+            passed=False,
+            attempts=outcome.attempts,
+            repairs=outcome.repairs,
+            usage=outcome.usage,
+        )
 
     def _refusal(self, envelope: MessageEnvelope, key: BreakerKey) -> str:
         breaker = self.breakers.get(key)
@@ -257,13 +306,22 @@ class Enforcer:
     async def _changed(self, key: BreakerKey, state: BreakerState) -> BreakerChanged:
         project, agent, mode = key
         breaker = self.breakers.get(key)
-        log.warning("circuit breaker %s/%s/%s is now %s (%d failure(s))",
-                    project, agent, mode, state, breaker.failures)
+        log.warning(
+            "circuit breaker %s/%s/%s is now %s (%d failure(s))",
+            project,
+            agent,
+            mode,
+            state,
+            breaker.failures,
+        )
         if self.metrics is not None:
             self.metrics.set_breaker(agent, mode, self._worst(agent, mode))
         await self._persist()
         return BreakerChanged(
-            project_id=project, agent=AgentName(agent), mode=mode, state=state,
+            project_id=project,
+            agent=AgentName(agent),
+            mode=mode,
+            state=state,
             failures=breaker.failures,
         )
 
@@ -276,5 +334,9 @@ class Enforcer:
         try:
             await self.breakers.persist()
         except OSError as exc:
-            log.error("cannot persist circuit breakers to %s: %s; the states live on in memory "
-                      "but a restart would lose them", self.breakers.path, exc)
+            log.error(
+                "cannot persist circuit breakers to %s: %s; the states live on in memory "
+                "but a restart would lose them",
+                self.breakers.path,
+                exc,
+            )

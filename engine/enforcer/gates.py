@@ -108,29 +108,35 @@ def _spec_intake(request: MessageEnvelope, reply: ResponseEnvelope) -> list[Viol
                 numbered.setdefault(int(match.group(1)), section.body)
         missing = [f"## {n}" for n in range(10) if n not in numbered]
         if missing:
-            found.append(Violation(
-                "spec_sections", f"{SPEC_PATH} lacks the section(s) {', '.join(missing)}"
-            ))
+            found.append(
+                Violation("spec_sections", f"{SPEC_PATH} lacks the section(s) {', '.join(missing)}")
+            )
         empty = [f"## {n}" for n, body in sorted(numbered.items()) if not body.strip()]
         if empty:
-            found.append(Violation(
-                "spec_sections",
-                f"{SPEC_PATH} section(s) {', '.join(empty)} are empty; write TBD or UNKNOWN "
-                "where the spec says nothing",
-            ))
+            found.append(
+                Violation(
+                    "spec_sections",
+                    f"{SPEC_PATH} section(s) {', '.join(empty)} are empty; write TBD or UNKNOWN "
+                    "where the spec says nothing",
+                )
+            )
         if not _FR.search(content):
-            found.append(Violation(
-                "spec_fr", f"{SPEC_PATH} has no functional requirement (an id like FR-01)"
-            ))
+            found.append(
+                Violation(
+                    "spec_fr", f"{SPEC_PATH} has no functional requirement (an id like FR-01)"
+                )
+            )
     if "spec_raw" in request.inputs:
         refs = sum(1 for e in reply.evidence if e.ref.startswith("inputs.spec_raw"))
         low, high = SPEC_EVIDENCE
         if not low <= refs <= high:
-            found.append(Violation(
-                "spec_evidence",
-                f"give {low} to {high} evidence items whose ref is inputs.spec_raw (or "
-                f"inputs.spec_raw#<where>); found {refs}",
-            ))
+            found.append(
+                Violation(
+                    "spec_evidence",
+                    f"give {low} to {high} evidence items whose ref is inputs.spec_raw (or "
+                    f"inputs.spec_raw#<where>); found {refs}",
+                )
+            )
     return found
 
 
@@ -141,17 +147,18 @@ def _engineer(_: MessageEnvelope, reply: ResponseEnvelope) -> list[Violation]:
 def _cto_validation(request: MessageEnvelope, reply: ResponseEnvelope) -> list[Violation]:
     found = _require(reply, CTO_VALIDATION[request.mode])[1]
     if reply.status is S.REVISION and not [i for i in reply.next_actions.items if i.strip()]:
-        found.append(Violation(
-            "revision", "REVISION must list each gap to fix in next_actions.items"
-        ))
+        found.append(
+            Violation("revision", "REVISION must list each gap to fix in next_actions.items")
+        )
     return found
 
 
 def _backlog(_: MessageEnvelope, reply: ResponseEnvelope) -> list[Violation]:
     backlogs = [a for a in reply.artifacts if _BACKLOG_PATH.match(a.path)]
     if not backlogs:
-        return [Violation("required_artifact", "the artifact docs/pm/<squad>/BACKLOG.md is "
-                          "missing")]
+        return [
+            Violation("required_artifact", "the artifact docs/pm/<squad>/BACKLOG.md is missing")
+        ]
     found: list[Violation] = []
     for artifact in backlogs:
         try:
@@ -160,22 +167,32 @@ def _backlog(_: MessageEnvelope, reply: ResponseEnvelope) -> list[Violation]:
             found.append(Violation("backlog_tasks", f"{artifact.path}: {exc}"))
             continue
         for task in tasks:
-            missing = [name for name, labels in BACKLOG_FIELDS.items()
-                       if not has_field(task.body, labels)]
+            missing = [
+                name for name, labels in BACKLOG_FIELDS.items() if not has_field(task.body, labels)
+            ]
             if missing:
-                found.append(Violation(
-                    "backlog_tasks",
-                    f"{artifact.path}: task {task.task_id} lacks {', '.join(missing)}",
-                ))
+                found.append(
+                    Violation(
+                        "backlog_tasks",
+                        f"{artifact.path}: task {task.task_id} lacks {', '.join(missing)}",
+                    )
+                )
     return found
 
 
 def _dev(request: MessageEnvelope, reply: ResponseEnvelope) -> list[Violation]:
     code = [a for a in reply.artifacts if a.path.startswith("apps/") and a.content.strip()]
-    found = [] if code else [Violation(
-        "dev_apps", "implement the task: at least one non-empty file under apps/ is required; "
-        "an explanation alone is not an implementation"
-    )]
+    found = (
+        []
+        if code
+        else [
+            Violation(
+                "dev_apps",
+                "implement the task: at least one non-empty file under apps/ is required; "
+                "an explanation alone is not an implementation",
+            )
+        ]
+    )
     found += _require(reply, f"docs/dev/dev_implementation_{request.task_id}.md")[1]
     return found
 
@@ -185,8 +202,9 @@ def _qa(request: MessageEnvelope, reply: ResponseEnvelope) -> list[Violation]:
     content, found = _require(reply, path)
     if content is not None:
         missing = [] if _REQ_ID.search(content) else ["the FR/NFR mapping (FR-/NFR- ids)"]
-        missing += [name for name, labels in QA_REPORT_FIELDS.items()
-                    if not has_field(content, labels)]
+        missing += [
+            name for name, labels in QA_REPORT_FIELDS.items() if not has_field(content, labels)
+        ]
         if missing:
             found.append(Violation("qa_report", f"{path} lacks {', '.join(missing)}"))
     return found
@@ -227,20 +245,24 @@ def _global(mode: _Mode, reply: ResponseEnvelope) -> list[Violation]:
     found: list[Violation] = []
     if reply.status not in mode.statuses:
         allowed = ", ".join(sorted(s.value for s in mode.statuses))
-        found.append(Violation(
-            "status", f"status {reply.status.value} is not allowed here; use one of {allowed}"
-        ))
+        found.append(
+            Violation(
+                "status", f"status {reply.status.value} is not allowed here; use one of {allowed}"
+            )
+        )
     if not reply.summary.strip():
         found.append(Violation("summary", "summary is empty"))
     if reply.status is S.OK and not reply.evidence:
         found.append(Violation("evidence", "status OK needs at least one evidence item"))
     questions = [q for q in reply.next_actions.questions if q.strip()]
     if reply.status is S.NEEDS_INFO and not 1 <= len(questions) <= MAX_QUESTIONS:
-        found.append(Violation(
-            "questions",
-            f"NEEDS_INFO needs 1 to {MAX_QUESTIONS} questions in next_actions.questions; "
-            f"found {len(questions)}",
-        ))
+        found.append(
+            Violation(
+                "questions",
+                f"NEEDS_INFO needs 1 to {MAX_QUESTIONS} questions in next_actions.questions; "
+                f"found {len(questions)}",
+            )
+        )
     if not reply.artifacts:
         found.append(Violation("artifacts", "this mode must return artifacts; none were sent"))
     seen: set[str] = set()
@@ -251,10 +273,12 @@ def _global(mode: _Mode, reply: ResponseEnvelope) -> list[Violation]:
             found.append(Violation("path_policy", str(exc.problem)))
         else:
             if artifact.path.startswith(RESERVED_PREFIX):
-                found.append(Violation(
-                    "path_policy", f"{artifact.path!r}: {RESERVED_PREFIX} is written by the "
-                    "Monitor only",
-                ))
+                found.append(
+                    Violation(
+                        "path_policy",
+                        f"{artifact.path!r}: {RESERVED_PREFIX} is written by the Monitor only",
+                    )
+                )
         if artifact.path in seen:
             found.append(Violation("artifacts", f"the path {artifact.path} appears twice"))
         seen.add(artifact.path)

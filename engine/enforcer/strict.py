@@ -41,20 +41,27 @@ class StrictLLM:
                 if not problems:
                     raise
                 raise LLMReplyInvalid(
-                    exc.schema_name, [*exc.errors, *problems], raw=exc.raw, usage=exc.usage,
+                    exc.schema_name,
+                    [*exc.errors, *problems],
+                    raw=exc.raw,
+                    usage=exc.usage,
                     model=exc.model,
                 ) from None
         if reply is None:
             raise LLMTransportError(
                 f"no reply within {self.timeout:g}s (limits.timeout_sec)",
-                reason="timeout", retryable=True,
+                reason="timeout",
+                retryable=True,
             )
         if request.schema is not None:
             problems = reply_problems(reply.raw, reply.text)
             if problems:
                 self.on_reject("json")
                 raise LLMReplyInvalid(
-                    schema_name(request.schema), problems, raw=reply.raw, usage=reply.usage,
+                    schema_name(request.schema),
+                    problems,
+                    raw=reply.raw,
+                    usage=reply.usage,
                     model=reply.model,
                 )
         return reply

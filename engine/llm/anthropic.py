@@ -124,13 +124,17 @@ class AnthropicLLM:
         if request.schema is not None:
             name = tool_name_for(request.schema)
             doc = (request.schema.__doc__ or "").strip()
-            params["tools"] = [{
-                "name": name,
-                "description": doc or f"Submit the reply as a {schema_name(request.schema)}.",
-                "input_schema": tool_input_schema(request.schema),
-            }]
+            params["tools"] = [
+                {
+                    "name": name,
+                    "description": doc or f"Submit the reply as a {schema_name(request.schema)}.",
+                    "input_schema": tool_input_schema(request.schema),
+                }
+            ]
             params["tool_choice"] = {
-                "type": "tool", "name": name, "disable_parallel_tool_use": True,
+                "type": "tool",
+                "name": name,
+                "disable_parallel_tool_use": True,
             }
         if request.temperature is not None:
             params["extra_body"] = {"temperature": request.temperature}
@@ -148,12 +152,20 @@ class AnthropicLLM:
             if not failure.retryable or attempt > self.retry.max_retries:
                 tail = f" (gave up after {attempt} attempts)" if failure.retryable else ""
                 raise LLMTransportError(
-                    self._redact(failure.problem + tail), reason=failure.reason,
-                    status=failure.status, attempts=attempt, retryable=failure.retryable,
+                    self._redact(failure.problem + tail),
+                    reason=failure.reason,
+                    status=failure.status,
+                    attempts=attempt,
+                    retryable=failure.retryable,
                 ) from None
             delay = self.retry.delay(attempt, failure.retry_after)
-            log.info("LLM call failed (%s), retry %d in %.3fs; tags %s", failure.reason,
-                     attempt, delay, dict(request.tags))
+            log.info(
+                "LLM call failed (%s), retry %d in %.3fs; tags %s",
+                failure.reason,
+                attempt,
+                delay,
+                dict(request.tags),
+            )
             if self.metrics is not None:
                 self.metrics.retries.labels(reason=failure.reason).inc()
             await self._sleep(delay)
@@ -167,22 +179,30 @@ class AnthropicLLM:
                 reason = (reason or "server_requested") if hint == "true" else None
             return _Failure(
                 f"Anthropic API answered HTTP {status}: {_api_message(exc)}; {_advice(status)}",
-                reason or f"http_{status}", reason is not None, status,
+                reason or f"http_{status}",
+                reason is not None,
+                status,
                 parse_retry_after(exc.response.headers),
             )
         if isinstance(exc, anthropic.APITimeoutError):
             return _Failure(
                 f"the Anthropic API did not answer within {self.timeout:g}s; raise the timeout "
-                "or check the endpoint", "timeout", True,
+                "or check the endpoint",
+                "timeout",
+                True,
             )
         if isinstance(exc, anthropic.APIConnectionError):
             return _Failure(
                 f"cannot reach the Anthropic API at {self._client.base_url}: {exc.message}; "
-                "check the network and base_url", "connection", True,
+                "check the network and base_url",
+                "connection",
+                True,
             )
         return _Failure(
             f"the Anthropic API sent a malformed reply ({type(exc).__name__}: "
-            f"{str(exc)[:300]}); is base_url right?", "malformed", False,
+            f"{str(exc)[:300]}); is base_url right?",
+            "malformed",
+            False,
         )
 
     def _reply(self, message: Any, request: LLMRequest, usage: Usage) -> LLMReply:
@@ -196,14 +216,16 @@ class AnthropicLLM:
         stop = getattr(message, "stop_reason", None)
         text = "".join(str(getattr(b, "text", "")) for b in content if b.type == "text")
         if request.schema is None:
-            return LLMReply(text=text, data=None, raw=text, usage=usage, model=model,
-                            stop_reason=stop)
+            return LLMReply(
+                text=text, data=None, raw=text, usage=usage, model=model, stop_reason=stop
+            )
         name = tool_name_for(request.schema)
         calls = [b for b in content if b.type == "tool_use" and b.name == name]
         if not calls:
             problem = f"the model did not call the tool {name} (stop_reason {stop})"
-            raise LLMReplyInvalid(schema_name(request.schema), [problem], raw=text, usage=usage,
-                                  model=model)
+            raise LLMReplyInvalid(
+                schema_name(request.schema), [problem], raw=text, usage=usage, model=model
+            )
         raw = json.dumps(calls[0].input, ensure_ascii=False)
         try:
             data = decode_reply(raw, request.schema, usage=usage, model=model)
@@ -211,10 +233,12 @@ class AnthropicLLM:
             if stop != "max_tokens":
                 raise
             errors = [*exc.errors, "the reply was cut off at max_tokens; raise max_tokens"]
-            raise LLMReplyInvalid(exc.schema_name, errors, raw=raw, usage=usage,
-                                  model=model) from None
-        return LLMReply(text=text or None, data=data, raw=raw, usage=usage, model=model,
-                        stop_reason=stop)
+            raise LLMReplyInvalid(
+                exc.schema_name, errors, raw=raw, usage=usage, model=model
+            ) from None
+        return LLMReply(
+            text=text or None, data=data, raw=raw, usage=usage, model=model, stop_reason=stop
+        )
 
     def _record(self, outcome: str, seconds: float, usage: Usage | None) -> None:
         if self.metrics is None:

@@ -75,8 +75,12 @@ def parse_script_line(obj: Any, line: int, source: str = "<script>") -> ScriptLi
     if not isinstance(delay, int | float) or isinstance(delay, bool) or delay < 0:
         raise fail('"delay_ms" must be a number >= 0')
     usage_obj = obj.get("usage", {})
-    if not isinstance(usage_obj, dict) or set(usage_obj) - _USAGE_KEYS or not all(
-        isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in usage_obj.values()
+    if (
+        not isinstance(usage_obj, dict)
+        or set(usage_obj) - _USAGE_KEYS
+        or not all(
+            isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in usage_obj.values()
+        )
     ):
         raise fail(f'"usage" must be an object of counts >= 0 with keys {sorted(_USAGE_KEYS)}')
     return ScriptLine(
@@ -194,8 +198,20 @@ class ScriptedLLM:
             )
         raw = line.body if line.kind == "text" else msgspec.json.encode(line.body).decode()
         if request.schema is None:
-            return LLMReply(text=raw, data=None, raw=raw, usage=line.usage,
-                            model=SCRIPTED_MODEL, stop_reason="end_turn")
+            return LLMReply(
+                text=raw,
+                data=None,
+                raw=raw,
+                usage=line.usage,
+                model=SCRIPTED_MODEL,
+                stop_reason="end_turn",
+            )
         data = decode_reply(raw, request.schema, usage=line.usage, model=SCRIPTED_MODEL)
-        return LLMReply(text=None, data=data, raw=raw, usage=line.usage, model=SCRIPTED_MODEL,
-                        stop_reason="tool_use")
+        return LLMReply(
+            text=None,
+            data=data,
+            raw=raw,
+            usage=line.usage,
+            model=SCRIPTED_MODEL,
+            stop_reason="tool_use",
+        )

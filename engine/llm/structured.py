@@ -106,8 +106,13 @@ async def complete_structured(
             errors, raw = exc.errors, exc.raw
         except LLMError as exc:
             return StructuredOutcome(
-                value=None, attempts=attempt, repairs=attempt - 1, usage=usage,
-                error=f"LLM call failed: {exc}", model=model, raw=raw or None,
+                value=None,
+                attempts=attempt,
+                repairs=attempt - 1,
+                usage=usage,
+                error=f"LLM call failed: {exc}",
+                model=model,
+                raw=raw or None,
             )
         else:
             usage, model, raw = usage + reply.usage, reply.model, reply.raw
@@ -117,8 +122,13 @@ async def complete_structured(
                 errors = list(check(reply.data)) if check is not None else []
             if not errors:
                 return StructuredOutcome(
-                    value=reply.data, attempts=attempt, repairs=attempt - 1, usage=usage,
-                    error=None, model=model, raw=raw,
+                    value=reply.data,
+                    attempts=attempt,
+                    repairs=attempt - 1,
+                    usage=usage,
+                    error=None,
+                    model=model,
+                    raw=raw,
                 )
         if attempt > max_repairs:
             break
@@ -127,7 +137,12 @@ async def complete_structured(
             who = request.tags.get("agent") or request.tags.get("layer") or "unknown"
             metrics.repairs.labels(agent=who).inc()
     return StructuredOutcome(
-        value=None, attempts=max_repairs + 1, repairs=max_repairs, usage=usage,
+        value=None,
+        attempts=max_repairs + 1,
+        repairs=max_repairs,
+        usage=usage,
         error=f"the reply is still invalid after {max_repairs} repair(s): " + "; ".join(errors),
-        model=model, raw=raw or None, errors=tuple(errors),
+        model=model,
+        raw=raw or None,
+        errors=tuple(errors),
     )

@@ -61,13 +61,14 @@ def apply_command(project: ProjectState, command: PipelineCommand, *, now: datet
         )
     task = _blocked_task(project, command.task_id) if command.task_id else None
     if command.command == "cancel":
-        return _cancel_task(project, task, command, now) if task else _cancel(
-            project, command, now)
+        return _cancel_task(project, task, command, now) if task else _cancel(project, command, now)
     if task is None:
         blocked = next((t for t in project.tasks if t.status is S.BLOCKED), None)
         if blocked is not None:
-            raise CommandRefused(f"project {pid} is blocked on task {blocked.task_id}: name it "
-                                 f"(task_id / --task {blocked.task_id})")
+            raise CommandRefused(
+                f"project {pid} is blocked on task {blocked.task_id}: name it "
+                f"(task_id / --task {blocked.task_id})"
+            )
     resume = project.resume
     if resume is None or resume.task_id != (task.task_id if task else None):
         raise CommandRefused(
@@ -83,80 +84,121 @@ def _blocked_task(project: ProjectState, task_id: str) -> TaskState:
     task = project.task(task_id)
     if task is None:
         known = ", ".join(t.task_id for t in project.tasks) or "none (no backlog accepted yet)"
-        raise CommandRefused(f"project {project.project_id} has no task {task_id}; its tasks: "
-                             f"{known}")
+        raise CommandRefused(
+            f"project {project.project_id} has no task {task_id}; its tasks: {known}"
+        )
     if task.status is not S.BLOCKED:
-        raise CommandRefused(f"task {task_id} of project {project.project_id} is {task.status}, "
-                             f"not blocked")
+        raise CommandRefused(
+            f"task {task_id} of project {project.project_id} is {task.status}, not blocked"
+        )
     return task
 
 
-def _record(project: ProjectState, command: PipelineCommand, outcome: str,
-            now: datetime) -> ProjectState:
+def _record(
+    project: ProjectState, command: PipelineCommand, outcome: str, now: datetime
+) -> ProjectState:
     record = CommandRecord(
-        at=now, command=command.command, task_id=command.task_id, reviewer=command.reviewer,
-        reason=command.reason, answers=command.answers,
+        at=now,
+        command=command.command,
+        task_id=command.task_id,
+        reviewer=command.reviewer,
+        reason=command.reason,
+        answers=command.answers,
         extra=command.extra if command.command == "unblock" else 0,
-        issued_at=command.issued_at, outcome=outcome,
+        issued_at=command.issued_at,
+        outcome=outcome,
     )
     project = msgspec.structs.replace(
-        project, commands=[*project.commands, record][-COMMANDS_LIMIT:], resume=None,
-        blocked_owner="", reason="", waiting_human=False,
+        project,
+        commands=[*project.commands, record][-COMMANDS_LIMIT:],
+        resume=None,
+        blocked_owner="",
+        reason="",
+        waiting_human=False,
     )
-    return log(project, f"{command.reviewer}: {command.command} — {outcome}; why: "
-                        f"{command.reason}", now)
+    return log(
+        project, f"{command.reviewer}: {command.command} — {outcome}; why: {command.reason}", now
+    )
 
 
-def _unblock_task(project: ProjectState, task: TaskState, resume: Resume,
-                  command: PipelineCommand, now: datetime) -> Step:
-    grants = {**project.rework_grants,
-              task.task_id: project.rework_grants.get(task.task_id, 0) + command.extra}
-    project = msgspec.structs.replace(project, state="running", stage="tasks",
-                                      rework_grants=grants)
-    outcome = (f"{task.task_id} unblocked, +{command.extra} rework(s) "
-               f"(max {project.max_rework(task.task_id)})")
+def _unblock_task(
+    project: ProjectState, task: TaskState, resume: Resume, command: PipelineCommand, now: datetime
+) -> Step:
+    grants = {
+        **project.rework_grants,
+        task.task_id: project.rework_grants.get(task.task_id, 0) + command.extra,
+    }
+    project = msgspec.structs.replace(project, state="running", stage="tasks", rework_grants=grants)
+    outcome = (
+        f"{task.task_id} unblocked, +{command.extra} rework(s) "
+        f"(max {project.max_rework(task.task_id)})"
+    )
     project = _record(project, command, outcome, now)
     inputs, note = human_inputs(command)
     why = f"unblocked by {command.reviewer}"
     if resume.kind == "rework":
-        return rework_step(project, task, resume, now, note=why, extra_inputs=inputs,
-                           extra_task=note)
+        return rework_step(
+            project, task, resume, now, note=why, extra_inputs=inputs, extra_task=note
+        )
     if resume.mode == QA_MODE:
         task = transition(task, S.IN_PROGRESS, owner="qa", now=now, reason=why)
         task = transition(task, S.WAITING_REVIEW, owner="qa", now=now)
     else:
-        task = transition(task, S.IN_PROGRESS, owner="dev", now=now, reason=why,
-                          attempt=task.attempt + 1)
+        task = transition(
+            task, S.IN_PROGRESS, owner="dev", now=now, reason=why, attempt=task.attempt + 1
+        )
     return _order(finish_task(project, task), resume, inputs, note, task.attempt, now)
 
 
-def _unblock_stage(project: ProjectState, resume: Resume, command: PipelineCommand,
-                   now: datetime) -> Step:
+def _unblock_stage(
+    project: ProjectState, resume: Resume, command: PipelineCommand, now: datetime
+) -> Step:
     key = round_key(resume.stage)
     grants = {**project.round_grants, key: project.round_grants.get(key, 0) + command.extra}
     rounds = project.round + 1 if resume.kind == "revision" else project.round
-    project = msgspec.structs.replace(project, state="running", stage=resume.stage,
-                                      round_grants=grants, round=rounds)
-    outcome = (f"stage {resume.stage} unblocked, +{command.extra} round(s) "
-               f"(max {project.max_rounds(resume.stage)})")
+    project = msgspec.structs.replace(
+        project, state="running", stage=resume.stage, round_grants=grants, round=rounds
+    )
+    outcome = (
+        f"stage {resume.stage} unblocked, +{command.extra} round(s) "
+        f"(max {project.max_rounds(resume.stage)})"
+    )
     project = _record(project, command, outcome, now)
     inputs, note = human_inputs(command)
     return _order(project, resume, inputs, note, 1, now)
 
 
-def _order(project: ProjectState, resume: Resume, inputs: dict[str, str], note: str,
-           attempt: int, now: datetime) -> Step:
+def _order(
+    project: ProjectState,
+    resume: Resume,
+    inputs: dict[str, str],
+    note: str,
+    attempt: int,
+    now: datetime,
+) -> Step:
     project, order = new_order(
-        project, resume.agent, resume.mode, task=(resume.task + note)[:20_000],
-        task_id=resume.task_id, attempt=attempt, inputs={**resume.inputs, **inputs}, now=now,
+        project,
+        resume.agent,
+        resume.mode,
+        task=(resume.task + note)[:20_000],
+        task_id=resume.task_id,
+        attempt=attempt,
+        inputs={**resume.inputs, **inputs},
+        now=now,
     )
     return Step(project, (order,))
 
 
-def _cancel_task(project: ProjectState, task: TaskState, command: PipelineCommand,
-                 now: datetime) -> Step:
-    task = transition(task, S.CANCELLED, owner="", now=now,
-                      reason=f"cancelled by {command.reviewer}: {command.reason}")
+def _cancel_task(
+    project: ProjectState, task: TaskState, command: PipelineCommand, now: datetime
+) -> Step:
+    task = transition(
+        task,
+        S.CANCELLED,
+        owner="",
+        now=now,
+        reason=f"cancelled by {command.reviewer}: {command.reason}",
+    )
     project = finish_task(project, task)
     project = msgspec.structs.replace(project, state="running", current_task=None)
     project = _record(project, command, f"{task.task_id} cancelled", now)
@@ -165,10 +207,13 @@ def _cancel_task(project: ProjectState, task: TaskState, command: PipelineComman
 
 def _cancel(project: ProjectState, command: PipelineCommand, now: datetime) -> Step:
     why = f"cancelled by {command.reviewer}: {command.reason}"
-    tasks = [transition(t, S.CANCELLED, owner="", now=now, reason=why)
-             if t.status in _CANCELLABLE else t for t in project.tasks]
+    tasks = [
+        transition(t, S.CANCELLED, owner="", now=now, reason=why) if t.status in _CANCELLABLE else t
+        for t in project.tasks
+    ]
     project = msgspec.structs.replace(project, tasks=tasks, pending=None, current_task=None)
     project = _record(project, command, "project cancelled", now)
-    project = msgspec.structs.replace(project, state="cancelled", next_owner="human",
-                                      reason=why[:2_000])
+    project = msgspec.structs.replace(
+        project, state="cancelled", next_owner="human", reason=why[:2_000]
+    )
     return Step(project)

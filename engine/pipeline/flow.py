@@ -163,8 +163,14 @@ def _on_stage_handoff(
         target = _REVISION_TARGET[stage]
         if project.round >= project.max_rounds(stage):
             agent, mode, task = STAGE_STEPS[target]
-            revision = Resume(kind="revision", stage=target, agent=agent, mode=mode, task=task,
-                              inputs={"cto_revision": notes})
+            revision = Resume(
+                kind="revision",
+                stage=target,
+                agent=agent,
+                mode=mode,
+                task=task,
+                inputs={"cto_revision": notes},
+            )
             return block(
                 project,
                 ESCALATION_OWNER,
@@ -176,13 +182,23 @@ def _on_stage_handoff(
         project = msgspec.structs.replace(project, round=project.round + 1)
         return _stage(project, target, now, {"cto_revision": notes})
     if handoff.status is not R.OK:
-        return block(project, _failure_owner(handoff), f"{stage}: {_why(handoff)}", now,
-                     resume=_retry(project))
+        return block(
+            project,
+            _failure_owner(handoff),
+            f"{stage}: {_why(handoff)}",
+            now,
+            resume=_retry(project),
+        )
     if stage == "backlog":
         paths = [a.path for a in handoff.artifacts if BACKLOG_PATH.match(a.path)]
         if not paths:
-            return block(project, OPERATOR, "backlog: no docs/pm/<squad>/BACKLOG.md written", now,
-                         resume=_retry(project))
+            return block(
+                project,
+                OPERATOR,
+                "backlog: no docs/pm/<squad>/BACKLOG.md written",
+                now,
+                resume=_retry(project),
+            )
         project = msgspec.structs.replace(project, backlog_path=paths[0])
     if stage == "cto_validate_backlog":
         return _plan_tasks(project, backlog_text, now)
@@ -193,14 +209,24 @@ def _on_stage_handoff(
 
 def _plan_tasks(project: ProjectState, backlog_text: str | None, now: datetime) -> Step:
     if backlog_text is None:
-        return block(project, OPERATOR, f"the backlog {project.backlog_path} cannot be read", now,
-                     resume=_retry(project))
+        return block(
+            project,
+            OPERATOR,
+            f"the backlog {project.backlog_path} cannot be read",
+            now,
+            resume=_retry(project),
+        )
     try:
         tasks = order_tasks(parse_backlog(backlog_text))
     except BacklogError as exc:
         agent, mode, task = STAGE_STEPS["backlog"]
-        rewrite = Resume(stage="backlog", agent=agent, mode=mode, task=task,
-                         inputs={"backlog_error": str(exc)[:20_000]})
+        rewrite = Resume(
+            stage="backlog",
+            agent=agent,
+            mode=mode,
+            task=task,
+            inputs={"backlog_error": str(exc)[:20_000]},
+        )
         return block(project, "pm", f"backlog: {exc}", now, resume=rewrite)
     project = msgspec.structs.replace(
         project,
@@ -227,18 +253,26 @@ def _on_task_handoff(project: ProjectState, handoff: Handoff, now: datetime) -> 
 
 def _on_dev(project: ProjectState, task: TaskState, handoff: Handoff, now: datetime) -> Step:
     if handoff.status is not R.OK:
-        return _fail_task(project, task, _failure_owner(handoff), _why(handoff), now,
-                          _retry(project))
+        return _fail_task(
+            project, task, _failure_owner(handoff), _why(handoff), now, _retry(project)
+        )
     if handoff.decision_outcome == "rejected":
         findings = render_findings(handoff.findings, handoff.reason)
-        return _rework(project, task, "rejected by the review layers", "review_findings",
-                       findings, now)
+        return _rework(
+            project, task, "rejected by the review layers", "review_findings", findings, now
+        )
     if handoff.decision_outcome != "approved" or not handoff.code_refs:
-        return _fail_task(project, task, OPERATOR,
-                          "the Dev's output reached the Monitor without an approved review "
-                          "and written files", now, _retry(project))
-    task = transition(task, S.WAITING_REVIEW, owner="qa", now=now, reason="",
-                      code_refs=list(handoff.code_refs))
+        return _fail_task(
+            project,
+            task,
+            OPERATOR,
+            "the Dev's output reached the Monitor without an approved review and written files",
+            now,
+            _retry(project),
+        )
+    task = transition(
+        task, S.WAITING_REVIEW, owner="qa", now=now, reason="", code_refs=list(handoff.code_refs)
+    )
     project = finish_task(project, task)
     project, order = new_order(
         project,
@@ -265,11 +299,11 @@ def _on_qa(project: ProjectState, task: TaskState, handoff: Handoff, now: dateti
         return start_next_task(project, now)
     if handoff.status is R.QA_FAIL:
         task = transition(task, S.QA_FAIL, owner="dev", now=now, reason=handoff.summary)
-        return _rework(project, task, "QA_FAIL", "qa_report", handoff.report or handoff.summary,
-                       now)
+        return _rework(
+            project, task, "QA_FAIL", "qa_report", handoff.report or handoff.summary, now
+        )
     task = transition(task, S.QA_FAIL, now=now, reason=f"no QA verdict: {handoff.status}")
-    return _fail_task(project, task, _failure_owner(handoff), _why(handoff), now,
-                      _retry(project))
+    return _fail_task(project, task, _failure_owner(handoff), _why(handoff), now, _retry(project))
 
 
 def _rework(
@@ -279,8 +313,11 @@ def _rework(
     limit = project.max_rework(task.task_id)
     if task.rework >= limit:
         return _fail_task(
-            project, task, ESCALATION_OWNER,
-            f"rework limit reached ({task.rework} of max_rework {limit}); last: {cause}", now,
+            project,
+            task,
+            ESCALATION_OWNER,
+            f"rework limit reached ({task.rework} of max_rework {limit}); last: {cause}",
+            now,
             resume,
         )
     return rework_step(project, task, resume, now, note=cause)
@@ -295,5 +332,4 @@ def _fail_task(
     resume: Resume | None,
 ) -> Step:
     task = transition(task, S.BLOCKED, owner=owner, reason=reason, now=now)
-    return block(finish_task(project, task), owner, f"{task.task_id}: {reason}", now,
-                 resume=resume)
+    return block(finish_task(project, task), owner, f"{task.task_id}: {reason}", now, resume=resume)

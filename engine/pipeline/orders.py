@@ -57,7 +57,10 @@ def log(project: ProjectState, text: str, now: datetime) -> ProjectState:
     """``project`` with ``text`` appended to its bounded history and as its message."""
     history = [*project.history, Event(at=now, text=text[:2_000])][-HISTORY_LIMIT:]
     return msgspec.structs.replace(
-        project, history=history, events=project.events + 1, message=text[:2_000],
+        project,
+        history=history,
+        events=project.events + 1,
+        message=text[:2_000],
         updated_at=now,
     )
 

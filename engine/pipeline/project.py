@@ -68,8 +68,14 @@ class Resume(msgspec.Struct, frozen=True, kw_only=True):
     @classmethod
     def of(cls, order: WorkOrder, stage: Stage) -> Resume:
         """Retry ``order`` as it was."""
-        return cls(stage=stage, agent=order.agent, mode=order.mode, task=order.task,
-                   task_id=order.task_id, inputs=dict(order.inputs))
+        return cls(
+            stage=stage,
+            agent=order.agent,
+            mode=order.mode,
+            task=order.task,
+            task_id=order.task_id,
+            inputs=dict(order.inputs),
+        )
 
 
 class CommandRecord(msgspec.Struct, frozen=True, kw_only=True):

@@ -30,10 +30,14 @@ def way_out(project: ProjectState) -> str:
     blocked = next((t for t in project.tasks if t.status is TaskStatus.BLOCKED), None)
     task = f" --task {blocked.task_id}" if blocked else ""
     args = f"{project.project_id}{task} --reviewer NAME --reason TEXT"
-    unblock = (f"`humangr pipeline unblock {args} [--answers TEXT] [--extra N]`"
-               if project.resume is not None else "nothing to re-order (unblock is refused)")
+    unblock = (
+        f"`humangr pipeline unblock {args} [--answers TEXT] [--extra N]`"
+        if project.resume is not None
+        else "nothing to re-order (unblock is refused)"
+    )
     return f"{unblock}, or `humangr pipeline cancel {args}`" + (
-        " (without --task: cancel the whole project)" if blocked else "")
+        " (without --task: cancel the whole project)" if blocked else ""
+    )
 
 
 def next_step(project: ProjectState) -> str:
@@ -41,8 +45,10 @@ def next_step(project: ProjectState) -> str:
     if project.state == "done":
         cancelled = _cancelled(project)
         if cancelled:
-            return (f"human: accept the delivery (the other tasks passed QA; cancelled, not "
-                    f"delivered: {', '.join(cancelled)})")
+            return (
+                f"human: accept the delivery (the other tasks passed QA; cancelled, not "
+                f"delivered: {', '.join(cancelled)})"
+            )
         return "human: accept the delivery (every task passed QA)"
     if project.state == "cancelled":
         return f"nobody: the project is cancelled — {project.reason}"
@@ -91,8 +97,10 @@ def _grants(project: ProjectState) -> str:
 def _command(record: CommandRecord) -> str:
     target = f" {record.task_id}" if record.task_id else " (project)"
     extra = f" +{record.extra}" if record.extra else ""
-    text = (f"- {record.at.isoformat(timespec='seconds')} **{record.command}**{target}{extra} "
-            f"by {_cell(record.reviewer)}: {_cell(record.reason)} → {record.outcome}")
+    text = (
+        f"- {record.at.isoformat(timespec='seconds')} **{record.command}**{target}{extra} "
+        f"by {_cell(record.reviewer)}: {_cell(record.reason)} → {record.outcome}"
+    )
     if record.answers:
         text += f"; answers: {_cell(record.answers[:500])}"
     return text
@@ -118,8 +126,10 @@ def render_status(project: ProjectState) -> str:
         lines.append(f"- **Cancelled:** {project.reason}")
     cancelled = [t for t in project.tasks if t.status is TaskStatus.CANCELLED]
     if cancelled:
-        lines.append("- **Cancelled tasks (not delivered):** " + "; ".join(
-            f"{t.task_id} — {t.reason}" for t in cancelled))
+        lines.append(
+            "- **Cancelled tasks (not delivered):** "
+            + "; ".join(f"{t.task_id} — {t.reason}" for t in cancelled)
+        )
     never = [t.task_id for t in project.tasks if t.status is TaskStatus.NEW]
     if never and project.state == "cancelled":
         lines.append(f"- **Never started:** {', '.join(never)}")

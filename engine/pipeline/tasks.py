@@ -36,8 +36,14 @@ def _finish_project(project: ProjectState, now: datetime) -> Step:
     cancelled = [t.task_id for t in project.tasks if t.status is S.CANCELLED]
     state = "done" if done or not cancelled else "cancelled"
     project = msgspec.structs.replace(
-        project, stage="done", state=state, pending=None, current_task=None, resume=None,
-        next_owner="human", blocked_owner="",
+        project,
+        stage="done",
+        state=state,
+        pending=None,
+        current_task=None,
+        resume=None,
+        next_owner="human",
+        blocked_owner="",
         reason="" if state == "done" else "every task was cancelled: nothing was delivered",
     )
     text = f"project {state}: {len(done)} task(s) done"
@@ -85,9 +91,12 @@ def rework_resume(
     if task.code_refs:
         inputs["code_refs"] = "\n".join(task.code_refs)
     return Resume(
-        kind="rework", stage="tasks", agent=AgentName.DEV, mode=DEV_MODE, task_id=task.task_id,
-        task=f"Rework {task.task_id}: {task.title} ({cause}); address every point in "
-        f"inputs.{key}.",
+        kind="rework",
+        stage="tasks",
+        agent=AgentName.DEV,
+        mode=DEV_MODE,
+        task_id=task.task_id,
+        task=f"Rework {task.task_id}: {task.title} ({cause}); address every point in inputs.{key}.",
         inputs=inputs,
     )
 
@@ -107,13 +116,20 @@ def rework_step(
 
     changes = {"rework": task.rework + 1, "attempt": task.attempt + 1}
     if task.status is S.IN_PROGRESS:
-        task = msgspec.structs.replace(task, owner="dev", reason=note[:2_000], updated_at=now,
-                                       **changes)
+        task = msgspec.structs.replace(
+            task, owner="dev", reason=note[:2_000], updated_at=now, **changes
+        )
     else:
         task = transition(task, S.IN_PROGRESS, owner="dev", now=now, reason=note, **changes)
     project = log(finish_task(project, task), f"{task.task_id} back to dev: {note}", now)
     project, order = new_order(
-        project, AgentName.DEV, DEV_MODE, now=now, task_id=task.task_id, attempt=task.attempt,
-        task=(resume.task + extra_task)[:20_000], inputs={**resume.inputs, **(extra_inputs or {})},
+        project,
+        AgentName.DEV,
+        DEV_MODE,
+        now=now,
+        task_id=task.task_id,
+        attempt=task.attempt,
+        task=(resume.task + extra_task)[:20_000],
+        inputs={**resume.inputs, **(extra_inputs or {})},
     )
     return Step(project, (order,))

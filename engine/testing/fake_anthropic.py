@@ -44,8 +44,14 @@ __all__ = [
 _MAX_HEAD = 64 * 1024
 _MAX_BODY = 32 * 1024 * 1024
 _REASONS = {
-    200: "OK", 400: "Bad Request", 401: "Unauthorized", 404: "Not Found", 411: "Length Required",
-    429: "Too Many Requests", 500: "Internal Server Error", 529: "Overloaded",
+    200: "OK",
+    400: "Bad Request",
+    401: "Unauthorized",
+    404: "Not Found",
+    411: "Length Required",
+    429: "Too Many Requests",
+    500: "Internal Server Error",
+    529: "Overloaded",
 }
 
 
@@ -96,8 +102,9 @@ class ApiError:
             headers["retry-after"] = f"{retry_after:g}"
         if retry_after_ms is not None:
             headers["retry-after-ms"] = f"{retry_after_ms:g}"
-        return cls(429, "rate_limit_error", "Number of request tokens has exceeded your limit.",
-                   headers)
+        return cls(
+            429, "rate_limit_error", "Number of request tokens has exceeded your limit.", headers
+        )
 
     @classmethod
     def overloaded(cls, retry_after: float | None = None) -> ApiError:
@@ -202,8 +209,14 @@ class FakeAnthropic:
             try:
                 while await self._serve_one(stream, reader):
                     pass
-            except (anyio.EndOfStream, anyio.IncompleteRead, anyio.BrokenResourceError,
-                    anyio.ClosedResourceError, anyio.DelimiterNotFound, ValueError):
+            except (
+                anyio.EndOfStream,
+                anyio.IncompleteRead,
+                anyio.BrokenResourceError,
+                anyio.ClosedResourceError,
+                anyio.DelimiterNotFound,
+                ValueError,
+            ):
                 return
 
     async def _serve_one(self, stream: SocketStream, reader: BufferedByteReceiveStream) -> bool:
@@ -265,7 +278,9 @@ class FakeAnthropic:
         if isinstance(reply, ToolUse):
             name = reply.name or _forced_tool(request.json())
             block: dict[str, Any] = {
-                "type": "tool_use", "id": f"toolu_fake_{number}", "name": name,
+                "type": "tool_use",
+                "id": f"toolu_fake_{number}",
+                "name": name,
                 "input": reply.input,
             }
         elif isinstance(reply, Text):
@@ -273,9 +288,13 @@ class FakeAnthropic:
         else:
             raise TypeError(f"not a reply: {reply!r}")
         message = {
-            "id": f"msg_fake_{number}", "type": "message", "role": "assistant",
-            "model": reply.model or self.model, "content": [block],
-            "stop_reason": reply.stop_reason, "stop_sequence": None,
+            "id": f"msg_fake_{number}",
+            "type": "message",
+            "role": "assistant",
+            "model": reply.model or self.model,
+            "content": [block],
+            "stop_reason": reply.stop_reason,
+            "stop_sequence": None,
             "usage": {
                 "input_tokens": reply.usage.input_tokens,
                 "output_tokens": reply.usage.output_tokens,

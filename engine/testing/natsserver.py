@@ -31,8 +31,9 @@ def find_nats_server() -> str:
         return str(beside)
     found = shutil.which("nats-server")
     if found is None:
-        raise NatsServerError(f"nats-server not found next to {sys.executable} or on PATH; "
-                              f"{_PACKAGE_HINT}")
+        raise NatsServerError(
+            f"nats-server not found next to {sys.executable} or on PATH; {_PACKAGE_HINT}"
+        )
     return found
 
 

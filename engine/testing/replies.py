@@ -96,8 +96,10 @@ def to_reply(reply: ReplyLike) -> Reply:
         return findings(reply)
     if isinstance(reply, Sequence) and not isinstance(reply, str | bytes):
         return findings(*reply)
-    raise TypeError(f"cannot script a reply of type {type(reply).__name__}; "
-                    "use finding(...), findings(...), clean(), unparseable() or llm_error()")
+    raise TypeError(
+        f"cannot script a reply of type {type(reply).__name__}; "
+        "use finding(...), findings(...), clean(), unparseable() or llm_error()"
+    )
 
 
 def _checked(verdict: dict[str, Any]) -> dict[str, Any]:

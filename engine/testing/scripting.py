@@ -41,8 +41,9 @@ class LayerScripting:
         book = self._book()
         if layer is not None:
             self._layer(layer)
-        book.set(match_of(layer, run), [to_reply(reply) if reply is not None else to_reply([])],
-                 delay_ms)
+        book.set(
+            match_of(layer, run), [to_reply(reply) if reply is not None else to_reply([])], delay_ms
+        )
 
     def script_lines(self, lines: Iterable[Mapping[str, Any]]) -> None:
         """Add raw script lines (the README's "LLM scripts" format), e.g. a reply sequence."""
@@ -53,7 +54,9 @@ class LayerScripting:
         self._book().reset()
 
     def reject(
-        self, layer: LayerID | str = LayerID.HL4, title: str = "Rejected by the test script",
+        self,
+        layer: LayerID | str = LayerID.HL4,
+        title: str = "Rejected by the test script",
         **where: Any,
     ) -> None:
         """``layer`` reports a critical finding: a strong veto, so the action is rejected.
@@ -62,7 +65,9 @@ class LayerScripting:
         self.script(lid, finding("critical", title, **where))
 
     def needs_review(
-        self, layer: LayerID | str = LayerID.HL2, title: str = "A human should look at this",
+        self,
+        layer: LayerID | str = LayerID.HL2,
+        title: str = "A human should look at this",
         **where: Any,
     ) -> None:
         """``layer`` reports a high finding: a medium veto, so (alone) a human must decide."""
@@ -82,8 +87,9 @@ class LayerScripting:
     ) -> LayerID:
         lid = LayerID(match_of(layer, None)["layer"])
         if lid not in self._layers:
-            raise ConfigError(f"{lid} does not run in this engine (layers: "
-                              f"{', '.join(self._layers)})")
+            raise ConfigError(
+                f"{lid} does not run in this engine (layers: {', '.join(self._layers)})"
+            )
         power = LAYERS[lid].veto_power
         if power < need:
             able = ", ".join(s.id for s in LAYERS.values() if s.veto_power >= need)

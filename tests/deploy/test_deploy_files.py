@@ -15,11 +15,26 @@ from humangr.engine.metrics import Metrics, exported_names
 
 DASHBOARD = DEPLOY / "grafana" / "dashboards" / "humangr.json"
 PROMQL_WORDS = {
-    "by", "without", "on", "ignoring", "group_left", "group_right", "bool", "and", "or",
-    "unless", "offset", "inf", "nan",
+    "by",
+    "without",
+    "on",
+    "ignoring",
+    "group_left",
+    "group_right",
+    "bool",
+    "and",
+    "or",
+    "unless",
+    "offset",
+    "inf",
+    "nan",
 }
-SERVE_USER = {"supervisor": "supervisor", "layers": "layer", "agents": "worker",
-              "monitor": "monitor"}
+SERVE_USER = {
+    "supervisor": "supervisor",
+    "layers": "layer",
+    "agents": "worker",
+    "monitor": "monitor",
+}
 """The NATS user each ``humangr serve --role`` connects as."""
 
 
@@ -39,7 +54,7 @@ def metric_names(expr: str) -> set[str]:
     names = set()
     for found in re.finditer(r"[A-Za-z_:][A-Za-z0-9_:]*", text):
         before = text[found.start() - 1] if found.start() else " "
-        after = text[found.end():].lstrip()[:1]
+        after = text[found.end() :].lstrip()[:1]
         if before.isdigit() or before in ".$" or after == "(":
             continue
         if found.group().lower() not in PROMQL_WORDS:
@@ -48,9 +63,11 @@ def metric_names(expr: str) -> set[str]:
 
 
 def test_metric_names_parses_promql() -> None:
-    expr = ('histogram_quantile(0.95, sum by (le, layer) (rate(a_seconds_bucket{x="b c", '
-            'y=~"d|e"}[$__rate_interval]))) / on (layer) group_left sum(b_total offset 5m) '
-            "+ c_gauge > bool 1e3")
+    expr = (
+        'histogram_quantile(0.95, sum by (le, layer) (rate(a_seconds_bucket{x="b c", '
+        'y=~"d|e"}[$__rate_interval]))) / on (layer) group_left sum(b_total offset 5m) '
+        "+ c_gauge > bool 1e3"
+    )
     assert metric_names(expr) == {"a_seconds_bucket", "b_total", "c_gauge"}
 
 
@@ -74,12 +91,21 @@ def test_every_dashboard_query_reads_only_exported_metrics() -> None:
         assert not unknown, f"{target['expr']!r} reads {unknown}, which the engine does not export"
         used |= names
     wanted = {
-        "humangr_decisions_total", "humangr_decision_latency_seconds_bucket",
-        "humangr_vetoes_total", "humangr_layer_agreement_ratio_sum", "humangr_llm_calls_total",
-        "humangr_llm_tokens_total", "humangr_repairs_total", "humangr_breaker_state",
-        "humangr_tasks", "humangr_dead_letters_total", "humangr_inflight_actions",
-        "humangr_actor_restarts_total", "humangr_handoffs_total",
-        "humangr_envelope_rejections_total", "humangr_llm_latency_seconds_bucket",
+        "humangr_decisions_total",
+        "humangr_decision_latency_seconds_bucket",
+        "humangr_vetoes_total",
+        "humangr_layer_agreement_ratio_sum",
+        "humangr_llm_calls_total",
+        "humangr_llm_tokens_total",
+        "humangr_repairs_total",
+        "humangr_breaker_state",
+        "humangr_tasks",
+        "humangr_dead_letters_total",
+        "humangr_inflight_actions",
+        "humangr_actor_restarts_total",
+        "humangr_handoffs_total",
+        "humangr_envelope_rejections_total",
+        "humangr_llm_latency_seconds_bucket",
     }
     assert wanted <= used, f"the dashboard does not show {wanted - used}"
     assert any('kind="cache_read"' in t["expr"] for t in targets), "no cache hit ratio"
@@ -119,8 +145,10 @@ def test_compose_runs_the_roles_as_separate_services() -> None:
         assert command[command.index("--metrics-host") + 1] == "0.0.0.0", name
         assert "--jetstream" in command, name
         assert service["build"]["dockerfile"] == "deploy/Dockerfile", name
-    assert services["supervisor"]["command"][services["supervisor"]["command"].index("--role")
-                                             + 1] == "supervisor"
+    assert (
+        services["supervisor"]["command"][services["supervisor"]["command"].index("--role") + 1]
+        == "supervisor"
+    )
     assert services["layers"]["deploy"]["replicas"] >= 2
 
 

@@ -231,13 +231,16 @@ async def test_supervisor_and_layer_workers_use_jetstream_work_queues(
             ):
                 await agent.publish("hl.actions.submit", b"durable action")
                 await supervisor.publish("hl.layers.HL4.task", b"durable task")
-                got = [*await drain(actions, b"durable action", 10),
-                       *await drain(tasks, b"durable task", 10)]
+                got = [
+                    *await drain(actions, b"durable action", 10),
+                    *await drain(tasks, b"durable task", 10),
+                ]
                 assert all(msg.durable for msg in got), "work must come from JetStream"
                 for msg in got:
                     await msg.ack()
-                await supervisor.publish("hl.decisions.agent-1", b"decision",
-                                         headers={"Nats-Msg-Id": "decision:act-js"})
+                await supervisor.publish(
+                    "hl.decisions.agent-1", b"decision", headers={"Nats-Msg-Id": "decision:act-js"}
+                )
         finally:
             await layer.close()
             await agent.close()

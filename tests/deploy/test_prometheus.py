@@ -30,7 +30,11 @@ APT_TIMEOUT = 600
 def _apt(*args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     return subprocess.run(
-        ["apt-get", *args], capture_output=True, text=True, env=env, timeout=APT_TIMEOUT,
+        ["apt-get", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=APT_TIMEOUT,
         check=False,
     )
 
@@ -50,8 +54,10 @@ def prometheus_bin() -> Path:
             update = _apt("update", "-qq")
             install = _apt("install", "-y", "-qq", "--no-install-recommends", "prometheus")
             if install.returncode != 0:
-                why = (f"apt-get install prometheus failed ({install.returncode}): "
-                       f"{(update.stderr + install.stderr)[-1500:]}")
+                why = (
+                    f"apt-get install prometheus failed ({install.returncode}): "
+                    f"{(update.stderr + install.stderr)[-1500:]}"
+                )
         found = shutil.which("prometheus")
         if found is None:
             pytest.skip(f"PROMETHEUS IS NOT INSTALLED, THE SCRAPE TEST DID NOT RUN: {why}")
@@ -90,8 +96,20 @@ async def test_prometheus_scrapes_humangr_serve_and_returns_the_decision_counter
     prometheus_bin: Path, nats_url: str, tmp_path: Path
 ) -> None:
     prefix = f"prom{uuid.uuid4().hex[:8]}"
-    spec = Spec(("--role", "all", "--llm", "none", "--nats", nats_url, "--prefix", prefix,
-                 "--metrics-port", "0"))
+    spec = Spec(
+        (
+            "--role",
+            "all",
+            "--llm",
+            "none",
+            "--nats",
+            nats_url,
+            "--prefix",
+            prefix,
+            "--metrics-port",
+            "0",
+        )
+    )
     async with serving(spec, log_dir=tmp_path) as (served,):
         bus = await NatsBus.connect(nats_url)
         try:
@@ -110,10 +128,15 @@ async def test_prometheus_scrapes_humangr_serve_and_returns_the_decision_counter
         port = free_port()
         log = (tmp_path / "prometheus.log").open("wb")
         process = await anyio.open_process(
-            [str(prometheus_bin), f"--config.file={config}",
-             f"--storage.tsdb.path={tmp_path / 'tsdb'}",
-             f"--web.listen-address=127.0.0.1:{port}"],
-            stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+            [
+                str(prometheus_bin),
+                f"--config.file={config}",
+                f"--storage.tsdb.path={tmp_path / 'tsdb'}",
+                f"--web.listen-address=127.0.0.1:{port}",
+            ],
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=log,
         )
         try:
             result: list[dict[str, Any]] | None = None
@@ -144,7 +167,10 @@ async def test_prometheus_scrapes_humangr_serve_and_returns_the_decision_counter
 def test_promtool_accepts_the_deploy_config(prometheus_bin: Path) -> None:
     checked = subprocess.run(
         [str(promtool(prometheus_bin)), "check", "config", str(DEPLOY / "prometheus.yml")],
-        capture_output=True, text=True, timeout=60, check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert checked.returncode == 0, checked.stdout + checked.stderr
 
@@ -153,15 +179,27 @@ def test_promtool_parses_every_dashboard_expression(prometheus_bin: Path, tmp_pa
     dashboard = json.loads((DEPLOY / "grafana" / "dashboards" / "humangr.json").read_text())
     exprs = [t["expr"] for p in dashboard["panels"] for t in p.get("targets", [])]
     assert exprs
-    rules = {"groups": [{"name": "dashboard", "rules": [
-        {"record": f"humangr:dashboard_expr_{n}",
-         "expr": e.replace("$__rate_interval", "1m").replace("$__range", "1h")}
-        for n, e in enumerate(exprs)
-    ]}]}
+    rules = {
+        "groups": [
+            {
+                "name": "dashboard",
+                "rules": [
+                    {
+                        "record": f"humangr:dashboard_expr_{n}",
+                        "expr": e.replace("$__rate_interval", "1m").replace("$__range", "1h"),
+                    }
+                    for n, e in enumerate(exprs)
+                ],
+            }
+        ]
+    }
     path = tmp_path / "rules.yml"
     path.write_text(json.dumps(rules))
     checked = subprocess.run(
         [str(promtool(prometheus_bin)), "check", "rules", str(path)],
-        capture_output=True, text=True, timeout=60, check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert checked.returncode == 0, checked.stdout + checked.stderr

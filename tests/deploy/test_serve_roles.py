@@ -38,8 +38,17 @@ def test_a_taken_metrics_port_is_a_plain_error(capsys: pytest.CaptureFixture[str
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        code = main(["serve", "--role", "supervisor", "--nats", "nats://127.0.0.1:1",
-                     "--metrics-port", str(port)])
+        code = main(
+            [
+                "serve",
+                "--role",
+                "supervisor",
+                "--nats",
+                "nats://127.0.0.1:1",
+                "--metrics-port",
+                str(port),
+            ]
+        )
     err = capsys.readouterr().err
     assert code == 3
     assert f"cannot serve /metrics on 127.0.0.1:{port}" in err
@@ -49,8 +58,19 @@ def test_a_taken_metrics_port_is_a_plain_error(capsys: pytest.CaptureFixture[str
 def test_an_error_while_serving_is_a_plain_error(
     nats_url: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code = main(["serve", "--role", "supervisor", "--nats", nats_url, "--prefix", "bad..prefix",
-                 "--metrics-port", "0"])
+    code = main(
+        [
+            "serve",
+            "--role",
+            "supervisor",
+            "--nats",
+            nats_url,
+            "--prefix",
+            "bad..prefix",
+            "--metrics-port",
+            "0",
+        ]
+    )
     captured = capsys.readouterr()
     assert code == 3
     assert "subject prefix 'bad..prefix'" in captured.err

@@ -130,8 +130,11 @@ MODES: dict[tuple[str, str], dict[str, Any]] = {
         "status": "OK",
         "summary": "Implemented POST /todos.",
         "artifacts": [
-            {"path": "apps/api/todos.py", "content": "def add(todo):\n    return todo\n",
-             "format": "code"},
+            {
+                "path": "apps/api/todos.py",
+                "content": "def add(todo):\n    return todo\n",
+                "format": "code",
+            },
             {"path": f"docs/dev/dev_implementation_{TASK}.md", "content": "# Impl\nDone."},
         ],
         "evidence": EVIDENCE,

@@ -47,9 +47,14 @@ def system_for(bus: Bus, llm: ScriptedLLM, breakers: BreakerStore) -> tuple[Acto
 
 
 async def test_a_request_gives_a_result_and_an_audit_record(bus: Bus) -> None:
-    llm = ScriptedLLM.from_lines([
-        {"match": {"agent": "qa", "mode": "validate_task"}, "json": good("qa", "validate_task")},
-    ])
+    llm = ScriptedLLM.from_lines(
+        [
+            {
+                "match": {"agent": "qa", "mode": "validate_task"},
+                "json": good("qa", "validate_task"),
+            },
+        ]
+    )
     system, subjects = system_for(bus, llm, BreakerStore())
     sent = envelope("qa", "validate_task")
     async with (
@@ -63,12 +68,16 @@ async def test_a_request_gives_a_result_and_an_audit_record(bus: Bus) -> None:
     assert result.validator_pass
     assert result.envelope.status is ResponseStatus.QA_PASS
     assert (result.request_id, result.agent, result.task_id) == (
-        sent.request_id, AgentName.QA, sent.task_id)
+        sent.request_id,
+        AgentName.QA,
+        sent.task_id,
+    )
     assert record.request_id == sent.request_id
     assert record.artifact_paths == ["docs/qa/QA_REPORT_TSK-001.md"]
     assert llm.calls == 1
-    assert system.metrics.registry.get_sample_value(
-        "humangr_llm_calls_total", {"outcome": "ok"}) == 1
+    assert (
+        system.metrics.registry.get_sample_value("humangr_llm_calls_total", {"outcome": "ok"}) == 1
+    )
 
 
 async def test_a_failure_that_opens_the_breaker_publishes_breaker_changed(
@@ -91,14 +100,20 @@ async def test_a_failure_that_opens_the_breaker_publishes_breaker_changed(
         await bus.publish(subjects.agent_request("dev"), encode(sent))
         refused = await receive(results, AgentResult)
     assert (changed.project_id, changed.agent, changed.mode, changed.state) == (
-        "demo", AgentName.DEV, "implement_task", "open")
+        "demo",
+        AgentName.DEV,
+        "implement_task",
+        "open",
+    )
     assert not result.validator_pass
     assert result.envelope.status is ResponseStatus.BLOCKED
     assert not record.validator_pass
     assert refused.breaker_open
     assert llm.calls == 1
-    assert BreakerStore(tmp_path / "breakers.json").get(("demo", "dev", "implement_task")).state \
+    assert (
+        BreakerStore(tmp_path / "breakers.json").get(("demo", "dev", "implement_task")).state
         == "open"
+    )
 
 
 async def test_an_envelope_for_another_agent_is_dead_lettered(bus: Bus) -> None:
@@ -121,7 +136,12 @@ def test_serve_actors_gives_one_actor_per_llm_agent(tmp_path: Path) -> None:
     llm = ScriptedLLM.from_lines([{"match": {}, "text": "{}"}])
     actors = serve_actors(llm=llm, root=tmp_path)
     assert sorted(actor.name for actor in actors) == [
-        "agent-cto", "agent-dev", "agent-engineer", "agent-pm", "agent-qa"]
+        "agent-cto",
+        "agent-dev",
+        "agent-engineer",
+        "agent-pm",
+        "agent-qa",
+    ]
     agents = [actor for actor in actors if isinstance(actor, AgentActor)]
     assert len(agents) == 5
     assert {id(agent.breakers) for agent in agents} == {id(agents[0].breakers)}

@@ -30,8 +30,14 @@ async def fake() -> AsyncIterator[FakeAnthropic]:
 
 
 def client(fake: FakeAnthropic, metrics: Metrics) -> AnthropicLLM:
-    return AnthropicLLM(api_key=KEY, base_url=fake.url, model="claude-test", max_retries=2,
-                        metrics=metrics, sleep=no_wait)
+    return AnthropicLLM(
+        api_key=KEY,
+        base_url=fake.url,
+        model="claude-test",
+        max_retries=2,
+        metrics=metrics,
+        sleep=no_wait,
+    )
 
 
 def retries(metrics: Metrics, reason: str) -> float:
@@ -73,13 +79,21 @@ async def test_a_persistent_overload_is_tried_three_times_in_all_then_blocked(
 async def test_prose_beside_the_tool_call_is_refused_then_repaired(fake: FakeAnthropic) -> None:
     metrics = Metrics()
     chatty = {
-        "id": "msg_1", "type": "message", "role": "assistant", "model": "claude-fake-1",
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-fake-1",
         "content": [
             {"type": "text", "text": "Sure, here is the envelope."},
-            {"type": "tool_use", "id": "toolu_1", "name": tool_name_for(ResponseEnvelope),
-             "input": good("qa", "validate_task")},
+            {
+                "type": "tool_use",
+                "id": "toolu_1",
+                "name": tool_name_for(ResponseEnvelope),
+                "input": good("qa", "validate_task"),
+            },
         ],
-        "stop_reason": "tool_use", "stop_sequence": None,
+        "stop_reason": "tool_use",
+        "stop_sequence": None,
         "usage": {"input_tokens": 5, "output_tokens": 5},
     }
     fake.script(Raw(json.dumps(chatty).encode()), ToolUse(good("qa", "validate_task")))
@@ -88,7 +102,11 @@ async def test_prose_beside_the_tool_call_is_refused_then_repaired(fake: FakeAnt
         result = (await enforcer.run(envelope("qa", "validate_task"))).result
     assert result.validator_pass
     assert result.repairs == 1
-    assert metrics.registry.get_sample_value(
-        "humangr_envelope_rejections_total", {"agent": "qa", "gate": "json"}) == 1
+    assert (
+        metrics.registry.get_sample_value(
+            "humangr_envelope_rejections_total", {"agent": "qa", "gate": "json"}
+        )
+        == 1
+    )
     repair = fake.requests[-1].json()["messages"][-1]["content"]
     assert "Return only the JSON object" in repair

@@ -32,6 +32,8 @@ def test_the_bundle_carries_the_shipped_prompts_in_full(agent: str, variant: str
     assets = default_assets(agent, request.variant)
     bundle = build_request(request, assets)
     assert [block.text for block in bundle.system] == [
-        assets.protocol, assets.system_prompt, assets.skills,
+        assets.protocol,
+        assets.system_prompt,
+        assets.skills,
     ]
     assert all(block.text.strip() for block in bundle.system)

@@ -75,15 +75,23 @@ QUESTIONS_DOC = [{"path": "docs/dev/questions_TSK-001.md", "content": "# Questio
 
 @pytest.mark.parametrize("count", [1, 7])
 def test_needs_info_with_1_to_7_questions_passes(count: int) -> None:
-    data = {"status": "NEEDS_INFO", "summary": "Which database?", "artifacts": QUESTIONS_DOC,
-            "next_actions": {"owner": "pm", "questions": [f"q{i}?" for i in range(count)]}}
+    data = {
+        "status": "NEEDS_INFO",
+        "summary": "Which database?",
+        "artifacts": QUESTIONS_DOC,
+        "next_actions": {"owner": "pm", "questions": [f"q{i}?" for i in range(count)]},
+    }
     assert gates("dev", "implement_task", data) == []
 
 
 @pytest.mark.parametrize("count", [0, 8])
 def test_needs_info_without_1_to_7_questions_fails(count: int) -> None:
-    data = {"status": "NEEDS_INFO", "summary": "Which database?", "artifacts": QUESTIONS_DOC,
-            "next_actions": {"owner": "pm", "questions": [f"q{i}?" for i in range(count)]}}
+    data = {
+        "status": "NEEDS_INFO",
+        "summary": "Which database?",
+        "artifacts": QUESTIONS_DOC,
+        "next_actions": {"owner": "pm", "questions": [f"q{i}?" for i in range(count)]},
+    }
     assert gates("dev", "implement_task", data) == ["questions"]
 
 
@@ -99,8 +107,11 @@ def test_a_blocked_reply_without_artifacts_fails() -> None:
 
 
 def test_a_blocked_reply_need_not_carry_the_modes_files() -> None:
-    data = {"status": "BLOCKED", "summary": "The spec contradicts itself on auth.",
-            "artifacts": [{"path": "docs/pm/blocked.md", "content": "FR-01 vs FR-04"}]}
+    data = {
+        "status": "BLOCKED",
+        "summary": "The spec contradicts itself on auth.",
+        "artifacts": [{"path": "docs/pm/blocked.md", "content": "FR-01 vs FR-04"}],
+    }
     assert gates("pm", "generate_backlog", data) == []
 
 
@@ -123,8 +134,17 @@ def test_the_same_path_twice_fails() -> None:
         "apps//x.py",
         "docs/monitor/STATUS.md",
     ],
-    ids=["absolute", "dotdot", "tilde", "backslash", "nul", "drive", "outside", "empty-segment",
-         "monitor-files"],
+    ids=[
+        "absolute",
+        "dotdot",
+        "tilde",
+        "backslash",
+        "nul",
+        "drive",
+        "outside",
+        "empty-segment",
+        "monitor-files",
+    ],
 )
 def test_refused_paths_are_reported(path: str) -> None:
     data = good("dev", "implement_task")
@@ -146,8 +166,11 @@ def test_spec_missing_fails() -> None:
 
 
 def test_spec_without_section_7_fails() -> None:
-    data = with_artifact(good(*SPEC_MODE), "docs/spec/PRODUCT_SPEC.md",
-                         SPEC.replace("## 7 Constraints", "## Constraints"))
+    data = with_artifact(
+        good(*SPEC_MODE),
+        "docs/spec/PRODUCT_SPEC.md",
+        SPEC.replace("## 7 Constraints", "## Constraints"),
+    )
     assert gates(*SPEC_MODE, data) == ["spec_sections"]
     assert "## 7" in messages(*SPEC_MODE, data)
 
@@ -159,8 +182,11 @@ def test_spec_sections_inside_code_fences_do_not_count() -> None:
 
 
 def test_spec_empty_section_needs_tbd_or_unknown() -> None:
-    data = with_artifact(good(*SPEC_MODE), "docs/spec/PRODUCT_SPEC.md",
-                         SPEC.replace("## 5 Data\nUNKNOWN", "## 5 Data\n"))
+    data = with_artifact(
+        good(*SPEC_MODE),
+        "docs/spec/PRODUCT_SPEC.md",
+        SPEC.replace("## 5 Data\nUNKNOWN", "## 5 Data\n"),
+    )
     assert gates(*SPEC_MODE, data) == ["spec_sections"]
     assert "TBD or UNKNOWN" in messages(*SPEC_MODE, data)
 
@@ -204,8 +230,11 @@ def test_engineer_without_architecture_doc_fails() -> None:
 
 
 def test_engineer_with_an_empty_doc_fails() -> None:
-    data = with_artifact(good("engineer", "generate_engineering_docs"),
-                         "docs/engineer/engineer_dependencies.md", "\n  \n")
+    data = with_artifact(
+        good("engineer", "generate_engineering_docs"),
+        "docs/engineer/engineer_dependencies.md",
+        "\n  \n",
+    )
     assert gates("engineer", "generate_engineering_docs", data) == ["required_artifact"]
 
 

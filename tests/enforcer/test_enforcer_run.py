@@ -67,7 +67,7 @@ async def test_a_valid_reply_passes_with_its_audit_record() -> None:
 
 async def test_invalid_json_is_repaired() -> None:
     llm = scripted(
-        {"match": DEV, "text": "{\"status\": \"OK\", \"summary\": "},
+        {"match": DEV, "text": '{"status": "OK", "summary": '},
         {"match": DEV, "json": good("dev", "implement_task")},
     )
     metrics = Metrics()
@@ -107,8 +107,9 @@ async def test_ok_without_evidence_is_refused() -> None:
     bad["evidence"] = []
     metrics = Metrics()
     llm = scripted({"match": {"agent": "engineer"}, "json": bad})
-    result = (await enforcer(llm, metrics=metrics).run(
-        envelope("engineer", "generate_engineering_docs"))).result
+    result = (
+        await enforcer(llm, metrics=metrics).run(envelope("engineer", "generate_engineering_docs"))
+    ).result
     assert not result.validator_pass
     assert result.envelope.status is ResponseStatus.BLOCKED
     assert any("[evidence]" in error for error in result.validation_errors)
@@ -124,8 +125,11 @@ async def test_refused_paths_are_reported_in_validation_errors(path: str) -> Non
     bad = good("dev", "implement_task")
     bad["artifacts"].append({"path": path, "content": "x = 1\n"})
     metrics = Metrics()
-    result = (await enforcer(scripted({"match": DEV, "json": bad}), metrics=metrics).run(
-        envelope("dev", "implement_task"))).result
+    result = (
+        await enforcer(scripted({"match": DEV, "json": bad}), metrics=metrics).run(
+            envelope("dev", "implement_task")
+        )
+    ).result
     assert not result.validator_pass
     assert result.envelope.artifacts == []
     refused = [e for e in result.validation_errors if e.startswith("[path_policy]")]
@@ -137,8 +141,9 @@ async def test_refused_paths_are_reported_in_validation_errors(path: str) -> Non
 async def test_qa_ok_not_approved_is_not_a_pass() -> None:
     bad = good("qa", "validate_task")
     bad.update(status="OK", summary="not approved")
-    result = (await enforcer(scripted({"match": QA, "json": bad})).run(
-        envelope("qa", "validate_task"))).result
+    result = (
+        await enforcer(scripted({"match": QA, "json": bad})).run(envelope("qa", "validate_task"))
+    ).result
     assert not result.validator_pass
     assert result.envelope.status is ResponseStatus.BLOCKED
     assert any("[status]" in error for error in result.validation_errors)
@@ -147,8 +152,9 @@ async def test_qa_ok_not_approved_is_not_a_pass() -> None:
 async def test_qa_fail_is_a_valid_verdict() -> None:
     reply = good("qa", "validate_task")
     reply.update(status="QA_FAIL", summary="FR-01 fails on an empty title.")
-    result = (await enforcer(scripted({"match": QA, "json": reply})).run(
-        envelope("qa", "validate_task"))).result
+    result = (
+        await enforcer(scripted({"match": QA, "json": reply})).run(envelope("qa", "validate_task"))
+    ).result
     assert result.validator_pass
     assert result.envelope.status is ResponseStatus.QA_FAIL
 
@@ -165,8 +171,9 @@ async def test_text_outside_the_json_is_refused_and_repaired() -> None:
 
 async def test_text_outside_the_json_every_time_is_blocked() -> None:
     text = json.dumps(good("qa", "validate_task")) + "\nHope this helps!"
-    result = (await enforcer(scripted({"match": QA, "text": text})).run(
-        envelope("qa", "validate_task"))).result
+    result = (
+        await enforcer(scripted({"match": QA, "text": text})).run(envelope("qa", "validate_task"))
+    ).result
     assert not result.validator_pass
     assert any("exactly one JSON object" in e for e in result.validation_errors)
 
@@ -219,9 +226,17 @@ async def test_three_failures_open_the_breaker_and_calls_stop() -> None:
     assert [o.breaker_events for o in first[:2]] == [(), ()]
     (opened,) = first[2].breaker_events
     assert (opened.state, opened.failures, opened.agent.value, opened.mode) == (
-        "open", 3, "dev", "implement_task")
-    assert metrics.registry.get_sample_value(
-        "humangr_breaker_state", {"agent": "dev", "mode": "implement_task"}) == 2
+        "open",
+        3,
+        "dev",
+        "implement_task",
+    )
+    assert (
+        metrics.registry.get_sample_value(
+            "humangr_breaker_state", {"agent": "dev", "mode": "implement_task"}
+        )
+        == 2
+    )
     refused = await run(sent)
     assert refused.result.breaker_open
     assert refused.result.envelope.status is ResponseStatus.BLOCKED
@@ -235,8 +250,10 @@ async def test_three_failures_open_the_breaker_and_calls_stop() -> None:
 
 async def test_half_open_after_the_cool_down_and_a_success_closes() -> None:
     clock, metrics = Clock(), Metrics()
-    llm = scripted(*[{"match": DEV, "error": "overloaded"}] * 3,
-                   {"match": DEV, "json": good("dev", "implement_task")})
+    llm = scripted(
+        *[{"match": DEV, "error": "overloaded"}] * 3,
+        {"match": DEV, "json": good("dev", "implement_task")},
+    )
     run = enforcer(llm, metrics=metrics, breakers=BreakerStore(clock=clock, cool_down=30)).run
     sent = envelope("dev", "implement_task")
     for _ in range(3):
@@ -247,8 +264,12 @@ async def test_half_open_after_the_cool_down_and_a_success_closes() -> None:
     outcome = await run(sent)
     assert outcome.result.validator_pass
     assert [e.state for e in outcome.breaker_events] == ["half_open", "closed"]
-    assert metrics.registry.get_sample_value(
-        "humangr_breaker_state", {"agent": "dev", "mode": "implement_task"}) == 0
+    assert (
+        metrics.registry.get_sample_value(
+            "humangr_breaker_state", {"agent": "dev", "mode": "implement_task"}
+        )
+        == 0
+    )
 
 
 async def test_a_failed_trial_reopens_the_breaker() -> None:
@@ -292,9 +313,11 @@ async def test_an_open_breaker_survives_a_restart(tmp_path: Path) -> None:
 
 async def test_a_cancelled_trial_is_released() -> None:
     clock = Clock()
-    llm = scripted(*[{"match": DEV, "error": "overloaded"}] * 3,
-                   {"match": DEV, "json": good("dev", "implement_task"), "delay_ms": 10_000},
-                   {"match": DEV, "json": good("dev", "implement_task")})
+    llm = scripted(
+        *[{"match": DEV, "error": "overloaded"}] * 3,
+        {"match": DEV, "json": good("dev", "implement_task"), "delay_ms": 10_000},
+        {"match": DEV, "json": good("dev", "implement_task")},
+    )
     breakers = BreakerStore(clock=clock, cool_down=30)
     run = enforcer(llm, breakers=breakers).run
     sent = envelope("dev", "implement_task")

@@ -35,8 +35,12 @@ from humangr.engine.testing.fake_anthropic import (
 from prometheus_client import CollectorRegistry
 
 KEY = "sk-ant-test-0123456789-secret"
-VERDICT = {"findings": [{"severity": "critical", "title": "Hard-coded AWS key",
-                         "file": "app/config.py", "line": 3}], "summary": "secret"}
+VERDICT = {
+    "findings": [
+        {"severity": "critical", "title": "Hard-coded AWS key", "file": "app/config.py", "line": 3}
+    ],
+    "summary": "secret",
+}
 ACTION = ActionContext(
     agent_id="dev-1",
     action_type="code_change",
@@ -74,8 +78,12 @@ def sample(metrics: Metrics, name: str, **labels: str) -> float:
 
 
 def client(fake: FakeAnthropic, **kwargs: object) -> AnthropicLLM:
-    options: dict[str, object] = {"api_key": KEY, "base_url": fake.url, "base_delay": 0.001,
-                                  "model": "claude-test"}
+    options: dict[str, object] = {
+        "api_key": KEY,
+        "base_url": fake.url,
+        "base_delay": 0.001,
+        "model": "claude-test",
+    }
     options.update(kwargs)
     return AnthropicLLM(**options)  # type: ignore[arg-type]
 
@@ -88,8 +96,12 @@ def layer_request() -> LLMRequest:
 async def test_tool_call_json_is_decoded_and_usage_recorded(
     fake: FakeAnthropic, metrics: Metrics
 ) -> None:
-    fake.script(ToolUse(VERDICT, usage=FakeUsage(1200, 80, cache_creation_input_tokens=900,
-                                                 cache_read_input_tokens=300)))
+    fake.script(
+        ToolUse(
+            VERDICT,
+            usage=FakeUsage(1200, 80, cache_creation_input_tokens=900, cache_read_input_tokens=300),
+        )
+    )
     async with client(fake, metrics=metrics) as llm:
         reply = await llm.complete(layer_request())
 
@@ -97,8 +109,9 @@ async def test_tool_call_json_is_decoded_and_usage_recorded(
     assert reply.data.findings[0].severity is Severity.CRITICAL
     assert reply.data.findings[0].line == 3
     assert json.loads(reply.raw) == VERDICT
-    assert reply.usage == Usage(input_tokens=1200, output_tokens=80, cache_read_tokens=300,
-                                cache_write_tokens=900, calls=1)
+    assert reply.usage == Usage(
+        input_tokens=1200, output_tokens=80, cache_read_tokens=300, cache_write_tokens=900, calls=1
+    )
     assert reply.stop_reason == "tool_use"
     assert reply.model == "claude-fake-1"
     assert sample(metrics, "humangr_llm_calls_total", outcome="ok") == 1
@@ -136,8 +149,12 @@ async def test_request_layout_forced_tool_and_cache_breakpoint(fake: FakeAnthrop
 @pytest.mark.anyio
 async def test_plain_text_request_has_no_tools_and_sends_temperature(fake: FakeAnthropic) -> None:
     fake.script(Text("hello"))
-    request = LLMRequest(system=(SystemBlock("be brief"),), messages=(Message("user", "hi"),),
-                         temperature=0.2, max_tokens=50)
+    request = LLMRequest(
+        system=(SystemBlock("be brief"),),
+        messages=(Message("user", "hi"),),
+        temperature=0.2,
+        max_tokens=50,
+    )
     async with client(fake) as llm:
         reply = await llm.complete(request)
     assert reply.text == "hello"

@@ -40,7 +40,11 @@ def test_tool_schema_inlines_nested_types() -> None:
     finding = tool_input_schema(LayerVerdict)["properties"]["findings"]["items"]
     assert finding["type"] == "object"
     assert set(finding["properties"]["severity"]["enum"]) == {
-        "info", "low", "medium", "high", "critical"
+        "info",
+        "low",
+        "medium",
+        "high",
+        "critical",
     }
     assert set(finding["required"]) == {"severity", "title"}
 
@@ -81,8 +85,17 @@ def test_decode_reply_errors_name_the_path_and_keep_the_raw() -> None:
 
 @pytest.mark.parametrize(
     ("status", "reason"),
-    [(429, "rate_limited"), (529, "overloaded"), (500, "server_error"), (503, "server_error"),
-     (408, "timeout"), (400, None), (401, None), (404, None), (413, None)],
+    [
+        (429, "rate_limited"),
+        (529, "overloaded"),
+        (500, "server_error"),
+        (503, "server_error"),
+        (408, "timeout"),
+        (400, None),
+        (401, None),
+        (404, None),
+        (413, None),
+    ],
 )
 def test_retry_reason(status: int, reason: str | None) -> None:
     assert retry_reason(status) == reason

@@ -42,11 +42,13 @@ def test_is_an_llm_client() -> None:
 
 @pytest.mark.anyio
 async def test_most_specific_match_wins() -> None:
-    llm = ScriptedLLM.from_lines([
-        {"match": {}, "json": says("catch-all")},
-        {"match": {"layer": "HL4", "run": "2"}, "json": says("HL4 run 2")},
-        {"match": {"layer": "HL4"}, "json": says("HL4")},
-    ])
+    llm = ScriptedLLM.from_lines(
+        [
+            {"match": {}, "json": says("catch-all")},
+            {"match": {"layer": "HL4", "run": "2"}, "json": says("HL4 run 2")},
+            {"match": {"layer": "HL4"}, "json": says("HL4")},
+        ]
+    )
     assert await summary(llm, layer="HL4", run="2", action_id="A") == "HL4 run 2"
     assert await summary(llm, layer="HL4", run="1") == "HL4"
     assert await summary(llm, layer="HL1", run="2") == "catch-all"
@@ -54,22 +56,26 @@ async def test_most_specific_match_wins() -> None:
 
 @pytest.mark.anyio
 async def test_tie_between_equally_specific_matches_goes_to_the_first_line() -> None:
-    llm = ScriptedLLM.from_lines([
-        {"match": {"agent": "dev"}, "json": says("agent")},
-        {"match": {"mode": "implement_task"}, "json": says("mode")},
-    ])
+    llm = ScriptedLLM.from_lines(
+        [
+            {"match": {"agent": "dev"}, "json": says("agent")},
+            {"match": {"mode": "implement_task"}, "json": says("mode")},
+        ]
+    )
     assert await summary(llm, agent="dev", mode="implement_task") == "agent"
     assert await summary(llm, agent="qa", mode="implement_task") == "mode"
 
 
 @pytest.mark.anyio
 async def test_same_match_replies_in_order_and_the_last_repeats() -> None:
-    llm = ScriptedLLM.from_lines([
-        {"match": {"layer": "HL2"}, "json": says("first")},
-        {"match": {"layer": "HL3"}, "json": says("other")},
-        {"match": {"layer": "HL2"}, "json": says("second")},
-        {"match": {"layer": "HL2"}, "json": says("last")},
-    ])
+    llm = ScriptedLLM.from_lines(
+        [
+            {"match": {"layer": "HL2"}, "json": says("first")},
+            {"match": {"layer": "HL3"}, "json": says("other")},
+            {"match": {"layer": "HL2"}, "json": says("second")},
+            {"match": {"layer": "HL2"}, "json": says("last")},
+        ]
+    )
     got = [await summary(llm, layer="HL2") for _ in range(5)]
     assert got == ["first", "second", "last", "last", "last"]
     assert await summary(llm, layer="HL3") == "other"
@@ -79,10 +85,12 @@ async def test_same_match_replies_in_order_and_the_last_repeats() -> None:
 async def test_added_lines_continue_the_sequence() -> None:
     llm = ScriptedLLM.from_lines([{"match": {}, "json": says("base")}])
     assert await summary(llm, layer="HL5") == "base"
-    llm.add_lines([
-        {"match": {}, "json": says("next")},
-        {"match": {"layer": "HL5"}, "json": says("5")},
-    ])
+    llm.add_lines(
+        [
+            {"match": {}, "json": says("next")},
+            {"match": {"layer": "HL5"}, "json": says("5")},
+        ]
+    )
     assert await summary(llm, layer="HL1") == "next"
     assert await summary(llm, layer="HL1") == "next"
     assert await summary(llm, layer="HL5") == "5"
@@ -107,10 +115,15 @@ async def test_no_matching_line_is_a_clear_error() -> None:
 
 @pytest.mark.anyio
 async def test_json_reply_is_decoded_against_the_schema() -> None:
-    llm = ScriptedLLM.from_lines([{
-        "match": {}, "json": {"findings": [{"severity": "high", "title": "t", "line": 4}]},
-        "usage": {"input_tokens": 10, "cache_read_tokens": 7},
-    }])
+    llm = ScriptedLLM.from_lines(
+        [
+            {
+                "match": {},
+                "json": {"findings": [{"severity": "high", "title": "t", "line": 4}]},
+                "usage": {"input_tokens": 10, "cache_read_tokens": 7},
+            }
+        ]
+    )
     reply = await llm.complete(request(LayerVerdict))
     assert isinstance(reply.data, LayerVerdict)
     assert reply.data.findings[0].line == 4
@@ -129,10 +142,12 @@ async def test_invalid_scripted_json_raises_like_a_bad_tool_input() -> None:
 
 @pytest.mark.anyio
 async def test_text_reply_is_decoded_when_a_schema_is_requested() -> None:
-    llm = ScriptedLLM.from_lines([
-        {"match": {"run": "1"}, "text": '{"findings": [], "summary": "from text"}'},
-        {"match": {"run": "2"}, "text": "Sure! Here is my review: all good."},
-    ])
+    llm = ScriptedLLM.from_lines(
+        [
+            {"match": {"run": "1"}, "text": '{"findings": [], "summary": "from text"}'},
+            {"match": {"run": "2"}, "text": "Sure! Here is my review: all good."},
+        ]
+    )
     assert await summary(llm, run="1") == "from text"
     with pytest.raises(LLMReplyInvalid) as caught:
         await llm.complete(request(LayerVerdict, run="2"))
@@ -156,10 +171,12 @@ async def test_error_line_is_a_transport_error() -> None:
 
 @pytest.mark.anyio
 async def test_cancelled_delay_is_counted_and_propagates() -> None:
-    llm = ScriptedLLM.from_lines([
-        {"match": {"layer": "HL1"}, "json": says("slow"), "delay_ms": 60_000},
-        {"match": {"layer": "HL4"}, "json": says("fast")},
-    ])
+    llm = ScriptedLLM.from_lines(
+        [
+            {"match": {"layer": "HL1"}, "json": says("slow"), "delay_ms": 60_000},
+            {"match": {"layer": "HL4"}, "json": says("fast")},
+        ]
+    )
     async with anyio.create_task_group() as tg:
         for _ in range(3):
             tg.start_soon(llm.complete, request(LayerVerdict, layer="HL1"))

@@ -44,14 +44,13 @@ def clock(step: int) -> datetime:
 
 
 def started(limits: Limits | None = None) -> Step:
-    start = PipelineStart(project_id="demo", spec_raw="A greeting service.",
-                          limits=limits or Limits())
+    start = PipelineStart(
+        project_id="demo", spec_raw="A greeting service.", limits=limits or Limits()
+    )
     return start_project(start, run_id="r1", now=T0)
 
 
-def reply(
-    project: ProjectState, status: ResponseStatus = R.OK, **fields: Any
-) -> Handoff:
+def reply(project: ProjectState, status: ResponseStatus = R.OK, **fields: Any) -> Handoff:
     """The hand-off that answers the project's pending order."""
     order = project.pending
     assert order is not None, "no pending order"
@@ -82,12 +81,28 @@ def to_tasks(limits: Limits | None = None) -> Step:
 
 
 def approved(project: ProjectState, *paths: str) -> Handoff:
-    return reply(project, decision_outcome="approved", to=AgentName.QA,
-                 code_refs=list(paths or ("apps/core/greet.py",)), summary="implemented")
+    return reply(
+        project,
+        decision_outcome="approved",
+        to=AgentName.QA,
+        code_refs=list(paths or ("apps/core/greet.py",)),
+        summary="implemented",
+    )
 
 
 def rejected(project: ProjectState) -> Handoff:
-    finding = Finding(id="f1", layer_id=LayerID.HL4, severity=Severity.CRITICAL,
-                      title="Hard-coded AWS key", file="apps/core/config.py", line=3)
-    return reply(project, decision_outcome="rejected", to=AgentName.DEV, findings=[finding],
-                 reason="HL4 security: strong veto")
+    finding = Finding(
+        id="f1",
+        layer_id=LayerID.HL4,
+        severity=Severity.CRITICAL,
+        title="Hard-coded AWS key",
+        file="apps/core/config.py",
+        line=3,
+    )
+    return reply(
+        project,
+        decision_outcome="rejected",
+        to=AgentName.DEV,
+        findings=[finding],
+        reason="HL4 security: strong veto",
+    )

@@ -44,8 +44,11 @@ def script_lines(
     drop: Callable[[Mapping[str, str]], bool] = lambda _: False, extra: Iterable[Any] = ()
 ) -> list[Any]:
     """The shipped scenario's lines without those ``drop`` picks (by match), plus ``extra``."""
-    lines = [json.loads(line) for line in SCRIPT.read_text().splitlines()
-             if line.strip() and not line.startswith("#")]
+    lines = [
+        json.loads(line)
+        for line in SCRIPT.read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
     return [line for line in lines if not drop(line["match"])] + list(extra)
 
 
@@ -63,8 +66,9 @@ async def pipeline_engine(
     bus: Bus, root: Path, llm: LLMClient, subj: Subjects, *, monitor: bool = True
 ) -> AsyncIterator[Engine]:
     actors = [*([MonitorActor(root)] if monitor else []), *worker_actors(root, llm)]
-    async with run_engine(bus=bus, llm=llm, subjects=subj, policy=POLICY,
-                          extra_actors=actors) as engine:
+    async with run_engine(
+        bus=bus, llm=llm, subjects=subj, policy=POLICY, extra_actors=actors
+    ) as engine:
         yield engine
 
 
@@ -96,10 +100,12 @@ async def follow(
     """Collect the project's events (publishing ``start``, or ``send`` = (subject, payload),
     first) until ``until`` holds and ``handoffs_expected`` hand-offs arrived."""
     trace = trace or Trace()
-    async with bus.subscribe(subj.pipeline_status(project_id)) as statuses, \
-            bus.subscribe(subj.handoff(project_id)) as handoffs, \
-            bus.subscribe(subj.decisions) as decisions, anyio.create_task_group() as tg:
-
+    async with (
+        bus.subscribe(subj.pipeline_status(project_id)) as statuses,
+        bus.subscribe(subj.handoff(project_id)) as handoffs,
+        bus.subscribe(subj.decisions) as decisions,
+        anyio.create_task_group() as tg,
+    ):
         enough = anyio.Event()
         if handoffs_expected <= len(trace.handoffs):
             enough.set()
@@ -128,8 +134,11 @@ async def follow(
 
 
 def dev_lines(task_id: str) -> list[dict[str, Any]]:
-    return [line for line in script_lines()
-            if line["match"] == {"agent": "dev", "mode": "implement_task", "task_id": task_id}]
+    return [
+        line
+        for line in script_lines()
+        if line["match"] == {"agent": "dev", "mode": "implement_task", "task_id": task_id}
+    ]
 
 
 def secret_attempt(task_id: str) -> dict[str, Any]:
@@ -141,20 +150,31 @@ def secret_attempt(task_id: str) -> dict[str, Any]:
 
 def needs_info_first() -> list[Any]:
     """The scenario, but the CTO's first spec intake asks a question (NEEDS_INFO)."""
-    question = {"match": {"agent": "cto", "mode": "spec_intake_and_normalize"},
-                "json": {"status": "NEEDS_INFO", "summary": "Which temperature units?",
-                         "artifacts": [{"path": "docs/spec/QUESTIONS.md",
-                                        "content": "# Questions\n\n- Which units?\n"}],
-                         "next_actions": {"owner": "human", "questions": ["Which units?"]}}}
-    spec = [line for line in script_lines()
-            if line["match"] == {"agent": "cto", "mode": "spec_intake_and_normalize"}]
-    return script_lines(drop=lambda m: m.get("mode") == "spec_intake_and_normalize",
-                        extra=[question, *spec])
+    question = {
+        "match": {"agent": "cto", "mode": "spec_intake_and_normalize"},
+        "json": {
+            "status": "NEEDS_INFO",
+            "summary": "Which temperature units?",
+            "artifacts": [
+                {"path": "docs/spec/QUESTIONS.md", "content": "# Questions\n\n- Which units?\n"}
+            ],
+            "next_actions": {"owner": "human", "questions": ["Which units?"]},
+        },
+    }
+    spec = [
+        line
+        for line in script_lines()
+        if line["match"] == {"agent": "cto", "mode": "spec_intake_and_normalize"}
+    ]
+    return script_lines(
+        drop=lambda m: m.get("mode") == "spec_intake_and_normalize", extra=[question, *spec]
+    )
 
 
 def start_of(project_id: str, limits: Limits | None = None) -> PipelineStart:
-    return PipelineStart(project_id=project_id, spec_raw=SPEC.read_text(),
-                         limits=limits or Limits())
+    return PipelineStart(
+        project_id=project_id, spec_raw=SPEC.read_text(), limits=limits or Limits()
+    )
 
 
 def scripted(lines: list[Any] | None = None) -> ScriptedLLM:
@@ -166,8 +186,13 @@ def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     env.pop("ANTHROPIC_API_KEY", None)
     return subprocess.run(
-        [sys.executable, "-m", "humangr", *args], cwd=cwd, env=env, capture_output=True,
-        text=True, timeout=120, check=False,
+        [sys.executable, "-m", "humangr", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
 
 

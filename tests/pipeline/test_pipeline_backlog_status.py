@@ -57,8 +57,9 @@ def test_unknown_dependencies_and_cycles_are_refused() -> None:
     with pytest.raises(BacklogError, match="unknown"):
         order_tasks([BacklogTask("TSK-1", "a", "", ("TSK-9",))])
     with pytest.raises(BacklogError, match="cycle"):
-        order_tasks([BacklogTask("TSK-1", "a", "", ("TSK-2",)),
-                     BacklogTask("TSK-2", "b", "", ("TSK-1",))])
+        order_tasks(
+            [BacklogTask("TSK-1", "a", "", ("TSK-2",)), BacklogTask("TSK-2", "b", "", ("TSK-1",))]
+        )
 
 
 def test_status_always_names_the_next_owner() -> None:

@@ -37,9 +37,15 @@ WHY = "The QA report is precise; one more attempt is worth it."
 
 
 def command(kind: str = "unblock", task: str | None = None, **fields: Any) -> PipelineCommand:
-    return PipelineCommand(project_id="demo", command=kind,  # type: ignore[arg-type]
-                           task_id=task, reviewer="alice", reason=WHY, issued_at=clock(0),
-                           **fields)
+    return PipelineCommand(
+        project_id="demo",
+        command=kind,  # type: ignore[arg-type]
+        task_id=task,
+        reviewer="alice",
+        reason=WHY,
+        issued_at=clock(0),
+        **fields,
+    )
 
 
 def run(step: Step, cmd: PipelineCommand) -> Step:
@@ -72,8 +78,9 @@ def blocked_on_revision() -> Step:
     return step
 
 
-@pytest.mark.parametrize(("via", "key"), [("rejected", "review_findings"),
-                                          ("qa_fail", "qa_report")])
+@pytest.mark.parametrize(
+    ("via", "key"), [("rejected", "review_findings"), ("qa_fail", "qa_report")]
+)
 def test_unblock_after_the_rework_limit_reworks_with_one_more_and_the_human_words(
     via: str, key: str
 ) -> None:
@@ -81,13 +88,21 @@ def test_unblock_after_the_rework_limit_reworks_with_one_more_and_the_human_word
     step = run(step, command(task="TSK-1", answers="Empty names greet 'Hello, friend!'."))
     project = step.project
     assert (project.state, project.stage, project.reason, project.resume) == (
-        "running", "tasks", "", None)
+        "running",
+        "tasks",
+        "",
+        None,
+    )
     task = project.task("TSK-1")
     assert task is not None
     assert (task.status, task.owner, task.rework, task.attempt) == (S.IN_PROGRESS, "dev", 2, 3)
     order = order_of(step)
     assert (order.agent, order.mode, order.task_id, order.attempt) == (
-        AgentName.DEV, "implement_task", "TSK-1", 3)
+        AgentName.DEV,
+        "implement_task",
+        "TSK-1",
+        3,
+    )
     assert order.inputs["human_reason"] == f"alice: {WHY}"
     assert order.inputs["human_answers"] == "Empty names greet 'Hello, friend!'."
     assert key in order.inputs
@@ -98,7 +113,12 @@ def test_unblock_after_the_rework_limit_reworks_with_one_more_and_the_human_word
     assert project.max_rework("TSK-1") == 2
     record = project.commands[-1]
     assert (record.command, record.task_id, record.reviewer, record.reason, record.extra) == (
-        "unblock", "TSK-1", "alice", WHY, 1)
+        "unblock",
+        "TSK-1",
+        "alice",
+        WHY,
+        1,
+    )
     status = render_status(project)
     assert "## Human commands" in status
     assert f"**unblock** TSK-1 +1 by alice: {WHY}" in status
@@ -132,7 +152,10 @@ def test_stage_level_unblock_grants_rounds_and_reorders_the_revision() -> None:
     project = step.project
     order = order_of(step)
     assert (order.agent, order.mode, order.task_id) == (
-        AgentName.ENGINEER, "generate_engineering_docs", None)
+        AgentName.ENGINEER,
+        "generate_engineering_docs",
+        None,
+    )
     assert order.inputs["cto_revision"] == "still no error handling"
     assert order.inputs["human_answers"] == "Use typed errors."
     assert (project.state, project.stage, project.round) == ("running", "engineer_docs", 3)
@@ -156,8 +179,11 @@ def test_needs_info_at_spec_intake_is_answered_and_the_same_step_ordered_again()
     step = run(step, command(answers="Celsius and Fahrenheit only."))
     order = order_of(step)
     assert (order.agent, order.mode) == (AgentName.CTO, "spec_intake_and_normalize")
-    assert order.inputs == {"spec_raw": "A greeting service.", "human_reason": f"alice: {WHY}",
-                            "human_answers": "Celsius and Fahrenheit only."}
+    assert order.inputs == {
+        "spec_raw": "A greeting service.",
+        "human_reason": f"alice: {WHY}",
+        "human_answers": "Celsius and Fahrenheit only.",
+    }
     assert step.project.round_grants == {"spec_intake": 1}
     step = advance(step, reply(step.project))
     assert order_of(step).agent is AgentName.ENGINEER
@@ -174,7 +200,10 @@ def test_a_malformed_backlog_goes_back_to_the_pm_with_the_parse_error() -> None:
     step = run(step, command(extra=2))
     order = order_of(step)
     assert (order.agent, order.mode, step.project.stage) == (
-        AgentName.PM, "generate_backlog", "backlog")
+        AgentName.PM,
+        "generate_backlog",
+        "backlog",
+    )
     assert problem
     assert order.inputs["backlog_error"] == problem
     assert step.project.round_grants == {"backlog": 2}
@@ -260,18 +289,31 @@ def refusal_cases() -> list[tuple[str, Step, PipelineCommand, str]]:
         ("done", Step(done), command("cancel"), "is done, not blocked"),
         ("no task named", on_task, command(), "blocked on task TSK-1: name it"),
         ("unknown task", on_task, command(task="TSK-9"), "has no task TSK-9; its tasks: TSK-1"),
-        ("task not blocked", on_task, command("cancel", task="TSK-2"),
-         "task TSK-2 of project demo is new, not blocked"),
+        (
+            "task not blocked",
+            on_task,
+            command("cancel", task="TSK-2"),
+            "task TSK-2 of project demo is new, not blocked",
+        ),
         ("task at a stage block", on_stage, command(task="TSK-1"), "has no task TSK-1"),
-        ("wrong project", on_task, replace(command(task="TSK-1"), project_id="other"),
-         "command for project other sent to project demo"),
-        ("nothing to re-order", Step(replace(on_stage.project, resume=None)), command(),
-         "nothing to re-order"),
+        (
+            "wrong project",
+            on_task,
+            replace(command(task="TSK-1"), project_id="other"),
+            "command for project other sent to project demo",
+        ),
+        (
+            "nothing to re-order",
+            Step(replace(on_stage.project, resume=None)),
+            command(),
+            "nothing to re-order",
+        ),
     ]
 
 
-@pytest.mark.parametrize(("case", "step", "cmd", "why"), refusal_cases(),
-                         ids=[c[0] for c in refusal_cases()])
+@pytest.mark.parametrize(
+    ("case", "step", "cmd", "why"), refusal_cases(), ids=[c[0] for c in refusal_cases()]
+)
 def test_commands_that_do_not_apply_are_refused_with_a_reason(
     case: str, step: Step, cmd: PipelineCommand, why: str
 ) -> None:
@@ -292,14 +334,17 @@ def test_the_commands_and_grants_are_persisted_and_old_state_files_still_load() 
     assert decode_state(json.dumps(old)).commands == []
 
 
-@pytest.mark.parametrize(("field", "value", "path"), [
-    ("reason", "too short", "$.reason"),
-    ("extra", 0, "$.extra"),
-    ("extra", 11, "$.extra"),
-    ("command", "resume", "$.command"),
-    ("reviewer", "", "$.reviewer"),
-    ("project_id", "a.b", "$.project_id"),
-])
+@pytest.mark.parametrize(
+    ("field", "value", "path"),
+    [
+        ("reason", "too short", "$.reason"),
+        ("extra", 0, "$.extra"),
+        ("extra", 11, "$.extra"),
+        ("command", "resume", "$.command"),
+        ("reviewer", "", "$.reviewer"),
+        ("project_id", "a.b", "$.project_id"),
+    ],
+)
 def test_the_contract_bounds_every_field(field: str, value: object, path: str) -> None:
     raw = json.loads(encode(command(task="TSK-1")))
     assert decode(json.dumps(raw).encode(), PipelineCommand) == command(task="TSK-1")

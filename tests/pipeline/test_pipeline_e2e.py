@@ -22,8 +22,11 @@ R = ResponseStatus
 
 def secret_attempt(task_id: str) -> dict[str, Any]:
     """The scenario's first TSK-2 attempt (hard-coded AWS key), as an answer for ``task_id``."""
-    line = next(line for line in script_lines()
-                if line["match"] == {"agent": "dev", "mode": "implement_task", "task_id": "TSK-2"})
+    line = next(
+        line
+        for line in script_lines()
+        if line["match"] == {"agent": "dev", "mode": "implement_task", "task_id": "TSK-2"}
+    )
     reply = json.loads(json.dumps(line["json"]).replace("TSK-2", task_id))
     return {"match": {**line["match"], "task_id": task_id}, "json": reply}
 
@@ -36,7 +39,8 @@ def requests_of(llm: ScriptedLLM, agent: str, task_id: str | None = None) -> lis
     return [
         "\n".join(m.content for m in r.messages)
         for r in llm.requests
-        if r.tags.get("agent") == agent and r.tags.get("repair") is None
+        if r.tags.get("agent") == agent
+        and r.tags.get("repair") is None
         and (task_id is None or r.tags.get("task_id") == task_id)
     ]
 
@@ -65,12 +69,15 @@ async def test_the_scripted_scenario_ends_done_and_records_what_happened(
     # qa → dev with the QA report
     by_dev = [h for h in trace.handoffs if h.from_ is AgentName.DEV]
     assert [(h.to, h.decision_outcome) for h in by_dev] == [
-        (AgentName.QA, "approved"), (AgentName.DEV, "rejected"),
-        (AgentName.QA, "approved"), (AgentName.QA, "approved"),
+        (AgentName.QA, "approved"),
+        (AgentName.DEV, "rejected"),
+        (AgentName.QA, "approved"),
+        (AgentName.QA, "approved"),
     ]
     findings = by_dev[1].findings
-    assert any(f.layer_id == "HL4" and f.severity == "critical" and "AWS" in f.title
-               for f in findings)
+    assert any(
+        f.layer_id == "HL4" and f.severity == "critical" and "AWS" in f.title for f in findings
+    )
     for handoff in (by_dev[0], by_dev[2], by_dev[3]):
         assert handoff.code_refs
         assert all((tmp_path / "demo" / p).is_file() for p in handoff.code_refs)
@@ -91,7 +98,8 @@ async def test_the_scripted_scenario_ends_done_and_records_what_happened(
     state = json.loads(store.read("docs/monitor/TASK_STATE.json"))
     assert state["state"] == "done"
     assert [(t["task_id"], t["status"], t["attempt"], t["rework"]) for t in state["tasks"]] == [
-        ("TSK-1", "done", 1, 0), ("TSK-2", "done", 3, 2),
+        ("TSK-1", "done", 1, 0),
+        ("TSK-2", "done", 3, 2),
     ]
     status = store.read("docs/monitor/STATUS.md")
     assert "**State:** done" in status
@@ -115,8 +123,9 @@ async def test_the_rework_limit_ends_blocked_with_escalation_never_done(
     llm = scripted(lines)
     subj = subjects()
     async with pipeline_engine(bus, tmp_path, llm, subj):
-        trace = await follow(bus, subj, "blk", start=start_of("blk", Limits(max_rework=1)),
-                             handoffs_expected=9)
+        trace = await follow(
+            bus, subj, "blk", start=start_of("blk", Limits(max_rework=1)), handoffs_expected=9
+        )
     final = trace.final
     assert final.state == "blocked"
     assert final.next_owner == "cto"

@@ -58,7 +58,7 @@ def test_the_backlog_becomes_tasks_and_the_first_goes_to_the_dev() -> None:
     assert [t.status for t in project.tasks] == [S.IN_PROGRESS, S.NEW]
     order = order_of(step)
     assert (order.agent, order.mode, order.task_id) == (AgentName.DEV, "implement_task", "TSK-1")
-    assert "greet(\"Ada\")" in order.inputs["task_spec"]
+    assert 'greet("Ada")' in order.inputs["task_spec"]
     assert project.next_owner == "dev"
 
 
@@ -67,7 +67,9 @@ def test_a_full_task_cycle_with_rejection_and_qa_fail_then_done() -> None:
     step = advance(step, approved(step.project, "apps/core/greet.py"))
     qa = order_of(step)
     assert (qa.agent, qa.mode, qa.inputs["code_refs"]) == (
-        AgentName.QA, "validate_task", "apps/core/greet.py",
+        AgentName.QA,
+        "validate_task",
+        "apps/core/greet.py",
     )
     assert step.project.task("TSK-1").status is S.WAITING_REVIEW  # type: ignore[union-attr]
     step = advance(step, reply(step.project, R.QA_PASS))

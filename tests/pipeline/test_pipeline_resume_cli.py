@@ -33,8 +33,13 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def calls(llm: ScriptedLLM, agent: str, mode: str | None = None) -> int:
-    return sum(1 for r in llm.requests if r.tags.get("agent") == agent
-               and (mode is None or r.tags.get("mode") == mode) and "repair" not in r.tags)
+    return sum(
+        1
+        for r in llm.requests
+        if r.tags.get("agent") == agent
+        and (mode is None or r.tags.get("mode") == mode)
+        and "repair" not in r.tags
+    )
 
 
 class GatedLLM:
@@ -59,13 +64,16 @@ async def test_a_monitor_stopped_mid_project_resumes_from_its_persisted_state(
     subj = subjects()
     store = ProjectStore(tmp_path, "resume")
     gated = GatedLLM(llm, pm_may_answer)
-    async with pipeline_engine(bus, tmp_path, gated, subj, monitor=False), \
-            bus.subscribe(subj.handoff("resume")) as handoffs:
+    async with (
+        pipeline_engine(bus, tmp_path, gated, subj, monitor=False),
+        bus.subscribe(subj.handoff("resume")) as handoffs,
+    ):
         first = ActorSystem(bus, subjects=subj, policy=POLICY)
         first.add(MonitorActor(tmp_path))
         async with first.running():
-            await follow(bus, subj, "resume", start=start_of("resume"),
-                         until=lambda s: s.stage == "backlog")
+            await follow(
+                bus, subj, "resume", start=start_of("resume"), until=lambda s: s.stage == "backlog"
+            )
         saved = decode_state(store.read("docs/monitor/TASK_STATE.json"))
         assert (saved.state, saved.stage) == ("running", "backlog")
         assert saved.pending is not None
@@ -93,8 +101,13 @@ def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     env.pop("ANTHROPIC_API_KEY", None)
     return subprocess.run(
-        [sys.executable, "-m", "humangr", *args], cwd=cwd, env=env, capture_output=True,
-        text=True, timeout=120, check=False,
+        [sys.executable, "-m", "humangr", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
 
 
@@ -102,8 +115,19 @@ def test_the_cli_runs_the_scenario_and_writes_only_under_the_project(tmp_path: P
     root, cwd = tmp_path / "root", tmp_path / "cwd"
     root.mkdir()
     cwd.mkdir()
-    done = run_cli("pipeline", "run", "--spec-file", str(SPEC), "--project", "demo",
-                   "--root", str(root), "--llm", f"scripted:{SCRIPT}", cwd=cwd)
+    done = run_cli(
+        "pipeline",
+        "run",
+        "--spec-file",
+        str(SPEC),
+        "--project",
+        "demo",
+        "--root",
+        str(root),
+        "--llm",
+        f"scripted:{SCRIPT}",
+        cwd=cwd,
+    )
     assert done.returncode == 0, done.stderr
     assert "project demo: DONE" in done.stdout
     assert "REJECTED — HL4 security: strong veto" in done.stdout
@@ -117,8 +141,19 @@ def test_the_cli_runs_the_scenario_and_writes_only_under_the_project(tmp_path: P
     status = run_cli("pipeline", "status", "demo", "--root", str(root), cwd=cwd)
     assert status.returncode == 0
     assert "**State:** done" in status.stdout
-    again = run_cli("pipeline", "run", "--spec-file", str(SPEC), "--project", "demo",
-                    "--root", str(root), "--llm", f"scripted:{SCRIPT}", cwd=cwd)
+    again = run_cli(
+        "pipeline",
+        "run",
+        "--spec-file",
+        str(SPEC),
+        "--project",
+        "demo",
+        "--root",
+        str(root),
+        "--llm",
+        f"scripted:{SCRIPT}",
+        cwd=cwd,
+    )
     assert again.returncode == 2
     assert "already ended done" in again.stderr
     missing = run_cli("pipeline", "status", "nope", "--root", str(root), cwd=cwd)
@@ -128,16 +163,34 @@ def test_the_cli_runs_the_scenario_and_writes_only_under_the_project(tmp_path: P
 def test_the_cli_exits_1_when_the_project_blocks(tmp_path: Path) -> None:
     script = tmp_path / "blocked.jsonl"
     lines = script_lines(drop=lambda m: m.get("agent") == "pm")
-    lines.append({"match": {"agent": "pm", "mode": "generate_backlog"},
-                  "json": {"status": "NEEDS_INFO", "summary": "Which squad owns this?",
-                           "artifacts": [{"path": "docs/pm/QUESTIONS.md",
-                                          "content": "# Questions\n\n- Which squad?\n"}],
-                           "next_actions": {"owner": "cto", "questions": ["Which squad?"]}}})
+    lines.append(
+        {
+            "match": {"agent": "pm", "mode": "generate_backlog"},
+            "json": {
+                "status": "NEEDS_INFO",
+                "summary": "Which squad owns this?",
+                "artifacts": [
+                    {"path": "docs/pm/QUESTIONS.md", "content": "# Questions\n\n- Which squad?\n"}
+                ],
+                "next_actions": {"owner": "cto", "questions": ["Which squad?"]},
+            },
+        }
+    )
 
     script.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
-    result = run_cli("pipeline", "run", "--spec-file", str(SPEC), "--project", "needs",
-                     "--root", str(tmp_path / "root"), "--llm", f"scripted:{script}",
-                     cwd=tmp_path)
+    result = run_cli(
+        "pipeline",
+        "run",
+        "--spec-file",
+        str(SPEC),
+        "--project",
+        "needs",
+        "--root",
+        str(tmp_path / "root"),
+        "--llm",
+        f"scripted:{script}",
+        cwd=tmp_path,
+    )
     assert result.returncode == 1, result.stderr
     assert "project needs: BLOCKED" in result.stdout
     assert "next: cto: unblock" in result.stdout

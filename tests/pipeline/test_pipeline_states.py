@@ -63,7 +63,10 @@ def test_a_transition_keeps_the_other_fields_and_applies_changes() -> None:
     start = TaskState(task_id="TSK-9", title="t", status=S.QA_FAIL, rework=1, attempt=2)
     moved = transition(start, S.IN_PROGRESS, rework=2, attempt=3, code_refs=["apps/x.py"])
     assert (moved.task_id, moved.rework, moved.attempt, moved.code_refs) == (
-        "TSK-9", 2, 3, ["apps/x.py"],
+        "TSK-9",
+        2,
+        3,
+        ["apps/x.py"],
     )
     assert moved.updated_at >= start.updated_at
 

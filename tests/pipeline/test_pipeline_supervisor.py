@@ -36,20 +36,37 @@ DEV_TSK2 = {"agent": "dev", "mode": "implement_task", "task_id": "TSK-2"}
 
 
 def dev_order(n: int, project: str = "sup") -> WorkOrder:
-    return WorkOrder(order_id=f"wo-test-{n:04d}", project_id=project, agent=AgentName.DEV,
-                     mode="implement_task", task_id="TSK-2", task="Implement TSK-2.",
-                     inputs={"task_spec": "Settings from the environment."}, attempt=n)
+    return WorkOrder(
+        order_id=f"wo-test-{n:04d}",
+        project_id=project,
+        agent=AgentName.DEV,
+        mode="implement_task",
+        task_id="TSK-2",
+        task="Implement TSK-2.",
+        inputs={"task_spec": "Settings from the environment."},
+        attempt=n,
+    )
 
 
-def decision(submitted: ActionSubmitted, outcome: Outcome, *, digest: str | None = None,
-             findings: list[Finding] | None = None) -> HumanLayerReport:
-    layer = ConsensusResult(status=LayerStatus.FAIL if findings else LayerStatus.PASS,
-                            veto_level=VetoLevel.STRONG if findings else VetoLevel.NONE,
-                            merged_findings=findings or [])
+def decision(
+    submitted: ActionSubmitted,
+    outcome: Outcome,
+    *,
+    digest: str | None = None,
+    findings: list[Finding] | None = None,
+) -> HumanLayerReport:
+    layer = ConsensusResult(
+        status=LayerStatus.FAIL if findings else LayerStatus.PASS,
+        veto_level=VetoLevel.STRONG if findings else VetoLevel.NONE,
+        merged_findings=findings or [],
+    )
     return HumanLayerReport(
-        report_id=f"rpt-{submitted.action_id}", action_id=submitted.action_id,
-        agent_id=submitted.action.agent_id, action_hash=digest or submitted.action_hash or "",
-        policy_version="test", outcome=outcome,
+        report_id=f"rpt-{submitted.action_id}",
+        action_id=submitted.action_id,
+        agent_id=submitted.action.agent_id,
+        action_hash=digest or submitted.action_hash or "",
+        policy_version="test",
+        outcome=outcome,
         final_veto_level=VetoLevel.STRONG if findings else VetoLevel.NONE,
         layer_results={LayerID.HL4: layer},
         blocking_reasons=["HL4 security: strong veto — Hard-coded key"] if findings else [],
@@ -72,8 +89,11 @@ async def test_the_dev_change_is_reviewed_before_anything_is_written(
     store = ProjectStore(tmp_path, "sup")
     system = ActorSystem(bus, subjects=subj, policy=POLICY)
     system.add(*worker_actors(tmp_path, scripted()))
-    async with system.running(), bus.subscribe(subj.action_submit) as submits, \
-            bus.subscribe(subj.handoff("sup")) as handoffs:
+    async with (
+        system.running(),
+        bus.subscribe(subj.action_submit) as submits,
+        bus.subscribe(subj.handoff("sup")) as handoffs,
+    ):
         await bus.publish(subj.work_order, encode(dev_order(1)))
         first = await next_of(submits, ActionSubmitted)
         assert isinstance(first, ActionSubmitted)
@@ -81,22 +101,32 @@ async def test_the_dev_change_is_reviewed_before_anything_is_written(
         assert "+AWS_ACCESS_KEY_ID" in (first.action.code_diff or "")
         assert "new file mode" in (first.action.code_diff or "")
         assert sorted(first.action.affected_files) == [
-            "apps/converter/credentials_inline.py", "apps/converter/settings.py",
+            "apps/converter/credentials_inline.py",
+            "apps/converter/settings.py",
             "docs/dev/dev_implementation_TSK-2.md",
         ]
         assert written(store) == [], "nothing may be written before the decision"
 
         forged = decision(first, Outcome.APPROVED, digest="0" * 64)
         await bus.publish(subj.decision("dev-sup"), encode(forged))
-        finding = Finding(id="f1", layer_id=LayerID.HL4, severity=Severity.CRITICAL,
-                          title="Hard-coded secret: AWS credential",
-                          file="apps/converter/settings.py", line=4)
-        await bus.publish(subj.decision("dev-sup"),
-                          encode(decision(first, Outcome.REJECTED, findings=[finding])))
+        finding = Finding(
+            id="f1",
+            layer_id=LayerID.HL4,
+            severity=Severity.CRITICAL,
+            title="Hard-coded secret: AWS credential",
+            file="apps/converter/settings.py",
+            line=4,
+        )
+        await bus.publish(
+            subj.decision("dev-sup"), encode(decision(first, Outcome.REJECTED, findings=[finding]))
+        )
         rejected = await next_of(handoffs, Handoff)
         assert isinstance(rejected, Handoff)
         assert (rejected.from_, rejected.to, rejected.decision_outcome) == (
-            AgentName.DEV, AgentName.DEV, "rejected")
+            AgentName.DEV,
+            AgentName.DEV,
+            "rejected",
+        )
         assert rejected.findings == [finding]
         assert "strong veto" in rejected.reason
         assert rejected.code_refs == []
@@ -110,9 +140,14 @@ async def test_the_dev_change_is_reviewed_before_anything_is_written(
         approved = await next_of(handoffs, Handoff)
     assert isinstance(approved, Handoff)
     assert (approved.to, approved.decision_outcome) == (AgentName.QA, "approved")
-    assert sorted(approved.code_refs) == written(store) == [
-        "apps/converter/settings.py", "docs/dev/dev_implementation_TSK-2.md",
-    ]
+    assert (
+        sorted(approved.code_refs)
+        == written(store)
+        == [
+            "apps/converter/settings.py",
+            "docs/dev/dev_implementation_TSK-2.md",
+        ]
+    )
     assert "os.environ" in store.read("apps/converter/settings.py")
 
 
@@ -127,8 +162,11 @@ async def test_a_path_the_store_refuses_goes_back_to_the_agent_then_blocks(
     subj = subjects()
     system = ActorSystem(bus, subjects=subj, policy=POLICY)
     system.add(*worker_actors(tmp_path, llm))
-    async with system.running(), bus.subscribe(subj.action_submit) as submits, \
-            bus.subscribe(subj.handoff("sym")) as handoffs:
+    async with (
+        system.running(),
+        bus.subscribe(subj.action_submit) as submits,
+        bus.subscribe(subj.handoff("sym")) as handoffs,
+    ):
         await bus.publish(subj.work_order, encode(dev_order(1, "sym")))
         blocked = await next_of(handoffs, Handoff)
         assert submits.pending == 0
@@ -144,15 +182,24 @@ async def test_a_path_the_store_refuses_goes_back_to_the_agent_then_blocks(
 
 async def test_agent_artifacts_under_docs_monitor_are_refused(bus: Bus, tmp_path: Path) -> None:
     line = next(line for line in script_lines() if line["match"].get("agent") == "cto")
-    forged = {"path": "docs/monitor/TASK_STATE.json", "content": "{}", "format": "json",
-              "purpose": "forge the state"}
+    forged = {
+        "path": "docs/monitor/TASK_STATE.json",
+        "content": "{}",
+        "format": "json",
+        "purpose": "forge the state",
+    }
     line["json"]["artifacts"].append(forged)
     llm = scripted([line])
     subj = subjects()
     system = ActorSystem(bus, subjects=subj, policy=POLICY)
     system.add(*worker_actors(tmp_path, llm))
-    order = WorkOrder(order_id="wo-test-0001", project_id="mon", agent=AgentName.CTO,
-                      mode="spec_intake_and_normalize", inputs={"spec_raw": "A converter."})
+    order = WorkOrder(
+        order_id="wo-test-0001",
+        project_id="mon",
+        agent=AgentName.CTO,
+        mode="spec_intake_and_normalize",
+        inputs={"spec_raw": "A converter."},
+    )
     async with system.running(), bus.subscribe(subj.handoff("mon")) as handoffs:
         await bus.publish(subj.work_order, encode(order))
         blocked = await next_of(handoffs, Handoff)
@@ -170,21 +217,27 @@ async def test_needs_review_waits_for_the_final_decision_before_writing(
     store = ProjectStore(tmp_path, "hum")
     system = ActorSystem(bus, subjects=subj, policy=POLICY)
     system.add(*worker_actors(tmp_path, llm))
-    async with system.running(), bus.subscribe(subj.action_submit) as submits, \
-            bus.subscribe(subj.handoff("hum")) as handoffs:
+    async with (
+        system.running(),
+        bus.subscribe(subj.action_submit) as submits,
+        bus.subscribe(subj.handoff("hum")) as handoffs,
+    ):
         await bus.publish(subj.work_order, encode(dev_order(1, "hum")))
         submitted = await next_of(submits, ActionSubmitted)
         assert isinstance(submitted, ActionSubmitted)
         pending = msgspec.structs.replace(
-            decision(submitted, Outcome.APPROVED), outcome=Outcome.NEEDS_REVIEW,
-            blocking_reasons=["HL2 functionality: layer error"])
+            decision(submitted, Outcome.APPROVED),
+            outcome=Outcome.NEEDS_REVIEW,
+            blocking_reasons=["HL2 functionality: layer error"],
+        )
         await bus.publish(subj.decision("dev-hum"), encode(pending))
         waiting = await next_of(handoffs, Handoff)
         assert isinstance(waiting, Handoff)
         assert (waiting.decision_outcome, waiting.to) == ("needs_review", AgentName.MONITOR)
         assert written(store) == []
-        resolved = msgspec.structs.replace(pending, outcome=Outcome.APPROVED,
-                                           resolved_by="reviewer-1")
+        resolved = msgspec.structs.replace(
+            pending, outcome=Outcome.APPROVED, resolved_by="reviewer-1"
+        )
         await bus.publish(subj.decision("dev-hum"), encode(resolved))
         final = await next_of(handoffs, Handoff)
     assert isinstance(final, Handoff)

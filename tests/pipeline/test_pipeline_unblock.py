@@ -42,8 +42,13 @@ S = TaskStatus
 
 
 def command(project_id: str, kind: str = "unblock", **fields: Any) -> PipelineCommand:
-    return PipelineCommand(project_id=project_id, command=kind,  # type: ignore[arg-type]
-                           reviewer="alice", reason=WHY, **fields)
+    return PipelineCommand(
+        project_id=project_id,
+        command=kind,  # type: ignore[arg-type]
+        reviewer="alice",
+        reason=WHY,
+        **fields,
+    )
 
 
 def sent(subj: Subjects, cmd: PipelineCommand) -> tuple[str, bytes]:
@@ -51,13 +56,17 @@ def sent(subj: Subjects, cmd: PipelineCommand) -> tuple[str, bytes]:
 
 
 def requests(llm: ScriptedLLM, **tags: str) -> list[str]:
-    return ["\n".join(m.content for m in r.messages) for r in llm.requests
-            if "repair" not in r.tags and all(r.tags.get(k) == v for k, v in tags.items())]
+    return [
+        "\n".join(m.content for m in r.messages)
+        for r in llm.requests
+        if "repair" not in r.tags and all(r.tags.get(k) == v for k, v in tags.items())
+    ]
 
 
 def state_of(root: Path, project_id: str) -> Mapping[str, Any]:
     state: Mapping[str, Any] = json.loads(
-        ProjectStore(root, project_id).read("docs/monitor/TASK_STATE.json"))
+        ProjectStore(root, project_id).read("docs/monitor/TASK_STATE.json")
+    )
     return state
 
 
@@ -77,7 +86,9 @@ async def test_unblock_after_the_rework_limit_resumes_in_a_new_engine_to_done(
     assert trace.final.state == "done", trace.final.message
     assert "alice: unblock — TSK-2 unblocked, +1 rework(s) (max 2)" in trace.statuses[0].message
     assert [(t.status, t.attempt, t.rework) for t in trace.final.tasks] == [
-        (S.DONE, 1, 0), (S.DONE, 3, 2)]
+        (S.DONE, 1, 0),
+        (S.DONE, 3, 2),
+    ]
     third = requests(llm, agent="dev", task_id="TSK-2")[2]
     assert WHY in third
     assert ANSWERS in third
@@ -86,8 +97,14 @@ async def test_unblock_after_the_rework_limit_resumes_in_a_new_engine_to_done(
     state = state_of(tmp_path, "rw")
     assert state["rework_grants"] == {"TSK-2": 1}
     [record] = state["commands"]
-    assert (record["command"], record["task_id"], record["reviewer"], record["reason"],
-            record["answers"], record["extra"]) == ("unblock", "TSK-2", "alice", WHY, ANSWERS, 1)
+    assert (
+        record["command"],
+        record["task_id"],
+        record["reviewer"],
+        record["reason"],
+        record["answers"],
+        record["extra"],
+    ) == ("unblock", "TSK-2", "alice", WHY, ANSWERS, 1)
     status = ProjectStore(tmp_path, "rw").read("docs/monitor/STATUS.md")
     assert "**unblock** TSK-2 +1 by alice" in status
 
@@ -96,16 +113,18 @@ async def test_cancelling_a_blocked_task_lets_the_next_run_and_the_project_ends_
     bus: Bus, tmp_path: Path
 ) -> None:
     tsk2 = dev_lines("TSK-2")[1:]  # without the hard-coded key: approved, QA_FAIL, then fixed
-    lines = script_lines(drop=lambda m: m.get("agent") == "dev",
-                         extra=[secret_attempt("TSK-1"), *tsk2])
+    lines = script_lines(
+        drop=lambda m: m.get("agent") == "dev", extra=[secret_attempt("TSK-1"), *tsk2]
+    )
     llm = scripted(lines)
     subj = subjects()
     async with pipeline_engine(bus, tmp_path, llm, subj):
         first = await follow(bus, subj, "cx", start=start_of("cx", Limits(max_rework=1)))
         assert first.final.state == "blocked"
         assert [t.status for t in first.final.tasks] == [S.BLOCKED, S.NEW]
-        trace = await follow(bus, subj, "cx", send=sent(subj, command("cx", "cancel",
-                                                                      task_id="TSK-1")))
+        trace = await follow(
+            bus, subj, "cx", send=sent(subj, command("cx", "cancel", task_id="TSK-1"))
+        )
     final = trace.final
     assert final.state == "done", final.message
     assert [t.status for t in final.tasks] == [S.CANCELLED, S.DONE]

@@ -44,26 +44,66 @@ def test_unblock_resumes_a_project_blocked_by_a_previous_run_and_exits_0(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     root = str(tmp_path / "root")
-    code, out, _ = humangr(capsys, "pipeline", "run", "--spec-file", str(SPEC), "--project",
-                           "demo", "--root", root, "--llm", f"scripted:{SCRIPT}",
-                           "--max-rework", "1")
+    code, out, _ = humangr(
+        capsys,
+        "pipeline",
+        "run",
+        "--spec-file",
+        str(SPEC),
+        "--project",
+        "demo",
+        "--root",
+        root,
+        "--llm",
+        f"scripted:{SCRIPT}",
+        "--max-rework",
+        "1",
+    )
     assert code == 1
     assert "TSK-2: rework limit reached (1 of max_rework 1)" in out
     code, out, _ = humangr(capsys, "pipeline", "status", "demo", "--root", root)
     assert "humangr pipeline unblock demo --task TSK-2" in out
 
-    code, _, err = humangr(capsys, "pipeline", "unblock", "demo", "--root", root,
-                           "--reviewer", "alice", "--reason", WHY)
+    code, _, err = humangr(
+        capsys,
+        "pipeline",
+        "unblock",
+        "demo",
+        "--root",
+        root,
+        "--reviewer",
+        "alice",
+        "--reason",
+        WHY,
+    )
     assert code == 2
     assert "refused: project demo is blocked on task TSK-2: name it" in err
 
     # a new process has a new ScriptedLLM: its TSK-2 lines are the fixed attempt and QA_PASS
     tsk2 = [line for line in script_lines() if is_tsk2(line["match"])]
-    fixed = write_script(tmp_path / "fixed.jsonl", script_lines(drop=is_tsk2, extra=[
-        tsk2[2], tsk2[4]]))
-    done = run_cli("pipeline", "unblock", "demo", "--task", "TSK-2", "--root", root,
-                   "--reviewer", "alice", "--reason", WHY, "--answers", "Raise SettingsError.",
-                   "--extra", "1", "--llm", f"scripted:{fixed}", cwd=tmp_path)
+    fixed = write_script(
+        tmp_path / "fixed.jsonl", script_lines(drop=is_tsk2, extra=[tsk2[2], tsk2[4]])
+    )
+    done = run_cli(
+        "pipeline",
+        "unblock",
+        "demo",
+        "--task",
+        "TSK-2",
+        "--root",
+        root,
+        "--reviewer",
+        "alice",
+        "--reason",
+        WHY,
+        "--answers",
+        "Raise SettingsError.",
+        "--extra",
+        "1",
+        "--llm",
+        f"scripted:{fixed}",
+        cwd=tmp_path,
+    )
     assert done.returncode == 0, done.stderr + done.stdout
     assert "unblock of task TSK-2 demo by alice" in done.stdout
     assert "project demo: DONE" in done.stdout
@@ -72,9 +112,11 @@ def test_unblock_resumes_a_project_blocked_by_a_previous_run_and_exits_0(
 
     state = decode_state(ProjectStore(Path(root), "demo").read("docs/monitor/TASK_STATE.json"))
     assert [(c.command, c.task_id, c.reviewer, c.answers) for c in state.commands] == [
-        ("unblock", "TSK-2", "alice", "Raise SettingsError.")]
-    code, _, err = humangr(capsys, "pipeline", "cancel", "demo", "--root", root,
-                           "--reviewer", "bob", "--reason", WHY)
+        ("unblock", "TSK-2", "alice", "Raise SettingsError.")
+    ]
+    code, _, err = humangr(
+        capsys, "pipeline", "cancel", "demo", "--root", root, "--reviewer", "bob", "--reason", WHY
+    )
     assert code == 2
     assert "refused: project demo is done, not blocked" in err
 
@@ -85,8 +127,19 @@ def test_cancel_needs_no_llm_and_ends_the_project_cancelled(
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     root = str(tmp_path / "root")
     script = write_script(tmp_path / "ni.jsonl", needs_info_first())
-    code, _, _ = humangr(capsys, "pipeline", "run", "--spec-file", str(SPEC), "--project",
-                         "ni", "--root", root, "--llm", f"scripted:{script}")
+    code, _, _ = humangr(
+        capsys,
+        "pipeline",
+        "run",
+        "--spec-file",
+        str(SPEC),
+        "--project",
+        "ni",
+        "--root",
+        root,
+        "--llm",
+        f"scripted:{script}",
+    )
     assert code == 1
     who = ("--root", root, "--reviewer", "alice")
     code, _, err = humangr(capsys, "pipeline", "cancel", "ni", *who, "--reason", "no")
@@ -118,16 +171,27 @@ async def test_over_nats_the_command_goes_to_the_running_engine(
             first = await follow(bus, subj, "remote", start=start_of("remote"))
             assert first.final.state == "blocked"
             base = ("--nats", nats_url, "--reviewer", "alice", "--reason", WHY, "--wait", "20")
-            refused = await anyio.to_thread.run_sync(lambda: run_cli(
-                "pipeline", "cancel", "remote", "--task", "TSK-1", *base, cwd=tmp_path))
+            refused = await anyio.to_thread.run_sync(
+                lambda: run_cli(
+                    "pipeline", "cancel", "remote", "--task", "TSK-1", *base, cwd=tmp_path
+                )
+            )
             assert refused.returncode == 2
             assert "refused: cancel refused: project remote has no task TSK-1" in refused.stderr
 
             async with bus.subscribe(subj.pipeline_status("remote")) as statuses:
                 await bus.flush()
-                accepted = await anyio.to_thread.run_sync(lambda: run_cli(
-                    "pipeline", "unblock", "remote", *base, "--answers", "Celsius only.",
-                    cwd=tmp_path))
+                accepted = await anyio.to_thread.run_sync(
+                    lambda: run_cli(
+                        "pipeline",
+                        "unblock",
+                        "remote",
+                        *base,
+                        "--answers",
+                        "Celsius only.",
+                        cwd=tmp_path,
+                    )
+                )
                 assert accepted.returncode == 0, accepted.stderr
                 assert "project remote: RUNNING (stage spec_intake)" in accepted.stdout
                 with anyio.fail_after(60):
@@ -138,5 +202,8 @@ async def test_over_nats_the_command_goes_to_the_running_engine(
             assert final.state == "done", final.message
     finally:
         await bus.close()
-    assert any("Celsius only." in "\n".join(m.content for m in r.messages)
-               for r in llm.requests if r.tags.get("mode") == "spec_intake_and_normalize")
+    assert any(
+        "Celsius only." in "\n".join(m.content for m in r.messages)
+        for r in llm.requests
+        if r.tags.get("mode") == "spec_intake_and_normalize"
+    )

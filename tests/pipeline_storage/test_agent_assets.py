@@ -152,9 +152,7 @@ def required_artifacts_present(request: MessageEnvelope, reply: ResponseEnvelope
 
 
 @pytest.mark.parametrize(("agent", "variant"), PAIRS)
-def test_golden_examples_are_valid_envelopes_that_meet_section_7(
-    agent: str, variant: str
-) -> None:
+def test_golden_examples_are_valid_envelopes_that_meet_section_7(agent: str, variant: str) -> None:
     request, reply = golden(agent, variant)
     assert (request.agent, request.variant, request.mode) == (agent, variant, MODE[agent])
     assert request.project_id == "notes"
@@ -210,7 +208,11 @@ def test_the_python_dev_example_code_passes_its_own_tests(variant: str, tmp_path
     app = write_golden_files("dev", variant, tmp_path)
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
-        cwd=app, capture_output=True, text=True, timeout=120, check=False,
+        cwd=app,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert re.search(r"\b6 passed\b", run.stdout), run.stdout

@@ -171,9 +171,7 @@ class TestAtomicWrite:
         assert temp_files(store.root) == []
         assert oct((store.dir / "docs/a.md").stat().st_mode & 0o777) == oct(0o644)
 
-    def test_a_failed_write_leaves_the_old_file_and_no_temp_file(
-        self, store: ProjectStore
-    ) -> None:
+    def test_a_failed_write_leaves_the_old_file_and_no_temp_file(self, store: ProjectStore) -> None:
         store.write("docs/a.md", "old content\n")
         child = run_child(
             """

@@ -33,7 +33,10 @@ async def test_replay_filter_and_end() -> None:
         # leaving the engine ends every stream, so the task group can finish
 
     assert [(d.agent_id, d.outcome) for d in collected["all"]] == [
-        ("alice", Outcome.APPROVED), ("bob", Outcome.NEEDS_REVIEW), ("bob", Outcome.REJECTED)]
+        ("alice", Outcome.APPROVED),
+        ("bob", Outcome.NEEDS_REVIEW),
+        ("bob", Outcome.REJECTED),
+    ]
     assert [d.action_id for d in collected["bob"]] == [review.action_id] * 2
     assert early.action_id not in {d.action_id for d in collected["later"]}
     assert len(collected["later"]) == 2

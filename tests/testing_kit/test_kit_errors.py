@@ -22,8 +22,10 @@ async def test_resolving_an_unknown_action_names_what_is_waiting(kit: HumangrTes
     kit.needs_review()
     waiting = await kit.submit(action_description="needs a human")
 
-    with pytest.raises(KitError, match=r"no decision on action 'act-wrong'.*waiting for a human: "
-                                       + waiting.action_id):
+    with pytest.raises(
+        KitError,
+        match=r"no decision on action 'act-wrong'.*waiting for a human: " + waiting.action_id,
+    ):
         await kit.resolve("act-wrong", "approve", "alice", "Looks right to me, ship it")
 
 
@@ -81,8 +83,9 @@ async def test_invalid_actions_are_refused_before_publishing(kit: HumangrTestEng
     with pytest.raises(ContractError, match="agent_id"):
         await kit.submit(agent_id="not a subject token")
     with pytest.raises(TypeError, match="not both"):
-        await kit.submit(ActionContext(agent_id="a", action_type="t", action_description="d"),
-                         agent_id="b")
+        await kit.submit(
+            ActionContext(agent_id="a", action_type="t", action_description="d"), agent_id="b"
+        )
     assert kit.dead_letters == []
 
 

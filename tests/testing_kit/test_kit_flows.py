@@ -57,8 +57,12 @@ async def test_a_critical_security_finding_rejects(kit: HumangrTestEngine) -> No
 
 async def test_needs_review_then_a_human_approves(kit: HumangrTestEngine) -> None:
     kit.needs_review("HL2", "Missing error handling")
-    action = ActionContext(agent_id="my-agent", action_type="code_diff",
-                           action_description="tidy the greeting", code_diff=DIFF)
+    action = ActionContext(
+        agent_id="my-agent",
+        action_type="code_diff",
+        action_description="tidy the greeting",
+        code_diff=DIFF,
+    )
 
     decision = await kit.submit(action)
     assert decision.outcome is Outcome.NEEDS_REVIEW

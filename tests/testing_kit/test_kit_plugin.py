@@ -62,8 +62,17 @@ async def test_the_example_suite_runs_on_nats_with_one_option(nats_url: str) -> 
     try:
         async with bus.subscribe("*.decisions.>") as seen:
             done = await anyio.run_process(
-                [sys.executable, "-m", "pytest", str(EXAMPLE), "-q", "-p", "no:cacheprovider",
-                 "--humangr-nats", nats_url],
+                [
+                    sys.executable,
+                    "-m",
+                    "pytest",
+                    str(EXAMPLE),
+                    "-q",
+                    "-p",
+                    "no:cacheprovider",
+                    "--humangr-nats",
+                    nats_url,
+                ],
                 cwd=ROOT,
                 check=False,
             )

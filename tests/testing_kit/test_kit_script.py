@@ -34,7 +34,9 @@ async def test_two_medium_vetoes_reject(kit: HumangrTestEngine) -> None:
 
     assert decision.outcome is Outcome.REJECTED
     assert [r.split(":")[0] for r in decision.blocking_reasons] == [
-        "HL2 functionality", "HL3 edge cases"]
+        "HL2 functionality",
+        "HL3 edge cases",
+    ]
 
 
 async def test_a_high_finding_on_a_strong_layer_is_only_a_medium_veto(
@@ -87,14 +89,19 @@ async def test_rules_replace_each_other_and_approve_all_forgets_them(
     third = await kit.submit(action_description="three")
 
     assert [d.outcome for d in (first, second, third)] == [
-        Outcome.APPROVED, Outcome.REJECTED, Outcome.APPROVED]
+        Outcome.APPROVED,
+        Outcome.REJECTED,
+        Outcome.APPROVED,
+    ]
 
 
 async def test_raw_script_lines_give_sequences(kit: HumangrTestEngine) -> None:
-    kit.script_lines([
-        {"match": {"layer": "HL2", "repair": "1"}, "json": {"findings": []}},
-        {"match": {"layer": "HL2"}, "text": "not json"},
-    ])
+    kit.script_lines(
+        [
+            {"match": {"layer": "HL2", "repair": "1"}, "json": {"findings": []}},
+            {"match": {"layer": "HL2"}, "text": "not json"},
+        ]
+    )
 
     decision = await kit.submit(action_description="repaired")
 
