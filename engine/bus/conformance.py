@@ -242,7 +242,7 @@ async def check_payloads(bus: Bus, prefix: str) -> None:
         bytes(range(256)),
         b"\r\nPUB x 1\r\n",
         big,
-        bytearray(b"ba"),
+        bytearray(b"ba"),  # type: ignore[list-item]
         memoryview(b"mv"),  # type: ignore[list-item]
     ]
     async with bus.subscribe(f"{prefix}.data") as sub:
