@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -45,8 +46,17 @@ def test_no_module_imports_a_bare_top_level_name() -> None:
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
+    # Build from a copy: pip builds in the source tree and would leave build/ behind.
+    source = tmp_path_factory.mktemp("source") / "humangr"
+    shutil.copytree(
+        ROOT,
+        source,
+        ignore=shutil.ignore_patterns(
+            ".git", ".venv", ".typecheck", "build", "*.egg-info", "__pycache__", ".*_cache"
+        ),
+    )
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(out), str(ROOT)],
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(out), str(source)],
         check=True,
         capture_output=True,
         env={**os.environ, "PYTHONWARNINGS": "ignore::UserWarning"},
