@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import anyio
+
 from humangr.contracts import (
     CancelAction,
     ConsensusResult,

@@ -11,6 +11,7 @@ from typing import Any
 
 import anyio
 import msgspec
+
 from humangr.contracts import Artifact, Handoff, PipelineCommand, PipelineStart, TaskStatus
 from humangr.contracts.types import utc_now
 from humangr.engine.actor import Actor, ActorContext, Route

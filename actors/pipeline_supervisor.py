@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+
 from humangr.contracts import (
     ActionContext,
     ActionSubmitted,

@@ -13,6 +13,7 @@ from typing import Any
 
 import anyio
 import msgspec
+
 from humangr.contracts import (
     ActionSubmitted,
     CancelAction,

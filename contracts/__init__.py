@@ -38,6 +38,7 @@ from .review import (
     ConsensusResult,
     Decision,
     Finding,
+    GateSettings,
     HumanLayerReport,
     LayerReport,
     LayerRunResult,
@@ -49,6 +50,7 @@ from .review import (
     ReviewRequested,
     ReviewResolution,
     Usage,
+    action_problem,
 )
 from .schema import MESSAGES, schema_of
 from .subjects import DEFAULT_PREFIX, Subjects
@@ -72,6 +74,7 @@ __all__ = [
     "Evidence",
     "Finding",
     "FindingSource",
+    "GateSettings",
     "Handoff",
     "HumanLayerReport",
     "LayerID",
@@ -102,6 +105,7 @@ __all__ = [
     "Usage",
     "VetoLevel",
     "WorkOrder",
+    "action_problem",
     "canonical_json",
     "decode",
     "encode",

@@ -8,6 +8,7 @@ from functools import cache
 from typing import Any, TypeVar
 
 import msgspec
+
 from humangr.engine.errors import ContractError
 
 __all__ = ["canonical_json", "decode", "encode", "sha256_hex"]

@@ -36,8 +36,8 @@ Mode = Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_]{0,63}$")]
 Variant = Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_-]{0,31}$")]
 
 
-class _Frozen(msgspec.Struct, frozen=True, kw_only=True):
-    pass
+class _Frozen(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Frozen, keyword-only, and strict: an unknown field is an error, never ignored."""
 
 
 class Limits(_Frozen, frozen=True, kw_only=True):

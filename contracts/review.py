@@ -25,12 +25,14 @@ from .types import (
 )
 
 __all__ = [
+    "LINE_BUCKET",
     "ActionContext",
     "ActionSubmitted",
     "CancelAction",
     "ConsensusResult",
     "Decision",
     "Finding",
+    "GateSettings",
     "HumanLayerReport",
     "LayerReport",
     "LayerRunResult",
@@ -42,11 +44,16 @@ __all__ = [
     "ReviewRequested",
     "ReviewResolution",
     "Usage",
+    "action_problem",
 ]
 
+LINE_BUCKET = 10
+"""Findings whose lines fall in the same bucket of this many lines are the same finding."""
 
-class _Frozen(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=False):
-    pass
+
+class _Frozen(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Frozen, keyword-only, and strict: an unknown field (a misspelled ``code_diff``) is an
+    error naming its JSON path, never an empty value that approves."""
 
 
 class ActionContext(_Frozen, frozen=True, kw_only=True):
@@ -153,6 +160,56 @@ class ConsensusResult(_Frozen, frozen=True, kw_only=True):
     error: ShortText | None = None
 
 
+class GateSettings(_Frozen, frozen=True, kw_only=True):
+    """The review thresholds. They are part of ``policy_version``; change them deliberately.
+
+    The Supervisor sends them with every ``LayerTask`` and recomputes every layer's consensus
+    with them; ``ReviewConfig`` refuses values weaker than the design floor unless its
+    unsafe-policy switch is set."""
+
+    runs_per_layer: Annotated[int, Meta(ge=0, le=16)] = 3
+    """LLM runs planned per layer when an LLM is configured."""
+    min_valid_runs: Annotated[int, Meta(ge=1, le=16)] = 2
+    """A layer with fewer valid runs than this (capped at the runs planned) is ``error``."""
+    confirm_votes: Annotated[int, Meta(ge=1, le=16)] = 2
+    """An LLM finding reported by this many runs is confirmed."""
+    rejecting_mediums: Annotated[int, Meta(ge=1, le=7)] = 2
+    """This many ``medium`` layer vetoes reject the action; fewer (but one) need a human."""
+    dissent_floor: VetoLevel = VetoLevel.MEDIUM
+    """A lone ``strong`` run overruled by the majority still raises the layer to this level."""
+
+    def __post_init__(self) -> None:
+        from humangr.engine.errors import ConfigError
+
+        checks = (
+            ("runs_per_layer", self.runs_per_layer, 0, 16),
+            ("min_valid_runs", self.min_valid_runs, 1, 16),
+            ("confirm_votes", self.confirm_votes, 1, 16),
+            ("rejecting_mediums", self.rejecting_mediums, 1, 7),
+        )
+        for name, value, low, high in checks:
+            if not low <= value <= high:
+                raise ConfigError(
+                    f"review setting {name}={value} is out of range; use {low}..{high}"
+                )
+        if self.dissent_floor is VetoLevel.NONE:
+            raise ConfigError(
+                "review setting dissent_floor=none would let a lone strong veto vanish; "
+                "use weak, medium or strong"
+            )
+
+    def thresholds(self) -> dict[str, int | str]:
+        """The settings as a plain mapping, for ``policy_version`` and for display."""
+        return {
+            "runs_per_layer": self.runs_per_layer,
+            "min_valid_runs": self.min_valid_runs,
+            "confirm_votes": self.confirm_votes,
+            "rejecting_mediums": self.rejecting_mediums,
+            "dissent_floor": self.dissent_floor.value,
+            "line_bucket": LINE_BUCKET,
+        }
+
+
 class LayerTask(_Frozen, frozen=True, kw_only=True):
     """The Supervisor asks one layer to review one action (``hl.layers.<LID>.task``)."""
 
@@ -164,6 +221,12 @@ class LayerTask(_Frozen, frozen=True, kw_only=True):
     deadline_s: Annotated[float, Meta(gt=0, le=3_600)] = 120.0
     prior_findings: Annotated[list[Finding], Meta(max_length=500)] = []
     """HL1–HL6's merged findings, given to HL7 only."""
+    settings: GateSettings = GateSettings()
+    """The thresholds the Supervisor will recompute this layer's consensus with."""
+    rule_findings: Annotated[list[Finding], Meta(max_length=500)] = []
+    """This layer's local-check findings, found once by the Supervisor: context for the LLM."""
+    adaptive: bool = False
+    """Run 1 and 2 first, and run 3 only if they disagree (never on a strong-power layer)."""
 
 
 class LayerReport(_Frozen, frozen=True, kw_only=True):
@@ -173,7 +236,10 @@ class LayerReport(_Frozen, frozen=True, kw_only=True):
     layer_id: LayerID
     runs: Annotated[list[LayerRunResult], Meta(max_length=16)] = []
     consensus: ConsensusResult
+    """The layer's own view; the Supervisor recomputes it from ``runs`` and never trusts it."""
     usage: Usage = Usage()
+    action_hash: Hash | None = None
+    """The ``LayerTask``'s action hash; a report without it, or with another, is refused."""
 
 
 class CancelAction(_Frozen, frozen=True, kw_only=True):
@@ -200,6 +266,9 @@ class HumanLayerReport(_Frozen, frozen=True, kw_only=True):
     resolved_by: Name | None = None
     resolution_reason: ShortText | None = None
     decided_at: datetime = msgspec.field(default_factory=utc_now)
+    policy_notes: Annotated[list[ShortText], Meta(max_length=20)] = []
+    """How the policy differs from a full review: "partial review: HL4, HL6", an unsafe-policy
+    setting, "settled by local checks"."""
 
 
 Decision = HumanLayerReport
@@ -239,3 +308,28 @@ class ReportReply(_Frozen, frozen=True, kw_only=True):
 
     report: HumanLayerReport | None = None
     error: ShortText | None = None
+
+
+def action_problem(action: ActionContext, *, max_diff_bytes: int | None = None) -> str | None:
+    """Why ``action`` cannot be reviewed (nothing to review, a diff too large), else ``None``.
+
+    A ``code_diff`` action needs diff content; any other action needs a diff or a description.
+    The limit is ``MAX_DIFF_BYTES`` unless a lower one is given.
+    """
+    from .types import MAX_DIFF_BYTES
+
+    limit = MAX_DIFF_BYTES if max_diff_bytes is None else min(max_diff_bytes, MAX_DIFF_BYTES)
+    diff = action.code_diff or ""
+    if diff:
+        size = len(diff.encode("utf-8", "surrogatepass"))
+        if size > limit:
+            return (
+                f"code_diff is {size:,} bytes; the limit is {limit:,}: split the change "
+                "into smaller actions"
+            )
+    has_diff = bool(diff.strip())
+    if action.action_type == "code_diff" and not has_diff:
+        return "code_diff is empty: a code_diff action needs the diff to review"
+    if not has_diff and not action.action_description.strip():
+        return "nothing to review: both code_diff and action_description are empty"
+    return None

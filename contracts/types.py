@@ -8,7 +8,7 @@ from typing import Annotated
 from msgspec import Meta
 
 __all__ = [
-    "MAX_DIFF_CHARS",
+    "MAX_DIFF_BYTES",
     "Body",
     "Count",
     "Hash",
@@ -23,8 +23,10 @@ __all__ = [
     "utc_now",
 ]
 
-MAX_DIFF_CHARS = 2_000_000
-"""Hard upper bound of a diff or artifact on the wire; the engine's configurable limit is lower."""
+MAX_DIFF_BYTES = 1_000_000
+"""The one size limit of a diff or artifact, in UTF-8 bytes: the schema (as characters, which a
+text within the byte limit never exceeds), the engine, the CLI and MCP all use it; an engine may
+be configured lower, never higher."""
 
 Token = Annotated[
     str,
@@ -37,7 +39,13 @@ Name = Annotated[str, Meta(min_length=1, max_length=128)]
 Title = Annotated[str, Meta(min_length=1, max_length=200)]
 ShortText = Annotated[str, Meta(max_length=2_000)]
 LongText = Annotated[str, Meta(max_length=20_000)]
-Body = Annotated[str, Meta(max_length=MAX_DIFF_CHARS)]
+Body = Annotated[
+    str,
+    Meta(
+        max_length=MAX_DIFF_BYTES,
+        description=f"Text of at most {MAX_DIFF_BYTES:,} bytes (UTF-8).",
+    ),
+]
 Path = Annotated[str, Meta(min_length=1, max_length=512)]
 Hash = Annotated[str, Meta(pattern=r"^[0-9a-f]{64}$")]
 Count = Annotated[int, Meta(ge=0)]

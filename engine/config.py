@@ -4,13 +4,32 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from humangr.contracts import LayerID
+from humangr.contracts import LayerID, VetoLevel
+from humangr.contracts.types import MAX_DIFF_BYTES
 from humangr.engine.errors import ConfigError
 from humangr.engine.review import DEFAULT_SETTINGS, GateSettings
 
-__all__ = ["ALL_LAYERS", "ReviewConfig"]
+__all__ = ["ALL_LAYERS", "MAX_REPAIRS", "ReviewConfig", "below_design_floor"]
 
 ALL_LAYERS: tuple[LayerID, ...] = tuple(LayerID)
+MAX_REPAIRS = 2
+"""The design's repair budget of one LLM reply (DESIGN.md section 6)."""
+
+
+def below_design_floor(gate: GateSettings, max_repairs: int) -> list[str]:
+    """Every setting weaker than the design (DESIGN.md section 4), as a sentence naming it."""
+    weak = []
+    if gate.min_valid_runs < 2:
+        weak.append(f"min_valid_runs={gate.min_valid_runs} (the floor is 2 valid runs)")
+    if 0 < gate.runs_per_layer < 2:
+        weak.append(f"runs_per_layer={gate.runs_per_layer} (2 valid runs need at least 2 runs)")
+    if gate.dissent_floor < VetoLevel.MEDIUM:
+        weak.append(f"dissent_floor={gate.dissent_floor.value} (the floor is medium)")
+    if gate.rejecting_mediums > 2:
+        weak.append(f"rejecting_mediums={gate.rejecting_mediums} (two mediums must reject)")
+    if max_repairs > MAX_REPAIRS:
+        weak.append(f"max_repairs={max_repairs} (at most {MAX_REPAIRS} repairs of a reply)")
+    return weak
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,15 +42,24 @@ class ReviewConfig:
     """Time one layer gets for all its runs; a layer past it counts as missing."""
     review_deadline_s: float = 24 * 3600.0
     """Time a human gets to resolve a ``needs_review``; then the action is rejected."""
-    max_diff_bytes: int = 1_000_000
-    """Larger diffs are refused (dead-lettered) before any token is spent."""
+    max_diff_bytes: int = MAX_DIFF_BYTES
+    """Larger diffs are refused (dead-lettered) before any token is spent; at most
+    ``MAX_DIFF_BYTES``, the limit the schema, the CLI and MCP share."""
     early_exit: bool = True
     """Publish as soon as the outcome cannot change and cancel the remaining work."""
     adaptive_redundancy: bool = False
     """Skip the third run when the first two agree on status and veto."""
-    max_repairs: int = 2
+    max_repairs: int = MAX_REPAIRS
     report_cache: int = 10_000
     """Decisions kept in memory for ``humangr report`` lookups."""
+    allow_layer_selection: bool = False
+    """Let a bus submission name the layers to run (``ActionSubmitted.layers``); off, such a
+    submission is refused: the Supervisor alone decides what is reviewed."""
+    unsafe_policy: bool = False
+    """Accept settings weaker than the design floor; every report then names them."""
+    partial: bool = False
+    """An operator chose a subset of the layers (``humangr review --layers``); every report says
+    "partial review" and the chosen layers are part of the policy version."""
 
     def __post_init__(self) -> None:
         if not self.layers:
@@ -41,10 +69,26 @@ class ReviewConfig:
         for name in ("layer_deadline_s", "review_deadline_s"):
             if getattr(self, name) <= 0:
                 raise ConfigError(f"{name} must be positive")
-        if self.max_diff_bytes < 1:
-            raise ConfigError("max_diff_bytes must be positive")
+        if not 1 <= self.max_diff_bytes <= MAX_DIFF_BYTES:
+            raise ConfigError(f"max_diff_bytes must be within 1..{MAX_DIFF_BYTES}")
         if not 0 <= self.max_repairs <= 5:
             raise ConfigError("max_repairs must be within 0..5")
+        weak = below_design_floor(self.gate, self.max_repairs)
+        if weak and not self.unsafe_policy:
+            raise ConfigError(
+                f"review settings weaker than the design floor: {'; '.join(weak)}; raise them, "
+                "or set unsafe_policy (every report will name them)"
+            )
+
+    def policy_notes(self) -> list[str]:
+        """What every report of this configuration must say about its policy."""
+        notes = []
+        if self.partial or self.layers != ALL_LAYERS:
+            notes.append(f"partial review: {', '.join(lid.value for lid in self.layers)}")
+        notes += [
+            f"unsafe policy: {weak}" for weak in below_design_floor(self.gate, self.max_repairs)
+        ]
+        return notes
 
     @staticmethod
     def parse_layers(text: str) -> tuple[LayerID, ...]:

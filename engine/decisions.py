@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 import anyio
 from anyio.abc import TaskStatus
+
 from humangr.contracts import HumanLayerReport, Outcome, Subjects, decode
 from humangr.engine.bus import Bus
 from humangr.engine.errors import ContractError

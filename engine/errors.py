@@ -22,8 +22,11 @@ class EngineError(Exception):
     """Base of every error HUMANGR raises on purpose."""
 
 
-class ConfigError(EngineError):
-    """The configuration cannot work; the message names the setting."""
+class ConfigError(EngineError, ValueError):
+    """The configuration cannot work; the message names the setting.
+
+    A ``ValueError``, so that settings carried in a message (``GateSettings`` in a ``LayerTask``)
+    that fail their checks decode as a ``ContractError``, not as a crash."""
 
 
 class BusError(EngineError):
@@ -82,9 +85,11 @@ class MessageRefused(EngineError):
     actor keeps serving; it is not a crash and the message is not retried.
     """
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, *, correlation_id: str = "") -> None:
         super().__init__(reason)
         self.reason = reason
+        self.correlation_id = correlation_id
+        """The action id (or request id) the refused message was about, if it could be read."""
 
 
 class GateError(EngineError):

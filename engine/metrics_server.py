@@ -15,9 +15,10 @@ import anyio
 from anyio.abc import SocketAttribute, SocketStream, TaskStatus
 from anyio.streams.buffered import BufferedByteReceiveStream
 from anyio.streams.stapled import MultiListener
-from humangr.engine.errors import ConfigError
 from prometheus_client import CollectorRegistry
 from prometheus_client.exposition import choose_encoder
+
+from humangr.engine.errors import ConfigError
 
 __all__ = ["metrics_server", "respond", "serve_metrics"]
 

@@ -8,6 +8,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
 import anyio
+
 from humangr.contracts import (
     ActionContext,
     ActionSubmitted,

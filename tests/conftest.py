@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
+
 from humangr.engine.bus import Bus, MemoryBus
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import anyio
 import pytest
+
 from humangr.contracts import CancelAction, DeadLetter, Subjects, decode, encode
 from humangr.engine.actor import Actor, ActorContext, ActorSystem, Route, SupervisionPolicy
 from humangr.engine.bus import Bus, Msg

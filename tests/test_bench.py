@@ -6,6 +6,7 @@ import json
 
 import anyio
 import pytest
+
 from humangr.engine.bus.nats import NatsBus
 from humangr.engine.cli import main
 from humangr.engine.commands.bench import bench_bus

@@ -6,6 +6,7 @@ import uuid
 from typing import Any
 
 import pytest
+
 from humangr.engine.bus import DEFAULT_MAX_PENDING, Bus, Headers, MemoryBus, Msg, conformance
 from humangr.engine.bus.conformance import (
     ALL_CHECKS,

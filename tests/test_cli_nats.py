@@ -10,6 +10,7 @@ from pathlib import Path
 
 import anyio
 import pytest
+
 from humangr.contracts import Subjects
 from humangr.engine.bus.nats import NatsBus
 from humangr.engine.cli import main

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from humangr.engine.cli import main
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "actions"

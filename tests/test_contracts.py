@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import msgspec
 import pytest
+
 from humangr.contracts import (
     MESSAGES,
     ActionContext,
@@ -13,15 +15,18 @@ from humangr.contracts import (
     AgentName,
     DeadLetter,
     Handoff,
+    LayerTask,
     ResponseStatus,
     ReviewResolution,
     Severity,
     Subjects,
     VetoLevel,
+    action_problem,
     decode,
     encode,
     schema_of,
 )
+from humangr.contracts.types import MAX_DIFF_BYTES
 from humangr.engine.cli import main
 from humangr.engine.errors import ConfigError, ContractError
 
@@ -90,7 +95,6 @@ def test_bounds_are_enforced() -> None:
         decode(
             json.dumps(
                 {
-                    "action_id": "a",
                     "agent_id": "x",
                     "action_type": "t",
                     "action_description": "d" * 30_000,
@@ -175,3 +179,89 @@ def test_subjects_follow_the_design_with_a_configurable_prefix() -> None:
         s.decision("a.b")
     with pytest.raises(ConfigError):
         Subjects(prefix="bad prefix")
+
+
+@pytest.mark.parametrize(
+    ("type_", "payload", "path"),
+    [
+        (
+            ActionContext,
+            {"agent_id": "a", "action_type": "code_diff", "action_description": "d", "diff": "+x"},
+            "$",
+        ),
+        (
+            ActionSubmitted,
+            {
+                "action_id": "a1",
+                "action": {
+                    "agent_id": "a",
+                    "action_type": "t",
+                    "action_description": "d",
+                    "code_dif": "+x",
+                },
+            },
+            "$.action",
+        ),
+        (
+            ReviewResolution,
+            {
+                "action_id": "a",
+                "action_hash": "0" * 64,
+                "verdict": "approve",
+                "reviewer": "r",
+                "reason": "a reason long enough to pass",
+                "approved": True,
+            },
+            "$",
+        ),
+        (LayerTask, {"action_id": "a", "layer_id": "HL4", "bogus": 1}, "$"),
+    ],
+)
+def test_unknown_fields_are_refused_with_their_path(
+    type_: type[Any], payload: dict[str, Any], path: str
+) -> None:
+    with pytest.raises(ContractError, match="unknown field") as caught:
+        decode(json.dumps(payload).encode(), type_)
+    assert caught.value.path == path
+
+
+def test_gate_settings_out_of_range_in_a_message_are_a_contract_error() -> None:
+    task = {
+        "action_id": "a",
+        "layer_id": "HL4",
+        "action": {"agent_id": "a", "action_type": "t", "action_description": "d"},
+        "action_hash": "0" * 64,
+        "settings": {"dissent_floor": "none"},
+    }
+    with pytest.raises(ContractError, match="dissent_floor"):
+        decode(json.dumps(task).encode(), LayerTask)
+
+
+def _action(**fields: Any) -> ActionContext:
+    base: dict[str, Any] = {"agent_id": "a", "action_type": "file_write", "action_description": ""}
+    return ActionContext(**{**base, **fields})
+
+
+@pytest.mark.parametrize(
+    ("action", "problem"),
+    [
+        (_action(), "nothing to review"),
+        (_action(code_diff="  \n\n\t"), "nothing to review"),
+        (_action(action_type="code_diff", action_description="add x"), "code_diff is empty"),
+        (_action(action_type="code_diff", code_diff="\n \n"), "code_diff is empty"),
+        (_action(code_diff="é" * 600_000), "1,200,000 bytes; the limit is 1,000,000"),
+    ],
+)
+def test_actions_with_nothing_to_review_or_too_large_are_refused(
+    action: ActionContext, problem: str
+) -> None:
+    found = action_problem(action)
+    assert found is not None
+    assert problem in found
+
+
+def test_reviewable_actions_pass_and_a_lower_limit_applies() -> None:
+    assert action_problem(_action(action_description="DELETE /users/7")) is None
+    assert action_problem(_action(action_type="code_diff", code_diff="+x = 1\n")) is None
+    assert "limit is 3" in (action_problem(_action(code_diff="+abcd"), max_diff_bytes=3) or "")
+    assert action_problem(_action(code_diff="x" * MAX_DIFF_BYTES)) is None

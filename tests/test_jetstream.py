@@ -9,6 +9,8 @@ from typing import Any
 
 import anyio
 import pytest
+from nats.js.api import RetentionPolicy
+
 from humangr.contracts import CancelAction, DeadLetter, Subjects, decode, encode
 from humangr.engine.actor import Actor, ActorContext, ActorSystem, Route, SupervisionPolicy
 from humangr.engine.bus import Msg, Subscription
@@ -16,7 +18,6 @@ from humangr.engine.bus.jetstream import JetStreamConfig, covers, durable_name, 
 from humangr.engine.bus.nats import NatsBus
 from humangr.engine.errors import BusError
 from humangr.engine.testing.natsserver import NatsServer
-from nats.js.api import RetentionPolicy
 
 pytestmark = [pytest.mark.anyio, pytest.mark.nats]
 

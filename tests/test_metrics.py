@@ -7,6 +7,9 @@ from pathlib import Path
 
 import anyio
 import pytest
+from prometheus_client import CollectorRegistry, generate_latest
+from prometheus_client.parser import text_string_to_metric_families
+
 from humangr.contracts import ActionContext, LayerID, Outcome, Usage
 from humangr.engine.errors import ConfigError, LLMError
 from humangr.engine.llm import AnthropicLLM, LLMRequest, Message, ScriptedLLM
@@ -14,8 +17,6 @@ from humangr.engine.llm.metered import MeteredLLM, metered
 from humangr.engine.metrics import Metrics, exported_names
 from humangr.engine.metrics_server import metrics_server
 from humangr.engine.runtime import run_engine
-from prometheus_client import CollectorRegistry, generate_latest
-from prometheus_client.parser import text_string_to_metric_families
 
 pytestmark = pytest.mark.anyio
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import anyio
 import pytest
+
 from humangr.engine.bus.jetstream import JetStreamConfig
 from humangr.engine.bus.nats import NatsBus
 from humangr.engine.errors import BusClosedError, BusError, ConfigError

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import msgspec
+
 from humangr.contracts import Subjects, encode
 from humangr.engine.bus import Bus, Headers, Msg
 

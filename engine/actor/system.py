@@ -12,6 +12,7 @@ from typing import Any
 
 import anyio
 from anyio.abc import TaskGroup, TaskStatus
+
 from humangr.contracts import DeadLetter, Subjects, decode, encode
 from humangr.engine.bus import Bus, Msg, Subscription
 from humangr.engine.errors import (

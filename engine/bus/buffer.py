@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 
 import anyio
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+
 from humangr.engine.errors import SlowConsumerError
 
 from .base import Msg

@@ -15,6 +15,7 @@ import os
 from collections.abc import Awaitable, Callable, Sequence
 
 import anyio
+
 from humangr.engine.errors import (
     BusClosedError,
     BusTimeoutError,

@@ -20,8 +20,6 @@ from typing import Literal, Protocol
 import anyio
 import nats.errors
 import nats.js.errors
-from humangr.contracts.subjects import Subjects
-from humangr.engine.errors import BusClosedError, BusError, ConfigError
 from nats.aio.client import Client
 from nats.aio.msg import Msg as NatsMsg
 from nats.aio.subscription import Subscription as NatsSubscription
@@ -34,6 +32,9 @@ from nats.js.api import (
     StorageType,
     StreamConfig,
 )
+
+from humangr.contracts.subjects import Subjects
+from humangr.engine.errors import BusClosedError, BusError, ConfigError
 
 from .base import Msg
 

@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import anyio
+
 from humangr.engine.errors import BusClosedError, BusTimeoutError, NoRespondersError
 
 from .base import DEFAULT_MAX_PENDING, Headers, Msg, Subscription, check_payload

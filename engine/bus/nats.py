@@ -13,6 +13,9 @@ from functools import partial
 import anyio
 import nats.errors
 import nats.js.errors
+from nats.aio.client import Client
+from nats.js import JetStreamContext
+
 from humangr.contracts.subjects import Subjects
 from humangr.engine.errors import (
     BusClosedError,
@@ -21,8 +24,6 @@ from humangr.engine.errors import (
     ConfigError,
     NoRespondersError,
 )
-from nats.aio.client import Client
-from nats.js import JetStreamContext
 
 from .base import DEFAULT_MAX_PENDING, Headers, Msg, Subscription, check_payload
 from .jetstream import (

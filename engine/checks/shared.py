@@ -6,6 +6,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 
 import anyio
+
 from humangr.contracts import ActionContext, Finding, LayerID
 
 from .registry import run_checks

@@ -18,6 +18,7 @@ from typing import Any
 import anyio
 import anyio.lowlevel
 from anyio.abc import Process
+
 from humangr.contracts import ActionContext, Subjects
 from humangr.engine.actor import SupervisionPolicy
 from humangr.engine.bus import Bus, Headers, MemoryBus, Msg, Subscription

@@ -7,6 +7,7 @@ import logging
 import sys
 
 import anyio
+
 from humangr.engine.commands.common import llm_description, make_llm
 from humangr.engine.config import ReviewConfig
 from humangr.engine.errors import EngineError

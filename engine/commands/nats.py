@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 
 import anyio
+
 from humangr.contracts import ActionSubmitted, HumanLayerReport, Subjects, decode, encode
 from humangr.engine.actor import Actor, ActorSystem
 from humangr.engine.commands.common import connect_nats, load_actions, make_llm

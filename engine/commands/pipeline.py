@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import anyio
+
 from humangr.contracts import (
     DeadLetter,
     HumanLayerReport,

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Literal
 
 import anyio
+
 from humangr.contracts import PipelineCommand, PipelineStatus, Subjects, decode, encode
 from humangr.contracts.types import utc_now
 from humangr.engine.actor import Actor

@@ -7,6 +7,7 @@ import json
 import sys
 
 import anyio
+
 from humangr.engine.commands.common import llm_description, load_actions, make_llm
 from humangr.engine.commands.render import EXIT_CODES, render
 from humangr.engine.config import ReviewConfig

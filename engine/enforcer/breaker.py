@@ -24,6 +24,7 @@ from typing import Literal
 
 import anyio
 import msgspec
+
 from humangr.engine.errors import ConfigError
 
 __all__ = [

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from typing import Protocol
 
 import msgspec
+
 from humangr.contracts import MessageEnvelope, ResponseEnvelope, encode
 from humangr.engine.llm import LLMRequest, Message, SystemBlock, fence, tool_name_for
 

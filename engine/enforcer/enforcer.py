@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import msgspec
+
 from humangr.contracts import (
     AgentName,
     AgentResult,

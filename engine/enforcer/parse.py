@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import msgspec
+
 from humangr.contracts import Artifact, Evidence, NextActions, ResponseEnvelope, ResponseMeta
 
 __all__ = [

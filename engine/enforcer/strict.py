@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import anyio
+
 from humangr.engine.llm import LLMClient, LLMReply, LLMReplyInvalid, LLMRequest, LLMTransportError
 from humangr.engine.llm.schema import schema_name
 

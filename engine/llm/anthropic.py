@@ -13,6 +13,7 @@ from typing import Any
 
 import anthropic
 import anyio
+
 from humangr.contracts import Usage
 from humangr.engine.errors import ConfigError
 from humangr.engine.metrics import Metrics

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 import anyio
+
 from humangr.engine.metrics import Metrics
 
 from .base import LLMClient, LLMReply, LLMRequest

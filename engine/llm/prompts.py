@@ -17,6 +17,7 @@ from typing import Any
 
 import jinja2
 import msgspec
+
 from humangr.agents import LAYERS_DIR
 from humangr.contracts import ActionContext, Finding, LayerID, LayerVerdict
 from humangr.engine.errors import ConfigError

@@ -8,6 +8,7 @@ from functools import cache
 from typing import Any
 
 import msgspec
+
 from humangr.contracts import Usage, decode
 from humangr.engine.errors import ContractError
 

@@ -14,6 +14,7 @@ from typing import Any
 
 import anyio
 import msgspec
+
 from humangr.contracts import Usage
 from humangr.engine.errors import LLMError
 

@@ -8,6 +8,7 @@ import time
 from collections.abc import Mapping, Sequence
 
 import anyio
+
 from humangr.contracts import (
     ActionContext,
     Finding,

@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal, TypeVar
 
 import msgspec
-from humangr.contracts import Finding, LayerID, LayerStatus, Outcome, VetoLevel, decode
-from humangr.contracts.types import Name, Path, ShortText, Token
-from humangr.engine.llm import tool_input_schema
 from msgspec import Meta
+
+from humangr.contracts import Finding, LayerID, LayerStatus, Outcome, VetoLevel, decode
+from humangr.contracts.types import MAX_DIFF_BYTES, Name, Path, ShortText, Token
+from humangr.engine.llm import tool_input_schema
 
 __all__ = [
     "MAX_MCP_DIFF_CHARS",
@@ -26,8 +27,8 @@ __all__ = [
     "parse_arguments",
 ]
 
-MAX_MCP_DIFF_CHARS = 1_000_000
-"""The longest diff a tool accepts (the engine's default ``max_diff_bytes``)."""
+MAX_MCP_DIFF_CHARS = MAX_DIFF_BYTES
+"""The longest diff a tool accepts: the one limit of every diff (``MAX_DIFF_BYTES``)."""
 
 Verdict = Literal["pass", "warn", "fail"]
 T = TypeVar("T")

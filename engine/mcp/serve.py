@@ -10,6 +10,7 @@ from contextlib import asynccontextmanager, contextmanager
 from typing import Any, Literal
 
 import anyio
+
 from humangr.engine.config import ReviewConfig
 from humangr.engine.errors import ConfigError
 from humangr.engine.llm import LLMClient

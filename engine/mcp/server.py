@@ -9,14 +9,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
-from humangr.contracts import ActionContext, HumanLayerReport, LayerID, encode
-from humangr.engine.commands.render import render_text
-from humangr.engine.errors import ContractError, EngineError
-from humangr.engine.llm import LLMClient
 from mcp import types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
+
+from humangr.contracts import ActionContext, HumanLayerReport, LayerID, encode
+from humangr.engine.commands.render import render_text
+from humangr.engine.errors import ContractError, EngineError
+from humangr.engine.llm import LLMClient
 
 from .backend import ReportNotFound, ReviewBackend
 from .quick import quick_review

@@ -12,6 +12,7 @@ from __future__ import annotations
 from datetime import datetime
 
 import msgspec
+
 from humangr.contracts import PipelineCommand, TaskState, TaskStatus
 from humangr.engine.errors import EngineError
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 import msgspec
+
 from humangr.contracts import (
     AgentName,
     Handoff,

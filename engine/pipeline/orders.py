@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 import msgspec
+
 from humangr.contracts import AgentName, Finding, WorkOrder
 
 from .project import HISTORY_LIMIT, Event, ProjectState

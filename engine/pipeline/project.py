@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Literal
 
 import msgspec
+
 from humangr.contracts import AgentName, Limits, TaskState, WorkOrder
 from humangr.contracts.types import utc_now
 

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from datetime import datetime
 
 import msgspec
+
 from humangr.contracts import TaskState, TaskStatus
 from humangr.contracts.types import utc_now
 from humangr.engine.errors import EngineError

@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 import msgspec
+
 from humangr.contracts import AgentName, TaskState, TaskStatus
 
 from .orders import DEV_MODE, log, new_order

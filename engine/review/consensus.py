@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
 import msgspec
+
 from humangr.contracts import (
     ConsensusResult,
     Finding,

@@ -13,6 +13,7 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any, Literal, TypeVar
 
 import anyio
+
 from humangr.contracts import (
     ActionContext,
     ActionSubmitted,

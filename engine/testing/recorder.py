@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 import anyio
 from anyio.abc import TaskStatus
+
 from humangr.contracts import (
     DeadLetter,
     HumanLayerReport,

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import msgspec
+
 from humangr.contracts import LayerID, LayerVerdict, Severity
 from humangr.engine.errors import ConfigError
 from humangr.engine.llm import LLMReply, LLMRequest, ScriptedLLM

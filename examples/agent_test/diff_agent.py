@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import anyio
+
 from humangr.contracts import (
     ActionContext,
     ActionSubmitted,

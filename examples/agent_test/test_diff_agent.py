@@ -11,6 +11,7 @@ from pathlib import Path
 import anyio
 import pytest
 from diff_agent import EditResult, FileEditAgent
+
 from humangr.contracts import Decision, Outcome
 from humangr.engine.testing import HumangrTestEngine
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from checks_helpers import modify, new_file, rule, where
+
 from humangr.contracts import LayerID, Severity
 from humangr.engine.checks.compliance import cpf_valid, luhn_valid, ssn_valid
 

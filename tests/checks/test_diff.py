@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from checks_helpers import action, fixture, modify, new_file
-from humangr.engine.checks import looks_like_diff, parse_diff
-from humangr.engine.checks.base import read_action
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from humangr.engine.checks import looks_like_diff, parse_diff
+from humangr.engine.checks.base import read_action
 
 
 def _by_path(text: str) -> dict[str | None, object]:

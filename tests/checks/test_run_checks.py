@@ -7,10 +7,11 @@ from collections.abc import Iterator
 
 import pytest
 from checks_helpers import action, all_findings, fixture, modify, new_file, run, where
-from humangr.contracts import Finding, LayerID, Severity, decode, encode
-from humangr.engine.checks import CHECKS, Check, CheckInput, Hit, checks_markdown, run_checks
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from humangr.contracts import Finding, LayerID, Severity, decode, encode
+from humangr.engine.checks import CHECKS, Check, CheckInput, Hit, checks_markdown, run_checks
 
 HL4 = LayerID.HL4
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from checks_helpers import modify, new_file, rule, where
+
 from humangr.contracts import LayerID, Severity
 
 HL4 = LayerID.HL4

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import anyio
 import pytest
+
 from humangr.contracts import ActionContext, Finding, LayerID
 from humangr.engine.checks import SharedChecks, run_checks
 from humangr.engine.review import action_hash

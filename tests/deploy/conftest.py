@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 from deploy_helpers import DEPLOY, env_example
+
 from humangr.engine.testing.natsserver import NatsServer
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 import anyio
 from anyio.abc import Process
 from anyio.streams.text import TextReceiveStream
+
 from humangr.engine.bus.nats import JetStreamConfig, NatsBus
 
 ROOT = Path(__file__).resolve().parents[2]

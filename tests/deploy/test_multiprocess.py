@@ -10,6 +10,7 @@ from pathlib import Path
 import anyio
 import pytest
 from deploy_helpers import ROOT, Spec, connect_as, fetch, parse_exposition, serving, total
+
 from humangr.contracts import ActionContext, HumanLayerReport, LayerID, Outcome, Subjects, VetoLevel
 from humangr.engine.runtime import submit_and_wait
 from humangr.engine.testing.natsserver import NatsServer

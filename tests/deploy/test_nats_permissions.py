@@ -10,6 +10,7 @@ from contextlib import AsyncExitStack, asynccontextmanager
 import anyio
 import pytest
 from deploy_helpers import DEPLOY, ROLES, connect_as
+
 from humangr.engine.bus import Msg, Subscription
 from humangr.engine.bus.nats import NatsBus
 from humangr.engine.errors import BusError

@@ -17,6 +17,7 @@ from typing import Any
 import anyio
 import pytest
 from deploy_helpers import DEPLOY, ROOT, Spec, fetch, serving
+
 from humangr.contracts import ActionContext, Outcome, Subjects
 from humangr.engine.bus.nats import NatsBus
 from humangr.engine.runtime import submit_and_wait

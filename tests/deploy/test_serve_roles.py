@@ -5,6 +5,7 @@ from __future__ import annotations
 import socket
 
 import pytest
+
 from humangr.engine.cli import main
 from humangr.engine.commands.nats import resolve_roles
 from humangr.engine.errors import ConfigError

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+
 from humangr.contracts import ActionContext, LayerID, Outcome, Usage
 from humangr.engine.config import ReviewConfig
 from humangr.engine.llm import AnthropicLLM

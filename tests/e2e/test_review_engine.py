@@ -10,6 +10,7 @@ from typing import Any
 
 import anyio
 import pytest
+
 from humangr.contracts import (
     ActionContext,
     DeadLetter,

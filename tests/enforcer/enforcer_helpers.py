@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import msgspec
+
 from humangr.contracts import AgentName, Limits, MessageEnvelope, ResponseEnvelope
 
 PROJECT = "demo"

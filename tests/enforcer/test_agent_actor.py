@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 import anyio
 import pytest
 from enforcer_helpers import envelope, fake_assets, good
+
 from humangr.actors.agent import BREAKER_FILE, AgentActor, agent_actors, serve_actors
 from humangr.contracts import (
     AgentName,

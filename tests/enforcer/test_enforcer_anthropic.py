@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 from enforcer_helpers import envelope, fake_assets, good
+
 from humangr.contracts import ResponseEnvelope, ResponseStatus
 from humangr.engine.enforcer import Enforcer
 from humangr.engine.llm import AnthropicLLM, tool_name_for

@@ -4,6 +4,7 @@ carries the shipped texts in full."""
 from __future__ import annotations
 
 import pytest
+
 from humangr.agents import PROMPT_AGENTS, agent_variants, load_agent_assets
 from humangr.contracts import MessageEnvelope, ResponseEnvelope, decode
 from humangr.engine.enforcer import build_request, check_reply

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from humangr.engine.enforcer import BreakerStore, CircuitBreaker
 from humangr.engine.errors import ConfigError
 

@@ -6,6 +6,7 @@ import json
 import re
 
 from enforcer_helpers import Assets, envelope
+
 from humangr.contracts import ArtifactRef, ResponseEnvelope
 from humangr.engine.enforcer import build_request, excerpts, split_artifacts
 from humangr.engine.enforcer.bundle import CHARS_PER_TOKEN, estimate_tokens

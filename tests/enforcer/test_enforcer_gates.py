@@ -16,6 +16,7 @@ from enforcer_helpers import (
     good,
     reply,
 )
+
 from humangr.engine.enforcer import check_reply, request_problems
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from humangr.engine.enforcer.parse import has_field, reply_problems, sections
 
 VALID = '{"status": "OK", "summary": "done"}'

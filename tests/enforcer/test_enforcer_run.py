@@ -9,6 +9,7 @@ from typing import Any
 import anyio
 import pytest
 from enforcer_helpers import TASK, envelope, fake_assets, good
+
 from humangr.contracts import Limits, ResponseStatus
 from humangr.engine.enforcer import BreakerStore, Enforcer
 from humangr.engine.errors import ConfigError

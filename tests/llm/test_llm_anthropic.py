@@ -8,6 +8,8 @@ from collections.abc import AsyncIterator
 
 import anyio
 import pytest
+from prometheus_client import CollectorRegistry
+
 from humangr.contracts import ActionContext, LayerID, LayerVerdict, Severity, Usage
 from humangr.engine.errors import ConfigError, LLMError
 from humangr.engine.llm import (
@@ -32,7 +34,6 @@ from humangr.engine.testing.fake_anthropic import (
     Text,
     ToolUse,
 )
-from prometheus_client import CollectorRegistry
 
 KEY = "sk-ant-test-0123456789-secret"
 VERDICT = {

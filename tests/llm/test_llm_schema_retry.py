@@ -8,6 +8,7 @@ from typing import Any
 
 import msgspec
 import pytest
+
 from humangr.contracts import LayerVerdict, ResponseEnvelope
 from humangr.engine.llm import LLMReplyInvalid, LLMRequest, Message, RetryPolicy, SystemBlock
 from humangr.engine.llm.retry import parse_retry_after, retry_reason

@@ -8,6 +8,7 @@ from typing import Any
 
 import anyio
 import pytest
+
 from humangr.contracts import LayerVerdict, Usage
 from humangr.engine.errors import ConfigError
 from humangr.engine.llm import (

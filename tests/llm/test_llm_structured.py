@@ -6,11 +6,12 @@ from typing import Any
 
 import anyio
 import pytest
+from prometheus_client import CollectorRegistry
+
 from humangr.contracts import LayerVerdict, Usage
 from humangr.engine.llm import LLMRequest, Message, ScriptedLLM, SystemBlock, complete_structured
 from humangr.engine.llm.fence import longest_backtick_run
 from humangr.engine.metrics import Metrics
-from prometheus_client import CollectorRegistry
 
 VALID = {"findings": [{"severity": "medium", "title": "Missing timeout"}], "summary": "ok"}
 USAGE = {"input_tokens": 100, "output_tokens": 10}

@@ -8,12 +8,13 @@ from pathlib import Path
 
 import anyio
 import pytest
+from mcp_helpers import EVAL_DIFF, TIMEOUT, data, mcp_session, resource_json
+
 from humangr.contracts import Subjects
 from humangr.engine.actor import SupervisionPolicy
 from humangr.engine.bus.nats import NatsBus
 from humangr.engine.config import ReviewConfig
 from humangr.engine.runtime import run_engine
-from mcp_helpers import EVAL_DIFF, TIMEOUT, data, mcp_session, resource_json
 
 pytestmark = [pytest.mark.anyio, pytest.mark.nats]
 

@@ -9,6 +9,10 @@ from typing import Any
 
 import anyio
 import pytest
+from mcp import Client
+from mcp.shared.exceptions import MCPError
+from mcp_helpers import CLEAN_DIFF, EVAL_DIFF, data, resource_json
+
 from humangr.contracts import LayerID, LayerStatus, ReviewFinding, Severity, Subjects, VetoLevel
 from humangr.engine.bus import MemoryBus
 from humangr.engine.config import ReviewConfig
@@ -20,9 +24,6 @@ from humangr.engine.mcp.resources import parse_layer_uri, thresholds_document
 from humangr.engine.mcp.schemas import QuickLayer
 from humangr.engine.mcp.serve import open_backend
 from humangr.engine.review import GateSettings, error_run, make_run
-from mcp import Client
-from mcp.shared.exceptions import MCPError
-from mcp_helpers import CLEAN_DIFF, EVAL_DIFF, data, resource_json
 
 pytestmark = pytest.mark.anyio
 
@@ -182,7 +183,9 @@ def _finding(severity: str) -> ReviewFinding:
 
 
 def test_thresholds_follow_the_settings_in_force() -> None:
-    config = ReviewConfig(gate=GateSettings(rejecting_mediums=3), layers=(LayerID.HL4,))
+    config = ReviewConfig(
+        gate=GateSettings(rejecting_mediums=3), layers=(LayerID.HL4,), unsafe_policy=True
+    )
     doc = thresholds_document(config, "in-process")
     assert "3 or more layers with a medium veto -> rejected" in doc["gate"]["rules"]
     assert doc["review"]["layers"] == ["HL4"]

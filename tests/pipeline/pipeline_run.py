@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+
 from humangr.actors.agent import agent_actors
 from humangr.actors.monitor import MonitorActor
 from humangr.actors.pipeline_supervisor import PipelineSupervisor

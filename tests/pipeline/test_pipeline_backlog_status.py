@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from pipeline_helpers import BACKLOG, R, advance, approved, reply, to_tasks
+
 from humangr.engine.pipeline import (
     BacklogError,
     BacklogTask,
@@ -15,7 +17,6 @@ from humangr.engine.pipeline import (
     render_status,
     render_task_state,
 )
-from pipeline_helpers import BACKLOG, R, advance, approved, reply, to_tasks
 
 
 def test_sections_become_tasks_with_titles_bodies_and_dependencies() -> None:

@@ -6,6 +6,9 @@ import json
 from typing import Any
 
 import pytest
+from msgspec.structs import replace
+from pipeline_helpers import R, advance, approved, clock, rejected, reply, started, to_tasks
+
 from humangr.contracts import (
     AgentName,
     ArtifactRef,
@@ -29,8 +32,6 @@ from humangr.engine.pipeline import (
     pipeline_status,
     render_status,
 )
-from msgspec.structs import replace
-from pipeline_helpers import R, advance, approved, clock, rejected, reply, started, to_tasks
 
 S = TaskStatus
 WHY = "The QA report is precise; one more attempt is worth it."

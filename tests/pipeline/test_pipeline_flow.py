@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from humangr.contracts import AgentName, ArtifactRef, Limits, TaskStatus, WorkOrder
-from humangr.engine.pipeline import Step, TransitionRefused, decode_state, encode_state, on_handoff
 from msgspec.structs import replace
 from pipeline_helpers import R, advance, approved, clock, rejected, reply, started, to_tasks
+
+from humangr.contracts import AgentName, ArtifactRef, Limits, TaskStatus, WorkOrder
+from humangr.engine.pipeline import Step, TransitionRefused, decode_state, encode_state, on_handoff
 
 S = TaskStatus
 

@@ -10,13 +10,6 @@ from pathlib import Path
 
 import anyio
 import pytest
-from humangr.actors.monitor import MonitorActor
-from humangr.contracts import AgentName, Handoff, decode
-from humangr.engine.actor import ActorSystem
-from humangr.engine.bus import Bus
-from humangr.engine.llm import LLMReply, LLMRequest, ScriptedLLM
-from humangr.engine.pipeline import decode_state
-from humangr.engine.storage import ProjectStore
 from pipeline_run import (
     POLICY,
     SCRIPT,
@@ -28,6 +21,14 @@ from pipeline_run import (
     start_of,
     subjects,
 )
+
+from humangr.actors.monitor import MonitorActor
+from humangr.contracts import AgentName, Handoff, decode
+from humangr.engine.actor import ActorSystem
+from humangr.engine.bus import Bus
+from humangr.engine.llm import LLMReply, LLMRequest, ScriptedLLM
+from humangr.engine.pipeline import decode_state
+from humangr.engine.storage import ProjectStore
 
 REPO = Path(__file__).resolve().parents[2]
 

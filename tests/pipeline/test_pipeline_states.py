@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
+
 from humangr.contracts import TaskState, TaskStatus
 from humangr.engine.pipeline import ALLOWED, TERMINAL, TransitionRefused, can_transition, transition
 

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from pipeline_run import POLICY, script_lines, scripted, subjects, worker_actors
+
 from humangr.contracts import (
     ActionSubmitted,
     AgentName,
@@ -28,7 +30,6 @@ from humangr.contracts import (
 from humangr.engine.actor import ActorSystem
 from humangr.engine.bus import Bus, Subscription
 from humangr.engine.storage import ProjectStore
-from pipeline_run import POLICY, script_lines, scripted, subjects, worker_actors
 
 pytestmark = pytest.mark.anyio
 

@@ -9,6 +9,18 @@ from typing import Any
 
 import anyio
 import pytest
+from pipeline_run import (
+    dev_lines,
+    follow,
+    needs_info_first,
+    pipeline_engine,
+    script_lines,
+    scripted,
+    secret_attempt,
+    start_of,
+    subjects,
+)
+
 from humangr.contracts import (
     DeadLetter,
     Limits,
@@ -22,17 +34,6 @@ from humangr.engine.bus import Bus
 from humangr.engine.llm import ScriptedLLM
 from humangr.engine.pipeline import decode_state
 from humangr.engine.storage import ProjectStore
-from pipeline_run import (
-    dev_lines,
-    follow,
-    needs_info_first,
-    pipeline_engine,
-    script_lines,
-    scripted,
-    secret_attempt,
-    start_of,
-    subjects,
-)
 
 pytestmark = pytest.mark.anyio
 

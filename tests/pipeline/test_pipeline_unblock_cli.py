@@ -7,12 +7,6 @@ from pathlib import Path
 
 import anyio
 import pytest
-from humangr.contracts import PipelineStatus, Subjects, decode
-from humangr.engine.bus import Bus
-from humangr.engine.bus.nats import NatsBus
-from humangr.engine.cli import main
-from humangr.engine.pipeline import decode_state
-from humangr.engine.storage import ProjectStore
 from pipeline_run import (
     SCRIPT,
     SPEC,
@@ -25,6 +19,13 @@ from pipeline_run import (
     start_of,
     write_script,
 )
+
+from humangr.contracts import PipelineStatus, Subjects, decode
+from humangr.engine.bus import Bus
+from humangr.engine.bus.nats import NatsBus
+from humangr.engine.cli import main
+from humangr.engine.pipeline import decode_state
+from humangr.engine.storage import ProjectStore
 
 WHY = "The QA report is precise; one more attempt is worth it."
 

@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from humangr import agents
 from humangr.agents import (
     AGENT_PROTOCOL_PATH,
     ASSETS_DIR,
@@ -23,8 +25,6 @@ from humangr.contracts import AgentName, MessageEnvelope, ResponseEnvelope, Resp
 from humangr.contracts.codec import decode
 from humangr.engine.errors import ConfigError
 from humangr.engine.storage import check_path
-
-from humangr import agents
 
 EXPECTED = {
     "cto": ("generic",),

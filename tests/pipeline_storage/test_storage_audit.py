@@ -8,6 +8,7 @@ from datetime import UTC, date, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
+
 from humangr.contracts import AgentName, AgentRunRecord, ResponseStatus, Usage
 from humangr.engine.audit import AUDIT_DIR, AuditLog, audit_path
 from humangr.engine.errors import ContractError, PathPolicyError

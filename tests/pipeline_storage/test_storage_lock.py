@@ -12,6 +12,7 @@ import threading
 from pathlib import Path
 
 import pytest
+
 from humangr.engine.storage import LOCK_NAME, ProjectStore
 
 INCREMENTS = 40

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from humangr.engine.errors import GateError, PathPolicyError
 from humangr.engine.storage import (
     MAX_PATH_CHARS,

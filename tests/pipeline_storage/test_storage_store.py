@@ -9,6 +9,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+
 from humangr.contracts import Artifact
 from humangr.engine.errors import PathPolicyError
 from humangr.engine.storage import LOCK_NAME, TEMP_SUFFIX, ProjectStore

@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from review_helpers import S, err, raw_run, rf, rule, run_of
+
 from humangr.contracts import (
     ConsensusResult,
     FindingSource,
@@ -16,7 +18,6 @@ from humangr.contracts import (
     encode,
 )
 from humangr.engine.review import ReviewError, consensus, is_confirmed, make_run
-from review_helpers import S, err, raw_run, rf, rule, run_of
 
 V = VetoLevel
 L = LayerStatus

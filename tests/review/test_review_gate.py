@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from review_helpers import ALL, S, cr, err, rf, run_of
+
 from humangr.contracts import (
     ConsensusResult,
     Finding,
@@ -21,7 +23,6 @@ from humangr.engine.review import (
     make_run,
     max_veto,
 )
-from review_helpers import ALL, S, cr, err, rf, run_of
 
 V = VetoLevel
 L = LayerStatus

@@ -7,6 +7,10 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 
 import msgspec
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from review_helpers import ALL, rule
+
 from humangr.contracts import (
     ActionContext,
     ConsensusResult,
@@ -31,9 +35,6 @@ from humangr.engine.review import (
     make_run,
     policy_version,
 )
-from hypothesis import given, settings
-from hypothesis import strategies as st
-from review_helpers import ALL, rule
 
 FAST = settings(max_examples=60, deadline=None)
 RANK = {Outcome.APPROVED: 0, Outcome.NEEDS_REVIEW: 1, Outcome.REJECTED: 2}

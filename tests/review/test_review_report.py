@@ -9,6 +9,8 @@ from datetime import UTC, datetime
 
 import msgspec
 import pytest
+from review_helpers import ALL, S, cr, err, run_of
+
 from humangr.contracts import (
     ActionContext,
     ConsensusResult,
@@ -31,7 +33,6 @@ from humangr.engine.review import (
     consensus,
     policy_version,
 )
-from review_helpers import ALL, S, cr, err, run_of
 
 V = VetoLevel
 HL = LayerID

@@ -6,6 +6,8 @@ import dataclasses
 from typing import Any
 
 import pytest
+from review_helpers import S, rf
+
 from humangr.contracts import (
     Finding,
     FindingSource,
@@ -30,7 +32,6 @@ from humangr.engine.review import (
     run_status,
     run_veto,
 )
-from review_helpers import S, rf
 
 V = VetoLevel
 L = LayerStatus

@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 
 import anyio
 import pytest
+
 from humangr.contracts import Decision, Outcome
 from humangr.engine.testing import humangr
 

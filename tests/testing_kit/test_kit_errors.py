@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 import pytest
+
 from humangr.contracts import ActionContext, DeadLetter, Outcome, encode
 from humangr.engine.errors import ContractError
 from humangr.engine.testing import HumangrTestEngine, KitError, KitTimeout, humangr

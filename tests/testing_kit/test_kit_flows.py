@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 
 import anyio
 import pytest
+
 from humangr.contracts import ActionContext, LayerID, LayerStatus, Outcome, VetoLevel
 from humangr.engine.testing import HumangrTestEngine, finding, humangr
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import anyio
 import pytest
+
 from humangr.contracts import Outcome
 from humangr.engine.bus.nats import NatsBus
 from humangr.engine.testing import HumangrTestEngine, humangr

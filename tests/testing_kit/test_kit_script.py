@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 import pytest
+
 from humangr.contracts import LayerID, LayerStatus, Outcome, VetoLevel
 from humangr.engine.errors import ConfigError
 from humangr.engine.testing import (
