@@ -1,48 +1,51 @@
-"""``LayerActor``: one review layer (HL1..HL7) — local checks plus LLM runs, then consensus."""
+"""``LayerActor``: one review layer (HL1..HL7) — the LLM runs of a ``LayerTask``, reported back
+with the action's hash. The local checks are run once per action by the Supervisor and arrive
+with the task; the Supervisor recomputes the layer's result from the reported runs."""
 
 from __future__ import annotations
 
 import logging
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
 
 from humangr.contracts import (
     CancelAction,
-    ConsensusResult,
     LayerID,
     LayerReport,
     LayerRunResult,
-    LayerStatus,
     LayerTask,
     Usage,
-    VetoLevel,
 )
 from humangr.engine.actor import Actor, ActorContext, Route
 from humangr.engine.bus import Msg
-from humangr.engine.checks import SharedChecks
 from humangr.engine.layer_run import llm_layer_run
 from humangr.engine.llm import LLMClient
 from humangr.engine.llm.metered import metered
-from humangr.engine.review import consensus
+from humangr.engine.review import adaptive_applies, consensus, error_run, late_result
 
 __all__ = ["LayerActor"]
 
 log = logging.getLogger("humangr.layer")
 
-PROCESS_CHECKS = SharedChecks()
-"""Local checks shared by the layer actors of this process: one pass per action."""
+NO_LLM = (
+    "this layer worker has no LLM configured but the Supervisor planned LLM runs; start the "
+    "worker with --llm, or the Supervisor with --llm none for local checks only"
+)
 
 
 class LayerActor(Actor):
     """Serves ``<prefix>.layers.<LID>.task`` in the queue group ``layer-<LID>``.
 
-    Each task runs the layer's local checks and, when an LLM is configured, ``task.runs`` LLM
-    runs in parallel; the consensus goes back as a ``LayerReport``. A ``CancelAction`` for the
-    action cancels its in-flight LLM calls and no report is sent.
+    Each task runs ``task.runs`` LLM runs in parallel (none without an LLM: the layer is then
+    its local checks alone); with ``task.adaptive`` a layer below strong power runs 1 and 2
+    first and run 3 only when they disagree. The runs go back as a ``LayerReport`` bound to the
+    task's action hash. At the task's deadline the runs that finished are reported with
+    ``deadline_passed``. A ``CancelAction`` for the action cancels its in-flight LLM calls and no
+    report is sent. An unexpected failure inside a run is an ``error`` run, never a clean one.
     """
 
     max_concurrency = 64
@@ -53,17 +56,13 @@ class LayerActor(Actor):
         llm: LLMClient | None,
         *,
         max_repairs: int = 2,
-        adaptive_redundancy: bool = False,
         instance: str = "",
-        checks: SharedChecks | None = None,
     ) -> None:
         self.layer_id = layer_id
         self.llm = llm
         self._llm: LLMClient | None = None
         self.max_repairs = max_repairs
-        self.adaptive = adaptive_redundancy
         self.name = f"layer-{layer_id}{'-' + instance if instance else ''}"
-        self._checks = checks or PROCESS_CHECKS
         self._running: dict[str, list[_Running]] = {}
         self._cancelled: set[str] = set()
         self.cancelled_tasks = 0
@@ -102,10 +101,14 @@ class LayerActor(Actor):
         entry = _Running(anyio.CancelScope(deadline=anyio.current_time() + task.deadline_s))
         running = self._running.setdefault(task.action_id, [])
         running.append(entry)
-        report: LayerReport | None = None
+        planned = task.runs
         try:
             with entry.scope:
-                report = await self._review(task)
+                if planned and self._llm is None:
+                    for number in range(1, planned + 1):
+                        entry.results[number] = error_run(self.layer_id, number, NO_LLM)
+                elif planned:
+                    await self._runs(task, planned, entry.results)
         finally:
             running.remove(entry)
             if not running:
@@ -114,32 +117,52 @@ class LayerActor(Actor):
             self.cancelled_tasks += 1
             log.debug("%s: review of %s cancelled", self.name, task.action_id)
             return
-        if report is None:
-            report = self._deadline_report(task, started)
-        await self._ctx.publish(self._ctx.subjects.layer_report, report)
-
-    async def _review(self, task: LayerTask) -> LayerReport:
-        rules = await self._checks.findings(task.action_hash, task.action, self.layer_id)
-        planned = task.runs if self.llm is not None else 0
-        runs = await self._runs(task, planned) if planned else []
-        result = consensus(self.layer_id, runs, planned_runs=planned, rule_findings=rules)
-        self._record(runs)
-        self._ctx.metrics.vetoes.labels(self.layer_id.value, result.veto_level.value).inc()
-        self._ctx.metrics.layer_agreement.labels(self.layer_id.value).observe(
-            result.agreement_ratio
+        late = entry.scope.cancelled_caught
+        runs = [entry.results[n] for n in sorted(entry.results)]
+        await self._ctx.publish(
+            self._ctx.subjects.layer_report, self._report(task, planned, runs, started, late)
         )
-        usage = sum((run.usage for run in runs), Usage())
+
+    def _report(
+        self,
+        task: LayerTask,
+        planned: int,
+        runs: list[LayerRunResult],
+        started: float,
+        late: bool,
+    ) -> LayerReport:
+        result = consensus(
+            self.layer_id,
+            runs,
+            planned_runs=planned,
+            rule_findings=task.rule_findings,
+            settings=task.settings,
+        )
+        if late:
+            elapsed = time.perf_counter() - started
+            result = late_result(
+                result, f"deadline of {task.deadline_s:g}s passed after {elapsed:.1f}s"
+            )
+        metrics = self._ctx.metrics
+        for run in runs:
+            metrics.layer_runs.labels(self.layer_id.value, run.status.value).inc()
+        if late:
+            metrics.layer_runs.labels(self.layer_id.value, "error").inc()
+        metrics.vetoes.labels(self.layer_id.value, result.veto_level.value).inc()
+        metrics.layer_agreement.labels(self.layer_id.value).observe(result.agreement_ratio)
         return LayerReport(
             action_id=task.action_id,
             layer_id=self.layer_id,
             runs=runs,
             consensus=result,
-            usage=usage,
+            usage=sum((run.usage for run in runs), Usage()),
+            action_hash=task.action_hash,
+            deadline_passed=late,
         )
 
-    async def _runs(self, task: LayerTask, planned: int) -> list[LayerRunResult]:
-        results: dict[int, LayerRunResult] = {}
-
+    async def _runs(
+        self, task: LayerTask, planned: int, results: dict[int, LayerRunResult]
+    ) -> None:
         async def one(number: int) -> None:
             results[number] = await self._run(task, number)
 
@@ -150,49 +173,39 @@ class LayerActor(Actor):
                     tg.start_soon(one, number)
                 await one(numbers[0])
 
-        first = min(planned, 2) if self.adaptive else planned
+        first = 2 if adaptive_applies(self.layer_id, planned, task.adaptive) else planned
         await batch(range(1, first + 1))
-        if first < planned and not _agree(list(results.values())):
+        if first < planned and not _agree([results[n] for n in sorted(results)]):
             await batch(range(first + 1, planned + 1))
-        return [results[n] for n in sorted(results)]
 
     async def _run(self, task: LayerTask, number: int) -> LayerRunResult:
         assert self._llm is not None
-        return await llm_layer_run(
-            self._llm,
-            self.layer_id,
-            task.action,
-            number,
-            prior_findings=task.prior_findings,
-            tags={"action_id": task.action_id},
-            max_repairs=self.max_repairs,
-            metrics=self._ctx.metrics,
-        )
-
-    def _record(self, runs: Sequence[LayerRunResult]) -> None:
-        for run in runs:
-            self._ctx.metrics.layer_runs.labels(self.layer_id.value, run.status.value).inc()
-
-    def _deadline_report(self, task: LayerTask, started: float) -> LayerReport:
-        elapsed = time.perf_counter() - started
-        result = ConsensusResult(
-            status=LayerStatus.ERROR,
-            veto_level=VetoLevel.NONE,
-            agreement_ratio=0.0,
-            planned_runs=task.runs if self.llm is not None else 0,
-            error=f"deadline of {task.deadline_s:g}s passed after {elapsed:.1f}s",
-        )
-        self._ctx.metrics.layer_runs.labels(self.layer_id.value, "error").inc()
-        return LayerReport(action_id=task.action_id, layer_id=self.layer_id, consensus=result)
+        started = time.perf_counter()
+        try:
+            return await llm_layer_run(
+                self._llm,
+                self.layer_id,
+                task.action,
+                number,
+                prior_findings=task.prior_findings,
+                tags={"action_id": task.action_id},
+                max_repairs=self.max_repairs,
+                metrics=self._ctx.metrics,
+            )
+        except Exception as exc:
+            log.exception("%s: run %d of %s failed", self.name, number, task.action_id)
+            elapsed = (time.perf_counter() - started) * 1000
+            return error_run(self.layer_id, number, exc, elapsed_ms=elapsed)
 
 
 @dataclass(slots=True)
 class _Running:
     """A task in progress: its scope carries the layer's deadline; ``cancel`` is a
-    ``CancelAction``, after which no report is sent."""
+    ``CancelAction``, after which no report is sent. ``results`` holds the finished runs."""
 
     scope: anyio.CancelScope
     by_cancel: bool = False
+    results: dict[int, LayerRunResult] = field(default_factory=dict)
 
     def cancel(self) -> None:
         self.by_cancel = True

@@ -240,6 +240,8 @@ class LayerReport(_Frozen, frozen=True, kw_only=True):
     usage: Usage = Usage()
     action_hash: Hash | None = None
     """The ``LayerTask``'s action hash; a report without it, or with another, is refused."""
+    deadline_passed: bool = False
+    """The layer ran out of time: ``runs`` holds what finished; the layer counts as ``error``."""
 
 
 class CancelAction(_Frozen, frozen=True, kw_only=True):

@@ -1,4 +1,5 @@
-"""Waiting for decisions: one subscription on ``decisions.>`` serves every waiting submitter."""
+"""Waiting for decisions: one subscription on ``decisions.>`` (and one on ``dlq``) serves every
+waiting submitter. A decision is accepted only for the hash of the action submitted."""
 
 from __future__ import annotations
 
@@ -8,53 +9,96 @@ from dataclasses import dataclass, field
 import anyio
 from anyio.abc import TaskStatus
 
-from humangr.contracts import HumanLayerReport, Outcome, Subjects, decode
-from humangr.engine.bus import Bus
-from humangr.engine.errors import ContractError
+from humangr.contracts import DeadLetter, HumanLayerReport, Outcome, Subjects, decode
+from humangr.engine.bus import Bus, Msg, Subscription
+from humangr.engine.errors import (
+    ContractError,
+    DecisionMismatch,
+    EngineError,
+    SubmissionRefused,
+)
 
-__all__ = ["DecisionWaiters"]
+__all__ = ["DecisionWaiters", "check_decision", "refusal", "settles"]
 
 log = logging.getLogger("humangr.decisions")
 
 
+def settles(report: HumanLayerReport, final: bool) -> bool:
+    """Whether ``report`` ends the wait: any decision, or with ``final`` one no human owes."""
+    return not final or report.outcome is not Outcome.NEEDS_REVIEW or bool(report.resolved_by)
+
+
+def check_decision(report: HumanLayerReport, action_id: str, action_hash: str) -> None:
+    """Raise ``DecisionMismatch`` unless ``report`` decides the action that was submitted."""
+    if report.action_id != action_id or report.action_hash != action_hash:
+        raise DecisionMismatch(action_id, action_hash, report.action_hash)
+
+
+def refusal(msg: Msg, subjects: Subjects) -> DeadLetter | None:
+    """The dead letter in ``msg`` if it refuses a submission (``actions.submit``), else None."""
+    try:
+        letter = decode(msg.data, DeadLetter)
+    except ContractError:
+        return None
+    if letter.subject != subjects.action_submit or not letter.correlation_id:
+        return None
+    return letter
+
+
 @dataclass(slots=True)
 class _Waiter:
+    action_hash: str
     final: bool
     event: anyio.Event = field(default_factory=anyio.Event)
     report: HumanLayerReport | None = None
+    error: EngineError | None = None
 
-
-def _settles(report: HumanLayerReport, final: bool) -> bool:
-    return not final or report.outcome is not Outcome.NEEDS_REVIEW or bool(report.resolved_by)
+    def settle(
+        self, *, report: HumanLayerReport | None = None, error: EngineError | None = None
+    ) -> None:
+        if not self.event.is_set():
+            self.report, self.error = report, error
+            self.event.set()
 
 
 class DecisionWaiters:
     """Routes decisions to the submitters waiting for them, by action id.
 
     Register with ``expect`` *before* publishing the action, then ``wait``; a decision that
-    arrives in between is kept for the waiter.
+    arrives in between is kept for the waiter. A decision for another action hash, and a dead
+    letter refusing the submission, end the wait with an error.
     """
 
     def __init__(self) -> None:
         self._waiting: dict[str, _Waiter] = {}
 
-    def expect(self, action_id: str, *, final: bool = False) -> None:
-        self._waiting[action_id] = _Waiter(final)
+    def expect(self, action_id: str, action_hash: str, *, final: bool = False) -> None:
+        self._waiting[action_id] = _Waiter(action_hash, final)
 
     async def wait(self, action_id: str, *, timeout: float) -> HumanLayerReport | None:
-        """The decision, or ``None`` after ``timeout``; the registration is removed either way."""
+        """The decision, or ``None`` after ``timeout``; the registration is removed either way.
+
+        Raises ``DecisionMismatch`` for a decision on another action hash and
+        ``SubmissionRefused`` when the engine refused the submission."""
         waiter = self._waiting[action_id]
         try:
             with anyio.move_on_after(timeout):
                 await waiter.event.wait()
+            if waiter.error is not None:
+                raise waiter.error
             return waiter.report
         finally:
             self._waiting.pop(action_id, None)
 
     async def run(self, bus: Bus, subjects: Subjects, *, task_status: TaskStatus[None]) -> None:
-        """Listen on ``decisions.>`` until cancelled; ready once subscribed."""
-        async with bus.subscribe(subjects.decisions) as decisions:
+        """Listen on ``decisions.>`` and ``dlq`` until cancelled; ready once subscribed."""
+        async with (
+            bus.subscribe(subjects.decisions) as decisions,
+            bus.subscribe(subjects.dlq) as letters,
+            anyio.create_task_group() as tg,
+        ):
             task_status.started()
+            tg.start_soon(self._refusals, letters, subjects)
             async for msg in decisions:
                 try:
                     report = decode(msg.data, HumanLayerReport)
@@ -62,6 +106,22 @@ class DecisionWaiters:
                     log.warning("undecodable decision on %s: %s", msg.subject, exc)
                     continue
                 waiter = self._waiting.get(report.action_id)
-                if waiter is not None and _settles(report, waiter.final):
-                    waiter.report = report
-                    waiter.event.set()
+                if waiter is None:
+                    continue
+                try:
+                    check_decision(report, report.action_id, waiter.action_hash)
+                except DecisionMismatch as exc:
+                    log.error("%s", exc)
+                    waiter.settle(error=exc)
+                    continue
+                if settles(report, waiter.final):
+                    waiter.settle(report=report)
+
+    async def _refusals(self, letters: Subscription, subjects: Subjects) -> None:
+        async for msg in letters:
+            letter = refusal(msg, subjects)
+            if letter is None:
+                continue
+            waiter = self._waiting.get(letter.correlation_id)
+            if waiter is not None:
+                waiter.settle(error=SubmissionRefused(letter.correlation_id, letter.error))

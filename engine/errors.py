@@ -8,6 +8,7 @@ __all__ = [
     "BusTimeoutError",
     "ConfigError",
     "ContractError",
+    "DecisionMismatch",
     "EngineError",
     "GateError",
     "LLMError",
@@ -15,6 +16,7 @@ __all__ = [
     "NoRespondersError",
     "PathPolicyError",
     "SlowConsumerError",
+    "SubmissionRefused",
 ]
 
 
@@ -115,3 +117,27 @@ class LLMError(EngineError):
     def __init__(self, message: str, *, retryable: bool = False) -> None:
         super().__init__(message)
         self.retryable = retryable
+
+
+class SubmissionRefused(EngineError):
+    """The engine refused a submitted action (a DeadLetter naming it): it will not be decided."""
+
+    def __init__(self, action_id: str, reason: str) -> None:
+        reason = reason.removeprefix(f"action {action_id}: ")
+        super().__init__(f"the engine refused action {action_id}: {reason}")
+        self.action_id = action_id
+        self.reason = reason
+
+
+class DecisionMismatch(EngineError):
+    """A decision names another action hash than the action submitted: it does not apply."""
+
+    def __init__(self, action_id: str, expected: str, got: str) -> None:
+        super().__init__(
+            f"the decision on {action_id} is for action hash {got[:12]}…, but the action "
+            f"submitted hashes to {expected[:12]}…; it does not apply to this action (a stale "
+            "or forged decision): do not act on it"
+        )
+        self.action_id = action_id
+        self.expected = expected
+        self.got = got

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import uuid
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -14,7 +15,6 @@ from humangr.contracts import (
     ActionSubmitted,
     HumanLayerReport,
     LayerID,
-    Outcome,
     ReportQuery,
     ReportReply,
     Subjects,
@@ -24,8 +24,13 @@ from humangr.contracts import (
 from humangr.engine.actor import Actor, ActorSystem, SupervisionPolicy
 from humangr.engine.bus import Bus, MemoryBus
 from humangr.engine.config import ReviewConfig
-from humangr.engine.decisions import DecisionWaiters
-from humangr.engine.errors import BusTimeoutError, EngineError
+from humangr.engine.decisions import DecisionWaiters, check_decision, refusal, settles
+from humangr.engine.errors import (
+    BusTimeoutError,
+    DecisionMismatch,
+    EngineError,
+    SubmissionRefused,
+)
 from humangr.engine.llm import LLMClient, prompts_digest
 from humangr.engine.metrics import Metrics
 from humangr.engine.review import action_hash, policy_version
@@ -41,36 +46,67 @@ __all__ = [
     "submit_and_wait",
 ]
 
+log = logging.getLogger("humangr.runtime")
 
-def current_policy_version(config: ReviewConfig) -> str:
-    """The policy version of ``config`` with the shipped prompts."""
-    return policy_version(prompts_digest=prompts_digest(), thresholds=config.gate.thresholds())
+
+def current_policy_version(
+    config: ReviewConfig, layers: Sequence[LayerID] | None = None, *, llm_review: bool = True
+) -> str:
+    """The policy version of ``config`` with the shipped prompts: the layer table, the prompts,
+    the thresholds, the repair budget, adaptive redundancy, the unsafe switch, whether the
+    layers run LLM runs, and the layers that review (``layers``, by default the configured
+    ones)."""
+    chosen = config.layers if layers is None else tuple(layers)
+    thresholds = {
+        "llm_review": llm_review,
+        **config.gate.thresholds(),
+        "max_repairs": config.max_repairs,
+        "adaptive_redundancy": config.adaptive_redundancy,
+        "unsafe_policy": config.unsafe_policy,
+        "review_layers": sorted(lid.value for lid in chosen),
+    }
+    return policy_version(prompts_digest=prompts_digest(), thresholds=thresholds)
 
 
 def layer_actors(config: ReviewConfig, llm: LLMClient | None, *, instance: str = "") -> list[Actor]:
     from humangr.actors.layer import LayerActor
 
     return [
-        LayerActor(
-            lid,
-            llm,
-            max_repairs=config.max_repairs,
-            adaptive_redundancy=config.adaptive_redundancy,
-            instance=instance,
-        )
+        LayerActor(lid, llm, max_repairs=config.max_repairs, instance=instance)
         for lid in config.layers
     ]
 
 
 def review_actors(
-    config: ReviewConfig, llm: LLMClient | None, *, roles: Sequence[str] = ("supervisor", "layers")
+    config: ReviewConfig,
+    llm: LLMClient | None,
+    *,
+    roles: Sequence[str] = ("supervisor", "layers"),
+    llm_review: bool | None = None,
 ) -> list[Actor]:
-    """The actors of the review: the Supervisor and one actor per configured layer."""
+    """The actors of the review: the Supervisor and one actor per configured layer.
+
+    ``llm_review`` tells the Supervisor whether the layers run LLM runs (by default: whether
+    ``llm`` is given); a Supervisor in its own process is told by its operator."""
     from humangr.actors.supervisor import SupervisorActor
 
     actors: list[Actor] = []
     if "supervisor" in roles:
-        actors.append(SupervisorActor(config, policy_version=current_policy_version(config)))
+        policies: dict[tuple[LayerID, ...], str] = {}
+
+        def policy(layers: Sequence[LayerID]) -> str:
+            key = tuple(layers)
+            if key not in policies:
+                policies[key] = current_policy_version(config, key)
+            return policies[key]
+
+        actors.append(
+            SupervisorActor(
+                config,
+                policy=policy,
+                llm_review=llm is not None if llm_review is None else llm_review,
+            )
+        )
     if "layers" in roles:
         actors.extend(layer_actors(config, llm))
     return actors
@@ -112,8 +148,9 @@ class Engine:
         ``needs_review`` for the human resolution or the review timeout)."""
         action_id = action_id or new_action_id()
         limit = timeout or self.config.layer_deadline_s * 2 + 5
-        self.waiters.expect(action_id, final=final)
-        await self.bus.publish(self.subjects.action_submit, _submission(action, action_id, layers))
+        submitted = _submission(action, action_id, layers)
+        self.waiters.expect(action_id, submitted.action_hash or "", final=final)
+        await self.bus.publish(self.subjects.action_submit, encode(submitted))
         report = await self.waiters.wait(action_id, timeout=limit)
         if report is None:
             raise BusTimeoutError(self.subjects.decision(action.agent_id), limit)
@@ -133,29 +170,62 @@ async def submit_and_wait(
     timeout: float = 300.0,
     final: bool = False,
 ) -> HumanLayerReport:
-    """Publish an ``ActionSubmitted`` and wait for its decision on ``decisions.<agent_id>``."""
-    action_id = action_id or new_action_id()
-    async with bus.subscribe(subjects.decision(action.agent_id)) as decisions:
-        await bus.publish(subjects.action_submit, _submission(action, action_id, layers))
+    """Publish an ``ActionSubmitted`` and wait for its decision on ``decisions.<agent_id>``.
+
+    The decision must name the hash of ``action`` (else ``DecisionMismatch``); a dead letter
+    refusing the submission raises ``SubmissionRefused`` at once."""
+    submitted = _submission(action, action_id or new_action_id(), layers)
+    digest = submitted.action_hash or ""
+    async with (
+        bus.subscribe(subjects.decision(action.agent_id)) as decisions,
+        bus.subscribe(subjects.dlq) as letters,
+    ):
+        await bus.publish(subjects.action_submit, encode(submitted))
+        refused: list[str] = []
+        failed: list[EngineError] = []
         with anyio.move_on_after(timeout):
-            async for msg in decisions:
-                report = decode(msg.data, HumanLayerReport)
-                if report.action_id != action_id:
-                    continue
-                if final and report.outcome is Outcome.NEEDS_REVIEW and not report.resolved_by:
-                    continue
-                return report
+            async with anyio.create_task_group() as tg:
+
+                async def watch_refusals() -> None:
+                    async for msg in letters:
+                        letter = refusal(msg, subjects)
+                        if letter is not None and letter.correlation_id == submitted.action_id:
+                            refused.append(letter.error)
+                            tg.cancel_scope.cancel()
+
+                tg.start_soon(watch_refusals)
+                async for msg in decisions:
+                    try:
+                        report = decode(msg.data, HumanLayerReport)
+                        if report.action_id != submitted.action_id:
+                            continue
+                        check_decision(report, submitted.action_id, digest)
+                    except EngineError as exc:
+                        if isinstance(exc, DecisionMismatch):
+                            failed.append(exc)
+                            break
+                        log.warning("undecodable decision on %s: %s", msg.subject, exc)
+                        continue
+                    if settles(report, final):
+                        tg.cancel_scope.cancel()
+                        return report
+                tg.cancel_scope.cancel()
+        if failed:
+            raise failed[0]
+        if refused:
+            raise SubmissionRefused(submitted.action_id, refused[0])
     raise BusTimeoutError(subjects.decision(action.agent_id), timeout)
 
 
-def _submission(action: ActionContext, action_id: str, layers: Sequence[LayerID] | None) -> bytes:
-    submitted = ActionSubmitted(
+def _submission(
+    action: ActionContext, action_id: str, layers: Sequence[LayerID] | None
+) -> ActionSubmitted:
+    return ActionSubmitted(
         action_id=action_id,
         action=action,
         action_hash=action_hash(action),
         layers=list(layers) if layers is not None else None,
     )
-    return encode(submitted)
 
 
 async def fetch_report(

@@ -12,15 +12,21 @@ from humangr.engine.bus import Bus
 from humangr.engine.errors import ConfigError, EngineError
 from humangr.engine.llm import AnthropicLLM, LLMClient, ScriptedLLM
 
-__all__ = ["connect_nats", "llm_description", "load_actions", "make_llm"]
+__all__ = ["connect_nats", "llm_description", "llm_spec", "load_actions", "make_llm"]
 
 _DIFF_FILE = re.compile(r"^\+\+\+ (?:b/)?(\S+)", re.MULTILINE)
 
 
+def llm_spec(spec: str | None) -> str:
+    """The ``--llm`` in force: as given, else ``anthropic`` when a key is set, else ``none``."""
+    if spec is None:
+        return "anthropic" if os.environ.get("ANTHROPIC_API_KEY") else "none"
+    return spec
+
+
 def make_llm(spec: str | None) -> LLMClient | None:
     """``anthropic`` | ``scripted:FILE`` | ``none``; by default anthropic when a key is set."""
-    if spec is None:
-        spec = "anthropic" if os.environ.get("ANTHROPIC_API_KEY") else "none"
+    spec = llm_spec(spec)
     if spec == "none":
         return None
     if spec == "anthropic":

@@ -87,7 +87,10 @@ async def _serve(args: argparse.Namespace) -> int:
     )
     roles, factories = resolve_roles(args.role)
     llm = make_llm(args.llm) if set(roles) & {"layers", *PIPELINE_ROLES} else None
-    actors: list[Actor] = review_actors(config, llm, roles=roles)
+    # A Supervisor without its layers plans LLM runs unless told `--llm none`: layer workers
+    # without an LLM then fail closed (needs_review) instead of silently reviewing less.
+    llm_review = llm is not None if "layers" in roles else args.llm != "none"
+    actors: list[Actor] = review_actors(config, llm, roles=roles, llm_review=llm_review)
     for role, factory in factories.items():
         try:
             actors.extend(factory(llm=llm, root=Path(args.root)))

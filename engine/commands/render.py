@@ -20,6 +20,7 @@ def render_text(name: str, report: HumanLayerReport, note: str) -> str:
     lines = [
         f"{name}: {report.outcome.value.upper()} (veto {report.final_veto_level.value})",
         f"  report {report.report_id}  action_hash {report.action_hash[:16]}…  {note}",
+        *(f"  policy: {policy_note}" for policy_note in report.policy_notes),
     ]
     for lid, result in sorted(report.layer_results.items()):
         spec = LAYERS[lid]
@@ -47,6 +48,7 @@ def render_markdown(name: str, report: HumanLayerReport, note: str) -> str:
         f"## {name}: **{report.outcome.value}** (veto {report.final_veto_level.value})",
         "",
         f"Report `{report.report_id}`, action hash `{report.action_hash}`. {note}.",
+        *(f"Policy: {policy_note}." for policy_note in report.policy_notes),
         "",
         "| layer | status | veto | findings |",
         "|---|---|---|---|",

@@ -7,6 +7,7 @@ from .consensus import MAX_MERGED_FINDINGS, VOTING_STATUSES, consensus, is_confi
 from .errors import ReviewError
 from .gate import MISSING_REASON, blocking_reasons, gate, is_settled, max_veto
 from .layers import DEFAULT_SETTINGS, LAYERS, LINE_BUCKET, GateSettings, LayerSpec
+from .recompute import adaptive_applies, late_result, layer_result, reconcile_runs, rescore_run
 from .report import action_hash, build_report, policy_version
 from .run import MAX_RUN_FINDINGS, error_run, fingerprint, make_run, run_status, run_veto
 
@@ -22,6 +23,7 @@ __all__ = [
     "LayerSpec",
     "ReviewError",
     "action_hash",
+    "adaptive_applies",
     "blocking_reasons",
     "build_report",
     "consensus",
@@ -30,9 +32,13 @@ __all__ = [
     "gate",
     "is_confirmed",
     "is_settled",
+    "late_result",
+    "layer_result",
     "make_run",
     "max_veto",
     "policy_version",
+    "reconcile_runs",
+    "rescore_run",
     "run_status",
     "run_veto",
     "status_rank",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -77,6 +77,7 @@ def build_report(
     policy: str,
     settings: GateSettings = DEFAULT_SETTINGS,
     decided_at: datetime | None = None,
+    policy_notes: Sequence[str] = (),
 ) -> HumanLayerReport:
     """The decision on one action: outcome by the gate, the highest veto, the blocking reasons,
     and every layer's result. An expected layer that never reported appears as ``error``."""
@@ -94,4 +95,5 @@ def build_report(
         timings={name: max(0.0, float(timings[name])) for name in sorted(timings)},
         usage=usage,
         decided_at=decided_at if decided_at is not None else utc_now(),
+        policy_notes=list(policy_notes)[:20],
     )

@@ -124,10 +124,11 @@ class HumangrTestEngine(LayerScripting):
         await self.bus.publish(subject, data)
 
         def found() -> Decision | None:
-            letter = self._record.refusal(subject, action_id.encode(), since)
+            letter = self._record.refusal(subject, action_id, since)
             if letter is not None:
-                raise KitError(f"the engine refused action {action_id}: {letter.error}")
-            return self._record.first(action_id, final=final)
+                reason = letter.error.removeprefix(f"action {action_id}: ")
+                raise KitError(f"the engine refused action {action_id}: {reason}")
+            return self._record.first(action_id, final=final, action_hash=submitted.action_hash)
 
         if timeout is None:
             timeout = self.config.layer_deadline_s * 2 + 5
@@ -199,10 +200,10 @@ class HumangrTestEngine(LayerScripting):
         await self.bus.publish(subject, data)
 
         def found() -> Decision | None:
-            letter = self._record.refusal(subject, action_id.encode(), since)
+            letter = self._record.refusal(subject, action_id, since)
             if letter is not None:
                 raise KitError(f"the engine refused the resolution of {action_id}: {letter.error}")
-            final = self._record.first(action_id, final=True)
+            final = self._record.first(action_id, final=True, action_hash=request.action_hash)
             if final is not None and final.resolved_by != reviewer:
                 raise KitError(
                     f"action {action_id} was resolved by {final.resolved_by} ({final.outcome}) "
@@ -283,6 +284,8 @@ async def _running(
 ) -> AsyncIterator[HumangrTestEngine]:
     config.setdefault("layer_deadline_s", 10.0)
     config.setdefault("review_deadline_s", 10.0)
+    # The test engine belongs to the test: its submissions may choose their layers.
+    config.setdefault("allow_layer_selection", True)
     if "layers" in config:
         config["layers"] = ReviewConfig.parse_layers(",".join(map(str, config["layers"])))
     settings = ReviewConfig(**config)

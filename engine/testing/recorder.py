@@ -16,12 +16,12 @@ from anyio.abc import TaskStatus
 from humangr.contracts import (
     DeadLetter,
     HumanLayerReport,
-    Outcome,
     ReviewRequested,
     Subjects,
     decode,
 )
 from humangr.engine.bus import Bus, Msg
+from humangr.engine.decisions import check_decision, settles
 from humangr.engine.errors import ContractError, EngineError
 
 __all__ = ["KitError", "KitTimeout", "Malformed", "Recorder", "describe"]
@@ -129,17 +129,28 @@ class Recorder:
                 return found
             await self.changed()
 
-    def first(self, action_id: str, *, final: bool) -> HumanLayerReport | None:
-        """The action's first decision; with ``final`` the first that no human still owes."""
+    def first(
+        self, action_id: str, *, final: bool, action_hash: str | None = None
+    ) -> HumanLayerReport | None:
+        """The action's first decision; with ``final`` the first that no human still owes.
+
+        With ``action_hash``, a decision on another hash raises ``DecisionMismatch``: it does
+        not apply to the action submitted."""
         for report in self.by_action.get(action_id, ()):
-            if not final or report.outcome is not Outcome.NEEDS_REVIEW or report.resolved_by:
+            if action_hash is not None:
+                check_decision(report, action_id, action_hash)
+            if settles(report, final):
                 return report
         return None
 
-    def refusal(self, subject: str, marker: bytes, since: int) -> DeadLetter | None:
-        """A dead letter recorded after index ``since`` for a message on ``subject``."""
+    def refusal(self, subject: str, correlation_id: str, since: int) -> DeadLetter | None:
+        """A dead letter recorded after index ``since`` refusing the message on ``subject``
+        about ``correlation_id`` (an action id)."""
+        marker = correlation_id.encode()
         for letter in self.dead_letters[since:]:
-            if letter.subject == subject and marker in letter.raw:
+            if letter.subject == subject and (
+                letter.correlation_id == correlation_id or (marker and marker in letter.raw)
+            ):
                 return letter
         return None
 

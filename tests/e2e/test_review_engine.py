@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
+from e2e_helpers import CLEAN, diff_action, engine_on
 
 from humangr.contracts import (
     ActionContext,
@@ -20,43 +17,16 @@ from humangr.contracts import (
     Outcome,
     ReviewRequested,
     ReviewResolution,
-    Subjects,
     VetoLevel,
     decode,
     encode,
 )
-from humangr.engine.actor import SupervisionPolicy
 from humangr.engine.bus import Bus
-from humangr.engine.config import ReviewConfig
 from humangr.engine.errors import EngineError
-from humangr.engine.llm import LLMClient, ScriptedLLM
-from humangr.engine.runtime import Engine, run_engine
+from humangr.engine.llm import ScriptedLLM
+from humangr.engine.runtime import Engine
 
 pytestmark = pytest.mark.anyio
-
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "actions"
-CLEAN = {"json": {"findings": [], "summary": "looks fine"}}
-
-
-def diff_action(name: str, agent: str = "agent-1") -> ActionContext:
-    return ActionContext(
-        agent_id=agent,
-        action_type="code_diff",
-        action_description=f"apply {name}",
-        code_diff=(EXAMPLES / name).read_text(),
-    )
-
-
-@asynccontextmanager
-async def engine_on(
-    bus: Bus, *, llm: LLMClient | None = None, **config: Any
-) -> AsyncIterator[Engine]:
-    subjects = Subjects(prefix=f"e{uuid.uuid4().hex[:10]}")
-    policy = SupervisionPolicy(initial_backoff=0.01, drain_timeout=2.0)
-    async with run_engine(
-        bus=bus, llm=llm, config=ReviewConfig(**config), subjects=subjects, policy=policy
-    ) as engine:
-        yield engine
 
 
 def findings_of(
@@ -251,7 +221,7 @@ async def test_oversized_and_mismatched_submissions_are_dead_lettered(bus: Bus) 
                 s.action_submit, encode(ActionSubmitted(action_id="big", action=action))
             )
             letter = decode((await dlq.__anext__()).data, DeadLetter)
-            assert "exceeds the limit of 100" in letter.error
+            assert "the limit is 100" in letter.error
             small = ActionContext(agent_id="a", action_type="t", action_description="d")
             wrong = ActionSubmitted(action_id="w", action=small, action_hash="f" * 64)
             await bus.publish(s.action_submit, encode(wrong))

@@ -75,7 +75,7 @@ async def test_bad_verdicts_and_short_reasons_are_caught_before_publishing(
 
 async def test_a_submission_the_engine_refuses_raises_its_reason() -> None:
     async with humangr(max_diff_bytes=10) as kit:
-        with pytest.raises(KitError, match="exceeds the limit of 10"):
+        with pytest.raises(KitError, match="is 101 bytes; the limit is 10: split"):
             await kit.submit(code_diff="+" + "x" * 100)
         assert len(kit.dead_letters) == 1
 
