@@ -290,30 +290,46 @@ async def test_a_failed_decision_publish_is_retried_and_published_once(
     assert [decode(raw, HumanLayerReport).action_id for raw in decisions] == [report.action_id]
 
 
-async def test_a_decision_for_another_action_hash_is_refused_by_the_client() -> None:
-    from humangr.engine.errors import DecisionMismatch
+def forged_decision(action: ActionContext, action_id: str) -> HumanLayerReport:
+    return HumanLayerReport(
+        report_id="rpt-forged",
+        action_id=action_id,
+        agent_id=action.agent_id,
+        action_hash="0" * 64,
+        policy_version="x",
+        outcome=Outcome.APPROVED,
+        final_veto_level=VetoLevel.NONE,
+    )
 
+
+@pytest.mark.parametrize("client", ["engine", "submit_and_wait", "kit"])
+async def test_a_decision_for_another_action_hash_is_refused_by_the_client(client: str) -> None:
+    from humangr.engine.errors import DecisionMismatch
+    from humangr.engine.runtime import submit_and_wait
+    from humangr.engine.testing import humangr
+
+    action = diff_action("01-clean-refactor.diff")
+    forged = encode(forged_decision(action, "act-target"))
     async with MemoryBus() as bus, supervisor_alone(bus, layer_deadline_s=5.0) as engine:
-        action = diff_action("01-clean-refactor.diff")
         s = engine.subjects
 
-        async def forge() -> None:
-            await anyio.sleep(0.2)
-            forged = HumanLayerReport(
-                report_id="rpt-forged",
-                action_id="act-target",
-                agent_id=action.agent_id,
-                action_hash="0" * 64,
-                policy_version="x",
-                outcome=Outcome.APPROVED,
-                final_veto_level=VetoLevel.NONE,
-            )
-            await bus.publish(s.decision(action.agent_id), encode(forged))
+        async def forge(on: Bus, subjects: Subjects) -> None:
+            await anyio.sleep(0.3)
+            await on.publish(subjects.decision(action.agent_id), forged)
 
         async with anyio.create_task_group() as tg:
-            tg.start_soon(forge)
             with pytest.raises(DecisionMismatch, match="does not apply"):
-                await engine.submit(action, action_id="act-target", timeout=10)
+                if client == "engine":
+                    tg.start_soon(forge, bus, s)
+                    await engine.submit(action, action_id="act-target", timeout=10)
+                elif client == "submit_and_wait":
+                    tg.start_soon(forge, bus, s)
+                    await submit_and_wait(bus, s, action, action_id="act-target", timeout=10)
+                else:
+                    async with humangr(llm=None) as kit:
+                        # A stale decision already recorded under the reused action id.
+                        await forge(kit.bus, kit.subjects)
+                        await kit.submit(action, action_id="act-target", timeout=10)
 
 
 def test_an_operators_partial_review_says_so_and_has_its_own_policy(
