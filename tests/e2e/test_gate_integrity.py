@@ -317,19 +317,21 @@ async def test_a_decision_for_another_action_hash_is_refused_by_the_client(clien
             await anyio.sleep(0.3)
             await on.publish(subjects.decision(action.agent_id), forged)
 
+        async def attempt() -> object:
+            if client == "engine":
+                tg.start_soon(forge, bus, s)
+                return await engine.submit(action, action_id="act-target", timeout=10)
+            if client == "submit_and_wait":
+                tg.start_soon(forge, bus, s)
+                return await submit_and_wait(bus, s, action, action_id="act-target", timeout=10)
+            async with humangr(llm=None) as kit:
+                # A stale decision already recorded under the reused action id.
+                await forge(kit.bus, kit.subjects)
+                return await kit.submit(action, action_id="act-target", timeout=10)
+
         async with anyio.create_task_group() as tg:
             with pytest.raises(DecisionMismatch, match="does not apply"):
-                if client == "engine":
-                    tg.start_soon(forge, bus, s)
-                    await engine.submit(action, action_id="act-target", timeout=10)
-                elif client == "submit_and_wait":
-                    tg.start_soon(forge, bus, s)
-                    await submit_and_wait(bus, s, action, action_id="act-target", timeout=10)
-                else:
-                    async with humangr(llm=None) as kit:
-                        # A stale decision already recorded under the reused action id.
-                        await forge(kit.bus, kit.subjects)
-                        await kit.submit(action, action_id="act-target", timeout=10)
+                await attempt()
 
 
 def test_an_operators_partial_review_says_so_and_has_its_own_policy(
