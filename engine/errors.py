@@ -16,6 +16,8 @@ __all__ = [
     "NoRespondersError",
     "PathPolicyError",
     "SlowConsumerError",
+    "StateConflict",
+    "StateError",
     "SubmissionRefused",
 ]
 
@@ -141,3 +143,12 @@ class DecisionMismatch(EngineError):
         self.action_id = action_id
         self.expected = expected
         self.got = got
+
+
+class StateError(EngineError):
+    """The state store cannot do what was asked: a bad key, or its storage failed."""
+
+
+class StateConflict(StateError):
+    """A compare-and-set lost: the entry exists already, or is no longer at the revision named.
+    Another process changed it first; read it again and decide anew."""

@@ -1,0 +1,160 @@
+"""``KeyValueStateStore``: the state store in JetStream key-value buckets, shared by every
+process on the same NATS (``serve --jetstream``) — any Supervisor can restart or take over.
+
+Each bucket is a KV bucket named ``<namespace>_<name>`` (the namespace comes from the subject
+prefix, so deployments on one server stay apart) with one value per key; compare-and-set uses
+JetStream's expected-last-subject-sequence, and the bucket's ``ttl`` is the stream's max age.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+import nats.errors
+import nats.js.errors
+from nats.js import JetStreamContext
+from nats.js.api import KeyValueConfig, StorageType
+from nats.js.kv import KeyValue
+
+from humangr.engine.errors import StateConflict, StateError
+
+from .base import Bucket, Entry, check_key, check_name
+
+__all__ = ["KeyValueStateStore", "namespace_of"]
+
+T = TypeVar("T")
+_WRONG_LAST_SEQUENCE = (10071, 10164)
+
+
+def namespace_of(prefix: str) -> str:
+    """The bucket namespace of a subject prefix: ``hl`` → ``HL``."""
+    return re.sub(r"[^A-Za-z0-9_-]", "_", prefix).upper()
+
+
+class KeyValueBucket:
+    def __init__(self, kv: KeyValue, name: str, full_name: str) -> None:
+        self._kv = kv
+        self.name = name
+        self.full_name = full_name
+
+    async def _call(self, what: str, key: str, call: Callable[[], Awaitable[T]]) -> T:
+        try:
+            return await call()
+        except nats.js.errors.KeyWrongLastSequenceError as exc:
+            raise StateConflict(f"{self.name}/{key}: {what} lost to another writer") from exc
+        except nats.js.errors.APIError as exc:
+            if exc.err_code in _WRONG_LAST_SEQUENCE:
+                raise StateConflict(f"{self.name}/{key}: {what} lost to another writer") from exc
+            raise StateError(f"KV bucket {self.full_name}: {what} {key!r} failed: {exc}") from exc
+        except (nats.errors.Error, OSError) as exc:
+            raise StateError(
+                f"KV bucket {self.full_name}: {what} {key!r} failed: {exc or type(exc).__name__}"
+            ) from exc
+
+    async def get(self, key: str) -> Entry | None:
+        check_key(key)
+
+        async def get() -> Entry | None:
+            try:
+                found = await self._kv.get(key)
+            except nats.js.errors.KeyNotFoundError:
+                return None
+            if found.revision is None:
+                return None
+            return Entry(key, bytes(found.value or b""), int(found.revision))
+
+        return await self._call("get", key, get)
+
+    async def put(self, key: str, value: bytes) -> int:
+        check_key(key)
+        return await self._call("put", key, lambda: self._kv.put(key, bytes(value)))
+
+    async def create(self, key: str, value: bytes) -> int:
+        check_key(key)
+        return await self._call("create", key, lambda: self._kv.create(key, bytes(value)))
+
+    async def update(self, key: str, value: bytes, revision: int) -> int:
+        check_key(key)
+        return await self._call(
+            "update", key, lambda: self._kv.update(key, bytes(value), last=revision)
+        )
+
+    async def delete(self, key: str, *, revision: int | None = None) -> None:
+        check_key(key)
+        if revision is not None:
+            current = await self.get(key)
+            if current is None or current.revision != revision:
+                raise StateConflict(f"{self.name}/{key} is not at revision {revision}")
+        await self._call("delete", key, lambda: self._kv.delete(key, last=revision))
+
+    async def entries(self) -> list[Entry]:
+        async def read() -> list[Entry]:
+            watcher = await self._kv.watchall(ignore_deletes=True)
+            found: dict[str, Entry] = {}
+            try:
+                async for update in watcher:
+                    if update is None:
+                        break
+                    if update.revision is not None:
+                        found[update.key] = Entry(
+                            update.key, bytes(update.value or b""), int(update.revision)
+                        )
+                    if not update.delta:
+                        break
+            finally:
+                await watcher.stop()  # type: ignore[no-untyped-call]
+            return [found[key] for key in sorted(found)]
+
+        return await self._call("list", "*", read)
+
+
+class KeyValueStateStore:
+    """A ``StateStore`` in JetStream KV buckets (``js`` from a connected client)."""
+
+    def __init__(
+        self,
+        js: JetStreamContext,
+        *,
+        namespace: str = "HL",
+        storage: str = "file",
+        replicas: int = 1,
+        where: str = "NATS",
+    ) -> None:
+        self._js = js
+        self.namespace = check_name(namespace)
+        self._storage = StorageType.FILE if storage == "file" else StorageType.MEMORY
+        self._replicas = replicas
+        self.description = f"JetStream KV on {where} (buckets {self.namespace}_*)"
+        self._buckets: dict[str, KeyValueBucket] = {}
+
+    async def bucket(self, name: str, *, ttl: float | None = None) -> Bucket:
+        full = f"{self.namespace}_{check_name(name)}"
+        config = KeyValueConfig(
+            bucket=full, history=1, ttl=ttl, storage=self._storage, replicas=self._replicas
+        )
+        try:
+            try:
+                kv = await self._js.create_key_value(config)
+            except nats.js.errors.BadRequestError as exc:
+                if exc.err_code != 10058:  # exists with another configuration: update it
+                    raise
+                stream = await self._js.stream_info(f"KV_{full}")
+                stream.config.max_age = ttl
+                await self._js.update_stream(stream.config)
+                kv = await self._js.key_value(full)
+        except (nats.errors.Error, OSError) as exc:
+            if isinstance(
+                exc, nats.js.errors.ServiceUnavailableError | nats.errors.NoRespondersError
+            ):
+                raise StateError(
+                    "the state store needs JetStream: start nats-server with -js (or jetstream "
+                    "{} in its config)"
+                ) from exc
+            raise StateError(f"cannot open KV bucket {full}: {exc or type(exc).__name__}") from exc
+        bucket = self._buckets[name] = KeyValueBucket(kv, name, full)
+        return bucket
+
+    async def close(self) -> None:
+        self._buckets.clear()
