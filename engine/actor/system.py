@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import hashlib
 import logging
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import anyio
 from anyio.abc import TaskGroup, TaskStatus
@@ -23,8 +21,10 @@ from humangr.engine.errors import (
     SlowConsumerError,
 )
 from humangr.engine.metrics import Metrics
+from humangr.engine.redact import redact_secrets
 
 from .base import Actor, ActorContext, Route
+from .letters import LetterBook, correlation_of, payload_correlation
 
 __all__ = ["ActorStats", "ActorSystem", "SupervisionPolicy"]
 
@@ -36,9 +36,15 @@ class SupervisionPolicy:
     """How crashed actors are restarted and failing messages given up on."""
 
     initial_backoff: float = 0.05
+    """First restart delay of a crashed actor, and first redelivery delay of a durable message
+    whose handler failed; both double up to ``max_backoff``."""
     max_backoff: float = 5.0
     max_attempts: int = 3
-    """Deliveries of one message before it goes to the dead-letter subject."""
+    """Deliveries of a durable message whose handler keeps failing before it is dead-lettered,
+    for a bus that does not say its own limit (JetStream's ``max_deliver`` wins)."""
+    dead_letter_window: float = 30.0
+    """Seconds in which the same bad message on the same subject is dead-lettered once, however
+    many actors of this system refused it (0: every refusal is reported)."""
     drain_timeout: float = 10.0
     """Time in-flight messages get to finish on shutdown."""
     progress_interval: float = 15.0
@@ -52,7 +58,12 @@ class ActorStats:
 
     restarts: int = 0
     handled: int = 0
+    refused: int = 0
+    """Messages refused: undecodable, refused by a handler, or failed for good."""
+    failures: int = 0
+    """Handler exceptions (each fails its message only)."""
     dead_letters: int = 0
+    """Dead letters this actor published (a refusal another actor reported first has none)."""
     crashes: list[str] = field(default_factory=list)
 
 
@@ -73,7 +84,6 @@ class _Runner:
         self.subscriptions: list[Subscription] = []
         self.retries: list[_Retry] = []
         self.inflight: dict[int, _Retry] = {}
-        self.attempts: OrderedDict[str, int] = OrderedDict()
         self.stopping = False
         self.ready = False
         self.handled_counter = system.metrics.messages_handled.labels(actor.name)
@@ -115,11 +125,7 @@ class _Runner:
                 self.subscriptions = []
 
     def _crashed(self, exc: Exception, backoff: float) -> None:
-        while isinstance(exc, ExceptionGroup) and len(exc.exceptions) == 1:
-            inner = exc.exceptions[0]
-            if not isinstance(inner, Exception):
-                break
-            exc = inner
+        exc = _single(exc)
         self.stats.restarts += 1
         self.stats.crashes.append(f"{type(exc).__name__}: {exc}")
         del self.stats.crashes[:-20]
@@ -128,7 +134,7 @@ class _Runner:
             "actor %s crashed (%s: %s); restart %d in %.2fs",
             self.actor.name,
             type(exc).__name__,
-            exc,
+            redact_secrets(str(exc)),
             self.stats.restarts,
             backoff,
             exc_info=exc,
@@ -158,8 +164,9 @@ class _Runner:
                 await self.actor.teardown(self.ctx)
 
     async def _requeue_inflight(self) -> None:
-        """After a crash: core messages are retried here; durable ones go back to JetStream
-        at once (a local retry would race the server's redelivery)."""
+        """After a crash (``setup`` or ``background`` failed, so the handlers in flight were
+        cancelled): core messages are retried here after the restart; durable ones go back to
+        JetStream at once (a local retry would race the server's redelivery)."""
         inflight, self.inflight = list(self.inflight.values()), {}
         self.retries.extend(retry for retry in inflight if not retry.msg.durable)
         with anyio.CancelScope(shield=True):
@@ -208,33 +215,51 @@ class _Runner:
         key = id(msg)
         self.inflight[key] = _Retry(route, msg)
         try:
-            try:
-                message = decode(msg.data, route.type)
-            except ContractError as exc:
-                self.inflight.pop(key, None)
-                await self._dead_letter(route, msg, str(exc))
-                await msg.term()
-                return
-            try:
-                if msg.durable:
-                    await self._handle_durable(route, message, msg)
-                else:
-                    await route.handler(message, msg)
-            except MessageRefused as exc:
-                self.inflight.pop(key, None)
-                await self._dead_letter(route, msg, exc.reason)
-                await msg.term()
-                return
-            except Exception as exc:
-                self.inflight.pop(key, None)
-                await self._failed(route, msg, exc)
-                raise
+            await self._deliver(route, msg)
             self.inflight.pop(key, None)
-            await msg.ack()
-            self.stats.handled += 1
-            self.handled_counter.inc()
         finally:
             limiter.release()
+
+    async def _deliver(self, route: Route[Any], msg: Msg) -> None:
+        """Decode, handle and settle one message. Whatever the message or the handler does,
+        only this message fails: nothing but cancellation leaves here."""
+        try:
+            message = decode(msg.data, route.type)
+        except Exception as bad:  # decode raises ContractError; anything else is bad input too
+            error = str(bad) if isinstance(bad, ContractError) else _cannot_decode(route, bad)
+            await self._undecodable(route, msg, error)
+            return
+        try:
+            if msg.durable:
+                await self._handle_durable(route, message, msg)
+            else:
+                await route.handler(message, msg)
+        except Exception as caught:
+            exc = _single(caught)
+            correlation = correlation_of(message)
+            if isinstance(exc, MessageRefused):
+                correlation = exc.correlation_id or correlation
+                if not await self._dead_letter(route, msg, exc.reason, correlation=correlation):
+                    await _settle(msg, "nak", self._nak_delay(msg))
+                    return
+                await _settle(msg, "term")
+                return
+            await self._failed(route, msg, exc, correlation)
+            return
+        await _settle(msg, "ack")
+        self.stats.handled += 1
+        self.handled_counter.inc()
+
+    async def _undecodable(self, route: Route[Any], msg: Msg, error: str) -> None:
+        if not route.report_undecodable:
+            self.stats.refused += 1
+            log.debug("actor %s dropped an undecodable message on %s", self.actor.name, msg.subject)
+            await _settle(msg, "term")
+            return
+        reported = await self._dead_letter(
+            route, msg, error, undecodable=True, correlation=payload_correlation(msg.data)
+        )
+        await _settle(msg, "term" if reported else "nak", self._nak_delay(msg))
 
     async def _handle_durable(self, route: Route[Any], message: Any, msg: Msg) -> None:
         """Run the handler while telling JetStream, now and then, that the work goes on, so a
@@ -244,7 +269,10 @@ class _Runner:
         async def heartbeat() -> None:
             while True:
                 await anyio.sleep(interval)
-                await msg.in_progress()
+                try:
+                    await msg.in_progress()
+                except Exception as exc:  # the server redelivers after ack_wait at worst
+                    log.warning("progress of %s not reported: %s", msg.subject, exc)
 
         try:
             async with anyio.create_task_group() as tg:
@@ -256,43 +284,75 @@ class _Runner:
                 raise group.exceptions[0] from None
             raise
 
-    async def _failed(self, route: Route[Any], msg: Msg, exc: Exception) -> None:
-        """Count the failure; dead-letter the message after ``max_attempts``, else retry it."""
-        if msg.durable:
-            attempts = msg.delivered
-        else:
-            digest = hashlib.blake2b(msg.subject.encode() + b"\0" + msg.data, digest_size=16)
-            fingerprint = digest.hexdigest()
-            attempts = self.attempts.pop(fingerprint, 0) + 1
-            self.attempts[fingerprint] = attempts
-            while len(self.attempts) > 10_000:
-                self.attempts.popitem(last=False)
-        if attempts >= self.system.policy.max_attempts:
-            await self._dead_letter(
-                route,
-                msg,
-                f"handler failed {attempts} times: {type(exc).__name__}: {exc}",
-                deliveries=attempts,
-            )
-            await msg.term()
-        elif msg.durable:
-            await msg.nak()
-        else:
-            self.retries.append(_Retry(route, msg))
+    async def _failed(self, route: Route[Any], msg: Msg, exc: Exception, correlation: str) -> None:
+        """A handler raised: a core message is dead-lettered at once; a durable one goes back
+        to the server for redelivery until its last delivery, which is dead-lettered."""
+        self.stats.failures += 1
+        error = f"{type(exc).__name__}: {exc}"
+        log.error(
+            "actor %s: handler of %s failed (delivery %d): %s",
+            self.actor.name,
+            msg.subject,
+            msg.delivered,
+            redact_secrets(error),
+        )
+        log.debug("handler failure on %s", msg.subject, exc_info=exc)
+        limit = (msg.max_deliver or self.system.policy.max_attempts) if msg.durable else 1
+        if msg.delivered < limit:
+            await _settle(msg, "nak", self._nak_delay(msg))
+            return
+        times = f"{msg.delivered} times" if msg.delivered > 1 else "once"
+        reported = await self._dead_letter(
+            route,
+            msg,
+            f"handler failed {times}: {error}",
+            deliveries=msg.delivered,
+            correlation=correlation,
+        )
+        await _settle(msg, "term" if reported else "nak")
+
+    def _nak_delay(self, msg: Msg) -> float:
+        policy = self.system.policy
+        return min(policy.initial_backoff * 2.0 ** max(msg.delivered - 1, 0), policy.max_backoff)
 
     async def _dead_letter(
-        self, route: Route[Any], msg: Msg, error: str, *, deliveries: int = 1
-    ) -> None:
+        self,
+        route: Route[Any],
+        msg: Msg,
+        error: str,
+        *,
+        undecodable: bool = False,
+        deliveries: int = 1,
+        correlation: str = "",
+    ) -> bool:
+        """Publish a dead letter for ``msg`` unless another actor of this system just did (see
+        ``LetterBook``). Raw bytes are kept only for an undecodable message. ``False`` when
+        the letter could not be published."""
+        self.stats.refused += 1
+        book = self.system.letters
+        key = book.key(msg.subject, msg.data, None if undecodable else error)
+        if not msg.durable and not book.first(key, anyio.current_time()):
+            log.debug("actor %s: %s already dead-lettered", self.actor.name, msg.subject)
+            return True
+        letter = DeadLetter.of(
+            msg.subject,
+            error,
+            msg.data if undecodable else b"",
+            actor=self.actor.name,
+            deliveries=deliveries,
+            correlation_id=correlation,
+            raw_size=len(msg.data),
+        )
         self.stats.dead_letters += 1
         self.system.metrics.dead_letters.labels(route.subject).inc()
-        log.warning("actor %s → dlq: %s: %s", self.actor.name, msg.subject, error)
-        letter = DeadLetter.of(
-            msg.subject, error, msg.data, actor=self.actor.name, deliveries=deliveries
-        )
+        log.warning("actor %s → dlq: %s: %s", self.actor.name, msg.subject, letter.error)
         try:
             await self.system.bus.publish(self.system.subjects.dlq, encode(letter))
-        except BusClosedError:
-            log.error("dead letter lost, bus closed: %s", letter)
+        except Exception as exc:  # a lost letter must not take the actor down
+            book.forget(key)
+            log.error("dead letter for %s lost: %s", msg.subject, redact_secrets(str(exc)))
+            return False
+        return True
 
     async def stop_intake(self) -> None:
         self.stopping = True
@@ -302,6 +362,11 @@ class _Runner:
 
 class ActorSystem:
     """Runs actors on a bus: readiness through ``tg.start``, one-for-one restarts, dead letters.
+
+    A message fails alone: an undecodable one, one a handler refuses (``MessageRefused``) and
+    one whose handler raises become dead letters (a durable one after its redeliveries);
+    handlers of other messages keep running. Only a failing ``setup`` or ``background``
+    restarts an actor.
 
     Use ``async with system.running():`` — it returns once every actor is subscribed and set
     up, and on exit stops intake and lets in-flight messages finish within ``drain_timeout``.
@@ -319,6 +384,7 @@ class ActorSystem:
         self.subjects = subjects or Subjects()
         self.metrics = metrics or Metrics()
         self.policy = policy or SupervisionPolicy()
+        self.letters = LetterBook(self.policy.dead_letter_window)
         self._runners: dict[str, _Runner] = {}
         self._scope: anyio.CancelScope | None = None
         self._done = anyio.Event()
@@ -378,3 +444,32 @@ class ActorSystem:
             finally:
                 with anyio.CancelScope(shield=True):
                     await self.stop()
+
+
+def _single(exc: Exception) -> Exception:
+    """The one exception inside (nested) single-exception groups, else ``exc``."""
+    while isinstance(exc, ExceptionGroup) and len(exc.exceptions) == 1:
+        inner = exc.exceptions[0]
+        if not isinstance(inner, Exception):
+            break
+        exc = inner
+    return exc
+
+
+def _cannot_decode(route: Route[Any], exc: Exception) -> str:
+    name = getattr(route.type, "__name__", repr(route.type))
+    return f"invalid {name}: cannot be decoded ({type(exc).__name__})"
+
+
+async def _settle(msg: Msg, how: Literal["ack", "nak", "term"], delay: float | None = None) -> None:
+    """Ack, nak or term a durable message (no-op for core ones); a failure is logged only:
+    the server redelivers an unsettled message after its ack wait."""
+    try:
+        if how == "ack":
+            await msg.ack()
+        elif how == "nak":
+            await msg.nak(delay)
+        else:
+            await msg.term()
+    except Exception as exc:
+        log.warning("%s of %s failed: %s", how, msg.subject, redact_secrets(str(exc)))
