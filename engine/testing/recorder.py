@@ -137,9 +137,13 @@ class Recorder:
         return None
 
     def refusal(self, subject: str, marker: bytes, since: int) -> DeadLetter | None:
-        """A dead letter recorded after index ``since`` for a message on ``subject``."""
+        """A dead letter recorded after index ``since`` for a message on ``subject`` about
+        ``marker``: its correlation id, or bytes of a message that could not be decoded."""
+        wanted = marker.decode("utf-8", "replace")
         for letter in self.dead_letters[since:]:
-            if letter.subject == subject and marker in letter.raw:
+            if letter.subject == subject and (
+                letter.correlation_id == wanted or marker in letter.raw
+            ):
                 return letter
         return None
 
