@@ -23,7 +23,7 @@ log = logging.getLogger("humangr.redact")
 
 REDACTED = "***"
 _USERINFO = re.compile(
-    r"(?P<scheme>\b[A-Za-z][A-Za-z0-9+.-]*://)(?P<userinfo>[^/?#\s@\"'<>]*)@", re.ASCII
+    r"(?P<scheme>\b[A-Za-z][A-Za-z0-9+.-]{0,30}+://)(?P<userinfo>[^/?#\s@\"'<>]*+)@", re.ASCII
 )
 
 
@@ -63,32 +63,43 @@ _KNOWN_TOKENS = re.compile(
         )
     )
 )
-_AUTH_HEADER = re.compile(r"(?i)\b((?:bearer|basic|token)\s+)[A-Za-z0-9._~+/-]{12,}=*")
-_KEYWORD = (
-    r"(?:passw(?:or)?d|passphrase|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key"
-    r"|auth[_-]?(?:key|token)|authorization|credential|session[_-]?(?:id|key)|cookie)"
+_AUTH_HEADER = re.compile(r"(?i)\b((?:bearer|basic|token)\s++)[A-Za-z0-9._~+/-]{12,}+=*")
+_KEYWORD = re.compile(
+    r"(?i)passw(?:or)?d|passphrase|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key"
+    r"|auth[_-]?(?:key|token)|authorization|credential|session[_-]?(?:id|key)|cookie"
 )
+# Keys are matched whole and possessively (no backtracking into them), then checked for a
+# keyword: linear time on hostile input.
 _QUOTED_PAIR = re.compile(
-    r"(?i)(?P<key>([\"'])[^\"'\n]{0,60}" + _KEYWORD + r"[^\"'\n]{0,60}\2\s*[:=]\s*)"
-    r"(?P<q>[\"'])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
+    r"(?P<key>([\"'])(?P<name>[^\"'\n]{1,120}+)\2\s*+[:=]\s*+)"
+    r"(?P<q>[\"'])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*+)(?P=q)"
 )
 _ASSIGNED = re.compile(
-    r"(?i)(?P<key>\b[\w.-]{0,60}" + _KEYWORD + r"[\w.-]{0,60}\s*(?:=>|:=|=)\s*)"
-    r"(?P<q>[\"']?)(?P<value>[^\s\"'&;,)}\]]+)"
+    r"(?<![\w.-])(?P<key>(?P<name>[\w.-]{1,120}+)\s*+(?:=>|:=|=)\s*+)"
+    r"(?P<q>[\"']?)(?P<value>[^\s\"'&;,)}\]]++)"
 )
 _YAML_PAIR = re.compile(
-    r"(?im)^(?P<key>[ \t-]{0,16}[\w.-]{0,60}" + _KEYWORD + r"[\w.-]{0,60}:[ \t]+)"
-    r"(?P<q>[\"']?)(?P<value>[^\s\"'#]+)"
+    r"(?m)^(?P<key>[ \t-]{0,16}+(?P<name>[\w.-]{1,120}+):[ \t]++)"
+    r"(?P<q>[\"']?)(?P<value>[^\s\"'#]++)"
 )
-_CANDIDATE = re.compile(r"[^\s\"'`,;{}\[\]()<>]{16,}")
+_CANDIDATE = re.compile(r"[^\s\"'`,;{}\[\]()<>]{16,}+")
 _SCAN_WINDOW = 64_000
+_SCAN_TOKEN = 256
+_KEYWORD_HINT = re.compile(r"(?i)key|pass|pwd|secret|token|contrase")
+"""The detector is given tokens of known formats only: one longer than ``_SCAN_TOKEN`` or
+holding a keyword (``password=…``, which the patterns above handle) would cost it time that
+grows with the square of its length."""
 
 
 def _value(m: re.Match[str]) -> str:
+    if not _KEYWORD.search(m["name"]):
+        return m[0]
     return f"{m['key']}{m['q']}{REDACTED}"
 
 
 def _value_quoted(m: re.Match[str]) -> str:
+    if not _KEYWORD.search(m["name"]):
+        return m[0]
     return f"{m['key']}{m['q']}{REDACTED}{m['q']}"
 
 
@@ -111,6 +122,8 @@ def redact_secrets(text: str) -> str:
 
 
 def _scanned(token: str, detector: Callable[[str], bool]) -> str:
+    if len(token) > _SCAN_TOKEN or _KEYWORD_HINT.search(token):
+        return token
     try:
         return REDACTED if detector(token) else token
     except Exception as exc:  # the detector is an extra; the patterns above already ran

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from humangr.engine import redact
@@ -73,3 +75,21 @@ def test_patterns_work_without_the_secret_detector(monkeypatch: pytest.MonkeyPat
     for text, secret in SECRETS[:-1]:
         assert secret not in redact_secrets(text)
     assert "0123456789abcdef0123456789abcdef" in redact_secrets(SECRETS[-1][0])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password" * 2_048,
+        "a." * 4_000 + "://" + "b" * 8_000,
+        "token." * 2_730,
+        ("password" * 32 + " ") * 63,
+        ('"' + "token" * 24) * 135,
+        "a://" * 4_096,
+    ],
+)
+def test_hostile_text_is_redacted_in_linear_time(text: str) -> None:
+    redact_secrets("warm up the detector")
+    started = time.perf_counter()
+    redact_secrets(text)
+    assert time.perf_counter() - started < 1.0
