@@ -58,8 +58,8 @@ _KNOWN_TOKENS = re.compile(
             r"\bAIza[0-9A-Za-z_-]{35}",
             r"\bnpm_[A-Za-z0-9]{36}",
             r"\bpypi-[A-Za-z0-9_-]{40,}",
-            r"\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}",
-            r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*",
+            r"\bSG\.[A-Za-z0-9_-]{16,}+\.[A-Za-z0-9_-]{16,}+",
+            r"\beyJ[A-Za-z0-9_-]{8,}+\.[A-Za-z0-9_-]{8,}+\.[A-Za-z0-9_-]*+",
         )
     )
 )
