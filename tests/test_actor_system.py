@@ -230,3 +230,35 @@ async def test_configuration_errors_are_refused(bus: Bus) -> None:
     system.add(Recorder("same"))
     with pytest.raises(ConfigError, match="unique"):
         system.add(Recorder("same"))
+
+
+class FlakySetup(Crashing):
+    """Crashes from ``background`` once; the next two ``setup`` calls then fail too."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.name = "flaky-setup"
+
+    async def setup(self, ctx: ActorContext) -> None:
+        await super().setup(ctx)
+        if self.crashed and self.setups <= 3:
+            raise OSError(f"setup {self.setups} failed")
+
+
+async def test_failing_setup_and_background_restart_the_actor_with_backoff(bus: Bus) -> None:
+    subjects = fresh_subjects()
+    actor = FlakySetup()
+    system = ActorSystem(bus, subjects=subjects, policy=FAST)
+    system.add(actor)
+    async with system.running():
+        actor.crash.set()
+        await wait_for(lambda: system.stats("flaky-setup").restarts == 3)
+        await send(bus, subjects, "after")
+        await wait_for(lambda: actor.seen == ["after"])
+    crashes = system.stats("flaky-setup").crashes
+    assert crashes == [
+        "RuntimeError: background failed",
+        "OSError: setup 2 failed",
+        "OSError: setup 3 failed",
+    ]
+    assert actor.setups == 4
