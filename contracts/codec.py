@@ -40,7 +40,9 @@ def _decoder(type_: type[Any]) -> msgspec.json.Decoder[Any]:
 
 
 def decode(data: bytes | str, type_: type[T]) -> T:
-    """Decode ``data`` as ``type_``; a problem becomes a ``ContractError`` naming the JSON path."""
+    """Decode ``data`` as ``type_``. Every problem (bad JSON, bad UTF-8, too deep, a wrong or
+    unknown field, a failing check) becomes a ``ContractError``, naming the JSON path when it
+    is known; nothing else escapes."""
     name = getattr(type_, "__name__", repr(type_))
     try:
         return _decoder(type_).decode(data)  # type: ignore[no-any-return, arg-type]
@@ -52,3 +54,43 @@ def decode(data: bytes | str, type_: type[T]) -> T:
         raise ContractError(name, "$", text) from None
     except msgspec.DecodeError as exc:
         raise ContractError(name, "", f"not valid JSON ({exc})") from None
+    except UnicodeError:
+        raise ContractError(name, _bad_text_path(data), _bad_text(data)) from None
+    except RecursionError:
+        raise ContractError(name, "", "JSON nested too deeply") from None
+    except Exception as exc:  # a check of the contract failed in an unexpected way
+        raise ContractError(name, "", f"cannot be decoded ({type(exc).__name__})") from None
+
+
+def _bad_text(data: bytes | str) -> str:
+    if isinstance(data, str):
+        return "text that is not valid Unicode (a lone surrogate)"
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return f"not valid UTF-8 (byte {exc.start})"
+    return "not valid UTF-8"
+
+
+def _bad_text_path(data: bytes | str) -> str:
+    """The JSON path of the first string holding bad UTF-8, if the rest of the JSON parses."""
+    if isinstance(data, str):
+        data = data.encode("utf-8", "surrogatepass")
+    try:
+        value = msgspec.json.decode(data.decode("utf-8", "replace"))
+    except Exception:  # too deep or not JSON either: the path is not known
+        return ""
+    todo: list[tuple[str, Any]] = [("$", value)]
+    while todo:
+        path, item = todo.pop()
+        if isinstance(item, str) and "\ufffd" in item:
+            return path
+        if isinstance(item, dict):
+            for key, child in reversed(list(item.items())):
+                child_path = f"{path}.{key}"
+                if "\ufffd" in key:
+                    return child_path
+                todo.append((child_path, child))
+        elif isinstance(item, list):
+            todo.extend((f"{path}[{i}]", child) for i, child in reversed(list(enumerate(item))))
+    return ""

@@ -3,17 +3,27 @@
 ``redact_urls`` hides the user-info of every URL in a text (``http://user:pass@host`` →
 ``http://***@host``); ``redact_url`` does it for one URL. Use them on anything that may echo a
 configured URL back: connection errors, LLM transport errors, command output.
+
+``redact_secrets`` goes further, for text that may carry anything (the bytes of a refused
+message, an error echoing its input): URL credentials, private key blocks, tokens of known
+formats (AWS, GitHub, Slack, Stripe, Anthropic, OpenAI, JWT, …), the values of password-,
+secret-, token- and key-like fields, and whatever the engine's secret detector flags, token by
+token.
 """
 
 from __future__ import annotations
 
+import logging
 import re
+from collections.abc import Callable
 
-__all__ = ["REDACTED", "redact_url", "redact_urls"]
+__all__ = ["REDACTED", "redact_secrets", "redact_url", "redact_urls"]
+
+log = logging.getLogger("humangr.redact")
 
 REDACTED = "***"
 _USERINFO = re.compile(
-    r"(?P<scheme>\b[A-Za-z][A-Za-z0-9+.-]*://)(?P<userinfo>[^/?#\s@\"'<>]*)@", re.ASCII
+    r"(?P<scheme>\b[A-Za-z][A-Za-z0-9+.-]{0,30}+://)(?P<userinfo>[^/?#\s@\"'<>]*+)@", re.ASCII
 )
 
 
@@ -27,3 +37,114 @@ def redact_urls(text: str) -> str:
 def redact_url(url: str) -> str:
     """One URL without its user-info."""
     return redact_urls(url)
+
+
+_PRIVATE_KEY = re.compile(
+    r"-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY[A-Z ]{0,10}-----"
+    r".*?(?:-----END[A-Z0-9 ]{0,40}PRIVATE KEY[A-Z ]{0,10}-----|\Z)",
+    re.DOTALL,
+)
+_KNOWN_TOKENS = re.compile(
+    "|".join(
+        (
+            r"\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA)[A-Z0-9]{16}\b",
+            r"\bsk-ant-[A-Za-z0-9_-]{16,}",
+            r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}",
+            r"\bgh[pousr]_[A-Za-z0-9]{30,}",
+            r"\bgithub_pat_[A-Za-z0-9_]{30,}",
+            r"\bglpat-[A-Za-z0-9_-]{20,}",
+            r"\bxox[abposr]-[A-Za-z0-9-]{10,}",
+            r"\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}",
+            r"\bAIza[0-9A-Za-z_-]{35}",
+            r"\bnpm_[A-Za-z0-9]{36}",
+            r"\bpypi-[A-Za-z0-9_-]{40,}",
+            r"(?<![\w-])SG\.[A-Za-z0-9_-]{16,}+\.[A-Za-z0-9_-]{16,}+",
+            r"(?<![\w-])eyJ[A-Za-z0-9_-]{8,}+\.[A-Za-z0-9_-]{8,}+\.[A-Za-z0-9_-]*+",
+        )
+    )
+)
+_AUTH_HEADER = re.compile(r"(?i)\b((?:bearer|basic|token)\s++)[A-Za-z0-9._~+/-]{12,}+=*")
+_KEYWORD = re.compile(
+    r"(?i)passw(?:or)?d|passphrase|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key"
+    r"|auth[_-]?(?:key|token)|authorization|credential|session[_-]?(?:id|key)|cookie"
+)
+# Keys are matched whole and possessively (no backtracking into them), then checked for a
+# keyword: linear time on hostile input.
+_QUOTED_PAIR = re.compile(
+    r"(?P<key>([\"'])(?P<name>[^\"'\n]{1,120}+)\2\s*+[:=]\s*+)"
+    r"(?P<q>[\"'])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*+)(?P=q)"
+)
+_ASSIGNED = re.compile(
+    r"(?<![\w.-])(?P<key>(?P<name>[\w.-]{1,120}+)\s*+(?:=>|:=|=)\s*+)"
+    r"(?P<q>[\"']?)(?P<value>[^\s\"'&;,)}\]]++)"
+)
+_YAML_PAIR = re.compile(
+    r"(?m)^(?P<key>[ \t-]{0,16}+(?P<name>[\w.-]{1,120}+):[ \t]++)"
+    r"(?P<q>[\"']?)(?P<value>[^\s\"'#]++)"
+)
+_CANDIDATE = re.compile(r"[^\s\"'`,;{}\[\]()<>]{16,}+")
+_SCAN_WINDOW = 64_000
+_SCAN_TOKEN = 256
+_KEYWORD_HINT = re.compile(r"(?i)key|pass|pwd|secret|token|contrase")
+"""The detector is given tokens of known formats only: one longer than ``_SCAN_TOKEN`` or
+holding a keyword (``password=…``, which the patterns above handle) would cost it time that
+grows with the square of its length."""
+
+
+def _value(m: re.Match[str]) -> str:
+    if not _KEYWORD.search(m["name"]):
+        return m[0]
+    return f"{m['key']}{m['q']}{REDACTED}"
+
+
+def _value_quoted(m: re.Match[str]) -> str:
+    if not _KEYWORD.search(m["name"]):
+        return m[0]
+    return f"{m['key']}{m['q']}{REDACTED}{m['q']}"
+
+
+def redact_secrets(text: str) -> str:
+    """``text`` with every credential that the patterns here or the secret detector find
+    replaced by ``***``. Meant for short texts (dead letters, errors): the detector looks at
+    the first 64,000 characters only; the patterns cover all of it."""
+    text = redact_urls(text)
+    text = _PRIVATE_KEY.sub(REDACTED, text)
+    text = _KNOWN_TOKENS.sub(REDACTED, text)
+    text = _AUTH_HEADER.sub(lambda m: f"{m[1]}{REDACTED}", text)
+    text = _QUOTED_PAIR.sub(_value_quoted, text)
+    text = _ASSIGNED.sub(_value, text)
+    text = _YAML_PAIR.sub(_value, text)
+    detector = _detector()
+    if detector is None:
+        return text
+    head, tail = text[:_SCAN_WINDOW], text[_SCAN_WINDOW:]
+    return _CANDIDATE.sub(lambda m: _scanned(m[0], detector), head) + tail
+
+
+def _scanned(token: str, detector: Callable[[str], bool]) -> str:
+    if len(token) > _SCAN_TOKEN or _KEYWORD_HINT.search(token):
+        return token
+    try:
+        return REDACTED if detector(token) else token
+    except Exception as exc:  # the detector is an extra; the patterns above already ran
+        log.debug("secret detector failed on a token: %s", type(exc).__name__)
+        return token
+
+
+_detector_cache: list[Callable[[str], bool] | None] = []
+
+
+def _detector() -> Callable[[str], bool] | None:
+    """``scan_secrets`` of ``engine.checks`` on one token, or None if it cannot be loaded."""
+    if not _detector_cache:
+        try:
+            from humangr.engine.checks.secrets import scan_secrets
+
+            def detect(token: str) -> bool:
+                return scan_secrets(None, token, test_file=False) is not None
+
+            _detector_cache.append(detect)
+        except Exception as exc:  # a missing or changed detector leaves the patterns working
+            log.warning("secret detector unavailable, redacting by pattern only: %s", exc)
+            _detector_cache.append(None)
+    return _detector_cache[0]

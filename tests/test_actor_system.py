@@ -107,9 +107,7 @@ async def test_dead_letter_truncates_oversized_payloads(bus: Bus) -> None:
     assert len(letter.raw) < letter.raw_size
 
 
-async def test_a_raising_handler_restarts_the_actor_and_later_messages_are_handled(
-    bus: Bus,
-) -> None:
+async def test_a_raising_handler_fails_only_its_message(bus: Bus) -> None:
     subjects = fresh_subjects()
     actor = Recorder()
     system = ActorSystem(bus, subjects=subjects, policy=FAST)
@@ -117,34 +115,74 @@ async def test_a_raising_handler_restarts_the_actor_and_later_messages_are_handl
     async with bus.subscribe(subjects.dlq) as dlq, system.running():
         await send(bus, subjects, "bad", "boom")
         letter = await next_dead_letter(dlq)
-        assert "handler failed 3 times" in letter.error
-        assert "boom on bad" in letter.error
-        assert letter.deliveries == 3
+        assert letter.error == "handler failed once: RuntimeError: boom on bad"
+        assert (letter.deliveries, letter.correlation_id, letter.actor) == (1, "bad", "recorder")
+        assert letter.raw == b"", "a decoded message keeps no raw bytes"
+        assert letter.raw_size > 0
         await send(bus, subjects, "after")
         await wait_for(lambda: "after" in actor.seen)
     stats = system.stats("recorder")
-    assert stats.restarts >= 2
-    assert actor.setups == stats.restarts + 1
-    assert any("boom on bad" in crash for crash in stats.crashes)
-    assert (
-        system.metrics.registry.get_sample_value(
-            "humangr_actor_restarts_total", {"actor": "recorder"}
-        )
-        == stats.restarts
-    )
+    assert (stats.restarts, stats.failures, stats.dead_letters, actor.setups) == (0, 1, 1, 1)
+    assert "bad" not in actor.seen, "no local retry of a failed core message"
 
 
-async def test_messages_in_flight_during_a_crash_are_retried_not_lost(bus: Bus) -> None:
+async def test_a_failing_handler_leaves_its_siblings_running(bus: Bus) -> None:
     subjects = fresh_subjects()
     actor = Recorder()
     system = ActorSystem(bus, subjects=subjects, policy=FAST)
     system.add(actor)
-    async with system.running():
-        for index in range(5):
-            await send(bus, subjects, f"slow-{index}", "slow")
+    async with bus.subscribe(subjects.dlq) as dlq, system.running():
+        await send(bus, subjects, "sibling", "block")
+        await wait_for(lambda: actor.active == 1)
         await send(bus, subjects, "bad", "boom")
-        await wait_for(lambda: len(actor.seen) == 5)
-    assert sorted(actor.seen) == [f"slow-{index}" for index in range(5)]
+        letter = await next_dead_letter(dlq)
+        assert letter.correlation_id == "bad"
+        assert actor.active == 1, "the sibling is still running"
+        actor.release.set()
+        await wait_for(lambda: actor.seen == ["sibling"])
+    assert system.stats("recorder").restarts == 0
+    assert actor.setups == 1
+
+
+class Crashing(Recorder):
+    """A Recorder whose ``background`` raises once ``crash`` is set (the first time only)."""
+
+    def __init__(self) -> None:
+        super().__init__("crashing")
+        self.crash = anyio.Event()
+        self.crashed = False
+
+    async def background(self, ctx: ActorContext) -> None:
+        await self.crash.wait()
+        if not self.crashed:
+            self.crashed = True
+            raise RuntimeError("background failed")
+
+
+async def test_messages_in_flight_during_a_crash_are_retried_not_lost(bus: Bus) -> None:
+    subjects = fresh_subjects()
+    actor = Crashing()
+    system = ActorSystem(bus, subjects=subjects, policy=FAST)
+    system.add(actor)
+    async with system.running():
+        for index in range(3):
+            await send(bus, subjects, f"blocked-{index}", "block")
+        await wait_for(lambda: actor.active == 3)
+        actor.crash.set()
+        await wait_for(lambda: system.stats("crashing").restarts == 1)
+        await wait_for(lambda: actor.active == 3)
+        actor.release.set()
+        await wait_for(lambda: len(actor.seen) == 3)
+    assert sorted(actor.seen) == [f"blocked-{index}" for index in range(3)]
+    stats = system.stats("crashing")
+    assert actor.setups == 2
+    assert any("background failed" in crash for crash in stats.crashes)
+    assert (
+        system.metrics.registry.get_sample_value(
+            "humangr_actor_restarts_total", {"actor": "crashing"}
+        )
+        == 1
+    )
 
 
 async def test_concurrency_limit_bounds_parallel_handlers(bus: Bus) -> None:
@@ -192,3 +230,35 @@ async def test_configuration_errors_are_refused(bus: Bus) -> None:
     system.add(Recorder("same"))
     with pytest.raises(ConfigError, match="unique"):
         system.add(Recorder("same"))
+
+
+class FlakySetup(Crashing):
+    """Crashes from ``background`` once; the next two ``setup`` calls then fail too."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.name = "flaky-setup"
+
+    async def setup(self, ctx: ActorContext) -> None:
+        await super().setup(ctx)
+        if self.crashed and self.setups <= 3:
+            raise OSError(f"setup {self.setups} failed")
+
+
+async def test_failing_setup_and_background_restart_the_actor_with_backoff(bus: Bus) -> None:
+    subjects = fresh_subjects()
+    actor = FlakySetup()
+    system = ActorSystem(bus, subjects=subjects, policy=FAST)
+    system.add(actor)
+    async with system.running():
+        actor.crash.set()
+        await wait_for(lambda: system.stats("flaky-setup").restarts == 3)
+        await send(bus, subjects, "after")
+        await wait_for(lambda: actor.seen == ["after"])
+    crashes = system.stats("flaky-setup").crashes
+    assert crashes == [
+        "RuntimeError: background failed",
+        "OSError: setup 2 failed",
+        "OSError: setup 3 failed",
+    ]
+    assert actor.setups == 4

@@ -265,3 +265,67 @@ def test_reviewable_actions_pass_and_a_lower_limit_applies() -> None:
     assert action_problem(_action(action_type="code_diff", code_diff="+x = 1\n")) is None
     assert "limit is 3" in (action_problem(_action(code_diff="+abcd"), max_diff_bytes=3) or "")
     assert action_problem(_action(code_diff="x" * MAX_DIFF_BYTES)) is None
+
+
+class _Picky(msgspec.Struct, frozen=True):
+    """A contract whose own check fails with something msgspec does not wrap."""
+
+    value: int
+
+    def __post_init__(self) -> None:
+        if self.value < 0:
+            raise KeyError("negative")
+
+
+DEEP = b'{"a":' * 1_000 + b"1" + b"}" * 1_000
+
+
+@pytest.mark.parametrize(
+    ("payload", "type_", "path", "problem"),
+    [
+        (b'{"action_id":"\xff\xfe"}', ReviewResolution, "$.action_id", "not valid UTF-8 (byte 14)"),
+        (
+            b'{"action_id":"a","action_hash":"\xc3","verdict":"approve","reviewer":"r"}',
+            ReviewResolution,
+            "$.action_hash",
+            "not valid UTF-8",
+        ),
+        (b'{"\xff":1}', ReviewResolution, "", "not valid UTF-8 (byte 2)"),
+        ('{"action_id":"\udcff"}', ReviewResolution, "$.action_id", "not valid Unicode"),
+        (DEEP, ReviewResolution, "$", "unknown field `a`"),
+        (DEEP, dict, "", "nested too deeply"),
+        (b"[" * 100_000 + b"]" * 100_000, list, "", "nested too deeply"),
+        (b'{"value": -1}', _Picky, "", "cannot be decoded (KeyError)"),
+        (b"", ReviewResolution, "", "not valid JSON"),
+        (b"\x00\xff", ReviewResolution, "", "not valid JSON"),
+        (b'"text"', ReviewResolution, "$", "Expected `object`, got `str`"),
+    ],
+)
+def test_every_decode_failure_is_a_contract_error(
+    payload: bytes | str, type_: type[Any], path: str, problem: str
+) -> None:
+    with pytest.raises(ContractError) as caught:
+        decode(payload, type_)
+    if path:
+        assert caught.value.path == path
+    assert problem in caught.value.problem
+
+
+def test_dead_letter_redacts_secrets_from_raw_bytes_and_error() -> None:
+    raw = (
+        b'{"action_id":"\xff","key":"AKIAIOSFODNN7EXAMPLE",'
+        b'"url":"nats://admin:hunter22@nats:4222","password":"correct-horse"}'
+    )
+    letter = DeadLetter.of("hl.x", "failed on nats://admin:hunter22@nats:4222", raw)
+    for secret in (b"AKIAIOSFODNN7EXAMPLE", b"hunter22", b"correct-horse"):
+        assert secret not in letter.raw
+        assert secret.decode() not in letter.error
+    assert b'"action_id":"\xff"' in letter.raw, "bytes that are not UTF-8 are kept as they are"
+    assert letter.raw_size == len(raw)
+
+
+def test_dead_letter_redacts_a_secret_that_crosses_the_cut() -> None:
+    raw = b"x" * 4_090 + b" AKIAIOSFODNN7EXAMPLE"
+    letter = DeadLetter.of("hl.x", "bad", raw)
+    assert letter.raw.endswith(b" ***")
+    assert b"AKIA" not in letter.raw

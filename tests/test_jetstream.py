@@ -308,9 +308,7 @@ async def test_actor_system_naks_retries_and_dead_letters(
     system = ActorSystem(
         bus,
         subjects=subjects,
-        policy=SupervisionPolicy(
-            initial_backoff=0.01, max_backoff=0.05, max_attempts=3, drain_timeout=2.0
-        ),
+        policy=SupervisionPolicy(initial_backoff=0.01, max_backoff=0.05, drain_timeout=2.0),
     )
     system.add(actor)
     async with bus.subscribe(subjects.dlq) as dlq, system.running():
@@ -320,10 +318,13 @@ async def test_actor_system_naks_retries_and_dead_letters(
         )
         letter = decode((await next_msg(dlq)).data, DeadLetter)
         await wait_for(lambda: "a1" in actor.done)
-    assert letter.deliveries == 3
-    assert letter.actor == "flaky"
-    assert sorted(actor.deliveries) == [1, 1, 2, 2, 3]
+    assert letter.deliveries == 5, "dead-lettered at the last delivery JetStream makes"
+    assert letter.error == "handler failed 5 times: RuntimeError: failing delivery 5"
+    assert (letter.actor, letter.correlation_id, letter.raw) == ("flaky", "a2", b"")
+    assert sorted(actor.deliveries) == [1, 1, 2, 2, 3, 4, 5]
     await wait_stored(bus, bus.work_stream, 0)
+    stats = system.stats("flaky")
+    assert (stats.restarts, stats.failures, stats.dead_letters) == (0, 6, 1)
 
 
 class Slow(Actor):
@@ -360,24 +361,29 @@ async def test_a_long_handler_reports_progress_and_is_not_redelivered(
 
 
 class CrashWhileBusy(Actor):
-    """'slow' takes a while; 'boom' crashes the actor (once) while 'slow' is in flight."""
+    """'slow' takes a while; 'boom' makes ``background`` crash the actor (once) meanwhile."""
 
     name = "crash-while-busy"
 
     def __init__(self) -> None:
         self.started: list[tuple[str, int]] = []
         self.done: list[tuple[str, int]] = []
+        self.boom = anyio.Event()
         self.crashed = False
 
     def routes(self, ctx: ActorContext) -> list[Route[Any]]:
         return [Route(ctx.subjects.layer_task("HL5"), CancelAction, self.handle, queue="hl5")]
 
+    async def background(self, ctx: ActorContext) -> None:
+        await self.boom.wait()
+        if not self.crashed:
+            self.crashed = True
+            raise RuntimeError("crash while another message is in flight")
+
     async def handle(self, message: CancelAction, msg: Msg) -> None:
         self.started.append((message.action_id, msg.delivered))
         if message.action_id == "boom":
-            if not self.crashed:
-                self.crashed = True
-                raise RuntimeError("crash while another message is in flight")
+            self.boom.set()
             return
         await anyio.sleep(0.5)
         self.done.append((message.action_id, msg.delivered))

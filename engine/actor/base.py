@@ -25,12 +25,15 @@ class Route(Generic[T]):
     """Messages on ``subject`` are decoded as ``type`` and passed to ``handler``.
 
     ``queue`` shares the subject among the members of a queue group (workers).
+    ``report_undecodable=False`` drops a message that cannot be decoded without a dead letter:
+    for a route that only observes a subject whose owner (another process) reports them.
     """
 
     subject: str
     type: type[T]
     handler: Callable[[T, Msg], Awaitable[None]]
     queue: str | None = None
+    report_undecodable: bool = True
 
 
 @dataclass(slots=True)
@@ -62,9 +65,22 @@ class Actor(abc.ABC):
     """Base class of every actor.
 
     Subclasses set ``name`` and return their ``routes()``. ``setup`` runs on every (re)start
-    before any message is handled; ``teardown`` after the actor stopped or crashed. A handler
-    that raises crashes the actor: the system restarts it with backoff and retries the message,
-    and a message that keeps failing goes to the dead-letter subject.
+    before any message is handled; ``teardown`` after the actor stopped or crashed.
+
+    Each message succeeds or fails alone; handlers of other messages keep running:
+
+    - one that cannot be decoded (bad JSON or UTF-8, too deep, a wrong or unknown field) is
+      dead-lettered with its first bytes, secrets redacted;
+    - one a handler refuses with ``MessageRefused`` is dead-lettered with the reason and the
+      id it concerns, without its bytes, and not retried;
+    - one whose handler raises is dead-lettered the same way if it came over core NATS; a
+      durable (JetStream) one is naked and redelivered with backoff, and dead-lettered at its
+      last delivery (``max_deliver``), with the delivery count.
+
+    A bad message that several actors of one system receive is dead-lettered once. Only a
+    failing ``setup`` or ``background`` crashes the actor: the system restarts it with backoff;
+    the messages it was handling are cancelled and handled again after the restart (durable
+    ones are naked back to the server at once). Handlers must be idempotent enough for that.
     """
 
     name: str = "actor"

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import hashlib
 import logging
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
@@ -13,18 +11,15 @@ from typing import Any
 import anyio
 from anyio.abc import TaskGroup, TaskStatus
 
-from humangr.contracts import DeadLetter, Subjects, decode, encode
+from humangr.contracts import Subjects
 from humangr.engine.bus import Bus, Msg, Subscription
-from humangr.engine.errors import (
-    BusClosedError,
-    ConfigError,
-    ContractError,
-    MessageRefused,
-    SlowConsumerError,
-)
+from humangr.engine.errors import BusClosedError, ConfigError, SlowConsumerError
 from humangr.engine.metrics import Metrics
+from humangr.engine.redact import redact_secrets
 
 from .base import Actor, ActorContext, Route
+from .delivery import Delivery, single
+from .letters import LetterBook
 
 __all__ = ["ActorStats", "ActorSystem", "SupervisionPolicy"]
 
@@ -36,9 +31,15 @@ class SupervisionPolicy:
     """How crashed actors are restarted and failing messages given up on."""
 
     initial_backoff: float = 0.05
+    """First restart delay of a crashed actor, and first redelivery delay of a durable message
+    whose handler failed; both double up to ``max_backoff``."""
     max_backoff: float = 5.0
     max_attempts: int = 3
-    """Deliveries of one message before it goes to the dead-letter subject."""
+    """Deliveries of a durable message whose handler keeps failing before it is dead-lettered,
+    for a bus that does not say its own limit (JetStream's ``max_deliver`` wins)."""
+    dead_letter_window: float = 30.0
+    """Seconds in which the same bad message on the same subject is dead-lettered once, however
+    many actors of this system refused it (0: every refusal is reported)."""
     drain_timeout: float = 10.0
     """Time in-flight messages get to finish on shutdown."""
     progress_interval: float = 15.0
@@ -52,7 +53,12 @@ class ActorStats:
 
     restarts: int = 0
     handled: int = 0
+    refused: int = 0
+    """Messages refused: undecodable, refused by a handler, or failed for good."""
+    failures: int = 0
+    """Handler exceptions (each fails its message only)."""
     dead_letters: int = 0
+    """Dead letters this actor published (a refusal another actor reported first has none)."""
     crashes: list[str] = field(default_factory=list)
 
 
@@ -73,10 +79,9 @@ class _Runner:
         self.subscriptions: list[Subscription] = []
         self.retries: list[_Retry] = []
         self.inflight: dict[int, _Retry] = {}
-        self.attempts: OrderedDict[str, int] = OrderedDict()
         self.stopping = False
         self.ready = False
-        self.handled_counter = system.metrics.messages_handled.labels(actor.name)
+        self.delivery = Delivery(system, actor.name, self.stats)
 
     async def supervise(self, *, task_status: TaskStatus[None]) -> None:
         """Subscribe once (the mailbox outlives restarts), then run and restart the actor."""
@@ -115,11 +120,7 @@ class _Runner:
                 self.subscriptions = []
 
     def _crashed(self, exc: Exception, backoff: float) -> None:
-        while isinstance(exc, ExceptionGroup) and len(exc.exceptions) == 1:
-            inner = exc.exceptions[0]
-            if not isinstance(inner, Exception):
-                break
-            exc = inner
+        exc = single(exc)
         self.stats.restarts += 1
         self.stats.crashes.append(f"{type(exc).__name__}: {exc}")
         del self.stats.crashes[:-20]
@@ -128,7 +129,7 @@ class _Runner:
             "actor %s crashed (%s: %s); restart %d in %.2fs",
             self.actor.name,
             type(exc).__name__,
-            exc,
+            redact_secrets(str(exc)),
             self.stats.restarts,
             backoff,
             exc_info=exc,
@@ -158,8 +159,9 @@ class _Runner:
                 await self.actor.teardown(self.ctx)
 
     async def _requeue_inflight(self) -> None:
-        """After a crash: core messages are retried here; durable ones go back to JetStream
-        at once (a local retry would race the server's redelivery)."""
+        """After a crash (``setup`` or ``background`` failed, so the handlers in flight were
+        cancelled): core messages are retried here after the restart; durable ones go back to
+        JetStream at once (a local retry would race the server's redelivery)."""
         inflight, self.inflight = list(self.inflight.values()), {}
         self.retries.extend(retry for retry in inflight if not retry.msg.durable)
         with anyio.CancelScope(shield=True):
@@ -200,7 +202,7 @@ class _Runner:
                 return
             except SlowConsumerError as exc:
                 log.error("actor %s: %s", self.actor.name, exc)
-                await self._dead_letter(route, Msg(route.subject, b""), str(exc))
+                await self.delivery.dead_letter(route, Msg(route.subject, b""), str(exc))
             except BusClosedError:
                 return
 
@@ -208,91 +210,10 @@ class _Runner:
         key = id(msg)
         self.inflight[key] = _Retry(route, msg)
         try:
-            try:
-                message = decode(msg.data, route.type)
-            except ContractError as exc:
-                self.inflight.pop(key, None)
-                await self._dead_letter(route, msg, str(exc))
-                await msg.term()
-                return
-            try:
-                if msg.durable:
-                    await self._handle_durable(route, message, msg)
-                else:
-                    await route.handler(message, msg)
-            except MessageRefused as exc:
-                self.inflight.pop(key, None)
-                await self._dead_letter(route, msg, exc.reason)
-                await msg.term()
-                return
-            except Exception as exc:
-                self.inflight.pop(key, None)
-                await self._failed(route, msg, exc)
-                raise
+            await self.delivery.deliver(route, msg)
             self.inflight.pop(key, None)
-            await msg.ack()
-            self.stats.handled += 1
-            self.handled_counter.inc()
         finally:
             limiter.release()
-
-    async def _handle_durable(self, route: Route[Any], message: Any, msg: Msg) -> None:
-        """Run the handler while telling JetStream, now and then, that the work goes on, so a
-        long handler (a whole review) is not redelivered to another worker mid-way."""
-        interval = self.system.policy.progress_interval
-
-        async def heartbeat() -> None:
-            while True:
-                await anyio.sleep(interval)
-                await msg.in_progress()
-
-        try:
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(heartbeat)
-                await route.handler(message, msg)
-                tg.cancel_scope.cancel()
-        except ExceptionGroup as group:
-            if len(group.exceptions) == 1:
-                raise group.exceptions[0] from None
-            raise
-
-    async def _failed(self, route: Route[Any], msg: Msg, exc: Exception) -> None:
-        """Count the failure; dead-letter the message after ``max_attempts``, else retry it."""
-        if msg.durable:
-            attempts = msg.delivered
-        else:
-            digest = hashlib.blake2b(msg.subject.encode() + b"\0" + msg.data, digest_size=16)
-            fingerprint = digest.hexdigest()
-            attempts = self.attempts.pop(fingerprint, 0) + 1
-            self.attempts[fingerprint] = attempts
-            while len(self.attempts) > 10_000:
-                self.attempts.popitem(last=False)
-        if attempts >= self.system.policy.max_attempts:
-            await self._dead_letter(
-                route,
-                msg,
-                f"handler failed {attempts} times: {type(exc).__name__}: {exc}",
-                deliveries=attempts,
-            )
-            await msg.term()
-        elif msg.durable:
-            await msg.nak()
-        else:
-            self.retries.append(_Retry(route, msg))
-
-    async def _dead_letter(
-        self, route: Route[Any], msg: Msg, error: str, *, deliveries: int = 1
-    ) -> None:
-        self.stats.dead_letters += 1
-        self.system.metrics.dead_letters.labels(route.subject).inc()
-        log.warning("actor %s → dlq: %s: %s", self.actor.name, msg.subject, error)
-        letter = DeadLetter.of(
-            msg.subject, error, msg.data, actor=self.actor.name, deliveries=deliveries
-        )
-        try:
-            await self.system.bus.publish(self.system.subjects.dlq, encode(letter))
-        except BusClosedError:
-            log.error("dead letter lost, bus closed: %s", letter)
 
     async def stop_intake(self) -> None:
         self.stopping = True
@@ -302,6 +223,11 @@ class _Runner:
 
 class ActorSystem:
     """Runs actors on a bus: readiness through ``tg.start``, one-for-one restarts, dead letters.
+
+    A message fails alone: an undecodable one, one a handler refuses (``MessageRefused``) and
+    one whose handler raises become dead letters (a durable one after its redeliveries);
+    handlers of other messages keep running. Only a failing ``setup`` or ``background``
+    restarts an actor.
 
     Use ``async with system.running():`` — it returns once every actor is subscribed and set
     up, and on exit stops intake and lets in-flight messages finish within ``drain_timeout``.
@@ -319,6 +245,7 @@ class ActorSystem:
         self.subjects = subjects or Subjects()
         self.metrics = metrics or Metrics()
         self.policy = policy or SupervisionPolicy()
+        self.letters = LetterBook(self.policy.dead_letter_window)
         self._runners: dict[str, _Runner] = {}
         self._scope: anyio.CancelScope | None = None
         self._done = anyio.Event()

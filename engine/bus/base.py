@@ -39,10 +39,11 @@ class Msg:
 
     Durable messages carry an ``Acknowledger``: the receiver acks once it has finished with the
     message, naks to have it redelivered, or terms it to drop it for good. ``delivered`` counts
-    deliveries of a durable message (1 for the first). On core messages these are no-ops.
+    deliveries of a durable message (1 for the first) and ``max_deliver`` is the most the server
+    makes (``None`` when the bus does not say). On core messages these are no-ops.
     """
 
-    __slots__ = ("_acker", "data", "delivered", "headers", "reply", "subject")
+    __slots__ = ("_acker", "data", "delivered", "headers", "max_deliver", "reply", "subject")
 
     def __init__(
         self,
@@ -53,6 +54,7 @@ class Msg:
         *,
         acker: Acknowledger | None = None,
         delivered: int = 1,
+        max_deliver: int | None = None,
     ) -> None:
         self.subject = subject
         self.data = data
@@ -60,6 +62,7 @@ class Msg:
         self.reply = reply
         self._acker = acker
         self.delivered = delivered
+        self.max_deliver = max_deliver
 
     @property
     def durable(self) -> bool:

@@ -255,8 +255,8 @@ class JetStreamAcker:
                 raise BusClosedError("the bus is closed") from exc
 
 
-def from_jetstream(msg: NatsMsg) -> Msg:
-    """A bus ``Msg`` for a JetStream message, with its acknowledger and delivery count."""
+def from_jetstream(msg: NatsMsg, max_deliver: int | None = None) -> Msg:
+    """A bus ``Msg`` for a JetStream message, with its acknowledger and delivery counts."""
     data = msg.data if type(msg.data) is bytes else bytes(msg.data)
     return Msg(
         msg.subject,
@@ -265,6 +265,7 @@ def from_jetstream(msg: NatsMsg) -> Msg:
         None,
         acker=JetStreamAcker(msg),
         delivered=msg.metadata.num_delivered,
+        max_deliver=max_deliver,
     )
 
 
@@ -327,7 +328,7 @@ class PullConsumer:
             self._outstanding -= 1
             if self._outstanding <= 0:
                 self._open_until = 0.0
-            if not self._sink.offer(from_jetstream(msg)):
+            if not self._sink.offer(from_jetstream(msg, self._config.max_deliver)):
                 with contextlib.suppress(nats.errors.Error):
                     await msg.nak()
         elif status != "100":

@@ -149,8 +149,10 @@ async def watch(
                 if (
                     sent
                     and letter.subject == sent[0]
-                    and letter.raw
-                    and sent[1].startswith(letter.raw)
+                    and (
+                        letter.correlation_id == project_id
+                        or (letter.raw and sent[1].startswith(letter.raw))
+                    )
                 ):
                     refusal.append(letter.error)
                     following.cancel()
