@@ -3,6 +3,7 @@ and a real NatsBus alike."""
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 
@@ -31,10 +32,12 @@ from humangr.contracts import (
     decode,
     encode,
 )
+from humangr.engine.actor import SupervisionPolicy
 from humangr.engine.bus import Bus, MemoryBus
+from humangr.engine.errors import SubmissionRefused
 from humangr.engine.llm import ScriptedLLM
 from humangr.engine.review import consensus, make_run
-from humangr.engine.runtime import Engine
+from humangr.engine.runtime import Engine, run_engine, submit_and_wait
 
 pytestmark = pytest.mark.anyio
 
@@ -103,7 +106,13 @@ async def test_a_submission_naming_its_layers_is_refused(bus: Bus) -> None:
             await letters.wait()
         letter = decode(letters[0], DeadLetter)
         assert "Supervisor alone decides" in letter.error
+        assert letter.correlation_id == "chosen"
+        assert letter.raw == b"", "a decoded message's letter keeps no raw bytes"
         assert decisions == []
+        with pytest.raises(SubmissionRefused, match="Supervisor alone decides"):
+            await submit_and_wait(bus, s, shell_action(), layers=[LayerID.HL1], timeout=30)
+        with pytest.raises(SubmissionRefused, match="Supervisor alone decides"):
+            await engine.submit(shell_action(), layers=[LayerID.HL4], timeout=30)
         report = await engine.submit(shell_action(), timeout=30)
     assert report.outcome is Outcome.REJECTED
     assert report.layer_results[LayerID.HL4].veto_level is VetoLevel.STRONG
@@ -305,7 +314,6 @@ def forged_decision(action: ActionContext, action_id: str) -> HumanLayerReport:
 @pytest.mark.parametrize("client", ["engine", "submit_and_wait", "kit"])
 async def test_a_decision_for_another_action_hash_is_refused_by_the_client(client: str) -> None:
     from humangr.engine.errors import DecisionMismatch
-    from humangr.engine.runtime import submit_and_wait
     from humangr.engine.testing import humangr
 
     action = diff_action("01-clean-refactor.diff")
@@ -359,3 +367,34 @@ async def test_an_unsafe_policy_is_named_in_every_report() -> None:
     async with MemoryBus() as bus, engine_on(bus, gate=weak, unsafe_policy=True) as engine:
         report = await engine.submit(diff_action("01-clean-refactor.diff"), timeout=30)
     assert report.policy_notes == ["unsafe policy: rejecting_mediums=3 (two mediums must reject)"]
+
+
+@pytest.mark.nats
+async def test_a_decision_whose_publish_keeps_failing_is_redelivered_and_published_once(
+    nats_url: str,
+) -> None:
+    from humangr.actors.supervisor import PUBLISH_ATTEMPTS
+    from humangr.engine.bus.jetstream import JetStreamConfig, stream_names
+    from humangr.engine.bus.nats import NatsBus
+
+    subjects = Subjects(prefix=f"js{uuid.uuid4().hex[:10]}")
+    config = JetStreamConfig(ack_wait=2.0, max_deliver=4, poll_interval=0.5, storage="memory")
+    bus = await NatsBus.connect(nats_url, jetstream=config, subjects=subjects)
+    flaky = FlakyBus(bus)
+    flaky.fail(subjects.decisions, PUBLISH_ATTEMPTS + 1)
+    policy = SupervisionPolicy(initial_backoff=0.05, drain_timeout=2.0)
+    try:
+        async with (
+            run_engine(bus=flaky, subjects=subjects, policy=policy) as engine,
+            recording(bus, subjects.decisions) as decisions,
+        ):
+            report = await engine.submit(diff_action("01-clean-refactor.diff"), timeout=30)
+            await anyio.sleep(0.5)
+        assert flaky.failed == PUBLISH_ATTEMPTS + 1
+        assert report.outcome is Outcome.APPROVED
+        assert [decode(raw, HumanLayerReport).action_id for raw in decisions] == [report.action_id]
+    finally:
+        js = bus.client.jetstream()
+        for name in stream_names(subjects):
+            await js.delete_stream(name)
+        await bus.close()
