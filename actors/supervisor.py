@@ -6,10 +6,8 @@ from __future__ import annotations
 import logging
 import time
 import uuid
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import timedelta
 from typing import Any
 
 import anyio
@@ -27,19 +25,17 @@ from humangr.contracts import (
     LayerTask,
     Outcome,
     ReportQuery,
-    ReportReply,
-    ReviewRequested,
+    ReviewQuery,
     ReviewResolution,
     Usage,
     VetoLevel,
     action_problem,
 )
-from humangr.contracts.types import utc_now
 from humangr.engine.actor import Actor, ActorContext, Route
 from humangr.engine.bus import Msg
 from humangr.engine.checks import SharedChecks
 from humangr.engine.config import ReviewConfig
-from humangr.engine.errors import BusClosedError, BusError, MessageRefused
+from humangr.engine.errors import BusClosedError, BusError, MessageRefused, StateError
 from humangr.engine.review import (
     ReviewError,
     action_hash,
@@ -47,6 +43,11 @@ from humangr.engine.review import (
     is_settled,
     layer_result,
 )
+from humangr.engine.state import MemoryStateStore, StateStore
+from humangr.engine.state.reviews import InflightRecord, ReviewState, Stored
+
+from .decision_outbox import PUBLISH_ATTEMPTS, DecisionOutbox
+from .human_review import HumanReviews
 
 __all__ = ["PUBLISH_ATTEMPTS", "SupervisorActor"]
 
@@ -55,9 +56,8 @@ log = logging.getLogger("humangr.supervisor")
 FINAL_LAYER = LayerID.HL7
 DEADLINE_GRACE_S = 0.5
 """Extra time the Supervisor waits past a layer's own deadline for its report."""
-PUBLISH_ATTEMPTS = 4
-"""Tries to publish a decision before the handler fails (and JetStream redelivers the work)."""
-_PUBLISH_BACKOFF_S = (0.05, 0.25, 1.0)
+TICK_S = 1.0
+"""How often the Supervisor looks at the outbox, the pending reviews and the reviews in flight."""
 
 
 @dataclass(slots=True)
@@ -78,14 +78,6 @@ class _Review:
         return self.submitted.action_id
 
 
-@dataclass(slots=True)
-class _PendingReview:
-    report: HumanLayerReport
-    request: ReviewRequested
-    deadline: float
-    announced: bool = False
-
-
 class SupervisorActor(Actor):
     """Consumes ``ActionSubmitted`` and ``LayerReport``s, publishes ``Decision``s.
 
@@ -96,9 +88,14 @@ class SupervisorActor(Actor):
     consensus is never trusted). HL1–HL6 run in parallel, HL7 after them with their merged
     findings; as soon as the outcome is settled the decision is published and ``CancelAction``
     stops the remaining work. Missing or late layers are ``error`` (at least ``needs_review``)
-    and keep their rule findings. A decision is published first and recorded only once out, so
-    a failed publish is retried or redelivered, never lost. A ``needs_review`` waits for a human
-    resolution, or is rejected when the review deadline passes.
+    and keep their rule findings.
+
+    Decisions, pending human reviews, the outbox and (where the bus does not redeliver) the
+    reviews in flight live in the shared ``StateStore``, so any number of Supervisors can serve
+    one deployment and any of them can restart: a decision is recorded and published exactly
+    once (``DecisionOutbox``); a redelivered submission that was decided publishes nothing new;
+    a review whose Supervisor died is run again; resolutions, timeouts and queries work
+    whichever Supervisor receives them (``HumanReviews``).
     """
 
     name = "supervisor"
@@ -111,17 +108,21 @@ class SupervisorActor(Actor):
         *,
         policy: Callable[[Sequence[LayerID]], str],
         llm_review: bool,
+        state: StateStore | None = None,
+        resume_inflight: bool = True,
         checks: SharedChecks | None = None,
     ) -> None:
         self.config = config
         self.policy = policy
         self.llm_review = llm_review
+        self.store: StateStore = state if state is not None else MemoryStateStore()
+        self.resume_inflight = resume_inflight
+        """Keep reviews in flight in the store and run again those whose Supervisor died
+        (for buses that do not redeliver; JetStream does)."""
+        self.owner = f"supervisor-{uuid.uuid4().hex[:12]}"
         self._checks = checks or SharedChecks()
         self._reviews: dict[str, _Review] = {}
-        self._reports: OrderedDict[str, HumanLayerReport] = OrderedDict()
-        self._by_action: dict[str, str] = {}
-        self._pending: dict[str, _PendingReview] = {}
-        self._pending_changed = anyio.Event()
+        self._wake = anyio.Event()
 
     def routes(self, ctx: ActorContext) -> Sequence[Route[Any]]:
         self._ctx = ctx
@@ -130,33 +131,46 @@ class SupervisorActor(Actor):
             Route(s.action_submit, ActionSubmitted, self._on_action, queue="supervisor"),
             Route(s.layer_report, LayerReport, self._on_report),
             Route(s.review_resolves, ReviewResolution, self._on_resolution, queue="supervisor"),
-            Route(s.report_get, ReportQuery, self._on_query, queue="supervisor"),
+            Route(s.report_get, ReportQuery, self._on_report_query, queue="supervisor"),
+            Route(s.review_query, ReviewQuery, self._on_review_query, queue="supervisor"),
         ]
 
-    def report(self, id_: str) -> HumanLayerReport | None:
-        """A stored report by report id or action id."""
-        report_id = self._by_action.get(id_, id_)
-        return self._reports.get(report_id)
+    async def setup(self, ctx: ActorContext) -> None:
+        self.state = ReviewState(
+            self.store,
+            owner=self.owner,
+            retention_s=self.config.report_retention_s,
+            review_deadline_s=self.config.review_deadline_s,
+        )
+        await self.state.open()
+        self.outbox = DecisionOutbox(ctx, self.state)
+        self.humans = HumanReviews(ctx, self.state, self.outbox)
 
     async def _on_action(self, message: ActionSubmitted, _: Msg) -> None:
-        expected = self._admit(message)
-        if expected is None:
-            return
-        digest = action_hash(message.action)
+        expected = await self._admit(message)
+        if expected is not None:
+            await self._review(message, expected)
+
+    async def _review(self, submitted: ActionSubmitted, expected: tuple[LayerID, ...]) -> None:
+        digest = action_hash(submitted.action)
         planned = self.config.gate.runs_per_layer if self.llm_review else 0
-        rules = {lid: await self._checks.findings(digest, message.action, lid) for lid in expected}
-        review = _Review(message, digest, expected, planned, rules, time.perf_counter())
-        self._reviews[message.action_id] = review
+        rules = {
+            lid: await self._checks.findings(digest, submitted.action, lid) for lid in expected
+        }
+        review = _Review(submitted, digest, expected, planned, rules, time.perf_counter())
+        self._reviews[submitted.action_id] = review
         metrics = self._ctx.metrics
         metrics.actions_submitted.inc()
         metrics.inflight_actions.inc()
         try:
+            if self.resume_inflight:
+                await self.state.track(submitted)
             await self._run(review)
         finally:
             metrics.inflight_actions.dec()
-            self._reviews.pop(message.action_id, None)
+            self._reviews.pop(submitted.action_id, None)
 
-    def _admit(self, message: ActionSubmitted) -> tuple[LayerID, ...] | None:
+    async def _admit(self, message: ActionSubmitted) -> tuple[LayerID, ...] | None:
         """The layers to run, or ``None`` for a duplicate; refuses what cannot be reviewed."""
         action_id = message.action_id
 
@@ -180,15 +194,21 @@ class SupervisorActor(Actor):
         if action_id in self._reviews:
             log.info("submission of %s is already under review; duplicate ignored", action_id)
             return None
-        decided = self.report(action_id)
+        decided = await self.state.decision(action_id)
         if decided is not None:
-            if decided.action_hash != digest:
+            if decided.report.action_hash != digest:
                 raise refuse(
                     "this action id was already decided for another action; submit a new "
                     "action under a new id"
                 )
-            log.info("%s was already decided (%s); nothing new to publish", action_id, decided)
+            log.info("%s was decided already; nothing new to publish", action_id)
+            self._wake.set()
             return None
+        return self._layers(message, refuse)
+
+    def _layers(
+        self, message: ActionSubmitted, refuse: Callable[[str], MessageRefused]
+    ) -> tuple[LayerID, ...]:
         configured = self.config.layers
         if message.layers is None:
             return configured
@@ -261,6 +281,30 @@ class SupervisorActor(Actor):
 
     async def _decide(self, review: _Review, *, early: bool) -> None:
         """Publish the decision; on an early exit the unfinished layers are marked skipped."""
+        report = self._report(review, early=early)
+        action_id = review.action_id
+        if not await self.outbox.publish(action_id, report, review.submitted.action):
+            return
+        self._ctx.metrics.decision_latency.observe(time.perf_counter() - review.started)
+        unfinished = [lid for lid in review.expected if lid not in review.results]
+        try:
+            if unfinished:
+                reason = f"decided {report.outcome}; {len(unfinished)} layer(s) no longer needed"
+                await self._ctx.publish(
+                    self._ctx.subjects.action_cancel(action_id),
+                    CancelAction(action_id=action_id, reason=reason),
+                )
+            if report.outcome is Outcome.NEEDS_REVIEW:
+                await self.humans.announce(action_id)
+        except BusClosedError:
+            raise
+        except (BusError, StateError) as exc:
+            # The decision is recorded; a lost cancel only costs the layers' work, and an
+            # unannounced review is announced by ``background``.
+            log.warning("after deciding %s: %s", action_id, exc)
+            self._wake.set()
+
+    def _report(self, review: _Review, *, early: bool) -> HumanLayerReport:
         submitted = review.submitted
         review.timings["total"] = (time.perf_counter() - review.started) * 1000
         notes = self.config.policy_notes()
@@ -281,92 +325,18 @@ class SupervisorActor(Actor):
             settings=self.config.gate,
             policy_notes=notes,
         )
-        if early:
-            skipped = {
-                lid: ConsensusResult(
-                    status=LayerStatus.SKIP,
-                    veto_level=VetoLevel.NONE,
-                    error=f"skipped: the outcome was settled ({report.outcome}) first",
-                )
-                for lid in review.expected
-                if lid not in review.results
-            }
-            report = msgspec.structs.replace(
-                report, layer_results={**report.layer_results, **skipped}
+        if not early:
+            return report
+        skipped = {
+            lid: ConsensusResult(
+                status=LayerStatus.SKIP,
+                veto_level=VetoLevel.NONE,
+                error=f"skipped: the outcome was settled ({report.outcome}) first",
             )
-        await self._publish_decision(report, msg_id=f"decision:{submitted.action_id}")
-        self._ctx.metrics.decision_latency.observe(time.perf_counter() - review.started)
-        unfinished = [lid for lid in review.expected if lid not in review.results]
-        pending = None
-        if report.outcome is Outcome.NEEDS_REVIEW:
-            pending = self._pending_review(review, report)
-        try:
-            if unfinished:
-                reason = f"decided {report.outcome}; {len(unfinished)} layer(s) no longer needed"
-                await self._ctx.publish(
-                    self._ctx.subjects.action_cancel(submitted.action_id),
-                    CancelAction(action_id=submitted.action_id, reason=reason),
-                )
-            if pending is not None:
-                await self._announce(pending)
-        except BusClosedError:
-            raise
-        except BusError as exc:
-            # The decision is out; a lost cancel only costs the layers' work, and an
-            # unannounced review is announced again by ``background``.
-            log.warning("after deciding %s: %s", submitted.action_id, exc)
-
-    async def _publish_decision(self, report: HumanLayerReport, *, msg_id: str) -> None:
-        """Publish, retrying a failed publish a few times; record the decision only once it is
-        out (a failure propagates, so the submission is redelivered and decided again)."""
-        subject = self._ctx.subjects.decision(report.agent_id)
-        for attempt, backoff in enumerate((*_PUBLISH_BACKOFF_S, None), 1):
-            try:
-                await self._ctx.publish(subject, report, headers={"Nats-Msg-Id": msg_id})
-                break
-            except BusClosedError:
-                raise
-            except BusError as exc:
-                if backoff is None:
-                    raise
-                log.warning(
-                    "publishing the decision on %s failed (attempt %d of %d): %s",
-                    report.action_id,
-                    attempt,
-                    PUBLISH_ATTEMPTS,
-                    exc,
-                )
-                await anyio.sleep(backoff)
-        self._store(report)
-        self._ctx.metrics.decisions.labels(report.outcome.value).inc()
-
-    def _store(self, report: HumanLayerReport) -> None:
-        self._reports[report.report_id] = report
-        self._reports.move_to_end(report.report_id)
-        self._by_action[report.action_id] = report.report_id
-        while len(self._reports) > self.config.report_cache:
-            _, old = self._reports.popitem(last=False)
-            if self._by_action.get(old.action_id) == old.report_id:
-                del self._by_action[old.action_id]
-
-    def _pending_review(self, review: _Review, report: HumanLayerReport) -> _PendingReview:
-        deadline_s = self.config.review_deadline_s
-        request = ReviewRequested(
-            action_id=report.action_id,
-            action_hash=report.action_hash,
-            report_id=report.report_id,
-            action=review.submitted.action,
-            blocking_reasons=report.blocking_reasons,
-            deadline=utc_now() + timedelta(seconds=deadline_s),
-        )
-        pending = _PendingReview(report, request, time.monotonic() + deadline_s)
-        self._pending[report.action_id] = pending
-        self._pending_changed.set()
-        return pending
-
-    async def _announce(self, pending: _PendingReview) -> None:
-        await self._ctx.publish(self._ctx.subjects.reviews_pending, pending.request)
-        pending.announced = True
+            for lid in review.expected
+            if lid not in review.results
+        }
+        return msgspec.structs.replace(report, layer_results={**report.layer_results, **skipped})
 
     async def _on_report(self, report: LayerReport, _: Msg) -> None:
         review = self._reviews.get(report.action_id)
@@ -404,92 +374,58 @@ class SupervisorActor(Actor):
         review.changed.set()
 
     async def _on_resolution(self, resolution: ReviewResolution, msg: Msg) -> None:
-        action_id = resolution.action_id
-        subject_id = self._ctx.subjects.last_token(msg.subject, 1)
-        if subject_id != action_id:
-            raise MessageRefused(
-                f"resolution for {action_id} published on the subject of {subject_id}",
-                correlation_id=action_id,
-            )
-        pending = self._pending.get(action_id)
-        if pending is None:
-            raise MessageRefused(
-                f"no review pending for action {action_id} "
-                "(unknown, already resolved or timed out)",
-                correlation_id=action_id,
-            )
-        if resolution.action_hash != pending.report.action_hash:
-            raise MessageRefused(
-                f"resolution for {action_id} names action_hash "
-                f"{resolution.action_hash[:12]}…, the action under review is "
-                f"{pending.report.action_hash[:12]}…; a resolution binds to that hash only",
-                correlation_id=action_id,
-            )
-        outcome = Outcome.APPROVED if resolution.verdict == "approve" else Outcome.REJECTED
-        await self._finalize(pending, outcome, resolution.reviewer, resolution.reason)
+        await self.humans.on_resolution(resolution, msg)
 
-    async def _finalize(
-        self,
-        pending: _PendingReview,
-        outcome: Outcome,
-        by: str,
-        reason: str,
-        *,
-        extra_reason: str | None = None,
-    ) -> None:
-        report = pending.report
-        reasons = report.blocking_reasons
-        if extra_reason is not None:
-            reasons = [*reasons, extra_reason][-200:]
-        final = msgspec.structs.replace(
-            report,
-            outcome=outcome,
-            resolved_by=by,
-            resolution_reason=reason,
-            blocking_reasons=reasons,
-            decided_at=utc_now(),
-        )
-        await self._publish_decision(final, msg_id=f"decision:{report.action_id}:resolved")
-        if self._pending.get(report.action_id) is pending:
-            del self._pending[report.action_id]
+    async def _on_report_query(self, query: ReportQuery, msg: Msg) -> None:
+        await self.humans.on_report_query(query, msg)
+
+    async def _on_review_query(self, query: ReviewQuery, msg: Msg) -> None:
+        await self.humans.on_review_query(query, msg)
 
     async def background(self, ctx: ActorContext) -> None:
-        """Reject every review whose deadline passed without a resolution; announce reviews
-        whose request could not be published yet."""
-        while True:
-            now = time.monotonic()
-            retry_in = 60.0
-            for pending in list(self._pending.values()):
+        """Every tick (or sooner when woken): publish what the outbox holds, announce and time
+        out pending reviews, and run again the reviews in flight whose Supervisor died."""
+        async with anyio.create_task_group() as tg:
+            ticks = 0
+            while True:
+                wait = TICK_S
                 try:
-                    if not pending.announced:
-                        await self._announce(pending)
-                    if pending.deadline <= now:
-                        reason = (
-                            "review timed out: no resolution within "
-                            f"{self.config.review_deadline_s:g}s"
-                        )
-                        await self._finalize(
-                            pending, Outcome.REJECTED, "timeout", reason, extra_reason=reason
-                        )
+                    await self.outbox.drain()
+                    due = await self.humans.sweep()
+                    if due is not None:
+                        wait = min(wait, due)
+                    if self.resume_inflight:
+                        await self._resume(tg, renew=ticks % 3 == 0)
                 except BusClosedError:
                     raise
-                except BusError as exc:
-                    log.warning("review of %s: %s; trying again", pending.report.action_id, exc)
-                    retry_in = 1.0
-            next_due = min((p.deadline for p in self._pending.values()), default=None)
-            wait = retry_in if next_due is None else min(retry_in, max(0.0, next_due - now))
-            self._pending_changed = anyio.Event()
-            with anyio.move_on_after(wait):
-                await self._pending_changed.wait()
+                except (BusError, StateError) as exc:
+                    log.warning("supervisor background work: %s; trying again", exc)
+                ticks += 1
+                self._wake = anyio.Event()
+                with anyio.move_on_after(wait):
+                    await self._wake.wait()
 
-    async def _on_query(self, query: ReportQuery, msg: Msg) -> None:
-        report = self.report(query.id)
-        reply = (
-            ReportReply(report=report)
-            if report is not None
-            else ReportReply(error=f"no report with report id or action id {query.id!r}")
-        )
-        await self._ctx.reply(msg, reply)
+    async def _resume(self, tg: anyio.abc.TaskGroup, *, renew: bool) -> None:
+        if renew:
+            for action_id in list(self._reviews):
+                await self.state.renew(action_id)
+        for stored in await self.state.stale_inflight():
+            submitted = stored.value.submitted
+            if submitted.action_id in self._reviews or not await self.state.claim_inflight(stored):
+                continue
+            if await self.state.decision(submitted.action_id) is not None:
+                await self.state.untrack(submitted.action_id)
+                continue
+            log.warning("review of %s lost its Supervisor; running it again", submitted.action_id)
+            tg.start_soon(self._rerun, stored)
+
+    async def _rerun(self, stored: Stored[InflightRecord]) -> None:
+        submitted = stored.value.submitted
+        try:
+            expected = self._layers(submitted, lambda reason: MessageRefused(reason))
+            await self._review(submitted, expected)
+        except Exception as exc:  # one lost review must not stop the background work
+            log.error("running %s again failed: %s", submitted.action_id, exc)
 
 
 def _merged(review: _Review, layers: Sequence[LayerID]) -> list[Finding]:

@@ -40,9 +40,13 @@ __all__ = [
     "LayerVerdict",
     "ReportQuery",
     "ReportReply",
+    "ReviewDetail",
     "ReviewFinding",
+    "ReviewListing",
+    "ReviewQuery",
     "ReviewRequested",
     "ReviewResolution",
+    "ReviewSummary",
     "Usage",
     "action_problem",
 ]
@@ -297,6 +301,50 @@ class ReviewResolution(_Frozen, frozen=True, kw_only=True):
     reviewer: Name
     reason: Annotated[str, Meta(min_length=20, max_length=2_000)]
     resolved_at: datetime = msgspec.field(default_factory=utc_now)
+
+
+class ReviewQuery(_Frozen, frozen=True, kw_only=True):
+    """Ask a Supervisor for the reviews waiting for a human, or for one review in full
+    (``hl.reviews.query``, request/reply, answered with a ``ReviewListing``)."""
+
+    action_id: Annotated[str, Meta(min_length=1, max_length=64)] | None = None
+    """One review (by action id or report id), with its action; ``None``: the pending list."""
+    limit: Annotated[int, Meta(ge=1, le=1_000)] = 200
+
+
+class ReviewSummary(_Frozen, frozen=True, kw_only=True):
+    """One review waiting for a human, as a list shows it."""
+
+    action_id: Token
+    agent_id: Token
+    action_type: Name
+    action_description: ShortText = ""
+    report_id: Token
+    action_hash: Hash
+    blocking_reasons: Annotated[list[ShortText], Meta(max_length=200)] = []
+    findings: Count = 0
+    decided_at: datetime
+    deadline: datetime
+
+
+class ReviewDetail(_Frozen, frozen=True, kw_only=True):
+    """One review in full: its decision, the action (with its diff) and where it stands."""
+
+    report: HumanLayerReport
+    action: ActionContext | None = None
+    pending: bool = False
+    deadline: datetime | None = None
+    final: HumanLayerReport | None = None
+    """The human's (or the deadline's) decision, once there is one."""
+
+
+class ReviewListing(_Frozen, frozen=True, kw_only=True):
+    """The answer to a ``ReviewQuery``: the pending reviews (oldest deadline first), or one
+    review, or an error saying why there is none."""
+
+    reviews: Annotated[list[ReviewSummary], Meta(max_length=1_000)] = []
+    detail: ReviewDetail | None = None
+    error: ShortText | None = None
 
 
 class ReportQuery(_Frozen, frozen=True, kw_only=True):

@@ -21,6 +21,8 @@ MESSAGES: dict[str, type[msgspec.Struct]] = {
     "LayerVerdict": review.LayerVerdict,
     "ReportQuery": review.ReportQuery,
     "ReportReply": review.ReportReply,
+    "ReviewQuery": review.ReviewQuery,
+    "ReviewListing": review.ReviewListing,
     "WorkOrder": pipeline.WorkOrder,
     "MessageEnvelope": pipeline.MessageEnvelope,
     "ResponseEnvelope": pipeline.ResponseEnvelope,

@@ -76,6 +76,11 @@ class Subjects:
         return self._s("reviews", "*", "resolve")
 
     @property
+    def review_query(self) -> str:
+        """Request/reply: a ``ReviewQuery`` answered with a ``ReviewListing``."""
+        return self._s("reviews", "query")
+
+    @property
     def report_get(self) -> str:
         """Request/reply: a ``ReportQuery`` answered with a ``ReportReply``."""
         return self._s("reports", "get")

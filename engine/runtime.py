@@ -34,6 +34,7 @@ from humangr.engine.errors import (
 from humangr.engine.llm import LLMClient, prompts_digest
 from humangr.engine.metrics import Metrics
 from humangr.engine.review import action_hash, policy_version
+from humangr.engine.state import StateStore
 
 __all__ = [
     "Engine",
@@ -83,11 +84,16 @@ def review_actors(
     *,
     roles: Sequence[str] = ("supervisor", "layers"),
     llm_review: bool | None = None,
+    state: StateStore | None = None,
+    resume_inflight: bool = True,
 ) -> list[Actor]:
     """The actors of the review: the Supervisor and one actor per configured layer.
 
     ``llm_review`` tells the Supervisor whether the layers run LLM runs (by default: whether
-    ``llm`` is given); a Supervisor in its own process is told by its operator."""
+    ``llm`` is given); a Supervisor in its own process is told by its operator. ``state`` is
+    where the Supervisor keeps decisions and pending reviews (memory by default);
+    ``resume_inflight`` runs again the reviews of a Supervisor that died (leave it on unless
+    the bus redelivers unfinished work, as JetStream does)."""
     from humangr.actors.supervisor import SupervisorActor
 
     actors: list[Actor] = []
@@ -250,17 +256,22 @@ async def run_engine(
     policy: SupervisionPolicy | None = None,
     extra_actors: Sequence[Actor] = (),
     roles: Sequence[str] = ("supervisor", "layers"),
+    state: StateStore | None = None,
 ) -> AsyncIterator[Engine]:
     """Run the Supervisor and the layer actors (on ``bus``, or an in-process ``MemoryBus``).
 
     ``roles=("supervisor",)`` leaves the layers to worker processes on the same NATS.
+    ``state`` keeps decisions and pending reviews (``SqliteStateStore`` to survive a restart
+    in one process, ``KeyValueStateStore`` on JetStream; memory by default).
     """
     config = config or ReviewConfig()
     own_bus = bus is None
     the_bus: Bus = bus if bus is not None else MemoryBus()
     try:
         system = ActorSystem(the_bus, subjects=subjects, metrics=metrics, policy=policy)
-        system.add(*review_actors(config, llm, roles=roles), *extra_actors)
+        durable = getattr(the_bus, "jetstream", None) is not None
+        actors = review_actors(config, llm, roles=roles, state=state, resume_inflight=not durable)
+        system.add(*actors, *extra_actors)
         engine = Engine(the_bus, system, config, llm)
         async with system.running(), anyio.create_task_group() as tg:
             await tg.start(engine.waiters.run, the_bus, system.subjects)

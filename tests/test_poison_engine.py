@@ -6,6 +6,7 @@ Runs over MemoryBus, a real NatsBus (core) and a NatsBus in JetStream mode.
 
 from __future__ import annotations
 
+import types
 import typing
 import uuid
 from collections import Counter
@@ -46,11 +47,14 @@ def pipeline_actors(root: Path) -> list[Actor]:
 def _text_field(type_: type[Any]) -> str:
     """A field of ``type_`` that holds a string."""
     for field in msgspec.structs.fields(type_):
-        kind = field.type
-        if typing.get_origin(kind) is typing.Annotated:
-            kind = typing.get_args(kind)[0]
-        if kind is str:
-            return field.encode_name
+        kinds = [field.type]
+        if typing.get_origin(field.type) in (typing.Union, types.UnionType):  # optional str
+            kinds = list(typing.get_args(field.type))
+        for kind in kinds:
+            if typing.get_origin(kind) is typing.Annotated:
+                kind = typing.get_args(kind)[0]
+            if kind is str:
+                return field.encode_name
     raise AssertionError(f"{type_.__name__} has no string field")
 
 

@@ -1,0 +1,137 @@
+"""``DecisionOutbox``: how a Supervisor gets a decision out exactly once.
+
+The decision is first recorded in the shared state (``ReviewState.begin``: whoever creates the
+record decides; a second Supervisor that reached its own decision on the same action drops it),
+then published — retried a few times at once — and then marked published (``finish``). If the
+publish keeps failing or the process dies in between, the record waits in the outbox and
+``drain`` publishes it later, from this Supervisor or, once its lease has run out, from any
+other. A bus that keeps a log of what it published (JetStream) is asked first, so a decision
+already out is not sent twice.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Protocol, runtime_checkable
+
+import anyio
+
+from humangr.contracts import ActionContext, HumanLayerReport, encode
+from humangr.engine.actor import ActorContext
+from humangr.engine.errors import BusClosedError, BusError, StateError
+from humangr.engine.state.reviews import FINAL, DecisionRecord, ReviewState
+
+__all__ = ["PUBLISH_ATTEMPTS", "DecisionOutbox", "PublishLog", "decision_msg_id"]
+
+log = logging.getLogger("humangr.supervisor")
+
+PUBLISH_ATTEMPTS = 4
+"""Tries to publish a decision at once before it is left to the outbox."""
+_BACKOFF_S = (0.05, 0.25, 1.0)
+
+
+@runtime_checkable
+class PublishLog(Protocol):
+    """A bus that can tell whether a message with a given ``Nats-Msg-Id`` is already out."""
+
+    async def was_published(self, subject: str, msg_id: str) -> bool | None:
+        """``True``/``False`` if the bus knows, ``None`` if it cannot tell."""
+        ...
+
+
+def decision_msg_id(key: str) -> str:
+    """The ``Nats-Msg-Id`` of the decision stored under ``key``."""
+    if key.endswith(FINAL):
+        return f"decision:{key.removesuffix(FINAL)}:resolved"
+    return f"decision:{key}"
+
+
+class DecisionOutbox:
+    def __init__(self, ctx: ActorContext, state: ReviewState) -> None:
+        self.ctx = ctx
+        self.state = state
+        self._sending: set[str] = set()
+        """Keys being published right now by this Supervisor (``drain`` leaves them alone)."""
+
+    async def publish(
+        self, key: str, report: HumanLayerReport, action: ActionContext | None = None
+    ) -> bool:
+        """Record, publish and mark the decision under ``key``. ``False`` when a decision is
+        recorded there already (nothing is published). A publish that keeps failing is left in
+        the outbox for ``drain``; the decision is recorded either way."""
+        if not await self.state.begin(key, DecisionRecord(report=report, action=action)):
+            log.info("a decision on %s exists already; this one is dropped", key)
+            return False
+        self.ctx.metrics.decisions.labels(report.outcome.value).inc()
+        self._sending.add(key)
+        try:
+            sent = await self._send(key, report)
+        finally:
+            self._sending.discard(key)
+        if sent:
+            try:
+                await self.state.finish(key)
+            except StateError as exc:
+                log.warning("decision %s is out but not marked yet (%s); later", key, exc)
+        return True
+
+    async def _send(self, key: str, report: HumanLayerReport) -> bool:
+        subject = self.ctx.subjects.decision(report.agent_id)
+        headers = {"Nats-Msg-Id": decision_msg_id(key)}
+        data = encode(report)
+        for attempt, backoff in enumerate((*_BACKOFF_S, None), 1):
+            try:
+                await self.ctx.bus.publish(subject, data, headers=headers)
+                return True
+            except BusClosedError:
+                raise
+            except BusError as exc:
+                log.warning(
+                    "publishing the decision %s failed (attempt %d of %d): %s",
+                    key,
+                    attempt,
+                    PUBLISH_ATTEMPTS,
+                    exc,
+                )
+                if backoff is None:
+                    return False
+                await anyio.sleep(backoff)
+        return False
+
+    async def drain(self) -> None:
+        """Publish what the outbox holds: this Supervisor's entries, and others' whose lease
+        ran out (claimed first, so one Supervisor does it)."""
+        for key, stored in await self.state.outbox.all():
+            if key in self._sending:
+                continue
+            entry = stored.value
+            mine = entry.owner == self.state.owner
+            if not mine and entry.lease_until > self.state.clock():
+                continue
+            if not mine and not await self.state.claim_outbox(key, stored.revision):
+                continue
+            try:
+                await self._republish(key)
+            except StateError as exc:
+                log.warning("outbox entry %s: %s; trying again", key, exc)
+
+    async def _republish(self, key: str) -> None:
+        record = await self.state.decision(key)
+        if record is None or record.published:
+            await self.state.finish(key)
+            return
+        report = record.report
+        if isinstance(self.ctx.bus, PublishLog):
+            subject = self.ctx.subjects.decision(report.agent_id)
+            if await self.ctx.bus.was_published(subject, decision_msg_id(key)):
+                log.info("decision %s was out already; marking it", key)
+                await self.state.finish(key)
+                return
+        self._sending.add(key)
+        try:
+            sent = await self._send(key, report)
+        finally:
+            self._sending.discard(key)
+        if sent:
+            log.info("decision %s published from the outbox", key)
+            await self.state.finish(key)

@@ -1,0 +1,186 @@
+"""``HumanReviews``: the Supervisor's side of ``needs_review`` — announcing a review, taking a
+human's resolution, rejecting at the deadline, and answering report and review queries.
+
+Everything is read from and written to the shared ``ReviewState``, so it works whichever
+Supervisor receives the message, and after any restart. A resolution or a timeout first claims
+the pending review with compare-and-set, so it happens once across Supervisors.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import msgspec
+
+from humangr.contracts import (
+    HumanLayerReport,
+    Outcome,
+    ReportQuery,
+    ReportReply,
+    ReviewDetail,
+    ReviewListing,
+    ReviewQuery,
+    ReviewResolution,
+    ReviewSummary,
+)
+from humangr.contracts.types import utc_now
+from humangr.engine.actor import ActorContext
+from humangr.engine.bus import Msg
+from humangr.engine.errors import BusClosedError, BusError, MessageRefused, StateError
+from humangr.engine.state.reviews import PendingRecord, ReviewState, Stored, final_key
+
+from .decision_outbox import DecisionOutbox
+
+__all__ = ["HumanReviews", "summary_of"]
+
+log = logging.getLogger("humangr.supervisor")
+TIMEOUT_BY = "timeout"
+
+
+def summary_of(pending: PendingRecord) -> ReviewSummary:
+    """How a list shows a pending review."""
+    report, action = pending.report, pending.request.action
+    return ReviewSummary(
+        action_id=report.action_id,
+        agent_id=report.agent_id,
+        action_type=action.action_type,
+        action_description=action.action_description[:2_000],
+        report_id=report.report_id,
+        action_hash=report.action_hash,
+        blocking_reasons=report.blocking_reasons,
+        findings=sum(len(r.merged_findings) for r in report.layer_results.values()),
+        decided_at=report.decided_at,
+        deadline=pending.request.deadline,
+    )
+
+
+class HumanReviews:
+    def __init__(self, ctx: ActorContext, state: ReviewState, outbox: DecisionOutbox) -> None:
+        self.ctx = ctx
+        self.state = state
+        self.outbox = outbox
+
+    async def announce(self, action_id: str) -> None:
+        """Publish the ``ReviewRequested`` of a pending review (once it is marked, never again)."""
+        stored = await self.state.pending_review(action_id)
+        if stored is not None and not stored.value.announced:
+            await self.ctx.publish(self.ctx.subjects.reviews_pending, stored.value.request)
+            await self.state.mark_announced(stored)
+
+    async def on_resolution(self, resolution: ReviewResolution, msg: Msg) -> None:
+        action_id = resolution.action_id
+
+        def refuse(reason: str) -> MessageRefused:
+            return MessageRefused(reason, correlation_id=action_id)
+
+        subject_id = self.ctx.subjects.last_token(msg.subject, 1)
+        if subject_id != action_id:
+            raise refuse(f"resolution for {action_id} published on the subject of {subject_id}")
+        stored = await self.state.pending_review(action_id)
+        if stored is None:
+            raise refuse(
+                f"no review pending for action {action_id} (unknown, already resolved or timed out)"
+            )
+        report = stored.value.report
+        if resolution.action_hash != report.action_hash:
+            raise refuse(
+                f"resolution for {action_id} names action_hash {resolution.action_hash[:12]}…, "
+                f"the action under review is {report.action_hash[:12]}…; a resolution binds to "
+                "that hash only"
+            )
+        if not await self.state.claim_review(stored):
+            raise refuse(f"the review of {action_id} is being resolved by another Supervisor")
+        outcome = Outcome.APPROVED if resolution.verdict == "approve" else Outcome.REJECTED
+        if not await self._finalize(report, outcome, resolution.reviewer, resolution.reason):
+            raise refuse(f"the review of {action_id} was already resolved")
+
+    async def _finalize(
+        self,
+        report: HumanLayerReport,
+        outcome: Outcome,
+        by: str,
+        reason: str,
+        *,
+        extra_reason: str | None = None,
+    ) -> bool:
+        reasons = report.blocking_reasons
+        if extra_reason is not None:
+            reasons = [*reasons, extra_reason][-200:]
+        final = msgspec.structs.replace(
+            report,
+            outcome=outcome,
+            resolved_by=by,
+            resolution_reason=reason,
+            blocking_reasons=reasons,
+            decided_at=utc_now(),
+        )
+        return await self.outbox.publish(final_key(report.action_id), final)
+
+    async def sweep(self) -> float | None:
+        """Announce what was not announced, reject what is past its deadline (once, across
+        Supervisors). Returns the seconds until the next deadline, if any."""
+        now = self.state.clock()
+        upcoming: list[float] = []
+        for stored in await self.state.pending_reviews():
+            pending = stored.value
+            try:
+                if not pending.announced:
+                    await self.announce(pending.report.action_id)
+                if pending.deadline > now:
+                    upcoming.append(pending.deadline - now)
+                    continue
+                await self._expire(stored)
+            except BusClosedError:
+                raise
+            except (BusError, StateError) as exc:
+                log.warning("review of %s: %s; trying again", pending.report.action_id, exc)
+        return min(upcoming, default=None)
+
+    async def _expire(self, stored: Stored[PendingRecord]) -> None:
+        if not await self.state.claim_review(stored):
+            return
+        deadline_s = self.state.review_deadline_s
+        reason = f"review timed out: no resolution within {deadline_s:g}s"
+        await self._finalize(
+            stored.value.report, Outcome.REJECTED, TIMEOUT_BY, reason, extra_reason=reason
+        )
+
+    async def on_report_query(self, query: ReportQuery, msg: Msg) -> None:
+        record = await self.state.latest(query.id)
+        reply = (
+            ReportReply(report=record.report)
+            if record is not None
+            else ReportReply(error=f"no report with report id or action id {query.id!r}")
+        )
+        await self.ctx.reply(msg, reply)
+
+    async def on_review_query(self, query: ReviewQuery, msg: Msg) -> None:
+        if query.action_id is None:
+            pending = sorted(
+                (s.value for s in await self.state.pending_reviews()), key=lambda p: p.deadline
+            )
+            reviews = [summary_of(p) for p in pending[: query.limit]]
+            await self.ctx.reply(msg, ReviewListing(reviews=reviews))
+            return
+        detail = await self._detail(query.action_id)
+        if detail is None:
+            reply = ReviewListing(error=f"no review of action or report {query.action_id!r}")
+        else:
+            reply = ReviewListing(detail=detail)
+        await self.ctx.reply(msg, reply)
+
+    async def _detail(self, id_: str) -> ReviewDetail | None:
+        latest = await self.state.latest(id_)
+        if latest is None:
+            return None
+        action_id = latest.report.action_id
+        first = await self.state.decision(action_id)
+        final = await self.state.decision(final_key(action_id))
+        pending = await self.state.pending_review(action_id)
+        return ReviewDetail(
+            report=(first or latest).report,
+            action=first.action if first is not None else None,
+            pending=pending is not None,
+            deadline=pending.value.request.deadline if pending is not None else None,
+            final=final.report if final is not None and final.published else None,
+        )
