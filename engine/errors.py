@@ -15,6 +15,7 @@ __all__ = [
     "NoRespondersError",
     "PathPolicyError",
     "SlowConsumerError",
+    "StateFileError",
 ]
 
 
@@ -115,3 +116,14 @@ class LLMError(EngineError):
     def __init__(self, message: str, *, retryable: bool = False) -> None:
         super().__init__(message)
         self.retryable = retryable
+
+
+class StateFileError(EngineError):
+    """A state file the engine loads (a project's ``TASK_STATE.json``, the breaker file) is
+    damaged or unreadable; the message names the file and what to do."""
+
+    def __init__(self, path: str, problem: str, remedy: str) -> None:
+        super().__init__(f"{path}: {problem}; {remedy}")
+        self.path = path
+        self.problem = problem
+        self.remedy = remedy
