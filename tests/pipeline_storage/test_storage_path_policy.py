@@ -156,7 +156,8 @@ def test_each_agent_writes_its_own_folders_only(agent: AgentName) -> None:
     for path in refused:
         problem = write_problem(agent, path)
         assert problem is not None
-        assert repr(path) in problem and agent.value in problem
+        assert repr(path) in problem
+        assert agent.value in problem
 
 
 @pytest.mark.parametrize("agent", [AgentName.CTO, AgentName.ENGINEER, AgentName.PM, AgentName.QA])
