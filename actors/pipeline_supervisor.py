@@ -46,7 +46,7 @@ from humangr.engine.pipeline.context import (
     review_findings,
 )
 from humangr.engine.review import action_hash
-from humangr.engine.storage import ProjectStore
+from humangr.engine.storage import ProjectStore, resolve_root
 
 __all__ = ["PipelineSupervisor"]
 
@@ -100,7 +100,7 @@ class PipelineSupervisor(Actor):
         decision_timeout: float = 600.0,
         sweep_interval: float = 0.5,
     ) -> None:
-        self.root = Path(root)
+        self.root = resolve_root(root)
         self.max_diff_bytes = max_diff_bytes
         self.decision_timeout = decision_timeout
         self.sweep_interval = sweep_interval
