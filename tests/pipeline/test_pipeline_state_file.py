@@ -1,5 +1,6 @@
 """A damaged ``TASK_STATE.json`` is an error naming the file, never a traceback: the CLI exits 3
-with one line, and the Monitor reports it once and keeps serving the other projects."""
+with one line, and the Monitor reports it once and keeps serving the other projects. A symlinked
+root or project folder is refused before anything is written."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import pytest
 from pipeline_run import POLICY, SCRIPT, SPEC, follow, start_of, subjects
 
 from humangr.actors.monitor import MonitorActor, load_project
+from humangr.actors.pipeline_supervisor import PipelineSupervisor
 from humangr.contracts import (
     AgentName,
     DeadLetter,
@@ -30,7 +32,8 @@ from humangr.contracts import (
 from humangr.engine.actor import ActorSystem
 from humangr.engine.bus import Bus
 from humangr.engine.cli import main
-from humangr.engine.errors import StateFileError
+from humangr.engine.commands.pipeline import EXIT_ERROR
+from humangr.engine.errors import PathPolicyError, StateFileError
 from humangr.engine.pipeline import TASK_STATE_PATH, encode_state, start_project
 from humangr.engine.storage import ProjectStore
 
@@ -228,3 +231,60 @@ async def test_the_monitor_reports_a_damaged_project_once_and_serves_the_others(
             assert stats.restarts == 0
             assert stats.dead_letters == 2
         assert bad_statuses.pending == 0, "the damaged project is reported once"
+
+
+@pytest.mark.parametrize("what", ["root", "project folder"])
+def test_a_symlinked_root_or_project_folder_puts_nothing_outside(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], what: str
+) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    if what == "root":
+        root = tmp_path / "root"
+        os.symlink(outside, root)
+    else:
+        root = tmp_path / "root"
+        root.mkdir()
+        os.symlink(outside, root / "demo")
+    args = ["pipeline", "run", "--spec-file", str(SPEC), "--project", "demo"]
+    code = main([*args, "--root", str(root), "--llm", f"scripted:{SCRIPT}", "--deadline", "20"])
+    out, err = capsys.readouterr()
+    assert code == EXIT_ERROR
+    assert err.count("\n") == 1
+    assert f"{what} is a symlink" in err
+    assert out == ""
+    assert list(outside.iterdir()) == []
+    with pytest.raises(PathPolicyError, match="is a symlink"):
+        ProjectStore(root, "demo")
+    if what == "root":
+        with pytest.raises(PathPolicyError, match="is a symlink"):
+            MonitorActor(root)
+        with pytest.raises(PathPolicyError, match="is a symlink"):
+            PipelineSupervisor(root)
+
+
+@pytest.mark.anyio
+async def test_the_monitor_reports_a_symlinked_project_folder_and_leaves_it_alone(
+    bus: Bus, tmp_path: Path
+) -> None:
+    outside, root = tmp_path / "outside", tmp_path / "root"
+    (outside / "docs" / "monitor").mkdir(parents=True)
+    (outside / TASK_STATE_PATH).write_text(valid_state("bad"))
+    root.mkdir()
+    os.symlink(outside, root / "bad")
+    (root / "stray-file").write_text("not a project")
+    subj = subjects()
+    system = ActorSystem(bus, subjects=subj, policy=POLICY)
+    system.add(MonitorActor(root))
+    async with (
+        bus.subscribe(subj.pipeline_status("bad")) as statuses,
+        bus.subscribe(subj.work_order) as orders,
+    ):
+        async with system.running():
+            with anyio.fail_after(10):
+                reported = decode((await statuses.__anext__()).data, PipelineStatus)
+            assert reported.state == "blocked"
+            assert "project folder is a symlink" in reported.message
+            assert system.stats("monitor").restarts == 0
+        assert orders.pending == 0, "the linked project was not resumed"
+    assert (outside / TASK_STATE_PATH).read_text() == valid_state("bad")
