@@ -83,7 +83,9 @@ class MonitorActor(Actor):
     On every (re)start it loads the running projects under ``root`` and publishes their
     pending orders again, so a restarted Monitor resumes where the persisted state left off.
     Hand-offs are handled one at a time; a refused task transition is logged and the
-    hand-off dead-lettered, leaving the state unchanged.
+    hand-off dead-lettered, leaving the state unchanged. A project whose state file cannot be
+    loaded (``StateFileError``) is reported once as ``blocked`` on (re)start, every message
+    about it is dead-lettered naming the file, and the other projects go on.
     """
 
     name = "monitor"
