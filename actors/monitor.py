@@ -12,11 +12,18 @@ from typing import Any
 import anyio
 import msgspec
 
-from humangr.contracts import Artifact, Handoff, PipelineCommand, PipelineStart, TaskStatus
+from humangr.contracts import (
+    Artifact,
+    Handoff,
+    PipelineCommand,
+    PipelineStart,
+    PipelineStatus,
+    TaskStatus,
+)
 from humangr.contracts.types import utc_now
 from humangr.engine.actor import Actor, ActorContext, Route
 from humangr.engine.bus import Msg
-from humangr.engine.errors import MessageRefused, PathPolicyError
+from humangr.engine.errors import MessageRefused, PathPolicyError, StateFileError
 from humangr.engine.pipeline import (
     STATUS_PATH,
     TASK_STATE_PATH,
@@ -33,21 +40,39 @@ from humangr.engine.pipeline import (
     render_task_state,
     start_project,
 )
-from humangr.engine.storage import ProjectStore, validate_project_id
+from humangr.engine.storage import ProjectStore, resolve_root, validate_project_id
 
-__all__ = ["MonitorActor", "load_project", "serve_actors"]
+__all__ = ["STATE_REMEDY", "MonitorActor", "load_project", "serve_actors"]
 
 log = logging.getLogger("humangr.monitor")
+STATE_REMEDY = (
+    "restore the file from a backup, or move the project folder away and start the project "
+    "again; the Monitor will not resume from a guess"
+)
 
 
 def load_project(store: ProjectStore) -> ProjectState | None:
     """The persisted state of ``store``'s project, or ``None`` if it has none.
 
-    A damaged state file raises (``msgspec`` errors): resuming from a guess is not allowed.
+    A state file that cannot be read or decoded, or that belongs to another project, raises
+    ``StateFileError`` naming the file: resuming from a guess is not allowed.
     """
-    if not store.exists(TASK_STATE_PATH):
+    path = str(store.dir / TASK_STATE_PATH)
+    try:
+        state = decode_state(store.read(TASK_STATE_PATH))
+    except FileNotFoundError:
         return None
-    return decode_state(store.read(TASK_STATE_PATH))
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        problem = f"the project state is damaged ({str(exc)[:300]})"
+    except UnicodeDecodeError:
+        problem = "the project state is not UTF-8 text"
+    except (PathPolicyError, OSError) as exc:
+        problem = f"the project state cannot be read ({str(exc)[:300]})"
+    else:
+        if state.project_id == store.project_id:
+            return state
+        problem = f"the project state belongs to project {state.project_id!r}"
+    raise StateFileError(path, problem, STATE_REMEDY)
 
 
 class MonitorActor(Actor):
@@ -58,17 +83,20 @@ class MonitorActor(Actor):
     On every (re)start it loads the running projects under ``root`` and publishes their
     pending orders again, so a restarted Monitor resumes where the persisted state left off.
     Hand-offs are handled one at a time; a refused task transition is logged and the
-    hand-off dead-lettered, leaving the state unchanged.
+    hand-off dead-lettered, leaving the state unchanged. A project whose state file cannot be
+    loaded (``StateFileError``) is reported once as ``blocked`` on (re)start, every message
+    about it is dead-lettered naming the file, and the other projects go on.
     """
 
     name = "monitor"
     max_concurrency = 1
 
     def __init__(self, root: Path | str, *, clock: Callable[[], datetime] = utc_now) -> None:
-        self.root = Path(root)
+        self.root = resolve_root(root)
         self.clock = clock
         self._projects: dict[str, ProjectState] = {}
         self._stores: dict[str, ProjectStore] = {}
+        self._damaged: dict[str, str] = {}
 
     def routes(self, ctx: ActorContext) -> Sequence[Route[Any]]:
         self._ctx = ctx
@@ -91,6 +119,7 @@ class MonitorActor(Actor):
 
     async def setup(self, ctx: ActorContext) -> None:
         self._projects.clear()
+        self._damaged.clear()
         resumed = await anyio.to_thread.run_sync(self._scan)
         for project in resumed:
             self._projects[project.project_id] = project
@@ -98,21 +127,34 @@ class MonitorActor(Actor):
             if project.pending is not None and not project.waiting_human:
                 await ctx.publish(ctx.subjects.work_order, project.pending)
             await self._publish_status(project)
+        for project_id, error in self._damaged.items():
+            blocked = PipelineStatus(
+                project_id=project_id,
+                stage="unknown",
+                state="blocked",
+                next_owner="human",
+                message=error[:2_000],
+            )
+            await ctx.publish(ctx.subjects.pipeline_status(project_id), blocked)
 
     def _scan(self) -> list[ProjectState]:
+        """The running projects under the root; a project whose state cannot be loaded is
+        logged once, reported as blocked (``_damaged``) and left alone."""
         if not self.root.is_dir():
             return []
         found = []
         for folder in sorted(self.root.iterdir()):
             try:
-                store = self._store(validate_project_id(folder.name))
-                project = load_project(store)
+                project_id = validate_project_id(folder.name)
             except PathPolicyError:
                 continue
-            except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-                log.error(
-                    "project %s: damaged %s, not resumed: %s", folder.name, TASK_STATE_PATH, exc
-                )
+            if not (folder.is_dir() or folder.is_symlink()):
+                continue
+            try:
+                project = load_project(self._store(project_id))
+            except (StateFileError, PathPolicyError) as exc:
+                log.error("project %s not resumed: %s", project_id, exc)
+                self._damaged[project_id] = str(exc)
                 continue
             if project is not None and project.state == "running":
                 found.append(project)
@@ -123,9 +165,12 @@ class MonitorActor(Actor):
             store = self._store(validate_project_id(start.project_id))
         except PathPolicyError as exc:
             raise MessageRefused(str(exc)) from None
-        known = self._projects.get(start.project_id) or await anyio.to_thread.run_sync(
-            load_project, store
-        )
+        try:
+            known = self._projects.get(start.project_id) or await anyio.to_thread.run_sync(
+                load_project, store
+            )
+        except StateFileError as exc:
+            raise MessageRefused(f"project {start.project_id} already exists: {exc}") from None
         if known is not None:
             raise MessageRefused(
                 f"project {start.project_id} already exists ({known.state}, stage "
@@ -143,7 +188,10 @@ class MonitorActor(Actor):
             store = self._store(validate_project_id(project_id))
         except PathPolicyError as exc:
             raise MessageRefused(str(exc)) from None
-        project = await anyio.to_thread.run_sync(load_project, store)
+        try:
+            project = await anyio.to_thread.run_sync(load_project, store)
+        except StateFileError as exc:
+            raise MessageRefused(f"{what} for project {project_id} refused: {exc}") from None
         if project is None:
             raise MessageRefused(
                 f"{what} for unknown project {project_id} (none under {self.root})"
@@ -195,7 +243,7 @@ class MonitorActor(Actor):
         store = self._store(project.project_id)
         try:
             return await anyio.to_thread.run_sync(store.read, project.backlog_path)
-        except (OSError, PathPolicyError) as exc:
+        except (OSError, PathPolicyError, UnicodeDecodeError) as exc:
             log.error(
                 "project %s: cannot read %s: %s", project.project_id, project.backlog_path, exc
             )
@@ -210,7 +258,13 @@ class MonitorActor(Actor):
             Artifact(path=TASK_STATE_PATH, content=render_task_state(project), format="json"),
             Artifact(path=STATUS_PATH, content=render_status(project)),
         ]
-        await anyio.to_thread.run_sync(store.write_many, files)
+        try:
+            await anyio.to_thread.run_sync(store.write_many, files)
+        except PathPolicyError as exc:
+            raise MessageRefused(
+                f"project {project.project_id}: the state cannot be saved, so nothing was "
+                f"applied: {exc}"
+            ) from None
         before = self._projects.get(project.project_id)
         self._projects[project.project_id] = project
         for order in step.orders:

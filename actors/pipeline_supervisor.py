@@ -31,7 +31,9 @@ from humangr.contracts import (
 from humangr.engine.actor import Actor, ActorContext, Route
 from humangr.engine.audit import AuditLog
 from humangr.engine.bus import Msg
+from humangr.engine.enforcer.gates import check_reply
 from humangr.engine.errors import ContractError, MessageRefused, PathPolicyError
+from humangr.engine.path_policy import write_problem
 from humangr.engine.pipeline import DEV_MODE
 from humangr.engine.pipeline.context import (
     RESERVED_PREFIX,
@@ -44,7 +46,7 @@ from humangr.engine.pipeline.context import (
     review_findings,
 )
 from humangr.engine.review import action_hash
-from humangr.engine.storage import ProjectStore
+from humangr.engine.storage import ProjectStore, resolve_root
 
 __all__ = ["PipelineSupervisor"]
 
@@ -60,6 +62,7 @@ class _Request:
     order: WorkOrder
     sends: int = 0
     sent_at: float = 0.0
+    envelope: MessageEnvelope | None = None
 
 
 @dataclass(slots=True)
@@ -76,7 +79,10 @@ class PipelineSupervisor(Actor):
 
     A valid ``AgentResult`` has its artifacts written through ``ProjectStore`` — except the
     Dev's: they are first submitted to the seven layers as one diff (``ActionSubmitted``) and
-    written only once the decision is ``approved``. Every outcome becomes a ``Handoff`` on
+    written only once the decision is ``approved``. A result is never taken at its word: it
+    must answer its request (project, agent, mode, task), and its reply is checked again with
+    the enforcer's gates — the agent's write set included — whatever ``validator_pass`` says;
+    one that fails ends ``BLOCKED`` with nothing written. Every outcome becomes a ``Handoff`` on
     ``handoffs.<project_id>``. A path the store refuses is sent back to the agent as
     ``inputs.write_error`` (up to ``WRITE_RETRIES`` times, then ``BLOCKED``). Agent calls and
     reviews that never answer end ``BLOCKED`` after their timeouts. ``AgentRunRecord``s from
@@ -94,7 +100,7 @@ class PipelineSupervisor(Actor):
         decision_timeout: float = 600.0,
         sweep_interval: float = 0.5,
     ) -> None:
-        self.root = Path(root)
+        self.root = resolve_root(root)
         self.max_diff_bytes = max_diff_bytes
         self.decision_timeout = decision_timeout
         self.sweep_interval = sweep_interval
@@ -135,7 +141,12 @@ class PipelineSupervisor(Actor):
         request.sends += 1
         request.sent_at = time.monotonic()
         store = self._store(request.order.project_id)
-        envelope = await anyio.to_thread.run_sync(self._envelope, store, request, extra)
+        try:
+            envelope = await anyio.to_thread.run_sync(self._envelope, store, request, extra)
+        except PathPolicyError as exc:
+            self._active.discard(request.order.order_id)
+            raise MessageRefused(f"project {request.order.project_id}: {exc}") from None
+        request.envelope = envelope
         self._requests[envelope.request_id] = request
         await self._ctx.publish(self._ctx.subjects.agent_request(request.order.agent), envelope)
 
@@ -166,6 +177,11 @@ class PipelineSupervisor(Actor):
             log.warning("result %s matches no request in flight; ignored", result.request_id)
             return
         envelope = result.envelope
+        mismatch = _mismatch(request.order, result)
+        if mismatch:
+            log.error("result %s refused: %s", result.request_id, mismatch)
+            await self._handoff(request, R.BLOCKED, reason=f"result refused: {mismatch}")
+            return
         if not result.validator_pass or envelope.status in _STOPPED:
             await self._handoff(
                 request,
@@ -175,7 +191,19 @@ class PipelineSupervisor(Actor):
                 summary=envelope.summary,
             )
             return
-        store = self._store(result.project_id)
+        sent = request.envelope
+        violations = ["no request was sent"] if sent is None else check_reply(sent, envelope)
+        if violations:
+            listed = "; ".join(str(v) for v in violations[:20])
+            log.error("result %s claims validator_pass but fails: %s", result.request_id, listed)
+            await self._handoff(
+                request,
+                R.BLOCKED,
+                reason=f"result refused: it claims to pass the gates but fails {listed}; "
+                "nothing was written",
+            )
+            return
+        store = self._store(request.order.project_id)
         problems = await anyio.to_thread.run_sync(_refused, store, envelope.artifacts)
         if problems:
             await self._retry_or_block(request, problems)
@@ -184,13 +212,27 @@ class PipelineSupervisor(Actor):
         else:
             await self._write_and_handoff(request, result)
 
-    async def _write_and_handoff(self, request: _Request, result: AgentResult) -> None:
-        envelope = result.envelope
-        store = self._store(result.project_id)
+    async def _write(self, request: _Request, artifacts: Sequence[Artifact]) -> list[str] | None:
+        """The one place agent artifacts reach disk: every path in the order's write set (else
+        ``BLOCKED``, nothing written), then one all-or-nothing batch (a refusal is retried)."""
+        order = request.order
+        outside = [p for a in artifacts if (p := write_problem(order.agent, a.path))]
+        if outside:
+            await self._handoff(
+                request, R.BLOCKED, reason=f"artifacts refused: {'; '.join(outside)[:2_000]}"
+            )
+            return None
+        store = self._store(order.project_id)
         try:
-            written = await anyio.to_thread.run_sync(store.write_many, envelope.artifacts)
+            return await anyio.to_thread.run_sync(store.write_many, artifacts)
         except PathPolicyError as exc:
             await self._retry_or_block(request, [str(exc)])
+            return None
+
+    async def _write_and_handoff(self, request: _Request, result: AgentResult) -> None:
+        envelope = result.envelope
+        written = await self._write(request, envelope.artifacts)
+        if written is None:
             return
         await self._handoff(
             request,
@@ -295,11 +337,8 @@ class PipelineSupervisor(Actor):
 
     async def _write_and_handoff_dev(self, review: _Review) -> None:
         envelope = review.result.envelope
-        store = self._store(review.result.project_id)
-        try:
-            written = await anyio.to_thread.run_sync(store.write_many, envelope.artifacts)
-        except PathPolicyError as exc:
-            await self._retry_or_block(review.request, [str(exc)])
+        written = await self._write(review.request, envelope.artifacts)
+        if written is None:
             return
         await self._handoff(
             review.request,
@@ -366,6 +405,15 @@ class PipelineSupervisor(Actor):
                             f"no review decision for {action_id} within {self.decision_timeout:g}s"
                         ),
                     )
+
+
+def _mismatch(order: WorkOrder, result: AgentResult) -> str:
+    """Why ``result`` is not an answer to ``order`` (empty when it is)."""
+    asked = (order.project_id, order.agent, order.mode, order.task_id)
+    answered = (result.project_id, result.agent, result.mode, result.task_id)
+    if asked == answered:
+        return ""
+    return f"it answers {answered} but the request was {asked}"
 
 
 def _refused(store: ProjectStore, artifacts: Sequence[Artifact]) -> list[str]:

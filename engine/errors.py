@@ -18,6 +18,7 @@ __all__ = [
     "SlowConsumerError",
     "StateConflict",
     "StateError",
+    "StateFileError",
     "SubmissionRefused",
 ]
 
@@ -152,3 +153,14 @@ class StateError(EngineError):
 class StateConflict(StateError):
     """A compare-and-set lost: the entry exists already, or is no longer at the revision named.
     Another process changed it first; read it again and decide anew."""
+
+
+class StateFileError(EngineError):
+    """A state file the engine loads (a project's ``TASK_STATE.json``, the breaker file) is
+    damaged or unreadable; the message names the file and what to do."""
+
+    def __init__(self, path: str, problem: str, remedy: str) -> None:
+        super().__init__(f"{path}: {problem}; {remedy}")
+        self.path = path
+        self.problem = problem
+        self.remedy = remedy

@@ -1,12 +1,16 @@
-"""Project files: the path policy of DESIGN.md §7, atomic writes and a per-project file lock.
+"""Project files: atomic writes under the path policy, a per-project file lock, and no link
+ever followed.
 
-Artifacts live under ``<root>/<project_id>/`` in ``docs/``, ``project/`` or ``apps/``.
-``check_path`` is the pure policy (no I/O); ``ProjectStore.resolve`` adds the symlink check on
-the real filesystem. A refused path raises ``PathPolicyError`` naming the path and the problem,
-so the caller can tell the agent; nothing is ever dropped silently.
+Artifacts live under ``<root>/<project_id>/`` in ``docs/``, ``project/`` or ``apps/``; the pure
+policy is ``engine.path_policy.check_path``. On disk the store never follows a link: the root
+is resolved once (a root that is itself a symlink is refused), and every operation walks from
+it folder by folder with ``O_NOFOLLOW`` file descriptors, so a symlinked project folder, top
+folder, sub-folder or file is refused with ``PathPolicyError`` — even one that appears between
+the check and the write. A file with more than one hard link (it may be a file outside the
+project) is never appended to or read, and a write replaces the name rather than the content.
 
-Writes are atomic: a unique temp file in the target's directory, fsync, ``os.replace``, then an
-fsync of the directory. Every write holds an exclusive ``flock`` on ``<project>/.humangr.lock``
+Writes are atomic: a unique temp file in the target's folder, fsync, ``os.replace``, then an
+fsync of the folder. Every write holds an exclusive ``flock`` on ``<project>/.humangr.lock``
 (re-entrant within one store), so writers in other threads or processes are serialised. The API
 is synchronous; async callers use ``anyio.to_thread.run_sync``.
 """
@@ -14,102 +18,58 @@ is synchronous; async callers use ``anyio.to_thread.run_sync``.
 from __future__ import annotations
 
 import builtins
+import errno
 import fcntl
 import os
-import re
-import tempfile
+import stat
 import threading
-import unicodedata
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from pathlib import Path
 
 from humangr.contracts import Artifact
 from humangr.engine.errors import PathPolicyError
+from humangr.engine.path_policy import (
+    ALLOWED_TOPS,
+    LOCK_NAME,
+    MAX_PATH_CHARS,
+    MAX_SEGMENT_BYTES,
+    TEMP_SUFFIX,
+    check_path,
+    check_prefix,
+    validate_project_id,
+)
+from humangr.engine.storage_fs import (
+    DIR_FLAGS,
+    FILE_FLAGS,
+    LINK_ERRNOS,
+    NO_LINKS,
+    Staged,
+    check_file,
+    fsync_folder,
+    open_append,
+    open_folder,
+    resolve_root,
+    stage,
+    walk_files,
+)
 
 __all__ = [
     "ALLOWED_TOPS",
     "LOCK_NAME",
     "MAX_PATH_CHARS",
-    "MAX_SEGMENT_CHARS",
+    "MAX_SEGMENT_BYTES",
     "TEMP_SUFFIX",
     "ProjectStore",
     "check_path",
+    "resolve_root",
     "validate_project_id",
 ]
 
-ALLOWED_TOPS = ("docs", "project", "apps")
-"""The only top-level folders an artifact may live in."""
-MAX_PATH_CHARS = 512
-MAX_SEGMENT_CHARS = 255
-LOCK_NAME = ".humangr.lock"
-TEMP_SUFFIX = ".humangr-tmp"
-"""Suffix of in-flight temp files; reserved, never listed, never a valid artifact name."""
 
-_PROJECT_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,62}")
-_DRIVE = re.compile(r"[A-Za-z]:")
-_BAD_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
-
-
-def validate_project_id(project_id: str) -> str:
-    """Return ``project_id`` if it matches ``[a-z0-9][a-z0-9_-]{0,62}``, else raise."""
-    if not isinstance(project_id, str) or _PROJECT_ID.fullmatch(project_id) is None:
-        raise PathPolicyError(
-            str(project_id), "project_id must match [a-z0-9][a-z0-9_-]{0,62} (lower case)"
-        )
-    return project_id
-
-
-def _segments(path: str, *, what: str) -> list[str]:
-    if not isinstance(path, str) or not path:
-        raise PathPolicyError(str(path), f"{what} is empty")
-    if len(path) > MAX_PATH_CHARS:
-        raise PathPolicyError(path[:64] + "…", f"{what} is longer than {MAX_PATH_CHARS} chars")
-    bad = next((c for c in path if unicodedata.category(c) in _BAD_CATEGORIES), None)
-    if bad is not None:
-        raise PathPolicyError(path, f"control or format character U+{ord(bad):04X} in {what}")
-    if "\\" in path:
-        raise PathPolicyError(path, "backslashes are not allowed; use '/'")
-    if path.startswith("/"):
-        raise PathPolicyError(path, f"absolute {what}; use a path relative to the project")
-    if _DRIVE.match(path):
-        raise PathPolicyError(path, "drive letters are not allowed")
-    segments = path.split("/")
-    for segment in segments:
-        if segment == "":
-            raise PathPolicyError(path, "empty segment ('//', leading or trailing '/')")
-        if segment in (".", ".."):
-            raise PathPolicyError(path, f"'{segment}' segments are not allowed")
-        if segment.startswith("~"):
-            raise PathPolicyError(path, "'~' (home directory) is not allowed")
-        if len(segment) > MAX_SEGMENT_CHARS:
-            raise PathPolicyError(path, f"a segment is longer than {MAX_SEGMENT_CHARS} chars")
-    if segments[0] not in ALLOWED_TOPS:
-        raise PathPolicyError(path, "must start with docs/, project/ or apps/")
-    return segments
-
-
-def check_path(path: str) -> str:
-    """The pure path policy: return ``path`` if an artifact may be written there, else raise.
-
-    Refused: empty, overlong, control/format characters (NUL included), backslashes, absolute
-    paths, drive letters, empty / ``.`` / ``..`` / ``~`` segments, anything outside ``docs/``,
-    ``project/`` or ``apps/``, a bare top folder, and the reserved temp-file suffix.
-    """
-    segments = _segments(path, what="path")
-    if len(segments) < 2:
-        raise PathPolicyError(path, "must name a file inside docs/, project/ or apps/")
-    if segments[-1].endswith(TEMP_SUFFIX):
-        raise PathPolicyError(path, f"the suffix {TEMP_SUFFIX!r} is reserved")
-    return path
-
-
-def _fsync_dir(directory: Path) -> None:
-    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+def _split(path: str) -> tuple[list[str], str]:
+    *parents, name = check_path(path).split("/")
+    return parents, name
 
 
 class ProjectStore:
@@ -117,43 +77,89 @@ class ProjectStore:
 
     def __init__(self, root: Path | str, project_id: str) -> None:
         self.project_id = validate_project_id(project_id)
-        self.root = Path(root)
+        self.root = resolve_root(root)
         self.dir = self.root / self.project_id
+        if self.dir.is_symlink():
+            raise PathPolicyError(str(self.dir), f"the project folder is a symlink; {NO_LINKS}")
         self._mutex = threading.RLock()
         self._depth = 0
         self._lock_fd: int | None = None
 
-    def _base(self) -> Path:
-        return Path(os.path.realpath(self.dir))
+    def _open_project(self, *, create: bool) -> int | None:
+        """An fd of the project folder (``None`` if it does not exist and ``create`` is off)."""
+        if create:
+            self.root.mkdir(parents=True, exist_ok=True)
+        try:
+            root = os.open(self.root, DIR_FLAGS)
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            if exc.errno not in LINK_ERRNOS:
+                raise
+            raise PathPolicyError(
+                str(self.root), f"the projects root is no longer a real folder; {NO_LINKS}"
+            ) from None
+        try:
+            return open_folder(root, self.project_id, str(self.dir), "the project folder", create)
+        finally:
+            os.close(root)
+
+    @contextmanager
+    def _folder(self, path: str, parents: Sequence[str], *, create: bool) -> Iterator[int | None]:
+        """An fd of the folder ``parents`` in the project, walked without following links;
+        ``None`` when a folder is missing (and ``create`` is off)."""
+        fd = self._open_project(create=create)
+        try:
+            for depth, name in enumerate(parents, start=1):
+                if fd is None:
+                    break
+                current, fd = fd, None
+                try:
+                    fd = open_folder(current, name, path, "/".join(parents[:depth]), create)
+                finally:
+                    os.close(current)
+            yield fd
+        finally:
+            if fd is not None:
+                os.close(fd)
 
     def resolve(self, path: str) -> Path:
-        """The real path of ``path`` in the project; refused if the policy or a symlink says no."""
-        check_path(path)
-        base = self._base()
-        real = Path(os.path.realpath(base / path))
-        if real == base or not real.is_relative_to(base):
-            raise PathPolicyError(path, "resolves outside the project root (symlink)")
-        return real
-
-    def _target(self, path: str) -> Path:
-        real = self.resolve(path)
-        if real.is_dir():
-            raise PathPolicyError(path, "is an existing directory")
-        base = self._base()
-        for parent in real.parents:
-            if parent == base or not parent.is_relative_to(base):
-                break
-            if parent.exists() and not parent.is_dir():
-                raise PathPolicyError(path, f"{parent.relative_to(base)} is a file, not a folder")
-        return real
+        """The project file ``path`` may be written to: refused (``PathPolicyError``) when the
+        policy says no, a folder on the way is a symlink or a file, or the path is a symlink
+        or an existing folder. Nothing is created."""
+        parents, name = _split(path)
+        with self._folder(path, parents, create=False) as folder:
+            if folder is not None:
+                try:
+                    mode = os.stat(name, dir_fd=folder, follow_symlinks=False).st_mode
+                except FileNotFoundError:
+                    mode = 0
+                if stat.S_ISLNK(mode):
+                    raise PathPolicyError(path, f"is a symlink; {NO_LINKS}")
+                if stat.S_ISDIR(mode):
+                    raise PathPolicyError(path, "is an existing directory")
+        return self.dir / path
 
     @contextmanager
     def lock(self) -> Iterator[None]:
         """Hold the project's exclusive file lock (re-entrant in one store, blocks others)."""
         with self._mutex:
             if self._depth == 0:
-                self.dir.mkdir(parents=True, exist_ok=True)
-                fd = os.open(self.dir / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+                project = self._open_project(create=True)
+                if project is None:
+                    raise PathPolicyError(str(self.dir), "the project folder vanished; try again")
+                try:
+                    fd = os.open(
+                        LOCK_NAME, os.O_RDWR | os.O_CREAT | FILE_FLAGS, 0o644, dir_fd=project
+                    )
+                except OSError as exc:
+                    if exc.errno not in LINK_ERRNOS:
+                        raise
+                    raise PathPolicyError(
+                        LOCK_NAME, f"the lock file is a symlink; {NO_LINKS}"
+                    ) from None
+                finally:
+                    os.close(project)
                 try:
                     fcntl.flock(fd, fcntl.LOCK_EX)
                 except BaseException:
@@ -170,29 +176,6 @@ class ProjectStore:
                     fcntl.flock(fd, fcntl.LOCK_UN)
                     os.close(fd)
 
-    def _makedirs(self, directory: Path) -> None:
-        missing = [d for d in (directory, *directory.parents) if not d.exists()]
-        for d in reversed(missing):
-            d.mkdir(exist_ok=True)
-            _fsync_dir(d.parent)
-
-    def _stage(self, target: Path, data: bytes) -> Path:
-        self._makedirs(target.parent)
-        fd, tmp = tempfile.mkstemp(
-            prefix=f".{target.name[:100]}.", suffix=TEMP_SUFFIX, dir=target.parent
-        )
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fchmod(handle.fileno(), 0o644)
-                os.fsync(handle.fileno())
-        except BaseException:
-            with suppress(OSError):
-                os.unlink(tmp)
-            raise
-        return Path(tmp)
-
     def write(self, path: str, content: str) -> str:
         """Atomically replace (or create) the file at ``path``; returns the relative path."""
         return self.write_many([Artifact(path=path, content=content)])[0]
@@ -205,83 +188,109 @@ class ProjectStore:
         the staged temp files and leaves every existing file as it was.
         """
         with self.lock():
-            planned: builtins.list[tuple[str, Path, bytes]] = []
-            seen: set[Path] = set()
+            planned: builtins.list[tuple[str, bytes]] = []
             for artifact in artifacts:
-                target = self._target(artifact.path)
-                if target in seen:
+                self.resolve(artifact.path)
+                if any(artifact.path == path for path, _ in planned):
                     raise PathPolicyError(artifact.path, "written twice in one batch")
-                seen.add(target)
-                planned.append((artifact.path, target, artifact.content.encode("utf-8")))
-            for path, target, _ in planned:
-                if any(target in other.parents for other in seen):
+                planned.append((artifact.path, artifact.content.encode("utf-8")))
+            for path, _ in planned:
+                if any(other.startswith(path + "/") for other, _ in planned):
                     raise PathPolicyError(path, "another artifact needs it to be a folder")
-            staged: builtins.list[tuple[Path, Path]] = []
-            try:
-                for _, target, data in planned:
-                    staged.append((self._stage(target, data), target))
-            except BaseException:
-                for tmp, _ in staged:
-                    with suppress(OSError):
-                        os.unlink(tmp)
-                raise
-            for tmp, target in staged:
-                os.replace(tmp, target)
-            for directory in {target.parent for _, target in staged}:
-                _fsync_dir(directory)
-            return [path for path, _, _ in planned]
+            with Staged() as staged:
+                for path, data in planned:
+                    parents, name = _split(path)
+                    with self._folder(path, parents, create=True) as folder:
+                        if folder is None:
+                            raise PathPolicyError(path, "its folder vanished while writing")
+                        tmp = stage(folder, data)
+                        try:
+                            staged.add(os.dup(folder), tmp, name)
+                        except OSError:
+                            os.unlink(tmp, dir_fd=folder)
+                            raise
+                staged.commit()
+            return [path for path, _ in planned]
 
     def append(self, path: str, line: str) -> None:
         """Append ``line`` (plus a newline) to ``path`` under the lock, then fsync.
 
         A torn last line from an earlier crash is closed first, so each append stays one line.
+        Refused: a symlink anywhere on the way, and a file with more than one hard link.
         """
         if "\n" in line or "\r" in line:
             raise ValueError("append() takes exactly one line without line breaks")
         with self.lock():
-            target = self._target(path)
-            self._makedirs(target.parent)
-            created = not target.exists()
-            fd = os.open(target, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o644)
-            try:
-                size = os.fstat(fd).st_size
-                torn = size > 0 and os.pread(fd, 1, size - 1) != b"\n"
-                os.write(fd, (b"\n" if torn else b"") + line.encode("utf-8") + b"\n")
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            if created:
-                _fsync_dir(target.parent)
+            self.resolve(path)
+            parents, name = _split(path)
+            with self._folder(path, parents, create=True) as folder:
+                if folder is None:
+                    raise PathPolicyError(path, "its folder vanished while writing")
+                fd, created = open_append(folder, name, path)
+                try:
+                    info = os.fstat(fd)
+                    check_file(path, info)
+                    torn = info.st_size > 0 and os.pread(fd, 1, info.st_size - 1) != b"\n"
+                    data = memoryview((b"\n" if torn else b"") + line.encode("utf-8") + b"\n")
+                    while data:
+                        data = data[os.write(fd, data) :]
+                    os.fsync(fd)
+                finally:
+                    os.close(fd)
+                if created:
+                    fsync_folder(folder)
 
     def read(self, path: str) -> str:
-        """The text of the file at ``path`` (``FileNotFoundError`` if there is none)."""
-        return self.resolve(path).read_text(encoding="utf-8")
+        """The text of the file at ``path`` (``FileNotFoundError`` if there is none; a symlink
+        or a hard-linked file is refused)."""
+        parents, name = _split(path)
+        with self._folder(path, parents, create=False) as folder:
+            if folder is None:
+                raise FileNotFoundError(errno.ENOENT, "no such file in the project", path)
+            try:
+                fd = os.open(name, os.O_RDONLY | FILE_FLAGS, dir_fd=folder)
+            except OSError as exc:
+                if exc.errno not in LINK_ERRNOS:
+                    raise
+                raise PathPolicyError(path, f"is a symlink; {NO_LINKS}") from None
+        with os.fdopen(fd, "rb") as handle:
+            info = os.fstat(handle.fileno())
+            if stat.S_ISDIR(info.st_mode):
+                raise IsADirectoryError(errno.EISDIR, "is a directory", path)
+            check_file(path, info)
+            return handle.read().decode("utf-8")
 
     def exists(self, path: str) -> bool:
-        """Whether a file exists at ``path``; a refused path raises rather than answering."""
-        return self.resolve(path).is_file()
+        """Whether a file exists at ``path``; a refused path or a symlink raises rather than
+        answering."""
+        parents, name = _split(path)
+        with self._folder(path, parents, create=False) as folder:
+            if folder is None:
+                return False
+            try:
+                mode = os.stat(name, dir_fd=folder, follow_symlinks=False).st_mode
+            except FileNotFoundError:
+                return False
+        if stat.S_ISLNK(mode):
+            raise PathPolicyError(path, f"is a symlink; {NO_LINKS}")
+        return stat.S_ISREG(mode)
 
     def list(self, prefix: str = "") -> builtins.list[str]:
         """Sorted relative paths of the files under ``prefix`` (a folder such as ``docs/qa``).
 
-        Temp files, and symlinks whose target leaves the project, are not listed.
+        Only what the store would read is listed: no temp files, no symlinks (nor anything
+        under a symlinked folder), no hard-linked files, no name the path policy refuses.
         """
-        base = self._base()
         if prefix.strip("/") == "":
             starts = builtins.list(ALLOWED_TOPS)
         else:
-            _segments(prefix.rstrip("/"), what="prefix")
-            starts = [prefix.rstrip("/")]
+            starts = ["/".join(check_prefix(prefix.rstrip("/")))]
         found: builtins.list[str] = []
         for start in starts:
-            top = base / start
-            if not Path(os.path.realpath(top)).is_relative_to(base) or not top.is_dir():
+            try:
+                with self._folder(start, start.split("/"), create=False) as top:
+                    if top is not None:
+                        found += walk_files(top, start)
+            except PathPolicyError:
                 continue
-            for folder, _, files in os.walk(top):
-                for name in files:
-                    full = Path(folder) / name
-                    if name.endswith(TEMP_SUFFIX) or not full.is_file():
-                        continue
-                    if Path(os.path.realpath(full)).is_relative_to(base):
-                        found.append(full.relative_to(base).as_posix())
         return sorted(found)

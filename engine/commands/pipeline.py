@@ -23,7 +23,7 @@ from humangr.contracts import encode as encode_message
 from humangr.engine.actor import Actor
 from humangr.engine.bus import Bus
 from humangr.engine.commands.common import connect_nats, make_llm
-from humangr.engine.errors import ConfigError, ContractError, EngineError
+from humangr.engine.errors import ConfigError, ContractError, EngineError, StateFileError
 from humangr.engine.llm import LLMClient
 from humangr.engine.pipeline import ProjectState, next_step, render_status, render_task_state
 from humangr.engine.runtime import run_engine
@@ -36,12 +36,15 @@ __all__ = [
     "add_parsers",
     "pipeline_actors",
     "run_command",
+    "state_file_error",
     "status_command",
     "watch",
 ]
 
 EXIT_CODES = {"done": 0, "blocked": 1, "running": 3, "cancelled": 4}
 EXIT_ERROR = 2
+EXIT_STATE_FILE = 3
+"""A state file (``TASK_STATE.json``, the breaker file) that cannot be loaded."""
 DEFAULT_ROOT = "projects"
 
 
@@ -237,9 +240,17 @@ def _start(args: argparse.Namespace) -> int:
     return EXIT_CODES[final.state]
 
 
+def state_file_error(name: str, exc: StateFileError) -> int:
+    """Print a damaged state file as one line (the file and what to do); its exit code."""
+    print(f"{name}: {' '.join(str(exc).split())}", file=sys.stderr)
+    return EXIT_STATE_FILE
+
+
 def run_command(args: argparse.Namespace) -> int:
     try:
         return _start(args)
+    except StateFileError as exc:
+        return state_file_error("humangr pipeline run", exc)
     except (EngineError, OSError) as exc:
         print(f"humangr pipeline run: {exc}", file=sys.stderr)
         return EXIT_ERROR
@@ -248,6 +259,8 @@ def run_command(args: argparse.Namespace) -> int:
 def status_command(args: argparse.Namespace) -> int:
     try:
         store, project = _load(_root(args), args.project)
+    except StateFileError as exc:
+        return state_file_error("humangr pipeline status", exc)
     except (EngineError, OSError) as exc:
         print(f"humangr pipeline status: {exc}", file=sys.stderr)
         return EXIT_ERROR

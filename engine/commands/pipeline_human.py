@@ -19,7 +19,7 @@ from humangr.contracts import PipelineCommand, PipelineStatus, Subjects, decode,
 from humangr.contracts.types import utc_now
 from humangr.engine.actor import Actor
 from humangr.engine.commands.common import connect_nats, make_llm
-from humangr.engine.errors import ConfigError, ContractError, EngineError
+from humangr.engine.errors import ConfigError, ContractError, EngineError, StateFileError
 from humangr.engine.pipeline import CommandRefused, apply_command
 
 from .pipeline import (
@@ -31,6 +31,7 @@ from .pipeline import (
     _root,
     _run,
     pipeline_actors,
+    state_file_error,
     summary,
     watch,
 )
@@ -158,6 +159,8 @@ def human_command(args: argparse.Namespace) -> int:
         print(f"{name}: invalid command: {exc}", file=sys.stderr)
     except (CommandRefused, Refused) as exc:
         print(f"{name}: refused: {exc}", file=sys.stderr)
+    except StateFileError as exc:
+        return state_file_error(name, exc)
     except (EngineError, OSError) as exc:
         print(f"{name}: {exc}", file=sys.stderr)
     return EXIT_ERROR

@@ -25,7 +25,7 @@ from typing import Literal
 import anyio
 import msgspec
 
-from humangr.engine.errors import ConfigError
+from humangr.engine.errors import ConfigError, StateFileError
 
 __all__ = [
     "DEFAULT_COOL_DOWN",
@@ -146,17 +146,19 @@ class BreakerStore:
         return CircuitBreaker(self.threshold, self.cool_down, self.clock)
 
     def _load(self, path: Path) -> None:
+        remedy = "fix or remove the file (removing it closes every breaker)"
         try:
             data = msgspec.json.decode(path.read_bytes(), type=_File)
         except (OSError, msgspec.DecodeError) as exc:
-            raise ConfigError(
-                f"cannot restore circuit breakers from {path}: {exc}; fix or remove the file "
-                "(removing it closes every breaker)"
+            raise StateFileError(
+                str(path), f"cannot restore the circuit breakers: {exc}", remedy
             ) from None
         for name, saved in data.breakers.items():
             parts = name.split("/")
             if len(parts) != 3:
-                raise ConfigError(f"{path}: breaker key {name!r} is not project/agent/mode")
+                raise StateFileError(
+                    str(path), f"breaker key {name!r} is not project/agent/mode", remedy
+                )
             breaker = self._new()
             breaker.state, breaker.failures = saved.state, saved.failures
             breaker.opened_at = saved.opened_at

@@ -5,8 +5,10 @@ an empty list means the reply passes. Gate names are stable metric labels.
 
 Global gates: the status is one the mode allows; ``summary`` is not empty; ``OK`` carries
 evidence; ``NEEDS_INFO`` asks 1–7 questions; artifacts are never empty (every mode of the
-pipeline generates or validates); every artifact path passes ``engine.storage.check_path``, is
-not under ``docs/monitor/`` (the Monitor's) and appears once. The mode's own files and content
+pipeline generates or validates); every artifact path passes ``engine.path_policy.check_path``,
+is not under ``docs/monitor/`` (the Monitor's), lies in the agent's write set
+(``engine.path_policy.WRITE_SETS``: only the Dev writes ``apps/`` and ``project/``) and appears
+once. The mode's own files and content
 checks apply to deliverable replies: every status except ``NEEDS_INFO`` and ``BLOCKED`` (a Dev
 that must ask about the architecture cannot be made to ship code first). QA's
 ``validate_task`` allows only ``QA_PASS`` and ``QA_FAIL``.
@@ -20,9 +22,9 @@ from dataclasses import dataclass
 
 from humangr.contracts import AgentName, MessageEnvelope, ResponseEnvelope, ResponseStatus
 from humangr.engine.errors import PathPolicyError
+from humangr.engine.path_policy import check_path, write_problem
 from humangr.engine.pipeline.backlog import BacklogError, parse_backlog
 from humangr.engine.pipeline.context import RESERVED_PREFIX
-from humangr.engine.storage import check_path
 
 from .parse import has_field, sections
 
@@ -241,7 +243,17 @@ def request_problems(request: MessageEnvelope) -> list[str]:
     return []
 
 
-def _global(mode: _Mode, reply: ResponseEnvelope) -> list[Violation]:
+def _path_problem(agent: AgentName, path: str) -> str | None:
+    try:
+        check_path(path)
+    except PathPolicyError as exc:
+        return exc.problem
+    if path.startswith(RESERVED_PREFIX):
+        return f"{path!r}: {RESERVED_PREFIX} is written by the Monitor only"
+    return write_problem(agent, path)
+
+
+def _global(agent: AgentName, mode: _Mode, reply: ResponseEnvelope) -> list[Violation]:
     found: list[Violation] = []
     if reply.status not in mode.statuses:
         allowed = ", ".join(sorted(s.value for s in mode.statuses))
@@ -267,18 +279,9 @@ def _global(mode: _Mode, reply: ResponseEnvelope) -> list[Violation]:
         found.append(Violation("artifacts", "this mode must return artifacts; none were sent"))
     seen: set[str] = set()
     for artifact in reply.artifacts:
-        try:
-            check_path(artifact.path)
-        except PathPolicyError as exc:
-            found.append(Violation("path_policy", str(exc.problem)))
-        else:
-            if artifact.path.startswith(RESERVED_PREFIX):
-                found.append(
-                    Violation(
-                        "path_policy",
-                        f"{artifact.path!r}: {RESERVED_PREFIX} is written by the Monitor only",
-                    )
-                )
+        problem = _path_problem(agent, artifact.path)
+        if problem is not None:
+            found.append(Violation("path_policy", problem))
         if artifact.path in seen:
             found.append(Violation("artifacts", f"the path {artifact.path} appears twice"))
         seen.add(artifact.path)
@@ -291,7 +294,7 @@ def check_reply(request: MessageEnvelope, reply: ResponseEnvelope) -> list[Viola
     if problems:
         return [Violation("mode", problem) for problem in problems]
     mode = MODES[(request.agent, request.mode)]
-    found = _global(mode, reply)
+    found = _global(request.agent, mode, reply)
     if reply.status in _NOT_DELIVERABLE and reply.status in mode.statuses:
         return found
     return found + mode.gate(request, reply)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from humangr.engine.enforcer import BreakerStore, CircuitBreaker
-from humangr.engine.errors import ConfigError
+from humangr.engine.errors import ConfigError, StateFileError
 
 
 class Clock:
@@ -127,8 +127,20 @@ async def test_persist_writes_from_a_thread(tmp_path: Path) -> None:
     assert BreakerStore(path).get(("p", "cto", "validate_backlog")).state == "open"
 
 
-def test_a_corrupt_state_file_is_a_clear_error(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"{not json",
+        b"\xff\xfe\x00",
+        b'{"version": 1, "breakers": {"p/cto": {"state": "open", "failures": 3}}}',
+        b'{"version": 1, "breakers": {"p/cto/m": {"state": "melted", "failures": 3}}}',
+        b"[" * 1000 + b"]" * 1000,
+    ],
+    ids=["not json", "bad bytes", "bad key", "unknown state", "deep nesting"],
+)
+def test_a_corrupt_state_file_is_a_clear_error(tmp_path: Path, content: bytes) -> None:
     path = tmp_path / "breakers.json"
-    path.write_text("{not json")
-    with pytest.raises(ConfigError, match=r"breakers\.json"):
+    path.write_bytes(content)
+    with pytest.raises(StateFileError, match=r"breakers\.json: .*; fix or remove the file") as info:
         BreakerStore(path)
+    assert info.value.path == str(path)

@@ -173,11 +173,11 @@ async def test_a_path_the_store_refuses_goes_back_to_the_agent_then_blocks(
         assert submits.pending == 0
     assert isinstance(blocked, Handoff)
     assert blocked.status is ResponseStatus.BLOCKED
-    assert "outside the project root" in blocked.reason
+    assert "apps is a symlink" in blocked.reason
     sent = [r for r in llm.requests if r.tags.get("agent") == "dev"]
     assert len(sent) == 3, "the first request and two re-requests with the error"
     assert "write_error" not in sent[0].messages[0].content
-    assert all("outside the project root" in r.messages[0].content for r in sent[1:])
+    assert all("apps is a symlink" in r.messages[0].content for r in sent[1:])
     assert list(outside.iterdir()) == []
 
 

@@ -183,13 +183,37 @@ def test_golden_examples_pass_the_enforcer_gates(agent: str, variant: str) -> No
     assert check_reply(request, reply) == []
 
 
+@pytest.mark.parametrize(("agent", "variant"), PAIRS)
+def test_each_prompt_names_exactly_its_write_set(agent: str, variant: str) -> None:
+    from humangr.engine.path_policy import ALLOWED_TOPS, write_set
+
+    prompt = load_agent_assets(agent, variant).system_prompt
+    section = " ".join(prompt.split("## Where you may write\n", 1)[1].split("\n## ", 1)[0].split())
+    sentence = section.split("Your artifacts may be written only under", 1)[1].split(".", 1)[0]
+    named = set(re.findall(r"`([a-z/]+/)`", sentence))
+    assert named == set(write_set(agent))
+    assert "path_policy" in section
+    assert "nothing of it is written" in section
+    _, reply = golden(agent, variant)
+    assert all(a.path.startswith(write_set(agent)) for a in reply.artifacts)
+    assert {f"{top}/" for top in ALLOWED_TOPS} >= {f.split("/")[0] + "/" for f in named}
+
+
 def test_the_protocol_states_the_contract() -> None:
     text = AGENT_PROTOCOL_PATH.read_text(encoding="utf-8")
     for status in ResponseStatus:
         assert f"`{status.value}`" in text
     for field in ResponseEnvelope.__struct_fields__:
         assert f"`{field}`" in text
-    for phrase in ("exactly one JSON object", "1 to 7 questions", "docs/", "project/", "apps/"):
+    for phrase in (
+        "exactly one JSON object",
+        "1 to 7 questions",
+        "docs/",
+        "project/",
+        "apps/",
+        "`.git`",
+        "Where you may write",
+    ):
         assert phrase in text
     assert agents.__all__ == sorted(agents.__all__, key=lambda s: (not s.isupper(), s))
 
