@@ -9,7 +9,7 @@ from pathlib import Path
 from humangr.contracts import Subjects
 from humangr.engine.bus import Bus
 from humangr.engine.errors import ConfigError, EngineError
-from humangr.engine.llm import AnthropicLLM, LLMClient, ScriptedLLM
+from humangr.engine.llm import LLMClient, ScriptedLLM
 from humangr.engine.redact import redact_url
 
 from .inputs import load_actions
@@ -24,6 +24,8 @@ def make_llm(spec: str | None) -> LLMClient | None:
     if spec == "none":
         return None
     if spec == "anthropic":
+        from humangr.engine.llm import AnthropicLLM
+
         return AnthropicLLM()
     if spec.startswith("scripted:"):
         path = Path(spec.removeprefix("scripted:"))

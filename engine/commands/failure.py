@@ -64,8 +64,8 @@ def describe(exc: BaseException) -> str:
         text = f"{where}{exc.strerror or exc}"
     else:
         text = (
-            f"internal error ({type(exc).__name__}: {exc}); nothing was approved; "
-            "run with -v for the traceback and report it"
+            f"internal error ({type(exc).__name__}: {exc}); run with -v for the traceback "
+            "and report it"
         )
     return one_line(text)
 
