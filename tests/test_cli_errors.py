@@ -118,9 +118,13 @@ def test_review_errors(args: tuple[str, ...], fragment: str) -> None:
     assert_error(humangr(*args), fragment)
 
 
-def test_an_empty_directory_and_an_unreadable_file(tmp_path: Path) -> None:
+def test_directories_and_dangling_links(tmp_path: Path) -> None:
     assert_error(humangr("review", str(tmp_path)), "the directory holds no actions")
-    assert_error(humangr("review", str(tmp_path), "--action", str(tmp_path)), str(tmp_path))
+    (tmp_path / "a.diff").symlink_to(tmp_path / "gone.diff")
+    assert_error(humangr("review", str(tmp_path / "a.diff")), "no such file or directory")
+    write(tmp_path / "b.diff", b"+fine\n")
+    write(tmp_path / "c.diff", b"\x00")
+    assert_error(humangr("review", str(tmp_path)), str(tmp_path / "c.diff"), "binary data")
 
 
 def test_a_binary_llm_script_is_named(tmp_path: Path) -> None:

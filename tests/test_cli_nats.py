@@ -92,7 +92,10 @@ async def test_watch_streams_decisions(nats_url: str) -> None:
                 line = b""
                 with anyio.fail_after(20):
                     while b"\n" not in line:
-                        # the watcher may not be subscribed yet: submit until it prints
+                        # the watcher may not be subscribed yet: submit until it prints; a
+                        # message that is no decision is skipped, not the end of the watch
+                        not_a_decision = b'{"not": "a decision"}'
+                        await bus.publish(Subjects(prefix).decision("cli"), not_a_decision)
                         await engine.submit(action)
                         with anyio.move_on_after(0.5):
                             line += await watcher.stdout.receive()
