@@ -1,4 +1,8 @@
-"""The ``humangr`` command line."""
+"""The ``humangr`` command line.
+
+Exit codes: ``0`` approved, ``1`` needs_review, ``2`` rejected, ``3`` error (usage errors
+included); every command's errors end in ``commands.failure.run_guarded``.
+"""
 
 from __future__ import annotations
 
@@ -8,13 +12,25 @@ import json
 import logging
 import sys
 from collections.abc import Callable, Sequence
+from typing import NoReturn
 
-__all__ = ["main"]
+from humangr.engine.commands.failure import UsageError, run_guarded
+from humangr.engine.errors import ConfigError
+from humangr.engine.redact import install_log_redaction
+
+__all__ = ["build_parser", "main"]
 
 Command = Callable[[argparse.Namespace], int]
 
 COMMAND_MODULES = ["review", "nats", "bench", "mcp", "pipeline"]
 """Modules of ``engine.commands`` whose ``add_parsers(sub)`` adds sub-commands, in help order."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` whose usage errors are ``UsageError`` (exit 3, not argparse's 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(self.prog, f"{message} (see {self.prog} --help)")
 
 
 def _schema(args: argparse.Namespace) -> int:
@@ -24,15 +40,15 @@ def _schema(args: argparse.Namespace) -> int:
     try:
         schemas = {name: schema_of(name) for name in names}
     except KeyError as exc:
-        print(f"humangr schema: {exc.args[0]}", file=sys.stderr)
-        return 2
+        raise ConfigError(str(exc.args[0])) from None
     out = schemas[names[0]] if args.name else schemas
     print(json.dumps(out, indent=2, sort_keys=True))
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    """The parser of every command (sub-parsers share ``Parser``)."""
+    parser = Parser(
         prog="humangr", description="Review AI agents' actions before they take effect."
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log at DEBUG level")
@@ -48,17 +64,30 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _prog(args: argparse.Namespace) -> str:
+    words = ["humangr", args.command, getattr(args, "pipeline_command", None)]
+    return " ".join(word for word in words if word)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    """Run one command; its exit code (``3`` after a one-line message if it failed)."""
+    install_log_redaction()
+    parsed: list[argparse.Namespace] = []
+
+    def parse() -> int:
+        parsed.append(build_parser().parse_args(argv))
+        return 0
+
+    code = run_guarded("humangr", parse)
+    if not parsed:
+        return code
+    args = parsed[0]
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.WARNING,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     func: Command = args.func
-    try:
-        return func(args)
-    except KeyboardInterrupt:
-        return 130
+    return run_guarded(_prog(args), lambda: func(args))
 
 
 if __name__ == "__main__":

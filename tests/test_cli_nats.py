@@ -5,13 +5,16 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 import uuid
 from pathlib import Path
 
 import anyio
 import pytest
+from cli_helpers import command
 
 from humangr.contracts import Subjects
+from humangr.contracts.types import MAX_DIFF_BYTES
 from humangr.engine.bus.nats import NatsBus
 from humangr.engine.cli import main
 from humangr.engine.commands.common import load_actions
@@ -89,7 +92,10 @@ async def test_watch_streams_decisions(nats_url: str) -> None:
                 line = b""
                 with anyio.fail_after(20):
                     while b"\n" not in line:
-                        # the watcher may not be subscribed yet: submit until it prints
+                        # the watcher may not be subscribed yet: submit until it prints; a
+                        # message that is no decision is skipped, not the end of the watch
+                        not_a_decision = b'{"not": "a decision"}'
+                        await bus.publish(Subjects(prefix).decision("cli"), not_a_decision)
                         await engine.submit(action)
                         with anyio.move_on_after(0.5):
                             line += await watcher.stdout.receive()
@@ -112,3 +118,45 @@ def test_submit_to_an_unreachable_server_fails_fast(capsys: pytest.CaptureFixtur
     )
     assert code == 3
     assert "nats://127.0.0.1:1" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "fragment"),
+    [
+        ("empty.diff", b"\n\n", "empty"),
+        ("big.diff", b"+" * (MAX_DIFF_BYTES + 1), f"limit of {MAX_DIFF_BYTES:,}"),
+        ("bin.diff", b"\x00\x01", "binary data"),
+        (
+            "typo.json",
+            b'{"agent_id": "a", "action_type": "code_diff", "action_description": "d",'
+            b' "diff": "+x"}',
+            "unknown field $.diff",
+        ),
+    ],
+)
+@pytest.mark.parametrize("wait", [False, True], ids=["publish", "wait"])
+async def test_submit_checks_every_action_before_publishing_any(
+    nats_url: str, tmp_path: Path, name: str, data: bytes, fragment: str, wait: bool
+) -> None:
+    prefix = f"cli{uuid.uuid4().hex[:8]}"
+    bad = tmp_path / name
+    bad.write_bytes(data)
+    args = [str(EXAMPLES / "01-clean-refactor.diff"), str(bad), "--nats", nats_url]
+    args += ["--prefix", prefix, "--timeout", "60", *(["--wait"] if wait else [])]
+    async with (
+        await NatsBus.connect(nats_url) as bus,
+        bus.subscribe(Subjects(prefix).action_submit) as submitted,
+    ):
+        started = time.monotonic()
+        with anyio.fail_after(30):
+            result = await anyio.run_process(command("submit", *args), check=False)
+        assert time.monotonic() - started < 20, "an invalid action must fail at once"
+        err = result.stderr.decode()
+        assert result.returncode == 3, err
+        assert err.count("\n") == 1
+        assert "Traceback" not in err
+        assert f"humangr submit: {bad}: " in err
+        assert fragment in err
+        with anyio.move_on_after(0.5) as waited:
+            await submitted.__anext__()
+        assert waited.cancelled_caught, "nothing may be published"

@@ -160,7 +160,7 @@ def test_schema_cli_prints_one_or_all(capsys: pytest.CaptureFixture[str]) -> Non
     assert main(["schema"]) == 0
     every = json.loads(capsys.readouterr().out)
     assert set(every) == set(MESSAGES)
-    assert main(["schema", "Nope"]) == 2
+    assert main(["schema", "Nope"]) == 3
     assert "unknown message" in capsys.readouterr().err
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import importlib.util
 import logging
-import re
 import ssl
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -24,6 +23,7 @@ from humangr.engine.errors import (
     ConfigError,
     NoRespondersError,
 )
+from humangr.engine.redact import redact_url, redact_urls
 
 from .base import DEFAULT_MAX_PENDING, Headers, Msg, Subscription, check_payload
 from .jetstream import (
@@ -43,10 +43,6 @@ from .subject import matches, validate_publish_subject, validate_subscribe_subje
 __all__ = ["JetStreamConfig", "NatsBus", "NatsSubscription"]
 
 log = logging.getLogger("humangr.bus")
-
-
-def _redact(url: str) -> str:
-    return re.sub(r"//([^:/@]*):[^@/]*@", r"//\1:***@", url)
 
 
 class _ConnectFailed(Exception):
@@ -119,7 +115,7 @@ class NatsBus:
                 raise ConfigError(
                     "a NATS creds file needs the nkeys package: pip install 'nats-py[nkeys]'"
                 )
-        shown = ", ".join(_redact(server) for server in servers)
+        shown = ", ".join(redact_url(server) for server in servers)
         bus = cls(Client(), shown, subjects or Subjects(), jetstream)
         bus._connecting = len(servers)
         cause: BaseException | None = None
@@ -151,7 +147,7 @@ class NatsBus:
             bus._closed = True
             with anyio.move_on_after(CLEANUP_TIMEOUT, shield=True):
                 await bus.client.close()
-            what = str(cause) or type(cause).__name__
+            what = redact_urls(str(cause)) or type(cause).__name__
             raise BusError(
                 f"cannot connect to NATS at {shown}: {what}; check the URL, the "
                 "credentials and that nats-server is running"
@@ -184,7 +180,8 @@ class NatsBus:
                 if sub is not None:
                     sub.count_dropped(1)
                 return
-            log.warning("NATS error on %s: %s", self.servers, str(exc) or type(exc).__name__)
+            problem = redact_urls(str(exc)) or type(exc).__name__
+            log.warning("NATS error on %s: %s", self.servers, problem)
         except Exception:
             log.exception("the NATS error callback failed")
 

@@ -1,20 +1,20 @@
-"""What several commands share: choosing the LLM, reading actions, connecting to NATS."""
+"""What several commands share: choosing the LLM, reading actions (``inputs``), connecting to
+NATS."""
 
 from __future__ import annotations
 
 import os
-import re
-import sys
 from pathlib import Path
 
-from humangr.contracts import ActionContext, Subjects, decode
+from humangr.contracts import Subjects
 from humangr.engine.bus import Bus
 from humangr.engine.errors import ConfigError, EngineError
-from humangr.engine.llm import AnthropicLLM, LLMClient, ScriptedLLM
+from humangr.engine.llm import LLMClient, ScriptedLLM
+from humangr.engine.redact import redact_url
+
+from .inputs import load_actions
 
 __all__ = ["connect_nats", "llm_description", "llm_spec", "load_actions", "make_llm"]
-
-_DIFF_FILE = re.compile(r"^\+\+\+ (?:b/)?(\S+)", re.MULTILINE)
 
 
 def llm_spec(spec: str | None) -> str:
@@ -30,9 +30,15 @@ def make_llm(spec: str | None) -> LLMClient | None:
     if spec == "none":
         return None
     if spec == "anthropic":
+        from humangr.engine.llm import AnthropicLLM
+
         return AnthropicLLM()
     if spec.startswith("scripted:"):
-        return ScriptedLLM.from_file(Path(spec.removeprefix("scripted:")))
+        path = Path(spec.removeprefix("scripted:"))
+        try:
+            return ScriptedLLM.from_file(path)
+        except UnicodeDecodeError:
+            raise ConfigError(f"{path}: the LLM script is not UTF-8 text") from None
     raise ConfigError(f"unknown --llm {spec!r}; use none, anthropic or scripted:FILE")
 
 
@@ -40,42 +46,6 @@ def llm_description(llm: LLMClient | None) -> str:
     if llm is None:
         return "no LLM configured: local checks only"
     return f"LLM: {type(llm).__name__}"
-
-
-def _action_from_diff(text: str, name: str) -> ActionContext:
-    files = [f for f in _DIFF_FILE.findall(text) if f != "/dev/null"]
-    return ActionContext(
-        agent_id="cli",
-        action_type="code_diff",
-        action_description=f"Apply the change in {name}.",
-        code_diff=text,
-        affected_files=files[:1000],
-    )
-
-
-def load_actions(sources: list[str]) -> list[tuple[str, ActionContext]]:
-    """Actions from files (``.json`` = an ActionContext, anything else = a diff), directories
-    (their files in name order) and ``-`` (a diff on standard input)."""
-    actions: list[tuple[str, ActionContext]] = []
-    for source in sources:
-        if source == "-":
-            actions.append(("<stdin>", _action_from_diff(sys.stdin.read(), "<stdin>")))
-            continue
-        path = Path(source)
-        if path.is_dir():
-            files = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith("."))
-            if not files:
-                raise ConfigError(f"{source}: the directory holds no actions")
-        elif path.is_file():
-            files = [path]
-        else:
-            raise ConfigError(f"{source}: no such file or directory")
-        for file in files:
-            if file.suffix == ".json":
-                actions.append((str(file), decode(file.read_bytes(), ActionContext)))
-            else:
-                actions.append((str(file), _action_from_diff(file.read_text(), file.name)))
-    return actions
 
 
 async def connect_nats(url: str, *, jetstream: bool = False, prefix: str = "hl") -> Bus:
@@ -95,4 +65,4 @@ async def connect_nats(url: str, *, jetstream: bool = False, prefix: str = "hl")
     except EngineError:
         raise
     except Exception as exc:
-        raise EngineError(f"cannot connect to NATS at {url}: {exc}") from exc
+        raise EngineError(f"cannot connect to NATS at {redact_url(url)}: {exc}") from exc

@@ -4,17 +4,13 @@ from __future__ import annotations
 
 import argparse
 import logging
-import sys
 
 import anyio
 
 from humangr.engine.commands.common import llm_description, make_llm
 from humangr.engine.config import ReviewConfig
-from humangr.engine.errors import EngineError
 
 __all__ = ["add_parsers", "mcp_command"]
-
-EXIT_ERROR = 3
 
 
 async def _mcp(args: argparse.Namespace) -> int:
@@ -41,22 +37,10 @@ async def _mcp(args: argparse.Namespace) -> int:
     return 0
 
 
-def _leaves(group: BaseExceptionGroup[EngineError]) -> list[EngineError]:
-    out: list[EngineError] = []
-    for exc in group.exceptions:
-        out.extend(_leaves(exc) if isinstance(exc, BaseExceptionGroup) else [exc])
-    return out
-
-
 def mcp_command(args: argparse.Namespace) -> int:
+    """Serve MCP until the client leaves (stdio) or SIGINT/SIGTERM (http)."""
     logging.captureWarnings(True)
-    code = EXIT_ERROR
-    try:
-        code = anyio.run(_mcp, args)
-    except* EngineError as group:
-        for exc in _leaves(group):
-            print(f"humangr mcp: {exc}", file=sys.stderr)
-    return code
+    return anyio.run(_mcp, args)
 
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

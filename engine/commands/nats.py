@@ -8,7 +8,6 @@ import importlib.util
 import logging
 import os
 import signal
-import sys
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 
@@ -19,9 +18,10 @@ from humangr.engine.actor import Actor, ActorSystem
 from humangr.engine.commands.common import connect_nats, load_actions, make_llm
 from humangr.engine.commands.render import EXIT_CODES, render
 from humangr.engine.config import ReviewConfig
-from humangr.engine.errors import ConfigError, EngineError
+from humangr.engine.errors import ConfigError, ContractError, EngineError
 from humangr.engine.metrics import Metrics
 from humangr.engine.metrics_server import serve_metrics
+from humangr.engine.redact import redact_url
 from humangr.engine.review import action_hash
 from humangr.engine.runtime import fetch_report, new_action_id, review_actors, submit_and_wait
 
@@ -100,28 +100,17 @@ async def _serve(args: argparse.Namespace) -> int:
             log.warning("--role all: not serving %s: %s", role, exc)
             roles = tuple(r for r in roles if r != role)
     metrics = Metrics()
-    try:
-        async with anyio.create_task_group() as tg:
-            if args.metrics_port is not None:
-                port = await tg.start(
-                    serve_metrics, metrics.registry, args.metrics_host, args.metrics_port
-                )
-                print(f"humangr metrics on http://{args.metrics_host}:{port}/metrics", flush=True)
-            try:
-                await _run_actors(args, roles, actors, metrics)
-            finally:
-                tg.cancel_scope.cancel()
-    except BaseExceptionGroup as group:
-        raise _sole_engine_error(group) from None
+    async with anyio.create_task_group() as tg:
+        if args.metrics_port is not None:
+            port = await tg.start(
+                serve_metrics, metrics.registry, args.metrics_host, args.metrics_port
+            )
+            print(f"humangr metrics on http://{args.metrics_host}:{port}/metrics", flush=True)
+        try:
+            await _run_actors(args, roles, actors, metrics)
+        finally:
+            tg.cancel_scope.cancel()
     return 0
-
-
-def _sole_engine_error(group: BaseExceptionGroup[BaseException]) -> BaseException:
-    """The ``EngineError`` a task group wrapped alone (to report it plainly), else the group."""
-    exc: BaseException = group
-    while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
-        exc = exc.exceptions[0]
-    return exc if isinstance(exc, EngineError) else group
 
 
 async def _run_actors(
@@ -133,7 +122,7 @@ async def _run_actors(
         system.add(*actors)
         with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
             async with system.running():
-                print(f"humangr serving {', '.join(roles)} on {args.nats}", flush=True)
+                print(f"humangr serving {', '.join(roles)} on {redact_url(args.nats)}", flush=True)
                 async for signum in signals:
                     log.warning("signal %s: draining", signum)
                     break
@@ -142,11 +131,12 @@ async def _run_actors(
 
 
 async def _submit(args: argparse.Namespace) -> int:
+    actions = load_actions(args.sources)
     bus = await connect_nats(args.nats)
     try:
         subjects = Subjects(args.prefix)
         worst = 0
-        for name, action in load_actions(args.sources):
+        for name, action in actions:
             if not args.wait:
                 submitted = ActionSubmitted(
                     action_id=new_action_id(), action=action, action_hash=action_hash(action)
@@ -155,7 +145,12 @@ async def _submit(args: argparse.Namespace) -> int:
                 print(f"{name}: submitted as {submitted.action_id}")
                 continue
             report = await submit_and_wait(bus, subjects, action, timeout=args.timeout)
-            print(render(args.format, name, report, f"via {args.nats}"))
+            if report.action_hash != action_hash(action):
+                raise EngineError(
+                    f"{name}: the decision {report.report_id} is for another action (hash "
+                    f"{report.action_hash[:16]}…, not {action_hash(action)[:16]}…); not trusted"
+                )
+            print(render(args.format, name, report, f"via {redact_url(args.nats)}"))
             worst = max(worst, EXIT_CODES[report.outcome])
         await bus.flush()
         return worst
@@ -169,7 +164,11 @@ async def _watch(args: argparse.Namespace) -> int:
     try:
         async with bus.subscribe(subjects.decisions) as decisions:
             async for msg in decisions:
-                report = decode(msg.data, HumanLayerReport)
+                try:
+                    report = decode(msg.data, HumanLayerReport)
+                except ContractError as exc:
+                    log.warning("skipped a message on %s: %s", msg.subject, exc)
+                    continue
                 print(render(args.format, report.action_id, report, msg.subject), flush=True)
     finally:
         await bus.close()
@@ -182,7 +181,7 @@ async def _report(args: argparse.Namespace) -> int:
         report = await fetch_report(bus, Subjects(args.prefix), args.id, timeout=args.timeout)
     finally:
         await bus.close()
-    print(render(args.format, report.action_id, report, f"via {args.nats}"))
+    print(render(args.format, report.action_id, report, f"via {redact_url(args.nats)}"))
     return 0
 
 
@@ -190,11 +189,7 @@ def _runner(
     func: Callable[[argparse.Namespace], Awaitable[int]],
 ) -> Callable[[argparse.Namespace], int]:
     def run(args: argparse.Namespace) -> int:
-        try:
-            return anyio.run(func, args)
-        except EngineError as exc:
-            print(f"humangr {args.command}: {exc}", file=sys.stderr)
-            return 3
+        return anyio.run(func, args)
 
     return run
 

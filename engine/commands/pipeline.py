@@ -23,7 +23,8 @@ from humangr.contracts import encode as encode_message
 from humangr.engine.actor import Actor
 from humangr.engine.bus import Bus
 from humangr.engine.commands.common import connect_nats, make_llm
-from humangr.engine.errors import ConfigError, ContractError, EngineError, StateFileError
+from humangr.engine.commands.inputs import read_text
+from humangr.engine.errors import ConfigError, ContractError, EngineError
 from humangr.engine.llm import LLMClient
 from humangr.engine.pipeline import ProjectState, next_step, render_status, render_task_state
 from humangr.engine.runtime import run_engine
@@ -36,15 +37,13 @@ __all__ = [
     "add_parsers",
     "pipeline_actors",
     "run_command",
-    "state_file_error",
     "status_command",
     "watch",
 ]
 
-EXIT_CODES = {"done": 0, "blocked": 1, "running": 3, "cancelled": 4}
-EXIT_ERROR = 2
-EXIT_STATE_FILE = 3
-"""A state file (``TASK_STATE.json``, the breaker file) that cannot be loaded."""
+EXIT_CODES = {"done": 0, "blocked": 1, "cancelled": 4, "running": 5}
+"""Exit codes of the pipeline commands by project state; an error exits ``EXIT_ERROR`` (3),
+as every command does."""
 DEFAULT_ROOT = "projects"
 
 
@@ -195,9 +194,10 @@ async def _run(
             await bus.close()
 
 
-def _start(args: argparse.Namespace) -> int:
+def run_command(args: argparse.Namespace) -> int:
+    """``pipeline run``: start or resume a project and follow it to its end."""
     root = _root(args)
-    spec = Path(args.spec_file).read_text(encoding="utf-8")
+    spec = read_text(args.spec_file, "the spec")
     store, existing = _load(root, args.project)
     if existing is not None and existing.state != "running":
         hint = (
@@ -205,12 +205,10 @@ def _start(args: argparse.Namespace) -> int:
             if existing.state == "blocked"
             else ""
         )
-        print(
-            f"humangr pipeline run: project {args.project} already ended {existing.state}; "
-            f"see `humangr pipeline status {args.project} --root {root}`{hint}",
-            file=sys.stderr,
+        raise ConfigError(
+            f"project {args.project} already ended {existing.state}; "
+            f"see `humangr pipeline status {args.project} --root {root}`{hint}"
         )
-        return EXIT_ERROR
     llm = make_llm(args.llm)
     if llm is None:
         raise ConfigError("the pipeline needs an LLM: --llm anthropic or --llm scripted:FILE")
@@ -221,8 +219,13 @@ def _start(args: argparse.Namespace) -> int:
     start = (
         None
         if existing is not None
-        else PipelineStart(
-            project_id=args.project, spec_raw=spec, variant=args.variant, limits=limits
+        else decode(
+            encode_message(
+                PipelineStart(
+                    project_id=args.project, spec_raw=spec, variant=args.variant, limits=limits
+                )
+            ),
+            PipelineStart,
         )
     )
     print(
@@ -232,44 +235,18 @@ def _start(args: argparse.Namespace) -> int:
     state = anyio.run(_run, args, _start_kick(start) if start else None, actors, llm)
     _, final = _load(root, args.project)
     if final is None:
-        print("humangr pipeline run: the project never started", file=sys.stderr)
-        return EXIT_ERROR
+        raise EngineError(f"project {args.project} never started under {root}")
     print(summary(final, store))
     if state == "running":
         print(f"humangr pipeline run: not finished within {args.deadline:g}s", file=sys.stderr)
     return EXIT_CODES[final.state]
 
 
-def state_file_error(name: str, exc: StateFileError) -> int:
-    """Print a damaged state file as one line (the file and what to do); its exit code."""
-    print(f"{name}: {' '.join(str(exc).split())}", file=sys.stderr)
-    return EXIT_STATE_FILE
-
-
-def run_command(args: argparse.Namespace) -> int:
-    try:
-        return _start(args)
-    except StateFileError as exc:
-        return state_file_error("humangr pipeline run", exc)
-    except (EngineError, OSError) as exc:
-        print(f"humangr pipeline run: {exc}", file=sys.stderr)
-        return EXIT_ERROR
-
-
 def status_command(args: argparse.Namespace) -> int:
-    try:
-        store, project = _load(_root(args), args.project)
-    except StateFileError as exc:
-        return state_file_error("humangr pipeline status", exc)
-    except (EngineError, OSError) as exc:
-        print(f"humangr pipeline status: {exc}", file=sys.stderr)
-        return EXIT_ERROR
+    """``pipeline status``: the project's STATUS.md (or TASK_STATE.json); exit by its state."""
+    store, project = _load(_root(args), args.project)
     if project is None:
-        print(
-            f"humangr pipeline status: no project {args.project} under {store.root}",
-            file=sys.stderr,
-        )
-        return EXIT_ERROR
+        raise ConfigError(f"no project {args.project} under {store.root}")
     print(render_task_state(project) if args.format == "json" else render_status(project))
     return EXIT_CODES[project.state]
 

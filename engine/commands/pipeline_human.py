@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Literal
 
 import anyio
@@ -19,19 +18,20 @@ from humangr.contracts import PipelineCommand, PipelineStatus, Subjects, decode,
 from humangr.contracts.types import utc_now
 from humangr.engine.actor import Actor
 from humangr.engine.commands.common import connect_nats, make_llm
-from humangr.engine.errors import ConfigError, ContractError, EngineError, StateFileError
+from humangr.engine.errors import ConfigError, ContractError, EngineError
 from humangr.engine.pipeline import CommandRefused, apply_command
+from humangr.engine.redact import redact_url
 
+from .failure import describe
+from .inputs import read_text
 from .pipeline import (
     EXIT_CODES,
-    EXIT_ERROR,
     Kick,
     Refused,
     _load,
     _root,
     _run,
     pipeline_actors,
-    state_file_error,
     summary,
     watch,
 )
@@ -46,7 +46,7 @@ def build_command(args: argparse.Namespace) -> PipelineCommand:
     answers = getattr(args, "answers", None) or ""
     answers_file = getattr(args, "answers_file", None)
     if answers_file:
-        answers = Path(answers_file).read_text(encoding="utf-8")
+        answers = read_text(answers_file, "the answers")
     command: Literal["unblock", "cancel"] = args.pipeline_command
     draft = PipelineCommand(
         project_id=args.project,
@@ -62,7 +62,7 @@ def build_command(args: argparse.Namespace) -> PipelineCommand:
 
 
 def command_exit_code(state: str) -> int:
-    """``0`` done or cancelled (what was asked), ``1`` blocked again, ``3`` still running."""
+    """``0`` done or cancelled (what was asked), ``1`` blocked again, ``5`` still running."""
     return 0 if state in ("done", "cancelled") else EXIT_CODES[state]
 
 
@@ -135,12 +135,10 @@ def _over_nats(args: argparse.Namespace, command: PipelineCommand) -> int:
         )
         return EXIT_CODES["running"]
     if status is None:
-        print(
-            f"humangr pipeline {command.command}: no status from the engine at {args.nats} "
-            f"within {args.wait:g}s (is a Monitor running there?)",
-            file=sys.stderr,
+        raise EngineError(
+            f"no status from the engine at {redact_url(args.nats)} within {args.wait:g}s "
+            "(is a Monitor running there?)"
         )
-        return EXIT_ERROR
     print(
         f"project {status.project_id}: {status.state.upper()} (stage {status.stage}); "
         f"next: {status.next_owner}"
@@ -149,21 +147,15 @@ def _over_nats(args: argparse.Namespace, command: PipelineCommand) -> int:
 
 
 def human_command(args: argparse.Namespace) -> int:
-    name = f"humangr pipeline {args.pipeline_command}"
+    """``pipeline unblock|cancel``: in process, or sent to the engine with ``--nats``."""
     try:
         command = build_command(args)
-        if args.nats:
-            return _over_nats(args, command)
-        return _in_process(args, command)
     except ContractError as exc:
-        print(f"{name}: invalid command: {exc}", file=sys.stderr)
+        raise EngineError(f"invalid command: {describe(exc)}") from None
+    try:
+        return _over_nats(args, command) if args.nats else _in_process(args, command)
     except (CommandRefused, Refused) as exc:
-        print(f"{name}: refused: {exc}", file=sys.stderr)
-    except StateFileError as exc:
-        return state_file_error(name, exc)
-    except (EngineError, OSError) as exc:
-        print(f"{name}: {exc}", file=sys.stderr)
-    return EXIT_ERROR
+        raise EngineError(f"refused: {exc}") from None
 
 
 def add_human_parsers(

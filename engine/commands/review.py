@@ -8,28 +8,39 @@ import sys
 
 import anyio
 
+from humangr.contracts import ActionContext
 from humangr.engine.commands.common import llm_description, load_actions, make_llm
+from humangr.engine.commands.failure import UsageError
+from humangr.engine.commands.inputs import STDIN
 from humangr.engine.commands.render import EXIT_CODES, render
 from humangr.engine.config import ReviewConfig
-from humangr.engine.errors import EngineError
 from humangr.engine.review import LAYERS
 from humangr.engine.runtime import run_engine
 
 __all__ = ["layers_command", "review_command"]
 
-EXIT_ERROR = 3
+NO_INPUT = (
+    "no input: give FILE.diff, FILE.json, a directory, - (a diff on standard input) or "
+    "--action FILE; standard input is read without - only when it is not a terminal"
+)
 
 
-async def _review(args: argparse.Namespace) -> int:
-    config = ReviewConfig(
-        layers=ReviewConfig.parse_layers(args.layers) if args.layers else ReviewConfig().layers,
-        layer_deadline_s=args.deadline,
-    )
-    actions = load_actions(args.sources or ["-"])
+def _sources(args: argparse.Namespace) -> list[str]:
+    """The sources to read: as given; ``-`` if none is given and standard input is a pipe or
+    a file (never with ``--action``, never from a terminal)."""
+    sources: list[str] = list(args.sources)
+    if sources or args.action:
+        return sources
+    if sys.stdin is None or sys.stdin.isatty():
+        raise UsageError("humangr review", NO_INPUT, usage=args.usage)
+    return [STDIN]
+
+
+async def _review(
+    args: argparse.Namespace, config: ReviewConfig, actions: list[tuple[str, ActionContext]]
+) -> int:
     llm = make_llm(args.llm)
     note = llm_description(llm)
-    if args.action:
-        actions += load_actions([args.action])
     worst = 0
     async with run_engine(llm=llm, config=config) as engine:
         for name, action in actions:
@@ -42,11 +53,16 @@ async def _review(args: argparse.Namespace) -> int:
 
 
 def review_command(args: argparse.Namespace) -> int:
-    try:
-        return anyio.run(_review, args)
-    except EngineError as exc:
-        print(f"humangr review: {exc}", file=sys.stderr)
-        return EXIT_ERROR
+    """Review every source in process; exit with the worst outcome (errors: 3)."""
+    config = ReviewConfig(
+        layers=ReviewConfig.parse_layers(args.layers) if args.layers else ReviewConfig().layers,
+        layer_deadline_s=args.deadline,
+    )
+    limit = config.max_diff_bytes
+    actions = load_actions(_sources(args), max_diff_bytes=limit)
+    if args.action:
+        actions += load_actions([args.action], max_diff_bytes=limit, as_json=True)
+    return anyio.run(_review, args, config, actions)
 
 
 def layers_command(args: argparse.Namespace) -> int:
@@ -71,9 +87,12 @@ def layers_command(args: argparse.Namespace) -> int:
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     review = sub.add_parser("review", help="review diffs or actions in process and print decisions")
     review.add_argument(
-        "sources", nargs="*", help="FILE.diff, FILE.json, a directory, or - (stdin)"
+        "sources",
+        nargs="*",
+        help="FILE.diff, FILE.json, a directory, or - (stdin); with none, a diff piped on "
+        "stdin is read",
     )
-    review.add_argument("--action", help="an ActionContext as JSON")
+    review.add_argument("--action", help="an ActionContext as JSON (stdin is not read)")
     review.add_argument("--layers", help="comma-separated layers, e.g. HL4,HL6 (default: all)")
     review.add_argument(
         "--llm",
@@ -87,7 +106,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         action="store_true",
         help="exit 0 whatever the outcomes (errors still exit 3)",
     )
-    review.set_defaults(func=review_command)
+    review.set_defaults(func=review_command, usage=review.format_usage())
 
     layers = sub.add_parser("layers", help="list the seven layers, their focus and veto power")
     layers.add_argument("--format", choices=["text", "json"], default="text")

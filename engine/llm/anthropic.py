@@ -17,6 +17,7 @@ import anyio
 from humangr.contracts import Usage
 from humangr.engine.errors import ConfigError
 from humangr.engine.metrics import Metrics
+from humangr.engine.redact import redact_url, redact_urls
 
 from .base import LLMReply, LLMRequest
 from .errors import LLMReplyInvalid, LLMTransportError
@@ -72,7 +73,8 @@ class AnthropicLLM:
         )
 
     def __repr__(self) -> str:
-        return f"AnthropicLLM(model={self.model!r}, base_url={str(self._client.base_url)!r})"
+        base_url = redact_url(str(self._client.base_url))
+        return f"AnthropicLLM(model={self.model!r}, base_url={base_url!r})"
 
     async def aclose(self) -> None:
         await self._client.close()
@@ -210,7 +212,9 @@ class AnthropicLLM:
         content = getattr(message, "content", None)
         if not isinstance(content, list):
             raise LLMTransportError(
-                "the Anthropic API sent a reply without content blocks; is base_url right?",
+                self._redact(
+                    "the Anthropic API sent a reply without content blocks; is base_url right?"
+                ),
                 reason="malformed",
             )
         model = str(getattr(message, "model", None) or self.model)
@@ -254,6 +258,9 @@ class AnthropicLLM:
             tokens.labels(kind="cache_write").inc(usage.cache_write_tokens)
 
     def _redact(self, text: str) -> str:
+        """``text`` without the API key and without credentials in any URL (a ``base_url``
+        such as ``http://user:pass@host`` is named in transport errors)."""
+        text = redact_urls(text)
         return text.replace(self._secret, "[redacted]") if self._secret else text
 
 

@@ -6,13 +6,13 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Protocol
-from urllib.parse import urlsplit, urlunsplit
 
 from humangr.contracts import ActionContext, HumanLayerReport, Subjects
 from humangr.engine.bus import Bus
 from humangr.engine.config import ReviewConfig
 from humangr.engine.errors import BusError, ContractError, EngineError
 from humangr.engine.llm import LLMClient
+from humangr.engine.redact import redact_url
 from humangr.engine.runtime import Engine, fetch_report, run_engine, submit_and_wait
 
 __all__ = [
@@ -24,17 +24,6 @@ __all__ = [
     "nats_backend",
     "redact_url",
 ]
-
-
-def redact_url(url: str) -> str:
-    """``url`` without user and password (they must never reach logs or resources)."""
-    parts = urlsplit(url)
-    if parts.username is None and parts.password is None:
-        return url
-    host = parts.hostname or ""
-    host = f"[{host}]" if ":" in host else host
-    netloc = f"{host}:{parts.port}" if parts.port is not None else host
-    return urlunsplit(parts._replace(netloc=netloc))
 
 
 class ReportNotFound(EngineError):

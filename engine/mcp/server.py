@@ -14,10 +14,11 @@ from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
-from humangr.contracts import ActionContext, HumanLayerReport, LayerID, encode
+from humangr.contracts import ActionContext, HumanLayerReport, LayerID, action_problem, encode
 from humangr.engine.commands.render import render_text
 from humangr.engine.errors import ContractError, EngineError
 from humangr.engine.llm import LLMClient
+from humangr.engine.redact import redact_urls
 
 from .backend import ReportNotFound, ReviewBackend
 from .quick import quick_review
@@ -183,7 +184,6 @@ class HumanLayerMCP:
         return await spec.run(arguments)
 
     async def _validate(self, args: ValidateInput) -> types.CallToolResult:
-        _check_diff(args.code_diff, self.backend.config.max_diff_bytes)
         action = ActionContext(
             agent_id=args.agent_id,
             action_type=args.action_type,
@@ -192,18 +192,19 @@ class HumanLayerMCP:
             affected_files=list(args.affected_files),
             environment=dict(args.environment),
         )
+        self._check(action)
         try:
             report = await self.backend.validate(action)
         except EngineError as exc:
             self.stats.error()
-            log.error("validate: no decision: %s", exc)
-            return _failed(f"validate: no decision ({exc}); the action is NOT approved")
+            problem = redact_urls(str(exc))
+            log.error("validate: no decision: %s", problem)
+            return _failed(f"validate: no decision ({problem}); the action is NOT approved")
         self.stats.decision(report)
         log.info("validate: %s %s %s", report.report_id, report.outcome, report.final_veto_level)
         return _result(report, render_text(report.action_id, report, self.llm_note))
 
     async def _test_action(self, args: TestActionInput) -> types.CallToolResult:
-        _check_diff(args.code_diff, self.backend.config.max_diff_bytes)
         layers = list(dict.fromkeys(args.layers)) if args.layers else list(LayerID)
         action = ActionContext(
             agent_id="mcp-test-action",
@@ -211,6 +212,7 @@ class HumanLayerMCP:
             action_description=args.action_description,
             code_diff=args.code_diff,
         )
+        self._check(action)
         result = await quick_review(
             action,
             layers,
@@ -222,13 +224,21 @@ class HumanLayerMCP:
         self.stats.verdict(result.verdict)
         return _result(result, result.summary)
 
+    def _check(self, action: ActionContext) -> None:
+        """Refuse an action with nothing to review or a diff over the limit in force (the
+        configured one, never above ``MAX_DIFF_BYTES``), before any review."""
+        problem = action_problem(action, max_diff_bytes=self.backend.config.max_diff_bytes)
+        if problem is not None:
+            path = "$.code_diff" if problem.startswith("code_diff") else "$"
+            raise _invalid(f"invalid arguments at {path}: {problem}", path=path, problem=problem)
+
     async def _get_report(self, args: GetReportInput) -> types.CallToolResult:
         try:
             report = await self.backend.report(args.report_id)
         except ReportNotFound as exc:
             raise _invalid(f"report not found: {exc}", report_id=args.report_id) from None
         except EngineError as exc:
-            return _failed(f"get_report: the engine did not answer ({exc})")
+            return _failed(f"get_report: the engine did not answer ({redact_urls(str(exc))})")
         return _result(report, render_text(report.action_id, report, self.llm_note))
 
     async def _list_layers(self, args: ListLayersInput) -> types.CallToolResult:
@@ -285,16 +295,6 @@ class HumanLayerMCP:
         text = msgspec.json.format(encode(value), indent=2).decode()
         return types.ReadResourceResult(
             contents=[types.TextResourceContents(uri=uri, mime_type=JSON, text=text)]
-        )
-
-
-def _check_diff(diff: str | None, limit: int) -> None:
-    size = len(diff.encode()) if diff else 0
-    if size > limit:
-        raise _invalid(
-            f"invalid arguments: code_diff is {size} bytes, over the limit of {limit}; "
-            "split the change",
-            path="$.code_diff",
         )
 
 

@@ -34,6 +34,7 @@ from humangr.engine.testing.fake_anthropic import (
     Text,
     ToolUse,
 )
+from humangr.engine.testing.natsserver import free_port
 
 KEY = "sk-ant-test-0123456789-secret"
 VERDICT = {
@@ -354,3 +355,22 @@ async def test_key_and_model_come_from_the_environment(
     async with AnthropicLLM(base_url=fake.url) as llm:
         await llm.complete(layer_request())
     assert fake.requests[0].json()["model"] == "claude-from-env"
+
+
+@pytest.mark.anyio
+async def test_url_credentials_never_appear_in_errors_or_repr(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    secret = "Pa55-w0rd-never-shown"
+    caplog.set_level(logging.INFO, logger="humangr.llm")
+    url = f"http://user:{secret}@127.0.0.1:{free_port()}"
+    llm = AnthropicLLM(api_key=KEY, base_url=url, base_delay=0.001, model="claude-test")
+    async with llm:
+        assert secret not in repr(llm)
+        with anyio.fail_after(30), pytest.raises(LLMTransportError) as caught:
+            await llm.complete(layer_request())
+    assert caught.value.reason == "connection"
+    assert caught.value.attempts == 3
+    assert "cannot reach the Anthropic API at http://***@127.0.0.1" in str(caught.value)
+    assert secret not in str(caught.value)
+    assert secret not in caplog.text

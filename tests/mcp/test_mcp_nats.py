@@ -15,6 +15,7 @@ from humangr.engine.actor import SupervisionPolicy
 from humangr.engine.bus.nats import NatsBus
 from humangr.engine.config import ReviewConfig
 from humangr.engine.runtime import run_engine
+from humangr.engine.testing.natsserver import NatsServer
 
 pytestmark = [pytest.mark.anyio, pytest.mark.nats]
 
@@ -76,3 +77,22 @@ async def test_validate_through_a_remote_engine_on_nats(nats_url: str, tmp_path:
                     assert thresholds["policy_version"] == decision["policy_version"]
     finally:
         await bus.close()
+
+
+SECRET = "Pa55-w0rd-never-shown"
+
+
+async def test_the_engine_url_is_shown_without_credentials(tmp_path: Path) -> None:
+    conf = tmp_path / "nats-server.conf"
+    conf.write_text(f'authorization {{ users = [ {{ user: carol, password: "{SECRET}" }} ] }}\n')
+    with NatsServer(jetstream=False, config_file=conf) as server:
+        url = server.url.replace("nats://", f"nats://carol:{SECRET}@")
+        with (tmp_path / "server.log").open("w+") as errlog, anyio.fail_after(TIMEOUT):
+            async with mcp_session("--nats", url, "--llm", "none", errlog=errlog) as session:
+                thresholds = resource_json(
+                    await session.read_resource("human_layer://config/thresholds")
+                )
+            errlog.seek(0)
+            logged = errlog.read()
+    assert "nats://***@127.0.0.1" in str(thresholds)
+    assert SECRET not in str(thresholds) + logged

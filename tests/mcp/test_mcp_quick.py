@@ -3,6 +3,7 @@ with a scripted LLM, fail-closed errors, and the pure helpers."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -11,9 +12,11 @@ import anyio
 import pytest
 from mcp import Client
 from mcp.shared.exceptions import MCPError
+from mcp.types import INVALID_PARAMS
 from mcp_helpers import CLEAN_DIFF, EVAL_DIFF, data, resource_json
 
 from humangr.contracts import LayerID, LayerStatus, ReviewFinding, Severity, Subjects, VetoLevel
+from humangr.contracts.types import MAX_DIFF_BYTES
 from humangr.engine.bus import MemoryBus
 from humangr.engine.config import ReviewConfig
 from humangr.engine.llm import LLMClient, ScriptedLLM
@@ -145,7 +148,101 @@ async def test_an_oversized_diff_is_refused_before_review() -> None:
                         "code_diff": EVAL_DIFF,
                     },
                 )
-            assert "over the limit of 64" in refused.value.message
+            assert refused.value.code == INVALID_PARAMS
+            assert "$.code_diff" in refused.value.message
+            assert "the limit is 64" in refused.value.message
+            assert app.stats.summary().decisions_total == 0
+
+
+@pytest.mark.parametrize(
+    ("diff", "size"),
+    [
+        ("+x\n" * (MAX_DIFF_BYTES // 3 + 1), MAX_DIFF_BYTES // 3 * 3 + 3),
+        ("+" + "é" * (MAX_DIFF_BYTES // 2), MAX_DIFF_BYTES + 1),
+    ],
+    ids=["bytes", "multibyte-within-the-character-limit"],
+)
+async def test_the_default_limit_is_max_diff_bytes_in_utf8_bytes(diff: str, size: int) -> None:
+    assert len(diff.encode()) == size > MAX_DIFF_BYTES
+    with anyio.fail_after(20):
+        async with client_for() as (client, app):
+            for tool, arguments in (
+                ("validate", {"agent_id": "a", "action_type": "code_diff"}),
+                ("test_action", {}),
+            ):
+                with pytest.raises(MCPError) as refused:
+                    await client.call_tool(
+                        tool, {**arguments, "action_description": "big", "code_diff": diff}
+                    )
+                assert refused.value.code == INVALID_PARAMS
+                assert "$.code_diff" in refused.value.message
+                limit = re.search(r"(?:the limit is |<= )([\d,]+)", refused.value.message)
+                assert limit is not None, refused.value.message
+                assert int(limit.group(1).replace(",", "")) == MAX_DIFF_BYTES
+            assert app.stats.summary().decisions_total == 0
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "problem"),
+    [
+        (
+            "validate",
+            {"agent_id": "a", "action_type": "code_diff", "action_description": "x"},
+            "code_diff is empty",
+        ),
+        (
+            "validate",
+            {
+                "agent_id": "a",
+                "action_type": "code_diff",
+                "action_description": "x",
+                "code_diff": "\n \n",
+            },
+            "code_diff is empty",
+        ),
+        (
+            "validate",
+            {"agent_id": "a", "action_type": "shell", "action_description": " \n "},
+            "nothing to review",
+        ),
+        ("test_action", {"action_description": "x", "code_diff": "\n\n"}, "code_diff is empty"),
+        ("test_action", {"action_description": "   "}, "nothing to review"),
+    ],
+)
+async def test_an_action_with_nothing_to_review_is_refused(
+    tool: str, arguments: dict[str, Any], problem: str
+) -> None:
+    with anyio.fail_after(10):
+        async with client_for() as (client, app):
+            with pytest.raises(MCPError) as refused:
+                await client.call_tool(tool, arguments)
+            assert refused.value.code == INVALID_PARAMS
+            assert problem in refused.value.message
+            assert app.stats.summary().decisions_total == 0
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "path"),
+    [
+        (
+            "validate",
+            {"agent_id": "a", "action_type": "code_diff", "action_description": "x", "diff": "+"},
+            "diff",
+        ),
+        ("test_action", {"action_description": "x", "layer": ["HL4"]}, "layer"),
+        ("get_report", {"report_id": "r", "approve": True}, "approve"),
+        ("list_layers", {"all": True}, "all"),
+    ],
+)
+async def test_an_unknown_argument_is_refused_and_named(
+    tool: str, arguments: dict[str, Any], path: str
+) -> None:
+    with anyio.fail_after(10):
+        async with client_for() as (client, app):
+            with pytest.raises(MCPError) as refused:
+                await client.call_tool(tool, arguments)
+            assert refused.value.code == INVALID_PARAMS
+            assert f"unknown field `{path}`" in refused.value.message
             assert app.stats.summary().decisions_total == 0
 
 
@@ -199,6 +296,6 @@ def test_layer_uris_and_redacted_urls() -> None:
     assert parse_layer_uri("human_layer://config/thresholds") is None
     with pytest.raises(ValueError, match="unknown layer 'HL0'"):
         parse_layer_uri("human_layer://layers/HL0")
-    assert redact_url("nats://user:secret@10.0.0.1:4222") == "nats://10.0.0.1:4222"
-    assert redact_url("tls://token@[::1]") == "tls://[::1]"
+    assert redact_url("nats://user:secret@10.0.0.1:4222") == "nats://***@10.0.0.1:4222"
+    assert redact_url("tls://token@[::1]") == "tls://***@[::1]"
     assert redact_url("nats://127.0.0.1:4222") == "nats://127.0.0.1:4222"

@@ -155,10 +155,10 @@ def test_the_cli_runs_the_scenario_and_writes_only_under_the_project(tmp_path: P
         f"scripted:{SCRIPT}",
         cwd=cwd,
     )
-    assert again.returncode == 2
+    assert again.returncode == 3
     assert "already ended done" in again.stderr
     missing = run_cli("pipeline", "status", "nope", "--root", str(root), cwd=cwd)
-    assert missing.returncode == 2
+    assert missing.returncode == 3
 
 
 def test_the_cli_exits_1_when_the_project_blocks(tmp_path: Path) -> None:

@@ -32,7 +32,7 @@ from humangr.contracts import (
 from humangr.engine.actor import ActorSystem
 from humangr.engine.bus import Bus
 from humangr.engine.cli import main
-from humangr.engine.commands.pipeline import EXIT_ERROR
+from humangr.engine.commands.failure import EXIT_ERROR
 from humangr.engine.errors import PathPolicyError, StateFileError
 from humangr.engine.pipeline import TASK_STATE_PATH, encode_state, start_project
 from humangr.engine.storage import ProjectStore

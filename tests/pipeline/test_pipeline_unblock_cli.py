@@ -77,7 +77,7 @@ def test_unblock_resumes_a_project_blocked_by_a_previous_run_and_exits_0(
         "--reason",
         WHY,
     )
-    assert code == 2
+    assert code == 3
     assert "refused: project demo is blocked on task TSK-2: name it" in err
 
     # a new process has a new ScriptedLLM: its TSK-2 lines are the fixed attempt and QA_PASS
@@ -118,7 +118,7 @@ def test_unblock_resumes_a_project_blocked_by_a_previous_run_and_exits_0(
     code, _, err = humangr(
         capsys, "pipeline", "cancel", "demo", "--root", root, "--reviewer", "bob", "--reason", WHY
     )
-    assert code == 2
+    assert code == 3
     assert "refused: project demo is done, not blocked" in err
 
 
@@ -144,11 +144,11 @@ def test_cancel_needs_no_llm_and_ends_the_project_cancelled(
     assert code == 1
     who = ("--root", root, "--reviewer", "alice")
     code, _, err = humangr(capsys, "pipeline", "cancel", "ni", *who, "--reason", "no")
-    assert code == 2
+    assert code == 3
     assert "invalid command" in err
     assert "$.reason" in err
     code, _, err = humangr(capsys, "pipeline", "unblock", "ni", *who, "--reason", WHY)
-    assert code == 2
+    assert code == 3
     assert "give an LLM" in err
 
     code, out, err = humangr(capsys, "pipeline", "cancel", "ni", *who, "--reason", WHY)
@@ -177,7 +177,7 @@ async def test_over_nats_the_command_goes_to_the_running_engine(
                     "pipeline", "cancel", "remote", "--task", "TSK-1", *base, cwd=tmp_path
                 )
             )
-            assert refused.returncode == 2
+            assert refused.returncode == 3
             assert "refused: cancel refused: project remote has no task TSK-1" in refused.stderr
 
             async with bus.subscribe(subj.pipeline_status("remote")) as statuses:
