@@ -16,6 +16,7 @@ from humangr.engine.enforcer.enforcer import AssetLoader, default_assets
 from humangr.engine.errors import ConfigError, MessageRefused
 from humangr.engine.llm import LLMClient
 from humangr.engine.llm.metered import metered
+from humangr.engine.state import StateStore
 
 __all__ = ["BREAKER_FILE", "LLM_AGENTS", "AgentActor", "agent_actors", "serve_actors"]
 
@@ -121,7 +122,9 @@ def agent_actors(
     return [AgentActor(agent, llm, breakers=breakers, **options) for agent in agents]
 
 
-def serve_actors(*, llm: LLMClient | None = None, root: Path | str) -> list[Actor]:
+def serve_actors(
+    *, llm: LLMClient | None = None, root: Path | str, state: StateStore | None = None
+) -> list[Actor]:
     """The ``agents`` role of ``humangr serve``: one ``AgentActor`` per LLM agent, with the
     breakers persisted in ``<root>/.humangr-breakers.json``. The file is this process's: run
     one agents process per root (several would overwrite each other's breaker states)."""

@@ -40,6 +40,7 @@ from humangr.engine.pipeline import (
     render_task_state,
     start_project,
 )
+from humangr.engine.state import StateStore
 from humangr.engine.storage import ProjectStore, resolve_root, validate_project_id
 
 __all__ = ["STATE_REMEDY", "MonitorActor", "load_project", "serve_actors"]
@@ -285,7 +286,9 @@ class MonitorActor(Actor):
         await self._ctx.publish(subject, pipeline_status(project, message))
 
 
-def serve_actors(*, llm: object = None, root: Path | str) -> list[Actor]:
+def serve_actors(
+    *, llm: object = None, root: Path | str, state: StateStore | None = None
+) -> list[Actor]:
     """The ``monitor`` role of ``humangr serve``: the Monitor and the pipeline Supervisor
     (both keep per-project state; run one of each per deployment)."""
     from humangr.actors.pipeline_supervisor import PipelineSupervisor

@@ -15,10 +15,14 @@ import anyio
 
 from humangr.contracts import ActionSubmitted, HumanLayerReport, Subjects, decode, encode
 from humangr.engine.actor import Actor, ActorSystem
+from humangr.engine.bus import Bus
 from humangr.engine.commands.common import connect_nats, load_actions, make_llm
 from humangr.engine.commands.render import EXIT_CODES, render
+from humangr.engine.commands.state import STATE_HELP, open_state
 from humangr.engine.config import ReviewConfig
+from humangr.engine.config_file import load_review_config, review_config
 from humangr.engine.errors import ConfigError, ContractError, EngineError
+from humangr.engine.llm import LLMClient
 from humangr.engine.metrics import Metrics
 from humangr.engine.metrics_server import serve_metrics
 from humangr.engine.redact import redact_url
@@ -32,7 +36,7 @@ ROLES = ("supervisor", "layers", "agents", "monitor", "all")
 PIPELINE_ROLES = {"agents": "humangr.actors.agent", "monitor": "humangr.actors.monitor"}
 """Roles served by the pipeline's actors, and the module that must provide them."""
 PIPELINE_HOOK = "serve_actors"
-"""``serve_actors(*, llm, root) -> Sequence[Actor]`` in a pipeline role's module."""
+"""``serve_actors(*, llm, root, state) -> Sequence[Actor]`` in a pipeline role's module."""
 
 
 def pipeline_factory(role: str, module_name: str) -> Callable[..., Sequence[Actor]]:
@@ -81,24 +85,24 @@ def resolve_roles(
     return ("supervisor", "layers", *factories), factories
 
 
-async def _serve(args: argparse.Namespace) -> int:
-    config = ReviewConfig(
-        layers=ReviewConfig.parse_layers(args.layers) if args.layers else ReviewConfig().layers
+def serve_config(args: argparse.Namespace) -> ReviewConfig:
+    """The review settings of ``serve``: ``--config FILE`` (TOML), then the flags on top."""
+    base = load_review_config(args.config) if args.config else ReviewConfig()
+    return review_config(
+        base,
+        layers=ReviewConfig.parse_layers(args.layers) if args.layers else None,
+        review_deadline_s=args.review_deadline,
+        layer_deadline_s=args.layer_deadline,
     )
+
+
+async def _serve(args: argparse.Namespace) -> int:
+    config = serve_config(args)
     roles, factories = resolve_roles(args.role)
     llm = make_llm(args.llm) if set(roles) & {"layers", *PIPELINE_ROLES} else None
     # A Supervisor without its layers plans LLM runs unless told `--llm none`: layer workers
     # without an LLM then fail closed (needs_review) instead of silently reviewing less.
     llm_review = llm is not None if "layers" in roles else args.llm != "none"
-    actors: list[Actor] = review_actors(config, llm, roles=roles, llm_review=llm_review)
-    for role, factory in factories.items():
-        try:
-            actors.extend(factory(llm=llm, root=Path(args.root)))
-        except ConfigError as exc:
-            if args.role != "all":
-                raise
-            log.warning("--role all: not serving %s: %s", role, exc)
-            roles = tuple(r for r in roles if r != role)
     metrics = Metrics()
     async with anyio.create_task_group() as tg:
         if args.metrics_port is not None:
@@ -107,27 +111,61 @@ async def _serve(args: argparse.Namespace) -> int:
             )
             print(f"humangr metrics on http://{args.metrics_host}:{port}/metrics", flush=True)
         try:
-            await _run_actors(args, roles, actors, metrics)
+            await _serve_on_nats(args, config, roles, factories, llm, llm_review, metrics)
         finally:
             tg.cancel_scope.cancel()
     return 0
 
 
-async def _run_actors(
-    args: argparse.Namespace, roles: Sequence[str], actors: Sequence[Actor], metrics: Metrics
+async def _serve_on_nats(
+    args: argparse.Namespace,
+    config: ReviewConfig,
+    roles: tuple[str, ...],
+    factories: Mapping[str, Callable[..., Sequence[Actor]]],
+    llm: LLMClient | None,
+    llm_review: bool,
+    metrics: Metrics,
 ) -> None:
-    bus = await connect_nats(args.nats, jetstream=args.jetstream)
+    bus = await connect_nats(args.nats, jetstream=args.jetstream, prefix=args.prefix)
     try:
-        system = ActorSystem(bus, subjects=Subjects(args.prefix), metrics=metrics)
-        system.add(*actors)
-        with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-            async with system.running():
-                print(f"humangr serving {', '.join(roles)} on {redact_url(args.nats)}", flush=True)
-                async for signum in signals:
-                    log.warning("signal %s: draining", signum)
-                    break
+        state = await open_state(args.state, bus, prefix=args.prefix)
+        print(f"humangr state: {state.description}", flush=True)
+        actors: list[Actor] = review_actors(
+            config,
+            llm,
+            roles=roles,
+            llm_review=llm_review,
+            state=state,
+            resume_inflight=not args.jetstream,
+        )
+        for role, factory in factories.items():
+            try:
+                actors.extend(factory(llm=llm, root=Path(args.root), state=state))
+            except ConfigError as exc:
+                if args.role != "all":
+                    raise
+                log.warning("--role all: not serving %s: %s", role, exc)
+                roles = tuple(r for r in roles if r != role)
+        await _run_actors(args, bus, roles, actors, metrics)
     finally:
         await bus.close()
+
+
+async def _run_actors(
+    args: argparse.Namespace,
+    bus: Bus,
+    roles: Sequence[str],
+    actors: Sequence[Actor],
+    metrics: Metrics,
+) -> None:
+    system = ActorSystem(bus, subjects=Subjects(args.prefix), metrics=metrics)
+    system.add(*actors)
+    with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        async with system.running():
+            print(f"humangr serving {', '.join(roles)} on {redact_url(args.nats)}", flush=True)
+            async for signum in signals:
+                log.warning("signal %s: draining", signum)
+                break
 
 
 async def _submit(args: argparse.Namespace) -> int:
@@ -211,6 +249,22 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     )
     serve.add_argument("--layers", help="comma-separated layers to serve (default: all)")
     serve.add_argument("--llm", help="none | anthropic | scripted:FILE")
+    serve.add_argument("--state", default="auto", help=STATE_HELP)
+    serve.add_argument(
+        "--config", help="review settings from a TOML file (flags given here win over it)"
+    )
+    serve.add_argument(
+        "--review-deadline",
+        type=float,
+        metavar="SECONDS",
+        help="time a human gets to resolve a needs_review before it is rejected (default 86400)",
+    )
+    serve.add_argument(
+        "--layer-deadline",
+        type=float,
+        metavar="SECONDS",
+        help="time one layer gets for its runs; a late layer is an error (default 120)",
+    )
     serve.add_argument(
         "--metrics-port",
         type=int,

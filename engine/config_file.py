@@ -1,0 +1,73 @@
+"""Review settings from a TOML file (``humangr serve --config FILE``).
+
+Every ``ReviewConfig`` setting may be given at the top level, the gate thresholds in a
+``[gate]`` table; a key the engine does not know is an error naming it, never ignored::
+
+    layers = ["HL1", "HL2", "HL3", "HL4", "HL5", "HL6", "HL7"]
+    layer_deadline_s = 120
+    review_deadline_s = 86400
+    max_diff_bytes = 1000000
+    adaptive_redundancy = false
+    report_retention_s = 2592000
+
+    [gate]
+    runs_per_layer = 3
+    rejecting_mediums = 2
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from humangr.contracts import GateSettings, LayerID
+from humangr.engine.errors import ConfigError
+
+from .config import ReviewConfig
+
+__all__ = ["load_review_config", "review_config"]
+
+
+class _File(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    layers: list[LayerID] | None = None
+    gate: GateSettings | None = None
+    layer_deadline_s: float | None = None
+    review_deadline_s: float | None = None
+    max_diff_bytes: int | None = None
+    early_exit: bool | None = None
+    adaptive_redundancy: bool | None = None
+    max_repairs: int | None = None
+    report_retention_s: float | None = None
+    allow_layer_selection: bool | None = None
+    unsafe_policy: bool | None = None
+
+
+def review_config(base: ReviewConfig | None = None, **settings: Any) -> ReviewConfig:
+    """``base`` (the defaults) with ``settings`` that are not ``None`` applied on top."""
+    chosen = {name: value for name, value in settings.items() if value is not None}
+    if "layers" in chosen:
+        chosen["layers"] = tuple(chosen["layers"])
+    return dataclasses.replace(base or ReviewConfig(), **chosen)
+
+
+def load_review_config(path: Path | str) -> ReviewConfig:
+    """The ``ReviewConfig`` a TOML file describes (defaults for what it leaves out)."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"cannot read the config file {path}: {exc.strerror or exc}") from None
+    try:
+        found = msgspec.toml.decode(data, type=_File)
+    except msgspec.ValidationError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+    except (msgspec.DecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path} is not a valid TOML file: {exc}") from None
+    values = {f: getattr(found, f) for f in found.__struct_fields__}
+    try:
+        return review_config(**values)
+    except ConfigError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
