@@ -148,11 +148,12 @@ async def test_serve_prints_its_url_without_credentials(auth_server: NatsServer)
         assert process.stderr is not None
         out = b""
         with anyio.fail_after(30):
-            while b"\n" not in out:
+            while b"humangr serving" not in out or not out.endswith(b"\n"):
                 out += await process.stdout.receive()
         process.send_signal(signal.SIGTERM)
         with anyio.fail_after(30):
             assert await process.wait() == 0
         err = b"".join([chunk async for chunk in process.stderr])
     assert b"humangr serving supervisor on nats://***@127.0.0.1" in out
+    assert b"humangr state: " in out
     assert SECRET.encode() not in out + err

@@ -220,10 +220,14 @@ async def _layer_workers(count: int, nats_url: str | None, prefix: str) -> Async
                 )
                 stack.push_async_callback(_stop, process)
                 assert process.stdout is not None
-                with anyio.fail_after(30):
-                    banner = await process.stdout.receive()
-                if b"serving" not in banner:
-                    raise ConfigError(f"layer worker did not start: {banner!r}")
+                banner = b""
+                with anyio.move_on_after(30):
+                    async for chunk in process.stdout:
+                        banner += chunk
+                        if b"humangr serving" in banner:
+                            break
+                if b"humangr serving" not in banner:
+                    raise ConfigError(f"layer worker did not start: {banner[-500:]!r}")
             yield
 
 

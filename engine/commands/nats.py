@@ -128,8 +128,10 @@ async def _serve_on_nats(
 ) -> None:
     bus = await connect_nats(args.nats, jetstream=args.jetstream, prefix=args.prefix)
     try:
-        state = await open_state(args.state, bus, prefix=args.prefix)
-        print(f"humangr state: {state.description}", flush=True)
+        state = None
+        if set(roles) & {"supervisor", *PIPELINE_ROLES}:
+            state = await open_state(args.state, bus, prefix=args.prefix)
+            print(f"humangr state: {state.description}", flush=True)
         actors: list[Actor] = review_actors(
             config,
             llm,
