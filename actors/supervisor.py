@@ -141,6 +141,7 @@ class SupervisorActor(Actor):
             owner=self.owner,
             retention_s=self.config.report_retention_s,
             review_deadline_s=self.config.review_deadline_s,
+            lease_s=self.config.lease_s,
         )
         await self.state.open()
         self.outbox = DecisionOutbox(ctx, self.state)
@@ -283,9 +284,9 @@ class SupervisorActor(Actor):
         """Publish the decision; on an early exit the unfinished layers are marked skipped."""
         report = self._report(review, early=early)
         action_id = review.action_id
+        self._ctx.metrics.decision_latency.observe(time.perf_counter() - review.started)
         if not await self.outbox.publish(action_id, report, review.submitted.action):
             return
-        self._ctx.metrics.decision_latency.observe(time.perf_counter() - review.started)
         unfinished = [lid for lid in review.expected if lid not in review.results]
         try:
             if unfinished:
@@ -385,22 +386,25 @@ class SupervisorActor(Actor):
     async def background(self, ctx: ActorContext) -> None:
         """Every tick (or sooner when woken): publish what the outbox holds, announce and time
         out pending reviews, and run again the reviews in flight whose Supervisor died."""
+        tick = min(TICK_S, self.config.lease_s / 4)
+        renewed = 0.0
         async with anyio.create_task_group() as tg:
-            ticks = 0
             while True:
-                wait = TICK_S
+                wait = tick
                 try:
                     await self.outbox.drain()
                     due = await self.humans.sweep()
                     if due is not None:
                         wait = min(wait, due)
                     if self.resume_inflight:
-                        await self._resume(tg, renew=ticks % 3 == 0)
+                        renew = anyio.current_time() - renewed >= self.config.lease_s / 3
+                        if renew:
+                            renewed = anyio.current_time()
+                        await self._resume(tg, renew=renew)
                 except BusClosedError:
                     raise
                 except (BusError, StateError) as exc:
                     log.warning("supervisor background work: %s; trying again", exc)
-                ticks += 1
                 self._wake = anyio.Event()
                 with anyio.move_on_after(wait):
                     await self._wake.wait()

@@ -52,6 +52,10 @@ class ReviewConfig:
     max_repairs: int = MAX_REPAIRS
     report_retention_s: float = 30 * 24 * 3600.0
     """How long decisions and reports stay in the state store for ``humangr report``."""
+    lease_s: float = 10.0
+    """How long a Supervisor's claim on shared work (a review in flight, a decision on its way
+    out, a review being resolved) holds without renewal; after it, another Supervisor takes
+    the work over."""
     allow_layer_selection: bool = False
     """Let a bus submission name the layers to run (``ActionSubmitted.layers``); off, such a
     submission is refused: the Supervisor alone decides what is reviewed."""
@@ -66,7 +70,7 @@ class ReviewConfig:
             raise ConfigError("no review layers configured; enable at least one of HL1..HL7")
         if len(set(self.layers)) != len(self.layers):
             raise ConfigError(f"layers listed twice: {', '.join(map(str, self.layers))}")
-        for name in ("layer_deadline_s", "review_deadline_s", "report_retention_s"):
+        for name in ("layer_deadline_s", "review_deadline_s", "report_retention_s", "lease_s"):
             if getattr(self, name) <= 0:
                 raise ConfigError(f"{name} must be positive")
         if not 1 <= self.max_diff_bytes <= MAX_DIFF_BYTES:

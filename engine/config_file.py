@@ -41,6 +41,7 @@ class _File(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     adaptive_redundancy: bool | None = None
     max_repairs: int | None = None
     report_retention_s: float | None = None
+    lease_s: float | None = None
     allow_layer_selection: bool | None = None
     unsafe_policy: bool | None = None
 

@@ -98,19 +98,22 @@ def review_actors(
 
     actors: list[Actor] = []
     if "supervisor" in roles:
+        with_llm = llm is not None if llm_review is None else llm_review
         policies: dict[tuple[LayerID, ...], str] = {}
 
         def policy(layers: Sequence[LayerID]) -> str:
             key = tuple(layers)
             if key not in policies:
-                policies[key] = current_policy_version(config, key)
+                policies[key] = current_policy_version(config, key, llm_review=with_llm)
             return policies[key]
 
         actors.append(
             SupervisorActor(
                 config,
                 policy=policy,
-                llm_review=llm is not None if llm_review is None else llm_review,
+                llm_review=with_llm,
+                state=state,
+                resume_inflight=resume_inflight,
             )
         )
     if "layers" in roles:

@@ -43,6 +43,11 @@ class ReviewBackend(Protocol):
         """The review settings this server knows (a remote engine applies its own)."""
         ...
 
+    @property
+    def llm_review(self) -> bool:
+        """Whether the layers run LLM runs (as far as this server knows)."""
+        ...
+
     async def validate(self, action: ActionContext) -> HumanLayerReport:
         """Submit ``action`` for the full review and return its decision."""
         ...
@@ -72,6 +77,10 @@ class EngineBackend:
     def config(self) -> ReviewConfig:
         return self.engine.config
 
+    @property
+    def llm_review(self) -> bool:
+        return self.engine.llm is not None
+
     async def validate(self, action: ActionContext) -> HumanLayerReport:
         return await self.engine.submit(action)
 
@@ -88,6 +97,7 @@ class NatsBackend:
     config: ReviewConfig
     mode: str
     timeout: float = 300.0
+    llm_review: bool = True
 
     async def validate(self, action: ActionContext) -> HumanLayerReport:
         return await submit_and_wait(self.bus, self.subjects, action, timeout=self.timeout)
@@ -107,13 +117,19 @@ async def in_process_backend(
 
 @asynccontextmanager
 async def nats_backend(
-    url: str, config: ReviewConfig, *, prefix: str = "hl", timeout: float = 300.0
+    url: str,
+    config: ReviewConfig,
+    *,
+    prefix: str = "hl",
+    timeout: float = 300.0,
+    llm_review: bool = True,
 ) -> AsyncIterator[NatsBackend]:
     """A connection to the engine behind ``url`` (credentials from the environment)."""
     from humangr.engine.commands.common import connect_nats
 
     bus = await connect_nats(url)
     try:
-        yield NatsBackend(bus, Subjects(prefix), config, f"nats {redact_url(url)}", timeout)
+        mode = f"nats {redact_url(url)}"
+        yield NatsBackend(bus, Subjects(prefix), config, mode, timeout, llm_review)
     finally:
         await bus.close()

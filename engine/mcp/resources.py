@@ -62,12 +62,15 @@ GATE_RULES = (
 )
 
 
-def thresholds_document(config: ReviewConfig, mode: str) -> dict[str, Any]:
-    """The gate rules, consensus settings and review limits in force, with the policy version."""
+def thresholds_document(
+    config: ReviewConfig, mode: str, *, llm_review: bool = True
+) -> dict[str, Any]:
+    """The gate rules, consensus settings and review limits in force, with the policy version
+    (``llm_review``: whether the layers run LLM runs, which the policy version includes)."""
     thresholds = dict(config.gate.thresholds())
     local = mode == "in-process"
     return {
-        "policy_version": current_policy_version(config),
+        "policy_version": current_policy_version(config, llm_review=llm_review),
         "mode": mode,
         "applies_to": (
             "the engine inside this server"

@@ -38,7 +38,9 @@ async def open_backend(
         async with in_process_backend(config, llm) as engine:
             yield engine
     else:
-        async with nats_backend(nats_url, config, prefix=prefix, timeout=timeout) as remote:
+        async with nats_backend(
+            nats_url, config, prefix=prefix, timeout=timeout, llm_review=llm is not None
+        ) as remote:
             yield remote
 
 

@@ -281,7 +281,9 @@ class HumanLayerMCP:
         if uri == LAYERS_URI:
             value = layers_result()
         elif uri == THRESHOLDS_URI:
-            value = thresholds_document(self.backend.config, self.backend.mode)
+            value = thresholds_document(
+                self.backend.config, self.backend.mode, llm_review=self.backend.llm_review
+            )
         elif uri == STATS_URI:
             value = self.stats.summary()
         else:
