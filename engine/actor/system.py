@@ -244,7 +244,10 @@ class ActorSystem:
     A message fails alone: an undecodable one, one a handler refuses (``MessageRefused``) and
     one whose handler raises become dead letters (a durable one after its redeliveries);
     handlers of other messages keep running. Only a failing ``setup`` or ``background``
-    restarts an actor.
+    restarts an actor. Messages an actor never received are dead letters too (``losses``):
+    those its subscription lost as a slow consumer, with their count, and durable ones that
+    exhausted their deliveries without a handler finishing them, reported by one subscription
+    of all that share the consumer.
 
     Use ``async with system.running():`` — it returns once every actor is subscribed and set
     up, and on exit stops intake and lets in-flight messages finish within ``drain_timeout``.
