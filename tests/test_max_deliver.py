@@ -127,6 +127,45 @@ async def test_a_message_no_handler_finishes_is_one_dead_letter_across_two_proce
     assert sorted(counted) == [0.0, 1.0], "counted by the process that reported it"
 
 
+class Late(Actor):
+    """Finishes its layer tasks of HL1 only once told to: too late, after the claim."""
+
+    name = "late"
+
+    def __init__(self) -> None:
+        self.finished: list[int] = []
+        self.go = anyio.Event()
+
+    def routes(self, ctx: ActorContext) -> Sequence[Route[Any]]:
+        return [Route(ctx.subjects.layer_task("HL1"), CancelAction, self.handle, queue="hl1")]
+
+    async def handle(self, message: CancelAction, msg: Msg) -> None:
+        await self.go.wait()
+        self.finished.append(msg.delivered)
+
+
+async def test_handlers_finishing_after_the_claim_change_nothing(
+    connect: Factory, subjects: Subjects
+) -> None:
+    bus, observer = await connect(), await connect(core=True)
+    actor = Late()
+    system = ActorSystem(bus, subjects=subjects, policy=HANGING)
+    system.add(actor)
+    async with observer.subscribe(subjects.dlq) as dlq, system.running():
+        await observer.publish(subjects.layer_task("HL1"), encode(CancelAction(action_id="late")))
+        letter = await first_letter(dlq)
+        actor.go.set()
+        with anyio.fail_after(10):
+            while len(actor.finished) < 2:  # noqa: ASYNC110 - polling test state
+                await anyio.sleep(0.05)
+        assert await letters(dlq, 1.0) == [], "the late acks report nothing more"
+        assert await stored(bus) == 0
+    assert sorted(actor.finished) == [1, 2]
+    assert (letter.correlation_id, letter.deliveries) == ("late", 2)
+    stats = system.stats("late")
+    assert (stats.restarts, stats.handled, stats.dead_letters) == (0, 2, 1)
+
+
 async def test_forged_and_repeated_advisories_remove_nothing_else(
     connect: Factory, subjects: Subjects, caplog: pytest.LogCaptureFixture
 ) -> None:
