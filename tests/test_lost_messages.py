@@ -14,6 +14,7 @@ import pytest
 from humangr.contracts import CancelAction, DeadLetter, Subjects, decode, encode
 from humangr.engine.actor import Actor, ActorContext, ActorSystem, Route, SupervisionPolicy
 from humangr.engine.bus import Bus, MemoryBus, Msg, Subscription
+from humangr.engine.errors import ContractError
 
 pytestmark = pytest.mark.anyio
 
@@ -168,3 +169,14 @@ async def test_a_nats_slow_consumer_drop_is_a_dead_letter_with_the_count(nats_ur
     assert system.stats("tiny").lost == letter.lost
     assert sample(system, "humangr_messages_lost_total", subject) == letter.lost
     assert sample(system, "humangr_dead_letters_total", subject) == 1
+
+
+def test_a_loss_letter_round_trips_and_its_counts_are_bounded() -> None:
+    letter = DeadLetter.of("hl.in", "slow", actor="a", deliveries=0, lost=7, stream_sequence=3)
+    assert decode(encode(letter), DeadLetter) == letter
+    assert (letter.lost, letter.stream_sequence, letter.raw) == (7, 3, b"")
+    older = decode(b'{"subject": "hl.in", "error": "x"}', DeadLetter)
+    assert (older.lost, older.stream_sequence) == (0, 0), "letters without the fields decode"
+    for bad in (b'"lost": -1', b'"stream_sequence": -2', b'"lost": "many"', b'"lost_count": 1'):
+        with pytest.raises(ContractError):
+            decode(b'{"subject": "hl.in", "error": "x", ' + bad + b"}", DeadLetter)

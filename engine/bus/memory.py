@@ -187,7 +187,7 @@ class MemoryBus:
         passed first (``True`` too when no target is left: they unsubscribed)."""
         with anyio.CancelScope(deadline=deadline):
             while True:
-                subs = targets()
+                subs = tuple(targets())
                 if not subs or any(sub.offer(msg) for sub in subs):
                     return True
                 room = anyio.Event()
