@@ -24,7 +24,11 @@ class DeadLetter(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
     ``raw`` holds the first bytes of a message that could not be decoded, with what a secret
     detector finds redacted; it is empty for a message that was decoded and then refused (by a
     handler, or after a handler failed): ``correlation_id`` and ``error`` say what it was.
-    ``raw_size`` is the size of the message either way."""
+    ``raw_size`` is the size of the message either way.
+
+    A letter about messages a subscriber lost without receiving them (it fell behind) says how
+    many in ``lost`` and has ``deliveries`` 0; a durable message that JetStream stopped
+    redelivering names its ``stream_sequence``."""
 
     subject: Annotated[str, Meta(min_length=1, max_length=512)]
     error: ShortText
@@ -36,6 +40,11 @@ class DeadLetter(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
     correlation_id: Annotated[str, Meta(max_length=128)] = ""
     """The action id (or request id) the refused message was about, so that its sender can tell
     at once that it was refused; empty when it could not be read."""
+    lost: Annotated[int, Meta(ge=0)] = 0
+    """How many messages on ``subject`` were lost, never delivered to ``actor`` (a slow
+    consumer); 0 for a letter about one message that was delivered."""
+    stream_sequence: Annotated[int, Meta(ge=0)] = 0
+    """The JetStream stream sequence of a durable message; 0 for a core message."""
 
     @classmethod
     def of(
@@ -48,6 +57,8 @@ class DeadLetter(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
         deliveries: int = 1,
         correlation_id: str = "",
         raw_size: int | None = None,
+        lost: int = 0,
+        stream_sequence: int = 0,
     ) -> DeadLetter:
         """A dead letter for ``raw``: secrets redacted from it and from ``error``, both cut to
         their bounded sizes. ``raw_size`` defaults to the size of ``raw``."""
@@ -59,6 +70,8 @@ class DeadLetter(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
             actor=actor[:128],
             deliveries=deliveries,
             correlation_id=correlation_id[:128],
+            lost=lost,
+            stream_sequence=stream_sequence,
         )
 
 

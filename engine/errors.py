@@ -62,14 +62,20 @@ class NoRespondersError(BusError):
 class SlowConsumerError(BusError):
     """A subscriber fell behind: its bounded buffer was full and messages were dropped."""
 
-    def __init__(self, subject: str, dropped: int, capacity: int) -> None:
+    def __init__(self, subject: str, dropped: int, capacity: int, *, waited: float = 0.0) -> None:
+        full = (
+            f"buffer of {capacity} stayed full for the {waited:g}s publishers wait"
+            if waited > 0
+            else f"buffer of {capacity} was full"
+        )
         super().__init__(
-            f"slow consumer on {subject!r}: {dropped} message(s) dropped, buffer of {capacity} "
-            "was full; consume faster, raise max_pending or add queue-group members"
+            f"slow consumer on {subject!r}: {dropped} message(s) dropped, {full}; "
+            "consume faster, raise max_pending or add queue-group members"
         )
         self.subject = subject
         self.dropped = dropped
         self.capacity = capacity
+        self.waited = waited
 
 
 class ContractError(EngineError, ValueError):

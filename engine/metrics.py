@@ -142,6 +142,19 @@ class Metrics:
             ["actor"],
             registry=r,
         )
+        self.messages_lost = Counter(
+            "humangr_messages_lost",
+            "Messages a subscriber lost without receiving them (slow consumer), by route subject.",
+            ["subject"],
+            registry=r,
+        )
+        self.max_deliver_dead_letters = Counter(
+            "humangr_max_deliver_dead_letters",
+            "Durable messages dead-lettered after their last delivery (max_deliver), by route "
+            "subject.",
+            ["subject"],
+            registry=r,
+        )
         # labelled children of the hot paths, looked up once
         self._llm_calls: dict[str, Counter] = {}
         self._llm_tokens = {kind: self.llm_tokens.labels(kind=kind) for kind in TOKEN_KINDS}

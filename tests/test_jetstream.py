@@ -321,6 +321,12 @@ async def test_actor_system_naks_retries_and_dead_letters(
     assert letter.deliveries == 5, "dead-lettered at the last delivery JetStream makes"
     assert letter.error == "handler failed 5 times: RuntimeError: failing delivery 5"
     assert (letter.actor, letter.correlation_id, letter.raw) == ("flaky", "a2", b"")
+    assert letter.stream_sequence == 2, "the stream sequence of the message it is about"
+    subject = {"subject": subjects.layer_task("HL3")}
+    exhausted = system.metrics.registry.get_sample_value(
+        "humangr_max_deliver_dead_letters_total", subject
+    )
+    assert exhausted == 1
     assert sorted(actor.deliveries) == [1, 1, 2, 2, 3, 4, 5]
     await wait_stored(bus, bus.work_stream, 0)
     stats = system.stats("flaky")

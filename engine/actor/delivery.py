@@ -127,6 +127,8 @@ class Delivery:
             deliveries=msg.delivered,
             correlation=correlation,
         )
+        if reported and msg.durable:
+            self.system.metrics.max_deliver_dead_letters.labels(route.subject).inc()
         await settle(msg, "term" if reported else "nak")
 
     def _nak_delay(self, msg: Msg) -> float:
@@ -160,15 +162,23 @@ class Delivery:
             deliveries=deliveries,
             correlation_id=correlation,
             raw_size=len(msg.data),
+            stream_sequence=msg.sequence or 0,
         )
+        if await self.publish_letter(route, letter):
+            return True
+        book.forget(key)
+        return False
+
+    async def publish_letter(self, route: Route[Any], letter: DeadLetter) -> bool:
+        """Publish ``letter`` on the dead-letter subject and count it; ``False`` (logged) when
+        it could not be published."""
         self.stats.dead_letters += 1
         self.system.metrics.dead_letters.labels(route.subject).inc()
-        log.warning("actor %s → dlq: %s: %s", self.actor_name, msg.subject, letter.error)
+        log.warning("actor %s → dlq: %s: %s", self.actor_name, letter.subject, letter.error)
         try:
             await self.system.bus.publish(self.system.subjects.dlq, encode(letter))
         except Exception as exc:  # a lost letter must not take the actor down
-            book.forget(key)
-            log.error("dead letter for %s lost: %s", msg.subject, redact_secrets(str(exc)))
+            log.error("dead letter for %s lost: %s", letter.subject, redact_secrets(str(exc)))
             return False
         return True
 

@@ -12,7 +12,7 @@ import anyio
 from anyio.abc import TaskGroup, TaskStatus
 
 from humangr.contracts import Subjects
-from humangr.engine.bus import Bus, Msg, Subscription
+from humangr.engine.bus import Bus, ExhaustedSource, Msg, Subscription
 from humangr.engine.errors import BusClosedError, ConfigError, SlowConsumerError
 from humangr.engine.metrics import Metrics
 from humangr.engine.redact import redact_secrets
@@ -20,6 +20,7 @@ from humangr.engine.redact import redact_secrets
 from .base import Actor, ActorContext, Route
 from .delivery import Delivery, single
 from .letters import LetterBook
+from .losses import report_exhausted, report_slow_consumer
 
 __all__ = ["ActorStats", "ActorSystem", "SupervisionPolicy"]
 
@@ -59,6 +60,9 @@ class ActorStats:
     """Handler exceptions (each fails its message only)."""
     dead_letters: int = 0
     """Dead letters this actor published (a refusal another actor reported first has none)."""
+    lost: int = 0
+    """Messages its subscriptions lost before it received them (slow consumer), each loss
+    dead-lettered with its count."""
     crashes: list[str] = field(default_factory=list)
 
 
@@ -100,6 +104,7 @@ class _Runner:
                 )
                 subs.append((route, sub))
             self.subscriptions = [sub for _, sub in subs]
+            self._zero_series(routes)
             try:
                 while True:
                     handled = self.stats.handled
@@ -118,6 +123,17 @@ class _Runner:
                     backoff = min(backoff * 2, policy.max_backoff)
             finally:
                 self.subscriptions = []
+
+    def _zero_series(self, routes: list[Route[Any]]) -> None:
+        """Start the loss series of every route at zero, before any loss."""
+        metrics = self.system.metrics
+        for route in routes:
+            for counter in (
+                metrics.dead_letters,
+                metrics.messages_lost,
+                metrics.max_deliver_dead_letters,
+            ):
+                counter.labels(route.subject)
 
     def _crashed(self, exc: Exception, backoff: float) -> None:
         exc = single(exc)
@@ -184,6 +200,8 @@ class _Runner:
                 tg.start_soon(self._process, retry.route, retry.msg, limiter)
             for route, sub in subs:
                 tg.start_soon(self._pump, route, sub, limiter, tg)
+                if isinstance(sub, ExhaustedSource):
+                    tg.start_soon(report_exhausted, self.delivery, route, sub)
 
     async def _pump(
         self, route: Route[Any], sub: Subscription, limiter: anyio.Semaphore, tg: TaskGroup
@@ -201,8 +219,7 @@ class _Runner:
                     tg.start_soon(self._process, route, msg, limiter)
                 return
             except SlowConsumerError as exc:
-                log.error("actor %s: %s", self.actor.name, exc)
-                await self.delivery.dead_letter(route, Msg(route.subject, b""), str(exc))
+                await report_slow_consumer(self.delivery, route, exc)
             except BusClosedError:
                 return
 
@@ -227,7 +244,10 @@ class ActorSystem:
     A message fails alone: an undecodable one, one a handler refuses (``MessageRefused``) and
     one whose handler raises become dead letters (a durable one after its redeliveries);
     handlers of other messages keep running. Only a failing ``setup`` or ``background``
-    restarts an actor.
+    restarts an actor. Messages an actor never received are dead letters too (``losses``):
+    those its subscription lost as a slow consumer, with their count, and durable ones that
+    exhausted their deliveries without a handler finishing them, reported by one subscription
+    of all that share the consumer.
 
     Use ``async with system.running():`` — it returns once every actor is subscribed and set
     up, and on exit stops intake and lets in-flight messages finish within ``drain_timeout``.

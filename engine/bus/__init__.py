@@ -2,8 +2,17 @@
 
 from typing import TYPE_CHECKING, Any
 
-from .base import DEFAULT_MAX_PENDING, Acknowledger, Bus, Headers, Msg, Subscription
-from .memory import MemoryBus
+from .base import (
+    DEFAULT_MAX_PENDING,
+    Acknowledger,
+    Bus,
+    Exhausted,
+    ExhaustedSource,
+    Headers,
+    Msg,
+    Subscription,
+)
+from .memory import DEFAULT_MAX_WAIT, MemoryBus
 
 if TYPE_CHECKING:
     from .jetstream import JetStreamConfig
@@ -11,8 +20,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_MAX_PENDING",
+    "DEFAULT_MAX_WAIT",
     "Acknowledger",
     "Bus",
+    "Exhausted",
+    "ExhaustedSource",
     "Headers",
     "JetStreamConfig",
     "MemoryBus",

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping
 from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 __all__ = [
     "DEFAULT_MAX_PENDING",
     "Acknowledger",
     "Bus",
+    "Exhausted",
+    "ExhaustedSource",
     "Headers",
     "Msg",
     "Subscription",
@@ -40,10 +43,20 @@ class Msg:
     Durable messages carry an ``Acknowledger``: the receiver acks once it has finished with the
     message, naks to have it redelivered, or terms it to drop it for good. ``delivered`` counts
     deliveries of a durable message (1 for the first) and ``max_deliver`` is the most the server
-    makes (``None`` when the bus does not say). On core messages these are no-ops.
+    makes (``None`` when the bus does not say); ``sequence`` is its stream sequence. On core
+    messages these are no-ops.
     """
 
-    __slots__ = ("_acker", "data", "delivered", "headers", "max_deliver", "reply", "subject")
+    __slots__ = (
+        "_acker",
+        "data",
+        "delivered",
+        "headers",
+        "max_deliver",
+        "reply",
+        "sequence",
+        "subject",
+    )
 
     def __init__(
         self,
@@ -55,6 +68,7 @@ class Msg:
         acker: Acknowledger | None = None,
         delivered: int = 1,
         max_deliver: int | None = None,
+        sequence: int | None = None,
     ) -> None:
         self.subject = subject
         self.data = data
@@ -63,6 +77,7 @@ class Msg:
         self._acker = acker
         self.delivered = delivered
         self.max_deliver = max_deliver
+        self.sequence = sequence
 
     @property
     def durable(self) -> bool:
@@ -91,12 +106,39 @@ class Msg:
         return f"Msg(subject={self.subject!r}, {len(self.data)} bytes)"
 
 
+@dataclass(frozen=True, slots=True)
+class Exhausted:
+    """A durable message the server stopped redelivering after ``deliveries`` deliveries that
+    were never acknowledged, now removed from ``stream`` by the subscription that yields this
+    record, the only one to do so: report it, nobody else will."""
+
+    subject: str
+    data: bytes
+    deliveries: int
+    stream: str
+    sequence: int
+    consumer: str
+
+
+@runtime_checkable
+class ExhaustedSource(Protocol):
+    """A subscription that can receive durable messages which may exhaust their deliveries."""
+
+    def exhausted(self) -> AsyncIterator[Exhausted]:
+        """The messages that exhausted their deliveries, each yielded by one subscription of
+        all those sharing the consumer, in any process; ends when the subscription does."""
+        ...
+
+
 @runtime_checkable
 class Subscription(Protocol):
     """An open subscription: iterate it for messages; it ends when unsubscribed or closed.
 
-    If the buffer overflowed, the next iteration raises ``SlowConsumerError`` once, naming how
-    many messages were dropped; iterating again continues with what is buffered.
+    If the buffer overflowed (a bus that drops for a slow consumer: NATS core), the next
+    iteration raises ``SlowConsumerError`` once, naming how many messages were dropped;
+    iterating again continues with what is buffered. A bus that applies backpressure
+    (``MemoryBus``) makes publishers wait for room instead, and drops only what could not be
+    delivered within its bounded wait, reported the same way.
     """
 
     subject: str

@@ -15,8 +15,9 @@ __all__ = ["BoundedBuffer"]
 
 
 class BoundedBuffer:
-    """Delivery puts a message in the buffer without waiting; a full buffer drops it and counts
-    it, and the next iteration raises ``SlowConsumerError`` once with the count, as NATS does.
+    """``deliver`` puts a message in the buffer without waiting; a full buffer drops it and
+    counts it, and the next iteration raises ``SlowConsumerError`` once with the count, as NATS
+    does (a bus that waits for room first counts what it gave up on with ``count_dropped``).
     Iteration drains what is buffered before it awaits, so a busy consumer pays no loop turn
     per message. After ``close_sender`` the buffered messages are still delivered, then
     iteration ends.
@@ -32,6 +33,7 @@ class BoundedBuffer:
         self._send, self._receive = anyio.create_memory_object_stream[Msg](size or capacity)
         self._dropped = 0
         self._reported = 0
+        self._waited = 0.0
 
     @property
     def dropped(self) -> int:
@@ -63,14 +65,17 @@ class BoundedBuffer:
             return False
         return True
 
-    def count_dropped(self, count: int) -> None:
+    def count_dropped(self, count: int, *, waited: float = 0.0) -> None:
+        """Count messages lost for this subscriber (after publishers waited ``waited`` s)."""
         self._dropped += count
+        self._waited = max(self._waited, waited)
 
     def _report_drops(self) -> None:
         if self._dropped > self._reported:
             newly = self._dropped - self._reported
             self._reported = self._dropped
-            raise SlowConsumerError(self.subject, newly, self.capacity)
+            waited, self._waited = self._waited, 0.0
+            raise SlowConsumerError(self.subject, newly, self.capacity, waited=waited)
 
     def _take_nowait(self) -> Msg | None:
         """A buffered message, ``None`` when empty; ``StopAsyncIteration`` once closed."""

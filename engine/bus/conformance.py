@@ -2,9 +2,14 @@
 
 Each ``check_*`` takes a connected bus and a subject prefix of its own (so checks can share a
 server) and raises ``AssertionError`` saying what misbehaved. ``check_close`` closes the bus,
-so run it last or on a bus of its own. Usage::
+so run it last or on a bus of its own.
 
-    for check in ALL_CHECKS:
+A subscriber that falls behind is handled one of two ways, and a bus says which it does:
+``"backpressure"`` (publishers wait for room: ``MemoryBus``) or ``"drop"`` (a full buffer drops
+and the subscription reports how many: NATS core). ``checks_for(behaviour)`` is every check
+for such a bus; ``ALL_CHECKS`` are those that hold whatever the behaviour. Usage::
+
+    for check in checks_for("backpressure"):
         async with make_bus() as bus:
             await check(bus, f"conf.{uuid.uuid4().hex[:8]}")
 """
@@ -12,9 +17,12 @@ so run it last or on a bus of its own. Usage::
 from __future__ import annotations
 
 import os
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
+from typing import Literal
 
 import anyio
+from anyio.abc import TaskGroup
 
 from humangr.engine.errors import (
     BusClosedError,
@@ -28,7 +36,10 @@ from .base import Bus, Msg, Subscription
 __all__ = [
     "ALL_CHECKS",
     "Check",
+    "SlowConsumer",
+    "check_backpressure",
     "check_close",
+    "check_drops_reported",
     "check_headers",
     "check_no_responders",
     "check_ordering",
@@ -36,13 +47,15 @@ __all__ = [
     "check_queue_groups",
     "check_request_reply",
     "check_request_timeout",
-    "check_slow_consumer",
     "check_subject_validation",
     "check_unsubscribe",
     "check_wildcards",
+    "checks_for",
 ]
 
 Check = Callable[[Bus, str], Awaitable[None]]
+SlowConsumer = Literal["backpressure", "drop"]
+"""What a bus does when a subscriber's buffer is full."""
 DEADLINE = 10.0
 
 
@@ -71,6 +84,18 @@ async def _until(condition: Callable[[], bool], what: str) -> None:
             await anyio.sleep(0.005)
         return
     raise _fail(f"{what} (waited {DEADLINE:g}s)")
+
+
+@asynccontextmanager
+async def _tasks() -> AsyncIterator[TaskGroup]:
+    """A task group whose one failure (a check's ``AssertionError``) comes out as itself."""
+    try:
+        async with anyio.create_task_group() as tg:
+            yield tg
+    except BaseExceptionGroup as group:
+        if len(group.exceptions) == 1:
+            raise group.exceptions[0] from None
+        raise
 
 
 async def _raises(
@@ -310,8 +335,37 @@ async def check_unsubscribe(bus: Bus, prefix: str) -> None:
                 raise _fail(f"iterating an ended subscription again gave {again}")
 
 
-async def check_slow_consumer(bus: Bus, prefix: str, capacity: int = 5, extra: int = 7) -> None:
-    """A full buffer drops messages; the next iteration says how many once, then goes on."""
+async def check_backpressure(bus: Bus, prefix: str, capacity: int = 5, extra: int = 7) -> None:
+    """Backpressure: a publish to a full buffer waits until the subscriber takes a message;
+    nothing is dropped and the messages arrive in the order published."""
+    subject = f"{prefix}.slow"
+    total = capacity + extra
+    published = 0
+
+    async def produce() -> None:
+        nonlocal published
+        for i in range(total):
+            await bus.publish(subject, str(i).encode())
+            published += 1
+
+    async with bus.subscribe(subject, max_pending=capacity) as sub, _tasks() as tg:
+        tg.start_soon(produce)
+        await _until(lambda: sub.pending == capacity, f"buffer of {capacity} filled")
+        await anyio.sleep(0.05)
+        if sub.dropped or published >= total:
+            raise _fail(
+                f"publishing {total} messages into a full buffer of {capacity} did not wait: "
+                f"{published} published, {sub.dropped} dropped"
+            )
+        got = [m.data for m in await _receive(sub, total, "backpressure")]
+        await _until(lambda: published == total, f"all {total} published, have {published}")
+    if got != [str(i).encode() for i in range(total)] or sub.dropped:
+        raise _fail(f"under backpressure the subscriber got {got}, {sub.dropped} dropped")
+
+
+async def check_drops_reported(bus: Bus, prefix: str, capacity: int = 5, extra: int = 7) -> None:
+    """Drop and report: a full buffer drops messages; the next iteration says how many once,
+    then goes on with what is buffered."""
     subject = f"{prefix}.slow"
     async with bus.subscribe(subject, max_pending=capacity) as sub:
         for i in range(capacity + extra):
@@ -371,7 +425,20 @@ ALL_CHECKS: list[Check] = [
     check_payloads,
     check_subject_validation,
     check_unsubscribe,
-    check_slow_consumer,
     check_close,
 ]
-"""Every check; ``check_close`` is last because it closes the bus."""
+"""The checks every bus passes, whatever it does with a slow consumer; ``check_close`` is last
+because it closes the bus."""
+
+_SLOW_CONSUMER: dict[SlowConsumer, Check] = {
+    "backpressure": check_backpressure,
+    "drop": check_drops_reported,
+}
+
+
+def checks_for(slow_consumer: SlowConsumer) -> list[Check]:
+    """Every check for a bus whose slow subscribers get ``"backpressure"`` or whose full
+    buffers ``"drop"`` and report; ``check_close`` last."""
+    if slow_consumer not in _SLOW_CONSUMER:
+        raise ValueError(f"slow_consumer must be 'backpressure' or 'drop', not {slow_consumer!r}")
+    return [*ALL_CHECKS[:-1], _SLOW_CONSUMER[slow_consumer], check_close]

@@ -266,6 +266,7 @@ def from_jetstream(msg: NatsMsg, max_deliver: int | None = None) -> Msg:
         acker=JetStreamAcker(msg),
         delivered=msg.metadata.num_delivered,
         max_deliver=max_deliver,
+        sequence=msg.metadata.sequence.stream,
     )
 
 

@@ -26,6 +26,7 @@ from humangr.engine.errors import (
 from humangr.engine.redact import redact_url, redact_urls
 
 from .base import DEFAULT_MAX_PENDING, Headers, Msg, Subscription, check_payload
+from .exhausted import ExhaustedWatch
 from .jetstream import (
     JetStreamConfig,
     PullConsumer,
@@ -57,7 +58,9 @@ class NatsBus:
     With ``jetstream=JetStreamConfig(...)`` the WORK and EVENTS streams of ``subjects`` are
     created on connect; publishing on a stored subject waits for JetStream's ack (and honours
     ``Nats-Msg-Id``), and a queue-group subscription to a work subject pulls from a durable
-    consumer shared by the group, yielding messages to ack, nak or term. Other subscriptions,
+    consumer shared by the group, yielding messages to ack, nak or term; a message that
+    exhausts its deliveries is claimed by one subscription of the group, in whatever process,
+    and comes out of its ``exhausted()`` (see ``ExhaustedWatch``). Other subscriptions,
     and publishes with a ``reply`` subject, stay core NATS; ``request`` on a stored subject is
     refused (the stream's ack would be the answer).
     """
@@ -330,6 +333,17 @@ class NatsBus:
         consumer = durable_name(queue, sub.subject)
         await self._ensure_consumer(consumer, sub.subject)
         sub.consumer = consumer
+        sub.watch = ExhaustedWatch(
+            self.client,
+            self.work_stream,
+            consumer,
+            validate_subscribe_subject(sub.subject),
+            self.jetstream_config.publish_timeout,
+        )
+        try:
+            await sub.watch.open()
+        except nats.errors.ConnectionClosedError as exc:
+            raise BusClosedError("the bus connection is closed; create a new bus") from exc
         sub.pull = PullConsumer(
             self.client,
             self.work_stream,
