@@ -32,10 +32,14 @@ _BACKOFF_S = (0.05, 0.25, 1.0)
 
 @runtime_checkable
 class PublishLog(Protocol):
-    """A bus that can tell whether a message with a given ``Nats-Msg-Id`` is already out."""
+    """A bus that keeps a log of what it published (JetStream) and can be asked about it."""
 
-    async def was_published(self, subject: str, msg_id: str) -> bool | None:
-        """``True``/``False`` if the bus knows, ``None`` if it cannot tell."""
+    async def log_position(self, subject: str) -> int | None:
+        """Where the log of ``subject`` stands now (``None``: no log keeps it)."""
+        ...
+
+    async def was_published(self, subject: str, msg_id: str, *, since: int) -> bool | None:
+        """Whether ``msg_id`` went out on ``subject`` after ``since``; ``None``: cannot tell."""
         ...
 
 
@@ -59,7 +63,12 @@ class DecisionOutbox:
         """Record, publish and mark the decision under ``key``. ``False`` when a decision is
         recorded there already (nothing is published). A publish that keeps failing is left in
         the outbox for ``drain``; the decision is recorded either way."""
-        if not await self.state.begin(key, DecisionRecord(report=report, action=action)):
+        since = 0
+        if isinstance(self.ctx.bus, PublishLog):
+            subject = self.ctx.subjects.decision(report.agent_id)
+            since = await self.ctx.bus.log_position(subject) or 0
+        record = DecisionRecord(report=report, action=action)
+        if not await self.state.begin(key, record, since=since):
             log.info("a decision on %s exists already; this one is dropped", key)
             return False
         self.ctx.metrics.decisions.labels(report.outcome.value).inc()
@@ -108,14 +117,14 @@ class DecisionOutbox:
             mine = entry.owner == self.state.owner
             if not mine and entry.lease_until > self.state.clock():
                 continue
-            if not mine and not await self.state.claim_outbox(key, stored.revision):
+            if not mine and not await self.state.claim_outbox(key, stored.revision, entry.since):
                 continue
             try:
-                await self._republish(key)
+                await self._republish(key, entry.since)
             except StateError as exc:
                 log.warning("outbox entry %s: %s; trying again", key, exc)
 
-    async def _republish(self, key: str) -> None:
+    async def _republish(self, key: str, since: int) -> None:
         record = await self.state.decision(key)
         if record is None or record.published:
             await self.state.finish(key)
@@ -123,7 +132,7 @@ class DecisionOutbox:
         report = record.report
         if isinstance(self.ctx.bus, PublishLog):
             subject = self.ctx.subjects.decision(report.agent_id)
-            if await self.ctx.bus.was_published(subject, decision_msg_id(key)):
+            if await self.ctx.bus.was_published(subject, decision_msg_id(key), since=since):
                 log.info("decision %s was out already; marking it", key)
                 await self.state.finish(key)
                 return

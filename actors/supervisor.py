@@ -203,7 +203,9 @@ class SupervisorActor(Actor):
                     "action under a new id"
                 )
             log.info("%s was decided already; nothing new to publish", action_id)
-            self._wake.set()
+            if not decided.published:
+                await self.state.ensure_outbox(action_id)
+                self._wake.set()
             return None
         return self._layers(message, refuse)
 
@@ -417,7 +419,10 @@ class SupervisorActor(Actor):
             submitted = stored.value.submitted
             if submitted.action_id in self._reviews or not await self.state.claim_inflight(stored):
                 continue
-            if await self.state.decision(submitted.action_id) is not None:
+            decided = await self.state.decision(submitted.action_id)
+            if decided is not None:
+                if not decided.published:
+                    await self.state.ensure_outbox(submitted.action_id)
                 await self.state.untrack(submitted.action_id)
                 continue
             log.warning("review of %s lost its Supervisor; running it again", submitted.action_id)

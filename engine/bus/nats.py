@@ -39,6 +39,7 @@ from .jetstream import (
     work_subjects,
 )
 from .nats_subscription import CLEANUP_TIMEOUT, NatsSubscription, from_core
+from .publish_log import log_position, published_since
 from .subject import matches, validate_publish_subject, validate_subscribe_subject
 
 __all__ = ["JetStreamConfig", "NatsBus", "NatsSubscription"]
@@ -393,6 +394,30 @@ class NatsBus:
         except nats.errors.BadHeaderError as exc:
             raise ValueError(f"invalid header on {subject!r}: {exc}") from exc
         return from_core(reply)
+
+    async def log_position(self, subject: str) -> int | None:
+        """The position of the stream that keeps ``subject`` (``None`` if none keeps it):
+        record it before publishing, to ask ``was_published`` afterwards."""
+        stream = self._log_stream(subject)
+        if stream is None or self.jetstream is None:
+            return None
+        return await log_position(self.jetstream, stream)
+
+    async def was_published(self, subject: str, msg_id: str, *, since: int) -> bool | None:
+        """Whether a message with ``Nats-Msg-Id: msg_id`` went out on ``subject`` after the
+        stream position ``since`` (``None``: cannot tell — the subject is not stored)."""
+        stream = self._log_stream(subject)
+        if stream is None or self.jetstream is None:
+            return None
+        return await published_since(self.jetstream, stream, subject, msg_id, since)
+
+    def _log_stream(self, subject: str) -> str | None:
+        tokens = tuple(subject.split("."))
+        if self.jetstream is None or not any(
+            matches(p, tokens) for p in self._stored_patterns[len(self._work_patterns) :]
+        ):
+            return None
+        return self.events_stream
 
     async def flush(self, timeout: float = 5.0) -> None:
         self._check_open()

@@ -66,6 +66,8 @@ class DecisionRecord(msgspec.Struct, frozen=True, kw_only=True):
 class OutboxRecord(msgspec.Struct, frozen=True, kw_only=True):
     owner: str
     lease_until: float
+    since: int = 0
+    """The position of the bus's publish log before the first try (0: unknown)."""
 
 
 class PendingRecord(msgspec.Struct, frozen=True, kw_only=True):
@@ -163,16 +165,24 @@ class ReviewState:
                 return record
         return None
 
-    async def begin(self, key: str, record: DecisionRecord) -> bool:
+    async def begin(self, key: str, record: DecisionRecord, *, since: int = 0) -> bool:
         """Take the right to publish this decision: ``False`` if one exists under ``key``."""
         try:
             await self.decisions.bucket.create(key, _encode(record))
         except StateConflict:
             return False
-        await self.outbox.bucket.put(
-            key, _encode(OutboxRecord(owner=self.owner, lease_until=self._lease()))
-        )
+        entry = OutboxRecord(owner=self.owner, lease_until=self._lease(), since=since)
+        await self.outbox.bucket.put(key, _encode(entry))
         return True
+
+    async def ensure_outbox(self, key: str) -> None:
+        """Put an unpublished decision (back) in the outbox if it is not there: its owner died
+        between recording it and queueing it."""
+        entry = OutboxRecord(owner=self.owner, lease_until=self._lease())
+        try:
+            await self.outbox.bucket.create(key, _encode(entry))
+        except StateConflict:
+            return
 
     async def finish(self, key: str) -> DecisionRecord | None:
         """After the decision under ``key`` is out: mark it, index its report, open or close the
@@ -218,8 +228,8 @@ class ReviewState:
         now = self.clock()
         return [(k, s) for k, s in await self.outbox.all() if s.value.lease_until <= now]
 
-    async def claim_outbox(self, key: str, revision: int) -> bool:
-        claim = OutboxRecord(owner=self.owner, lease_until=self._lease())
+    async def claim_outbox(self, key: str, revision: int, since: int = 0) -> bool:
+        claim = OutboxRecord(owner=self.owner, lease_until=self._lease(), since=since)
         try:
             await self.outbox.bucket.update(key, _encode(claim), revision)
         except StateConflict:

@@ -262,3 +262,66 @@ async def test_a_decision_stuck_in_the_outbox_is_published_once_by_another_super
             await anyio.sleep(1.5)
         assert [d.action_id for d in seen.seen] == ["act-stuck"]
     assert decided.outcome is Outcome.APPROVED
+
+
+@pytest.mark.nats
+async def test_a_decision_out_but_not_recorded_is_not_sent_again_on_jetstream(
+    nats_url: str,
+) -> None:
+    """The Supervisor died between publishing a decision and marking it published: the next
+    one finds it in the EVENTS stream and publishes nothing (a core subscriber sees one)."""
+    import uuid
+
+    from humangr.actors.decision_outbox import decision_msg_id
+    from humangr.engine.bus.jetstream import JetStreamConfig, stream_names
+    from humangr.engine.bus.nats import NatsBus
+    from humangr.engine.state.reviews import DecisionRecord, ReviewState
+
+    subjects = Subjects(prefix=f"pl{uuid.uuid4().hex[:10]}")
+    config = JetStreamConfig(storage="memory")
+    bus = await NatsBus.connect(nats_url, jetstream=config, subjects=subjects)
+    store = MemoryStateStore()
+    try:
+        async with run_engine(bus=bus, subjects=subjects, state=store) as running:
+            report = await running.submit(diff_action("01-clean-refactor.diff"), timeout=30)
+        subject = subjects.decision(report.agent_id)
+        assert await bus.was_published(subject, decision_msg_id("act-x"), since=0) is False
+        assert await bus.was_published(subject, decision_msg_id(report.action_id), since=0) is True
+        assert await bus.was_published(subjects.dlq, "x", since=0) is None
+        # a second action: recorded and published by hand, then "the process dies"
+        dead = ReviewState(
+            store, owner="dead-supervisor", retention_s=3600, review_deadline_s=60, lease_s=0.5
+        )
+        await dead.open()
+        action = diff_action("04-blocking-call-in-async.diff")
+        from msgspec.structs import replace
+
+        second = replace(report, action_id="act-dead", report_id="rpt-dead")
+        since = await bus.log_position(subject)
+        assert since is not None
+        assert await dead.begin(
+            "act-dead", DecisionRecord(report=second, action=action), since=since
+        )
+        await bus.publish(subject, encode(second), headers={"Nats-Msg-Id": "decision:act-dead"})
+        await anyio.sleep(0.6)
+        async with (
+            bus.subscribe(subjects.decisions) as sub,
+            run_engine(bus=bus, subjects=subjects, state=store, config=ReviewConfig(lease_s=0.5)),
+        ):
+            await anyio.sleep(2.0)
+            seen = [msg async for msg in _drain(sub)]
+            record = await dead.decision("act-dead")
+            assert record is not None
+            assert record.published, "the next Supervisor marked it published"
+        assert seen == [], "and did not send it again"
+    finally:
+        js = bus.client.jetstream()
+        for name in stream_names(subjects):
+            await js.delete_stream(name)
+        await bus.close()
+
+
+async def _drain(sub: Any) -> AsyncIterator[bytes]:
+    with anyio.move_on_after(0.2):
+        async for msg in sub:
+            yield msg.data

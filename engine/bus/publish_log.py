@@ -1,0 +1,55 @@
+"""Asking a JetStream stream whether a message is in it already: the log of what was published.
+
+A Supervisor that died between publishing a decision and recording that it did must not send
+it twice. JetStream keeps every decision in the EVENTS stream with its ``Nats-Msg-Id``, so the
+question "was ``decision:<id>`` published?" is answered by reading the messages on the
+decision's subject from a position known to be earlier (``position``, recorded before the
+publish) onwards.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import nats.errors
+import nats.js.errors
+from nats.js import JetStreamContext
+
+__all__ = ["MAX_SCAN", "log_position", "published_since"]
+
+log = logging.getLogger("humangr.bus")
+
+MAX_SCAN = 10_000
+"""Messages read at most to answer one question (then the answer is "cannot tell")."""
+
+
+async def log_position(js: JetStreamContext, stream: str) -> int | None:
+    """The stream's last sequence now (everything published before is at or below it)."""
+    try:
+        info = await js.stream_info(stream)
+    except (nats.errors.Error, OSError) as exc:
+        log.warning("cannot read the position of stream %s: %s", stream, exc)
+        return None
+    return int(info.state.last_seq)
+
+
+async def published_since(
+    js: JetStreamContext, stream: str, subject: str, msg_id: str, since: int
+) -> bool | None:
+    """Whether a message on ``subject`` with header ``Nats-Msg-Id: msg_id`` is in ``stream``
+    after sequence ``since``; ``None`` when the stream cannot tell (unreachable, too many)."""
+    seq = since + 1
+    for _ in range(MAX_SCAN):
+        try:
+            msg = await js.get_msg(stream, seq=seq, subject=subject, next=True)
+        except nats.js.errors.NotFoundError:
+            return False
+        except (nats.errors.Error, OSError) as exc:
+            log.warning("cannot read stream %s after %d: %s", stream, seq, exc)
+            return None
+        if msg.headers and msg.headers.get("Nats-Msg-Id") == msg_id:
+            return True
+        if msg.seq is None:
+            return None
+        seq = msg.seq + 1
+    return None
