@@ -72,6 +72,8 @@ class _Review:
     usage: Usage = field(default_factory=Usage)
     timings: dict[str, float] = field(default_factory=dict)
     changed: anyio.Event = field(default_factory=anyio.Event)
+    counted: bool = True
+    """Still counted in the in-flight gauge (until it is decided or given up)."""
 
     @property
     def action_id(self) -> str:
@@ -168,8 +170,13 @@ class SupervisorActor(Actor):
                 await self.state.track(submitted)
             await self._run(review)
         finally:
-            metrics.inflight_actions.dec()
+            self._uncount(review)
             self._reviews.pop(submitted.action_id, None)
+
+    def _uncount(self, review: _Review) -> None:
+        if review.counted:
+            review.counted = False
+            self._ctx.metrics.inflight_actions.dec()
 
     async def _admit(self, message: ActionSubmitted) -> tuple[LayerID, ...] | None:
         """The layers to run, or ``None`` for a duplicate; refuses what cannot be reviewed."""
@@ -287,6 +294,7 @@ class SupervisorActor(Actor):
         report = self._report(review, early=early)
         action_id = review.action_id
         self._ctx.metrics.decision_latency.observe(time.perf_counter() - review.started)
+        self._uncount(review)
         if not await self.outbox.publish(action_id, report, review.submitted.action):
             return
         unfinished = [lid for lid in review.expected if lid not in review.results]

@@ -48,10 +48,15 @@ def llm_description(llm: LLMClient | None) -> str:
     return f"LLM: {type(llm).__name__}"
 
 
-async def connect_nats(url: str, *, jetstream: bool = False, prefix: str = "hl") -> Bus:
+async def connect_nats(
+    url: str, *, jetstream: bool = False, prefix: str = "hl", ack_wait: float | None = None
+) -> Bus:
     """Connect to NATS with credentials from the environment (``HUMANGR_NATS_USER``,
-    ``HUMANGR_NATS_PASSWORD``, ``HUMANGR_NATS_CREDS``)."""
+    ``HUMANGR_NATS_PASSWORD``, ``HUMANGR_NATS_CREDS``); ``ack_wait`` (seconds) is how long a
+    durable message may stay unacknowledged before JetStream delivers it again."""
     from humangr.engine.bus.nats import JetStreamConfig, NatsBus
+
+    settings = JetStreamConfig() if ack_wait is None else JetStreamConfig(ack_wait=ack_wait)
 
     try:
         return await NatsBus.connect(
@@ -59,7 +64,7 @@ async def connect_nats(url: str, *, jetstream: bool = False, prefix: str = "hl")
             user=os.environ.get("HUMANGR_NATS_USER"),
             password=os.environ.get("HUMANGR_NATS_PASSWORD"),
             creds_file=os.environ.get("HUMANGR_NATS_CREDS"),
-            jetstream=JetStreamConfig() if jetstream else None,
+            jetstream=settings if jetstream else None,
             subjects=Subjects(prefix),
         )
     except EngineError:

@@ -14,7 +14,7 @@ from pathlib import Path
 import anyio
 
 from humangr.contracts import ActionSubmitted, HumanLayerReport, Subjects, decode, encode
-from humangr.engine.actor import Actor, ActorSystem
+from humangr.engine.actor import Actor, ActorSystem, SupervisionPolicy
 from humangr.engine.bus import Bus
 from humangr.engine.commands.common import connect_nats, load_actions, make_llm
 from humangr.engine.commands.render import EXIT_CODES, render
@@ -126,7 +126,9 @@ async def _serve_on_nats(
     llm_review: bool,
     metrics: Metrics,
 ) -> None:
-    bus = await connect_nats(args.nats, jetstream=args.jetstream, prefix=args.prefix)
+    bus = await connect_nats(
+        args.nats, jetstream=args.jetstream, prefix=args.prefix, ack_wait=args.ack_wait
+    )
     try:
         state = None
         if set(roles) & {"supervisor", *PIPELINE_ROLES}:
@@ -160,7 +162,13 @@ async def _run_actors(
     actors: Sequence[Actor],
     metrics: Metrics,
 ) -> None:
-    system = ActorSystem(bus, subjects=Subjects(args.prefix), metrics=metrics)
+    policy = SupervisionPolicy()
+    if args.ack_wait is not None:
+        # Progress reports must reach JetStream well within the ack wait.
+        policy = SupervisionPolicy(
+            progress_interval=min(policy.progress_interval, args.ack_wait / 3)
+        )
+    system = ActorSystem(bus, subjects=Subjects(args.prefix), metrics=metrics, policy=policy)
     system.add(*actors)
     with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with system.running():
@@ -242,6 +250,13 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     serve = sub.add_parser("serve", help="run the actors against NATS")
     common(serve)
     serve.add_argument("--jetstream", action="store_true", help="durable work queues")
+    serve.add_argument(
+        "--ack-wait",
+        type=float,
+        metavar="SECONDS",
+        help="with --jetstream: how long work may stay unacknowledged (a worker died) before "
+        "JetStream delivers it again (default 60)",
+    )
     serve.add_argument(
         "--role",
         choices=ROLES,

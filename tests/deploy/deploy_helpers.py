@@ -69,6 +69,14 @@ class Served:
     log: Path
     lines: list[str] = field(default_factory=list)
     metrics_url: str | None = None
+    killed: bool = False
+
+    async def kill9(self) -> None:
+        """``kill -9``: no drain, no cleanup, as a crash."""
+        self.killed = True
+        self.process.kill()
+        with anyio.fail_after(10):
+            await self.process.wait()
 
     def output(self) -> str:
         return "\n".join(self.lines) + "\n" + self.log.read_text(errors="replace")[-4000:]
@@ -122,8 +130,8 @@ async def serving(
 ) -> AsyncIterator[list[Served]]:
     """Run one ``humangr serve`` per spec until the block ends, all started at once.
 
-    On a clean exit each gets SIGTERM and must drain and exit 0; in any case none outlives
-    the block (killed if need be).
+    On a clean exit each gets SIGTERM and must drain and exit 0 (but those the block killed
+    with ``kill9``); in any case none outlives the block (killed if need be).
     """
     running: list[Served] = []
     try:
@@ -134,9 +142,10 @@ async def serving(
                 for served in running:
                     tg.start_soon(_ready, served)
         yield running
-        for served in running:
+        alive = [served for served in running if not served.killed]
+        for served in alive:
             served.process.send_signal(signal.SIGTERM)
-        for served in running:
+        for served in alive:
             with anyio.fail_after(20):
                 code = await served.process.wait()
             assert code == 0, f"humangr serve exited with {code}:\n{served.output()}"
