@@ -35,19 +35,9 @@ from .fragments import Fragment  # noqa: E402
 __all__ = ["BANDIT_TESTS", "BanditHit", "run_bandit"]
 
 BANDIT_TESTS: dict[str, str] = {
-    "B301": "pickle deserialization",
-    "B302": "marshal deserialization",
-    "B506": "yaml.load without a safe loader",
-    "B602": "subprocess call with shell=True",
-    "B604": "function call with shell=True",
-    "B605": "process started with a shell (os.system, os.popen, ...)",
-    "B608": "SQL built from string formatting",
-    "B611": "Django RawSQL",
     "B501": "requests/httpx with verify=False",
     "B502": "ssl with a bad protocol version",
     "B503": "ssl with bad defaults",
-    "B504": "ssl without a protocol version",
-    "B323": "ssl._create_unverified_context",
     "B507": "paramiko without host key verification",
 }
 """The bandit tests HUMANGR runs, by test id (``bandit -t`` ids)."""
@@ -77,10 +67,7 @@ def _tests() -> Any:
         return _testset
 
 
-_TRIGGERS = re.compile(
-    r"(?i)pickle|dill|shelve|marshal|yaml|shell|system|popen|getoutput|select|insert|update|"
-    r"delete|rawsql|verify|ssl|tls|unverified|policy|paramiko"
-)
+_TRIGGERS = re.compile(r"(?i)verify|ssl|tls|policy|paramiko")
 """Words at least one of which every issue of ``BANDIT_TESTS`` needs in the source: a fragment
 without any cannot have one, and bandit's full AST walk is skipped."""
 

@@ -7,7 +7,7 @@ from collections.abc import Collection, Sequence
 
 from humangr.contracts import ActionContext, Finding, FindingSource, LayerID, Severity
 
-from . import compliance, performance, quality, security_code, security_text
+from . import compliance, performance, quality, removed_tests, security_code, security_text
 from .base import Check, CheckInput, Hit
 
 __all__ = ["CHECKS", "checks_markdown", "run_checks"]
@@ -38,7 +38,7 @@ CHECKS: tuple[Check, ...] = (
         "Deleted test files, removed test functions",
         ("humangr",),
         "high",
-        quality.deleted_tests,
+        removed_tests.deleted_tests,
     ),
     Check(
         L.HL3,

@@ -1,0 +1,150 @@
+"""HL2 ``deleted-test``: tests a change deletes, told apart from tests it moves or retires.
+
+A test counts as gone when its definition is removed and the same name is added nowhere in
+the diff. Not a deletion: a file renamed, moved or split (its tests re-added elsewhere, or new
+test files holding at least as many tests), a test rewritten under a new name in the same
+file, a deleted file under a test folder that held no tests (``__init__.py``, fixtures,
+helpers). Severity: high, but medium when the action's description says tests are removed
+(the reviewer reads why) and low when the code the test exercised is removed in the same diff.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from humangr.contracts import ActionContext, Severity
+
+from .base import CheckInput, Hit, is_python, is_test_path
+from .diff import FileDiff
+
+__all__ = ["defined_test", "deleted_tests"]
+
+_PY_TEST_DEF = re.compile(r"^\s*(?:async\s+)?def\s+(test\w*)\s*\(")
+_JS_TEST = re.compile(r"^\s*(?:it|test)(?:\.only|\.skip)?\s*\(\s*([\"'`])(.{1,200}?)\1")
+_TEST_FILE = re.compile(r"^(?:test_.*|.*_test)\.py$|\.(?:spec|test)\.[jt]sx?$")
+_CODE_DEF = re.compile(r"^\s*(?:async\s+)?(?:def|class)\s+(\w+)")
+_EXPLAINED = re.compile(
+    r"(?i)\b(?:remov|delet|drop|retir|prun)\w*\b[^.\n]{0,60}\btests?\b"
+    r"|\btests?\b[^.\n]{0,60}\b(?:remov|delet|drop|retir|obsolete|no longer)\w*"
+)
+_FIX = "Keep the tests, or explain in the action why they are obsolete and what replaces them."
+
+
+def defined_test(path: str | None, text: str) -> str | None:
+    """The test a line defines (``def test_x(`` in Python; ``it("...")`` in a test file)."""
+    m = _PY_TEST_DEF.match(text)
+    if m:
+        return m.group(1)
+    if is_test_path(path):
+        j = _JS_TEST.match(text)
+        if j:
+            return j.group(2)
+    return None
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
+
+
+@dataclass(slots=True)
+class _Diff:
+    added_tests: set[str]
+    new_tests: int
+    """Tests defined in added lines of new or renamed files."""
+    removed_code: set[str]
+    new_names: set[str]
+    explained: bool
+
+
+def _survey(ctx: CheckInput) -> _Diff:
+    added: set[str] = set()
+    new_tests = 0
+    added_code: set[str] = set()
+    removed_code: set[str] = set()
+    for f in ctx.files:
+        for ln in f.added:
+            name = defined_test(f.path, ln.text)
+            if name:
+                added.add(name)
+                new_tests += f.new_file or f.renamed
+            elif (m := _CODE_DEF.match(ln.text)) is not None:
+                added_code.add(m.group(1))
+        if not is_test_path(f.path):
+            for ln in f.removed:
+                m = _CODE_DEF.match(ln.text)
+                if m and not m.group(1).startswith("test"):
+                    removed_code.add(_snake(m.group(1)))
+    removed_code -= {_snake(n) for n in added_code}
+    new_names = {PurePosixPath(f.path).name for f in ctx.files if f.path and not f.deleted}
+    return _Diff(added, new_tests, removed_code, new_names, _explained(ctx.action))
+
+
+def _explained(action: ActionContext) -> bool:
+    return bool(_EXPLAINED.search(action.action_description[:20_000]))
+
+
+def _retired(name: str, removed_code: set[str]) -> bool:
+    subject = _snake(name).removeprefix("test").strip("_ ")
+    return any(len(code) >= 3 and code in subject for code in removed_code)
+
+
+def _severity(names: list[str], d: _Diff) -> tuple[Severity, str]:
+    if names and all(_retired(n, d.removed_code) for n in names):
+        return Severity.LOW, " together with the code it tests"
+    if d.explained:
+        return Severity.MEDIUM, " (the action says tests are removed; check that it says why)"
+    return Severity.HIGH, ""
+
+
+def _deleted_file(f: FileDiff, d: _Diff) -> Hit | None:
+    names = [n for ln in f.removed if (n := defined_test(f.path, ln.text))]
+    if not names and not (f.removed == () and _TEST_FILE.search(PurePosixPath(f.path or "").name)):
+        return None
+    if PurePosixPath(f.path or "").name in d.new_names:
+        return None
+    gone = [n for n in names if n not in d.added_tests]
+    if names and (len(gone) * 2 <= len(names) or d.new_tests >= len(names)):
+        return None
+    sev, why = _severity(gone, d)
+    return Hit(
+        severity=sev,
+        title="Test file deleted",
+        description=f"{f.path} is deleted by this change{why}; "
+        f"{len(gone)} of its tests are not re-added elsewhere.",
+        suggestion=_FIX,
+        file=f.path,
+    )
+
+
+def deleted_tests(ctx: CheckInput) -> Iterator[Hit]:
+    """A deleted test file or removed test functions, not moved, split or renamed."""
+    d = _survey(ctx)
+    for f in ctx.files:
+        if f.deleted:
+            if is_test_path(f.path) or any(defined_test(f.path, ln.text) for ln in f.removed):
+                hit = _deleted_file(f, d)
+                if hit is not None:
+                    yield hit
+            continue
+        if not (is_python(f) or is_test_path(f.path)):
+            continue
+        removed = {name: ln for ln in f.removed if (name := defined_test(f.path, ln.text))}
+        added = {name for ln in f.added if (name := defined_test(f.path, ln.text))}
+        missing = [n for n in removed if n not in d.added_tests]
+        if not missing or len(added - set(removed)) >= len(missing):
+            continue
+        for name in missing:
+            ln = removed[name]
+            sev, why = _severity([name], d)
+            yield Hit(
+                severity=sev,
+                title="Test removed",
+                description=f"{f.path}: test {name!r} (line {ln.number} of the old file) is "
+                f"removed and not replaced{why}.",
+                suggestion=_FIX,
+                file=f.path,
+                line=ln.number,
+            )
