@@ -1,8 +1,10 @@
 """Bandit's AST tests run in process on a parsed fragment, lines mapped back to the diff.
 
-The test set is built once (bandit configures its blacklist plugin through class attributes,
-so it must not be rebuilt with other profiles). ``# nosec`` comments are not honoured: the
-code under review must not be able to silence its own review.
+The checks run a few plugin tests (``BANDIT_TESTS``: TLS and SSH host keys); ``checks-eval``
+runs bandit's full default profile for comparison (``full=True``). Each test set is built once.
+bandit configures its blacklist plugin through class attributes, and only the full profile
+includes the blacklist, so the two sets do not disturb each other. ``# nosec`` comments are not
+honoured: the code under review must not be able to silence its own review.
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ BANDIT_TESTS: dict[str, str] = {
 
 _FNAME = "./fragment.py"
 _lock = threading.Lock()
-_testset: Any = None
+_testsets: dict[bool, Any] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,13 +60,12 @@ class BanditHit:
     text: str
 
 
-def _tests() -> Any:
-    global _testset
+def _tests(full: bool) -> Any:
     with _lock:
-        if _testset is None:
-            profile = {"include": set(BANDIT_TESTS), "exclude": set()}
-            _testset = b_test_set.BanditTestSet(b_config.BanditConfig(), profile=profile)
-        return _testset
+        if full not in _testsets:
+            profile = None if full else {"include": set(BANDIT_TESTS), "exclude": set()}
+            _testsets[full] = b_test_set.BanditTestSet(b_config.BanditConfig(), profile=profile)
+        return _testsets[full]
 
 
 _TRIGGERS = re.compile(r"(?i)verify|ssl|tls|policy|paramiko")
@@ -72,16 +73,17 @@ _TRIGGERS = re.compile(r"(?i)verify|ssl|tls|policy|paramiko")
 without any cannot have one, and bandit's full AST walk is skipped."""
 
 
-def run_bandit(frag: Fragment) -> list[BanditHit]:
-    """Bandit's issues on a fragment whose line touches an added line."""
-    if not _TRIGGERS.search(frag.source):
+def run_bandit(frag: Fragment, *, full: bool = False) -> list[BanditHit]:
+    """Bandit's issues on a fragment whose line touches an added line (``full``: every test of
+    bandit's default profile, not only ``BANDIT_TESTS``)."""
+    if not full and not _TRIGGERS.search(frag.source):
         return []
     data = frag.source.encode("utf-8", "replace")
     visitor = b_node_visitor.BanditNodeVisitor(
         _FNAME,
         io.BytesIO(data),
         b_meta_ast.BanditMetaAst(),
-        _tests(),
+        _tests(full),
         False,
         {},
         b_metrics.Metrics(),

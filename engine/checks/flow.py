@@ -12,6 +12,7 @@ import ast
 from typing import NamedTuple
 
 __all__ = [
+    "ARCHIVE",
     "CONST",
     "CRED",
     "FMT",
@@ -22,6 +23,7 @@ __all__ = [
     "PATH",
     "PATHOBJ",
     "REQUEST",
+    "SAFELOADER",
     "SHELL",
     "SQL",
     "SQLTEXT",
@@ -59,7 +61,11 @@ PATHOBJ = 64
 """A pathlib path: its read/write methods are file sinks."""
 WEAKHASH = 128
 """The result of md5/sha1 hashing (``Val.node`` is the hashing call)."""
-_DATA_TAGS = SQLTEXT | FMT | CRED | WEAKHASH
+SAFELOADER = 256
+"""A yaml loader that builds plain data only (SafeLoader, CSafeLoader, BaseLoader)."""
+ARCHIVE = 512
+"""An open tar archive (``tarfile.open``): its extraction is a file sink."""
+_DATA_TAGS = SQLTEXT | FMT | CRED | WEAKHASH | SAFELOADER
 
 
 class _NoConst:

@@ -44,6 +44,9 @@ _VALIDATORS = frozenset(
     {"isdigit", "isnumeric", "isdecimal", "isalnum", "isalpha", "isidentifier", "fullmatch"}
 )
 _NOT_PATH = tuple(k for k in KINDS if k != PATH)
+_AUTHENTICATORS = frozenset({"hmac.compare_digest", "secrets.compare_digest"})
+"""A signature check: the data it authenticates was produced by us."""
+_TRAVERSAL = frozenset({"..", "../", "..\\", "/"})
 _MAX_LOOP_DEPTH = 3
 
 
@@ -154,7 +157,7 @@ class Interp(CallEval):
 
     def _credential(self, name: object, v: Val, target: ast.AST) -> None:
         if v.tags & WEAKHASH and v.node is not None and is_cred_name(name):
-            from .sinks import weak_hash_stored
+            from .sinks_data import weak_hash_stored
 
             weak_hash_stored(self, v.node, str(name))
 
@@ -336,13 +339,17 @@ def _guards(it: Interp, test: ast.expr) -> tuple[list[tuple[str, tuple[int, ...]
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         found, positive = _guards(it, test.operand)
         return found, not positive
-    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+    if isinstance(test, ast.BoolOp):
         out: list[tuple[str, tuple[int, ...]]] = []
+        want = isinstance(test.op, ast.And)
         for v in test.values:
             found, positive = _guards(it, v)
-            if positive:
+            if positive == want:
                 out += found
-        return out, True
+        return out, want
+    if isinstance(test, ast.Call) and it.imports.canon(test.func) in _AUTHENTICATORS:
+        keys = {_key(n) for a in test.args for n in ast.walk(a) if isinstance(n, ast.Name)}
+        return [(k, KINDS) for k in keys if k], True
     if isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute):
         return _call_guard(it, test, test.func), True
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
@@ -387,6 +394,11 @@ def _normalized(it: Interp, node: ast.expr) -> list[tuple[str, tuple[int, ...]]]
 
 def _compare_guard(it: Interp, test: ast.Compare) -> tuple[list[tuple[str, tuple[int, ...]]], bool]:
     op, right = test.ops[0], test.comparators[0]
+    right_key = _key(right)
+    if isinstance(op, ast.In | ast.NotIn) and right_key is not None:
+        needle = it.ev(test.left).const
+        if needle in _TRAVERSAL:
+            return [(right_key, (PATH,))], isinstance(op, ast.NotIn)
     key = _key(test.left)
     if isinstance(op, ast.In | ast.NotIn) and key is not None:
         allowed = it.ev(right)

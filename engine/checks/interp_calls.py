@@ -15,6 +15,7 @@ from humangr.contracts import Severity
 
 from . import sinks
 from .flow import (
+    ARCHIVE,
     FMT,
     MODULE,
     NOCONST,
@@ -33,6 +34,7 @@ from .flow import (
 )
 from .interp_expr import ExprEval, element, from_const
 from .pyast import dotted
+from .sinks_data import hash_result
 from .sources import (
     FULL_SANITIZERS,
     INPUT_ATTRS,
@@ -56,6 +58,11 @@ _SERIALIZERS = frozenset(
     | {"pickle.dump", "marshal.dump", "shelve.open"}
 )
 _OPEN = frozenset({"open", "io.open", "codecs.open", "builtins.open", "aiofiles.open"})
+_ARCHIVES = frozenset({"tarfile.open", "tarfile.TarFile", "tarfile.TarFile.open"})
+_KEYED_STORES = frozenset(
+    {"configparser.ConfigParser", "configparser.RawConfigParser", "configparser.SafeConfigParser"}
+)
+"""Objects whose ``set(section, option, value)`` and ``get(section, option)`` are tracked."""
 _STR_METHODS = names(
     """
     format format_map join replace strip lstrip rstrip lower upper title capitalize casefold
@@ -189,7 +196,7 @@ class CallEval(ExprEval):
             return clean(joined(vals), kinds)
         if canon in _SERIALIZERS:
             return constant()
-        hashed = sinks.hash_result(e, canon, args, kw)
+        hashed = hash_result(e, canon, args, kw)
         if hashed is not None:
             return hashed
         if canon in NORMALIZERS:
@@ -198,6 +205,11 @@ class CallEval(ExprEval):
             return joined(vals, PATHOBJ)
         if canon in _OPEN:
             return joined(args[:1] + ([kw["file"]] if "file" in kw else []))
+        if canon in _KEYED_STORES:
+            return constant()._replace(items=())
+        if canon in _ARCHIVES:
+            out = joined(args[:1] + [kw[k] for k in ("name", "fileobj") if k in kw])
+            return out._replace(tags=out.tags | ARCHIVE)
         local = self.prog.call_local(self, e, args, kw)
         if local is not None:
             return local
@@ -234,6 +246,12 @@ class CallEval(ExprEval):
         mutated = self._mutate(key, recv, method, args)
         if mutated is not None:
             return mutated
+        if method == "get" and recv.items is not None and not recv.seq and len(args) >= 2:
+            option = tuple(a.const for a in args[:2])
+            if NOCONST not in option:
+                found = next((v for k, v in recv.items if k == option), None)
+                if found is not None:
+                    return found
         if method == "get" and recv.items is not None and not recv.seq and args:
             for k, v in recv.items:
                 if k == args[0].const and type(k) is type(args[0].const):
@@ -262,7 +280,14 @@ class CallEval(ExprEval):
         items = recv.items
         new: Val | None = None
         out: Val = constant(None)
-        if method == "append" and len(args) == 1:
+        if method == "set" and items is not None and not recv.seq and len(args) >= 3:
+            option = tuple(a.const for a in args[:-1])
+            if NOCONST in option:
+                new = collapse(recv, args)
+            else:
+                kept = tuple((k, v) for k, v in items if k != option)
+                new = with_items(recv, (*kept, (option, args[-1])), False)
+        elif method == "append" and len(args) == 1:
             new = (
                 with_items(recv, (*items, (len(items), args[0])), True)
                 if items is not None and recv.seq
@@ -277,8 +302,8 @@ class CallEval(ExprEval):
                 new = collapse(recv, args)
         elif method == "remove" and len(args) == 1 and items is not None and recv.seq:
             idx = next((i for i, (_, v) in enumerate(items) if v == args[0]), None)
-            kept = [v for i, (_, v) in enumerate(items) if i != idx]
-            new = with_items(recv, tuple(enumerate(kept)), True) if idx is not None else None
+            left = [v for i, (_, v) in enumerate(items) if i != idx]
+            new = with_items(recv, tuple(enumerate(left)), True) if idx is not None else None
         elif method == "pop" and items is not None:
             pos = args[0].const if args else -1
             index = next((i for i, (k, _) in enumerate(items) if k == pos), None)

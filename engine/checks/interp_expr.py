@@ -22,6 +22,7 @@ from .flow import (
     NOCONST,
     PATHOBJ,
     REQUEST,
+    SAFELOADER,
     SQLTEXT,
     Val,
     constant,
@@ -50,6 +51,9 @@ def sql_text(text: object) -> bool:
     return isinstance(text, str) and bool(SQL_TEXT.search(text[:_MAX_CONST]))
 
 
+_SAFE_LOADER = re.compile(r"^C?(?:Safe|Base)Loader$")
+
+
 def from_const(value: object) -> Val:
     """The value of a Python literal (containers of literals keep their entries)."""
     if isinstance(value, list | tuple) and len(value) <= 64:
@@ -61,7 +65,12 @@ def from_const(value: object) -> Val:
     if isinstance(value, str | bytes | int | float | bool | type(None)):
         if isinstance(value, str | bytes) and len(value) > _MAX_CONST:
             return constant()
-        return constant(value, SQLTEXT if sql_text(value) else 0)
+        tags = SQLTEXT if sql_text(value) else 0
+        if isinstance(value, str) and _SAFE_LOADER.match(value):
+            tags |= SAFELOADER
+        if isinstance(value, str) and is_cred_name(value):
+            tags |= CRED
+        return constant(value, tags)
     return constant()
 
 
@@ -155,6 +164,8 @@ class ExprEval:
         if v is None:
             canon = self.imports.names.get(name)
             if canon is not None:
+                if _SAFE_LOADER.match(canon.rsplit(".", 1)[-1]):
+                    return unknown(MODULE | SAFELOADER)
                 return unknown(REQUEST if is_request_name(canon) else MODULE)
             if is_request_name(name):
                 return unknown(REQUEST)
@@ -186,7 +197,8 @@ class ExprEval:
                 return tainted(self.origin(f"request.{e.attr}", e))
             return unknown()
         if base.tags & MODULE:
-            return unknown(MODULE | (CRED if is_cred_name(e.attr) else 0))
+            loader = SAFELOADER if _SAFE_LOADER.match(e.attr) else 0
+            return unknown(MODULE | loader | (CRED if is_cred_name(e.attr) else 0))
         tags = data_tags(base) | (CRED if is_cred_name(e.attr) else 0) | (base.tags & PATHOBJ)
         return Val(base.lv, tags, base.origin)
 

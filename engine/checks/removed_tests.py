@@ -1,11 +1,13 @@
 """HL2 ``deleted-test``: tests a change deletes, told apart from tests it moves or retires.
 
 A test counts as gone when its definition is removed and the same name is added nowhere in
-the diff. Not a deletion: a file renamed, moved or split (its tests re-added elsewhere, or new
-test files holding at least as many tests), a test rewritten under a new name in the same
-file, a deleted file under a test folder that held no tests (``__init__.py``, fixtures,
-helpers). Severity: high, but medium when the action's description says tests are removed
-(the reviewer reads why) and low when the code the test exercised is removed in the same diff.
+the diff; nothing is reported when the diff adds at least as many new tests as it loses (tests
+renamed, restructured or moved between files). Not a deletion either: a file renamed, moved or
+split (its tests re-added elsewhere, or new test files holding at least as many tests), old
+tests turned into one parametrized test, a deleted file under a test folder that held no tests
+(``__init__.py``, fixtures, helpers). Severity: high, but medium when the action's description
+says tests are removed (the reviewer reads why) and low when the code the test exercised is
+removed in the same diff.
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ def _snake(name: str) -> str:
 @dataclass(slots=True)
 class _Diff:
     added_tests: set[str]
+    removed_tests: set[str]
     new_tests: int
     """Tests defined in added lines of new or renamed files."""
     removed_code: set[str]
@@ -61,6 +64,7 @@ class _Diff:
 
 def _survey(ctx: CheckInput) -> _Diff:
     added: set[str] = set()
+    removed: set[str] = set()
     new_tests = 0
     added_code: set[str] = set()
     removed_code: set[str] = set()
@@ -72,6 +76,7 @@ def _survey(ctx: CheckInput) -> _Diff:
                 new_tests += f.new_file or f.renamed
             elif (m := _CODE_DEF.match(ln.text)) is not None:
                 added_code.add(m.group(1))
+        removed.update(n for ln in f.removed if (n := defined_test(f.path, ln.text)))
         if not is_test_path(f.path):
             for ln in f.removed:
                 m = _CODE_DEF.match(ln.text)
@@ -79,7 +84,7 @@ def _survey(ctx: CheckInput) -> _Diff:
                     removed_code.add(_snake(m.group(1)))
     removed_code -= {_snake(n) for n in added_code}
     new_names = {PurePosixPath(f.path).name for f in ctx.files if f.path and not f.deleted}
-    return _Diff(added, new_tests, removed_code, new_names, _explained(ctx.action))
+    return _Diff(added, removed, new_tests, removed_code, new_names, _explained(ctx.action))
 
 
 def _explained(action: ActionContext) -> bool:
@@ -119,9 +124,16 @@ def _deleted_file(f: FileDiff, d: _Diff) -> Hit | None:
     )
 
 
+def _parametrized(f: FileDiff) -> bool:
+    """New tests in the file are parametrized: several old tests became cases of one."""
+    return any("parametrize" in ln.text or "subTest" in ln.text for ln in f.added)
+
+
 def deleted_tests(ctx: CheckInput) -> Iterator[Hit]:
     """A deleted test file or removed test functions, not moved, split or renamed."""
     d = _survey(ctx)
+    if len(d.added_tests - d.removed_tests) >= len(d.removed_tests - d.added_tests):
+        return
     for f in ctx.files:
         if f.deleted:
             if is_test_path(f.path) or any(defined_test(f.path, ln.text) for ln in f.removed):
@@ -134,7 +146,8 @@ def deleted_tests(ctx: CheckInput) -> Iterator[Hit]:
         removed = {name: ln for ln in f.removed if (name := defined_test(f.path, ln.text))}
         added = {name for ln in f.added if (name := defined_test(f.path, ln.text))}
         missing = [n for n in removed if n not in d.added_tests]
-        if not missing or len(added - set(removed)) >= len(missing):
+        new = added - set(removed)
+        if not missing or len(new) >= len(missing) or (new and _parametrized(f)):
             continue
         for name in missing:
             ln = removed[name]

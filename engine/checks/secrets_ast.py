@@ -3,7 +3,9 @@
 - a literal signing key: ``SECRET_KEY = "..."`` (Django, Flask), ``app.secret_key = "..."``,
   ``app.config["SECRET_KEY"] = "..."``, ``JWT_SECRET``, tornado's ``cookie_secret``, in
   assignments, dict literals and keyword arguments — even short or simple values;
-- a password or token as a parameter's default value (``def connect(password="hunter2")``).
+- a password or token as a parameter's default value (``def connect(password="hunter2")``),
+  as a keyword argument (``connect(password="root")``) or compared with a literal
+  (``if password == "admin":``).
 
 Pure helpers shared with the line scanner (``looks_random``, ``name_like``) live here so that
 this module does not import detect-secrets.
@@ -107,13 +109,17 @@ class AstSecret:
     random: bool
 
 
-def _literal(node: ast.expr | None) -> str | None:
+def _literal(node: ast.expr | None, strict: bool) -> str | None:
+    """A literal secret value; ``strict`` (signing keys): any text that is not a reference."""
     if not isinstance(node, ast.Constant) or not isinstance(node.value, str | bytes):
         return None
     value = node.value if isinstance(node.value, str) else node.value.decode("latin-1")
-    if _PLACEHOLDER.match(value) or name_like(value) or len(value) > 4096:
+    if _PLACEHOLDER.match(value) or len(value) > 4096:
         return None
-    return value
+    if strict:
+        reference = value.startswith(("/", "./", "~/")) or "://" in value
+        return None if reference or _ENV_NAME.fullmatch(value) else value
+    return None if name_like(value) else value
 
 
 def _target_names(t: ast.expr) -> Iterator[object]:
@@ -129,7 +135,7 @@ def _target_names(t: ast.expr) -> Iterator[object]:
 
 
 def ast_secrets(nodes: tuple[ast.AST, ...]) -> Iterator[AstSecret]:
-    """Literal signing keys and password defaults among a fragment's nodes."""
+    """Literal signing keys, and passwords as defaults, arguments or in comparisons."""
     for node in nodes:
         pairs: list[tuple[object, ast.expr | None, str]] = []
         if isinstance(node, ast.Assign):
@@ -144,6 +150,15 @@ def ast_secrets(nodes: tuple[ast.AST, ...]) -> Iterator[AstSecret]:
             ]
         elif isinstance(node, ast.Call):
             pairs = [(k.arg, k.value, "signing") for k in node.keywords if k.arg]
+            pairs += [(k.arg, k.value, "argument") for k in node.keywords if k.arg]
+        elif isinstance(node, ast.Compare) and len(node.ops) == 1:
+            if isinstance(node.ops[0], ast.Eq | ast.NotEq):
+                sides = (node.left, node.comparators[0])
+                pairs = [
+                    (n, other, "compare")
+                    for side, other in (sides, sides[::-1])
+                    for n in _target_names(side)
+                ]
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
             a = node.args
             pos = [*a.posonlyargs, *a.args]
@@ -156,6 +171,6 @@ def ast_secrets(nodes: tuple[ast.AST, ...]) -> Iterator[AstSecret]:
             ]
         for name, value, kind in pairs:
             ok = signing_key_name(name) if kind == "signing" else password_name(str(name))
-            literal = _literal(value) if ok else None
+            literal = _literal(value, kind == "signing") if ok else None
             if literal is not None and value is not None:
                 yield AstSecret(value, kind, looks_random(literal))

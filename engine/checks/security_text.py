@@ -51,7 +51,12 @@ def secrets(ctx: CheckInput) -> Iterator[Hit]:
     yield from _ast_secrets(ctx)
 
 
-_AST_KIND = {"signing": "signing key", "default": "password as a default argument"}
+_AST_KIND = {
+    "signing": "signing key",
+    "default": "password as a default argument",
+    "argument": "password passed as an argument",
+    "compare": "password compared with a literal",
+}
 
 
 def _ast_secrets(ctx: CheckInput) -> Iterator[Hit]:
@@ -89,7 +94,7 @@ _TLS_KWARGS = frozenset(
     {"verify", "verify_ssl", "verify_certs", "check_hostname", "assert_hostname", "validate_certs"}
 )
 _AIOHTTP = frozenset({"get", "post", "put", "patch", "delete", "head", "options", "request"})
-_TLS_NAMES = frozenset({"CERT_NONE", "_create_unverified_context"})
+_TLS_NAMES = frozenset({"CERT_NONE", "_create_unverified_context", "VERIFY_NONE"})
 _TLS_TITLE = "TLS certificate verification disabled"
 _TLS_FIX = (
     "Keep certificate and hostname verification on; trust a private CA with a CA bundle "

@@ -202,8 +202,19 @@ KIND_SANITIZERS: dict[str, tuple[int, ...]] = {
     "pymysql.converters.escape_string": (SQL,),
     "MySQLdb.escape_string": (SQL,),
     "sqlalchemy.bindparam": (SQL,),
+    "psycopg2.sql.SQL": (SQL,),
+    "psycopg.sql.SQL": (SQL,),
+    "sql.SQL": (SQL,),
+    "psycopg2.sql.Composed": (SQL,),
+    "sqlalchemy.text": (SQL,),
+    "sqlalchemy.sql.text": (SQL,),
+    "sqlalchemy.sql.expression.text": (SQL,),
+    "RawSQL": (SQL,),
+    "django.db.models.expressions.RawSQL": (SQL,),
+    "django.db.models.RawSQL": (SQL,),
 }
-"""Calls that make their argument safe for one kind of sink only."""
+"""Calls that make their argument safe for one kind of sink only (SQL objects built by
+``sql.SQL``/``text``/``RawSQL`` are judged where they are built, not again where executed)."""
 NORMALIZERS = frozenset({"os.path.realpath", "os.path.abspath", "os.path.normpath"})
 PATH_CLASSES = frozenset(
     {
