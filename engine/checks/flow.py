@@ -36,6 +36,7 @@ __all__ = [
     "join",
     "joined",
     "level",
+    "local_input",
     "tainted",
     "unknown",
 ]
@@ -93,6 +94,8 @@ class Val(NamedTuple):
     const: object = NOCONST
     node: ast.AST | None = None
     """The md5/sha1 call a ``WEAKHASH`` value came from."""
+    cls: str | None = None
+    """The class, defined in the analysed code, this value is an instance of."""
 
 
 _C = (CONST, CONST, CONST, CONST)
@@ -113,6 +116,12 @@ def unknown(tags: int = 0) -> Val:
 def tainted(origin: str, tags: int = 0) -> Val:
     """Request input read at ``origin``."""
     return Val(_T, tags, origin)
+
+
+def local_input(origin: str) -> Val:
+    """Input from the local user (command line, stdin): tainted for injections, but not for
+    file paths, which the user names on purpose."""
+    return Val((TAINTED, TAINTED, UNKNOWN, TAINTED), 0, origin)
 
 
 def level(v: Val, kind: int = OTHER) -> int:
@@ -158,6 +167,7 @@ def join(a: Val, b: Val) -> Val:
         a.seq and b.seq,
         a.const if a.const == b.const and type(a.const) is type(b.const) else NOCONST,
         a.node if a.node is not None else b.node,
+        a.cls if a.cls == b.cls else None,
     )
 
 

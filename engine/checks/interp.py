@@ -90,6 +90,8 @@ class Interp(CallEval):
         self._report = report
         self.returns: list[Val] = []
         self._loops = 0
+        self.macs: dict[str, set[str]] = {}
+        """Names holding a MAC (``hmac.new(key, msg)``) -> the names of its message."""
 
     def line_of(self, node: ast.AST) -> int | None:
         lineno = getattr(node, "lineno", None)
@@ -175,6 +177,12 @@ class Interp(CallEval):
         v = self.ev(s.value)
         for t in s.targets:
             self.bind(t, v)
+        macs = _mac_inputs(self, s.value)
+        if macs:
+            for t in s.targets:
+                key = _key(t)
+                if key is not None:
+                    self.macs[key] = macs
 
     def _annassign(self, s: ast.AnnAssign) -> None:
         if s.value is not None:
@@ -197,6 +205,8 @@ class Interp(CallEval):
             self.run(s.body if truth else s.orelse)
             return
         guards, positive = _guards(self, s.test)
+        if any(PATH in kinds for _, kinds in guards):
+            self.path_checked = True
         pre = self.env
         env_body, env_else = dict(pre), dict(pre)
         self._clean(env_body if positive else env_else, guards)
@@ -319,6 +329,8 @@ class Interp(CallEval):
         else:
             for d in [*s.args.defaults, *(x for x in s.args.kw_defaults if x is not None)]:
                 self.ev(d)
+            if self.context:
+                self.prog.closure(s, self.env)
         self.env[s.name] = unknown(MODULE)
 
     def _delete(self, s: ast.Delete) -> None:
@@ -326,6 +338,20 @@ class Interp(CallEval):
             key = _key(t)
             if key is not None:
                 self.env.pop(key, None)
+
+
+_MACS = frozenset({"hmac.new", "hmac.digest", "hmac.HMAC"})
+
+
+def _mac_inputs(it: Interp, value: ast.expr) -> set[str]:
+    """The names a MAC computed in ``value`` authenticates (its message argument)."""
+    out: set[str] = set()
+    for node in ast.walk(value):
+        if not isinstance(node, ast.Call) or len(node.args) < 2:
+            continue
+        if it.imports.canon(node.func) in _MACS:
+            out |= {n.id for n in ast.walk(node.args[1]) if isinstance(n, ast.Name)}
+    return out
 
 
 def _load(target: ast.expr) -> ast.expr:
@@ -348,8 +374,9 @@ def _guards(it: Interp, test: ast.expr) -> tuple[list[tuple[str, tuple[int, ...]
                 out += found
         return out, want
     if isinstance(test, ast.Call) and it.imports.canon(test.func) in _AUTHENTICATORS:
-        keys = {_key(n) for a in test.args for n in ast.walk(a) if isinstance(n, ast.Name)}
-        return [(k, KINDS) for k in keys if k], True
+        keys = {n.id for a in test.args for n in ast.walk(a) if isinstance(n, ast.Name)}
+        keys |= {m for k in list(keys) for m in it.macs.get(k, ())}
+        return [(k, KINDS) for k in sorted(keys)], True
     if isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute):
         return _call_guard(it, test, test.func), True
     if isinstance(test, ast.Compare) and len(test.ops) == 1:

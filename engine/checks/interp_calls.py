@@ -16,6 +16,7 @@ from humangr.contracts import Severity
 from . import sinks
 from .flow import (
     ARCHIVE,
+    CRED,
     FMT,
     MODULE,
     NOCONST,
@@ -29,6 +30,7 @@ from .flow import (
     data_tags,
     join,
     joined,
+    local_input,
     tainted,
     unknown,
 )
@@ -43,6 +45,7 @@ from .sources import (
     PATH_CLASSES,
     PURE,
     cgi_key,
+    is_cred_name,
     is_self_input,
     names,
 )
@@ -86,9 +89,14 @@ class Resolver(Protocol):
     """What the program offers calls: functions of the same file or diff, and the sinks."""
 
     def call_local(
-        self, it: CallEval, e: ast.Call, args: list[Val], kw: dict[str, Val]
+        self, it: CallEval, e: ast.Call, recv: Val | None, args: list[Val], kw: dict[str, Val]
     ) -> Val | None:
-        """The return value of a function defined in the analysed code, or None."""
+        """The return value of a function (or a new instance of a class) defined in the
+        analysed code, or None."""
+        ...
+
+    def closure(self, node: ast.AST, env: dict[str, Val]) -> None:
+        """Record the environment a nested function is defined in."""
         ...
 
     def is_local(self, it: CallEval, e: ast.Call) -> bool:
@@ -96,14 +104,17 @@ class Resolver(Protocol):
         ...
 
 
-def _floor(v: Val) -> Val:
+def _floor(v: Val, name: str) -> Val:
+    """The result of a call the engine does not know: at least unknown, tainted when its
+    arguments are; a password only when the function says so by its name (``get_password``)."""
     lv = (
         max(v.lv[0], UNKNOWN),
         max(v.lv[1], UNKNOWN),
         max(v.lv[2], UNKNOWN),
         max(v.lv[3], UNKNOWN),
     )
-    return Val(lv, data_tags(v), v.origin, node=v.node)
+    tags = (data_tags(v) & ~CRED) | (CRED if is_cred_name(name.rsplit(".", 1)[-1]) else 0)
+    return Val(lv, tags, v.origin, node=v.node)
 
 
 def with_items(base: Val, items: tuple[tuple[object, Val], ...], seq: bool) -> Val:
@@ -144,6 +155,8 @@ class CallEval(ExprEval):
     """The name of the function being analysed (empty at module level)."""
     depth: int = 0
     """How many local calls deep this body runs."""
+    path_checked: bool = False
+    """A path containment check ran in this body (archives extracted after it are checked)."""
 
     def report(
         self, check: str, node: ast.AST, severity: Severity, title: str, detail: str, flow: int
@@ -210,18 +223,18 @@ class CallEval(ExprEval):
         if canon in _ARCHIVES:
             out = joined(args[:1] + [kw[k] for k in ("name", "fileobj") if k in kw])
             return out._replace(tags=out.tags | ARCHIVE)
-        local = self.prog.call_local(self, e, args, kw)
+        local = self.prog.call_local(self, e, recv, args, kw)
         if local is not None:
             return local
         if recv is None or method is None:
-            return joined(vals) if canon in PURE else _floor(joined(vals))
+            return joined(vals) if canon in PURE else _floor(joined(vals), canon)
         return self._method(e, canon, recv, method, args, vals)
 
     def _source(
         self, e: ast.Call, canon: str, recv: Val | None, method: str | None, args: list[Val]
     ) -> Val | None:
         if canon in _INPUT_CALLS:
-            return tainted(self.origin(f"{canon}()", e))
+            return local_input(self.origin(f"{canon}()", e))
         if canon in ("os.getenv", "os.environ.get"):
             key = args[0].const if args else NOCONST
             return tainted(self.origin(f"os.environ[{key!r}]", e)) if cgi_key(key) else unknown()
@@ -271,8 +284,8 @@ class CallEval(ExprEval):
             fmt = FMT if method in ("format", "format_map") and any(max(v.lv) for v in vals) else 0
             return joined([recv, *vals], fmt)
         if recv.tags & MODULE:
-            return joined(vals) if canon in PURE else _floor(joined(vals))
-        return _floor(joined([recv, *vals]))
+            return joined(vals) if canon in PURE else _floor(joined(vals), canon)
+        return _floor(joined([recv, *vals]), method)
 
     def _mutate(self, key: str, recv: Val, method: str, args: list[Val]) -> Val | None:
         if "?" in key or "()" in key or recv.tags & (MODULE | REQUEST):

@@ -29,6 +29,7 @@ from .flow import (
     data_tags,
     join,
     joined,
+    local_input,
     tainted,
     unknown,
 )
@@ -46,9 +47,14 @@ _BUILTINS = frozenset(dir(builtins))
 _MAX_CONST = 10_000
 
 
+_SQL_HINT = re.compile(r"(?i)select|insert|update|delete|drop|create|alter|truncate|replace|where")
+
+
 def sql_text(text: object) -> bool:
     """Whether literal text looks like SQL."""
-    return isinstance(text, str) and bool(SQL_TEXT.search(text[:_MAX_CONST]))
+    if not isinstance(text, str) or not _SQL_HINT.search(text[:_MAX_CONST]):
+        return False
+    return bool(SQL_TEXT.search(text[:_MAX_CONST]))
 
 
 _SAFE_LOADER = re.compile(r"^C?(?:Safe|Base)Loader$")
@@ -91,10 +97,12 @@ _BINOPS: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
     ast.Sub: operator.sub,
     ast.Mult: operator.mul,
     ast.FloorDiv: operator.floordiv,
+    ast.Div: operator.truediv,
     ast.Mod: operator.mod,
     ast.BitAnd: operator.and_,
     ast.BitOr: operator.or_,
     ast.BitXor: operator.xor,
+    ast.Pow: operator.pow,
 }
 _CMPOPS: dict[type[ast.cmpop], Callable[[Any, Any], Any]] = {
     ast.Eq: operator.eq,
@@ -116,6 +124,10 @@ def _fold(fn: Callable[[Any, Any], Any], a: object, b: object) -> object:
     if isinstance(a, int) and isinstance(b, int) and max(abs(a), abs(b)) > 2**64:
         return NOCONST
     if isinstance(a, str | bytes | tuple) and isinstance(b, int) and len(a) * abs(b) > _MAX_CONST:
+        return NOCONST
+    if fn is operator.pow and not (
+        isinstance(a, int | float) and isinstance(b, int) and 0 <= b <= 64 and abs(a) < 2**16
+    ):
         return NOCONST
     try:
         out = fn(a, b)
@@ -188,7 +200,7 @@ class ExprEval:
             return self.env[key]
         canon = self.imports.canon(e)
         if canon == "sys.argv":
-            return tainted(self.origin("sys.argv", e))
+            return local_input(self.origin("sys.argv", e))
         if is_request_name(canon):
             return unknown(REQUEST)
         base = self.ev(e.value)

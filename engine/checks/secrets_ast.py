@@ -38,9 +38,7 @@ _SIGNING = frozenset(
         ("hmac", "key"),
     }
 )
-_PASSWORD_LAST = frozenset(
-    {"password", "passwd", "pwd", "pass", "passphrase", "secret", "token", "apikey"}
-)
+_PASSWORD_LAST = frozenset({"password", "passwd", "pwd", "pass", "passphrase", "secret", "apikey"})
 _PLACEHOLDER = re.compile(
     r"(?i)^(?:|\s+|x+|\*+|\.+|-+|#+|<[^>]*>|\{\{.*\}\}|\$\{?[\w.]*\}?|%\([^)]*\)s|%s|\{\w*\}"
     r"|your[\w-]*|redacted|placeholder|none|null|nil|undefined|"
@@ -94,12 +92,14 @@ def signing_key_name(name: object) -> bool:
     return any(p in _SIGNING for p in itertools.pairwise(words))
 
 
-def password_name(name: str) -> bool:
-    """A parameter named for a password, secret or token (by its last word)."""
+def password_name(name: str, *, token: bool = False) -> bool:
+    """A name for a password or secret (by its last word); ``token`` names too when asked."""
     words = _words(name)
     if not words:
         return False
-    return words[-1] in _PASSWORD_LAST or tuple(words[-2:]) in (("api", "key"), ("secret", "key"))
+    last = words[-1]
+    pair = tuple(words[-2:]) in (("api", "key"), ("secret", "key"))
+    return last in _PASSWORD_LAST or pair or (token and last == "token")
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +170,19 @@ def ast_secrets(nodes: tuple[ast.AST, ...]) -> Iterator[AstSecret]:
                 (p.arg, d, "default") for p, d in zip(a.kwonlyargs, a.kw_defaults, strict=True)
             ]
         for name, value, kind in pairs:
-            ok = signing_key_name(name) if kind == "signing" else password_name(str(name))
+            if kind == "signing":
+                ok = signing_key_name(name)
+            else:
+                ok = password_name(str(name)) or (
+                    password_name(str(name), token=True) and _random_literal(value)
+                )
             literal = _literal(value, kind == "signing") if ok else None
             if literal is not None and value is not None:
                 yield AstSecret(value, kind, looks_random(literal))
+
+
+def _random_literal(node: ast.expr | None) -> bool:
+    """A literal that looks like a generated key (tokens are flagged only then)."""
+    return (
+        isinstance(node, ast.Constant) and isinstance(node.value, str) and looks_random(node.value)
+    )

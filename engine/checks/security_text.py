@@ -52,10 +52,10 @@ def secrets(ctx: CheckInput) -> Iterator[Hit]:
 
 
 _AST_KIND = {
-    "signing": "signing key",
-    "default": "password as a default argument",
-    "argument": "password passed as an argument",
-    "compare": "password compared with a literal",
+    "signing": ("signing key", "sets a literal signing key"),
+    "default": ("password default", "gives a password parameter a literal default"),
+    "argument": ("password argument", "passes a literal password"),
+    "compare": ("password comparison", "compares a password with a literal"),
 }
 
 
@@ -67,12 +67,12 @@ def _ast_secrets(ctx: CheckInput) -> Iterator[Hit]:
             if line is None:
                 continue
             sev = Severity.LOW if test else Severity.CRITICAL if s.random else Severity.HIGH
-            kind = _AST_KIND[s.kind]
+            kind, what = _AST_KIND[s.kind]
             yield Hit(
                 severity=sev,
                 title=f"Hard-coded secret: {kind}",
-                description=f"{f.path or '<content>'}:{line} sets a literal {kind} (found by "
-                "humangr; the value is not repeated here).",
+                description=f"{f.path or '<content>'}:{line} {what} (found by humangr; the "
+                "value is not repeated here).",
                 suggestion=_SECRET_FIX,
                 file=f.path,
                 line=line,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from humangr.contracts import Severity
 
-from .flow import TAINTED, UNKNOWN, Val, level
+from .flow import NOCONST, TAINTED, UNKNOWN, Val, level
 
 __all__ = ["arg", "detail", "flow_severity"]
 
@@ -21,6 +21,8 @@ def detail(v: Val, kind: int, sink: str) -> str:
         return f"Request input ({v.origin or 'a request parameter'}) reaches {sink}."
     if flow == UNKNOWN:
         return f"{sink} gets text built from values of unknown origin (parameters, variables)."
+    if v.const is NOCONST:
+        return f"{sink} gets constant or sanitized data only."
     return f"{sink} gets constant text only."
 
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from humangr.contracts import Severity
 
-from .flow import CONST, FMT, SHELL, SQL, SQLTEXT, TAINTED, UNKNOWN, Val, joined, level
+from .flow import CONST, FMT, NOCONST, SHELL, SQL, SQLTEXT, TAINTED, UNKNOWN, Val, joined, level
 from .sink_util import arg, detail, flow_severity
 from .sinks_data import data_sinks
 from .sources import SHELLS
@@ -54,8 +54,12 @@ def _shell_string(it: CallEval, e: ast.Call, cmd: Val, sink: str) -> None:
         UNKNOWN: "Shell command run through a shell (shell injection)",
         CONST: "Constant shell command run through a shell",
     }
+    text, title = detail(cmd, SHELL, sink), titles[flow]
+    if flow == CONST and cmd.const is NOCONST:
+        text = f"{sink} gets constant or sanitized text only (quoted, validated or numeric)."
+        title = "Shell command run through a shell (sanitized input)"
     if sev is not None:
-        it.report("shell-injection", e, sev, titles[flow], detail(cmd, SHELL, sink), flow)
+        it.report("shell-injection", e, sev, title, text, flow)
 
 
 def _argv(it: CallEval, e: ast.Call, parts: list[Val], sink: str) -> None:

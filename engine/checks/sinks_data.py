@@ -147,7 +147,7 @@ def _path(
 
 def _tar(it: CallEval, e: ast.Call, archive: Val, kw: dict[str, Val]) -> None:
     """tarfile extraction without a filter: member names like ``../x`` escape the target."""
-    if "filter" in kw or "members" in kw or level(archive, PATH) == CONST:
+    if "filter" in kw or "members" in kw or level(archive, PATH) == CONST or it.path_checked:
         return
     it.report(
         "path-traversal",

@@ -106,6 +106,7 @@ INPUT_ATTRS = names(
     query match_info post text read params forms get_param get_header media matchdict
     json_body content get_full_path arguments body_arguments query_arguments uri
     raw_post_data get_argument get_arguments get_query_argument get_body_argument getlist
+    query_string referrer user_agent host host_url authorization origin
     """
 )
 """Attributes and methods of a request object that return client-controlled data."""
@@ -161,9 +162,12 @@ _CRED_WORDS = frozenset(
 _CRED_PAIRS = frozenset({("api", "key"), ("auth", "key"), ("session", "key"), ("private", "key")})
 
 
+_CRED_HINT = re.compile(r"(?i)pass|pw|secret|token|key|credential")
+
+
 def is_cred_name(name: object) -> bool:
     """Whether an identifier or key names a password, token or secret (``user_password``, ...)."""
-    if not isinstance(name, str) or len(name) > 80:
+    if not isinstance(name, str) or len(name) > 80 or not _CRED_HINT.search(name):
         return False
     words = [w.lower() for w in _WORD.findall(name)]
     if any(w in _CRED_WORDS for w in words):
@@ -175,6 +179,7 @@ FULL_SANITIZERS = names(
     """
     int float bool len abs round ord hash id complex uuid.UUID decimal.Decimal
     ipaddress.ip_address ipaddress.ip_network math.floor math.ceil isinstance callable
+    os.getpid os.getppid os.getuid os.getgid os.cpu_count time.time time.monotonic
     """
 )
 """Calls whose result carries no injectable text."""

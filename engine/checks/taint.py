@@ -21,7 +21,7 @@ from .base import is_test_path
 from .diff import FileDiff
 from .flow import REQUEST, Val, constant, join, joined, unknown
 from .fragments import Fragment, PyFile
-from .interp import Interp
+from .interp import Interp, merge
 from .interp_calls import CallEval
 from .pyast import dotted
 from .sources import Imports, defaults_of, entry_params, is_web, param_names, request_param
@@ -60,8 +60,13 @@ class _Func:
     node: ast.FunctionDef | ast.AsyncFunctionDef
     unit: _Unit
     frag: Fragment
-    method: bool
+    cls: str | None
+    """The class the function is a method of."""
     entry: dict[str, Val] | None
+
+    @property
+    def method(self) -> bool:
+        return self.cls is not None
 
 
 @dataclass(slots=True)
@@ -75,17 +80,18 @@ class Analysis:
 
 def _functions(unit: _Unit, frag: Fragment) -> Iterable[_Func]:
     web = is_web(unit.imports) and not is_test_path(unit.py.file.path)
-    stack: list[tuple[ast.AST, bool]] = [(frag.tree, False)]
+    stack: list[tuple[ast.AST, str | None]] = [(frag.tree, None)]
     while stack:
-        node, in_class = stack.pop()
+        node, cls = stack.pop()
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
-                yield _Func(child, unit, frag, in_class, entry_params(child, in_class, web))
-                stack.append((child, False))
+                entry = entry_params(child, cls is not None, web)
+                yield _Func(child, unit, frag, cls, entry)
+                stack.append((child, None))
             elif isinstance(child, ast.ClassDef):
-                stack.append((child, True))
+                stack.append((child, child.name))
             elif not isinstance(child, ast.expr):
-                stack.append((child, in_class))
+                stack.append((child, cls))
 
 
 _PLAIN_DECORATORS = frozenset(
@@ -123,7 +129,15 @@ class _Program:
         self.by_name: dict[str, list[_Func]] = {}
         for f in self.funcs:
             self.by_name.setdefault(f.node.name, []).append(f)
-        self.names = frozenset(self.by_name)
+        self.classes = frozenset(
+            n.name
+            for u in self.units
+            for fr in u.py.fragments
+            for n in fr.nodes
+            if isinstance(n, ast.ClassDef)
+        )
+        self.names = frozenset(self.by_name) | self.classes
+        self.closures: dict[int, dict[str, Val]] = {}
         self.called, self.escaped = self._references()
         self.events: dict[tuple[str, int], SinkEvent] = {}
         self.memo: dict[tuple[int, tuple[object, ...]], Val] = {}
@@ -178,35 +192,45 @@ class _Program:
         return report
 
     def interp(
-        self, func: _Func | None, unit: _Unit, frag: Fragment, env: dict[str, Val]
+        self,
+        func: _Func | None,
+        unit: _Unit,
+        frag: Fragment,
+        env: dict[str, Val],
+        closure: dict[str, Val] | None = None,
     ) -> Interp:
-        it = Interp(
-            self, unit.imports, frag, env, unit.globals, self.names, self.reporter(unit, frag)
-        )
+        scope = unit.globals if closure is None else {**unit.globals, **closure}
+        it = Interp(self, unit.imports, frag, env, scope, self.names, self.reporter(unit, frag))
         it.context = func.node.name if func is not None else ""
         return it
 
-    def resolve(self, it: CallEval, e: ast.Call) -> tuple[list[_Func], bool]:
+    def resolve(self, e: ast.Call, recv: Val | None) -> tuple[list[_Func], bool]:
         f = e.func
         if isinstance(f, ast.Name):
             found = [x for x in self.by_name.get(f.id, []) if not x.method]
             return found[:3], False
-        if (
-            isinstance(f, ast.Attribute)
-            and isinstance(f.value, ast.Name)
-            and f.value.id in ("self", "cls")
-        ):
+        if _self_call(f):
+            assert isinstance(f, ast.Attribute)
             return [x for x in self.by_name.get(f.attr, []) if x.method][:3], True
+        if isinstance(f, ast.Attribute) and recv is not None and recv.cls is not None:
+            return [x for x in self.by_name.get(f.attr, []) if x.cls == recv.cls][:3], True
         return [], False
 
     def is_local(self, it: CallEval, e: ast.Call) -> bool:
-        return bool(self.resolve(it, e)[0])
+        return bool(self.resolve(e, None)[0])
+
+    def closure(self, node: ast.AST, env: dict[str, Val]) -> None:
+        """The environment a nested function is defined in (its free names)."""
+        old = self.closures.get(id(node))
+        self.closures[id(node)] = dict(env) if old is None else merge(old, env)
 
     def call_local(
-        self, it: CallEval, e: ast.Call, args: list[Val], kw: dict[str, Val]
+        self, it: CallEval, e: ast.Call, recv: Val | None, args: list[Val], kw: dict[str, Val]
     ) -> Val | None:
-        funcs, via_self = self.resolve(it, e)
+        funcs, via_self = self.resolve(e, recv)
         if not funcs:
+            if isinstance(e.func, ast.Name) and e.func.id in self.classes:
+                return joined([*args, *kw.values()])._replace(cls=e.func.id)
             return None
         depth = it.depth
         out: Val | None = None
@@ -260,7 +284,7 @@ class _Program:
         self.runs += 1
         self.ran.add(id(f.node))
         try:
-            it = self.interp(f, f.unit, f.frag, env)
+            it = self.interp(f, f.unit, f.frag, env, self.closures.get(id(f.node)))
             it.depth = depth
             it.run(f.node.body)
         finally:
