@@ -62,6 +62,10 @@ class Check:
     severity: str
     """How severities are assigned, for the documentation table."""
     run: Callable[[CheckInput], Iterable[Hit]] = field(repr=False, compare=False)
+    claim: str = ""
+    """The vulnerability class the check claims to find (empty: no claim is made)."""
+    limits: str = ""
+    """What a claimed check does not cover."""
 
     @property
     def source(self) -> str:

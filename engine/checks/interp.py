@@ -242,6 +242,9 @@ class Interp(CallEval):
         return False
 
     def _assert(self, s: ast.Assert) -> None:
+        self.ev(s.test)
+        if s.msg is not None:
+            self.ev(s.msg)
         guards, positive = _guards(self, s.test)
         if positive:
             self._clean(self.env, guards)

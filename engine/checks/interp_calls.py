@@ -155,6 +155,8 @@ class CallEval(ExprEval):
     """The name of the function being analysed (empty at module level)."""
     depth: int = 0
     """How many local calls deep this body runs."""
+    cls: str | None = None
+    """The class whose method this body is."""
     path_checked: bool = False
     """A path containment check ran in this body (archives extracted after it are checked)."""
 

@@ -91,13 +91,34 @@ def _explained(action: ActionContext) -> bool:
     return bool(_EXPLAINED.search(action.action_description[:20_000]))
 
 
-def _retired(name: str, removed_code: set[str]) -> bool:
+_IDENT = re.compile(r"[A-Za-z_]\w{2,}")
+_BLOCK_START = re.compile(r"^(?:\s*(?:async\s+)?def\s|\s*class\s|\S)")
+
+
+def _bodies(f: FileDiff) -> dict[str, set[str]]:
+    """The identifiers used in the removed lines of each removed test of a file."""
+    out: dict[str, set[str]] = {}
+    current: str | None = None
+    for ln in f.removed:
+        name = defined_test(f.path, ln.text)
+        if name is not None:
+            current = name
+            out[name] = set()
+        elif current is not None and _BLOCK_START.match(ln.text):
+            current = None
+        elif current is not None:
+            out[current].update(_snake(w) for w in _IDENT.findall(ln.text[:2000]))
+    return out
+
+
+def _retired(name: str, removed_code: set[str], used: set[str]) -> bool:
+    """The test exercised code this diff removes (by its name or its body)."""
     subject = _snake(name).removeprefix("test").strip("_ ")
-    return any(len(code) >= 3 and code in subject for code in removed_code)
+    return any(len(code) >= 3 and (code in subject or code in used) for code in removed_code)
 
 
-def _severity(names: list[str], d: _Diff) -> tuple[Severity, str]:
-    if names and all(_retired(n, d.removed_code) for n in names):
+def _severity(names: list[str], d: _Diff, bodies: dict[str, set[str]]) -> tuple[Severity, str]:
+    if names and all(_retired(n, d.removed_code, bodies.get(n, set())) for n in names):
         return Severity.LOW, " together with the code it tests"
     if d.explained:
         return Severity.MEDIUM, " (the action says tests are removed; check that it says why)"
@@ -113,7 +134,7 @@ def _deleted_file(f: FileDiff, d: _Diff) -> Hit | None:
     gone = [n for n in names if n not in d.added_tests]
     if names and (len(gone) * 2 <= len(names) or d.new_tests >= len(names)):
         return None
-    sev, why = _severity(gone, d)
+    sev, why = _severity(gone, d, _bodies(f))
     return Hit(
         severity=sev,
         title="Test file deleted",
@@ -149,9 +170,10 @@ def deleted_tests(ctx: CheckInput) -> Iterator[Hit]:
         new = added - set(removed)
         if not missing or len(new) >= len(missing) or (new and _parametrized(f)):
             continue
+        bodies = _bodies(f)
         for name in missing:
             ln = removed[name]
-            sev, why = _severity([name], d)
+            sev, why = _severity([name], d, bodies)
             yield Hit(
                 severity=sev,
                 title="Test removed",

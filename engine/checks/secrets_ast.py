@@ -109,17 +109,18 @@ class AstSecret:
     random: bool
 
 
-def _literal(node: ast.expr | None, strict: bool) -> str | None:
-    """A literal secret value; ``strict`` (signing keys): any text that is not a reference."""
+def _literal(node: ast.expr | None) -> str | None:
+    """A literal secret: any text but placeholders, environment variable names, paths, URLs
+    and text with spaces (messages, not keys)."""
     if not isinstance(node, ast.Constant) or not isinstance(node.value, str | bytes):
         return None
     value = node.value if isinstance(node.value, str) else node.value.decode("latin-1")
-    if _PLACEHOLDER.match(value) or len(value) > 4096:
+    if _PLACEHOLDER.match(value) or len(value) > 4096 or _ENV_NAME.fullmatch(value):
         return None
-    if strict:
-        reference = value.startswith(("/", "./", "~/")) or "://" in value
-        return None if reference or _ENV_NAME.fullmatch(value) else value
-    return None if name_like(value) else value
+    if any(c.isspace() for c in value):
+        return None
+    reference = value.startswith(("/", "./", "~/")) or "://" in value
+    return None if reference else value
 
 
 def _target_names(t: ast.expr) -> Iterator[object]:
@@ -172,11 +173,13 @@ def ast_secrets(nodes: tuple[ast.AST, ...]) -> Iterator[AstSecret]:
         for name, value, kind in pairs:
             if kind == "signing":
                 ok = signing_key_name(name)
+            elif kind == "compare":
+                ok = password_name(str(name))
             else:
                 ok = password_name(str(name)) or (
                     password_name(str(name), token=True) and _random_literal(value)
                 )
-            literal = _literal(value, kind == "signing") if ok else None
+            literal = _literal(value) if ok else None
             if literal is not None and value is not None:
                 yield AstSecret(value, kind, looks_random(literal))
 

@@ -202,16 +202,22 @@ class _Program:
         scope = unit.globals if closure is None else {**unit.globals, **closure}
         it = Interp(self, unit.imports, frag, env, scope, self.names, self.reporter(unit, frag))
         it.context = func.node.name if func is not None else ""
+        it.cls = func.cls if func is not None else None
         return it
 
-    def resolve(self, e: ast.Call, recv: Val | None) -> tuple[list[_Func], bool]:
+    def resolve(
+        self, e: ast.Call, recv: Val | None, cls: str | None = None
+    ) -> tuple[list[_Func], bool]:
+        """The functions a call may run (``cls``: the class of the calling method)."""
         f = e.func
         if isinstance(f, ast.Name):
             found = [x for x in self.by_name.get(f.id, []) if not x.method]
             return found[:3], False
         if _self_call(f):
             assert isinstance(f, ast.Attribute)
-            return [x for x in self.by_name.get(f.attr, []) if x.method][:3], True
+            methods = [x for x in self.by_name.get(f.attr, []) if x.method]
+            own = [x for x in methods if x.cls == cls]
+            return (own or methods)[:3], True
         if isinstance(f, ast.Attribute) and recv is not None and recv.cls is not None:
             return [x for x in self.by_name.get(f.attr, []) if x.cls == recv.cls][:3], True
         return [], False
@@ -227,7 +233,7 @@ class _Program:
     def call_local(
         self, it: CallEval, e: ast.Call, recv: Val | None, args: list[Val], kw: dict[str, Val]
     ) -> Val | None:
-        funcs, via_self = self.resolve(e, recv)
+        funcs, via_self = self.resolve(e, recv, it.cls)
         if not funcs:
             if isinstance(e.func, ast.Name) and e.func.id in self.classes:
                 return joined([*args, *kw.values()])._replace(cls=e.func.id)

@@ -26,7 +26,9 @@ def checks_eval_command(args: argparse.Namespace) -> int:
     try:
         cases = load_corpus(Path(args.dir))
         minimums = load_minimums(Path(args.minimums)) if args.minimums else None
-        scores = evaluate(cases, min_severity=Severity(args.min_severity), bandit=not args.no_bandit)
+        scores = evaluate(
+            cases, min_severity=Severity(args.min_severity), bandit=not args.no_bandit
+        )
     except EngineError as exc:
         print(f"humangr checks-eval: {exc}", file=sys.stderr)
         return EXIT_ERROR
