@@ -109,20 +109,24 @@ PAIRS = [
     ),
     pytest.param(
         "sql-injection",
-        "def f(request):\n    return Book.objects.raw(f\"SELECT * FROM b WHERE t = '{request.GET['t']}'\")\n",
-        "def f(request):\n    return Book.objects.raw('SELECT * FROM b WHERE t = %s', [request.GET['t']])\n",
+        "def f(request):\n"
+        "    return Book.objects.raw(f\"SELECT * FROM b WHERE t = '{request.GET['t']}'\")\n",
+        "def f(request):\n"
+        "    return Book.objects.raw('SELECT * FROM b WHERE t = %s', [request.GET['t']])\n",
         id=".raw()",
     ),
     pytest.param(
         "sql-injection",
         "def f(request):\n    return Book.objects.extra(where=[\"a = '%s'\" % request.GET['a']])\n",
-        "def f(request):\n    return Book.objects.extra(where=['a = %s'], params=[request.GET['a']])\n",
+        "def f(request):\n"
+        "    return Book.objects.extra(where=['a = %s'], params=[request.GET['a']])\n",
         id=".extra()",
     ),
     pytest.param(
         "sql-injection",
         "def f(cur, v):\n    cur.execute(f'SELECT * FROM t WHERE v = {v}')\n",
-        "def f(cur):\n    cur.execute(f'SELECT * FROM t')\n    cur.execute('SELECT a ' + 'FROM t')\n"
+        "def f(cur):\n    cur.execute(f'SELECT * FROM t')\n"
+        "    cur.execute('SELECT a ' + 'FROM t')\n"
         "    cur.execute('SELECT %s FROM %s' % ('a', 't'))\n",
         id="constant SQL text",
     ),
@@ -144,7 +148,8 @@ PAIRS = [
         "weak-password-hash",
         "import hashlib\ndef f(user, pw):\n    h = hashlib.new('md5')\n    h.update(pw.encode())\n"
         "    user.secret_hash = h.hexdigest()\n",
-        "import hashlib\ndef f(user, pw):\n    h = hashlib.new('sha256')\n    h.update(pw.encode())\n",
+        "import hashlib\ndef f(user, pw):\n    h = hashlib.new('sha256')\n"
+        "    h.update(pw.encode())\n",
         id="hashlib.new('md5') fed a password",
     ),
     pytest.param(
@@ -190,7 +195,8 @@ PAIRS = [
     ),
     pytest.param(
         "path-traversal",
-        "from flask import request, send_file\ndef f():\n    return send_file('static' + request.path)\n",
+        "from flask import request, send_file\ndef f():\n"
+        "    return send_file('static' + request.path)\n",
         "from flask import request, send_from_directory\ndef f():\n"
         "    return send_from_directory('static', request.path)\n",
         id="send_file of the request path",
@@ -205,7 +211,8 @@ PAIRS = [
     pytest.param(
         "path-traversal",
         "import os\nfrom flask import request\ndef f():\n"
-        "    p = '/srv/' + request.args['f']\n    if not p.startswith('/srv/'):\n        return ''\n"
+        "    p = '/srv/' + request.args['f']\n"
+        "    if not p.startswith('/srv/'):\n        return ''\n"
         "    return open(p).read()\n",
         "import os\nfrom flask import request\ndef f():\n"
         "    p = os.path.realpath('/srv/' + request.args['f'])\n"

@@ -131,7 +131,8 @@ def test_closures_and_methods_of_local_classes() -> None:
     )
     assert shell(closure) == [(9, S.CRITICAL)]
     method = (
-        "from flask import request\n\nclass Calc:\n    def run(self, e):\n        return eval(e)\n\n"
+        "from flask import request\n\nclass Calc:\n"
+        "    def run(self, e):\n        return eval(e)\n\n"
         "def v():\n    return Calc().run(request.args['e'])\n"
     )
     (f,) = rule(new_file("app/c.py", method), HL4, "eval-exec")
@@ -251,7 +252,8 @@ def test_deep_expressions_fall_back_to_patterns_without_failing(terms: int) -> N
 
 def test_recursive_local_functions_terminate() -> None:
     source = (
-        "import os\nfrom flask import request\n\ndef f(x, n):\n    if n:\n        return f(x, n - 1)\n"
+        "import os\nfrom flask import request\n\ndef f(x, n):\n"
+        "    if n:\n        return f(x, n - 1)\n"
         "    os.system(x)\n\ndef g():\n    f(request.args['x'], 3)\n"
     )
     assert [sev for _, sev in shell(source)] == [S.CRITICAL]
