@@ -17,10 +17,8 @@ from typing import Any
 from humangr.contracts import Severity
 
 from .flow import (
-    KINDS,
     MODULE,
     NOCONST,
-    NORM,
     PATH,
     WEAKHASH,
     Val,
@@ -30,23 +28,16 @@ from .flow import (
     unknown,
 )
 from .fragments import Fragment
+from .guards import guards_of, key_of, mac_inputs
 from .interp_calls import CallEval, Resolver, collapse, with_items
 from .interp_expr import element
-from .pyast import dotted
-from .sources import NORMALIZERS, TERMINATORS, Imports, is_cred_name
+from .sources import TERMINATORS, Imports, is_cred_name
 
 __all__ = ["Interp", "Reporter", "merge"]
 
 Reporter = Callable[[str, ast.AST, Severity, str, str, int], None]
 """``(check, node, severity, title, detail, flow level)`` of one sink reached."""
 
-_VALIDATORS = frozenset(
-    {"isdigit", "isnumeric", "isdecimal", "isalnum", "isalpha", "isidentifier", "fullmatch"}
-)
-_NOT_PATH = tuple(k for k in KINDS if k != PATH)
-_AUTHENTICATORS = frozenset({"hmac.compare_digest", "secrets.compare_digest"})
-"""A signature check: the data it authenticates was produced by us."""
-_TRAVERSAL = frozenset({"..", "../", "..\\", "/"})
 _MAX_LOOP_DEPTH = 3
 
 
@@ -59,13 +50,6 @@ def merge(a: dict[str, Val], b: dict[str, Val]) -> dict[str, Val]:
         mine = out.get(k)
         out[k] = v if mine is None else join(mine, v)
     return out
-
-
-def _key(node: ast.AST) -> str | None:
-    if isinstance(node, ast.Name | ast.Attribute):
-        key = dotted(node)
-        return None if "?" in key or "()" in key else key
-    return None
 
 
 class Interp(CallEval):
@@ -127,7 +111,7 @@ class Interp(CallEval):
                     self.bind(t, v.items[i][1] if exact and v.items is not None else element(v))
         elif isinstance(target, ast.Attribute):
             self.ev(target.value)
-            key = _key(target)
+            key = key_of(target)
             if key is not None:
                 self.env[key] = v
             self._credential(target.attr, v, target)
@@ -140,7 +124,7 @@ class Interp(CallEval):
         base = self.ev(target.value)
         k = self.ev(target.slice).const
         self._credential(k, v, target)
-        key = _key(target.value)
+        key = key_of(target.value)
         if key is None or (key not in self.env and key not in self.globals):
             return
         items = base.items
@@ -177,10 +161,10 @@ class Interp(CallEval):
         v = self.ev(s.value)
         for t in s.targets:
             self.bind(t, v)
-        macs = _mac_inputs(self, s.value)
+        macs = mac_inputs(self, s.value)
         if macs:
             for t in s.targets:
-                key = _key(t)
+                key = key_of(t)
                 if key is not None:
                     self.macs[key] = macs
 
@@ -204,7 +188,7 @@ class Interp(CallEval):
         if truth is not None:
             self.run(s.body if truth else s.orelse)
             return
-        guards, positive = _guards(self, s.test)
+        guards, positive = guards_of(self, s.test)
         if any(PATH in kinds for _, kinds in guards):
             self.path_checked = True
         pre = self.env
@@ -245,7 +229,7 @@ class Interp(CallEval):
         self.ev(s.test)
         if s.msg is not None:
             self.ev(s.msg)
-        guards, positive = _guards(self, s.test)
+        guards, positive = guards_of(self, s.test)
         if positive:
             self._clean(self.env, guards)
 
@@ -338,115 +322,15 @@ class Interp(CallEval):
 
     def _delete(self, s: ast.Delete) -> None:
         for t in s.targets:
-            key = _key(t)
+            key = key_of(t)
             if key is not None:
                 self.env.pop(key, None)
-
-
-_MACS = frozenset({"hmac.new", "hmac.digest", "hmac.HMAC"})
-
-
-def _mac_inputs(it: Interp, value: ast.expr) -> set[str]:
-    """The names a MAC computed in ``value`` authenticates (its message argument)."""
-    out: set[str] = set()
-    for node in ast.walk(value):
-        if not isinstance(node, ast.Call) or len(node.args) < 2:
-            continue
-        if it.imports.canon(node.func) in _MACS:
-            out |= {n.id for n in ast.walk(node.args[1]) if isinstance(n, ast.Name)}
-    return out
 
 
 def _load(target: ast.expr) -> ast.expr:
     if isinstance(target, ast.Name):
         return ast.Name(id=target.id, ctx=ast.Load())
     return target
-
-
-def _guards(it: Interp, test: ast.expr) -> tuple[list[tuple[str, tuple[int, ...]]], bool]:
-    """Names a condition validates, with the kinds they become safe for, and its polarity."""
-    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        found, positive = _guards(it, test.operand)
-        return found, not positive
-    if isinstance(test, ast.BoolOp):
-        out: list[tuple[str, tuple[int, ...]]] = []
-        want = isinstance(test.op, ast.And)
-        for v in test.values:
-            found, positive = _guards(it, v)
-            if positive == want:
-                out += found
-        return out, want
-    if isinstance(test, ast.Call) and it.imports.canon(test.func) in _AUTHENTICATORS:
-        keys = {n.id for a in test.args for n in ast.walk(a) if isinstance(n, ast.Name)}
-        keys |= {m for k in list(keys) for m in it.macs.get(k, ())}
-        return [(k, KINDS) for k in sorted(keys)], True
-    if isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute):
-        return _call_guard(it, test, test.func), True
-    if isinstance(test, ast.Compare) and len(test.ops) == 1:
-        return _compare_guard(it, test)
-    return [], True
-
-
-def _call_guard(
-    it: Interp, test: ast.Call, func: ast.Attribute
-) -> list[tuple[str, tuple[int, ...]]]:
-    method = func.attr
-    if method in _VALIDATORS and method != "fullmatch":
-        key = _key(func.value)
-        return [(key, KINDS)] if key else []
-    if method in ("fullmatch", "match") and len(test.args) >= 2:
-        key = _key(test.args[1])
-        pattern = test.args[0]
-        text = pattern.value if isinstance(pattern, ast.Constant) else None
-        if key is None or not isinstance(text, str):
-            return []
-        if method == "match" and not text.endswith(("$", "\\Z")):
-            return []
-        kinds = KINDS if "." not in text and "/" not in text else _NOT_PATH
-        return [(key, kinds)]
-    if method in ("fullmatch", "match") and len(test.args) == 1:
-        key = _key(test.args[0])
-        return [(key, _NOT_PATH)] if key else []
-    if method in ("startswith", "is_relative_to") and test.args:
-        return _normalized(it, func.value)
-    return []
-
-
-def _normalized(it: Interp, node: ast.expr) -> list[tuple[str, tuple[int, ...]]]:
-    key = _key(node)
-    if key is not None and it.lookup(key).tags & NORM:
-        return [(key, (PATH,))]
-    if isinstance(node, ast.Call) and it.imports.canon(node.func) in NORMALIZERS and node.args:
-        inner = _key(node.args[0])
-        return [(inner, (PATH,))] if inner else []
-    return []
-
-
-def _compare_guard(it: Interp, test: ast.Compare) -> tuple[list[tuple[str, tuple[int, ...]]], bool]:
-    op, right = test.ops[0], test.comparators[0]
-    right_key = _key(right)
-    if isinstance(op, ast.In | ast.NotIn) and right_key is not None:
-        needle = it.ev(test.left).const
-        if needle in _TRAVERSAL:
-            return [(right_key, (PATH,))], isinstance(op, ast.NotIn)
-    key = _key(test.left)
-    if isinstance(op, ast.In | ast.NotIn) and key is not None:
-        allowed = it.ev(right)
-        if max(allowed.lv) == 0:
-            return [(key, KINDS)], isinstance(op, ast.In)
-    if isinstance(op, ast.Eq | ast.NotEq) and key is not None and max(it.ev(right).lv) == 0:
-        return [(key, KINDS)], isinstance(op, ast.Eq)
-    left = test.left
-    if (
-        isinstance(op, ast.Eq | ast.NotEq)
-        and isinstance(left, ast.Call)
-        and it.imports.canon(left.func) in ("os.path.commonpath", "os.path.commonprefix")
-        and left.args
-        and isinstance(left.args[0], ast.List | ast.Tuple)
-    ):
-        found = [g for e in left.args[0].elts for g in _normalized(it, e)]
-        return found, isinstance(op, ast.Eq)
-    return [], True
 
 
 _STMTS: dict[type[ast.AST], Callable[[Interp, Any], None]] = {

@@ -24,7 +24,8 @@ from .fragments import Fragment, PyFile
 from .interp import Interp, merge
 from .interp_calls import CallEval
 from .pyast import dotted
-from .sources import Imports, defaults_of, entry_params, is_web, param_names, request_param
+from .routes import defaults_of, entry_params, is_web, param_names, request_param
+from .sources import Imports
 
 __all__ = ["Analysis", "SinkEvent", "analyze"]
 
