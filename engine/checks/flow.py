@@ -136,8 +136,8 @@ def data_tags(v: Val) -> int:
 
 def clean(v: Val, kinds: tuple[int, ...] = KINDS) -> Val:
     """``v`` sanitized for ``kinds`` (all kinds by default: int(), len(), an allow-list)."""
-    lv = tuple(CONST if k in kinds else x for k, x in enumerate(v.lv))
-    return v._replace(lv=lv, origin=v.origin if any(lv) else None)  # type: ignore[arg-type]
+    a, b, c, d = (CONST if k in kinds else x for k, x in enumerate(v.lv))
+    return v._replace(lv=(a, b, c, d), origin=v.origin if a or b or c or d else None)
 
 
 def _max(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> tuple[int, int, int, int]:

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import ast
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 
 from humangr.contracts import Severity
 
@@ -21,7 +22,7 @@ from .base import is_test_path
 from .diff import FileDiff
 from .flow import REQUEST, Val, constant, join, joined, unknown
 from .fragments import Fragment, PyFile
-from .interp import Interp, merge
+from .interp import Interp, Reporter, merge
 from .interp_calls import CallEval
 from .pyast import dotted
 from .routes import defaults_of, entry_params, is_web, param_names, request_param
@@ -179,7 +180,7 @@ class _Program:
                         escaped.add(node.attr)
         return called, escaped
 
-    def reporter(self, unit: _Unit, frag: Fragment):  # type: ignore[no-untyped-def]
+    def reporter(self, unit: _Unit, frag: Fragment) -> Reporter:
         def report(
             check: str, node: ast.AST, sev: Severity, title: str, detail: str, flow: int
         ) -> None:
@@ -327,17 +328,21 @@ class _Program:
     def run(self) -> None:
         for u in self.units:
             for fr in u.py.fragments:
-                self._guarded(
-                    fr, lambda u=u, fr=fr: self.interp(None, u, fr, u.globals).run(fr.tree.body)
-                )
+                self._guarded(fr, partial(self._run_module, u, fr))
         for f in self.funcs:
             if self.needs_default(f):
-                self._guarded(f.frag, lambda f=f: self.run_func(f, self.default_env(f), 0))
+                self._guarded(f.frag, partial(self._run_default, f))
         for f in self.funcs:
             if id(f.node) not in self.ran:
-                self._guarded(f.frag, lambda f=f: self.run_func(f, self.default_env(f), 0))
+                self._guarded(f.frag, partial(self._run_default, f))
 
-    def _guarded(self, frag: Fragment, job) -> None:  # type: ignore[no-untyped-def]
+    def _run_module(self, unit: _Unit, frag: Fragment) -> None:
+        self.interp(None, unit, frag, unit.globals).run(frag.tree.body)
+
+    def _run_default(self, f: _Func) -> None:
+        self.run_func(f, self.default_env(f), 0)
+
+    def _guarded(self, frag: Fragment, job: Callable[[], None]) -> None:
         try:
             job()
         except RecursionError:
