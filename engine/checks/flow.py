@@ -96,6 +96,8 @@ class Val(NamedTuple):
     """The md5/sha1 call a ``WEAKHASH`` value came from."""
     cls: str | None = None
     """The class, defined in the analysed code, this value is an instance of."""
+    src: tuple[str | None, int] | None = None
+    """File and line where tainted data was read (``origin`` in numbers)."""
 
 
 _C = (CONST, CONST, CONST, CONST)
@@ -113,15 +115,15 @@ def unknown(tags: int = 0) -> Val:
     return Val(_U, tags)
 
 
-def tainted(origin: str, tags: int = 0) -> Val:
-    """Request input read at ``origin``."""
-    return Val(_T, tags, origin)
+def tainted(origin: str, tags: int = 0, src: tuple[str | None, int] | None = None) -> Val:
+    """Request input read at ``origin`` (``src``: its file and line)."""
+    return Val(_T, tags, origin, src=src)
 
 
-def local_input(origin: str) -> Val:
+def local_input(origin: str, src: tuple[str | None, int] | None = None) -> Val:
     """Input from the local user (command line, stdin): tainted for injections, but not for
     file paths, which the user names on purpose."""
-    return Val((TAINTED, TAINTED, UNKNOWN, TAINTED), 0, origin)
+    return Val((TAINTED, TAINTED, UNKNOWN, TAINTED), 0, origin, src=src)
 
 
 def level(v: Val, kind: int = OTHER) -> int:
@@ -137,7 +139,9 @@ def data_tags(v: Val) -> int:
 def clean(v: Val, kinds: tuple[int, ...] = KINDS) -> Val:
     """``v`` sanitized for ``kinds`` (all kinds by default: int(), len(), an allow-list)."""
     a, b, c, d = (CONST if k in kinds else x for k, x in enumerate(v.lv))
-    return v._replace(lv=(a, b, c, d), origin=v.origin if a or b or c or d else None)
+    if a or b or c or d:
+        return v._replace(lv=(a, b, c, d))
+    return v._replace(lv=(a, b, c, d), origin=None, src=None)
 
 
 def _max(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
@@ -168,6 +172,7 @@ def join(a: Val, b: Val) -> Val:
         a.const if a.const == b.const and type(a.const) is type(b.const) else NOCONST,
         a.node if a.node is not None else b.node,
         a.cls if a.cls == b.cls else None,
+        a.src if a.src is not None else b.src,
     )
 
 
@@ -176,12 +181,13 @@ def joined(vals: list[Val] | tuple[Val, ...], tags: int = 0) -> Val:
     lv = _C
     origin: str | None = None
     node: ast.AST | None = None
+    src: tuple[str | None, int] | None = None
     out_tags = tags
     for v in vals:
         lv = _max(lv, v.lv)
         out_tags |= data_tags(v)
         if origin is None:
-            origin = v.origin
+            origin, src = v.origin, v.src
         if node is None:
             node = v.node
-    return Val(lv, out_tags, origin, node=node)
+    return Val(lv, out_tags, origin, node=node, src=src)

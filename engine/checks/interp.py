@@ -35,8 +35,8 @@ from .sources import TERMINATORS, Imports, is_cred_name
 
 __all__ = ["Interp", "Reporter", "merge"]
 
-Reporter = Callable[[str, ast.AST, Severity, str, str, int], None]
-"""``(check, node, severity, title, detail, flow level)`` of one sink reached."""
+Reporter = Callable[[str, ast.AST, Severity, str, str, int, tuple[str | None, int] | None], None]
+"""``(check, node, severity, title, detail, flow level, source)`` of one sink reached."""
 
 _MAX_LOOP_DEPTH = 3
 
@@ -82,10 +82,18 @@ class Interp(CallEval):
         return self.frag.new_line(lineno) if isinstance(lineno, int) else None
 
     def report(
-        self, check: str, node: ast.AST, severity: Severity, title: str, detail: str, flow: int
+        self,
+        check: str,
+        node: ast.AST,
+        severity: Severity,
+        title: str,
+        detail: str,
+        flow: int,
+        src: tuple[str | None, int] | None = None,
     ) -> None:
-        """A sink reached (the program keeps the worst per node)."""
-        self._report(check, node, severity, title, detail, flow)
+        """A sink reached (the program keeps the worst per node); ``src``: where its tainted
+        input was read."""
+        self._report(check, node, severity, title, detail, flow, src)
 
     def run(self, body: list[ast.stmt]) -> None:
         for s in body:

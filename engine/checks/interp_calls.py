@@ -30,8 +30,6 @@ from .flow import (
     data_tags,
     join,
     joined,
-    local_input,
-    tainted,
     unknown,
 )
 from .interp_expr import ExprEval, element, from_const
@@ -114,7 +112,7 @@ def _floor(v: Val, name: str) -> Val:
         max(v.lv[3], UNKNOWN),
     )
     tags = (data_tags(v) & ~CRED) | (CRED if is_cred_name(name.rsplit(".", 1)[-1]) else 0)
-    return Val(lv, tags, v.origin, node=v.node)
+    return Val(lv, tags, v.origin, node=v.node, src=v.src)
 
 
 def with_items(base: Val, items: tuple[tuple[object, Val], ...], seq: bool) -> Val:
@@ -161,7 +159,14 @@ class CallEval(ExprEval):
     """A path containment check ran in this body (archives extracted after it are checked)."""
 
     def report(
-        self, check: str, node: ast.AST, severity: Severity, title: str, detail: str, flow: int
+        self,
+        check: str,
+        node: ast.AST,
+        severity: Severity,
+        title: str,
+        detail: str,
+        flow: int,
+        src: tuple[str | None, int] | None = None,
     ) -> None:
         raise NotImplementedError
 
@@ -236,20 +241,20 @@ class CallEval(ExprEval):
         self, e: ast.Call, canon: str, recv: Val | None, method: str | None, args: list[Val]
     ) -> Val | None:
         if canon in _INPUT_CALLS:
-            return local_input(self.origin(f"{canon}()", e))
+            return self.source(f"{canon}()", e, local=True)
         if canon in ("os.getenv", "os.environ.get"):
             key = args[0].const if args else NOCONST
-            return tainted(self.origin(f"os.environ[{key!r}]", e)) if cgi_key(key) else unknown()
+            return self.source(f"os.environ[{key!r}]", e) if cgi_key(key) else unknown()
         if recv is None or method is None:
             return None
         if recv.tags & REQUEST and method in INPUT_ATTRS:
-            return tainted(self.origin(f"request.{method}()", e))
+            return self.source(f"request.{method}()", e)
         func = e.func
         assert isinstance(func, ast.Attribute)
         if is_self_input(method) and isinstance(func.value, ast.Name) and func.value.id == "self":
-            return tainted(self.origin(f"self.{method}()", e))
+            return self.source(f"self.{method}()", e)
         if method in ("recv", "recvfrom") and not recv.tags & MODULE:
-            return tainted(self.origin(f"{method}()", e))
+            return self.source(f"{method}()", e)
         return None
 
     def _method(
@@ -274,7 +279,7 @@ class CallEval(ExprEval):
             return join(element(recv), args[1]) if len(args) > 1 else element(recv)
         if recv.tags & PATHOBJ:
             if method == "resolve":
-                return Val(recv.lv, recv.tags | NORM, recv.origin)
+                return Val(recv.lv, recv.tags | NORM, recv.origin, src=recv.src)
             if method in _PATH_METHODS:
                 return joined([recv, *vals], PATHOBJ)
         if method in _PREDICATES:

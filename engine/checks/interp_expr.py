@@ -89,7 +89,7 @@ def element(v: Val) -> Val:
         return out
     if v.tags & REQUEST:
         return unknown()
-    return Val(v.lv, data_tags(v), v.origin)
+    return Val(v.lv, data_tags(v), v.origin, src=v.src)
 
 
 _BINOPS: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
@@ -155,9 +155,15 @@ class ExprEval:
     def bind(self, target: ast.expr, v: Val) -> None:
         raise NotImplementedError
 
-    def origin(self, what: str, node: ast.AST) -> str:
+    path: str | None = None
+    """The file this code is in."""
+
+    def source(self, what: str, node: ast.AST, *, local: bool = False) -> Val:
+        """Input read by ``node``: request input, or (``local``) command line and stdin."""
         line = self.line_of(node)
-        return f"{what} (line {line})" if line is not None else what
+        origin = f"{what} (line {line})" if line is not None else what
+        src = (self.path, line) if line is not None else None
+        return local_input(origin, src) if local else tainted(origin, src=src)
 
     def ev(self, e: ast.expr) -> Val:
         """The value of an expression (sinks inside it are reported on the way)."""
@@ -200,26 +206,26 @@ class ExprEval:
             return self.env[key]
         canon = self.imports.canon(e)
         if canon == "sys.argv":
-            return local_input(self.origin("sys.argv", e))
+            return self.source("sys.argv", e, local=True)
         if is_request_name(canon):
             return unknown(REQUEST)
         base = self.ev(e.value)
         if base.tags & REQUEST:
             if e.attr in INPUT_ATTRS:
-                return tainted(self.origin(f"request.{e.attr}", e))
+                return self.source(f"request.{e.attr}", e)
             return unknown()
         if base.tags & MODULE:
             loader = SAFELOADER if _SAFE_LOADER.match(e.attr) else 0
             return unknown(MODULE | loader | (CRED if is_cred_name(e.attr) else 0))
         tags = data_tags(base) | (CRED if is_cred_name(e.attr) else 0) | (base.tags & PATHOBJ)
-        return Val(base.lv, tags, base.origin)
+        return Val(base.lv, tags, base.origin, src=base.src)
 
     def _subscript(self, e: ast.Subscript) -> Val:
         base = self.ev(e.value)
         key = self.ev(e.slice)
         k = key.const
         if k is not NOCONST and cgi_key(k) and self.imports.canon(e.value) == "os.environ":
-            return tainted(self.origin(f"os.environ[{k!r}]", e))
+            return self.source(f"os.environ[{k!r}]", e)
         if base.items is not None and k is not NOCONST and not isinstance(e.slice, ast.Slice):
             for ik, iv in base.items:
                 if ik == k and type(ik) is type(k):
@@ -232,7 +238,7 @@ class ExprEval:
         if base.tags & REQUEST:
             return unknown()
         tags = data_tags(base) | (CRED if is_cred_name(k) else 0)
-        return Val(base.lv, tags, base.origin)
+        return Val(base.lv, tags, base.origin, src=base.src)
 
     def _joinedstr(self, e: ast.JoinedStr) -> Val:
         parts: list[Val] = []
@@ -301,7 +307,7 @@ class ExprEval:
         if v.const is not NOCONST and isinstance(v.const, int | float):
             c = -v.const if isinstance(e.op, ast.USub) else v.const
             return constant(c if not isinstance(e.op, ast.Invert) else ~int(v.const))
-        return Val(v.lv, data_tags(v), v.origin)
+        return Val(v.lv, data_tags(v), v.origin, src=v.src)
 
     def _ifexp(self, e: ast.IfExp) -> Val:
         t = self.ev(e.test)

@@ -11,13 +11,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from humangr.contracts import Severity
 
 from .base import CheckInput, Hit, is_test_path, snippet
 from .diff import FileDiff
-from .flow import UNKNOWN
+from .flow import TAINTED, UNKNOWN
 from .pyast import INPUT, WEB_INPUT, pattern_lines
+
+if TYPE_CHECKING:
+    from .taint import SinkEvent
 
 __all__ = [
     "deserialization",
@@ -47,25 +51,42 @@ def _line_text(f: FileDiff, line: int) -> str:
     return next((ln.text for ln in f.added if ln.number == line), "")
 
 
+def _moved_source(ctx: CheckInput, ev: SinkEvent) -> tuple[FileDiff, int] | None:
+    """An added line that brings request input to a sink the diff leaves unchanged."""
+    if ev.flow != TAINTED or ev.src is None:
+        return None
+    path, line = ev.src
+    f = next((x for x in ctx.files if x.path == path and not x.deleted), None)
+    if f is None or not any(ln.number == line for ln in f.added):
+        return None
+    return f, line
+
+
 def event_hits(ctx: CheckInput, check: str, suggestion: str) -> Iterator[Hit]:
-    """The taint engine's sinks of one check on added lines, as hits."""
+    """The taint engine's sinks of one check as hits: on the sink's line when it is added, or
+    on the added line that brings request input to an unchanged sink."""
     for ev in ctx.taint().events:
         if ev.check != check:
             continue
-        line = ev.frag.node_line(ev.node)
+        f, line, note = ev.file, ev.frag.node_line(ev.node), ""
         if line is None:
-            continue
+            moved = _moved_source(ctx, ev)
+            if moved is None:
+                continue
+            f, line = moved
+            sink_line = ev.frag.new_line(getattr(ev.node, "lineno", 0))
+            note = f" The sink ({_where(ev.file.path, sink_line or 0)}) is unchanged."
         sev = ev.severity
-        if check in _INJECTION and ev.flow == UNKNOWN and is_test_path(ev.file.path):
+        if check in _INJECTION and ev.flow == UNKNOWN and is_test_path(f.path):
             sev = _LOWER[sev]
         yield Hit(
             severity=sev,
             title=ev.title,
             description=(
-                f"{_where(ev.file.path, line)}: {snippet(_line_text(ev.file, line))}\n{ev.detail}"
+                f"{_where(f.path, line)}: {snippet(_line_text(f, line))}\n{ev.detail}{note}"
             ),
             suggestion=suggestion,
-            file=ev.file.path,
+            file=f.path,
             line=line,
         )
 

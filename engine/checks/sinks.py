@@ -59,7 +59,7 @@ def _shell_string(it: CallEval, e: ast.Call, cmd: Val, sink: str) -> None:
         text = f"{sink} gets constant or sanitized text only (quoted, validated or numeric)."
         title = "Shell command run through a shell (sanitized input)"
     if sev is not None:
-        it.report("shell-injection", e, sev, title, text, flow)
+        it.report("shell-injection", e, sev, title, text, flow, cmd.src)
 
 
 def _argv(it: CallEval, e: ast.Call, parts: list[Val], sink: str) -> None:
@@ -75,13 +75,15 @@ def _argv(it: CallEval, e: ast.Call, parts: list[Val], sink: str) -> None:
                 return
     whole = joined(parts)
     if level(program, SHELL) == TAINTED or (len(parts) == 1 and level(whole, SHELL) == TAINTED):
+        chosen = program if level(program, SHELL) == TAINTED else whole
         it.report(
             "shell-injection",
             e,
             S.CRITICAL,
             "Program to run chosen by request input (command injection)",
-            detail(program if level(program, SHELL) == TAINTED else whole, SHELL, sink),
+            detail(chosen, SHELL, sink),
             TAINTED,
+            chosen.src,
         )
 
 
@@ -176,6 +178,7 @@ def _sql_flow(it: CallEval, e: ast.Call, q: Val, sink: str, strong: bool) -> Non
             "SQL built from request input (SQL injection)",
             detail(q, SQL, sink),
             flow,
+            q.src,
         )
     elif flow >= UNKNOWN and q.tags & FMT and q.tags & SQLTEXT:
         it.report(
@@ -210,7 +213,7 @@ def _code(
             else "eval/exec of dynamic code"
         )
         if sev is not None:
-            it.report("eval-exec", e, sev, title, detail(code, 3, canon), flow)
+            it.report("eval-exec", e, sev, title, detail(code, 3, canon), flow, code.src)
         return
     if canon in _TEMPLATES or method == "from_string":
         src = arg(args, kw, 0, "source", "text")
@@ -222,6 +225,7 @@ def _code(
                 "Template built from request input (server-side template injection)",
                 detail(src, 3, canon if canon in _TEMPLATES else "from_string"),
                 TAINTED,
+                src.src,
             )
 
 

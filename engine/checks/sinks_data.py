@@ -70,7 +70,7 @@ def _deser(
         else "Unsafe deserialization of possibly untrusted data"
     )
     if sev is not None:
-        it.report("deserialization", e, sev, title, detail(data, 3, canon), flow)
+        it.report("deserialization", e, sev, title, detail(data, 3, canon), flow, data.src)
 
 
 def _true(node: ast.expr) -> bool:
@@ -141,6 +141,7 @@ def _path(
                 "File path built from request input (path traversal)",
                 detail(v, PATH, sink),
                 TAINTED,
+                v.src,
             )
             return
 
@@ -157,6 +158,7 @@ def _tar(it: CallEval, e: ast.Call, archive: Val, kw: dict[str, Val]) -> None:
         detail(archive, PATH, "tarfile extraction")
         + " Member names such as ../../x are written outside the target directory.",
         level(archive, PATH),
+        archive.src,
     )
 
 

@@ -48,6 +48,8 @@ class SinkEvent:
     title: str
     detail: str
     flow: int
+    src: tuple[str | None, int] | None = None
+    """Where the tainted input was read (file, line)."""
 
 
 @dataclass(slots=True)
@@ -182,14 +184,19 @@ class _Program:
 
     def reporter(self, unit: _Unit, frag: Fragment) -> Reporter:
         def report(
-            check: str, node: ast.AST, sev: Severity, title: str, detail: str, flow: int
+            check: str,
+            node: ast.AST,
+            sev: Severity,
+            title: str,
+            detail: str,
+            flow: int,
+            src: tuple[str | None, int] | None,
         ) -> None:
             key = (check, id(node))
             old = self.events.get(key)
             if old is None or sev > old.severity:
-                self.events[key] = SinkEvent(
-                    check, unit.py.file, frag, node, sev, title, detail, flow
-                )
+                event = SinkEvent(check, unit.py.file, frag, node, sev, title, detail, flow, src)
+                self.events[key] = event
 
         return report
 
@@ -204,6 +211,7 @@ class _Program:
         scope = unit.globals if closure is None else {**unit.globals, **closure}
         it = Interp(self, unit.imports, frag, env, scope, self.names, self.reporter(unit, frag))
         it.context = func.node.name if func is not None else ""
+        it.path = unit.py.file.path
         it.cls = func.cls if func is not None else None
         return it
 

@@ -154,6 +154,30 @@ def test_a_hunk_reads_its_source_in_context_lines() -> None:
     assert [(f.line, f.severity) for f in found] == [(21, S.CRITICAL)]
 
 
+def test_input_brought_to_an_unchanged_sink_is_reported_on_the_added_line() -> None:
+    hunk = """
+         import os
+    -    host = "localhost"
+    +    host = request.args["host"]
+         os.system("ping -c 1 " + host)
+    """
+    diff = modify("app/views.py", hunk, start=10, heading="def ping():")
+    (f,) = rule(diff, HL4, "shell-injection")
+    assert (f.line, f.severity) == (11, S.CRITICAL)
+    assert "The sink (app/views.py:12) is unchanged." in f.description
+    unchanged_source = modify(
+        "app/views.py",
+        """
+             host = request.args["host"]
+        +    print(host)
+             os.system("ping -c 1 " + host)
+        """,
+        start=10,
+        heading="def ping():",
+    )
+    assert rule(unchanged_source, HL4, "shell-injection") == []
+
+
 # --- constants and folding --------------------------------------------------------------------
 
 
