@@ -153,7 +153,8 @@ def _parametrized(f: FileDiff) -> bool:
 def deleted_tests(ctx: CheckInput) -> Iterator[Hit]:
     """A deleted test file or removed test functions, not moved, split or renamed."""
     d = _survey(ctx)
-    if len(d.added_tests - d.removed_tests) >= len(d.removed_tests - d.added_tests):
+    gone = d.removed_tests - d.added_tests
+    if gone and len(d.added_tests - d.removed_tests) >= len(gone):
         return
     for f in ctx.files:
         if f.deleted:
