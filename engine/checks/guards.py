@@ -1,7 +1,8 @@
 """Conditions that validate a value: in the branch where they hold (and after an ``if`` whose
 other branch cannot fall through) the validated names are clean.
 
-Validators: ``x.isdigit()`` and friends, ``x in ALLOWED`` / ``x == "literal"``, an anchored
+Validators: ``x.isdigit()`` and friends, ``x in ALLOWED`` (any container not built from request
+input: the value is one of its entries) / ``x == "literal"``, an anchored
 ``re.fullmatch``/``re.match``, ``hmac.compare_digest`` (for the names it authenticates, also
 through a MAC computed earlier), and for file paths a containment check of a normalized path
 (``startswith``, ``is_relative_to``, ``os.path.commonpath``) or a ``'..' in name`` test.
@@ -12,7 +13,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from .flow import KINDS, NORM, PATH
+from .flow import KINDS, NORM, PATH, REQUEST, TAINTED
 from .pyast import dotted
 from .sources import NORMALIZERS
 
@@ -124,7 +125,7 @@ def _compare_guard(it: Interp, test: ast.Compare) -> tuple[list[tuple[str, tuple
     key = key_of(test.left)
     if isinstance(op, ast.In | ast.NotIn) and key is not None:
         allowed = it.ev(right)
-        if max(allowed.lv) == 0:
+        if max(allowed.lv) < TAINTED and not allowed.tags & REQUEST:
             return [(key, KINDS)], isinstance(op, ast.In)
     if isinstance(op, ast.Eq | ast.NotEq) and key is not None and max(it.ev(right).lv) == 0:
         return [(key, KINDS)], isinstance(op, ast.Eq)

@@ -273,7 +273,8 @@ class Interp(CallEval):
             if h.name:
                 self.env[h.name] = unknown()
             self.run(h.body)
-            ends.append(self.env)
+            if not self.terminates(h.body):
+                ends.append(self.env)
         self.env = after
         self.run(s.orelse)
         out = self.env

@@ -21,6 +21,7 @@ from .flow import (
     MODULE,
     NOCONST,
     NORM,
+    PATH,
     PATHOBJ,
     REQUEST,
     UNKNOWN,
@@ -280,6 +281,8 @@ class CallEval(ExprEval):
         if recv.tags & PATHOBJ:
             if method == "resolve":
                 return Val(recv.lv, recv.tags | NORM, recv.origin, src=recv.src)
+            if method == "relative_to" and recv.tags & NORM and key in self.env:
+                self.env[key] = clean(recv, (PATH,))
             if method in _PATH_METHODS:
                 return joined([recv, *vals], PATHOBJ)
         if method in _PREDICATES:

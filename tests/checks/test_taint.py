@@ -233,11 +233,13 @@ def test_dead_branches_are_not_run() -> None:
         "if x not in ('a', 'b'):\n        return 'no'",
         "if not re.fullmatch(r'[a-z]+', x):\n        raise ValueError(x)",
         "assert x in ALLOWED",
+        "if x not in IMPORTED_NAMES:\n        return 'no'",
     ],
 )
 def test_sanitizers_and_guards_clean_the_command(guard: str) -> None:
     source = (
-        "import os, re, shlex\nfrom flask import abort, request\nALLOWED = {'a', 'b'}\n\n"
+        "import os, re, shlex\nfrom flask import abort, request\nfrom app import IMPORTED_NAMES\n"
+        "ALLOWED = {'a', 'b'}\n\n"
         f"def v():\n    x = request.args['x']\n    {guard}\n    os.system('echo ' + x)\n"
     )
     assert [sev for _, sev in shell(source)] == [S.LOW]
@@ -250,6 +252,27 @@ def test_a_guard_that_does_not_stop_keeps_the_taint() -> None:
         "    os.system('echo ' + x)\n"
     )
     assert [sev for _, sev in shell(source)] == [S.CRITICAL]
+
+
+def test_membership_in_request_data_is_not_an_allow_list() -> None:
+    source = (
+        "import os\nfrom flask import request\n\ndef v():\n    x = request.args['x']\n"
+        "    if x not in request.args.getlist('ok'):\n        return 'no'\n    os.system(x)\n"
+    )
+    assert [sev for _, sev in shell(source)] == [S.CRITICAL]
+
+
+def test_a_relative_to_check_that_aborts_cleans_the_path() -> None:
+    checked = (
+        "from pathlib import Path\nfrom flask import abort, request\n"
+        "ROOT = Path('/srv').resolve()\n"
+        "def v():\n    full = (ROOT / request.args['p']).resolve()\n    try:\n"
+        "        full.relative_to(ROOT)\n    except ValueError:\n        abort(403)\n"
+        "    return full.read_text()\n"
+    )
+    assert rule(new_file("app/v.py", checked), HL4, "path-traversal") == []
+    unchecked = checked.replace("        full.relative_to(ROOT)\n", "        pass\n")
+    assert [f.line for f in rule(new_file("app/v.py", unchecked), HL4, "path-traversal")] == [10]
 
 
 def test_shlex_quote_cleans_commands_only() -> None:
