@@ -28,6 +28,16 @@ def test_the_corpus_scores_at_least_the_recorded_minimums(scores: Scores) -> Non
     assert shortfalls(scores, load_minimums(MINIMUMS)) == []
 
 
+def test_checks_eval_passes_the_recorded_minimums_on_the_corpus(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = ["checks-eval", str(CORPUS), "--minimums", str(MINIMUMS), "--no-bandit"]
+    assert main([*args, "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["shortfalls"] == []
+    assert len(report["cases"]) == len(load_corpus(CORPUS))
+
+
 def test_the_corpus_covers_every_claimed_class_both_ways(scores: Scores) -> None:
     from humangr.engine.checks import CHECKS
 
