@@ -34,6 +34,7 @@ log = logging.getLogger(__name__)
 
 _MAX_DEPTH = 4
 _MAX_RUNS = 400
+"""Function runs per action, at least; 4 per function defined in the analysed code."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +149,7 @@ class _Program:
         self.active: set[tuple[int, tuple[object, ...]]] = set()
         self.ran: set[int] = set()
         self.runs = 0
+        self.budget = max(_MAX_RUNS, 4 * len(self.funcs))
         self.failed: set[int] = set()
 
     def _references(self) -> tuple[set[str], set[str]]:
@@ -294,7 +296,9 @@ class _Program:
         key = (id(f.node), tuple((n, v.lv, v.tags, v.const, v.items) for n, v in env.items()))
         if key in self.memo:
             return self.memo[key]
-        if key in self.active or depth > _MAX_DEPTH or self.runs >= _MAX_RUNS:
+        if depth == 0 and self.runs >= self.budget:
+            self.failed.add(id(f.frag))
+        if key in self.active or depth > _MAX_DEPTH or self.runs >= self.budget:
             return joined(list(env.values())) if env else unknown()
         self.active.add(key)
         self.runs += 1

@@ -297,6 +297,12 @@ def test_deep_expressions_fall_back_to_patterns_without_failing(terms: int) -> N
     assert found == [("HL4-R-shell-injection-1", 3, S.HIGH)]
 
 
+def test_functions_beyond_the_run_budget_are_judged_by_patterns() -> None:
+    calls = "".join(f"f('v{n}')\n" for n in range(450))
+    source = f"import os\n\ndef f(x):\n    return x\n\n{calls}\ndef g(cmd):\n    os.system(cmd)\n"
+    assert shell(source) == [(458, S.HIGH)]
+
+
 def test_recursive_local_functions_terminate() -> None:
     source = (
         "import os\nfrom flask import request\n\ndef f(x, n):\n"
