@@ -274,7 +274,12 @@ class ExprEval:
             tags |= FMT
         if isinstance(e.op, ast.Div) and (a.tags | b.tags) & PATHOBJ:
             tags |= PATHOBJ
-        return joined([a, b], tags)
+        out = joined([a, b], tags)
+        if isinstance(e.op, ast.Add) and a.items is not None and a.seq and len(a.items) < 64:
+            rest = [v for _, v in b.items] if b.items is not None and b.seq else [element(b)]
+            items = [v for _, v in a.items] + rest
+            return out._replace(items=tuple(enumerate(items)), seq=True)
+        return out
 
     def _boolop(self, e: ast.BoolOp) -> Val:
         vals = [self.ev(x) for x in e.values]

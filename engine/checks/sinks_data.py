@@ -128,12 +128,14 @@ def _path(
         ]
     elif recv is not None and recv.tags & PATHOBJ and method in _PATH_METHODS:
         values = [recv]
+    elif method == "save" and recv is not None and (args or "dst" in kw):
+        values = [args[0] if args else kw["dst"]]
     elif recv is not None and recv.tags & ARCHIVE and method in ("extractall", "extract"):
         _tar(it, e, recv, kw)
         return
     for v in values:
         if level(v, PATH) == TAINTED:
-            sink = canon if canon in _FILE_ARGS else f"Path.{method}"
+            sink = canon if canon in _FILE_ARGS else f".{method}()"
             it.report(
                 "path-traversal",
                 e,

@@ -203,6 +203,23 @@ PAIRS = [
     ),
     pytest.param(
         "path-traversal",
+        "import os\nfrom flask import request\ndef f():\n    u = request.files['u']\n"
+        "    u.save(os.path.join('/srv', u.filename))\n",
+        "import os\nfrom flask import request\nfrom werkzeug.utils import secure_filename\n"
+        "def f():\n    u = request.files['u']\n"
+        "    u.save(os.path.join('/srv', secure_filename(u.filename)))\n",
+        id="upload saved under its own name",
+    ),
+    pytest.param(
+        "shell-injection",
+        "import subprocess\nfrom flask import request\ndef f():\n"
+        "    subprocess.run(request.args['cmd'].split())\n",
+        "import subprocess\nfrom flask import request\ndef f():\n"
+        "    subprocess.run(['ffprobe'] + request.args['a'].split())\n",
+        id="argument vector: program from input, or a fixed program",
+    ),
+    pytest.param(
+        "path-traversal",
         "import tarfile\ndef f(p, d):\n    with tarfile.open(p) as t:\n        t.extractall(d)\n",
         "import tarfile\ndef f(p, d):\n    with tarfile.open(p) as t:\n"
         "        t.extractall(d, filter='data')\n",
