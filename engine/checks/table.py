@@ -143,8 +143,9 @@ CHECKS: tuple[Check, ...] = (
     Check(
         L.HL4,
         "path-traversal",
-        "open / send_file / FileResponse / os.remove / shutil / pathlib / os.path.exists of "
-        "request input; tar archives extracted without a filter or a member check (tar slip)",
+        "open / send_file / FileResponse / os.remove / shutil / pathlib / os.path.exists / an "
+        "upload's .save() of request input; tar archives extracted without a filter or a member "
+        "check (tar slip)",
         ("humangr",),
         "high; nothing after secure_filename, basename, safe_join, realpath / abspath / resolve "
         "with a startswith / commonpath / is_relative_to check, a '..' check or an allow-list",
