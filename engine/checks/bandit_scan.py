@@ -1,8 +1,10 @@
 """Bandit's AST tests run in process on a parsed fragment, lines mapped back to the diff.
 
-The test set is built once (bandit configures its blacklist plugin through class attributes,
-so it must not be rebuilt with other profiles). ``# nosec`` comments are not honoured: the
-code under review must not be able to silence its own review.
+The checks run a few plugin tests (``BANDIT_TESTS``: TLS and SSH host keys); ``checks-eval``
+runs bandit's full default profile for comparison (``full=True``). Each test set is built once.
+bandit configures its blacklist plugin through class attributes, and only the full profile
+includes the blacklist, so the two sets do not disturb each other. ``# nosec`` comments are not
+honoured: the code under review must not be able to silence its own review.
 """
 
 from __future__ import annotations
@@ -35,26 +37,16 @@ from .fragments import Fragment  # noqa: E402
 __all__ = ["BANDIT_TESTS", "BanditHit", "run_bandit"]
 
 BANDIT_TESTS: dict[str, str] = {
-    "B301": "pickle deserialization",
-    "B302": "marshal deserialization",
-    "B506": "yaml.load without a safe loader",
-    "B602": "subprocess call with shell=True",
-    "B604": "function call with shell=True",
-    "B605": "process started with a shell (os.system, os.popen, ...)",
-    "B608": "SQL built from string formatting",
-    "B611": "Django RawSQL",
     "B501": "requests/httpx with verify=False",
     "B502": "ssl with a bad protocol version",
     "B503": "ssl with bad defaults",
-    "B504": "ssl without a protocol version",
-    "B323": "ssl._create_unverified_context",
     "B507": "paramiko without host key verification",
 }
 """The bandit tests HUMANGR runs, by test id (``bandit -t`` ids)."""
 
 _FNAME = "./fragment.py"
 _lock = threading.Lock()
-_testset: Any = None
+_testsets: dict[bool, Any] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,33 +60,30 @@ class BanditHit:
     text: str
 
 
-def _tests() -> Any:
-    global _testset
+def _tests(full: bool) -> Any:
     with _lock:
-        if _testset is None:
-            profile = {"include": set(BANDIT_TESTS), "exclude": set()}
-            _testset = b_test_set.BanditTestSet(b_config.BanditConfig(), profile=profile)
-        return _testset
+        if full not in _testsets:
+            profile = None if full else {"include": set(BANDIT_TESTS), "exclude": set()}
+            _testsets[full] = b_test_set.BanditTestSet(b_config.BanditConfig(), profile=profile)
+        return _testsets[full]
 
 
-_TRIGGERS = re.compile(
-    r"(?i)pickle|dill|shelve|marshal|yaml|shell|system|popen|getoutput|select|insert|update|"
-    r"delete|rawsql|verify|ssl|tls|unverified|policy|paramiko"
-)
+_TRIGGERS = re.compile(r"(?i)verify|ssl|tls|policy|paramiko")
 """Words at least one of which every issue of ``BANDIT_TESTS`` needs in the source: a fragment
 without any cannot have one, and bandit's full AST walk is skipped."""
 
 
-def run_bandit(frag: Fragment) -> list[BanditHit]:
-    """Bandit's issues on a fragment whose line touches an added line."""
-    if not _TRIGGERS.search(frag.source):
+def run_bandit(frag: Fragment, *, full: bool = False) -> list[BanditHit]:
+    """Bandit's issues on a fragment whose line touches an added line (``full``: every test of
+    bandit's default profile, not only ``BANDIT_TESTS``)."""
+    if not full and not _TRIGGERS.search(frag.source):
         return []
     data = frag.source.encode("utf-8", "replace")
     visitor = b_node_visitor.BanditNodeVisitor(
         _FNAME,
         io.BytesIO(data),
         b_meta_ast.BanditMetaAst(),
-        _tests(),
+        _tests(full),
         False,
         {},
         b_metrics.Metrics(),

@@ -8,13 +8,16 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from humangr.contracts import ActionContext, LayerID, Severity
 
-from .bandit_scan import BanditHit, run_bandit
 from .diff import DiffLine, DiffParse, FileDiff, looks_like_diff, parse_content, parse_diff
 from .fragments import PyFile, python_view
+
+if TYPE_CHECKING:
+    from .bandit_scan import BanditHit
+    from .taint import Analysis
 
 __all__ = [
     "Check",
@@ -59,6 +62,10 @@ class Check:
     severity: str
     """How severities are assigned, for the documentation table."""
     run: Callable[[CheckInput], Iterable[Hit]] = field(repr=False, compare=False)
+    claim: str = ""
+    """The vulnerability class the check claims to find (empty: no claim is made)."""
+    limits: str = ""
+    """What a claimed check does not cover."""
 
     @property
     def source(self) -> str:
@@ -117,6 +124,7 @@ class CheckInput:
         self.files = self.parse.files
         self._py: dict[int, PyFile | None] = {}
         self._bandit: dict[int, list[BanditHit]] = {}
+        self._taint: Analysis | None = None
 
     def added(self) -> Iterator[tuple[FileDiff, DiffLine]]:
         """Every added line of every file."""
@@ -137,10 +145,23 @@ class CheckInput:
             if py is not None:
                 yield py
 
+    def taint(self) -> Analysis:
+        """The taint engine's sinks over every Python file of the action (run once)."""
+        if self._taint is None:
+            from .taint import analyze
+
+            self._taint = analyze(list(self.python_files()))
+        return self._taint
+
     def bandit(self, f: FileDiff) -> list[BanditHit]:
-        """Bandit's issues on the added lines of a Python file (run once per file)."""
+        """Bandit's issues on the added lines of a Python file (run once per file).
+
+        bandit is imported on the first call, not with this package (start-up time).
+        """
         key = id(f)
         if key not in self._bandit:
+            from .bandit_scan import run_bandit
+
             py = self.python(f)
             hits: list[BanditHit] = []
             for frag in py.fragments if py is not None else []:

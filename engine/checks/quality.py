@@ -1,19 +1,19 @@
-"""HL3 swallowed exceptions; HL2 leftover TODOs, NotImplementedError and deleted tests."""
+"""HL3 swallowed exceptions; HL2 leftover TODOs and NotImplementedError (deleted tests:
+``removed_tests``)."""
 
 from __future__ import annotations
 
 import ast
 import re
 from collections.abc import Iterator
-from pathlib import PurePosixPath
 
 from humangr.contracts import Severity
 
-from .base import CheckInput, Hit, is_python, is_test_path, snippet
+from .base import CheckInput, Hit, snippet
 from .fragments import Region, enclosing_headers
 from .pyast import dotted, fragments, is_comment, scope_walk, uncovered
 
-__all__ = ["deleted_tests", "not_implemented", "swallowed_exceptions", "todo_markers"]
+__all__ = ["not_implemented", "swallowed_exceptions", "todo_markers"]
 
 _BROAD = frozenset({"Exception", "BaseException", "builtins.Exception"})
 _EXC_FIX = "Catch the specific exceptions you expect and handle or log them; re-raise the rest."
@@ -152,54 +152,3 @@ def not_implemented(ctx: CheckInput) -> Iterator[Hit]:
                         file=py.file.path,
                         line=no,
                     )
-
-
-_PY_TEST_DEF = re.compile(r"^\s*(?:async\s+)?def\s+(test\w*)\s*\(")
-_JS_TEST = re.compile(r"^\s*(?:it|test)(?:\.only|\.skip)?\s*\(\s*([\"'`])(.{1,200}?)\1")
-
-
-def _tests_in(path: str | None, text: str) -> str | None:
-    m = _PY_TEST_DEF.match(text)
-    if m:
-        return m.group(1)
-    if is_test_path(path):
-        j = _JS_TEST.match(text)
-        if j:
-            return j.group(2)
-    return None
-
-
-def deleted_tests(ctx: CheckInput) -> Iterator[Hit]:
-    """A deleted test file, or test functions removed and not re-added (renames allowed): high."""
-    new_names = {PurePosixPath(f.path).name for f in ctx.files if f.path and not f.deleted}
-    added_anywhere = {n for f, ln in ctx.added() if (n := _tests_in(f.path, ln.text))}
-    fix = "Keep the tests, or explain in the action why they are obsolete and what replaces them."
-    for f in ctx.files:
-        if f.deleted:
-            if is_test_path(f.path) and PurePosixPath(f.path or "").name not in new_names:
-                yield Hit(
-                    severity=Severity.HIGH,
-                    title="Test file deleted",
-                    description=f"{f.path} is deleted by this change.",
-                    suggestion=fix,
-                    file=f.path,
-                )
-            continue
-        if not (is_python(f) or is_test_path(f.path)):
-            continue
-        removed = {name: ln for ln in f.removed if (name := _tests_in(f.path, ln.text))}
-        added = {name for ln in f.added if (name := _tests_in(f.path, ln.text))}
-        missing = [n for n in removed if n not in added_anywhere]
-        if not missing or len(added - set(removed)) >= len(missing):
-            continue
-        for name in missing:
-            ln = removed[name]
-            yield Hit(
-                severity=Severity.HIGH,
-                title="Test removed",
-                description=f"{f.path}: test {name!r} (line {ln.number} of the old file) is "
-                "removed and not replaced.",
-                suggestion=fix,
-                file=f.path,
-                line=ln.number,
-            )

@@ -7,172 +7,13 @@ from collections.abc import Collection, Sequence
 
 from humangr.contracts import ActionContext, Finding, FindingSource, LayerID, Severity
 
-from . import compliance, performance, quality, security_code, security_text
 from .base import Check, CheckInput, Hit
+from .table import CHECKS
 
 __all__ = ["CHECKS", "checks_markdown", "run_checks"]
 
 log = logging.getLogger(__name__)
 
-L = LayerID
-CHECKS: tuple[Check, ...] = (
-    Check(
-        L.HL2,
-        "todo",
-        "Leftover TODO / FIXME / XXX / HACK markers",
-        ("humangr",),
-        "low",
-        quality.todo_markers,
-    ),
-    Check(
-        L.HL2,
-        "not-implemented",
-        "raise NotImplementedError outside abstract methods",
-        ("humangr",),
-        "medium",
-        quality.not_implemented,
-    ),
-    Check(
-        L.HL2,
-        "deleted-test",
-        "Deleted test files, removed test functions",
-        ("humangr",),
-        "high",
-        quality.deleted_tests,
-    ),
-    Check(
-        L.HL3,
-        "swallowed-exception",
-        "Bare except, except Exception: pass/continue/...",
-        ("humangr",),
-        "high (bare and swallowing), medium (bare, or Exception swallowed)",
-        quality.swallowed_exceptions,
-    ),
-    Check(
-        L.HL4,
-        "secret",
-        "Hard-coded secrets: cloud keys, private keys, API tokens, "
-        "credentials assigned to password/secret/token/api_key names",
-        ("detect-secrets", "humangr"),
-        "critical (keys, tokens, random-looking credentials); high (other credentials, JWT, "
-        "URL credentials); low in test files",
-        security_text.secrets,
-    ),
-    Check(
-        L.HL4,
-        "shell-injection",
-        "subprocess with shell=True, os.system / os.popen",
-        ("bandit", "humangr"),
-        "critical (command not constant), high (other shell=True calls), low (constant command)",
-        security_code.shell_injection,
-    ),
-    Check(
-        L.HL4,
-        "deserialization",
-        "pickle / marshal / dill loads, yaml.load without SafeLoader",
-        ("bandit", "humangr"),
-        "high",
-        security_code.deserialization,
-    ),
-    Check(
-        L.HL4,
-        "sql-injection",
-        "SQL built with f-strings, %, .format or +",
-        ("bandit", "humangr"),
-        "high; critical with request input",
-        security_code.sql_injection,
-    ),
-    Check(
-        L.HL4,
-        "eval-exec",
-        "eval / exec of non-constant code",
-        ("humangr",),
-        "high; critical with request input",
-        security_code.eval_exec,
-    ),
-    Check(
-        L.HL4,
-        "tls-verification",
-        "verify=False, unverified SSL context, CERT_NONE, "
-        "check_hostname=False, rejectUnauthorized: false, curl -k",
-        ("bandit", "humangr"),
-        "high",
-        security_text.tls_verification,
-    ),
-    Check(
-        L.HL4,
-        "weak-password-hash",
-        "md5 / sha1 (or one fast sha2 round) of a password",
-        ("humangr",),
-        "high (md5, sha1), medium (sha2, blake2)",
-        security_code.weak_password_hash,
-    ),
-    Check(
-        L.HL4,
-        "path-traversal",
-        "open / send_file / os.path.join / Path of request input",
-        ("humangr",),
-        "high",
-        security_code.path_traversal,
-    ),
-    Check(
-        L.HL4,
-        "prompt-injection",
-        "Text instructing the LLM reviewers, in added lines or the action description",
-        ("humangr",),
-        "high",
-        security_text.prompt_injection,
-    ),
-    Check(
-        L.HL5,
-        "blocking-in-async",
-        "time.sleep, requests, urlopen, subprocess, os.system, open() inside async def",
-        ("humangr",),
-        "high; low for open()",
-        performance.blocking_in_async,
-    ),
-    Check(
-        L.HL5,
-        "io-in-loop",
-        "DB queries, HTTP requests, open() inside loops and comprehensions",
-        ("humangr",),
-        "medium",
-        performance.io_in_loop,
-    ),
-    Check(
-        L.HL6,
-        "card-number",
-        "Payment card numbers (Luhn-valid, public test cards excluded)",
-        ("humangr",),
-        "high",
-        compliance.card_numbers,
-    ),
-    Check(
-        L.HL6,
-        "national-id",
-        "US SSNs (valid ranges), Brazilian CPFs (check digits)",
-        ("humangr",),
-        "high",
-        compliance.national_ids,
-    ),
-    Check(
-        L.HL6,
-        "email-in-fixture",
-        "Real-looking e-mail addresses in test fixtures and data files",
-        ("humangr",),
-        "medium",
-        compliance.fixture_emails,
-    ),
-    Check(
-        L.HL6,
-        "copyleft-licence",
-        "GPL / AGPL / LGPL / SSPL header in a new file",
-        ("humangr",),
-        "medium (licence review needed)",
-        compliance.copyleft_licence,
-    ),
-)
-"""Every local check, in the order they run. HL1 and HL7 have none."""
 
 _MAX_PATH = 512
 
@@ -293,11 +134,15 @@ def _whole_failure(
 
 
 def checks_markdown(checks: Sequence[Check] = CHECKS) -> str:
-    """The documentation table of the checks (layer, id, what, source, severity)."""
+    """The documentation table of the checks: layer, id, what, source, severity, the class a
+    check claims to find and what it does not cover."""
     rows = [
-        "| layer | check | what it finds | source | severity |",
-        "|---|---|---|---|---|",
+        "| layer | check | what it finds | source | severity | claimed class | not covered |",
+        "|---|---|---|---|---|---|---|",
     ]
     for c in checks:
-        rows.append(f"| {c.layer.value} | `{c.id}` | {c.name} | {c.source} | {c.severity} |")
+        rows.append(
+            f"| {c.layer.value} | `{c.id}` | {c.name} | {c.source} | {c.severity} | "
+            f"{c.claim or '—'} | {c.limits or '—'} |"
+        )
     return "\n".join(rows) + "\n"

@@ -7,9 +7,7 @@ leave this module.
 
 from __future__ import annotations
 
-import math
 import re
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -40,6 +38,8 @@ from detect_secrets.plugins.square_oauth import SquareOAuthDetector
 from detect_secrets.plugins.stripe import StripeDetector
 from detect_secrets.plugins.twilio import TwilioKeyDetector
 from detect_secrets.util.filetype import determine_file_type
+
+from .secrets_ast import looks_random, name_like
 
 __all__ = ["SecretHit", "looks_random", "scan_secrets"]
 
@@ -125,25 +125,6 @@ _PLACEHOLDER = re.compile(
 )
 
 
-def _entropy(s: str) -> float:
-    counts = Counter(s)
-    n = len(s)
-    return -sum(c / n * math.log2(c / n) for c in counts.values())
-
-
-def looks_random(value: str) -> bool:
-    """A credential-like value: long, varied characters, high Shannon entropy."""
-    classes = sum(
-        (
-            any(c.islower() for c in value),
-            any(c.isupper() for c in value),
-            any(c.isdigit() for c in value),
-            any(not c.isalnum() for c in value),
-        )
-    )
-    return len(value) >= 8 and classes >= 2 and _entropy(value) >= 3.0
-
-
 def _is_placeholder(value: str, line: str) -> bool:
     v = value.strip()
     if len(v) < 6 or _PLACEHOLDER.match(v) or v.lower() in _FIELD_WORDS:
@@ -162,23 +143,6 @@ def _is_placeholder(value: str, line: str) -> bool:
         return False
 
 
-_ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
-_CHUNK = re.compile(r"[A-Za-z]+\d{0,2}|\d{1,4}")
-
-
-def _name_like(value: str) -> bool:
-    """Identifiers, env var names, paths, URLs and URNs: names of secrets, not secrets."""
-    if value.startswith(("/", "./", "../", "~/")) or "://" in value or _ENV_NAME.fullmatch(value):
-        return True
-    chunks = [c for c in re.split(r"[-_.:/ ]+", value) if c]
-    if len(chunks) < 2:
-        return False
-    if all(c.isalpha() for c in chunks):
-        return True
-    structured = len(chunks) >= 3 or "/" in value or ":" in value
-    return structured and all(_CHUNK.fullmatch(c) for c in chunks)
-
-
 def _assigned(path: str | None, line: str) -> Iterator[tuple[str, str]]:
     line = line[:_MAX_ASSIGN_LINE]
     filetype = determine_file_type(path or "")
@@ -193,21 +157,40 @@ def _assigned(path: str | None, line: str) -> Iterator[tuple[str, str]]:
             yield env.group(1), "humangr"
 
 
+_FAKE = re.compile(r"(?i)example|fake|test|dummy|sample|x{4}|0{4}|1234|abcd|(.)\1{5}")
+
+
+def _token(kind: str, values: list[str], origin: str, test_file: bool) -> SecretHit:
+    """A provider key or token: critical; in a test file low when it looks fake, else high."""
+    if not test_file:
+        return SecretHit(kind, "critical", origin)
+    fake = any(_FAKE.search(v) for v in values) or not values
+    return SecretHit(kind, "low" if fake else "high", origin)
+
+
 def scan_secrets(path: str | None, line: str, *, test_file: bool) -> SecretHit | None:
-    """The most specific secret on ``line``, or None."""
+    """The most specific secret on ``line``, or None.
+
+    In test files (``test_file``) private keys (test certificates), JWTs, passwords and URL
+    credentials are low, provider keys and tokens low when they look fake and high otherwise.
+    """
     line = line[:_MAX_LINE]
+    key_sev = "low" if test_file else "critical"
     if any(True for _ in _PRIVATE.analyze_string(line)):
-        return SecretHit("private key", "critical", "detect-secrets")
+        return SecretHit("private key", key_sev, "detect-secrets")
     if _OWN_PRIVATE.search(line):
-        return SecretHit("private key", "critical", "humangr")
-    if any(True for _ in _AWS.analyze_string(line)):
-        return SecretHit("AWS credential", "critical", "detect-secrets")
+        return SecretHit("private key", key_sev, "humangr")
+    found = [str(v) for v in _AWS.analyze_string(line)]
+    if found:
+        return _token("AWS credential", found, "detect-secrets", test_file)
     for kind, det in _TOKEN_DETECTORS:
-        if any(True for _ in det.analyze_string(line)):
-            return SecretHit(kind, "critical", "detect-secrets")
+        found = [str(v) for v in det.analyze_string(line)]
+        if found:
+            return _token(kind, found, "detect-secrets", test_file)
     for kind, rx in _OWN_TOKENS:
-        if rx.search(line):
-            return SecretHit(kind, "critical", "humangr")
+        m = rx.search(line)
+        if m:
+            return _token(kind, [m.group(0)], "humangr", test_file)
     if any(
         "." in tok and any(True for _ in _JWT.analyze_string(tok))
         for tok in _JWT_CANDIDATE.findall(line)
@@ -221,7 +204,7 @@ def scan_secrets(path: str | None, line: str, *, test_file: bool) -> SecretHit |
         return None
     best: SecretHit | None = None
     for value, origin in _assigned(path, line):
-        if _is_placeholder(value, line) or _name_like(value):
+        if _is_placeholder(value, line) or name_like(value):
             continue
         if looks_random(value):
             sev = "low" if test_file else "critical"

@@ -9,16 +9,30 @@ from collections.abc import Iterator
 from humangr.contracts import Severity
 
 from .base import CheckInput, Hit, is_test_path, snippet
-from .pyast import dotted, is_comment, uncovered_of
-from .secrets import scan_secrets
+from .pyast import dotted, fragments, is_comment, uncovered_of
+from .secrets_ast import ast_secrets
+from .security_code import event_hits
 
 __all__ = ["INJECTION", "prompt_injection", "secrets", "tls_verification"]
 
 _SEVERITY = {s.value: s for s in Severity}
 
 
+_SECRET_FIX = (
+    "Remove it from the code, rotate the credential, and load it from the environment or a "
+    "secret manager."
+)
+
+
 def secrets(ctx: CheckInput) -> Iterator[Hit]:
-    """Hard-coded keys and credentials; the value itself is never repeated in the finding."""
+    """Hard-coded keys and credentials; the value itself is never repeated in the finding.
+
+    detect-secrets (imported on the first run) and our patterns scan every added line; on
+    Python fragments literal signing keys, password defaults and JWT keys are found on the AST.
+    Files under test folders get lower severities (``scan_secrets``).
+    """
+    from .secrets import scan_secrets
+
     for f, ln in ctx.added():
         hit = scan_secrets(f.path, ln.text, test_file=is_test_path(f.path))
         if hit is None:
@@ -30,11 +44,43 @@ def secrets(ctx: CheckInput) -> Iterator[Hit]:
                 f"{f.path or '<content>'}:{ln.number} adds a value that looks like a {hit.kind} "
                 f"(found by {hit.origin}; the value is not repeated here)."
             ),
-            suggestion="Remove it from the code, rotate the credential, and load it from the "
-            "environment or a secret manager.",
+            suggestion=_SECRET_FIX,
             file=f.path,
             line=ln.number,
         )
+    yield from _ast_secrets(ctx)
+
+
+_AST_KIND = {
+    "signing": ("signing key", "sets a literal signing key"),
+    "default": ("password default", "gives a password parameter a literal default"),
+    "argument": ("password argument", "passes a literal password"),
+    "compare": ("password comparison", "compares a password with a literal"),
+}
+
+
+def _ast_secrets(ctx: CheckInput) -> Iterator[Hit]:
+    for f, frag in fragments(ctx):
+        test = is_test_path(f.path)
+        for s in ast_secrets(frag.nodes):
+            line = frag.node_line(s.node)
+            if line is None:
+                continue
+            sev = Severity.LOW if test else Severity.CRITICAL if s.random else Severity.HIGH
+            kind, what = _AST_KIND[s.kind]
+            yield Hit(
+                severity=sev,
+                title=f"Hard-coded secret: {kind}",
+                description=f"{f.path or '<content>'}:{line} {what} (found by humangr; the "
+                "value is not repeated here).",
+                suggestion=_SECRET_FIX,
+                file=f.path,
+                line=line,
+            )
+    for h in event_hits(ctx, "secret", _SECRET_FIX):
+        if is_test_path(h.file):
+            h = Hit(Severity.LOW, h.title, h.description, h.suggestion, h.file, h.line)
+        yield h
 
 
 _DOC_EXT = (".md", ".rst", ".txt", ".adoc")
@@ -44,8 +90,11 @@ _TLS = re.compile(
     r"|\bInsecureSkipVerify\s*:\s*true\b|NODE_TLS_REJECT_UNAUTHORIZED\W{0,3}0"
     r"|PYTHONHTTPSVERIFY\W{0,3}0|\bcurl\b[^|;&\n]*\s(?:-k|--insecure)\b"
 )
-_TLS_KWARGS = frozenset({"verify", "ssl", "verify_ssl", "verify_certs", "check_hostname"})
-_TLS_NAMES = frozenset({"CERT_NONE", "_create_unverified_context"})
+_TLS_KWARGS = frozenset(
+    {"verify", "verify_ssl", "verify_certs", "check_hostname", "assert_hostname", "validate_certs"}
+)
+_AIOHTTP = frozenset({"get", "post", "put", "patch", "delete", "head", "options", "request"})
+_TLS_NAMES = frozenset({"CERT_NONE", "_create_unverified_context", "VERIFY_NONE"})
 _TLS_TITLE = "TLS certificate verification disabled"
 _TLS_FIX = (
     "Keep certificate and hostname verification on; trust a private CA with a CA bundle "
@@ -57,9 +106,15 @@ def _tls_nodes(nodes: tuple[ast.AST, ...]) -> Iterator[ast.AST]:
     for node in nodes:
         if isinstance(node, ast.Call):
             for k in node.keywords:
-                off = isinstance(k.value, ast.Constant) and k.value.value is False
-                if k.arg in _TLS_KWARGS and off:
+                value = k.value.value if isinstance(k.value, ast.Constant) else None
+                off = k.arg in _TLS_KWARGS and value is False
+                off = off or (k.arg == "cert_reqs" and value in ("CERT_NONE", "NONE", "none"))
+                if k.arg == "ssl" and value is False:
+                    name = dotted(node.func).rsplit(".", 1)[-1]
+                    off = name in _AIOHTTP or name in ("TCPConnector", "ws_connect")
+                if off:
                     yield node
+                    break
         elif isinstance(node, ast.Attribute | ast.Name) and isinstance(node.ctx, ast.Load):
             if dotted(node).rsplit(".", 1)[-1] in _TLS_NAMES:
                 yield node
@@ -67,18 +122,27 @@ def _tls_nodes(nodes: tuple[ast.AST, ...]) -> Iterator[ast.AST]:
             isinstance(node, ast.Assign)
             and isinstance(node.value, ast.Constant)
             and node.value.value is False
-            and any(dotted(t).endswith("check_hostname") for t in node.targets)
+            and any(dotted(t).endswith(("check_hostname", ".verify")) for t in node.targets)
         ):
             yield node
 
 
 def tls_verification(ctx: CheckInput) -> Iterator[Hit]:
-    """verify=False, unverified SSL contexts, CERT_NONE, check_hostname=False, ...: high.
+    """verify=False, unverified SSL contexts, CERT_NONE, check_hostname=False, ...: high; low
+    in files under test folders (tests of that very behaviour).
 
     Python code is judged on its AST (and by bandit), so strings and comments that merely
     mention these names do not count; other files and unparsable lines by pattern.
     """
-    tls_ids = frozenset({"B501", "B502", "B503", "B504", "B323", "B507"})
+    for h in _tls_hits(ctx):
+        if is_test_path(h.file):
+            h = Hit(Severity.LOW, h.title, h.description, h.suggestion, h.file, h.line)
+        yield h
+
+
+def _tls_hits(ctx: CheckInput) -> Iterator[Hit]:
+    tls_ids = frozenset({"B501", "B502", "B503", "B507"})
+    yield from event_hits(ctx, "tls-verification", _TLS_FIX)
     for f in ctx.files:
         py = ctx.python(f)
         if py is not None:

@@ -33,7 +33,7 @@ def test_acceptance_aws_key_and_shell_true_are_named_by_line(key_id: str) -> Non
     assert [(f.id, f.file, f.line, f.severity) for f in hl4] == [
         ("HL4-R-secret-1", "app/deploy.py", 3, Severity.CRITICAL),
         ("HL4-R-secret-2", "app/deploy.py", 4, Severity.CRITICAL),
-        ("HL4-R-shell-injection-1", "app/deploy.py", 9, Severity.CRITICAL),
+        ("HL4-R-shell-injection-1", "app/deploy.py", 9, Severity.HIGH),
     ]
     assert "app/deploy.py:9" in hl4[2].description
     assert "shell=True" in hl4[2].description

@@ -1,0 +1,194 @@
+"""Labelled corpora of vulnerable and safe code, and how the local checks score on them.
+
+A corpus is a folder with ``labels.jsonl``: one JSON object per line (blank lines and lines
+starting with ``#`` are skipped), each naming one case::
+
+    {"file": "sql/fstring_view.py", "class": "sql-injection", "label": "vulnerable", "lines": [9]}
+    {"file": "commits/move_tests.diff", "class": "commit", "label": "safe"}
+
+- ``file``: the case, relative to the folder. ``.diff``/``.patch`` files are diffs; anything
+  else is the content of a new file, reviewed under ``path`` (default: ``file``).
+- ``class``: a check id (``sql-injection``, ``secret``, ...) or ``commit`` (a real-looking
+  change that must be approved: no finding that vetoes, in any layer).
+- ``label``: ``vulnerable`` or ``safe`` (``commit`` cases are safe).
+- ``lines`` (optional): the new-file lines of the statements the label is about; a finding
+  counts only there. Without it, anywhere in the case.
+- ``path``, ``description`` (the action's description), ``note``: optional.
+
+A case is *flagged* when a finding of its class reaches ``min_severity`` (default high: a
+finding that blocks). Per class: recall (flagged vulnerable cases), false alarms (flagged safe
+cases) and the Youden index (recall minus false-alarm rate).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from humangr.contracts import ActionContext, Finding, Severity
+from humangr.contracts.types import MAX_DIFF_BYTES
+from humangr.engine.errors import ConfigError
+
+from .registry import CHECKS
+
+__all__ = ["COMMIT", "Case", "load_corpus"]
+
+COMMIT = "commit"
+LABELS = "labels.jsonl"
+_FIELDS = ("file", "class", "label", "lines", "path", "description", "note")
+_MAX_LABELS = 5_000_000
+_MAX_CASES = 10_000
+_DIFF_EXT = (".diff", ".patch")
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    """One labelled case of a corpus."""
+
+    file: str
+    cls: str
+    label: str
+    lines: tuple[int, ...] = ()
+    action: ActionContext | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def vulnerable(self) -> bool:
+        return self.label == "vulnerable"
+
+    def counts(self, f: Finding, min_severity: Severity) -> bool:
+        """Whether a finding flags this case (its class, severity and lines)."""
+        if f.severity < min_severity:
+            return False
+        if self.cls != COMMIT and "-R-" + self.cls + "-" not in f.id:
+            return False
+        return not self.lines or f.line in self.lines
+
+
+def _fail(where: str, problem: str) -> ConfigError:
+    return ConfigError(f"{where}: {problem}")
+
+
+def _known_classes() -> set[str]:
+    return {c.id for c in CHECKS} | {COMMIT}
+
+
+def _read_text(path: Path, where: str, limit: int) -> str:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise _fail(where, f"cannot read {path.name}: {exc.strerror or exc}") from None
+    if len(data) > limit:
+        raise _fail(where, f"{path.name} is larger than {limit} bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _fail(where, f"{path.name} is not UTF-8 (byte {exc.start})") from None
+
+
+def _case_path(root: Path, rel: object, where: str) -> Path:
+    if not isinstance(rel, str) or not rel.strip():
+        raise _fail(where, "'file' must be a non-empty relative path")
+    pure = PurePosixPath(rel)
+    if pure.is_absolute() or ".." in pure.parts or "\\" in rel or "\x00" in rel:
+        raise _fail(where, f"'file' {rel!r} must stay inside the corpus folder")
+    path = root / pure
+    if not path.is_file():
+        raise _fail(where, f"'file' {rel!r} does not exist")
+    if root not in path.resolve().parents:
+        raise _fail(where, f"'file' {rel!r} must stay inside the corpus folder")
+    return path
+
+
+def _lines(value: object, where: str) -> tuple[int, ...]:
+    ok = isinstance(value, list) and all(
+        isinstance(n, int) and not isinstance(n, bool) and 0 < n < 10_000_000 for n in value
+    )
+    if not ok or not value:
+        raise _fail(where, "'lines' must be a non-empty list of positive line numbers")
+    assert isinstance(value, list)
+    return tuple(sorted(set(value)))
+
+
+def _optional_str(obj: dict[str, object], key: str, where: str, limit: int) -> str | None:
+    value = obj.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str) or len(value) > limit:
+        raise _fail(where, f"'{key}' must be a string of at most {limit} characters")
+    return value
+
+
+def _case(root: Path, obj: object, where: str, classes: set[str]) -> Case:
+    if not isinstance(obj, dict):
+        raise _fail(where, "each line must be a JSON object")
+    unknown = sorted(set(obj) - set(_FIELDS))
+    if unknown:
+        raise _fail(where, f"unknown field {unknown[0]!r} (fields: {', '.join(_FIELDS)})")
+    for key in ("file", "class", "label"):
+        if key not in obj:
+            raise _fail(where, f"missing field {key!r}")
+    cls, label = obj["class"], obj["label"]
+    if cls not in classes:
+        raise _fail(where, f"unknown class {cls!r} (a check id or {COMMIT!r})")
+    if label not in ("vulnerable", "safe"):
+        raise _fail(where, "'label' must be 'vulnerable' or 'safe'")
+    if cls == COMMIT and label != "safe":
+        raise _fail(where, "commit cases are safe changes: label them 'safe'")
+    path = _case_path(root, obj["file"], where)
+    lines = _lines(obj["lines"], where) if "lines" in obj else ()
+    text = _read_text(path, where, MAX_DIFF_BYTES)
+    review_as = _optional_str(obj, "path", where, 512) or str(obj["file"])
+    desc = _optional_str(obj, "description", where, 4000) or f"Change {review_as}."
+    _optional_str(obj, "note", where, 4000)
+    diff = path.suffix.lower() in _DIFF_EXT
+    action = ActionContext(
+        agent_id="checks-eval",
+        action_type="code_diff",
+        action_description=desc,
+        code_diff=text,
+        affected_files=[] if diff else [review_as],
+    )
+    return Case(str(obj["file"]), str(cls), str(label), lines, action)
+
+
+def _no_duplicates(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"field {key!r} appears twice")
+        out[key] = value
+    return out
+
+
+def load_corpus(folder: Path) -> list[Case]:
+    """The cases of a corpus folder; a ``ConfigError`` names the first problem."""
+    if not folder.is_dir():
+        raise ConfigError(f"{folder}: not a directory (give the corpus folder)")
+    labels = folder / LABELS
+    if not labels.is_file():
+        raise ConfigError(f"{folder}: no {LABELS} (one JSON object per line: file, class, label)")
+    text = _read_text(labels, str(labels), _MAX_LABELS)
+    classes = _known_classes()
+    cases: list[Case] = []
+    seen: set[tuple[str, str]] = set()
+    root = folder.resolve()
+    for n, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        where = f"{labels}:{n}"
+        try:
+            obj = json.loads(line, object_pairs_hook=_no_duplicates)
+        except ValueError as exc:
+            raise _fail(where, f"not valid JSON ({exc})") from None
+        case = _case(root, obj, where, classes)
+        if (case.file, case.cls) in seen:
+            raise _fail(where, f"{case.file!r} is labelled twice for {case.cls!r}")
+        seen.add((case.file, case.cls))
+        cases.append(case)
+        if len(cases) > _MAX_CASES:
+            raise _fail(where, f"more than {_MAX_CASES} cases")
+    if not cases:
+        raise ConfigError(f"{labels}: no cases")
+    return cases

@@ -1,0 +1,142 @@
+"""Conditions that validate a value: in the branch where they hold (and after an ``if`` whose
+other branch cannot fall through) the validated names are clean.
+
+Validators: ``x.isdigit()`` and friends, ``x in ALLOWED`` (any container not built from request
+input: the value is one of its entries) / ``x == "literal"``, an anchored
+``re.fullmatch``/``re.match``, ``hmac.compare_digest`` (for the names it authenticates, also
+through a MAC computed earlier), and for file paths a containment check of a normalized path
+(``startswith``, ``is_relative_to``, ``os.path.commonpath``) or a ``'..' in name`` test.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from .flow import KINDS, NORM, PATH, REQUEST, TAINTED
+from .pyast import dotted
+from .sources import NORMALIZERS
+
+if TYPE_CHECKING:
+    from .interp import Interp
+
+__all__ = ["Guard", "guards_of", "key_of", "mac_inputs"]
+
+Guard = tuple[str, tuple[int, ...]]
+"""A validated name and the sink kinds it is clean for."""
+
+_VALIDATORS = frozenset(
+    {"isdigit", "isnumeric", "isdecimal", "isalnum", "isalpha", "isidentifier", "fullmatch"}
+)
+_NOT_PATH = tuple(k for k in KINDS if k != PATH)
+_AUTHENTICATORS = frozenset({"hmac.compare_digest", "secrets.compare_digest"})
+"""A signature check: the data it authenticates was produced by us."""
+_TRAVERSAL = frozenset({"..", "../", "..\\", "/"})
+
+
+def key_of(node: ast.AST) -> str | None:
+    """The environment key of a name or attribute chain (``self.x``), or None."""
+    if isinstance(node, ast.Name | ast.Attribute):
+        key = dotted(node)
+        return None if "?" in key or "()" in key else key
+    return None
+
+
+_MACS = frozenset({"hmac.new", "hmac.digest", "hmac.HMAC"})
+
+
+def mac_inputs(it: Interp, value: ast.expr) -> set[str]:
+    """The names a MAC computed in ``value`` authenticates (its message argument)."""
+    out: set[str] = set()
+    for node in ast.walk(value):
+        if not isinstance(node, ast.Call) or len(node.args) < 2:
+            continue
+        if it.imports.canon(node.func) in _MACS:
+            out |= {n.id for n in ast.walk(node.args[1]) if isinstance(n, ast.Name)}
+    return out
+
+
+def guards_of(it: Interp, test: ast.expr) -> tuple[list[Guard], bool]:
+    """Names a condition validates, with the kinds they become safe for, and its polarity."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        found, positive = guards_of(it, test.operand)
+        return found, not positive
+    if isinstance(test, ast.BoolOp):
+        out: list[tuple[str, tuple[int, ...]]] = []
+        want = isinstance(test.op, ast.And)
+        for v in test.values:
+            found, positive = guards_of(it, v)
+            if positive == want:
+                out += found
+        return out, want
+    if isinstance(test, ast.Call) and it.imports.canon(test.func) in _AUTHENTICATORS:
+        keys = {n.id for a in test.args for n in ast.walk(a) if isinstance(n, ast.Name)}
+        keys |= {m for k in list(keys) for m in it.macs.get(k, ())}
+        return [(k, KINDS) for k in sorted(keys)], True
+    if isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute):
+        return _call_guard(it, test, test.func), True
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        return _compare_guard(it, test)
+    return [], True
+
+
+def _call_guard(
+    it: Interp, test: ast.Call, func: ast.Attribute
+) -> list[tuple[str, tuple[int, ...]]]:
+    method = func.attr
+    if method in _VALIDATORS and method != "fullmatch":
+        key = key_of(func.value)
+        return [(key, KINDS)] if key else []
+    if method in ("fullmatch", "match") and len(test.args) >= 2:
+        key = key_of(test.args[1])
+        pattern = test.args[0]
+        text = pattern.value if isinstance(pattern, ast.Constant) else None
+        if key is None or not isinstance(text, str):
+            return []
+        if method == "match" and not text.endswith(("$", "\\Z")):
+            return []
+        kinds = KINDS if "." not in text and "/" not in text else _NOT_PATH
+        return [(key, kinds)]
+    if method in ("fullmatch", "match") and len(test.args) == 1:
+        key = key_of(test.args[0])
+        return [(key, _NOT_PATH)] if key else []
+    if method in ("startswith", "is_relative_to") and test.args:
+        return _normalized(it, func.value)
+    return []
+
+
+def _normalized(it: Interp, node: ast.expr) -> list[tuple[str, tuple[int, ...]]]:
+    key = key_of(node)
+    if key is not None and it.lookup(key).tags & NORM:
+        return [(key, (PATH,))]
+    if isinstance(node, ast.Call) and it.imports.canon(node.func) in NORMALIZERS and node.args:
+        inner = key_of(node.args[0])
+        return [(inner, (PATH,))] if inner else []
+    return []
+
+
+def _compare_guard(it: Interp, test: ast.Compare) -> tuple[list[tuple[str, tuple[int, ...]]], bool]:
+    op, right = test.ops[0], test.comparators[0]
+    right_key = key_of(right)
+    if isinstance(op, ast.In | ast.NotIn) and right_key is not None:
+        needle = it.ev(test.left).const
+        if needle in _TRAVERSAL:
+            return [(right_key, (PATH,))], isinstance(op, ast.NotIn)
+    key = key_of(test.left)
+    if isinstance(op, ast.In | ast.NotIn) and key is not None:
+        allowed = it.ev(right)
+        if max(allowed.lv) < TAINTED and not allowed.tags & REQUEST:
+            return [(key, KINDS)], isinstance(op, ast.In)
+    if isinstance(op, ast.Eq | ast.NotEq) and key is not None and max(it.ev(right).lv) == 0:
+        return [(key, KINDS)], isinstance(op, ast.Eq)
+    left = test.left
+    if (
+        isinstance(op, ast.Eq | ast.NotEq)
+        and isinstance(left, ast.Call)
+        and it.imports.canon(left.func) in ("os.path.commonpath", "os.path.commonprefix")
+        and left.args
+        and isinstance(left.args[0], ast.List | ast.Tuple)
+    ):
+        found = [g for e in left.args[0].elts for g in _normalized(it, e)]
+        return found, isinstance(op, ast.Eq)
+    return [], True

@@ -1,0 +1,365 @@
+"""The taint engine's statements: assignment, branches with constant folding and guards, loops.
+
+``Interp`` runs one body (a module fragment or a function under one calling context) over an
+environment of names. Branches whose condition folds to a constant run alone; a condition that
+validates a name (``x.isdigit()``, ``x in ALLOWED``, ``re.fullmatch(...)``, a containment check
+of a normalized path) cleans that name where it holds, and after the ``if`` when the other
+branch cannot fall through. Loops run their body twice so values carried between iterations
+are seen.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from typing import Any
+
+from humangr.contracts import Severity
+
+from .flow import (
+    MODULE,
+    NOCONST,
+    PATH,
+    WEAKHASH,
+    Val,
+    clean,
+    constant,
+    join,
+    unknown,
+)
+from .fragments import Fragment
+from .guards import guards_of, key_of, mac_inputs
+from .interp_calls import CallEval, Resolver, collapse, with_items
+from .interp_expr import element
+from .sources import TERMINATORS, Imports, is_cred_name
+
+__all__ = ["Interp", "Reporter", "merge"]
+
+Reporter = Callable[[str, ast.AST, Severity, str, str, int, tuple[str | None, int] | None], None]
+"""``(check, node, severity, title, detail, flow level, source)`` of one sink reached."""
+
+_MAX_LOOP_DEPTH = 3
+
+
+def merge(a: dict[str, Val], b: dict[str, Val]) -> dict[str, Val]:
+    """The environment after two branches: each name joined, or as the branch that set it."""
+    if a is b:
+        return a
+    out = dict(a)
+    for k, v in b.items():
+        mine = out.get(k)
+        out[k] = v if mine is None else join(mine, v)
+    return out
+
+
+class Interp(CallEval):
+    """Runs statements of one body; ``returns`` collects the values it returns."""
+
+    def __init__(
+        self,
+        prog: Resolver,
+        imports: Imports,
+        frag: Fragment,
+        env: dict[str, Val],
+        global_env: dict[str, Val],
+        local_names: frozenset[str],
+        report: Reporter,
+    ) -> None:
+        self.prog = prog
+        self.imports = imports
+        self.frag = frag
+        self.env = env
+        self.globals = global_env
+        self.local_names = local_names
+        self._report = report
+        self.returns: list[Val] = []
+        self._loops = 0
+        self.macs: dict[str, set[str]] = {}
+        """Names holding a MAC (``hmac.new(key, msg)``) -> the names of its message."""
+
+    def line_of(self, node: ast.AST) -> int | None:
+        lineno = getattr(node, "lineno", None)
+        return self.frag.new_line(lineno) if isinstance(lineno, int) else None
+
+    def report(
+        self,
+        check: str,
+        node: ast.AST,
+        severity: Severity,
+        title: str,
+        detail: str,
+        flow: int,
+        src: tuple[str | None, int] | None = None,
+    ) -> None:
+        """A sink reached (the program keeps the worst per node); ``src``: where its tainted
+        input was read."""
+        self._report(check, node, severity, title, detail, flow, src)
+
+    def run(self, body: list[ast.stmt]) -> None:
+        for s in body:
+            handler = _STMTS.get(type(s))
+            if handler is not None:
+                handler(self, s)
+            else:
+                for child in ast.iter_child_nodes(s):
+                    if isinstance(child, ast.expr):
+                        self.ev(child)
+
+    def bind(self, target: ast.expr, v: Val) -> None:
+        if isinstance(target, ast.Name):
+            self.env[target.id] = v
+            self._credential(target.id, v, target)
+        elif isinstance(target, ast.Tuple | ast.List):
+            elts = target.elts
+            exact = v.items is not None and v.seq and len(v.items) == len(elts)
+            for i, t in enumerate(elts):
+                if isinstance(t, ast.Starred):
+                    self.bind(t.value, element(v))
+                else:
+                    self.bind(t, v.items[i][1] if exact and v.items is not None else element(v))
+        elif isinstance(target, ast.Attribute):
+            self.ev(target.value)
+            key = key_of(target)
+            if key is not None:
+                self.env[key] = v
+            self._credential(target.attr, v, target)
+        elif isinstance(target, ast.Subscript):
+            self._store_item(target, v)
+        elif isinstance(target, ast.Starred):
+            self.bind(target.value, v)
+
+    def _store_item(self, target: ast.Subscript, v: Val) -> None:
+        base = self.ev(target.value)
+        k = self.ev(target.slice).const
+        self._credential(k, v, target)
+        key = key_of(target.value)
+        if key is None or (key not in self.env and key not in self.globals):
+            return
+        items = base.items
+        if items is None or k is NOCONST or isinstance(target.slice, ast.Slice):
+            self.env[key] = collapse(base, [v])
+            return
+        hit = [i for i, (ik, _) in enumerate(items) if ik == k and type(ik) is type(k)]
+        if hit:
+            new = tuple((ik, v if i in hit else iv) for i, (ik, iv) in enumerate(items))
+        elif base.seq:
+            self.env[key] = collapse(base, [v])
+            return
+        else:
+            new = (*items, (k, v))
+        self.env[key] = with_items(base, new, base.seq)
+
+    def _credential(self, name: object, v: Val, target: ast.AST) -> None:
+        if v.tags & WEAKHASH and v.node is not None and is_cred_name(name):
+            from .sinks_data import weak_hash_stored
+
+            weak_hash_stored(self, v.node, str(name))
+
+    def truth(self, test: ast.expr) -> bool | None:
+        """The constant truth of a condition, or None."""
+        v = self.ev(test)
+        if v.const is NOCONST:
+            return None
+        try:
+            return bool(v.const)
+        except Exception:
+            return None
+
+    def _assign(self, s: ast.Assign) -> None:
+        v = self.ev(s.value)
+        for t in s.targets:
+            self.bind(t, v)
+        macs = mac_inputs(self, s.value)
+        if macs:
+            for t in s.targets:
+                key = key_of(t)
+                if key is not None:
+                    self.macs[key] = macs
+
+    def _annassign(self, s: ast.AnnAssign) -> None:
+        if s.value is not None:
+            self.bind(s.target, self.ev(s.value))
+
+    def _augassign(self, s: ast.AugAssign) -> None:
+        fake = ast.BinOp(left=_load(s.target), op=s.op, right=s.value)
+        ast.copy_location(fake, s)
+        self.bind(s.target, self.ev(fake))
+
+    def _expr(self, s: ast.Expr) -> None:
+        self.ev(s.value)
+
+    def _return(self, s: ast.Return) -> None:
+        self.returns.append(self.ev(s.value) if s.value is not None else constant(None))
+
+    def _if(self, s: ast.If) -> None:
+        truth = self.truth(s.test)
+        if truth is not None:
+            self.run(s.body if truth else s.orelse)
+            return
+        guards, positive = guards_of(self, s.test)
+        if any(PATH in kinds for _, kinds in guards):
+            self.path_checked = True
+        pre = self.env
+        env_body, env_else = dict(pre), dict(pre)
+        self._clean(env_body if positive else env_else, guards)
+        self.env = env_body
+        self.run(s.body)
+        env_body = self.env
+        self.env = env_else
+        self.run(s.orelse)
+        env_else = self.env
+        ends_body, ends_else = self.terminates(s.body), self.terminates(s.orelse)
+        if ends_body and not ends_else:
+            self.env = env_else
+        elif ends_else and not ends_body:
+            self.env = env_body
+        else:
+            self.env = merge(env_body, env_else)
+
+    def _clean(self, env: dict[str, Val], guards: list[tuple[str, tuple[int, ...]]]) -> None:
+        for key, kinds in guards:
+            env[key] = clean(env.get(key) or self.lookup(key), kinds)
+
+    def terminates(self, body: list[ast.stmt]) -> bool:
+        """Whether a block never falls through (return, raise, abort(), ...)."""
+        if not body:
+            return False
+        last = body[-1]
+        if isinstance(last, ast.Return | ast.Raise | ast.Continue | ast.Break):
+            return True
+        if isinstance(last, ast.Expr) and isinstance(last.value, ast.Call):
+            return self.imports.canon(last.value.func) in TERMINATORS
+        if isinstance(last, ast.If):
+            return self.terminates(last.body) and self.terminates(last.orelse)
+        return False
+
+    def _assert(self, s: ast.Assert) -> None:
+        self.ev(s.test)
+        if s.msg is not None:
+            self.ev(s.msg)
+        guards, positive = guards_of(self, s.test)
+        if positive:
+            self._clean(self.env, guards)
+
+    def _loop(self, s: ast.For | ast.AsyncFor | ast.While) -> None:
+        if isinstance(s, ast.While):
+            if self.truth(s.test) is False:
+                self.run(s.orelse)
+                return
+            item: Val | None = None
+        else:
+            item = element(self.ev(s.iter))
+        pre = self.env
+        self.env = dict(pre)
+        self._loops += 1
+        for _ in range(2 if self._loops <= _MAX_LOOP_DEPTH else 1):
+            if item is not None and not isinstance(s, ast.While):
+                self.bind(s.target, item)
+            self.run(s.body)
+        self._loops -= 1
+        self.env = merge(pre, self.env)
+        self.run(s.orelse)
+
+    def _try(self, s: ast.Try | ast.TryStar) -> None:
+        pre = self.env
+        self.env = dict(pre)
+        self.run(s.body)
+        after = self.env
+        ends: list[dict[str, Val]] = []
+        for h in s.handlers:
+            self.env = merge(pre, after)
+            if h.type is not None:
+                self.ev(h.type)
+            if h.name:
+                self.env[h.name] = unknown()
+            self.run(h.body)
+            if not self.terminates(h.body):
+                ends.append(self.env)
+        self.env = after
+        self.run(s.orelse)
+        out = self.env
+        for env in ends:
+            out = merge(out, env)
+        self.env = out
+        self.run(s.finalbody)
+
+    def _with(self, s: ast.With | ast.AsyncWith) -> None:
+        for item in s.items:
+            v = self.ev(item.context_expr)
+            if item.optional_vars is not None:
+                self.bind(item.optional_vars, v)
+        self.run(s.body)
+
+    def _match(self, s: ast.Match) -> None:
+        subject = self.ev(s.subject)
+        pre = self.env
+        out = dict(pre)
+        for case in s.cases:
+            if isinstance(case.pattern, ast.MatchValue) and subject.const is not NOCONST:
+                value = self.ev(case.pattern.value)
+                if value.const is not NOCONST and value.const != subject.const:
+                    continue
+            self.env = dict(pre)
+            for node in ast.walk(case.pattern):
+                name = getattr(node, "name", None)
+                if isinstance(name, str):
+                    self.env[name] = subject
+            if case.guard is not None:
+                self.ev(case.guard)
+            self.run(case.body)
+            out = merge(out, self.env)
+        self.env = out
+
+    def _def(self, s: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> None:
+        for d in s.decorator_list:
+            self.ev(d)
+        if isinstance(s, ast.ClassDef):
+            for b in s.bases:
+                self.ev(b)
+            saved = self.env
+            self.env = dict(saved)
+            self.run(
+                [x for x in s.body if not isinstance(x, ast.FunctionDef | ast.AsyncFunctionDef)]
+            )
+            self.env = saved
+        else:
+            for d in [*s.args.defaults, *(x for x in s.args.kw_defaults if x is not None)]:
+                self.ev(d)
+            if self.context:
+                self.prog.closure(s, self.env)
+        self.env[s.name] = unknown(MODULE)
+
+    def _delete(self, s: ast.Delete) -> None:
+        for t in s.targets:
+            key = key_of(t)
+            if key is not None:
+                self.env.pop(key, None)
+
+
+def _load(target: ast.expr) -> ast.expr:
+    if isinstance(target, ast.Name):
+        return ast.Name(id=target.id, ctx=ast.Load())
+    return target
+
+
+_STMTS: dict[type[ast.AST], Callable[[Interp, Any], None]] = {
+    ast.Assign: Interp._assign,
+    ast.AnnAssign: Interp._annassign,
+    ast.AugAssign: Interp._augassign,
+    ast.Expr: Interp._expr,
+    ast.Return: Interp._return,
+    ast.If: Interp._if,
+    ast.Assert: Interp._assert,
+    ast.For: Interp._loop,
+    ast.AsyncFor: Interp._loop,
+    ast.While: Interp._loop,
+    ast.Try: Interp._try,
+    ast.TryStar: Interp._try,
+    ast.With: Interp._with,
+    ast.AsyncWith: Interp._with,
+    ast.Match: Interp._match,
+    ast.FunctionDef: Interp._def,
+    ast.AsyncFunctionDef: Interp._def,
+    ast.ClassDef: Interp._def,
+    ast.Delete: Interp._delete,
+}

@@ -1,0 +1,362 @@
+"""The taint engine's calls: sources, sanitizers, library passthrough, containers, local calls.
+
+A call's arguments are evaluated, the sinks get to see them (``sinks.on_call``), then the
+result is: request input for the known sources, clean for sanitizers, the return value of
+the analysed function for functions defined in the same file or diff, and otherwise the
+join of receiver and arguments (at least unknown when the function is not a known one).
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any, Protocol
+
+from humangr.contracts import Severity
+
+from . import sinks
+from .flow import (
+    ARCHIVE,
+    CRED,
+    FMT,
+    MODULE,
+    NOCONST,
+    NORM,
+    PATH,
+    PATHOBJ,
+    REQUEST,
+    UNKNOWN,
+    Val,
+    clean,
+    constant,
+    data_tags,
+    join,
+    joined,
+    unknown,
+)
+from .interp_expr import ExprEval, element, from_const
+from .pyast import dotted
+from .sinks_data import hash_result
+from .sources import (
+    FULL_SANITIZERS,
+    INPUT_ATTRS,
+    KIND_SANITIZERS,
+    NORMALIZERS,
+    PATH_CLASSES,
+    PURE,
+    cgi_key,
+    is_cred_name,
+    is_self_input,
+    names,
+)
+
+__all__ = ["CallEval", "Resolver", "collapse", "with_items"]
+
+_INPUT_CALLS = frozenset(
+    {"input", "raw_input", "builtins.input", "sys.stdin.read", "sys.stdin.readline"}
+    | {"sys.stdin.readlines", "cgi.FieldStorage", "fileinput.input"}
+)
+_SERIALIZERS = frozenset(
+    {"pickle.dumps", "marshal.dumps", "jsonpickle.encode", "yaml.dump", "yaml.safe_dump"}
+    | {"pickle.dump", "marshal.dump", "shelve.open"}
+)
+_OPEN = frozenset({"open", "io.open", "codecs.open", "builtins.open", "aiofiles.open"})
+_ARCHIVES = frozenset({"tarfile.open", "tarfile.TarFile", "tarfile.TarFile.open"})
+_KEYED_STORES = frozenset(
+    {"configparser.ConfigParser", "configparser.RawConfigParser", "configparser.SafeConfigParser"}
+)
+"""Objects whose ``set(section, option, value)`` and ``get(section, option)`` are tracked."""
+_STR_METHODS = names(
+    """
+    format format_map join replace strip lstrip rstrip lower upper title capitalize casefold
+    encode decode split rsplit splitlines partition rpartition center ljust rjust zfill
+    expandtabs removeprefix removesuffix translate swapcase read readline readlines getvalue
+    hexdigest digest
+    """
+)
+_PREDICATES = names(
+    """
+    isdigit isnumeric isdecimal isalnum isalpha isidentifier isascii islower isupper isspace
+    startswith endswith is_relative_to exists is_file is_dir
+    """
+)
+_PATH_METHODS = frozenset({"joinpath", "with_name", "with_suffix", "absolute", "expanduser"})
+_SQL_ESCAPES = frozenset({"escape_string", "quote_ident", "quote_name", "escape"})
+_FOLDABLE = frozenset(_STR_METHODS - {"read", "readline", "readlines", "getvalue"} | _PREDICATES)
+
+
+class Resolver(Protocol):
+    """What the program offers calls: functions of the same file or diff, and the sinks."""
+
+    def call_local(
+        self, it: CallEval, e: ast.Call, recv: Val | None, args: list[Val], kw: dict[str, Val]
+    ) -> Val | None:
+        """The return value of a function (or a new instance of a class) defined in the
+        analysed code, or None."""
+        ...
+
+    def closure(self, node: ast.AST, env: dict[str, Val]) -> None:
+        """Record the environment a nested function is defined in."""
+        ...
+
+    def is_local(self, it: CallEval, e: ast.Call) -> bool:
+        """Whether a call goes to a function defined in the analysed code."""
+        ...
+
+
+def _floor(v: Val, name: str) -> Val:
+    """The result of a call the engine does not know: at least unknown, tainted when its
+    arguments are; a password only when the function says so by its name (``get_password``)."""
+    lv = (
+        max(v.lv[0], UNKNOWN),
+        max(v.lv[1], UNKNOWN),
+        max(v.lv[2], UNKNOWN),
+        max(v.lv[3], UNKNOWN),
+    )
+    tags = (data_tags(v) & ~CRED) | (CRED if is_cred_name(name.rsplit(".", 1)[-1]) else 0)
+    return Val(lv, tags, v.origin, node=v.node, src=v.src)
+
+
+def with_items(base: Val, items: tuple[tuple[object, Val], ...], seq: bool) -> Val:
+    out = joined([v for _, v in items])
+    return out._replace(tags=out.tags | (base.tags & PATHOBJ), items=items, seq=seq)
+
+
+def collapse(base: Val, extra: list[Val]) -> Val:
+    out = joined([base, *extra])
+    return out._replace(tags=out.tags | (base.tags & PATHOBJ))
+
+
+def _fold_method(recv: Val, method: str, args: list[Val]) -> object:
+    if not isinstance(recv.const, str | bytes) or method not in _FOLDABLE:
+        return NOCONST
+    consts: list[Any] = []
+    for a in args:
+        if a.const is not NOCONST:
+            consts.append(a.const)
+        elif a.items is not None and all(v.const is not NOCONST for _, v in a.items):
+            consts.append([v.const for _, v in a.items])
+        else:
+            return NOCONST
+    try:
+        out = getattr(recv.const, method)(*consts)
+    except Exception:
+        return NOCONST
+    if isinstance(out, str | bytes) and len(out) > 10_000:
+        return NOCONST
+    return out
+
+
+class CallEval(ExprEval):
+    """Calls, on top of the expressions."""
+
+    prog: Resolver
+    context: str = ""
+    """The name of the function being analysed (empty at module level)."""
+    depth: int = 0
+    """How many local calls deep this body runs."""
+    cls: str | None = None
+    """The class whose method this body is."""
+    path_checked: bool = False
+    """A path containment check ran in this body (archives extracted after it are checked)."""
+
+    def report(
+        self,
+        check: str,
+        node: ast.AST,
+        severity: Severity,
+        title: str,
+        detail: str,
+        flow: int,
+        src: tuple[str | None, int] | None = None,
+    ) -> None:
+        raise NotImplementedError
+
+    def call(self, e: ast.Call) -> Val:
+        func = e.func
+        canon = self.imports.canon(func)
+        recv: Val | None = None
+        if isinstance(func, ast.Attribute):
+            recv = self.ev(func.value)
+        elif not isinstance(func, ast.Name):
+            self.ev(func)
+        args = [self.ev(a) for a in e.args]
+        kw: dict[str, Val] = {}
+        extra: list[Val] = []
+        for k in e.keywords:
+            v = self.ev(k.value)
+            if k.arg is None:
+                extra.append(v)
+            else:
+                kw[k.arg] = v
+        sinks.on_call(self, e, canon, recv, args, kw)
+        return self._result(e, canon, recv, args, kw, extra)
+
+    def _result(
+        self,
+        e: ast.Call,
+        canon: str,
+        recv: Val | None,
+        args: list[Val],
+        kw: dict[str, Val],
+        extra: list[Val],
+    ) -> Val:
+        method = e.func.attr if isinstance(e.func, ast.Attribute) else None
+        vals = [*args, *kw.values(), *extra]
+        source = self._source(e, canon, recv, method, args)
+        if source is not None:
+            return source
+        if canon in FULL_SANITIZERS:
+            c = NOCONST
+            if canon in ("len", "int", "abs", "round", "float", "bool", "ord") and len(args) == 1:
+                c = _safe_builtin(canon, args[0].const)
+            return constant(c)
+        kinds = KIND_SANITIZERS.get(canon)
+        if kinds is None and method in _SQL_ESCAPES and recv is not None:
+            kinds = KIND_SANITIZERS["sql.Literal"]
+        if kinds is not None:
+            return clean(joined(vals), kinds)
+        if canon in _SERIALIZERS:
+            return constant()
+        hashed = hash_result(e, canon, args, kw)
+        if hashed is not None:
+            return hashed
+        if canon in NORMALIZERS:
+            return joined(vals, NORM)
+        if canon in PATH_CLASSES:
+            return joined(vals, PATHOBJ)
+        if canon in _OPEN:
+            return joined(args[:1] + ([kw["file"]] if "file" in kw else []))
+        if canon in _KEYED_STORES:
+            return constant()._replace(items=())
+        if canon in _ARCHIVES:
+            out = joined(args[:1] + [kw[k] for k in ("name", "fileobj") if k in kw])
+            return out._replace(tags=out.tags | ARCHIVE)
+        local = self.prog.call_local(self, e, recv, args, kw)
+        if local is not None:
+            return local
+        if recv is None or method is None:
+            return joined(vals) if canon in PURE else _floor(joined(vals), canon)
+        return self._method(e, canon, recv, method, args, vals)
+
+    def _source(
+        self, e: ast.Call, canon: str, recv: Val | None, method: str | None, args: list[Val]
+    ) -> Val | None:
+        if canon in _INPUT_CALLS:
+            return self.source(f"{canon}()", e, local=True)
+        if canon in ("os.getenv", "os.environ.get"):
+            key = args[0].const if args else NOCONST
+            return self.source(f"os.environ[{key!r}]", e) if cgi_key(key) else unknown()
+        if recv is None or method is None:
+            return None
+        if recv.tags & REQUEST and method in INPUT_ATTRS:
+            return self.source(f"request.{method}()", e)
+        func = e.func
+        assert isinstance(func, ast.Attribute)
+        if is_self_input(method) and isinstance(func.value, ast.Name) and func.value.id == "self":
+            return self.source(f"self.{method}()", e)
+        if method in ("recv", "recvfrom") and not recv.tags & MODULE:
+            return self.source(f"{method}()", e)
+        return None
+
+    def _method(
+        self, e: ast.Call, canon: str, recv: Val, method: str, args: list[Val], vals: list[Val]
+    ) -> Val:
+        func = e.func
+        assert isinstance(func, ast.Attribute)
+        key = dotted(func.value)
+        mutated = self._mutate(key, recv, method, args)
+        if mutated is not None:
+            return mutated
+        if method == "get" and recv.items is not None and not recv.seq and len(args) >= 2:
+            option = tuple(a.const for a in args[:2])
+            if NOCONST not in option:
+                found = next((v for k, v in recv.items if k == option), None)
+                if found is not None:
+                    return found
+        if method == "get" and recv.items is not None and not recv.seq and args:
+            for k, v in recv.items:
+                if k == args[0].const and type(k) is type(args[0].const):
+                    return v
+            return join(element(recv), args[1]) if len(args) > 1 else element(recv)
+        if recv.tags & PATHOBJ:
+            if method == "resolve":
+                return Val(recv.lv, recv.tags | NORM, recv.origin, src=recv.src)
+            if method == "relative_to" and recv.tags & NORM and key in self.env:
+                self.env[key] = clean(recv, (PATH,))
+            if method in _PATH_METHODS:
+                return joined([recv, *vals], PATHOBJ)
+        if method in _PREDICATES:
+            return constant(_fold_method(recv, method, args))
+        if method in _STR_METHODS:
+            c = _fold_method(recv, method, args)
+            if c is not NOCONST:
+                return from_const(c)
+            fmt = FMT if method in ("format", "format_map") and any(max(v.lv) for v in vals) else 0
+            return joined([recv, *vals], fmt)
+        if recv.tags & MODULE:
+            return joined(vals) if canon in PURE else _floor(joined(vals), canon)
+        return _floor(joined([recv, *vals]), method)
+
+    def _mutate(self, key: str, recv: Val, method: str, args: list[Val]) -> Val | None:
+        if "?" in key or "()" in key or recv.tags & (MODULE | REQUEST):
+            return None
+        items = recv.items
+        new: Val | None = None
+        out: Val = constant(None)
+        if method == "set" and items is not None and not recv.seq and len(args) >= 3:
+            option = tuple(a.const for a in args[:-1])
+            if NOCONST in option:
+                new = collapse(recv, args)
+            else:
+                kept = tuple((k, v) for k, v in items if k != option)
+                new = with_items(recv, (*kept, (option, args[-1])), False)
+        elif method == "append" and len(args) == 1:
+            new = (
+                with_items(recv, (*items, (len(items), args[0])), True)
+                if items is not None and recv.seq
+                else collapse(recv, args)
+            )
+        elif method in ("extend", "add", "insert", "update") and args:
+            if method == "update" and items is not None and args[0].items is not None:
+                merged = dict(items)
+                merged.update(dict(args[0].items))
+                new = with_items(recv, tuple(merged.items()), False)
+            else:
+                new = collapse(recv, args)
+        elif method == "remove" and len(args) == 1 and items is not None and recv.seq:
+            idx = next((i for i, (_, v) in enumerate(items) if v == args[0]), None)
+            left = [v for i, (_, v) in enumerate(items) if i != idx]
+            new = with_items(recv, tuple(enumerate(left)), True) if idx is not None else None
+        elif method == "pop" and items is not None:
+            pos = args[0].const if args else -1
+            index = next((i for i, (k, _) in enumerate(items) if k == pos), None)
+            if recv.seq and isinstance(pos, int) and -len(items) <= pos < 0:
+                index = len(items) + pos
+            if index is None:
+                return None
+            out = items[index][1]
+            rest: list[tuple[object, Val]] = [kv for i, kv in enumerate(items) if i != index]
+            if recv.seq:
+                rest = list(enumerate(v for _, v in rest))
+            new = with_items(recv, tuple(rest), recv.seq)
+        elif method == "clear":
+            new = with_items(recv, (), recv.seq)
+        if new is None:
+            return None
+        self.env[key] = new
+        return out
+
+
+def _safe_builtin(name: str, value: object) -> object:
+    if value is NOCONST:
+        return NOCONST
+    try:
+        if name == "len" and isinstance(value, str | bytes | tuple):
+            return len(value)
+        if name in ("int", "float") and isinstance(value, str | int | float | bool):
+            return int(value) if name == "int" else float(value)
+        if name == "bool":
+            return bool(value)
+    except (ValueError, OverflowError):
+        return NOCONST
+    return NOCONST

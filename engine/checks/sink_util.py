@@ -1,0 +1,35 @@
+"""What every sink shares: severities by flow, descriptions, argument lookup."""
+
+from __future__ import annotations
+
+from humangr.contracts import Severity
+
+from .flow import NOCONST, TAINTED, UNKNOWN, Val, level
+
+__all__ = ["arg", "detail", "flow_severity"]
+
+
+def flow_severity(
+    flow: int, top: Severity, mid: Severity | None, low: Severity | None
+) -> Severity | None:
+    return top if flow == TAINTED else mid if flow == UNKNOWN else low
+
+
+def detail(v: Val, kind: int, sink: str) -> str:
+    flow = level(v, kind)
+    if flow == TAINTED:
+        return f"Request input ({v.origin or 'a request parameter'}) reaches {sink}."
+    if flow == UNKNOWN:
+        return f"{sink} gets text built from values of unknown origin (parameters, variables)."
+    if v.const is NOCONST:
+        return f"{sink} gets constant or sanitized data only."
+    return f"{sink} gets constant text only."
+
+
+def arg(args: list[Val], kw: dict[str, Val], index: int, *names: str) -> Val | None:
+    if 0 <= index < len(args):
+        return args[index]
+    for n in names:
+        if n in kw:
+            return kw[n]
+    return None

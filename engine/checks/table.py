@@ -1,0 +1,214 @@
+"""The table of local checks: layer, id, what each finds, where it comes from, severities,
+and for the classes HUMANGR claims, what the rule does not cover."""
+
+from __future__ import annotations
+
+from humangr.contracts import LayerID
+
+from . import compliance, performance, quality, removed_tests, security_code, security_text
+from .base import Check
+
+__all__ = ["CHECKS"]
+
+L = LayerID
+CHECKS: tuple[Check, ...] = (
+    Check(
+        L.HL2,
+        "todo",
+        "Leftover TODO / FIXME / XXX / HACK markers",
+        ("humangr",),
+        "low",
+        quality.todo_markers,
+    ),
+    Check(
+        L.HL2,
+        "not-implemented",
+        "raise NotImplementedError outside abstract methods",
+        ("humangr",),
+        "medium",
+        quality.not_implemented,
+    ),
+    Check(
+        L.HL2,
+        "deleted-test",
+        "Deleted test files and removed test functions (not moved, split, renamed or parametrized)",
+        ("humangr",),
+        "high; medium when the action says tests are removed; low when the code they test is "
+        "removed too",
+        removed_tests.deleted_tests,
+    ),
+    Check(
+        L.HL3,
+        "swallowed-exception",
+        "Bare except, except Exception: pass/continue/...",
+        ("humangr",),
+        "high (bare and swallowing), medium (bare, or Exception swallowed)",
+        quality.swallowed_exceptions,
+    ),
+    Check(
+        L.HL4,
+        "secret",
+        "Hard-coded secrets: cloud keys, private keys, API tokens, credentials assigned to "
+        "password/secret/token/api_key names; literal signing keys (SECRET_KEY, secret_key, JWT "
+        "keys), passwords as defaults, arguments or in comparisons",
+        ("detect-secrets", "humangr"),
+        "critical (keys, tokens, random-looking credentials); high (other credentials, signing "
+        "keys, JWT, URL credentials); in test folders low (private keys, passwords, fake-looking "
+        "provider keys) or high (live-looking provider keys)",
+        security_text.secrets,
+        claim="hard-coded credentials (CWE-798)",
+        limits="secrets assembled at run time or split across lines; secrets in binary files; keys "
+        "without a known prefix stored under neutral names",
+    ),
+    Check(
+        L.HL4,
+        "shell-injection",
+        "Commands run through a shell (shell=True, os.system, os.popen, "
+        'asyncio.create_subprocess_shell, ["sh", "-c", ...] argument lists, os.spawn* / '
+        "os.exec*) and programs chosen by request input",
+        ("humangr",),
+        "critical (request input reaches the command), high (command of unknown origin; medium in "
+        "test folders), low (constant or sanitized command)",
+        security_code.shell_injection,
+        claim="OS command injection (CWE-78)",
+        limits='argument injection into a fixed program (["git", arg]); commands run by wrappers '
+        "(fabric, invoke, sh); input read from files or databases",
+    ),
+    Check(
+        L.HL4,
+        "deserialization",
+        "pickle / _pickle / dill / marshal / jsonpickle loads, pickle.Unpickler, yaml.load and "
+        "load_all without a safe loader, yaml.unsafe_load / full_load",
+        ("humangr",),
+        "critical (request input), high (data of unknown origin; medium in test folders); nothing "
+        "for constants, data the code pickled itself or verified with hmac.compare_digest",
+        security_code.deserialization,
+        claim="deserialization of untrusted data (CWE-502)",
+        limits="model loaders (torch.load, joblib.load, numpy.load, pandas.read_pickle) unless fed "
+        "request input; custom Unpickler subclasses; XML entities (XXE)",
+    ),
+    Check(
+        L.HL4,
+        "sql-injection",
+        "SQL text reaching execute / executemany / executescript / raw / extra / RawSQL / "
+        "sqlalchemy.text / psycopg2 sql.SQL / pandas.read_sql / query helpers",
+        ("humangr",),
+        "critical (request input), high (built by f-string, %, .format or + from values of unknown "
+        "origin; medium in test folders); nothing for constants, bound parameters, int() values "
+        "and allow-listed names",
+        security_code.sql_injection,
+        claim="SQL injection (CWE-89)",
+        limits="SQL executed through a wrapper whose name says neither query, sql nor execute; "
+        "raw SQL inside ORM expressions other than raw / extra / RawSQL; NoSQL injection",
+    ),
+    Check(
+        L.HL4,
+        "eval-exec",
+        "eval / exec of non-constant code; templates (render_template_string, jinja2 Template, "
+        "Environment.from_string) built from request input",
+        ("humangr",),
+        "critical (request input), high (code of unknown origin; medium in test folders); nothing "
+        "for constant code",
+        security_code.eval_exec,
+        claim="code injection (CWE-94/95), server-side template injection (CWE-1336)",
+        limits="code run through importlib, runpy or getattr(builtins, ...); templates built from "
+        "data of unknown origin",
+    ),
+    Check(
+        L.HL4,
+        "tls-verification",
+        "verify=False (also through a constant), session.verify = False, unverified SSL "
+        "context, CERT_NONE / cert_reqs='CERT_NONE', VERIFY_NONE, check_hostname=False, aiohttp "
+        "ssl=False, paramiko AutoAddPolicy, rejectUnauthorized: false, curl -k",
+        ("bandit", "humangr"),
+        "high; low in test folders",
+        security_text.tls_verification,
+        claim="improper certificate validation (CWE-295)",
+        limits="verification switched off by configuration read at run time; verify callbacks that "
+        "accept every certificate",
+    ),
+    Check(
+        L.HL4,
+        "weak-password-hash",
+        "md5 / sha1 of a password or token (by its name, a request field, hashlib.new + update, "
+        "the digest stored as a password or written to a password file); one fast sha2 round of "
+        "a password",
+        ("humangr",),
+        "high (md5, sha1), medium (sha2, blake2); nothing with usedforsecurity=False",
+        security_code.weak_password_hash,
+        claim="weak hashing of passwords and tokens (CWE-328, CWE-916)",
+        limits="md5 / sha1 for other security uses (signatures, certificate pinning, download "
+        "integrity); passwords held in neutrally named variables",
+    ),
+    Check(
+        L.HL4,
+        "path-traversal",
+        "open / send_file / FileResponse / os.remove / shutil / pathlib / os.path.exists / an "
+        "upload's .save() of request input; tar archives extracted without a filter or a member "
+        "check (tar slip)",
+        ("humangr",),
+        "high; nothing after secure_filename, basename, safe_join, realpath / abspath / resolve "
+        "with a startswith / commonpath / is_relative_to check, a '..' check or an allow-list",
+        security_code.path_traversal,
+        claim="path traversal (CWE-22)",
+        limits="paths from parameters of code that is not a web handler (unknown origin is not "
+        "reported); zipfile extraction (Python strips .. itself); symlink races",
+    ),
+    Check(
+        L.HL4,
+        "prompt-injection",
+        "Text instructing the LLM reviewers, in added lines or the action description",
+        ("humangr",),
+        "high",
+        security_text.prompt_injection,
+    ),
+    Check(
+        L.HL5,
+        "blocking-in-async",
+        "time.sleep, requests, urlopen, subprocess, os.system, open() inside async def",
+        ("humangr",),
+        "high; low for open()",
+        performance.blocking_in_async,
+    ),
+    Check(
+        L.HL5,
+        "io-in-loop",
+        "DB queries, HTTP requests, open() inside loops and comprehensions",
+        ("humangr",),
+        "medium",
+        performance.io_in_loop,
+    ),
+    Check(
+        L.HL6,
+        "card-number",
+        "Payment card numbers (Luhn-valid, public test cards excluded)",
+        ("humangr",),
+        "high",
+        compliance.card_numbers,
+    ),
+    Check(
+        L.HL6,
+        "national-id",
+        "US SSNs (valid ranges), Brazilian CPFs (check digits)",
+        ("humangr",),
+        "high",
+        compliance.national_ids,
+    ),
+    Check(
+        L.HL6,
+        "email-in-fixture",
+        "Real-looking e-mail addresses in test fixtures and data files",
+        ("humangr",),
+        "medium",
+        compliance.fixture_emails,
+    ),
+    Check(
+        L.HL6,
+        "copyleft-licence",
+        "GPL / AGPL / LGPL / SSPL header in a new file",
+        ("humangr",),
+        "medium (licence review needed)",
+        compliance.copyleft_licence,
+    ),
+)
+"""Every local check, in the order they run. HL1 and HL7 have none."""

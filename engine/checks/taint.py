@@ -1,0 +1,369 @@
+"""The taint engine over a whole action: every Python fragment, every function, their calls.
+
+Module-level code of each fragment runs first. A call to a function defined in the same file
+(or elsewhere in the diff) runs that function with the caller's argument values (memoized per
+calling context, to a bounded depth). Functions nobody calls in the analysed code, framework
+entry points (routes, views) and public functions of files the diff only modifies also run
+under their default context: parameters of unknown origin, route and view parameters tainted.
+The result is one ``SinkEvent`` per sink node, the worst over every context it ran in.
+"""
+
+from __future__ import annotations
+
+import ast
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import partial
+
+from humangr.contracts import Severity
+
+from .base import is_test_path
+from .diff import FileDiff
+from .flow import REQUEST, Val, constant, join, joined, unknown
+from .fragments import Fragment, PyFile
+from .interp import Interp, Reporter, merge
+from .interp_calls import CallEval
+from .pyast import dotted
+from .routes import defaults_of, entry_params, is_web, param_names, request_param
+from .sources import Imports
+
+__all__ = ["Analysis", "SinkEvent", "analyze"]
+
+log = logging.getLogger(__name__)
+
+_MAX_DEPTH = 4
+_MAX_RUNS = 400
+"""Function runs per action, at least; 4 per function defined in the analysed code."""
+
+
+@dataclass(frozen=True, slots=True)
+class SinkEvent:
+    """A sink reached: the worst flow into one call node over every context it ran in."""
+
+    check: str
+    file: FileDiff
+    frag: Fragment
+    node: ast.AST
+    severity: Severity
+    title: str
+    detail: str
+    flow: int
+    src: tuple[str | None, int] | None = None
+    """Where the tainted input was read (file, line)."""
+
+
+@dataclass(slots=True)
+class _Unit:
+    py: PyFile
+    imports: Imports
+    globals: dict[str, Val] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class _Func:
+    node: ast.FunctionDef | ast.AsyncFunctionDef
+    unit: _Unit
+    frag: Fragment
+    cls: str | None
+    """The class the function is a method of."""
+    entry: dict[str, Val] | None
+
+    @property
+    def method(self) -> bool:
+        return self.cls is not None
+
+
+@dataclass(slots=True)
+class Analysis:
+    """The sinks the action's Python code reaches, and the fragments the engine could not run."""
+
+    events: list[SinkEvent] = field(default_factory=list)
+    failed: set[int] = field(default_factory=set)
+    """``id()`` of fragments whose analysis failed (their lines are judged by patterns)."""
+
+
+def _functions(unit: _Unit, frag: Fragment) -> Iterable[_Func]:
+    web = is_web(unit.imports) and not is_test_path(unit.py.file.path)
+    stack: list[tuple[ast.AST, str | None]] = [(frag.tree, None)]
+    while stack:
+        node, cls = stack.pop()
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
+                entry = entry_params(child, cls is not None, web)
+                yield _Func(child, unit, frag, cls, entry)
+                stack.append((child, None))
+            elif isinstance(child, ast.ClassDef):
+                stack.append((child, child.name))
+            elif not isinstance(child, ast.expr):
+                stack.append((child, cls))
+
+
+_PLAIN_DECORATORS = frozenset(
+    {"staticmethod", "classmethod", "property", "cache", "lru_cache", "cached_property", "wraps"}
+    | {"setter", "getter", "deleter", "abstractmethod", "override", "overload", "contextmanager"}
+    | {"asynccontextmanager"}
+)
+
+
+def _registers(deco: ast.expr) -> bool:
+    """A decorator that may hand the function to a framework (not staticmethod, cache, ...)."""
+    target = deco.func if isinstance(deco, ast.Call) else deco
+    return dotted(target).rsplit(".", 1)[-1] not in _PLAIN_DECORATORS
+
+
+def _self_call(f: ast.expr) -> bool:
+    return (
+        isinstance(f, ast.Attribute)
+        and isinstance(f.value, ast.Name)
+        and f.value.id in ("self", "cls")
+    )
+
+
+def _request_params(node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    a = node.args
+    return {p.arg for p in [*a.posonlyargs, *a.args, *a.kwonlyargs] if request_param(p)}
+
+
+class _Program:
+    def __init__(self, files: list[PyFile]) -> None:
+        self.units = [_Unit(py, Imports(f.tree for f in py.fragments)) for py in files]
+        self.funcs: list[_Func] = [
+            f for u in self.units for fr in u.py.fragments for f in _functions(u, fr)
+        ]
+        self.by_name: dict[str, list[_Func]] = {}
+        for f in self.funcs:
+            self.by_name.setdefault(f.node.name, []).append(f)
+        self.classes = frozenset(
+            n.name
+            for u in self.units
+            for fr in u.py.fragments
+            for n in fr.nodes
+            if isinstance(n, ast.ClassDef)
+        )
+        self.names = frozenset(self.by_name) | self.classes
+        self.closures: dict[int, dict[str, Val]] = {}
+        self.called, self.escaped = self._references()
+        self.events: dict[tuple[str, int], SinkEvent] = {}
+        self.memo: dict[tuple[int, tuple[object, ...]], Val] = {}
+        self.active: set[tuple[int, tuple[object, ...]]] = set()
+        self.ran: set[int] = set()
+        self.runs = 0
+        self.budget = max(_MAX_RUNS, 4 * len(self.funcs))
+        self.failed: set[int] = set()
+
+    def _references(self) -> tuple[set[str], set[str]]:
+        called: set[str] = set()
+        escaped: set[str] = set()
+        for u in self.units:
+            for fr in u.py.fragments:
+                funcs = set()
+                for node in fr.nodes:
+                    if isinstance(node, ast.Call):
+                        f = node.func
+                        if isinstance(f, ast.Name):
+                            called.add(f.id)
+                            funcs.add(id(f))
+                        elif _self_call(f):
+                            assert isinstance(f, ast.Attribute)
+                            called.add(f.attr)
+                            funcs.add(id(f))
+                for node in fr.nodes:
+                    if (
+                        isinstance(node, ast.Name)
+                        and node.id in self.by_name
+                        and id(node) not in funcs
+                    ):
+                        if isinstance(node.ctx, ast.Load):
+                            escaped.add(node.id)
+                    elif (
+                        isinstance(node, ast.Attribute)
+                        and node.attr in self.by_name
+                        and id(node) not in funcs
+                    ):
+                        escaped.add(node.attr)
+        return called, escaped
+
+    def reporter(self, unit: _Unit, frag: Fragment) -> Reporter:
+        def report(
+            check: str,
+            node: ast.AST,
+            sev: Severity,
+            title: str,
+            detail: str,
+            flow: int,
+            src: tuple[str | None, int] | None,
+        ) -> None:
+            key = (check, id(node))
+            old = self.events.get(key)
+            if old is None or sev > old.severity:
+                event = SinkEvent(check, unit.py.file, frag, node, sev, title, detail, flow, src)
+                self.events[key] = event
+
+        return report
+
+    def interp(
+        self,
+        func: _Func | None,
+        unit: _Unit,
+        frag: Fragment,
+        env: dict[str, Val],
+        closure: dict[str, Val] | None = None,
+    ) -> Interp:
+        scope = unit.globals if closure is None else {**unit.globals, **closure}
+        it = Interp(self, unit.imports, frag, env, scope, self.names, self.reporter(unit, frag))
+        it.context = func.node.name if func is not None else ""
+        it.path = unit.py.file.path
+        it.cls = func.cls if func is not None else None
+        return it
+
+    def resolve(
+        self, e: ast.Call, recv: Val | None, cls: str | None = None
+    ) -> tuple[list[_Func], bool]:
+        """The functions a call may run (``cls``: the class of the calling method)."""
+        f = e.func
+        if isinstance(f, ast.Name):
+            found = [x for x in self.by_name.get(f.id, []) if not x.method]
+            return found[:3], False
+        if _self_call(f):
+            assert isinstance(f, ast.Attribute)
+            methods = [x for x in self.by_name.get(f.attr, []) if x.method]
+            own = [x for x in methods if x.cls == cls]
+            return (own or methods)[:3], True
+        if isinstance(f, ast.Attribute) and recv is not None and recv.cls is not None:
+            return [x for x in self.by_name.get(f.attr, []) if x.cls == recv.cls][:3], True
+        return [], False
+
+    def is_local(self, it: CallEval, e: ast.Call) -> bool:
+        return bool(self.resolve(e, None)[0])
+
+    def closure(self, node: ast.AST, env: dict[str, Val]) -> None:
+        """The environment a nested function is defined in (its free names)."""
+        old = self.closures.get(id(node))
+        self.closures[id(node)] = dict(env) if old is None else merge(old, env)
+
+    def call_local(
+        self, it: CallEval, e: ast.Call, recv: Val | None, args: list[Val], kw: dict[str, Val]
+    ) -> Val | None:
+        funcs, via_self = self.resolve(e, recv, it.cls)
+        if not funcs:
+            if isinstance(e.func, ast.Name) and e.func.id in self.classes:
+                return joined([*args, *kw.values()])._replace(cls=e.func.id)
+            return None
+        depth = it.depth
+        out: Val | None = None
+        for f in funcs:
+            v = self.run_func(f, self._bind(f, args, kw, via_self), depth + 1)
+            out = v if out is None else join(out, v)
+        return out
+
+    def _bind(
+        self, f: _Func, args: list[Val], kw: dict[str, Val], via_self: bool
+    ) -> dict[str, Val]:
+        names = param_names(f.node)
+        if f.method and names and names[0] in ("self", "cls"):
+            env = {names[0]: unknown()}
+            names = names[1:]
+        else:
+            env = {}
+        defaults = defaults_of(f.node)
+        requests = _request_params(f.node)
+        for i, name in enumerate(names):
+            if i < len(args):
+                v = args[i]
+            elif name in kw:
+                v = kw[name]
+            elif name in defaults:
+                d = defaults[name]
+                v = constant(d.value) if isinstance(d, ast.Constant) else unknown()
+            else:
+                v = unknown()
+            if f.entry is not None and name in f.entry:
+                v = join(v, f.entry[name])
+            elif name in requests:
+                v = join(v, unknown(REQUEST))
+            env[name] = v
+        a = f.node.args
+        if a.vararg is not None:
+            env[a.vararg.arg] = (
+                joined(args[len(names) :]) if len(args) > len(names) else constant(())
+            )
+        if a.kwarg is not None:
+            env[a.kwarg.arg] = joined([v for k, v in kw.items() if k not in names])
+        return env
+
+    def run_func(self, f: _Func, env: dict[str, Val], depth: int) -> Val:
+        key = (id(f.node), tuple((n, v.lv, v.tags, v.const, v.items) for n, v in env.items()))
+        if key in self.memo:
+            return self.memo[key]
+        if depth == 0 and self.runs >= self.budget:
+            self.failed.add(id(f.frag))
+        if key in self.active or depth > _MAX_DEPTH or self.runs >= self.budget:
+            return joined(list(env.values())) if env else unknown()
+        self.active.add(key)
+        self.runs += 1
+        self.ran.add(id(f.node))
+        try:
+            it = self.interp(f, f.unit, f.frag, env, self.closures.get(id(f.node)))
+            it.depth = depth
+            it.run(f.node.body)
+        finally:
+            self.active.discard(key)
+        result = it.returns[0] if it.returns else constant(None)
+        for r in it.returns[1:]:
+            result = join(result, r)
+        self.memo[key] = result
+        return result
+
+    def default_env(self, f: _Func) -> dict[str, Val]:
+        names = param_names(f.node)
+        requests = _request_params(f.node)
+        env = {n: unknown(REQUEST if n in requests else 0) for n in names}
+        a = f.node.args
+        for extra in (a.vararg, a.kwarg):
+            if extra is not None:
+                env[extra.arg] = unknown()
+        if f.entry is not None:
+            env.update(f.entry)
+        return env
+
+    def needs_default(self, f: _Func) -> bool:
+        name = f.node.name
+        registered = any(_registers(d) for d in f.node.decorator_list)
+        if f.entry is not None or registered or name in self.escaped:
+            return True
+        if name not in self.called:
+            return True
+        private = name.startswith("_")
+        return not private and not f.unit.py.file.new_file
+
+    def run(self) -> None:
+        for u in self.units:
+            for fr in u.py.fragments:
+                self._guarded(fr, partial(self._run_module, u, fr))
+        for f in self.funcs:
+            if self.needs_default(f):
+                self._guarded(f.frag, partial(self._run_default, f))
+        for f in self.funcs:
+            if id(f.node) not in self.ran:
+                self._guarded(f.frag, partial(self._run_default, f))
+
+    def _run_module(self, unit: _Unit, frag: Fragment) -> None:
+        self.interp(None, unit, frag, unit.globals).run(frag.tree.body)
+
+    def _run_default(self, f: _Func) -> None:
+        self.run_func(f, self.default_env(f), 0)
+
+    def _guarded(self, frag: Fragment, job: Callable[[], None]) -> None:
+        try:
+            job()
+        except RecursionError:
+            log.warning("taint engine: a fragment nests too deeply; judged by patterns instead")
+            self.failed.add(id(frag))
+
+
+def analyze(files: list[PyFile]) -> Analysis:
+    """The sinks reached in the Python files of an action."""
+    prog = _Program(files)
+    prog.run()
+    return Analysis(events=list(prog.events.values()), failed=prog.failed)

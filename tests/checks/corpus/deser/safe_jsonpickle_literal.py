@@ -1,0 +1,3 @@
+import jsonpickle
+
+DEFAULTS = jsonpickle.decode('{"retries": 3, "timeout": 10}')

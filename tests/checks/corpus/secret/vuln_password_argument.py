@@ -1,0 +1,5 @@
+import mysql.connector
+
+
+def connection():
+    return mysql.connector.connect(user="app", password="app-pass-2024", database="shop")
