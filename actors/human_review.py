@@ -93,6 +93,7 @@ class HumanReviews:
         outcome = Outcome.APPROVED if resolution.verdict == "approve" else Outcome.REJECTED
         if not await self._finalize(report, outcome, resolution.reviewer, resolution.reason):
             raise refuse(f"the review of {action_id} was already resolved")
+        self._count(report, outcome.value)
 
     async def _finalize(
         self,
@@ -116,12 +117,21 @@ class HumanReviews:
         )
         return await self.outbox.publish(final_key(report.action_id), final)
 
+    def _count(self, report: HumanLayerReport, verdict: str) -> None:
+        metrics = self.ctx.metrics
+        metrics.pending_reviews.dec()
+        metrics.review_resolutions.labels(verdict=verdict).inc()
+        waited = (utc_now() - report.decided_at).total_seconds()
+        metrics.review_resolution_time.labels(verdict=verdict).observe(max(0.0, waited))
+
     async def sweep(self) -> float | None:
         """Announce what was not announced, reject what is past its deadline (once, across
         Supervisors). Returns the seconds until the next deadline, if any."""
         now = self.state.clock()
         upcoming: list[float] = []
-        for stored in await self.state.pending_reviews():
+        reviews = await self.state.pending_reviews()
+        self.ctx.metrics.pending_reviews.set(len(reviews))  # also what other Supervisors did
+        for stored in reviews:
             pending = stored.value
             try:
                 if not pending.announced:
@@ -141,9 +151,9 @@ class HumanReviews:
             return
         deadline_s = self.state.review_deadline_s
         reason = f"review timed out: no resolution within {deadline_s:g}s"
-        await self._finalize(
-            stored.value.report, Outcome.REJECTED, TIMEOUT_BY, reason, extra_reason=reason
-        )
+        report = stored.value.report
+        if await self._finalize(report, Outcome.REJECTED, TIMEOUT_BY, reason, extra_reason=reason):
+            self._count(report, TIMEOUT_BY)
 
     async def on_report_query(self, query: ReportQuery, msg: Msg) -> None:
         record = await self.state.latest(query.id)

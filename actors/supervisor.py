@@ -306,6 +306,7 @@ class SupervisorActor(Actor):
                     CancelAction(action_id=action_id, reason=reason),
                 )
             if report.outcome is Outcome.NEEDS_REVIEW:
+                self._ctx.metrics.pending_reviews.inc()
                 await self.humans.announce(action_id)
         except BusClosedError:
             raise

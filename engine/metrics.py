@@ -11,8 +11,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BREAKER_STATES",
+    "DEAD_LETTER_REASONS",
     "LATENCY_BUCKETS",
     "RATIO_BUCKETS",
+    "RESOLUTIONS",
+    "RESOLUTION_BUCKETS",
     "TOKEN_KINDS",
     "Metrics",
     "exported_names",
@@ -24,6 +27,16 @@ TOKEN_KINDS = ("input", "output", "cache_read", "cache_write")
 """The ``kind`` label values of ``humangr_llm_tokens_total``."""
 BREAKER_STATES = {"closed": 0, "half_open": 1, "open": 2}
 """The value ``humangr_breaker_state`` takes for each circuit breaker state."""
+RESOLUTION_BUCKETS = (10, 30, 60, 300, 900, 1800, 3600, 4 * 3600, 8 * 3600, 24 * 3600, 72 * 3600)
+RESOLUTIONS = ("approved", "rejected", "timeout")
+"""The ``verdict`` label values of ``humangr_review_resolutions_total``."""
+DEAD_LETTER_REASONS = ("undecodable", "refused", "failed", "max_deliver", "lost")
+"""The ``reason`` label values of ``humangr_dead_letter_reasons_total``."""
+_OUTCOMES = ("approved", "rejected", "needs_review")
+_LAYERS = ("HL1", "HL2", "HL3", "HL4", "HL5", "HL6", "HL7")
+_RUN_STATUSES = ("pass", "warn", "fail", "error")
+_VETO_LEVELS = ("none", "weak", "medium", "strong")
+_LLM_OUTCOMES = ("ok", "invalid", "error", "cancelled")
 
 _SUFFIXES = {
     "counter": ("_total",),
@@ -155,9 +168,52 @@ class Metrics:
             ["subject"],
             registry=r,
         )
+        self.dead_letter_reasons = Counter(
+            "humangr_dead_letter_reasons",
+            "Dead letters by reason: undecodable, refused (by a handler), failed (a handler "
+            "raised), max_deliver (never acknowledged), lost (slow consumer).",
+            ["reason"],
+            registry=r,
+        )
+        self.pending_reviews = Gauge(
+            "humangr_pending_reviews", "Reviews waiting for a human right now.", registry=r
+        )
+        self.review_resolutions = Counter(
+            "humangr_review_resolutions",
+            "Reviews a human resolved (approved, rejected) or the deadline closed (timeout).",
+            ["verdict"],
+            registry=r,
+        )
+        self.review_resolution_time = Histogram(
+            "humangr_review_resolution_seconds",
+            "Time from a needs_review decision to its final decision.",
+            ["verdict"],
+            buckets=RESOLUTION_BUCKETS,
+            registry=r,
+        )
+        self._start_at_zero()
         # labelled children of the hot paths, looked up once
         self._llm_calls: dict[str, Counter] = {}
         self._llm_tokens = {kind: self.llm_tokens.labels(kind=kind) for kind in TOKEN_KINDS}
+
+    def _start_at_zero(self) -> None:
+        """Create every labelled series whose labels are known in advance, so dashboards and
+        ``rate()`` see a zero before the first event."""
+        for outcome in _OUTCOMES:
+            self.decisions.labels(outcome=outcome)
+        for layer in _LAYERS:
+            self.layer_agreement.labels(layer=layer)
+            for status in _RUN_STATUSES:
+                self.layer_runs.labels(layer=layer, status=status)
+            for level in _VETO_LEVELS:
+                self.vetoes.labels(layer=layer, level=level)
+        for outcome in _LLM_OUTCOMES:
+            self.llm_calls.labels(outcome=outcome)
+        for reason in DEAD_LETTER_REASONS:
+            self.dead_letter_reasons.labels(reason=reason)
+        for verdict in RESOLUTIONS:
+            self.review_resolutions.labels(verdict=verdict)
+            self.review_resolution_time.labels(verdict=verdict)
 
     def observe_llm_call(self, outcome: str, seconds: float, usage: Usage | None) -> None:
         """Count one LLM call (``ok``, ``invalid``, ``error`` or ``cancelled``), its latency

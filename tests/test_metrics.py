@@ -237,3 +237,45 @@ async def test_metrics_server_reports_a_port_in_use() -> None:
         with pytest.raises(ConfigError, match=f"cannot serve /metrics on 127.0.0.1:{port}"):
             async with metrics_server(CollectorRegistry(), port=port):
                 pass
+
+
+def test_series_known_in_advance_start_at_zero() -> None:
+    found = samples(Metrics().registry)
+    for outcome in ("approved", "rejected", "needs_review"):
+        assert found[("humangr_decisions_total", frozenset({("outcome", outcome)}))] == 0
+    for layer in ("HL1", "HL4", "HL7"):
+        key = frozenset({("layer", layer), ("level", "strong")})
+        assert found[("humangr_vetoes_total", key)] == 0
+        key = frozenset({("layer", layer), ("status", "error")})
+        assert found[("humangr_layer_runs_total", key)] == 0
+    for reason in ("undecodable", "refused", "failed", "max_deliver", "lost"):
+        assert found[("humangr_dead_letter_reasons_total", frozenset({("reason", reason)}))] == 0
+    for verdict in ("approved", "rejected", "timeout"):
+        key = frozenset({("verdict", verdict)})
+        assert found[("humangr_review_resolutions_total", key)] == 0
+        assert found[("humangr_review_resolution_seconds_count", key)] == 0
+    assert found[("humangr_pending_reviews", frozenset())] == 0
+
+
+async def test_human_review_metrics_follow_pending_reviews_and_resolutions() -> None:
+    from humangr.engine.testing import humangr
+
+    async with humangr(llm="scripted", review_deadline_s=1.5) as kit:
+        kit.needs_review("HL2", "No test for an empty input")
+        first = await kit.submit(code_diff="+x = 1\n")
+        second = await kit.submit(code_diff="+y = 2\n")
+        assert {first.outcome, second.outcome} == {Outcome.NEEDS_REVIEW}
+        assert samples(kit.metrics.registry)[("humangr_pending_reviews", frozenset())] == 2
+        await kit.resolve(first, "approve", "alice", "the empty input cannot happen here")
+        with anyio.fail_after(10):
+            async for decision in kit.decisions():
+                if decision.action_id == second.action_id and decision.resolved_by:
+                    break
+        found = samples(kit.metrics.registry)
+    approved = frozenset({("verdict", "approved")})
+    timeout = frozenset({("verdict", "timeout")})
+    assert found[("humangr_review_resolutions_total", approved)] == 1
+    assert found[("humangr_review_resolutions_total", timeout)] == 1
+    assert found[("humangr_review_resolution_seconds_count", approved)] == 1
+    assert found[("humangr_review_resolution_seconds_sum", timeout)] >= 1.5
+    assert found[("humangr_pending_reviews", frozenset())] == 0

@@ -57,7 +57,9 @@ class Delivery:
             correlation = correlation_of(message)
             if isinstance(exc, MessageRefused):
                 correlation = exc.correlation_id or correlation
-                if not await self.dead_letter(route, msg, exc.reason, correlation=correlation):
+                if not await self.dead_letter(
+                    route, msg, exc.reason, correlation=correlation, reason="refused"
+                ):
                     await settle(msg, "nak", self._nak_delay(msg))
                     return
                 await settle(msg, "term")
@@ -126,6 +128,7 @@ class Delivery:
             f"handler failed {times}: {error}",
             deliveries=msg.delivered,
             correlation=correlation,
+            reason="failed",
         )
         if reported and msg.durable:
             self.system.metrics.max_deliver_dead_letters.labels(route.subject).inc()
@@ -144,10 +147,12 @@ class Delivery:
         undecodable: bool = False,
         deliveries: int = 1,
         correlation: str = "",
+        reason: str = "refused",
     ) -> bool:
         """Publish a dead letter for ``msg`` unless another actor of this system just did (see
         ``LetterBook``). Raw bytes are kept only for an undecodable message. ``False`` when
-        the letter could not be published."""
+        the letter could not be published. ``reason`` labels the count (``undecodable`` is
+        implied by ``undecodable``)."""
         self.stats.refused += 1
         book = self.system.letters
         key = book.key(msg.subject, msg.data, None if undecodable else error)
@@ -164,16 +169,17 @@ class Delivery:
             raw_size=len(msg.data),
             stream_sequence=msg.sequence or 0,
         )
-        if await self.publish_letter(route, letter):
+        if await self.publish_letter(route, letter, "undecodable" if undecodable else reason):
             return True
         book.forget(key)
         return False
 
-    async def publish_letter(self, route: Route[Any], letter: DeadLetter) -> bool:
-        """Publish ``letter`` on the dead-letter subject and count it; ``False`` (logged) when
-        it could not be published."""
+    async def publish_letter(self, route: Route[Any], letter: DeadLetter, reason: str) -> bool:
+        """Publish ``letter`` on the dead-letter subject and count it under ``reason`` (one of
+        ``DEAD_LETTER_REASONS``); ``False`` (logged) when it could not be published."""
         self.stats.dead_letters += 1
         self.system.metrics.dead_letters.labels(route.subject).inc()
+        self.system.metrics.dead_letter_reasons.labels(reason=reason).inc()
         log.warning("actor %s → dlq: %s: %s", self.actor_name, letter.subject, letter.error)
         try:
             await self.system.bus.publish(self.system.subjects.dlq, encode(letter))

@@ -38,7 +38,7 @@ async def report_slow_consumer(
     letter = DeadLetter.of(
         route.subject, str(exc), actor=delivery.actor_name, deliveries=0, lost=exc.dropped
     )
-    await delivery.publish_letter(route, letter)
+    await delivery.publish_letter(route, letter, "lost")
 
 
 def exhausted_letter(record: Exhausted, actor: str) -> DeadLetter:
@@ -66,7 +66,7 @@ async def report_exhausted(delivery: Delivery, route: Route[Any], sub: Exhausted
     try:
         async for record in sub.exhausted():
             letter = exhausted_letter(record, delivery.actor_name)
-            if await delivery.publish_letter(route, letter):
+            if await delivery.publish_letter(route, letter, "max_deliver"):
                 delivery.system.metrics.max_deliver_dead_letters.labels(route.subject).inc()
             else:
                 log.error(

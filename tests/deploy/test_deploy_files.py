@@ -107,6 +107,12 @@ def test_every_dashboard_query_reads_only_exported_metrics() -> None:
         "humangr_handoffs_total",
         "humangr_envelope_rejections_total",
         "humangr_llm_latency_seconds_bucket",
+        "humangr_pending_reviews",
+        "humangr_review_resolutions_total",
+        "humangr_review_resolution_seconds_bucket",
+        "humangr_dead_letter_reasons_total",
+        "humangr_messages_lost_total",
+        "humangr_max_deliver_dead_letters_total",
     }
     assert wanted <= used, f"the dashboard does not show {wanted - used}"
     assert any('kind="cache_read"' in t["expr"] for t in targets), "no cache hit ratio"

@@ -142,7 +142,7 @@ async def test_prometheus_scrapes_humangr_serve_and_returns_the_decision_counter
         try:
             result: list[dict[str, Any]] | None = None
             with anyio.move_on_after(30):
-                while not result:
+                while not result or not any(s["value"][1] != "0" for s in result):
                     if process.returncode is not None:
                         break
                     result = await query(f"http://127.0.0.1:{port}", "humangr_decisions_total")
@@ -157,12 +157,13 @@ async def test_prometheus_scrapes_humangr_serve_and_returns_the_decision_counter
             if process.returncode is None:
                 process.kill()
             log.close()
-    assert len(result) == 1
-    series = result[0]
+    by_outcome = {s["metric"]["outcome"]: s for s in result}
+    assert set(by_outcome) == {"approved", "rejected", "needs_review"}, "all start at zero"
+    series = by_outcome["approved"]
     assert series["metric"]["__name__"] == "humangr_decisions_total"
-    assert series["metric"]["outcome"] == "approved"
     assert series["metric"]["job"] == "humangr"
     assert float(series["value"][1]) == 1.0
+    assert float(by_outcome["rejected"]["value"][1]) == 0.0
 
 
 def test_promtool_accepts_the_deploy_config(prometheus_bin: Path) -> None:
