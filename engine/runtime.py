@@ -111,6 +111,8 @@ def review_actors(
                 config,
                 policy=policy,
                 llm_review=llm is not None if llm_review is None else llm_review,
+                state=state,
+                resume_inflight=resume_inflight,
             )
         )
     if "layers" in roles:
