@@ -155,9 +155,10 @@ def render_detail(detail: ReviewDetail, where: str, *, now: datetime | None = No
         f"{report.action_hash}  decided {report.decided_at:%Y-%m-%d %H:%M:%S} UTC  {where}",
     ]
     if action is not None:
-        lines.append(
-            f"  {printable(action.action_type)}: affects {len(action.affected_files)} file(s)"
-        )
+        files = ", ".join(printable(path) for path in action.affected_files[:20])
+        more = len(action.affected_files) - 20
+        files += f" and {more} more" if more > 0 else ""
+        lines.append(f"  {printable(action.action_type)}" + (f" on {files}" if files else ""))
         lines.extend(f"  | {printable(text)}" for text in action.action_description.splitlines())
     lines.extend(f"  policy: {printable(note)}" for note in report.policy_notes)
     lines.extend(f"  ! {printable(reason)}" for reason in report.blocking_reasons)
