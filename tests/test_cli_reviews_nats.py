@@ -64,7 +64,7 @@ async def test_reviews_lists_what_waits_for_a_human(nats_url: str, capsys: Cap) 
     lines = text.out.splitlines()
     assert lines[0].startswith("1 review pending via nats://")
     assert lines[1].startswith(f"{first.action_id}  agent agent-1  code_diff  4 findings  age ")
-    assert lines[1].endswith(" left") and "23h59m left" in lines[1]
+    assert lines[1].endswith(" 23h59m left")
     assert lines[2] == "  refactor pricing"
     assert [line for line in lines if line.startswith("  ! HL2")]
 
@@ -100,9 +100,12 @@ async def test_show_prints_the_diff_with_each_finding_at_its_line(
     assert body[end + 1].strip() == "[low] HL2 No changelog entry (llm)"
     assert as_json.code == 0, as_json.err
     detail = decode(as_json.out.strip().encode(), ReviewDetail)
-    assert detail.pending and detail.final is None and detail.deadline is not None
+    assert detail.pending
+    assert detail.final is None
+    assert detail.deadline is not None
     assert detail.report == first
-    assert detail.action is not None and detail.action.code_diff == CLEAN_DIFF.read_text()
+    assert detail.action is not None
+    assert detail.action.code_diff == CLEAN_DIFF.read_text()
 
 
 async def test_resolve_approves_and_the_submitter_gets_the_final_decision(
@@ -160,7 +163,8 @@ async def test_a_resolution_the_supervisor_refuses_exits_3_with_its_reason(
         )
         await other.open()
         pending = await other.pending_review(first.action_id)
-        assert pending is not None and await other.claim_review(pending)
+        assert pending is not None
+        assert await other.claim_review(pending)
         started = time.monotonic()
         run = await humangr(
             capsys, "resolve", first.action_id, "--approve", "--reason", REASON,
@@ -196,7 +200,7 @@ async def test_two_reviewers_at_once_one_wins_the_other_is_told(nats_url: str, c
                             "--reviewer",
                             name,
                             *where,
-                        ],  # fmt: skip
+                        ],
                     )
 
                 tg.start_soon(resolve)
@@ -205,7 +209,8 @@ async def test_two_reviewers_at_once_one_wins_the_other_is_told(nats_url: str, c
     winner = next(name for name, code in runs.items() if code == 0)
     assert stored.resolved_by == winner
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and first.action_id in err[0], err
+    assert len(err) == 1, err
+    assert first.action_id in err[0], err
     assert "refused" in err[0] or "already resolved" in err[0] or "resolved first" in err[0]
 
 
@@ -348,7 +353,8 @@ async def test_submit_wait_final_waits_past_needs_review(nats_url: str, capsys: 
     assert code == 2
     # the submitter's decision and the reviewer's, in either order: the same final decision
     printed = [decode(line.encode(), HumanLayerReport) for line in out.strip().splitlines()]
-    assert len(printed) == 2 and printed[0] == printed[1], out
+    assert len(printed) == 2, out
+    assert printed[0] == printed[1], out
     final = printed[0]
     assert (final.action_id, final.outcome, final.resolved_by) == (
         waiting,

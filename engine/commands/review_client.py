@@ -5,9 +5,10 @@ started in process on the SQLite state of a single process (``--state PATH``).""
 from __future__ import annotations
 
 import argparse
+import logging
 import re
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -80,10 +81,25 @@ async def open_channel(args: argparse.Namespace) -> AsyncIterator[Channel]:
         )
     store = SqliteStateStore(path)
     try:
-        async with run_engine(state=store, roles=("supervisor",), subjects=subjects) as engine:
-            yield Channel(engine.bus, subjects, f"in {path}", args.timeout)
+        with _quiet_dead_letters(getattr(args, "verbose", False)):
+            async with run_engine(state=store, roles=("supervisor",), subjects=subjects) as eng:
+                yield Channel(eng.bus, subjects, f"in {path}", args.timeout)
     finally:
         await store.close()
+
+
+@contextmanager
+def _quiet_dead_letters(verbose: bool) -> Iterator[None]:
+    """The in-process Supervisor's warnings about refusing this command's own messages: the
+    command reports the refusal itself, in its one line (``-v`` shows them)."""
+    actor_log = logging.getLogger("humangr.actor")
+    level = actor_log.level
+    if not verbose:
+        actor_log.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        actor_log.setLevel(level)
 
 
 async def _ask(channel: Channel, query: ReviewQuery) -> ReviewListing:

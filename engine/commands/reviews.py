@@ -93,6 +93,12 @@ def _run(func: Callable[[argparse.Namespace], Awaitable[int]]) -> Callable[..., 
     return run
 
 
+def show_command(args: argparse.Namespace) -> int:
+    """Check the id (nothing is sent if it cannot be one), then show the review."""
+    check_id(args.id)
+    return anyio.run(_show, args)
+
+
 def resolve_command(args: argparse.Namespace) -> int:
     """Check the id, the reason and the reviewer (nothing is sent if one is wrong), then
     resolve; exit 0 approved, 2 rejected, 3 refused or error."""
@@ -132,7 +138,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     show.add_argument("id", help="action id (or report id) of the review")
     _where(show)
     show.add_argument("--format", choices=["text", "json"], default="text")
-    show.set_defaults(func=_run(_show))
+    show.set_defaults(func=show_command)
 
     resolve = sub.add_parser(
         "resolve", help="approve or reject a pending review and print the final decision"
