@@ -9,7 +9,7 @@ import logging
 import re
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
@@ -27,7 +27,13 @@ from humangr.contracts import (
     encode,
 )
 from humangr.engine.bus import Bus, Msg
-from humangr.engine.errors import ConfigError, ContractError, DecisionMismatch, EngineError
+from humangr.engine.errors import (
+    BusTimeoutError,
+    ConfigError,
+    ContractError,
+    DecisionMismatch,
+    EngineError,
+)
 from humangr.engine.redact import redact_url
 
 __all__ = ["Channel", "check_id", "detail_of", "list_reviews", "open_channel", "resolve"]
@@ -38,12 +44,51 @@ _TOKEN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 
 @dataclass(frozen=True, slots=True)
 class Channel:
-    """Where the queries go: a bus with a Supervisor on it, and how to name it to the user."""
+    """Where the queries go: a bus with a Supervisor on it, how to name it to the user, and
+    the permissions violations the NATS server reported meanwhile."""
 
     bus: Bus
     subjects: Subjects
     where: str
     timeout: float
+    violations: list[str] = field(default_factory=list)
+
+    def refused(self, what: str) -> EngineError:
+        """Why ``what`` failed: the server's permissions violation if it reported one."""
+        if not self.violations:
+            return EngineError(what)
+        return EngineError(
+            f"the NATS server refused this user: {'; '.join(dict.fromkeys(self.violations))}; "
+            "the reviewer commands need the reviewer user (HUMANGR_NATS_USER, see "
+            "deploy/nats-server.conf)"
+        )
+
+
+class _Violations(logging.Filter):
+    """Keeps the permissions violations the bus logs, for the command's one error line."""
+
+    def __init__(self, found: list[str]) -> None:
+        super().__init__()
+        self.found = found
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        at = message.lower().find("permissions violation")
+        if at < 0:
+            return True
+        self.found.append(message[at:])
+        return False
+
+
+@contextmanager
+def _watch_violations(found: list[str]) -> Iterator[None]:
+    bus_log = logging.getLogger("humangr.bus")
+    keeper = _Violations(found)
+    bus_log.addFilter(keeper)
+    try:
+        yield
+    finally:
+        bus_log.removeFilter(keeper)
 
 
 def check_id(value: str) -> str:
@@ -64,11 +109,13 @@ async def open_channel(args: argparse.Namespace) -> AsyncIterator[Channel]:
     if args.state is None:
         from humangr.engine.commands.common import connect_nats
 
-        bus = await connect_nats(args.nats, prefix=args.prefix)
-        try:
-            yield Channel(bus, subjects, f"via {redact_url(args.nats)}", args.timeout)
-        finally:
-            await bus.close()
+        found: list[str] = []
+        with _watch_violations(found):
+            bus = await connect_nats(args.nats, prefix=args.prefix)
+            try:
+                yield Channel(bus, subjects, f"via {redact_url(args.nats)}", args.timeout, found)
+            finally:
+                await bus.close()
         return
     from humangr.engine.runtime import run_engine
     from humangr.engine.state import SqliteStateStore
@@ -105,7 +152,12 @@ def _quiet_dead_letters(verbose: bool) -> Iterator[None]:
 async def _ask(channel: Channel, query: ReviewQuery) -> ReviewListing:
     data = encode(query)
     decode(data, ReviewQuery)
-    reply = await channel.bus.request(channel.subjects.review_query, data, timeout=channel.timeout)
+    try:
+        reply = await channel.bus.request(
+            channel.subjects.review_query, data, timeout=channel.timeout
+        )
+    except BusTimeoutError as exc:
+        raise channel.refused(str(exc)) from None
     listing = decode(reply.data, ReviewListing)
     if listing.error is not None:
         raise EngineError(listing.error)
@@ -198,7 +250,7 @@ async def resolve(
                     if final is not None:
                         await settle(final)
     if not outcome:
-        raise EngineError(
+        raise channel.refused(
             f"the resolution of {action_id} was sent {channel.where} but no final decision came "
             f"within {wait:g}s; `humangr show {action_id}` tells whether it was applied"
         )
