@@ -169,6 +169,9 @@ BAD_INPUT = [
     (["resolve", "act-1", "--approve", "--reject", "--reason", REASON], "not allowed with"),
     (["resolve", "act-1", "--reason", REASON], "one of the arguments --approve --reject"),
     (["resolve", "act-1", "--approve"], "--reason"),
+    (["reviews", "--timeout", "0"], "'0' is not a number of seconds above 0"),
+    (["show", "act-1", "--timeout", "nan"], "'nan' is not a number of seconds above 0"),
+    (["reviews", "--timeout", "-1"], "'-1' is not a number of seconds above 0"),
 ]
 
 
@@ -203,6 +206,12 @@ def test_a_damaged_state_file_is_one_line(tmp_path: Path, command: list[str]) ->
     damaged = tmp_path / "state.db"
     damaged.write_bytes(b"not a database at all\x00" * 100)
     assert_error(humangr(*command, "--state", str(damaged)), str(damaged))
+
+
+def test_review_into_a_damaged_state_file_is_one_line(tmp_path: Path, slow_diff: Path) -> None:
+    damaged = tmp_path / "state.db"
+    damaged.write_bytes(b"\x00garbage" * 500)
+    assert_error(humangr("review", "--state", str(damaged), str(slow_diff)), str(damaged))
 
 
 def test_a_state_file_of_another_program_is_refused(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import getpass
+import math
 from collections.abc import Awaitable, Callable
 
 import anyio
@@ -16,7 +17,7 @@ from humangr.engine.errors import ConfigError
 from .render import EXIT_CODES, render, render_detail, render_listing
 from .review_client import Verdict, check_id, detail_of, list_reviews, open_channel, resolve
 
-__all__ = ["MIN_REASON", "add_parsers", "check_reason", "reviewer_name"]
+__all__ = ["MIN_REASON", "add_parsers", "check_reason", "reviewer_name", "seconds"]
 
 MIN_REASON = 20
 """Characters a reason needs besides spaces: a reviewer says why, not "ok"."""
@@ -109,6 +110,17 @@ def resolve_command(args: argparse.Namespace) -> int:
     return anyio.run(_resolve, args, verdict, reviewer)
 
 
+def seconds(text: str) -> float:
+    """A ``--timeout``: a finite number of seconds above zero."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds above 0")
+    return value
+
+
 def _where(parser: argparse.ArgumentParser) -> None:
     target = parser.add_mutually_exclusive_group(required=True)
     target.add_argument("--nats", help="NATS URL of the engine, e.g. nats://127.0.0.1:4222")
@@ -121,9 +133,9 @@ def _where(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--prefix", default="hl", help="subject prefix (default hl)")
     parser.add_argument(
         "--timeout",
-        type=float,
+        type=seconds,
         default=10.0,
-        help="seconds to wait for the Supervisor's answer (default 10)",
+        help="seconds to wait for each answer of the Supervisor (default 10)",
     )
 
 
