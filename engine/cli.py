@@ -22,7 +22,7 @@ __all__ = ["build_parser", "main"]
 
 Command = Callable[[argparse.Namespace], int]
 
-COMMAND_MODULES = ["review", "nats", "bench", "mcp", "pipeline", "checks_eval"]
+COMMAND_MODULES = ["review", "reviews", "nats", "bench", "mcp", "pipeline", "checks_eval"]
 """Modules of ``engine.commands`` whose ``add_parsers(sub)`` adds sub-commands, in help order."""
 
 

@@ -13,15 +13,23 @@ from pathlib import Path
 
 import anyio
 
-from humangr.contracts import ActionSubmitted, HumanLayerReport, Subjects, decode, encode
+from humangr.contracts import (
+    ActionContext,
+    ActionSubmitted,
+    HumanLayerReport,
+    Subjects,
+    decode,
+    encode,
+)
 from humangr.engine.actor import Actor, ActorSystem, SupervisionPolicy
 from humangr.engine.bus import Bus
 from humangr.engine.commands.common import connect_nats, load_actions, make_llm
+from humangr.engine.commands.failure import UsageError
 from humangr.engine.commands.render import EXIT_CODES, render
 from humangr.engine.commands.state import STATE_HELP, open_state
 from humangr.engine.config import ReviewConfig
 from humangr.engine.config_file import load_review_config, review_config
-from humangr.engine.errors import ConfigError, ContractError, EngineError
+from humangr.engine.errors import BusTimeoutError, ConfigError, ContractError, EngineError
 from humangr.engine.llm import LLMClient
 from humangr.engine.metrics import Metrics
 from humangr.engine.metrics_server import serve_metrics
@@ -179,6 +187,8 @@ async def _run_actors(
 
 
 async def _submit(args: argparse.Namespace) -> int:
+    if args.final and not args.wait:
+        raise UsageError("humangr submit", "--final waits past needs_review: give it with --wait")
     actions = load_actions(args.sources)
     bus = await connect_nats(args.nats)
     try:
@@ -192,7 +202,7 @@ async def _submit(args: argparse.Namespace) -> int:
                 await bus.publish(subjects.action_submit, encode(submitted))
                 print(f"{name}: submitted as {submitted.action_id}")
                 continue
-            report = await submit_and_wait(bus, subjects, action, timeout=args.timeout)
+            report = await _wait(bus, subjects, name, action, args)
             if report.action_hash != action_hash(action):
                 raise EngineError(
                     f"{name}: the decision {report.report_id} is for another action (hash "
@@ -204,6 +214,24 @@ async def _submit(args: argparse.Namespace) -> int:
         return worst
     finally:
         await bus.close()
+
+
+async def _wait(
+    bus: Bus, subjects: Subjects, name: str, action: ActionContext, args: argparse.Namespace
+) -> HumanLayerReport:
+    action_id = new_action_id()
+    try:
+        return await submit_and_wait(
+            bus, subjects, action, action_id=action_id, timeout=args.timeout, final=args.final
+        )
+    except BusTimeoutError:
+        if not args.final:
+            raise
+        raise EngineError(
+            f"{name}: no final decision on {action_id} within {args.timeout:g}s; if it needs "
+            f"review, `humangr show {action_id}` and `humangr resolve {action_id}` decide it "
+            "(--timeout waits longer)"
+        ) from None
 
 
 async def _watch(args: argparse.Namespace) -> int:
@@ -304,6 +332,12 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     common(submit)
     submit.add_argument("sources", nargs="+", help="FILE.json (ActionContext), FILE.diff or -")
     submit.add_argument("--wait", action="store_true", help="wait for and print the decision")
+    submit.add_argument(
+        "--final",
+        action="store_true",
+        help="with --wait: wait past needs_review for the human's resolution (or the review "
+        "deadline); give a --timeout long enough for a person",
+    )
     submit.add_argument("--timeout", type=float, default=300.0)
     submit.add_argument("--format", choices=["text", "json", "markdown"], default="text")
     submit.set_defaults(func=_runner(_submit))

@@ -1,11 +1,23 @@
-"""Decisions rendered for people (text, markdown) and machines (json)."""
+"""Decisions and human reviews rendered for people (text, markdown) and machines (json)."""
 
 from __future__ import annotations
 
-from humangr.contracts import HumanLayerReport, LayerStatus, Outcome, encode
+from datetime import datetime
+
+from humangr.contracts import (
+    HumanLayerReport,
+    LayerStatus,
+    Outcome,
+    ReviewDetail,
+    ReviewListing,
+    encode,
+)
+from humangr.contracts.types import utc_now
 from humangr.engine.review import LAYERS
 
-__all__ = ["EXIT_CODES", "render"]
+from .render_diff import diff_with_findings, printable
+
+__all__ = ["EXIT_CODES", "render", "render_detail", "render_listing", "span"]
 
 EXIT_CODES = {Outcome.APPROVED: 0, Outcome.NEEDS_REVIEW: 1, Outcome.REJECTED: 2}
 
@@ -19,9 +31,12 @@ def _where(file: str | None, line: int | None) -> str:
 def render_text(name: str, report: HumanLayerReport, note: str) -> str:
     lines = [
         f"{name}: {report.outcome.value.upper()} (veto {report.final_veto_level.value})",
-        f"  report {report.report_id}  action_hash {report.action_hash[:16]}…  {note}",
+        f"  report {report.report_id}  action {report.action_id}  action_hash "
+        f"{report.action_hash[:16]}…  {note}",
         *(f"  policy: {policy_note}" for policy_note in report.policy_notes),
     ]
+    if report.resolved_by:
+        lines.append(f"  resolved by {printable(report.resolved_by)}: {_reason(report)}")
     for lid, result in sorted(report.layer_results.items()):
         spec = LAYERS[lid]
         extra = " local checks only" if result.local_only else ""
@@ -35,12 +50,16 @@ def render_text(name: str, report: HumanLayerReport, note: str) -> str:
         )
         for finding in result.merged_findings:
             lines.append(
-                f"      [{finding.severity.value}] {finding.title}"
-                f"{_where(finding.file, finding.line)} ({finding.source.value})"
+                f"      [{finding.severity.value}] {printable(finding.title)}"
+                f"{printable(_where(finding.file, finding.line))} ({finding.source.value})"
             )
     for reason in report.blocking_reasons:
-        lines.append(f"  ! {reason}")
+        lines.append(f"  ! {printable(reason)}")
     return "\n".join(lines)
+
+
+def _reason(report: HumanLayerReport) -> str:
+    return printable(report.resolution_reason or "no reason given")
 
 
 def render_markdown(name: str, report: HumanLayerReport, note: str) -> str:
@@ -72,3 +91,84 @@ def render(fmt: str, name: str, report: HumanLayerReport, note: str) -> str:
     if fmt == "markdown":
         return render_markdown(name, report, note)
     return render_text(name, report, note)
+
+
+def span(seconds: float) -> str:
+    """A duration for people: ``45s``, ``12m``, ``3h05m``, ``2d04h``."""
+    s = int(max(seconds, 0))
+    if s < 60:
+        return f"{s}s"
+    if s < 3600:
+        return f"{s // 60}m"
+    if s < 86400:
+        return f"{s // 3600}h{s % 3600 // 60:02d}m"
+    return f"{s // 86400}d{s % 86400 // 3600:02d}h"
+
+
+def _left(deadline: datetime, now: datetime) -> str:
+    seconds = (deadline - now).total_seconds()
+    return f"{span(seconds)} left" if seconds > 0 else f"overdue by {span(-seconds)}"
+
+
+def render_listing(listing: ReviewListing, where: str, *, now: datetime | None = None) -> str:
+    """The pending reviews, one block each: id, agent, findings, age, time left, reasons."""
+    now = now or utc_now()
+    if not listing.reviews:
+        return f"no reviews pending {where}"
+    count = len(listing.reviews)
+    lines = [f"{count} review{'s' if count > 1 else ''} pending {where}, oldest deadline first"]
+    for review in listing.reviews:
+        findings = f"{review.findings} finding{'' if review.findings == 1 else 's'}"
+        lines.append(
+            f"{review.action_id}  agent {review.agent_id}  {printable(review.action_type)}  "
+            f"{findings}  age {span((now - review.decided_at).total_seconds())}  "
+            f"{_left(review.deadline, now)}"
+        )
+        first = review.action_description.strip().splitlines()[:1]
+        lines.extend(f"  {printable(text)[:200]}" for text in first)
+        lines.extend(f"  ! {printable(reason)}" for reason in review.blocking_reasons)
+    return "\n".join(lines)
+
+
+def _status(detail: ReviewDetail, now: datetime) -> str:
+    report, final = detail.report, detail.final
+    if final is not None:
+        by = printable(final.resolved_by or "?")
+        return (
+            f"{final.outcome.value.upper()} by {by} (was {report.outcome.value}): {_reason(final)}"
+        )
+    if detail.pending:
+        when = f" (deadline {detail.deadline:%Y-%m-%d %H:%M:%S} UTC, " if detail.deadline else " ("
+        left = _left(detail.deadline, now) if detail.deadline else "no deadline known"
+        return f"{report.outcome.value.upper()}: waiting for a human{when}{left})"
+    return f"{report.outcome.value.upper()} (no review pending)"
+
+
+def render_detail(detail: ReviewDetail, where: str, *, now: datetime | None = None) -> str:
+    """One review: where it stands, the action, the layers, then the diff with each finding
+    under the line it points at."""
+    now = now or utc_now()
+    report, action = detail.report, detail.action
+    lines = [
+        f"{report.action_id}: {_status(detail, now)}",
+        f"  agent {report.agent_id}  report {report.report_id}  action_hash "
+        f"{report.action_hash}  decided {report.decided_at:%Y-%m-%d %H:%M:%S} UTC  {where}",
+    ]
+    if action is not None:
+        files = ", ".join(printable(path) for path in action.affected_files[:20])
+        more = len(action.affected_files) - 20
+        files += f" and {more} more" if more > 0 else ""
+        lines.append(f"  {printable(action.action_type)}" + (f" on {files}" if files else ""))
+        lines.extend(f"  | {printable(text)}" for text in action.action_description.splitlines())
+    lines.extend(f"  policy: {printable(note)}" for note in report.policy_notes)
+    lines.extend(f"  ! {printable(reason)}" for reason in report.blocking_reasons)
+    findings = []
+    for lid, result in sorted(report.layer_results.items()):
+        error = f" — {printable(result.error)}" if result.error else ""
+        lines.append(
+            f"  {lid} {LAYERS[lid].name:<14} {result.status.value:<5} veto "
+            f"{result.veto_level.value}{' local checks only' if result.local_only else ''}"
+            f"{error}"
+        )
+        findings.extend(result.merged_findings)
+    return "\n".join([*lines, "", *diff_with_findings(action, findings)])

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 
 import anyio
 
-from humangr.contracts import ActionContext
+from humangr.contracts import ActionContext, HumanLayerReport, Outcome
 from humangr.engine.commands.common import llm_description, load_actions, make_llm
 from humangr.engine.commands.failure import UsageError
 from humangr.engine.commands.inputs import STDIN
@@ -16,6 +17,7 @@ from humangr.engine.commands.render import EXIT_CODES, render
 from humangr.engine.config import ReviewConfig
 from humangr.engine.review import LAYERS
 from humangr.engine.runtime import run_engine
+from humangr.engine.state import SqliteStateStore
 
 __all__ = ["layers_command", "review_command"]
 
@@ -42,14 +44,33 @@ async def _review(
     llm = make_llm(args.llm)
     note = llm_description(llm)
     worst = 0
-    async with run_engine(llm=llm, config=config) as engine:
-        for name, action in actions:
-            report = await engine.submit(action)
-            print(render(args.format, name, report, note))
-            if args.format != "json":
-                print()
-            worst = max(worst, EXIT_CODES[report.outcome])
+    state = SqliteStateStore(args.state) if args.state else None
+    try:
+        async with run_engine(llm=llm, config=config, state=state) as engine:
+            for name, action in actions:
+                report = await engine.submit(action)
+                print(render(args.format, name, report, note))
+                if args.format != "json":
+                    _hint(args, report)
+                    print()
+                worst = max(worst, EXIT_CODES[report.outcome])
+    finally:
+        if state is not None:
+            await state.close()
     return 0 if args.exit_zero else worst
+
+
+def _hint(args: argparse.Namespace, report: HumanLayerReport) -> None:
+    if report.outcome is not Outcome.NEEDS_REVIEW:
+        return
+    if args.state:
+        where = f"--state {shlex.quote(args.state)}"
+        print(
+            f"  a human decides: humangr show {report.action_id} {where}, then humangr resolve "
+            f"{report.action_id} {where} (--approve | --reject) --reason TEXT"
+        )
+    else:
+        print("  a human decides; with --state PATH the review is kept for humangr resolve")
 
 
 def review_command(args: argparse.Namespace) -> int:
@@ -101,6 +122,12 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     )
     review.add_argument("--format", choices=["text", "json", "markdown"], default="text")
     review.add_argument("--deadline", type=float, default=120.0, help="seconds per layer")
+    review.add_argument(
+        "--state",
+        metavar="PATH",
+        help="keep decisions and pending human reviews in this SQLite file, for humangr "
+        "reviews, show and resolve --state PATH afterwards (default: in memory)",
+    )
     review.add_argument(
         "--exit-zero",
         action="store_true",

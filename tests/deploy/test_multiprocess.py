@@ -67,6 +67,14 @@ async def test_a_supervisor_and_two_layer_workers_share_the_review(
         for name, served in [("supervisor", supervisor), ("first", first), ("second", second)]:
             assert served.metrics_url is not None, served.output()
             pages[name] = parse_exposition(await fetch(served.metrics_url))
+        # the Supervisor observes a decision's latency once its state records it published,
+        # a moment after the decision is out
+        with anyio.move_on_after(10):
+            latency = "humangr_decision_latency_seconds_count"
+            while total(pages["supervisor"], latency) < CLEAN_ACTIONS + 1:
+                await anyio.sleep(0.1)
+                assert supervisor.metrics_url is not None
+                pages["supervisor"] = parse_exposition(await fetch(supervisor.metrics_url))
 
     for n in range(CLEAN_ACTIONS):
         report = reports[f"clean-{n}"]

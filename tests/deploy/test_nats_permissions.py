@@ -108,6 +108,9 @@ ALLOWED = [
     ("supervisor", "hl.reviews.pending", "reviewer", "hl.reviews.pending"),
     ("reviewer", "hl.reviews.act-1.resolve", "supervisor", "hl.reviews.*.resolve"),
     ("supervisor", "hl.decisions.agent-1", "reviewer", "hl.decisions.>"),
+    # `humangr reviews`, `show` and `resolve`: the reviewer asks, reads refusals
+    ("reviewer", "hl.reviews.query", "supervisor", "hl.reviews.query"),
+    ("supervisor", "hl.dlq", "reviewer", "hl.dlq"),
     ("layer", "hl.dlq", "observer", "hl.>"),
     # the pipeline: agent workers (worker) and the Monitor with its Supervisor (monitor)
     ("monitor", "hl.agents.dev.request", "worker", "hl.agents.*.request"),
@@ -157,6 +160,9 @@ REFUSED_PUBLISH = [
     ("supervisor", "hl.pipeline.proj-1.command"),
     ("layer", "hl.pipeline.proj-1.command"),
     ("observer", "hl.pipeline.proj-1.command"),
+    ("agent", "hl.reviews.query"),
+    ("layer", "hl.reviews.query"),
+    ("worker", "hl.reviews.query"),
 ]
 
 
