@@ -287,7 +287,8 @@ def refusal_cases() -> list[tuple[str, Step, PipelineCommand, str]]:
     done = replace(on_task.project, state="done")
     return [
         ("running", to_tasks(), command(task="TSK-1"), "is running, not blocked"),
-        ("done", Step(done), command("cancel"), "is done, not blocked"),
+        ("done", Step(done), command("cancel"), "has ended done: there is nothing to cancel"),
+        ("unblock done", Step(done), command(task="TSK-1"), "is done, not blocked"),
         ("no task named", on_task, command(), "blocked on task TSK-1: name it"),
         ("unknown task", on_task, command(task="TSK-9"), "has no task TSK-9; its tasks: TSK-1"),
         (
