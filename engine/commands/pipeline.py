@@ -52,6 +52,7 @@ DEFAULT_ROOT = "projects"
 STATE_FILE = ".humangr-state.db"
 """A project's durable state in ``pipeline run``: the pipeline Supervisor's orders and reviews,
 the review engine's decisions and pending reviews, and the circuit breakers (SQLite)."""
+PREFIX_HELP = "subject prefix on NATS (default hl; the engine's serve --prefix)"
 STATE_OPTION_HELP = (
     "where the run keeps its orders, reviews and circuit breakers: the path of a SQLite file "
     f"(default <root>/<project>/{STATE_FILE}), kv (JetStream key-value, with --nats) or memory "
@@ -217,12 +218,20 @@ async def _run(
     llm: LLMClient | None,
     finish: Finish | None = None,
 ) -> str:
-    bus = await connect_nats(args.nats) if args.nats else None
+    prefix = args.prefix
+    bus = await connect_nats(args.nats, prefix=prefix) if args.nats else None
     state: StateStore | None = None
     try:
-        state = await open_state(args.state or str(state_path(_root(args), args.project)), bus)
+        spec = args.state or str(state_path(_root(args), args.project))
+        state = await open_state(spec, bus, prefix=prefix)
         await WorkLedger(state).open()
-        async with run_engine(bus=bus, llm=llm, extra_actors=actors(state), state=state) as engine:
+        async with run_engine(
+            bus=bus,
+            llm=llm,
+            subjects=Subjects(prefix),
+            extra_actors=actors(state),
+            state=state,
+        ) as engine:
             last = await watch(engine.bus, engine.subjects, args.project, kick, args.deadline)
         if finish is not None:
             await finish(state)
@@ -310,6 +319,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     )
     run.add_argument("--nats", help="run the actors over NATS at this URL (default: in process)")
     run.add_argument("--state", help=STATE_OPTION_HELP)
+    run.add_argument("--prefix", default="hl", help=PREFIX_HELP)
     run.add_argument("--variant", default="generic", help="dev/qa prompt variant")
     run.add_argument("--max-rounds", type=int, default=3, help="CTO revision rounds per stage")
     run.add_argument("--max-rework", type=int, default=3, help="reworks per task")

@@ -29,6 +29,7 @@ from .failure import describe
 from .inputs import read_text
 from .pipeline import (
     EXIT_CODES,
+    PREFIX_HELP,
     STATE_OPTION_HELP,
     Kick,
     Refused,
@@ -121,7 +122,7 @@ def _in_process(args: argparse.Namespace, command: PipelineCommand) -> int:
 
 
 async def _remote(args: argparse.Namespace, command: PipelineCommand) -> PipelineStatus | None:
-    bus = await connect_nats(args.nats)
+    bus = await connect_nats(args.nats, prefix=args.prefix)
     try:
 
         def enough(status: PipelineStatus) -> bool:
@@ -129,7 +130,7 @@ async def _remote(args: argparse.Namespace, command: PipelineCommand) -> Pipelin
 
         return await watch(
             bus,
-            Subjects(),
+            Subjects(args.prefix),
             command.project_id,
             _kick(command),
             args.deadline if args.follow else args.wait,
@@ -214,6 +215,7 @@ def add_human_parsers(
             )
         p.add_argument("--root", help=root_help)
         p.add_argument("--state", help=f"in process: {STATE_OPTION_HELP}")
+        p.add_argument("--prefix", default="hl", help=PREFIX_HELP)
         p.add_argument(
             "--llm",
             help="anthropic | scripted:FILE (in process; needed when the "
