@@ -1,16 +1,28 @@
-"""The pipeline Supervisor's side of the project files: what an agent may not write, the
-current contents a Dev diff is made against, and the one guarded write."""
+"""The pipeline Supervisor's side of the project files: the envelope an agent gets, what an
+agent may not write, the current contents a Dev diff is made against, and the one guarded
+write."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 
-from humangr.contracts import Artifact, WorkOrder
+from humangr.contracts import AgentResult, Artifact, MessageEnvelope, WorkOrder
 from humangr.engine.errors import PathPolicyError
-from humangr.engine.pipeline.context import RESERVED_PREFIX
+from humangr.engine.pipeline.context import RESERVED_PREFIX, build_envelope, relevant_paths
 from humangr.engine.storage import ProjectStore
 
-__all__ = ["RESERVED_PREFIX", "current", "order_is_live", "refused", "write_if_live"]
+__all__ = [
+    "RESERVED_PREFIX",
+    "current",
+    "envelope_for",
+    "mismatch",
+    "order_is_live",
+    "refused",
+    "write_if_live",
+]
+
+log = logging.getLogger("humangr.pipeline")
 
 
 def refused(store: ProjectStore, artifacts: Sequence[Artifact]) -> list[str]:
@@ -71,3 +83,33 @@ def _same(store: ProjectStore, artifact: Artifact) -> bool:
         return store.exists(artifact.path) and store.read(artifact.path) == artifact.content
     except (OSError, UnicodeDecodeError):
         return False
+
+
+def envelope_for(
+    store: ProjectStore, order: WorkOrder, request_id: str, extra: dict[str, str]
+) -> MessageEnvelope:
+    """The agent's envelope for ``order``, with excerpts of the project's relevant files."""
+    files: dict[str, str] = {}
+    for path in store.list():
+        if path.startswith(RESERVED_PREFIX):
+            continue
+        try:
+            files[path] = store.read(path)
+        except (OSError, UnicodeDecodeError, PathPolicyError) as exc:
+            log.warning("%s: %s not given to the agent: %s", store.project_id, path, exc)
+    return build_envelope(
+        order,
+        request_id=request_id,
+        files=files,
+        relevant=relevant_paths(order, list(files)),
+        extra=extra,
+    )
+
+
+def mismatch(order: WorkOrder, result: AgentResult) -> str:
+    """Why ``result`` is not an answer to ``order`` (empty when it is)."""
+    asked = (order.project_id, order.agent, order.mode, order.task_id)
+    answered = (result.project_id, result.agent, result.mode, result.task_id)
+    if asked == answered:
+        return ""
+    return f"it answers {answered} but the request was {asked}"

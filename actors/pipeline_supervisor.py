@@ -20,7 +20,6 @@ from humangr.contracts import (
     ArtifactRef,
     Handoff,
     HumanLayerReport,
-    MessageEnvelope,
     ResponseStatus,
     WorkOrder,
 )
@@ -44,13 +43,12 @@ from humangr.engine.pipeline.context import (
     failure_reason,
     handoff_report,
     handoff_target,
-    relevant_paths,
 )
 from humangr.engine.pipeline.ledger import Held, OrderRecord, WorkLedger
 from humangr.engine.state import MemoryStateStore, StateStore
 from humangr.engine.storage import ProjectStore, resolve_root
 
-from .pipeline_files import RESERVED_PREFIX, order_is_live, refused, write_if_live
+from .pipeline_files import envelope_for, mismatch, order_is_live, refused, write_if_live
 from .pipeline_review import DevReviews
 
 __all__ = ["WRITE_RETRIES", "PipelineSupervisor"]
@@ -183,7 +181,7 @@ class PipelineSupervisor(Actor):
         store = self.store_of(record.order.project_id)
         try:
             envelope = await anyio.to_thread.run_sync(
-                _envelope, store, record.order, request_id, inputs
+                envelope_for, store, record.order, request_id, inputs
             )
         except PathPolicyError as exc:
             await self.settle(held, R.BLOCKED, reason=f"the project cannot be read: {exc}")
@@ -218,10 +216,10 @@ class PipelineSupervisor(Actor):
         self._requests.pop(result.request_id, None)
         order = held.record.order
         envelope = result.envelope
-        mismatch = _mismatch(order, result)
-        if mismatch:
-            log.error("result %s refused: %s", result.request_id, mismatch)
-            await self.settle(held, R.BLOCKED, reason=f"result refused: {mismatch}")
+        wrong = mismatch(order, result)
+        if wrong:
+            log.error("result %s refused: %s", result.request_id, wrong)
+            await self.settle(held, R.BLOCKED, reason=f"result refused: {wrong}")
             return
         if not result.validator_pass or envelope.status in _STOPPED:
             await self.settle(
@@ -406,10 +404,10 @@ class PipelineSupervisor(Actor):
             record = held.record
             if record.phase == "done":
                 continue
-            store = self.store_of(record.order.project_id)
             try:
+                store = self.store_of(record.order.project_id)
                 live = await anyio.to_thread.run_sync(order_is_live, store, record.order)
-            except StateFileError as exc:
+            except (StateFileError, MessageRefused) as exc:
                 log.error("order %s not taken up: %s", held.order_id, exc)
                 continue
             if not live:
@@ -440,32 +438,3 @@ class PipelineSupervisor(Actor):
                     held, R.BLOCKED, reason=f"no answer from {held.record.order.agent}"
                 )
         await self.reviews.sweep(now)
-
-
-def _envelope(
-    store: ProjectStore, order: WorkOrder, request_id: str, extra: dict[str, str]
-) -> MessageEnvelope:
-    files: dict[str, str] = {}
-    for path in store.list():
-        if path.startswith(RESERVED_PREFIX):
-            continue
-        try:
-            files[path] = store.read(path)
-        except (OSError, UnicodeDecodeError, PathPolicyError) as exc:
-            log.warning("%s: %s not given to the agent: %s", store.project_id, path, exc)
-    return build_envelope(
-        order,
-        request_id=request_id,
-        files=files,
-        relevant=relevant_paths(order, list(files)),
-        extra=extra,
-    )
-
-
-def _mismatch(order: WorkOrder, result: AgentResult) -> str:
-    """Why ``result`` is not an answer to ``order`` (empty when it is)."""
-    asked = (order.project_id, order.agent, order.mode, order.task_id)
-    answered = (result.project_id, result.agent, result.mode, result.task_id)
-    if asked == answered:
-        return ""
-    return f"it answers {answered} but the request was {asked}"

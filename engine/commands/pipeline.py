@@ -246,6 +246,7 @@ async def _run(
 def run_command(args: argparse.Namespace) -> int:
     """``pipeline run``: start or resume a project and follow it to its end."""
     root = _root(args)
+    Subjects(args.prefix)
     spec = read_text(args.spec_file, "the spec")
     store, existing = _load(root, args.project)
     if existing is not None and existing.state != "running":

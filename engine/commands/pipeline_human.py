@@ -90,7 +90,7 @@ def _in_process(args: argparse.Namespace, command: PipelineCommand) -> int:
             f"{step.orders[0].mode}: give an LLM (--llm anthropic or "
             f"--llm scripted:FILE)"
         )
-    cancel = command.command == "cancel"
+    cancel = command.command == "cancel" and command.task_id is None
 
     def actors(state: StateStore) -> list[Actor]:
         if llm is None or cancel:
@@ -163,6 +163,7 @@ def _over_nats(args: argparse.Namespace, command: PipelineCommand) -> int:
 
 def human_command(args: argparse.Namespace) -> int:
     """``pipeline unblock|cancel``: in process, or sent to the engine with ``--nats``."""
+    Subjects(args.prefix)
     try:
         command = build_command(args)
     except ContractError as exc:
