@@ -400,7 +400,10 @@ class PipelineSupervisor(Actor):
             await anyio.sleep(self.sweep_interval)
 
     async def _recover(self) -> None:
-        for held in await self.ledger.all():
+        found, damaged = await self.ledger.scan()
+        for error in damaged:
+            log.error("not taken up: %s", error)
+        for held in found:
             record = held.record
             if record.phase == "done":
                 continue

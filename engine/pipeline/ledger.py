@@ -161,15 +161,22 @@ class WorkLedger:
         """Every recorded order; a damaged one raises ``StateError``."""
         return [self._held(entry) for entry in await self.orders.entries()]
 
+    async def scan(self) -> tuple[list[Held], list[StateError]]:
+        """Every readable order, and an error for each damaged one."""
+        found: list[Held] = []
+        damaged: list[StateError] = []
+        for entry in await self.orders.entries():
+            try:
+                found.append(self._held(entry))
+            except StateError as exc:
+                damaged.append(exc)
+        return found, damaged
+
     async def prune(self, project_id: str, keep: str) -> int:
         """Drop the done records of ``project_id`` other than ``keep`` (the Monitor moved on
         from them); how many were dropped."""
         dropped = 0
-        for entry in await self.orders.entries():
-            try:
-                held = self._held(entry)
-            except StateError:
-                continue
+        for held in (await self.scan())[0]:
             record = held.record
             mine = record.order.project_id == project_id and held.order_id != keep
             if mine and record.phase == "done" and await self.delete(held):

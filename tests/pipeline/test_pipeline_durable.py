@@ -341,3 +341,62 @@ async def test_a_restart_drops_the_orders_of_a_cancelled_project(bus: Bus, tmp_p
     ledger = WorkLedger(store)
     await ledger.open()
     assert await ledger.all() == []
+
+
+async def test_late_duplicated_and_unknown_answers_change_nothing(bus: Bus, tmp_path: Path) -> None:
+    llm, store, subj = scripted(), MemoryStateStore(), subjects()
+    async with (
+        bus.subscribe(subj.action_submit) as submits,
+        bus.subscribe(subj.agent_result) as results,
+        bus.subscribe(subj.handoff(PROJECT)) as handoffs,
+        supervisor(bus, subj, tmp_path, store, llm),
+    ):
+        await bus.publish(subj.work_order, encode(dev_order()))
+        submitted = await next_of(submits, ActionSubmitted)
+        answer = await next_of(results, AgentResult)
+        approval = encode(decided(submitted, Outcome.APPROVED))
+        await bus.publish(subj.decision("dev-dur"), approval)
+        await bus.publish(subj.decision("dev-dur"), approval)
+        done = await next_of(handoffs, Handoff)
+        first = {p: os.stat(tmp_path / PROJECT / p).st_ino for p in written(tmp_path)}
+        await bus.publish(subj.agent_result, encode(answer))
+        for request_id in ("no-dash", "wo-unknown-1", f"{dev_order().order_id}-9"):
+            stray = msgspec.structs.replace(answer, request_id=request_id)
+            await bus.publish(subj.agent_result, encode(stray))
+        other = msgspec.structs.replace(submitted, action_id="dev-0123456789abcdef01234567")
+        await bus.publish(subj.decision("dev-dur"), encode(decided(other, Outcome.APPROVED)))
+        assert await nothing_more(handoffs), "one hand-off, whatever else arrives"
+        assert await nothing_more(submits), "the late result was not reviewed again"
+    assert (done.decision_outcome, done.to) == ("approved", AgentName.QA)
+    assert {p: os.stat(tmp_path / PROJECT / p).st_ino for p in written(tmp_path)} == first
+
+
+async def test_an_order_whose_record_is_damaged_is_dead_lettered_and_the_others_go_on(
+    bus: Bus, tmp_path: Path
+) -> None:
+    store, subj = MemoryStateStore(), subjects()
+    other = msgspec.structs.replace(
+        spec_order(),
+        order_id="wo-dur-0000",
+        agent=AgentName.ENGINEER,
+        mode="generate_engineering_docs",
+    )
+    async with bus.subscribe(subj.agent_request("engineer")) as engineer:
+        async with supervisor(bus, subj, tmp_path, store):
+            await bus.publish(subj.work_order, encode(other))
+            lost = await next_of(engineer, MessageEnvelope)
+        ledger = WorkLedger(store)
+        await ledger.open()
+        await ledger.orders.put(spec_order().order_id, b'{"order": 42}')
+        async with (
+            bus.subscribe(subj.dlq) as letters,
+            bus.subscribe(subj.agent_request("cto")) as requests,
+            supervisor(bus, subj, tmp_path, store),
+        ):
+            assert await next_of(engineer, MessageEnvelope) == lost, "the readable order goes on"
+            await bus.publish(subj.work_order, encode(spec_order()))
+            letter = await next_of(letters, DeadLetter)
+            assert await nothing_more(requests), "nothing is asked from a guess"
+    assert letter.subject == subj.work_order
+    assert "work order wo-dur-0001" in letter.error
+    assert "is damaged" in letter.error
