@@ -18,14 +18,12 @@ from humangr.engine.llm import LLMClient
 from humangr.engine.llm.metered import metered
 from humangr.engine.state import StateStore
 
-__all__ = ["BREAKER_FILE", "LLM_AGENTS", "AgentActor", "agent_actors", "serve_actors"]
+__all__ = ["LLM_AGENTS", "AgentActor", "agent_actors", "serve_actors"]
 
 log = logging.getLogger("humangr.agent")
 
 LLM_AGENTS = (AgentName.CTO, AgentName.ENGINEER, AgentName.PM, AgentName.DEV, AgentName.QA)
 """The agents that are LLM workers; the Monitor is a state machine, not an agent actor."""
-BREAKER_FILE = ".humangr-breakers.json"
-"""The circuit breaker states of ``humangr serve``, in the project files root."""
 
 
 class AgentActor(Actor):
@@ -118,7 +116,7 @@ def agent_actors(
     agents: Iterable[AgentName] = LLM_AGENTS,
     **options: Any,
 ) -> list[AgentActor]:
-    """One ``AgentActor`` per agent, sharing ``breakers`` (one persisted file per process)."""
+    """One ``AgentActor`` per agent, sharing ``breakers``."""
     return [AgentActor(agent, llm, breakers=breakers, **options) for agent in agents]
 
 
@@ -126,8 +124,8 @@ def serve_actors(
     *, llm: LLMClient | None = None, root: Path | str, state: StateStore | None = None
 ) -> list[Actor]:
     """The ``agents`` role of ``humangr serve``: one ``AgentActor`` per LLM agent, with the
-    breakers persisted in ``<root>/.humangr-breakers.json``. The file is this process's: run
-    one agents process per root (several would overwrite each other's breaker states)."""
+    circuit breakers in ``state`` (the deployment's store, shared by every agents process on
+    it; without one, in this process's memory)."""
     if llm is None:
         raise ConfigError("the agents role needs an LLM: --llm anthropic or --llm scripted:FILE")
-    return list(agent_actors(llm, breakers=BreakerStore(Path(root) / BREAKER_FILE)))
+    return list(agent_actors(llm, breakers=BreakerStore(state)))

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import logging
+import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -46,10 +48,20 @@ from humangr.engine.storage import ProjectStore, resolve_root, validate_project_
 __all__ = ["STATE_REMEDY", "MonitorActor", "load_project", "serve_actors"]
 
 log = logging.getLogger("humangr.monitor")
+now = time.monotonic
 STATE_REMEDY = (
     "restore the file from a backup, or move the project folder away and start the project "
     "again; the Monitor will not resume from a guess"
 )
+
+
+@dataclass(frozen=True, slots=True)
+class _Reissue:
+    """When a project's pending order is issued again next, and the last interval."""
+
+    order_id: str
+    at: float
+    delay: float
 
 
 def load_project(store: ProjectStore) -> ProjectState | None:
@@ -81,8 +93,12 @@ class MonitorActor(Actor):
     cancel); publishes ``WorkOrder``s and ``PipelineStatus``; rewrites ``TASK_STATE.json`` and
     ``STATUS.md`` on every change. A command that does not apply is dead-lettered with why.
 
-    On every (re)start it loads the running projects under ``root`` and publishes their
-    pending orders again, so a restarted Monitor resumes where the persisted state left off.
+    On every (re)start it loads the running projects under ``root`` (only ``projects``, when
+    given) and issues their pending orders again; until a project moves on, its pending order
+    is issued again after ``reissue_first`` seconds, then at doubling intervals up to
+    ``reissue_every`` — also while it waits for a human. The pipeline Supervisor runs an order
+    once whatever the number of issues, and answers an order it finished with its hand-off
+    again, so an order or a hand-off lost with a process (or on the bus) is recovered.
     Hand-offs are handled one at a time; a refused task transition is logged and the
     hand-off dead-lettered, leaving the state unchanged. A project whose state file cannot be
     loaded (``StateFileError``) is reported once as ``blocked`` on (re)start, every message
@@ -92,12 +108,26 @@ class MonitorActor(Actor):
     name = "monitor"
     max_concurrency = 1
 
-    def __init__(self, root: Path | str, *, clock: Callable[[], datetime] = utc_now) -> None:
+    def __init__(
+        self,
+        root: Path | str,
+        *,
+        clock: Callable[[], datetime] = utc_now,
+        projects: Collection[str] | None = None,
+        reissue_first: float = 2.0,
+        reissue_every: float = 30.0,
+        tick: float = 0.2,
+    ) -> None:
         self.root = resolve_root(root)
         self.clock = clock
+        self.only = None if projects is None else frozenset(projects)
+        self.reissue_first = reissue_first
+        self.reissue_every = reissue_every
+        self.tick = tick
         self._projects: dict[str, ProjectState] = {}
         self._stores: dict[str, ProjectStore] = {}
         self._damaged: dict[str, str] = {}
+        self._reissue: dict[str, _Reissue] = {}
 
     def routes(self, ctx: ActorContext) -> Sequence[Route[Any]]:
         self._ctx = ctx
@@ -122,11 +152,12 @@ class MonitorActor(Actor):
         self._projects.clear()
         self._damaged.clear()
         resumed = await anyio.to_thread.run_sync(self._scan)
+        self._reissue.clear()
         for project in resumed:
             self._projects[project.project_id] = project
             log.info("resuming project %s at stage %s", project.project_id, project.stage)
-            if project.pending is not None and not project.waiting_human:
-                await ctx.publish(ctx.subjects.work_order, project.pending)
+            if project.pending is not None:
+                self._reissue[project.project_id] = _Reissue(project.pending.order_id, 0.0, 0.0)
             await self._publish_status(project)
         for project_id, error in self._damaged.items():
             blocked = PipelineStatus(
@@ -149,6 +180,8 @@ class MonitorActor(Actor):
                 project_id = validate_project_id(folder.name)
             except PathPolicyError:
                 continue
+            if self.only is not None and project_id not in self.only:
+                continue
             if not (folder.is_dir() or folder.is_symlink()):
                 continue
             try:
@@ -161,7 +194,15 @@ class MonitorActor(Actor):
                 found.append(project)
         return found
 
+    def _mine(self, project_id: str, what: str) -> None:
+        if self.only is not None and project_id not in self.only:
+            raise MessageRefused(
+                f"{what} for project {project_id} refused: this Monitor drives only "
+                f"{', '.join(sorted(self.only))}"
+            )
+
     async def _on_start(self, start: PipelineStart, _: Msg) -> None:
+        self._mine(start.project_id, "start")
         try:
             store = self._store(validate_project_id(start.project_id))
         except PathPolicyError as exc:
@@ -185,6 +226,7 @@ class MonitorActor(Actor):
         project = self._projects.get(project_id)
         if project is not None:
             return project
+        self._mine(project_id, what)
         try:
             store = self._store(validate_project_id(project_id))
         except PathPolicyError as exc:
@@ -269,11 +311,30 @@ class MonitorActor(Actor):
         before = self._projects.get(project.project_id)
         self._projects[project.project_id] = project
         for order in step.orders:
+            first = self.reissue_first
+            self._reissue[project.project_id] = _Reissue(order.order_id, now() + first, first)
             await self._ctx.publish(self._ctx.subjects.work_order, order)
         message = "; ".join(events_since(before, project))
         if project.state == "blocked" and project.reason not in message:
             message = f"{message}; blocked: {project.reason}" if message else project.reason
         await self._publish_status(project, message or None)
+
+    async def background(self, ctx: ActorContext) -> None:
+        """Issue each running project's pending order again until the project moves on."""
+        while True:
+            for project_id, due in list(self._reissue.items()):
+                project = self._projects.get(project_id)
+                pending = project.pending if project is not None else None
+                if project is None or project.state != "running" or pending is None:
+                    del self._reissue[project_id]
+                    continue
+                if pending.order_id != due.order_id or now() < due.at:
+                    continue
+                delay = min(max(due.delay * 2, self.reissue_first), self.reissue_every)
+                self._reissue[project_id] = _Reissue(due.order_id, now() + delay, delay)
+                log.info("project %s: order %s issued again", project_id, due.order_id)
+                await ctx.publish(ctx.subjects.work_order, pending)
+            await anyio.sleep(self.tick)
 
     async def _publish_status(self, project: ProjectState, message: str | None = None) -> None:
         counts = dict.fromkeys(TaskStatus, 0)
@@ -289,8 +350,10 @@ class MonitorActor(Actor):
 def serve_actors(
     *, llm: object = None, root: Path | str, state: StateStore | None = None
 ) -> list[Actor]:
-    """The ``monitor`` role of ``humangr serve``: the Monitor and the pipeline Supervisor
-    (both keep per-project state; run one of each per deployment)."""
+    """The ``monitor`` role of ``humangr serve``: the pipeline Supervisor (its orders and
+    reviews in ``state``) and the Monitor (its projects in their ``TASK_STATE.json``); run one
+    of each per deployment. The Supervisor comes first, so it listens before the Monitor
+    issues the pending orders again."""
     from humangr.actors.pipeline_supervisor import PipelineSupervisor
 
-    return [MonitorActor(root), PipelineSupervisor(root)]
+    return [PipelineSupervisor(root, state=state), MonitorActor(root)]

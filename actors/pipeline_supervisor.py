@@ -7,24 +7,19 @@ import logging
 import time
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import anyio
+import msgspec
 
 from humangr.contracts import (
-    ActionContext,
-    ActionSubmitted,
     AgentName,
     AgentResult,
     AgentRunRecord,
-    Artifact,
     ArtifactRef,
     Handoff,
     HumanLayerReport,
-    MessageEnvelope,
-    Outcome,
     ResponseStatus,
     WorkOrder,
 )
@@ -32,46 +27,37 @@ from humangr.engine.actor import Actor, ActorContext, Route
 from humangr.engine.audit import AuditLog
 from humangr.engine.bus import Msg
 from humangr.engine.enforcer.gates import check_reply
-from humangr.engine.errors import ContractError, MessageRefused, PathPolicyError
+from humangr.engine.errors import (
+    BusClosedError,
+    BusError,
+    ContractError,
+    MessageRefused,
+    PathPolicyError,
+    StateError,
+    StateFileError,
+)
 from humangr.engine.path_policy import write_problem
 from humangr.engine.pipeline import DEV_MODE
 from humangr.engine.pipeline.context import (
-    RESERVED_PREFIX,
     build_envelope,
     failure_reason,
     handoff_report,
     handoff_target,
-    relevant_paths,
-    review_diff,
-    review_findings,
 )
-from humangr.engine.review import action_hash
+from humangr.engine.pipeline.ledger import Held, OrderRecord, WorkLedger
+from humangr.engine.state import MemoryStateStore, StateStore
 from humangr.engine.storage import ProjectStore, resolve_root
 
-__all__ = ["PipelineSupervisor"]
+from .pipeline_files import envelope_for, mismatch, order_is_live, refused, write_if_live
+from .pipeline_review import DevReviews
+
+__all__ = ["WRITE_RETRIES", "PipelineSupervisor"]
 
 log = logging.getLogger("humangr.pipeline")
 R = ResponseStatus
 WRITE_RETRIES = 2
 """Times an agent is asked again after its artifacts could not be written."""
 _STOPPED = (R.BLOCKED, R.FAIL, R.NEEDS_INFO)
-
-
-@dataclass(slots=True)
-class _Request:
-    order: WorkOrder
-    sends: int = 0
-    sent_at: float = 0.0
-    envelope: MessageEnvelope | None = None
-
-
-@dataclass(slots=True)
-class _Review:
-    request: _Request
-    result: AgentResult
-    hash: str
-    started: float
-    waiting_human: bool = False
 
 
 class PipelineSupervisor(Actor):
@@ -87,6 +73,14 @@ class PipelineSupervisor(Actor):
     ``inputs.write_error`` (up to ``WRITE_RETRIES`` times, then ``BLOCKED``). Agent calls and
     reviews that never answer end ``BLOCKED`` after their timeouts. ``AgentRunRecord``s from
     ``audit.*`` are appended to the project's audit log.
+
+    Every order lives in ``state`` (``WorkLedger``) from the moment it arrives, so nothing is
+    lost with this process: on (re)start the Supervisor asks the agent again for an order whose
+    answer it never got, waits for (or submits again, under the same action id) the review of a
+    Dev output, finishes a write it began, and drops the orders the project no longer waits for.
+    An order the Monitor issues again is never run twice: in progress it is left alone, done
+    its hand-off is sent again. Artifacts are written only while the project's persisted state
+    still waits for that order (not after a cancel), and a write already on disk is not redone.
     """
 
     name = "pipeline-supervisor"
@@ -96,31 +90,45 @@ class PipelineSupervisor(Actor):
         self,
         root: Path | str,
         *,
+        state: StateStore | None = None,
         max_diff_bytes: int = 1_000_000,
         decision_timeout: float = 600.0,
         sweep_interval: float = 0.5,
+        report_timeout: float = 5.0,
+        recover_interval: float = 2.0,
     ) -> None:
         self.root = resolve_root(root)
+        self.store: StateStore = state if state is not None else MemoryStateStore()
+        self.ledger = WorkLedger(self.store)
         self.max_diff_bytes = max_diff_bytes
         self.decision_timeout = decision_timeout
         self.sweep_interval = sweep_interval
+        self.report_timeout = report_timeout
+        self.recover_interval = recover_interval
+        self.instance = ""
         self._stores: dict[str, ProjectStore] = {}
-        self._active: set[str] = set()
-        self._requests: dict[str, _Request] = {}
-        self._reviews: dict[str, _Review] = {}
+        self._requests: dict[str, tuple[str, float]] = {}
+        """Requests this instance waits for: request id → (order id, deadline)."""
 
     def routes(self, ctx: ActorContext) -> Sequence[Route[Any]]:
         self._ctx = ctx
+        self.reviews = DevReviews(self, ctx)
         s = ctx.subjects
         q = "pipeline-supervisor"
         return [
             Route(s.work_order, WorkOrder, self._on_order, queue=q),
             Route(s.agent_result, AgentResult, self._on_result, queue=q),
-            Route(s.decisions, HumanLayerReport, self._on_decision),
+            Route(s.decisions, HumanLayerReport, self.reviews.on_decision),
             Route(s.audits, AgentRunRecord, self._on_audit, queue=q),
         ]
 
-    def _store(self, project_id: str) -> ProjectStore:
+    async def setup(self, ctx: ActorContext) -> None:
+        self.instance = uuid.uuid4().hex[:12]
+        self._requests.clear()
+        self.reviews.clear()
+        await self.ledger.open()
+
+    def store_of(self, project_id: str) -> ProjectStore:
         store = self._stores.get(project_id)
         if store is None:
             try:
@@ -130,240 +138,203 @@ class PipelineSupervisor(Actor):
         return store
 
     async def _on_order(self, order: WorkOrder, _: Msg) -> None:
-        if order.order_id in self._active:
-            log.info("order %s is already in progress; duplicate ignored", order.order_id)
-            return
-        self._store(order.project_id)
-        self._active.add(order.order_id)
-        await self._send(_Request(order))
+        self.store_of(order.project_id)
+        held = await self.ledger.get(order.order_id)
+        if held is None:
+            held = await self.ledger.create(OrderRecord(order=order))
+            if held is not None:
+                await self.ledger.prune(order.project_id, keep=order.order_id)
+                await self.send(held)
+                return
+            held = await self.ledger.get(order.order_id)
+            if held is None:
+                return
+        if held.record.order != order:
+            raise MessageRefused(
+                f"work order {order.order_id} was issued before with other contents; an order "
+                "id names one order only",
+                correlation_id=order.project_id,
+            )
+        await self._again(held)
 
-    async def _send(self, request: _Request, extra: dict[str, str] | None = None) -> None:
-        request.sends += 1
-        request.sent_at = time.monotonic()
-        store = self._store(request.order.project_id)
+    async def _again(self, held: Held) -> None:
+        """The Monitor issued a known order again: send its hand-off again if it is done (or
+        its notice if it waits for a human); otherwise it is in progress."""
+        record = held.record
+        if record.phase == "done" and record.handoff is not None:
+            log.info("order %s was done; its hand-off is sent again", held.order_id)
+            await self.publish_handoff(record.handoff)
+        elif record.review is not None and record.review.notice is not None:
+            await self.publish_handoff(record.review.notice)
+        else:
+            log.info("order %s is already in progress (%s)", held.order_id, record.phase)
+
+    async def send(
+        self, held: Held, extra: dict[str, str] | None = None, *, again: bool = False
+    ) -> None:
+        """Send the order to its agent: a new request, or (``again``) the request in flight
+        once more under its id, after a restart lost it."""
+        record = held.record
+        sends = record.sends if again else record.sends + 1
+        inputs = record.extra if again else (extra or {})
+        request_id = f"{record.order.order_id}-{sends}"
+        store = self.store_of(record.order.project_id)
         try:
-            envelope = await anyio.to_thread.run_sync(self._envelope, store, request, extra)
+            envelope = await anyio.to_thread.run_sync(
+                envelope_for, store, record.order, request_id, inputs
+            )
         except PathPolicyError as exc:
-            self._active.discard(request.order.order_id)
-            raise MessageRefused(f"project {request.order.project_id}: {exc}") from None
-        request.envelope = envelope
-        self._requests[envelope.request_id] = request
-        await self._ctx.publish(self._ctx.subjects.agent_request(request.order.agent), envelope)
-
-    @staticmethod
-    def _envelope(
-        store: ProjectStore, request: _Request, extra: dict[str, str] | None
-    ) -> MessageEnvelope:
-        files: dict[str, str] = {}
-        for path in store.list():
-            if path.startswith(RESERVED_PREFIX):
-                continue
-            try:
-                files[path] = store.read(path)
-            except (OSError, UnicodeDecodeError, PathPolicyError) as exc:
-                log.warning("%s: %s not given to the agent: %s", store.project_id, path, exc)
-        order = request.order
-        return build_envelope(
-            order,
-            request_id=f"{order.order_id}-{request.sends}",
-            files=files,
-            relevant=relevant_paths(order, list(files)),
-            extra=extra,
+            await self.settle(held, R.BLOCKED, reason=f"the project cannot be read: {exc}")
+            return
+        updated = msgspec.structs.replace(
+            record,
+            phase="calling",
+            sends=sends,
+            request_id=request_id,
+            sent_at=time.time(),
+            sender=self.instance,
+            extra=dict(inputs),
+            result=None,
         )
+        if await self.ledger.update(held, updated) is None:
+            log.info("order %s changed meanwhile; request %s not sent", held.order_id, request_id)
+            return
+        limit = record.order.limits.timeout_sec * 4 + 30
+        self._requests[request_id] = (held.order_id, time.time() + limit)
+        await self._ctx.publish(self._ctx.subjects.agent_request(record.order.agent), envelope)
 
     async def _on_result(self, result: AgentResult, _: Msg) -> None:
-        request = self._requests.pop(result.request_id, None)
-        if request is None:
+        order_id = result.request_id.rpartition("-")[0]
+        held = await self.ledger.get(order_id) if order_id else None
+        if (
+            held is None
+            or held.record.phase != "calling"
+            or held.record.request_id != result.request_id
+        ):
             log.warning("result %s matches no request in flight; ignored", result.request_id)
             return
+        self._requests.pop(result.request_id, None)
+        order = held.record.order
         envelope = result.envelope
-        mismatch = _mismatch(request.order, result)
-        if mismatch:
-            log.error("result %s refused: %s", result.request_id, mismatch)
-            await self._handoff(request, R.BLOCKED, reason=f"result refused: {mismatch}")
+        wrong = mismatch(order, result)
+        if wrong:
+            log.error("result %s refused: %s", result.request_id, wrong)
+            await self.settle(held, R.BLOCKED, reason=f"result refused: {wrong}")
             return
         if not result.validator_pass or envelope.status in _STOPPED:
-            await self._handoff(
-                request,
+            await self.settle(
+                held,
                 envelope.status,
                 to=handoff_target(result),
                 reason=failure_reason(result),
                 summary=envelope.summary,
             )
             return
-        sent = request.envelope
-        violations = ["no request was sent"] if sent is None else check_reply(sent, envelope)
+        sent = build_envelope(
+            order, request_id=result.request_id, files={}, relevant=[], extra=held.record.extra
+        )
+        violations = check_reply(sent, envelope)
         if violations:
             listed = "; ".join(str(v) for v in violations[:20])
             log.error("result %s claims validator_pass but fails: %s", result.request_id, listed)
-            await self._handoff(
-                request,
+            await self.settle(
+                held,
                 R.BLOCKED,
                 reason=f"result refused: it claims to pass the gates but fails {listed}; "
                 "nothing was written",
             )
             return
-        store = self._store(request.order.project_id)
-        problems = await anyio.to_thread.run_sync(_refused, store, envelope.artifacts)
+        store = self.store_of(order.project_id)
+        problems = await anyio.to_thread.run_sync(refused, store, envelope.artifacts)
         if problems:
-            await self._retry_or_block(request, problems)
-        elif request.order.mode == DEV_MODE:
-            await self._submit_review(request, result)
+            await self.retry_or_block(held, problems)
+        elif order.mode == DEV_MODE:
+            await self.reviews.submit(held, result)
         else:
-            await self._write_and_handoff(request, result)
+            writing = msgspec.structs.replace(held.record, phase="writing", result=result)
+            updated = await self.ledger.update(held, writing)
+            if updated is not None:
+                await self.finish_write(updated)
 
-    async def _write(self, request: _Request, artifacts: Sequence[Artifact]) -> list[str] | None:
-        """The one place agent artifacts reach disk: every path in the order's write set (else
-        ``BLOCKED``, nothing written), then one all-or-nothing batch (a refusal is retried)."""
-        order = request.order
+    async def finish_write(self, held: Held) -> None:
+        """Write the artifacts of an order in the ``writing`` phase and hand it off — the one
+        place agent artifacts reach disk: every path in the order's write set (else
+        ``BLOCKED``, nothing written), then one all-or-nothing batch (a refusal is retried),
+        only while the project still waits for the order."""
+        record = held.record
+        order, result = record.order, record.result
+        if result is None:
+            await self.settle(held, R.BLOCKED, reason="nothing to write (no result recorded)")
+            return
+        artifacts = result.envelope.artifacts
         outside = [p for a in artifacts if (p := write_problem(order.agent, a.path))]
         if outside:
-            await self._handoff(
-                request, R.BLOCKED, reason=f"artifacts refused: {'; '.join(outside)[:2_000]}"
-            )
-            return None
-        store = self._store(order.project_id)
-        try:
-            return await anyio.to_thread.run_sync(store.write_many, artifacts)
-        except PathPolicyError as exc:
-            await self._retry_or_block(request, [str(exc)])
-            return None
-
-    async def _write_and_handoff(self, request: _Request, result: AgentResult) -> None:
-        envelope = result.envelope
-        written = await self._write(request, envelope.artifacts)
-        if written is None:
+            reason = f"artifacts refused: {'; '.join(outside)[:2_000]}"
+            await self.settle(held, R.BLOCKED, reason=reason)
             return
-        await self._handoff(
-            request,
-            envelope.status,
+        store = self.store_of(order.project_id)
+        try:
+            written = await anyio.to_thread.run_sync(write_if_live, store, order, artifacts)
+        except PathPolicyError as exc:
+            await self.retry_or_block(held, [str(exc)])
+            return
+        except StateFileError as exc:
+            await self.settle(held, R.BLOCKED, reason=f"nothing written: {exc}")
+            return
+        if written is None:
+            await self.abandon(held)
+            return
+        if order.mode == DEV_MODE:
+            await self.settle(
+                held,
+                R.OK,
+                to=AgentName.QA,
+                decision_outcome="approved",
+                code_refs=written,
+                summary=result.envelope.summary,
+                artifacts=[ArtifactRef(path=p) for p in written],
+            )
+            return
+        await self.settle(
+            held,
+            result.envelope.status,
             to=handoff_target(result),
-            summary=envelope.summary,
-            report=handoff_report(request.order, result),
+            summary=result.envelope.summary,
+            report=handoff_report(order, result),
             artifacts=[
                 ArtifactRef(path=p, summary=a.purpose)
-                for p, a in zip(written, envelope.artifacts, strict=True)
+                for p, a in zip(written, artifacts, strict=True)
             ],
         )
 
-    async def _retry_or_block(self, request: _Request, problems: list[str]) -> None:
+    async def retry_or_block(self, held: Held, problems: list[str]) -> None:
         error = "; ".join(problems)[:2_000]
-        if request.sends > WRITE_RETRIES:
-            await self._handoff(request, R.BLOCKED, reason=f"artifacts refused: {error}")
+        if held.record.sends > WRITE_RETRIES:
+            await self.settle(held, R.BLOCKED, reason=f"artifacts refused: {error}")
             return
         log.warning(
-            "order %s: artifacts refused (%s); asking the agent again",
-            request.order.order_id,
-            error,
+            "order %s: artifacts refused (%s); asking the agent again", held.order_id, error
         )
-        await self._send(
-            request,
+        await self.send(
+            held,
             {
                 "write_error": f"Your artifacts were not written: {error}. "
                 "Return them again under allowed paths."
             },
         )
 
-    async def _submit_review(self, request: _Request, result: AgentResult) -> None:
-        """Submit the Dev's artifacts to the seven layers; nothing is written before the
-        decision."""
-        order = request.order
-        artifacts = result.envelope.artifacts
-        store = self._store(order.project_id)
-        current = await anyio.to_thread.run_sync(_current, store, [a.path for a in artifacts])
-        diff = review_diff([(a.path, a.content) for a in artifacts], current)
-        if len(diff.encode()) > self.max_diff_bytes:
-            await self._handoff(
-                request,
-                R.OK,
-                to=AgentName.DEV,
-                decision_outcome="rejected",
-                reason=f"the change is {len(diff.encode())} bytes; the review "
-                f"accepts at most {self.max_diff_bytes}: split it",
-            )
-            return
-        action = ActionContext(
-            agent_id=f"dev-{order.project_id}"[:64],
-            action_type="code_diff",
-            action_description=(
-                f"Dev implementation of {order.task_id} (attempt "
-                f"{order.attempt}) in project {order.project_id}: "
-                f"{result.envelope.summary}"
-            )[:20_000],
-            code_diff=diff,
-            affected_files=[a.path for a in artifacts],
-            environment={
-                "project_id": order.project_id,
-                "task_id": order.task_id or "",
-                "order_id": order.order_id,
-                "attempt": str(order.attempt),
-            },
-        )
-        action_id = f"dev-{uuid.uuid4().hex[:24]}"
-        digest = action_hash(action)
-        self._reviews[action_id] = _Review(request, result, digest, time.monotonic())
-        await self._ctx.publish(
-            self._ctx.subjects.action_submit,
-            ActionSubmitted(action_id=action_id, action=action, action_hash=digest),
-        )
-
-    async def _on_decision(self, report: HumanLayerReport, _: Msg) -> None:
-        review = self._reviews.get(report.action_id)
-        if review is None:
-            return
-        if report.action_hash != review.hash:
-            log.error("decision for %s names another action hash; ignored", report.action_id)
-            return
-        reasons = "; ".join(report.blocking_reasons)[:20_000]
-        if report.outcome is Outcome.NEEDS_REVIEW and not report.resolved_by:
-            review.waiting_human = True
-            await self._handoff(
-                review.request, R.OK, decision_outcome="needs_review", reason=reasons, final=False
-            )
-            return
-        del self._reviews[report.action_id]
-        if report.outcome is Outcome.APPROVED:
-            await self._write_and_handoff_dev(review)
-            return
-        await self._handoff(
-            review.request,
-            R.OK,
-            to=AgentName.DEV,
-            decision_outcome="rejected",
-            reason=reasons,
-            findings=review_findings(report),
-            summary=review.result.envelope.summary,
-        )
-
-    async def _write_and_handoff_dev(self, review: _Review) -> None:
-        envelope = review.result.envelope
-        written = await self._write(review.request, envelope.artifacts)
-        if written is None:
-            return
-        await self._handoff(
-            review.request,
-            R.OK,
-            to=AgentName.QA,
-            decision_outcome="approved",
-            code_refs=written,
-            summary=envelope.summary,
-            artifacts=[ArtifactRef(path=p) for p in written],
-        )
-
-    async def _handoff(
+    def handoff(
         self,
-        request: _Request,
+        order: WorkOrder,
         status: ResponseStatus,
         *,
         to: AgentName = AgentName.MONITOR,
-        final: bool = True,
         **fields: Any,
-    ) -> None:
-        order = request.order
+    ) -> Handoff:
         for name in ("reason", "summary"):
             if name in fields:
                 fields[name] = fields[name][:20_000]
-        handoff = Handoff(
+        return Handoff(
             project_id=order.project_id,
             order_id=order.order_id,
             task_id=order.task_id,
@@ -372,69 +343,101 @@ class PipelineSupervisor(Actor):
             status=status,
             **fields,
         )
-        if final:
-            self._active.discard(order.order_id)
-        await self._ctx.publish(self._ctx.subjects.handoff(order.project_id), handoff)
+
+    async def settle(self, held: Held, status: ResponseStatus, **fields: Any) -> None:
+        """End the order with its hand-off: recorded (to be sent again if the Monitor asks),
+        then published."""
+        handoff = self.handoff(held.record.order, status, **fields)
+        done = msgspec.structs.replace(
+            held.record, phase="done", handoff=handoff, result=None, review=None, extra={}
+        )
+        if await self.ledger.update(held, done) is None:
+            log.info("order %s was settled by another handler; hand-off dropped", held.order_id)
+            return
+        if held.record.review is not None:
+            await self.ledger.unlink(held.record.review.action_id)
+        await self.publish_handoff(handoff)
+
+    async def publish_handoff(self, handoff: Handoff) -> None:
+        await self._ctx.publish(self._ctx.subjects.handoff(handoff.project_id), handoff)
+
+    async def abandon(self, held: Held) -> None:
+        """The project no longer waits for this order (cancelled, ended, or moved on): drop
+        it without writing or handing off anything."""
+        if await self.ledger.delete(held):
+            log.warning(
+                "project %s no longer waits for order %s; dropped with nothing written",
+                held.record.order.project_id,
+                held.order_id,
+            )
 
     async def _on_audit(self, record: AgentRunRecord, _: Msg) -> None:
-        audit = AuditLog(self._store(record.project_id))
+        audit = AuditLog(self.store_of(record.project_id))
         try:
             await anyio.to_thread.run_sync(audit.append, record)
         except (ContractError, PathPolicyError) as exc:
             raise MessageRefused(str(exc)) from None
 
     async def background(self, ctx: ActorContext) -> None:
-        """End agent calls and reviews that never answered as ``BLOCKED`` (fail closed)."""
+        """Take up the recorded orders, then end agent calls and reviews that never answered
+        as ``BLOCKED`` (fail closed)."""
+        recovered = False
+        next_recovery = 0.0
         while True:
-            await anyio.sleep(self.sweep_interval)
-            now = time.monotonic()
-            for request_id, request in list(self._requests.items()):
-                limits = request.order.limits
-                if now - request.sent_at > limits.timeout_sec * 4 + 30:
-                    del self._requests[request_id]
-                    await self._handoff(
-                        request, R.BLOCKED, reason=f"no answer from {request.order.agent}"
-                    )
-            for action_id, review in list(self._reviews.items()):
-                if not review.waiting_human and now - review.started > self.decision_timeout:
-                    del self._reviews[action_id]
-                    await self._handoff(
-                        review.request,
-                        R.BLOCKED,
-                        reason=(
-                            f"no review decision for {action_id} within {self.decision_timeout:g}s"
-                        ),
-                    )
-
-
-def _mismatch(order: WorkOrder, result: AgentResult) -> str:
-    """Why ``result`` is not an answer to ``order`` (empty when it is)."""
-    asked = (order.project_id, order.agent, order.mode, order.task_id)
-    answered = (result.project_id, result.agent, result.mode, result.task_id)
-    if asked == answered:
-        return ""
-    return f"it answers {answered} but the request was {asked}"
-
-
-def _refused(store: ProjectStore, artifacts: Sequence[Artifact]) -> list[str]:
-    problems = []
-    for artifact in artifacts:
-        if artifact.path.startswith(RESERVED_PREFIX):
-            problems.append(f"{artifact.path!r}: {RESERVED_PREFIX} is written by the Monitor only")
-            continue
-        try:
-            store.resolve(artifact.path)
-        except PathPolicyError as exc:
-            problems.append(str(exc))
-    return problems
-
-
-def _current(store: ProjectStore, paths: Sequence[str]) -> dict[str, str]:
-    current = {}
-    for path in paths:
-        if store.exists(path):
             try:
-                current[path] = store.read(path)
-            except UnicodeDecodeError:
-                current[path] = "(binary file)"
-    return current
+                if time.time() >= next_recovery and (not recovered or self.reviews.unconfirmed):
+                    if not recovered:
+                        await self._recover()
+                        recovered = True
+                    await self.reviews.confirm()
+                    next_recovery = time.time() + self.recover_interval
+                await self._sweep()
+            except BusClosedError:
+                raise
+            except (BusError, StateError) as exc:
+                log.warning("pipeline supervisor background work: %s; trying again", exc)
+                next_recovery = time.time() + self.recover_interval
+            await anyio.sleep(self.sweep_interval)
+
+    async def _recover(self) -> None:
+        found, damaged = await self.ledger.scan()
+        for error in damaged:
+            log.error("not taken up: %s", error)
+        for held in found:
+            record = held.record
+            if record.phase == "done":
+                continue
+            try:
+                store = self.store_of(record.order.project_id)
+                live = await anyio.to_thread.run_sync(order_is_live, store, record.order)
+            except (StateFileError, MessageRefused) as exc:
+                log.error("order %s not taken up: %s", held.order_id, exc)
+                continue
+            if not live:
+                await self.abandon(held)
+            elif record.phase == "calling":
+                log.warning(
+                    "order %s: asking %s again after a restart", held.order_id, record.order.agent
+                )
+                await self.send(held, again=True)
+            elif record.phase == "writing":
+                await self.finish_write(held)
+            else:
+                self.reviews.recovered(held)
+
+    async def _sweep(self) -> None:
+        now = time.time()
+        for request_id, (order_id, deadline) in list(self._requests.items()):
+            if now <= deadline:
+                continue
+            del self._requests[request_id]
+            held = await self.ledger.get(order_id)
+            if (
+                held is not None
+                and held.record.request_id == request_id
+                and held.record.phase == "calling"
+            ):
+                await self.settle(
+                    held, R.BLOCKED, reason=f"no answer from {held.record.order.agent}"
+                )
+        await self.reviews.sweep(now)

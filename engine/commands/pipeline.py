@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import anyio
@@ -24,10 +24,13 @@ from humangr.engine.actor import Actor
 from humangr.engine.bus import Bus
 from humangr.engine.commands.common import connect_nats, make_llm
 from humangr.engine.commands.inputs import read_text
+from humangr.engine.commands.state import open_state
 from humangr.engine.errors import ConfigError, ContractError, EngineError
 from humangr.engine.llm import LLMClient
 from humangr.engine.pipeline import ProjectState, next_step, render_status, render_task_state
+from humangr.engine.pipeline.ledger import WorkLedger
 from humangr.engine.runtime import run_engine
+from humangr.engine.state import StateStore
 from humangr.engine.storage import ProjectStore
 
 __all__ = [
@@ -37,6 +40,7 @@ __all__ = [
     "add_parsers",
     "pipeline_actors",
     "run_command",
+    "state_path",
     "status_command",
     "watch",
 ]
@@ -45,6 +49,15 @@ EXIT_CODES = {"done": 0, "blocked": 1, "cancelled": 4, "running": 5}
 """Exit codes of the pipeline commands by project state; an error exits ``EXIT_ERROR`` (3),
 as every command does."""
 DEFAULT_ROOT = "projects"
+STATE_FILE = ".humangr-state.db"
+"""A project's durable state in ``pipeline run``: the pipeline Supervisor's orders and reviews,
+the review engine's decisions and pending reviews, and the circuit breakers (SQLite)."""
+PREFIX_HELP = "subject prefix on NATS (default hl; the engine's serve --prefix)"
+STATE_OPTION_HELP = (
+    "where the run keeps its orders, reviews and circuit breakers: the path of a SQLite file "
+    f"(default <root>/<project>/{STATE_FILE}), kv (JetStream key-value, with --nats) or memory "
+    "(nothing survives the process)"
+)
 
 
 def _root(args: argparse.Namespace) -> Path:
@@ -58,15 +71,27 @@ def _load(root: Path, project_id: str) -> tuple[ProjectStore, ProjectState | Non
     return store, load_project(store)
 
 
-def pipeline_actors(llm: LLMClient, root: Path, project_id: str) -> list[Actor]:
-    """The Monitor, the pipeline Supervisor and one actor per agent; the breakers persist in
-    ``<root>/<project>/.humangr-breakers.json`` (the run writes only under its project)."""
-    from humangr.actors.agent import BREAKER_FILE, agent_actors
-    from humangr.actors.monitor import serve_actors
+def state_path(root: Path, project_id: str) -> Path:
+    """Where ``pipeline run`` keeps a project's durable state by default."""
+    return root / project_id / STATE_FILE
+
+
+def pipeline_actors(
+    llm: LLMClient, root: Path, project_id: str, state: StateStore | None = None
+) -> list[Actor]:
+    """One actor per agent (the circuit breakers in ``state``), the pipeline Supervisor (its
+    orders and reviews in ``state``) and the Monitor of ``project_id`` alone — in that order,
+    so that each listens before the one that sends to it starts."""
+    from humangr.actors.agent import agent_actors
+    from humangr.actors.monitor import MonitorActor
+    from humangr.actors.pipeline_supervisor import PipelineSupervisor
     from humangr.engine.enforcer import BreakerStore
 
-    breakers = BreakerStore((root / project_id) / BREAKER_FILE)
-    return [*serve_actors(llm=llm, root=root), *agent_actors(llm, breakers=breakers)]
+    return [
+        *agent_actors(llm, breakers=BreakerStore(state)),
+        PipelineSupervisor(root, state=state),
+        MonitorActor(root, projects={project_id}),
+    ]
 
 
 def _progress(status: PipelineStatus) -> str:
@@ -181,15 +206,39 @@ def _start_kick(start: PipelineStart) -> Kick:
     return lambda subjects: (subjects.pipeline_start, encode_message(start))
 
 
+Actors = Callable[[StateStore], list[Actor]]
+"""The actors of a run, given its state store."""
+Finish = Callable[[StateStore], Awaitable[None]]
+
+
 async def _run(
-    args: argparse.Namespace, kick: Kick | None, actors: list[Actor], llm: LLMClient | None
+    args: argparse.Namespace,
+    kick: Kick | None,
+    actors: Actors,
+    llm: LLMClient | None,
+    finish: Finish | None = None,
 ) -> str:
-    bus = await connect_nats(args.nats) if args.nats else None
+    prefix = args.prefix
+    bus = await connect_nats(args.nats, prefix=prefix) if args.nats else None
+    state: StateStore | None = None
     try:
-        async with run_engine(bus=bus, llm=llm, extra_actors=actors) as engine:
+        spec = args.state or str(state_path(_root(args), args.project))
+        state = await open_state(spec, bus, prefix=prefix)
+        await WorkLedger(state).open()
+        async with run_engine(
+            bus=bus,
+            llm=llm,
+            subjects=Subjects(prefix),
+            extra_actors=actors(state),
+            state=state,
+        ) as engine:
             last = await watch(engine.bus, engine.subjects, args.project, kick, args.deadline)
-            return last.state if last is not None else "running"
+        if finish is not None:
+            await finish(state)
+        return last.state if last is not None else "running"
     finally:
+        if state is not None:
+            await state.close()
         if bus is not None:
             await bus.close()
 
@@ -197,6 +246,7 @@ async def _run(
 def run_command(args: argparse.Namespace) -> int:
     """``pipeline run``: start or resume a project and follow it to its end."""
     root = _root(args)
+    Subjects(args.prefix)
     spec = read_text(args.spec_file, "the spec")
     store, existing = _load(root, args.project)
     if existing is not None and existing.state != "running":
@@ -212,7 +262,6 @@ def run_command(args: argparse.Namespace) -> int:
     llm = make_llm(args.llm)
     if llm is None:
         raise ConfigError("the pipeline needs an LLM: --llm anthropic or --llm scripted:FILE")
-    actors = pipeline_actors(llm, root, args.project)
     limits = Limits(
         max_rounds=args.max_rounds, max_rework=args.max_rework, timeout_sec=args.timeout
     )
@@ -232,6 +281,12 @@ def run_command(args: argparse.Namespace) -> int:
         f"{'resuming' if start is None else 'starting'} project {args.project} in {store.dir}",
         flush=True,
     )
+    if existing is not None and existing.waiting_human:
+        print(f"project {args.project} waits for a human review: {existing.message}", flush=True)
+
+    def actors(state: StateStore) -> list[Actor]:
+        return pipeline_actors(llm, root, args.project, state)
+
     state = anyio.run(_run, args, _start_kick(start) if start else None, actors, llm)
     _, final = _load(root, args.project)
     if final is None:
@@ -264,6 +319,8 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         "--llm", help="anthropic | scripted:FILE (default: anthropic when ANTHROPIC_API_KEY is set)"
     )
     run.add_argument("--nats", help="run the actors over NATS at this URL (default: in process)")
+    run.add_argument("--state", help=STATE_OPTION_HELP)
+    run.add_argument("--prefix", default="hl", help=PREFIX_HELP)
     run.add_argument("--variant", default="generic", help="dev/qa prompt variant")
     run.add_argument("--max-rounds", type=int, default=3, help="CTO revision rounds per stage")
     run.add_argument("--max-rework", type=int, default=3, help="reworks per task")

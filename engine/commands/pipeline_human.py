@@ -1,8 +1,9 @@
 """``humangr pipeline unblock`` and ``humangr pipeline cancel``: a human's way out of ``blocked``.
 
 In process (no ``--nats``) the command is checked against the persisted project first, then
-the engine is started as by ``pipeline run``, the ``PipelineCommand`` published and the project
-followed until it ends. With ``--nats`` the command goes to a running engine and the status it
+the engine is started as by ``pipeline run`` (on the same state store), the ``PipelineCommand``
+published and the project followed until it ends; a cancel also drops the project's orders and
+reviews from the store. With ``--nats`` the command goes to a running engine and the status it
 causes is printed (``--follow``: until the project ends).
 """
 
@@ -20,12 +21,16 @@ from humangr.engine.actor import Actor
 from humangr.engine.commands.common import connect_nats, make_llm
 from humangr.engine.errors import ConfigError, ContractError, EngineError
 from humangr.engine.pipeline import CommandRefused, apply_command
+from humangr.engine.pipeline.ledger import WorkLedger
 from humangr.engine.redact import redact_url
+from humangr.engine.state import StateStore
 
 from .failure import describe
 from .inputs import read_text
 from .pipeline import (
     EXIT_CODES,
+    PREFIX_HELP,
+    STATE_OPTION_HELP,
     Kick,
     Refused,
     _load,
@@ -85,15 +90,25 @@ def _in_process(args: argparse.Namespace, command: PipelineCommand) -> int:
             f"{step.orders[0].mode}: give an LLM (--llm anthropic or "
             f"--llm scripted:FILE)"
         )
-    actors: list[Actor] = (
-        pipeline_actors(llm, root, command.project_id) if llm else [MonitorActor(root)]
-    )
+    cancel = command.command == "cancel" and command.task_id is None
+
+    def actors(state: StateStore) -> list[Actor]:
+        if llm is None or cancel:
+            return [MonitorActor(root, projects={command.project_id})]
+        return pipeline_actors(llm, root, command.project_id, state)
+
+    async def forget(state: StateStore) -> None:
+        """A cancelled project's orders and reviews are dropped from the store."""
+        ledger = WorkLedger(state)
+        await ledger.open()
+        await ledger.forget_project(command.project_id)
+
     target = f"task {command.task_id}" if command.task_id else "project"
     print(
         f"{command.command} of {target} {command.project_id} by {command.reviewer} in {store.dir}",
         flush=True,
     )
-    state = anyio.run(_run, args, _kick(command), actors, llm)
+    state = anyio.run(_run, args, _kick(command), actors, llm, forget if cancel else None)
     _, final = _load(root, command.project_id)
     if final is None:
         raise ConfigError(f"project {command.project_id} disappeared from {root}")
@@ -107,7 +122,7 @@ def _in_process(args: argparse.Namespace, command: PipelineCommand) -> int:
 
 
 async def _remote(args: argparse.Namespace, command: PipelineCommand) -> PipelineStatus | None:
-    bus = await connect_nats(args.nats)
+    bus = await connect_nats(args.nats, prefix=args.prefix)
     try:
 
         def enough(status: PipelineStatus) -> bool:
@@ -115,7 +130,7 @@ async def _remote(args: argparse.Namespace, command: PipelineCommand) -> Pipelin
 
         return await watch(
             bus,
-            Subjects(),
+            Subjects(args.prefix),
             command.project_id,
             _kick(command),
             args.deadline if args.follow else args.wait,
@@ -148,6 +163,7 @@ def _over_nats(args: argparse.Namespace, command: PipelineCommand) -> int:
 
 def human_command(args: argparse.Namespace) -> int:
     """``pipeline unblock|cancel``: in process, or sent to the engine with ``--nats``."""
+    Subjects(args.prefix)
     try:
         command = build_command(args)
     except ContractError as exc:
@@ -168,14 +184,16 @@ def add_human_parsers(
         ),
         (
             "cancel",
-            "cancel a blocked task (the project goes on) or, without --task, the whole project",
+            "cancel a project that has not ended (running, waiting for a human, or blocked), "
+            "or with --task one task (blocked, or in progress) while the project goes on",
         ),
     ):
         p = commands.add_parser(name, help=text, description=text)
         p.add_argument("project", help="project id")
         p.add_argument(
             "--task",
-            help="the blocked task (omit for a stage-level block, or to cancel the whole project)",
+            help="the task (unblock: the blocked one, omit for a stage-level block; cancel: a "
+            "blocked or in-progress task, omit to cancel the whole project)",
         )
         p.add_argument("--reviewer", required=True, help="who decides (recorded)")
         p.add_argument(
@@ -197,6 +215,8 @@ def add_human_parsers(
                 help="extra reworks (task) or rounds (stage) granted, 1..10",
             )
         p.add_argument("--root", help=root_help)
+        p.add_argument("--state", help=f"in process: {STATE_OPTION_HELP}")
+        p.add_argument("--prefix", default="hl", help=PREFIX_HELP)
         p.add_argument(
             "--llm",
             help="anthropic | scripted:FILE (in process; needed when the "

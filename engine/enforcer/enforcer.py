@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import anyio
 import msgspec
 
 from humangr.contracts import (
@@ -39,11 +40,11 @@ from humangr.contracts import (
     canonical_json,
     sha256_hex,
 )
-from humangr.engine.errors import ConfigError
+from humangr.engine.errors import ConfigError, StateError
 from humangr.engine.llm import LLMClient, complete_structured
 from humangr.engine.metrics import Metrics
 
-from .breaker import BreakerKey, BreakerState, BreakerStore
+from .breaker import BreakerKey, BreakerState, BreakerStore, CircuitBreaker
 from .bundle import DEFAULT_MAX_TOKENS, DEFAULT_TOKEN_BUDGET, PromptAssets, build_request
 from .gates import check_reply, messages, request_problems
 from .strict import StrictLLM
@@ -57,6 +58,8 @@ _LONG = 20_000
 _MAX_ERRORS = 200
 _MAX_KEY = 128
 _ESCALATE_TO = "monitor"
+TRIAL_MARGIN_S = 60.0
+"""Added to the longest a call may take to make the lease of a half-open trial."""
 
 
 def default_assets(agent: str, variant: str) -> PromptAssets:
@@ -106,7 +109,7 @@ def _blocked(summary: str, errors: list[str], *, model: str, key: str) -> Respon
 class Enforcer:
     """Runs agent calls through the bundle, the strict parse, the gates, the repairs and the
     circuit breakers. One instance serves every agent of a process (it keeps no per-call
-    state); ``breakers`` is shared and persisted."""
+    state); ``breakers`` are shared through their state store with every other worker."""
 
     def __init__(
         self,
@@ -159,7 +162,6 @@ class Enforcer:
         request_hash = sha256_hex(canonical_json(envelope))
         idempotency_key = _idempotency_key(envelope, request_hash)
         events: list[BreakerChanged] = []
-        breaker = self.breakers.get(key)
 
         def finish(
             reply: ResponseEnvelope,
@@ -220,11 +222,19 @@ class Enforcer:
                 _blocked(errors[0], errors, model="", key=idempotency_key), errors, passed=False
             )
 
-        allowed, change = breaker.acquire()
+        lease = envelope.limits.timeout_sec * (self.max_repairs + 1) * 2 + TRIAL_MARGIN_S
+        try:
+            allowed, change, token, breaker = await self.breakers.acquire(key, lease=lease)
+        except StateError as exc:
+            error = f"circuit breaker state unavailable, call refused: {exc}"
+            log.error("%s", error)
+            return finish(
+                _blocked(error, [error], model="", key=idempotency_key), [error], passed=False
+            )
         if change is not None:
-            events.append(await self._changed(key, change))
+            events.append(await self._changed(key, change, breaker))
         if not allowed:
-            error = self._refusal(envelope, key)
+            error = _refusal(envelope, breaker)
             return finish(
                 _blocked(error, [error], model="", key=idempotency_key),
                 [error],
@@ -232,8 +242,6 @@ class Enforcer:
                 breaker_open=True,
             )
 
-        before = (breaker.state, breaker.failures)
-        verdict: BreakerState | None = None
         settled = False
         try:
             request = build_request(
@@ -255,16 +263,24 @@ class Enforcer:
                 check=self._check(envelope),
                 metrics=self.metrics,
             )
-            ok = outcome.ok and isinstance(outcome.value, ResponseEnvelope)
-            verdict = breaker.succeed() if ok else breaker.fail()
             settled = True
         finally:
             if not settled:
-                breaker.release()
+                with anyio.CancelScope(shield=True):
+                    await self._release(key, token)
+        ok = outcome.ok and isinstance(outcome.value, ResponseEnvelope)
+        try:
+            verdict, breaker = await (self.breakers.succeed if ok else self.breakers.fail)(key)
+        except StateError as exc:
+            log.error(
+                "circuit breaker %s: the %s of this call is not recorded: %s",
+                "/".join(key),
+                "success" if ok else "failure",
+                exc,
+            )
+            verdict = None
         if verdict is not None:
-            events.append(await self._changed(key, verdict))
-        elif (breaker.state, breaker.failures) != before:
-            await self._persist()
+            events.append(await self._changed(key, verdict, breaker))
         model = outcome.model or ""
         if ok:
             meta = ResponseMeta(
@@ -290,23 +306,16 @@ class Enforcer:
             usage=outcome.usage,
         )
 
-    def _refusal(self, envelope: MessageEnvelope, key: BreakerKey) -> str:
-        breaker = self.breakers.get(key)
-        retry_at = breaker.retry_at
-        when = ""
-        if breaker.state == "open" and retry_at is not None:
-            when = " until " + time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(retry_at))
-        elif breaker.state == "half_open":
-            when = " while its trial call runs"
-        return (
-            f"circuit breaker {breaker.state} for {envelope.agent.value}/{envelope.mode} of "
-            f"project {envelope.project_id} after {breaker.failures} failure(s): calls are "
-            f"refused{when}"
-        )
+    async def _release(self, key: BreakerKey, token: str) -> None:
+        try:
+            await self.breakers.release(key, token)
+        except StateError as exc:
+            log.error("circuit breaker %s: the trial is not released: %s", "/".join(key), exc)
 
-    async def _changed(self, key: BreakerKey, state: BreakerState) -> BreakerChanged:
+    async def _changed(
+        self, key: BreakerKey, state: BreakerState, breaker: CircuitBreaker
+    ) -> BreakerChanged:
         project, agent, mode = key
-        breaker = self.breakers.get(key)
         log.warning(
             "circuit breaker %s/%s/%s is now %s (%d failure(s))",
             project,
@@ -316,8 +325,12 @@ class Enforcer:
             breaker.failures,
         )
         if self.metrics is not None:
-            self.metrics.set_breaker(agent, mode, self._worst(agent, mode))
-        await self._persist()
+            try:
+                worst = await self._worst(agent, mode)
+            except StateError as exc:
+                log.error("breaker metric of %s/%s not updated: %s", agent, mode, exc)
+            else:
+                self.metrics.set_breaker(agent, mode, worst)
         return BreakerChanged(
             project_id=project,
             agent=AgentName(agent),
@@ -326,18 +339,23 @@ class Enforcer:
             failures=breaker.failures,
         )
 
-    def _worst(self, agent: str, mode: str) -> BreakerState:
-        states = {b.state for (_, a, m), b in self.breakers.items() if (a, m) == (agent, mode)}
+    async def _worst(self, agent: str, mode: str) -> BreakerState:
+        states = {
+            b.state for (_, a, m), b in await self.breakers.items() if (a, m) == (agent, mode)
+        }
         worst: tuple[BreakerState, ...] = ("open", "half_open")
         return next((s for s in worst if s in states), "closed")
 
-    async def _persist(self) -> None:
-        try:
-            await self.breakers.persist()
-        except OSError as exc:
-            log.error(
-                "cannot persist circuit breakers to %s: %s; the states live on in memory "
-                "but a restart would lose them",
-                self.breakers.path,
-                exc,
-            )
+
+def _refusal(envelope: MessageEnvelope, breaker: CircuitBreaker) -> str:
+    retry_at = breaker.retry_at
+    when = ""
+    if breaker.state == "open" and retry_at is not None:
+        when = " until " + time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(retry_at))
+    elif breaker.state == "half_open":
+        when = " while its trial call runs"
+    return (
+        f"circuit breaker {breaker.state} for {envelope.agent.value}/{envelope.mode} of "
+        f"project {envelope.project_id} after {breaker.failures} failure(s): calls are "
+        f"refused{when}"
+    )

@@ -1,10 +1,14 @@
-"""A human's way out of ``blocked``: ``unblock`` and ``cancel`` (``PipelineCommand``), pure.
+"""A human's way out: ``unblock`` and ``cancel`` (``PipelineCommand``), pure.
 
-Only a ``blocked`` project takes commands. ``unblock`` re-orders the step that blocked (the
+``unblock`` applies to a ``blocked`` project only: it re-orders the step that blocked (the
 project's ``resume``) with ``extra`` reworks (a blocked task) or rounds (a stage) granted and
-the human's words in ``inputs.human_reason``/``inputs.human_answers``. ``cancel`` with a task
-cancels that blocked task and the project goes on with the next one; without a task it ends
-the whole project ``cancelled``. Anything else raises ``CommandRefused``.
+the human's words in ``inputs.human_reason``/``inputs.human_answers``. ``cancel`` applies to
+every project that has not ended (``running`` — waiting for an agent, for the review layers or
+for a human — or ``blocked``): with a task it cancels that task (a blocked one, or the one the
+running project works on) and the project goes on with the next one; without a task it ends
+the whole project ``cancelled``. The order the project waited for, if any, is dropped: its
+answer changes nothing (the pipeline Supervisor writes only for the order a running project
+waits for). Anything else raises ``CommandRefused``.
 """
 
 from __future__ import annotations
@@ -49,20 +53,26 @@ def human_inputs(command: PipelineCommand) -> tuple[dict[str, str], str]:
 def apply_command(project: ProjectState, command: PipelineCommand, *, now: datetime) -> Step:
     """Apply ``command`` to ``project``; the command is recorded in the state and the history.
 
-    Raises ``CommandRefused`` when the project is not blocked, the task is unknown or not
-    blocked, or there is nothing to re-order.
+    Raises ``CommandRefused`` when the project has ended (or, for ``unblock``, is not
+    blocked), the task is unknown or cannot be cancelled, or there is nothing to re-order.
     """
     pid = project.project_id
     if command.project_id != pid:
         raise CommandRefused(f"command for project {command.project_id} sent to project {pid}")
+    if command.command == "cancel":
+        if project.state not in ("running", "blocked"):
+            raise CommandRefused(
+                f"project {pid} has ended {project.state}: there is nothing to cancel"
+            )
+        if command.task_id is None:
+            return _cancel(project, command, now)
+        return _cancel_task(project, _cancellable_task(project, command.task_id), command, now)
     if project.state != "blocked":
         raise CommandRefused(
             f"project {pid} is {project.state}, not blocked: only a blocked project can be "
-            f"unblocked or cancelled"
+            f"unblocked (cancel works on a running one)"
         )
     task = _blocked_task(project, command.task_id) if command.task_id else None
-    if command.command == "cancel":
-        return _cancel_task(project, task, command, now) if task else _cancel(project, command, now)
     if task is None:
         blocked = next((t for t in project.tasks if t.status is S.BLOCKED), None)
         if blocked is not None:
@@ -82,15 +92,41 @@ def apply_command(project: ProjectState, command: PipelineCommand, *, now: datet
 
 
 def _blocked_task(project: ProjectState, task_id: str) -> TaskState:
+    task = _known_task(project, task_id)
+    if task.status is not S.BLOCKED:
+        raise CommandRefused(
+            f"task {task_id} of project {project.project_id} is {task.status}, not blocked"
+        )
+    return task
+
+
+def _cancellable_task(project: ProjectState, task_id: str) -> TaskState:
+    """The task ``cancel --task`` may cancel: a blocked one, or the one the running project
+    works on while it is in progress or back from QA."""
+    if project.state == "blocked":
+        return _blocked_task(project, task_id)
+    task = _known_task(project, task_id)
+    pending = project.pending
+    if pending is None or pending.task_id != task_id:
+        raise CommandRefused(
+            f"task {task_id} of project {project.project_id} is {task.status}, and the project "
+            f"works on {pending.task_id if pending and pending.task_id else 'no task'}: only "
+            "the task in progress or a blocked one can be cancelled"
+        )
+    if task.status not in (S.IN_PROGRESS, S.QA_FAIL):
+        raise CommandRefused(
+            f"task {task_id} of project {project.project_id} is {task.status} (QA is "
+            "validating it) and cannot be cancelled now; cancel the project, or wait"
+        )
+    return task
+
+
+def _known_task(project: ProjectState, task_id: str) -> TaskState:
     task = project.task(task_id)
     if task is None:
         known = ", ".join(t.task_id for t in project.tasks) or "none (no backlog accepted yet)"
         raise CommandRefused(
             f"project {project.project_id} has no task {task_id}; its tasks: {known}"
-        )
-    if task.status is not S.BLOCKED:
-        raise CommandRefused(
-            f"task {task_id} of project {project.project_id} is {task.status}, not blocked"
         )
     return task
 
@@ -201,7 +237,7 @@ def _cancel_task(
         reason=f"cancelled by {command.reviewer}: {command.reason}",
     )
     project = finish_task(project, task)
-    project = msgspec.structs.replace(project, state="running", current_task=None)
+    project = msgspec.structs.replace(project, state="running", current_task=None, pending=None)
     project = _record(project, command, f"{task.task_id} cancelled", now)
     return start_next_task(project, now)
 

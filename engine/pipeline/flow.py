@@ -147,6 +147,8 @@ def on_handoff(
             f"waiting for {pending.order_id} from {pending.agent}",
         )
     if handoff.decision_outcome == "needs_review":
+        if project.waiting_human:
+            return Step(project, changed=False, note="already waiting for a human review")
         project = msgspec.structs.replace(project, waiting_human=True, next_owner=OPERATOR)
         return Step(log(project, f"waiting for a human review: {handoff.reason}", now))
     project = log(project, _describe(handoff), now)

@@ -10,7 +10,7 @@ import anyio
 import pytest
 from enforcer_helpers import envelope, fake_assets, good
 
-from humangr.actors.agent import BREAKER_FILE, AgentActor, agent_actors, serve_actors
+from humangr.actors.agent import AgentActor, agent_actors, serve_actors
 from humangr.contracts import (
     AgentName,
     AgentResult,
@@ -23,10 +23,11 @@ from humangr.contracts import (
     encode,
 )
 from humangr.engine.actor import ActorSystem, SupervisionPolicy
-from humangr.engine.bus import Bus
+from humangr.engine.bus import Bus, MemoryBus
 from humangr.engine.enforcer import BreakerStore
 from humangr.engine.errors import ConfigError
 from humangr.engine.llm import ScriptedLLM
+from humangr.engine.state import MemoryStateStore, SqliteStateStore, StateStore
 
 pytestmark = pytest.mark.anyio
 T = TypeVar("T")
@@ -85,7 +86,8 @@ async def test_a_failure_that_opens_the_breaker_publishes_breaker_changed(
     bus: Bus, tmp_path: Path
 ) -> None:
     llm = ScriptedLLM.from_lines([{"match": {"agent": "dev"}, "error": "overloaded"}])
-    breakers = BreakerStore(tmp_path / "breakers.json", threshold=1, cool_down=3_600)
+    store = SqliteStateStore(tmp_path / "state.db")
+    breakers = BreakerStore(store, threshold=1, cool_down=3_600)
     system, subjects = system_for(bus, llm, breakers)
     sent = envelope("dev", "implement_task")
     async with (
@@ -111,10 +113,8 @@ async def test_a_failure_that_opens_the_breaker_publishes_breaker_changed(
     assert not record.validator_pass
     assert refused.breaker_open
     assert llm.calls == 1
-    assert (
-        BreakerStore(tmp_path / "breakers.json").get(("demo", "dev", "implement_task")).state
-        == "open"
-    )
+    assert (await BreakerStore(store).get(("demo", "dev", "implement_task"))).state == "open"
+    await store.close()
 
 
 async def test_an_envelope_for_another_agent_is_dead_lettered(bus: Bus) -> None:
@@ -146,6 +146,51 @@ def test_serve_actors_gives_one_actor_per_llm_agent(tmp_path: Path) -> None:
     agents = [actor for actor in actors if isinstance(actor, AgentActor)]
     assert len(agents) == 5
     assert {id(agent.breakers) for agent in agents} == {id(agents[0].breakers)}
-    assert agents[0].breakers.path == tmp_path / BREAKER_FILE
+    assert isinstance(agents[0].breakers.store, MemoryStateStore)
+    shared = MemoryStateStore()
+    assert serve_actors(llm=llm, root=tmp_path, state=shared)[0].breakers.store is shared  # type: ignore[attr-defined]
     with pytest.raises(ConfigError, match="needs an LLM"):
         serve_actors(llm=None, root=tmp_path)
+
+
+async def test_agent_workers_sharing_a_store_open_the_breaker_after_three_failures(
+    state_store: StateStore,
+) -> None:
+    """Three agents processes (three actor systems) on one bus and one store: the requests go
+    round the queue group, one failure each, and the third opens the breaker for all."""
+    bus = MemoryBus()
+    subjects = Subjects(prefix=f"t{uuid.uuid4().hex[:10]}")
+    llms = [
+        ScriptedLLM.from_lines([{"match": {"agent": "dev"}, "error": "overloaded"}])
+        for _ in range(3)
+    ]
+    systems = []
+    for llm in llms:
+        system = ActorSystem(bus, subjects=subjects, policy=FAST)
+        breakers = BreakerStore(state_store, cool_down=3_600)
+        system.add(
+            *agent_actors(llm, breakers=breakers, agents=[AgentName.DEV], assets=fake_assets)
+        )
+        systems.append(system)
+    sent = envelope("dev", "implement_task")
+    async with (
+        bus.subscribe(subjects.agent_result) as results,
+        bus.subscribe(subjects.breaker) as changes,
+        systems[0].running(),
+        systems[1].running(),
+        systems[2].running(),
+    ):
+        failed = []
+        for _ in range(3):
+            await bus.publish(subjects.agent_request("dev"), encode(sent))
+            failed.append(await receive(results, AgentResult))
+        opened = await receive(changes, BreakerChanged)
+        refused = []
+        for _ in range(3):
+            await bus.publish(subjects.agent_request("dev"), encode(sent))
+            refused.append(await receive(results, AgentResult))
+    await bus.close()
+    assert [llm.calls for llm in llms] == [1, 1, 1], "each worker failed once"
+    assert not any(r.breaker_open for r in failed)
+    assert (opened.state, opened.failures) == ("open", 3)
+    assert all(r.breaker_open for r in refused), "every worker sees the shared open breaker"

@@ -1,13 +1,11 @@
-"""Circuit breaker states with an injected clock, and their persistence."""
+"""The pure circuit breaker with an injected clock (the shared store: test_breaker_store.py)."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 
 from humangr.engine.enforcer import BreakerStore, CircuitBreaker
-from humangr.engine.errors import ConfigError, StateFileError
+from humangr.engine.errors import ConfigError
 
 
 class Clock:
@@ -90,57 +88,24 @@ def test_a_released_trial_lets_the_next_call_try() -> None:
     assert breaker.acquire() == (True, None)
 
 
+def test_a_trial_whose_lease_ran_out_goes_to_the_next_caller() -> None:
+    clock = Clock()
+    breaker = opened(clock)
+    clock.now += 30
+    assert breaker.acquire("first", 10.0) == (True, "half_open")
+    clock.now += 9.9
+    assert breaker.acquire("second", 10.0) == (False, None)
+    clock.now += 0.1
+    assert breaker.acquire("second", 10.0) == (True, None)
+    assert breaker.trial_owner == "second"
+    breaker.release("first")
+    assert breaker.trial_running(), "only the holder's release frees the trial"
+    breaker.release("second")
+    assert not breaker.trial_running()
+
+
 def test_bad_settings_are_refused() -> None:
     with pytest.raises(ConfigError):
         CircuitBreaker(threshold=0)
     with pytest.raises(ConfigError):
         BreakerStore(cool_down=-1)
-
-
-def test_states_are_persisted_and_restored_by_a_new_store(tmp_path: Path) -> None:
-    path = tmp_path / "state" / "breakers.json"
-    clock = Clock()
-    store = BreakerStore(path, threshold=3, cool_down=30.0, clock=clock)
-    key = ("demo", "dev", "implement_task")
-    for _ in range(3):
-        store.get(key).fail()
-    store.get(("demo", "qa", "validate_task")).fail()
-    store.get(("demo", "pm", "generate_backlog")).succeed()
-    store.save()
-
-    restored = BreakerStore(path, threshold=3, cool_down=30.0, clock=clock)
-    breaker = restored.get(key)
-    assert (breaker.state, breaker.failures, breaker.opened_at) == ("open", 3, clock.now)
-    assert breaker.acquire() == (False, None)
-    assert restored.get(("demo", "qa", "validate_task")).failures == 1
-    clock.now += 30
-    assert breaker.acquire() == (True, "half_open")
-    assert sorted(p.name for p in path.parent.iterdir()) == ["breakers.json"]
-
-
-@pytest.mark.anyio
-async def test_persist_writes_from_a_thread(tmp_path: Path) -> None:
-    path = tmp_path / "breakers.json"
-    store = BreakerStore(path, threshold=1, clock=Clock())
-    store.get(("p", "cto", "validate_backlog")).fail()
-    await store.persist()
-    assert BreakerStore(path).get(("p", "cto", "validate_backlog")).state == "open"
-
-
-@pytest.mark.parametrize(
-    "content",
-    [
-        b"{not json",
-        b"\xff\xfe\x00",
-        b'{"version": 1, "breakers": {"p/cto": {"state": "open", "failures": 3}}}',
-        b'{"version": 1, "breakers": {"p/cto/m": {"state": "melted", "failures": 3}}}',
-        b"[" * 1000 + b"]" * 1000,
-    ],
-    ids=["not json", "bad bytes", "bad key", "unknown state", "deep nesting"],
-)
-def test_a_corrupt_state_file_is_a_clear_error(tmp_path: Path, content: bytes) -> None:
-    path = tmp_path / "breakers.json"
-    path.write_bytes(content)
-    with pytest.raises(StateFileError, match=r"breakers\.json: .*; fix or remove the file") as info:
-        BreakerStore(path)
-    assert info.value.path == str(path)

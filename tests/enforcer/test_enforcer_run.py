@@ -15,6 +15,7 @@ from humangr.engine.enforcer import BreakerStore, Enforcer
 from humangr.engine.errors import ConfigError
 from humangr.engine.llm import ScriptedLLM
 from humangr.engine.metrics import Metrics
+from humangr.engine.state import MemoryStateStore, SqliteStateStore
 
 pytestmark = pytest.mark.anyio
 
@@ -297,19 +298,52 @@ async def test_invalid_replies_count_as_breaker_failures() -> None:
 
 
 async def test_an_open_breaker_survives_a_restart(tmp_path: Path) -> None:
-    path, clock = tmp_path / "breakers.json", Clock()
+    path, clock = tmp_path / "state.db", Clock()
     llm = scripted({"match": DEV, "error": "overloaded"})
-    first = enforcer(llm, breakers=BreakerStore(path, clock=clock, cool_down=30))
+    store = SqliteStateStore(path)
+    first = enforcer(llm, breakers=BreakerStore(store, clock=clock, cool_down=30))
     for _ in range(3):
         await first.run(envelope("dev", "implement_task"))
-    assert path.exists()
+    await store.close()
     llm2 = scripted({"match": DEV, "json": good("dev", "implement_task")})
-    second = enforcer(llm2, breakers=BreakerStore(path, clock=clock, cool_down=30))
+    store = SqliteStateStore(path)
+    second = enforcer(llm2, breakers=BreakerStore(store, clock=clock, cool_down=30))
     assert (await second.run(envelope("dev", "implement_task"))).result.breaker_open
     assert llm2.calls == 0
     clock.now += 30
     assert (await second.run(envelope("dev", "implement_task"))).result.validator_pass
-    assert BreakerStore(path).get(("demo", "dev", "implement_task")).state == "closed"
+    assert (await BreakerStore(store).get(("demo", "dev", "implement_task"))).state == "closed"
+    await store.close()
+
+
+async def test_workers_sharing_a_store_open_the_breaker_after_three_failures_in_total() -> None:
+    clock, store = Clock(), MemoryStateStore()
+    llms = [scripted({"match": DEV, "error": "overloaded"}) for _ in range(3)]
+    workers = [
+        enforcer(llm, breakers=BreakerStore(store, clock=clock, cool_down=30)) for llm in llms
+    ]
+    sent = envelope("dev", "implement_task")
+    outcomes = [await worker.run(sent) for worker in workers]
+    assert [e.state for o in outcomes for e in o.breaker_events] == ["open"]
+    for worker in workers:
+        assert (await worker.run(sent)).result.breaker_open
+    assert [llm.calls for llm in llms] == [1, 1, 1]
+
+
+async def test_an_unreadable_breaker_store_refuses_the_call(tmp_path: Path) -> None:
+    broken = tmp_path / "state.db"
+    broken.write_bytes(b"this is not a SQLite file" * 100)
+    llm = scripted({"match": DEV, "json": good("dev", "implement_task")})
+    store = SqliteStateStore(broken)
+    outcome = await enforcer(llm, breakers=BreakerStore(store)).run(
+        envelope("dev", "implement_task")
+    )
+    await store.close()
+    assert not outcome.result.validator_pass
+    assert outcome.result.envelope.status is ResponseStatus.BLOCKED
+    assert "circuit breaker state unavailable" in outcome.result.validation_errors[0]
+    assert str(broken) in outcome.result.validation_errors[0]
+    assert llm.calls == 0
 
 
 async def test_a_cancelled_trial_is_released() -> None:
@@ -327,7 +361,7 @@ async def test_a_cancelled_trial_is_released() -> None:
     clock.now += 30
     with anyio.move_on_after(0.05):
         await run(sent)
-    breaker = breakers.get(("demo", "dev", "implement_task"))
+    breaker = await breakers.get(("demo", "dev", "implement_task"))
     assert (breaker.state, breaker.trial) == ("half_open", False)
     outcome = await run(sent)
     assert outcome.result.validator_pass

@@ -59,14 +59,14 @@ def subjects() -> Subjects:
 
 def worker_actors(root: Path, llm: LLMClient) -> list[Actor]:
     """The pipeline Supervisor and the five agents (everything but the Monitor)."""
-    return [PipelineSupervisor(root), *agent_actors(llm, breakers=BreakerStore(None))]
+    return [*agent_actors(llm, breakers=BreakerStore()), PipelineSupervisor(root)]
 
 
 @asynccontextmanager
 async def pipeline_engine(
     bus: Bus, root: Path, llm: LLMClient, subj: Subjects, *, monitor: bool = True
 ) -> AsyncIterator[Engine]:
-    actors = [*([MonitorActor(root)] if monitor else []), *worker_actors(root, llm)]
+    actors = [*worker_actors(root, llm), *([MonitorActor(root)] if monitor else [])]
     async with run_engine(
         bus=bus, llm=llm, subjects=subj, policy=POLICY, extra_actors=actors
     ) as engine:

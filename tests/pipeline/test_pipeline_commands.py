@@ -281,13 +281,65 @@ def test_cancel_without_a_task_cancels_the_whole_project() -> None:
     assert (stage.project.state, stage.project.tasks) == ("cancelled", [])
 
 
+def test_a_running_project_is_cancelled_at_any_stage_and_its_order_dropped() -> None:
+    for step in (started(), to_tasks()):
+        cancelled = run(step, command("cancel"))
+        project = cancelled.project
+        assert cancelled.orders == ()
+        assert (project.state, project.pending, project.waiting_human) == ("cancelled", None, False)
+        assert project.commands[-1].outcome == "project cancelled"
+        late = on_handoff(project, reply(step.project), now=clock(9_999))
+        assert not late.changed, "the answer to the dropped order changes nothing"
+    assert [t.status for t in run(to_tasks(), command("cancel")).project.tasks] == [
+        S.CANCELLED,
+        S.NEW,
+    ]
+
+
+def test_a_project_waiting_for_a_human_is_cancelled() -> None:
+    step = to_tasks()
+    step = advance(step, reply(step.project, decision_outcome="needs_review", reason="HL2"))
+    assert step.project.waiting_human
+    project = run(step, command("cancel")).project
+    assert (project.state, project.pending, project.waiting_human) == ("cancelled", None, False)
+    assert project.next_owner == "human"
+
+
+def test_the_task_in_progress_is_cancelled_and_the_next_one_starts() -> None:
+    step = to_tasks()
+    waiting = advance(step, reply(step.project, decision_outcome="needs_review", reason="HL2"))
+    for current in (step, waiting):
+        after = run(current, command("cancel", task="TSK-1"))
+        order = order_of(after)
+        assert (order.agent, order.task_id) == (AgentName.DEV, "TSK-2")
+        project = after.project
+        assert (project.state, project.waiting_human) == ("running", False)
+        assert [t.status for t in project.tasks] == [S.CANCELLED, S.IN_PROGRESS]
+        stale = on_handoff(project, approved(current.project), now=clock(9_999))
+        assert not stale.changed, "the cancelled task's Dev output changes nothing"
+
+
+def test_a_task_under_qa_or_not_current_cannot_be_cancelled_while_running() -> None:
+    step = to_tasks()
+    with pytest.raises(CommandRefused, match="project works on TSK-1"):
+        run(step, command("cancel", task="TSK-2"))
+    under_qa = advance(step, approved(step.project))
+    with pytest.raises(CommandRefused, match=r"is waiting_review .*cancel the project, or wait"):
+        run(under_qa, command("cancel", task="TSK-1"))
+    with pytest.raises(CommandRefused, match="has no task TSK-9"):
+        run(step, command("cancel", task="TSK-9"))
+    with pytest.raises(CommandRefused, match="is running, not blocked: only a blocked project"):
+        run(step, command())
+
+
 def refusal_cases() -> list[tuple[str, Step, PipelineCommand, str]]:
     on_task = blocked_on_rework("qa_fail")
     on_stage = blocked_on_revision()
     done = replace(on_task.project, state="done")
     return [
         ("running", to_tasks(), command(task="TSK-1"), "is running, not blocked"),
-        ("done", Step(done), command("cancel"), "is done, not blocked"),
+        ("done", Step(done), command("cancel"), "has ended done: there is nothing to cancel"),
+        ("unblock done", Step(done), command(task="TSK-1"), "is done, not blocked"),
         ("no task named", on_task, command(), "blocked on task TSK-1: name it"),
         ("unknown task", on_task, command(task="TSK-9"), "has no task TSK-9; its tasks: TSK-1"),
         (

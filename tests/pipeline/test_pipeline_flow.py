@@ -155,6 +155,9 @@ def test_needs_review_waits_for_a_human_and_keeps_the_order() -> None:
     assert step.project.waiting_human
     assert step.project.next_owner == "human"
     assert step.project.pending == pending
+    again = advance(step, reply(step.project, decision_outcome="needs_review", reason="HL2 error"))
+    assert not again.changed, "a needs_review hand-off sent again changes nothing"
+    assert again.project == step.project
     step = advance(step, approved(step.project))
     assert order_of(step).agent is AgentName.QA
     assert not step.project.waiting_human

@@ -95,7 +95,7 @@ async def test_a_monitor_stopped_mid_project_resumes_from_its_persisted_state(
     assert final.events > saved.events
     assert calls(llm, "cto", "spec_intake_and_normalize") == 1, "not restarted from scratch"
     assert calls(llm, "engineer") == 2
-    assert calls(llm, "pm") == 2, "the pending order was published again on resume"
+    assert calls(llm, "pm") == 1, "the re-issued order was answered with its hand-off, not re-run"
 
 
 def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -203,5 +203,5 @@ def test_serve_role_monitor_runs_the_monitor_and_the_pipeline_supervisor(tmp_pat
     from humangr.actors.pipeline_supervisor import PipelineSupervisor
 
     actors = serve_actors(llm=None, root=tmp_path)
-    assert [type(a) for a in actors] == [MonitorActor, PipelineSupervisor]
-    assert [a.name for a in actors] == ["monitor", "pipeline-supervisor"]
+    assert [type(a) for a in actors] == [PipelineSupervisor, MonitorActor]
+    assert [a.name for a in actors] == ["pipeline-supervisor", "monitor"]

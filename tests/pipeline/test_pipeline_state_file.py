@@ -164,10 +164,11 @@ def test_the_cli_in_a_subprocess_exits_3_without_a_traceback(tmp_path: Path, nam
     assert sorted(p.name for p in (root / "demo").iterdir()) == ["docs"], "nothing was started"
 
 
-def test_a_corrupt_breaker_file_is_exit_3_too(tmp_path: Path) -> None:
+def test_a_damaged_state_store_is_exit_3_too(tmp_path: Path) -> None:
     root = tmp_path / "root"
     (root / "demo").mkdir(parents=True)
-    (root / "demo" / ".humangr-breakers.json").write_text("{broken")
+    state = root / "demo" / ".humangr-state.db"
+    state.write_bytes(b"{broken" * 1000)
     done = run_cli(
         *["pipeline", "run", "--spec-file", str(SPEC), "--project", "demo", "--root", str(root)],
         *["--llm", f"scripted:{SCRIPT}"],
@@ -175,7 +176,9 @@ def test_a_corrupt_breaker_file_is_exit_3_too(tmp_path: Path) -> None:
     )
     assert done.returncode == 3, done.stderr
     assert "Traceback" not in done.stderr
-    assert ".humangr-breakers.json: cannot restore the circuit breakers" in done.stderr
+    assert len(done.stderr.splitlines()) == 1, done.stderr
+    assert f"cannot open the state file {state}" in done.stderr
+    assert state.read_bytes() == b"{broken" * 1000, "the damaged file is left for the operator"
 
 
 @pytest.mark.anyio
@@ -288,3 +291,29 @@ async def test_the_monitor_reports_a_symlinked_project_folder_and_leaves_it_alon
             assert system.stats("monitor").restarts == 0
         assert orders.pending == 0, "the linked project was not resumed"
     assert (outside / TASK_STATE_PATH).read_text() == valid_state("bad")
+
+
+@pytest.mark.parametrize(
+    ("flags", "error"),
+    [
+        (["--prefix", "a b"], "subject prefix 'a b' must be dot-separated tokens"),
+        (["--prefix", ""], "subject prefix"),
+        (["--state", "/proc/nope/state.db"], "cannot open the state file /proc/nope/state.db"),
+        (["--state", "kv"], "--state kv needs --nats"),
+    ],
+    ids=["prefix with a space", "empty prefix", "state path unusable", "kv without nats"],
+)
+def test_bad_state_and_prefix_options_exit_3_with_one_line(
+    tmp_path: Path, flags: list[str], error: str
+) -> None:
+    root = tmp_path / "root"
+    done = run_cli(
+        *["pipeline", "run", "--spec-file", str(SPEC), "--project", "demo", "--root", str(root)],
+        *["--llm", f"scripted:{SCRIPT}", *flags],
+        cwd=tmp_path,
+    )
+    assert done.returncode == 3, done.stderr
+    assert "Traceback" not in done.stderr
+    assert len(done.stderr.splitlines()) == 1, done.stderr
+    assert error in done.stderr
+    assert not (root / "demo" / "docs").exists(), "nothing was started"

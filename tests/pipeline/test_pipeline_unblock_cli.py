@@ -119,7 +119,7 @@ def test_unblock_resumes_a_project_blocked_by_a_previous_run_and_exits_0(
         capsys, "pipeline", "cancel", "demo", "--root", root, "--reviewer", "bob", "--reason", WHY
     )
     assert code == 3
-    assert "refused: project demo is done, not blocked" in err
+    assert "refused: project demo has ended done: there is nothing to cancel" in err
 
 
 def test_cancel_needs_no_llm_and_ends_the_project_cancelled(
