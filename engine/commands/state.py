@@ -14,9 +14,10 @@ __all__ = ["STATE_HELP", "open_state"]
 log = logging.getLogger("humangr.state")
 
 STATE_HELP = (
-    "where decisions and pending human reviews are kept: kv (JetStream key-value buckets on "
-    "the NATS server, shared by every Supervisor), memory (lost on restart), or the path of a "
-    "SQLite file (one process); default auto: kv when the server has JetStream, else memory"
+    "where decisions, pending human reviews, circuit breakers and the pipeline's orders are "
+    "kept: kv (JetStream key-value buckets on the NATS server, shared by every process), "
+    "memory (lost on restart), or the path of a SQLite file (one process); default auto: kv "
+    "when the server has JetStream, else memory"
 )
 
 
