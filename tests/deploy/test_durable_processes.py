@@ -11,7 +11,7 @@ from pathlib import Path
 
 import anyio
 import pytest
-from deploy_helpers import Spec, connect_as, serving
+from deploy_helpers import Spec, connect_as, password, serving
 
 from humangr.contracts import (
     ActionContext,
@@ -28,7 +28,8 @@ from humangr.contracts import (
     encode,
 )
 from humangr.engine.bus import Bus
-from humangr.engine.bus.jetstream import stream_names
+from humangr.engine.bus.jetstream import JetStreamConfig, stream_names
+from humangr.engine.bus.nats import NatsBus
 from humangr.engine.review import action_hash
 from humangr.engine.state.kv import namespace_of
 from humangr.engine.testing.natsserver import NatsServer
@@ -277,3 +278,41 @@ async def test_a_deadline_that_expired_while_down_rejects_at_start(
         assert final.action_id == decisions.seen[0].action_id
     finally:
         await agent.close()
+
+
+async def test_switching_from_core_to_jetstream_does_not_decide_again(
+    clean_server: NatsServer, tmp_path: Path
+) -> None:
+    """Submissions published while the engine ran in core mode are also kept by the WORK stream
+    (it exists from an earlier JetStream run); the JetStream run that follows receives them, and
+    must see in the shared state that they were decided."""
+    url = clean_server.url
+    earlier = await NatsBus.connect(  # creates the streams, as serve --jetstream does
+        url, user="supervisor", password=password("supervisor"), jetstream=JetStreamConfig()
+    )
+    await earlier.close()
+    agent = await connect_as(url, "agent")
+    core = ("--role", "supervisor", "--nats", url)
+    try:
+        async with watching(agent) as decisions:
+            core_layers = Spec(("--role", "layers", "--nats", url), role="layer")
+            async with serving(Spec(core, role="supervisor"), core_layers, log_dir=tmp_path):
+                for n in range(3):
+                    await agent.publish(S.action_submit, encode(submission(n, flawed=False)))
+                await decisions.until(lambda: len(decisions.seen) == 3, 30)
+            async with serving(supervisor(url), layers(url), log_dir=tmp_path):
+                await anyio.sleep(4.0)
+                stored = await earlier_stream_messages(url)
+        assert len(decisions.seen) == 3, [d.action_id for d in decisions.seen]
+        assert stored == 0, "the stored submissions were consumed, as decided already"
+    finally:
+        await agent.close()
+
+
+async def earlier_stream_messages(url: str) -> int:
+    bus = await connect_as(url, "supervisor")
+    try:
+        info = await bus.client.jetstream().stream_info(stream_names(S)[0])
+        return int(info.state.messages)
+    finally:
+        await bus.close()

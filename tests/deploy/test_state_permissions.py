@@ -55,9 +55,13 @@ async def test_no_other_role_writes_the_supervisors_state(
         owned = KeyValueStateStore(owner.client.jetstream(timeout=3.0), namespace="HL")
         await owned.bucket(name)
         store = KeyValueStateStore(bus.client.jetstream(timeout=1.0), namespace="HL")
-        with pytest.raises(StateError):
+
+        async def forge() -> None:
             bucket = await store.bucket(name)
             await bucket.put("act-forged", b'{"forged": true}')
+
+        with pytest.raises(StateError):
+            await forge()
         assert await (await owned.bucket(name)).get("act-forged") is None
     finally:
         await bus.close()
