@@ -40,6 +40,7 @@ __all__ = [
     "LayerVerdict",
     "ReportQuery",
     "ReportReply",
+    "ReviewCost",
     "ReviewDetail",
     "ReviewFinding",
     "ReviewListing",
@@ -148,6 +149,8 @@ class LayerRunResult(_Frozen, frozen=True, kw_only=True):
     error: ShortText | None = None
     usage: Usage = Usage()
     repairs: Annotated[int, Meta(ge=0, le=10)] = 0
+    model: Annotated[str, Meta(max_length=128)] = ""
+    """The model that answered (for the cost estimate); empty when no call was made."""
 
 
 class ConsensusResult(_Frozen, frozen=True, kw_only=True):
@@ -162,6 +165,10 @@ class ConsensusResult(_Frozen, frozen=True, kw_only=True):
     planned_runs: Count = 0
     local_only: bool = False
     error: ShortText | None = None
+    executed_runs: Count = 0
+    """Runs that were made (adaptive redundancy may leave out run 3 of ``planned_runs``)."""
+    usage: Usage = Usage()
+    """The tokens this layer's runs used."""
 
 
 class GateSettings(_Frozen, frozen=True, kw_only=True):
@@ -255,6 +262,24 @@ class CancelAction(_Frozen, frozen=True, kw_only=True):
     reason: ShortText = ""
 
 
+class ReviewCost(_Frozen, frozen=True, kw_only=True):
+    """What a review cost in LLM calls and (estimated) money, and what the engine saved."""
+
+    estimated_usd: Annotated[float, Meta(ge=0)] = 0.0
+    """From the configured per-model price table; models without a price add nothing."""
+    unpriced_models: Annotated[list[Annotated[str, Meta(max_length=128)]], Meta(max_length=16)] = []
+    calls: Count = 0
+    """LLM calls made (each run is one call, repairs included in the run's usage)."""
+    calls_planned: Count = 0
+    """Calls a full review would make: layers × runs per layer."""
+    saved_by_rules: Count = 0
+    """Calls not made because the local checks settled the outcome first."""
+    saved_by_adaptive: Count = 0
+    """Third runs left out because runs 1 and 2 agreed (layers below strong power)."""
+    saved_by_early_exit: Count = 0
+    """Calls not made (or cancelled) because the outcome was settled before they ran."""
+
+
 class HumanLayerReport(_Frozen, frozen=True, kw_only=True):
     """The decision on one action, with everything that led to it."""
 
@@ -275,6 +300,7 @@ class HumanLayerReport(_Frozen, frozen=True, kw_only=True):
     policy_notes: Annotated[list[ShortText], Meta(max_length=20)] = []
     """How the policy differs from a full review: "partial review: HL4, HL6", an unsafe-policy
     setting, "settled by local checks"."""
+    cost: ReviewCost = ReviewCost()
 
 
 Decision = HumanLayerReport

@@ -44,6 +44,7 @@ async def llm_layer_run(
             usage=outcome.usage,
             elapsed_ms=elapsed,
             repairs=outcome.repairs,
+            model=outcome.model or "",
         )
     return make_run(
         layer_id,
@@ -52,4 +53,5 @@ async def llm_layer_run(
         usage=outcome.usage,
         elapsed_ms=elapsed,
         repairs=outcome.repairs,
+        model=outcome.model or "",
     )

@@ -35,6 +35,7 @@ from humangr.contracts import (
     LayerID,
     LayerRunResult,
     LayerStatus,
+    Usage,
     VetoLevel,
 )
 
@@ -167,6 +168,7 @@ def consensus(
     rules = _rule_findings(layer_id, rule_findings, max(len(valid), settings.confirm_votes))
     findings = _order(_merge_llm(layer_id, valid, settings) + rules, settings)
 
+    executed, usage = len(runs), sum((r.usage for r in runs), Usage())
     if planned_runs == 0:
         return ConsensusResult(
             status=rules_status,
@@ -174,6 +176,8 @@ def consensus(
             merged_findings=findings,
             agreement_ratio=1.0,
             local_only=True,
+            executed_runs=executed,
+            usage=usage,
         )
 
     needed = min(settings.min_valid_runs, planned_runs)
@@ -195,6 +199,8 @@ def consensus(
             valid_runs=len(valid),
             planned_runs=planned_runs,
             error=clip(f"{detail} ({'; '.join(failures)})"),
+            executed_runs=executed,
+            usage=usage,
         )
 
     vetoes = [min(r.veto_level, power) for r in valid]
@@ -214,4 +220,6 @@ def consensus(
         merged_findings=findings,
         valid_runs=len(valid),
         planned_runs=planned_runs,
+        executed_runs=executed,
+        usage=usage,
     )

@@ -125,4 +125,5 @@ def layer_result(
     result = consensus(
         layer_id, reconciled, planned_runs=planned, rule_findings=rules, settings=settings
     )
+    result = msgspec.structs.replace(result, executed_runs=len(runs))
     return result if late is None else late_result(result, late)

@@ -118,6 +118,7 @@ def make_run(
     usage: Usage | None = None,
     elapsed_ms: float = 0.0,
     repairs: int = 0,
+    model: str = "",
 ) -> LayerRunResult:
     """A valid run from an LLM's parsed findings: ids, ``source``, fingerprints, status and veto
     (with the layer's power). Status and veto count every finding; if there are more than the
@@ -136,6 +137,7 @@ def make_run(
         execution_time_ms=max(0.0, elapsed_ms),
         usage=usage if usage is not None else Usage(),
         repairs=min(10, max(0, repairs)),
+        model=model[:128],
     )
 
 
@@ -147,6 +149,7 @@ def error_run(
     usage: Usage | None = None,
     elapsed_ms: float = 0.0,
     repairs: int = 0,
+    model: str = "",
 ) -> LayerRunResult:
     """A run that produced no usable verdict (invalid reply after repairs, LLM failure,
     timeout): status ``error``, veto ``none``, no findings. It never counts as a clean run."""
@@ -165,4 +168,5 @@ def error_run(
         error=clip(message),
         usage=usage if usage is not None else Usage(),
         repairs=min(10, max(0, repairs)),
+        model=model[:128],
     )
