@@ -21,10 +21,12 @@ from humangr.contracts import (
     HumanLayerReport,
     LayerID,
     LayerReport,
+    LayerRunResult,
     LayerStatus,
     LayerTask,
     Outcome,
     ReportQuery,
+    ReviewCost,
     ReviewQuery,
     ReviewResolution,
     Usage,
@@ -40,9 +42,11 @@ from humangr.engine.review import (
     ReviewError,
     action_hash,
     build_report,
+    consensus,
     is_settled,
     layer_result,
 )
+from humangr.engine.review.cost import review_cost
 from humangr.engine.state import MemoryStateStore, StateStore
 from humangr.engine.state.reviews import InflightRecord, ReviewState, Stored
 
@@ -74,6 +78,9 @@ class _Review:
     changed: anyio.Event = field(default_factory=anyio.Event)
     counted: bool = True
     """Still counted in the in-flight gauge (until it is decided or given up)."""
+    runs: list[LayerRunResult] = field(default_factory=list)
+    """Every run the layers reported (for the cost)."""
+    settled_by_rules: bool = False
 
     @property
     def action_id(self) -> str:
@@ -231,6 +238,19 @@ class SupervisorActor(Actor):
         return expected
 
     async def _run(self, review: _Review) -> None:
+        """Rules first: when the local checks alone settle the outcome (a strong veto, or enough
+        mediums) — or no LLM review is planned, so they are the whole review — decide at once,
+        with no layer task and no LLM call. Otherwise HL1–HL6, then HL7."""
+        rules_only = {
+            lid: consensus(lid, [], planned_runs=0, rule_findings=review.rules[lid])
+            for lid in review.expected
+        }
+        rejected = is_settled(rules_only, review.expected, settings=self.config.gate)
+        if rejected is Outcome.REJECTED or review.planned == 0:
+            review.results = rules_only
+            review.settled_by_rules = review.planned > 0
+            await self._decide(review, early=False)
+            return
         first = tuple(lid for lid in review.expected if lid is not FINAL_LAYER)
         await self._dispatch(review, first)
         settled = await self._wait(review, first)
@@ -325,6 +345,8 @@ class SupervisorActor(Actor):
                 f"partial review: {', '.join(lid.value for lid in review.expected)}",
                 *(n for n in notes if not n.startswith("partial review")),
             ]
+        if review.settled_by_rules:
+            notes = ["settled by local checks: no LLM call was needed", *notes]
         report = build_report(
             report_id=f"rpt-{uuid.uuid4().hex[:20]}",
             action_id=submitted.action_id,
@@ -337,6 +359,7 @@ class SupervisorActor(Actor):
             settings=self.config.gate,
             policy_notes=notes,
         )
+        report = msgspec.structs.replace(report, cost=self._cost(review))
         if not early:
             return report
         skipped = {
@@ -349,6 +372,27 @@ class SupervisorActor(Actor):
             if lid not in review.results
         }
         return msgspec.structs.replace(report, layer_results={**report.layer_results, **skipped})
+
+    def _cost(self, review: _Review) -> ReviewCost:
+        per_layer = review.planned
+        planned = per_layer * len(review.expected)
+        adaptive = early_exit = 0
+        for lid in review.expected:
+            result = review.results.get(lid)
+            if result is None:
+                early_exit += per_layer
+            elif result.status is not LayerStatus.ERROR and not review.settled_by_rules:
+                adaptive += max(0, result.planned_runs - result.executed_runs)
+        cost = review_cost(
+            review.runs,
+            self.config.prices,
+            calls_planned=planned,
+            saved_by_rules=planned if review.settled_by_rules else 0,
+            saved_by_adaptive=adaptive,
+            saved_by_early_exit=early_exit,
+        )
+        self._ctx.metrics.observe_cost(cost)
+        return cost
 
     async def _on_report(self, report: LayerReport, _: Msg) -> None:
         review = self._reviews.get(report.action_id)
@@ -381,6 +425,7 @@ class SupervisorActor(Actor):
         except ReviewError as exc:
             raise refuse(str(exc)) from None
         review.results[lid] = result
+        review.runs.extend(report.runs)
         review.usage = review.usage + sum((run.usage for run in report.runs), Usage())
         review.timings[lid.value] = (time.perf_counter() - review.started) * 1000
         review.changed.set()

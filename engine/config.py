@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from humangr.contracts import LayerID, VetoLevel
 from humangr.contracts.types import MAX_DIFF_BYTES
 from humangr.engine.errors import ConfigError
 from humangr.engine.review import DEFAULT_SETTINGS, GateSettings
+from humangr.engine.review.cost import DEFAULT_PRICES, ModelPrice
 
 __all__ = ["ALL_LAYERS", "MAX_REPAIRS", "ReviewConfig", "below_design_floor"]
 
@@ -47,11 +49,15 @@ class ReviewConfig:
     ``MAX_DIFF_BYTES``, the limit the schema, the CLI and MCP share."""
     early_exit: bool = True
     """Publish as soon as the outcome cannot change and cancel the remaining work."""
-    adaptive_redundancy: bool = False
-    """Skip the third run when the first two agree on status and veto."""
+    adaptive_redundancy: bool = True
+    """Skip the third run when the first two agree on status and veto — on layers below strong
+    power only (HL1, HL2, HL3, HL5), where it cannot change the outcome; HL4, HL6 and HL7
+    always run three."""
     max_repairs: int = MAX_REPAIRS
     report_retention_s: float = 30 * 24 * 3600.0
     """How long decisions and reports stay in the state store for ``humangr report``."""
+    prices: Mapping[str, ModelPrice] = field(default_factory=lambda: DEFAULT_PRICES)
+    """USD per million tokens by model-name prefix, for the cost estimate in every report."""
     lease_s: float = 10.0
     """How long a Supervisor's claim on shared work (a review in flight, a decision on its way
     out, a review being resolved) holds without renewal; after it, another Supervisor takes

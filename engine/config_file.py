@@ -13,13 +13,19 @@ Every ``ReviewConfig`` setting may be given at the top level, the gate threshold
     [gate]
     runs_per_layer = 3
     rejecting_mediums = 2
+
+    [prices."claude-sonnet-4-5"]   # USD per million tokens (merged over the defaults)
+    input = 3.0
+    output = 15.0
+    cache_read = 0.3
+    cache_write = 3.75
 """
 
 from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 
@@ -27,8 +33,16 @@ from humangr.contracts import GateSettings, LayerID
 from humangr.engine.errors import ConfigError
 
 from .config import ReviewConfig
+from .review.cost import DEFAULT_PRICES, ModelPrice
 
 __all__ = ["load_review_config", "review_config"]
+
+
+class _Price(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    input: Annotated[float, msgspec.Meta(ge=0)]
+    output: Annotated[float, msgspec.Meta(ge=0)]
+    cache_read: Annotated[float, msgspec.Meta(ge=0)]
+    cache_write: Annotated[float, msgspec.Meta(ge=0)]
 
 
 class _File(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -42,6 +56,7 @@ class _File(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     max_repairs: int | None = None
     report_retention_s: float | None = None
     lease_s: float | None = None
+    prices: dict[str, _Price] | None = None
     allow_layer_selection: bool | None = None
     unsafe_policy: bool | None = None
 
@@ -68,6 +83,14 @@ def load_review_config(path: Path | str) -> ReviewConfig:
     except (msgspec.DecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path} is not a valid TOML file: {exc}") from None
     values = {f: getattr(found, f) for f in found.__struct_fields__}
+    if found.prices is not None:
+        values["prices"] = {
+            **DEFAULT_PRICES,
+            **{
+                model: ModelPrice(p.input, p.output, p.cache_read, p.cache_write)
+                for model, p in found.prices.items()
+            },
+        }
     try:
         return review_config(**values)
     except ConfigError as exc:

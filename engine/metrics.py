@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
 if TYPE_CHECKING:
-    from humangr.contracts import Usage
+    from humangr.contracts import ReviewCost, Usage
 
 __all__ = [
     "BREAKER_STATES",
@@ -16,6 +16,7 @@ __all__ = [
     "RATIO_BUCKETS",
     "RESOLUTIONS",
     "RESOLUTION_BUCKETS",
+    "SAVED_REASONS",
     "TOKEN_KINDS",
     "Metrics",
     "exported_names",
@@ -30,6 +31,8 @@ BREAKER_STATES = {"closed": 0, "half_open": 1, "open": 2}
 RESOLUTION_BUCKETS = (10, 30, 60, 300, 900, 1800, 3600, 4 * 3600, 8 * 3600, 24 * 3600, 72 * 3600)
 RESOLUTIONS = ("approved", "rejected", "timeout")
 """The ``verdict`` label values of ``humangr_review_resolutions_total``."""
+SAVED_REASONS = ("rules", "adaptive", "early_exit")
+"""The ``reason`` label values of ``humangr_llm_calls_saved_total``."""
 DEAD_LETTER_REASONS = ("undecodable", "refused", "failed", "max_deliver", "lost")
 """The ``reason`` label values of ``humangr_dead_letter_reasons_total``."""
 _OUTCOMES = ("approved", "rejected", "needs_review")
@@ -191,6 +194,18 @@ class Metrics:
             buckets=RESOLUTION_BUCKETS,
             registry=r,
         )
+        self.llm_cost = Counter(
+            "humangr_llm_cost_usd",
+            "Estimated price of the reviews' LLM calls (from the configured price table).",
+            registry=r,
+        )
+        self.llm_calls_saved = Counter(
+            "humangr_llm_calls_saved",
+            "LLM calls a full review would make that were not made, by reason (rules, "
+            "adaptive, early_exit).",
+            ["reason"],
+            registry=r,
+        )
         self._start_at_zero()
         # labelled children of the hot paths, looked up once
         self._llm_calls: dict[str, Counter] = {}
@@ -214,6 +229,20 @@ class Metrics:
         for verdict in RESOLUTIONS:
             self.review_resolutions.labels(verdict=verdict)
             self.review_resolution_time.labels(verdict=verdict)
+        for reason in SAVED_REASONS:
+            self.llm_calls_saved.labels(reason=reason)
+
+    def observe_cost(self, cost: ReviewCost) -> None:
+        """Count a review's estimated price and the calls it saved."""
+        if cost.estimated_usd:
+            self.llm_cost.inc(cost.estimated_usd)
+        for reason, saved in (
+            ("rules", cost.saved_by_rules),
+            ("adaptive", cost.saved_by_adaptive),
+            ("early_exit", cost.saved_by_early_exit),
+        ):
+            if saved:
+                self.llm_calls_saved.labels(reason=reason).inc(saved)
 
     def observe_llm_call(self, outcome: str, seconds: float, usage: Usage | None) -> None:
         """Count one LLM call (``ok``, ``invalid``, ``error`` or ``cancelled``), its latency

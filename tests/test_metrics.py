@@ -122,11 +122,12 @@ async def test_a_scripted_review_fills_the_exposition() -> None:
     assert value(found, "humangr_decision_latency_seconds_count") == 1
     assert value(found, "humangr_inflight_actions") == 0
     for layer in layers:
-        assert value(found, "humangr_layer_runs_total", layer=layer, status="pass") == 3, layer
+        runs = 3 if layer in ("HL4", "HL6", "HL7") else 2  # adaptive below strong power
+        assert value(found, "humangr_layer_runs_total", layer=layer, status="pass") == runs, layer
         assert value(found, "humangr_vetoes_total", layer=layer, level="none") == 1, layer
         assert value(found, "humangr_layer_agreement_ratio_count", layer=layer) == 1, layer
         assert value(found, "humangr_layer_agreement_ratio_sum", layer=layer) == 1.0, layer
-    calls = 7 * 3 + 1
+    calls = 3 * 3 + 4 * 2 + 1
     assert llm.calls == calls
     assert value(found, "humangr_llm_calls_total", outcome="ok") == calls - 1
     assert value(found, "humangr_llm_calls_total", outcome="invalid") == 1

@@ -28,6 +28,30 @@ def _where(file: str | None, line: int | None) -> str:
     return f" ({file})" if file else ""
 
 
+def cost_line(report: HumanLayerReport) -> str | None:
+    """``cost: 17 LLM calls of 21 planned (saved: adaptive 4), about $0.0412``; ``None`` when
+    no LLM review was planned."""
+    cost = report.cost
+    if not cost.calls_planned:
+        return None
+    saved = [
+        f"{why} {count}"
+        for why, count in (
+            ("rules", cost.saved_by_rules),
+            ("adaptive", cost.saved_by_adaptive),
+            ("early exit", cost.saved_by_early_exit),
+        )
+        if count
+    ]
+    text = f"cost: {cost.calls} LLM calls of {cost.calls_planned} planned"
+    if saved:
+        text += f" (saved: {', '.join(saved)})"
+    text += f", about ${cost.estimated_usd:.4f}"
+    if cost.unpriced_models:
+        text += f" (no price for {', '.join(cost.unpriced_models)})"
+    return text
+
+
 def render_text(name: str, report: HumanLayerReport, note: str) -> str:
     lines = [
         f"{name}: {report.outcome.value.upper()} (veto {report.final_veto_level.value})",
@@ -35,6 +59,9 @@ def render_text(name: str, report: HumanLayerReport, note: str) -> str:
         f"{report.action_hash[:16]}…  {note}",
         *(f"  policy: {policy_note}" for policy_note in report.policy_notes),
     ]
+    cost = cost_line(report)
+    if cost is not None:
+        lines.append(f"  {cost}")
     if report.resolved_by:
         lines.append(f"  resolved by {printable(report.resolved_by)}: {_reason(report)}")
     for lid, result in sorted(report.layer_results.items()):
@@ -68,6 +95,7 @@ def render_markdown(name: str, report: HumanLayerReport, note: str) -> str:
         "",
         f"Report `{report.report_id}`, action hash `{report.action_hash}`. {note}.",
         *(f"Policy: {policy_note}." for policy_note in report.policy_notes),
+        *([f"{cost_line(report)}."] if cost_line(report) else []),
         "",
         "| layer | status | veto | findings |",
         "|---|---|---|---|",

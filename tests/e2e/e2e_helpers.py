@@ -49,3 +49,26 @@ async def engine_on(
         roles=roles,
     ) as engine:
         yield engine
+
+
+SWALLOWED = """\
+diff --git a/app/util.py b/app/util.py
+--- a/app/util.py
++++ b/app/util.py
+@@ -1,2 +1,7 @@
+ import json
++
++
++def load(text: str) -> object:
++    try:
++        return json.loads(text)
++    except:
++        pass
+"""
+"""One medium veto from the local checks (HL3, a bare except that swallows every error)."""
+
+
+def swallowed_action() -> ActionContext:
+    return ActionContext(
+        agent_id="agent-1", action_type="code_diff", action_description="load", code_diff=SWALLOWED
+    )

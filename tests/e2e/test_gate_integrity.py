@@ -10,7 +10,7 @@ from contextlib import asynccontextmanager
 import anyio
 import msgspec
 import pytest
-from e2e_helpers import CLEAN, diff_action, engine_on
+from e2e_helpers import CLEAN, diff_action, engine_on, swallowed_action
 from flaky_bus import FlakyBus
 
 from humangr.contracts import (
@@ -129,32 +129,40 @@ async def test_an_allowed_layer_selection_is_named_in_the_report_and_its_policy(
     assert partial.policy_version != full.policy_version
 
 
-async def test_a_late_layer_keeps_its_rule_veto(bus: Bus) -> None:
-    llm = ScriptedLLM.from_lines(
-        [{"match": {}, **CLEAN}, {"match": {"layer": "HL4"}, "delay_ms": 5_000, **CLEAN}]
-    )
-    async with engine_on(bus, llm=llm, layer_deadline_s=0.5) as engine:
-        report = await engine.submit(diff_action("02-hardcoded-key-and-shell.diff"), timeout=30)
-    hl4 = report.layer_results[LayerID.HL4]
-    assert report.outcome is Outcome.REJECTED
-    assert hl4.status is LayerStatus.ERROR
-    assert hl4.veto_level is VetoLevel.STRONG
-    assert any("AWS" in f.title for f in hl4.merged_findings)
-
-
-async def test_layers_that_never_report_still_bring_their_rule_findings(bus: Bus) -> None:
-    async with engine_on(bus, roles=("supervisor",), layer_deadline_s=0.3) as engine:
-        secret = await engine.submit(diff_action("02-hardcoded-key-and-shell.diff"), timeout=30)
-        clean = await engine.submit(diff_action("01-clean-refactor.diff"), timeout=30)
-    assert secret.outcome is Outcome.REJECTED
-    assert secret.layer_results[LayerID.HL4].status is LayerStatus.ERROR
-    assert clean.outcome is Outcome.NEEDS_REVIEW
-    assert all(r.status is LayerStatus.ERROR for r in clean.layer_results.values())
-
-
 def verdict(severity: Severity) -> dict[str, object]:
     finding = ReviewFinding(severity=severity, title=f"a {severity.value} problem", line=1)
     return {"json": {"findings": [msgspec.to_builtins(finding)], "summary": "found one"}}
+
+
+async def test_a_late_layer_keeps_its_rule_veto(bus: Bus) -> None:
+    """HL3 misses its deadline; its rule veto (medium) still counts: with HL2's medium from the
+    LLM that is two mediums, rejected — without it, one medium would only need a human."""
+    llm = ScriptedLLM.from_lines(
+        [
+            {"match": {}, **CLEAN},
+            {"match": {"layer": "HL2"}, **verdict(Severity.HIGH)},
+            {"match": {"layer": "HL3"}, "delay_ms": 5_000, **CLEAN},
+        ]
+    )
+    async with engine_on(bus, llm=llm, layer_deadline_s=0.5) as engine:
+        report = await engine.submit(swallowed_action(), timeout=30)
+    hl3 = report.layer_results[LayerID.HL3]
+    assert report.outcome is Outcome.REJECTED
+    assert hl3.status is LayerStatus.ERROR
+    assert hl3.veto_level is VetoLevel.MEDIUM
+    assert any("except" in f.title.lower() for f in hl3.merged_findings)
+
+
+async def test_layers_that_never_report_still_bring_their_rule_findings(bus: Bus) -> None:
+    llm = ScriptedLLM.from_lines([{"match": {}, **CLEAN}])
+    async with engine_on(bus, llm=llm, roles=("supervisor",), layer_deadline_s=0.3) as engine:
+        flawed = await engine.submit(swallowed_action(), timeout=30)
+        clean = await engine.submit(diff_action("01-clean-refactor.diff"), timeout=30)
+    hl3 = flawed.layer_results[LayerID.HL3]
+    assert flawed.outcome is Outcome.NEEDS_REVIEW
+    assert (hl3.status, hl3.veto_level) == (LayerStatus.ERROR, VetoLevel.MEDIUM)
+    assert clean.outcome is Outcome.NEEDS_REVIEW
+    assert all(r.status is LayerStatus.ERROR for r in clean.layer_results.values())
 
 
 @pytest.mark.parametrize(

@@ -50,12 +50,15 @@ async def test_review_over_the_sdk_retries_uses_tool_json_and_reports_cache_usag
         bodies = [r.json() for r in fake.requests]
 
     assert report.outcome is Outcome.APPROVED
-    assert calls["n"] == 6 + 2, "6 runs plus the 429 and the 529 that were retried"
+    runs = 2 + 3  # HL2 (medium power): runs 1 and 2 agree; HL4 (strong) always runs three
+    assert calls["n"] == runs + 2, "the runs plus the 429 and the 529 that were retried"
     assert report.usage == Usage(
-        input_tokens=6000, output_tokens=300, cache_read_tokens=4800, calls=6
+        input_tokens=1000 * runs, output_tokens=50 * runs, cache_read_tokens=800 * runs, calls=runs
     )
     assert all(body["tool_choice"]["type"] == "tool" for body in bodies)
-    for lid in (LayerID.HL2, LayerID.HL4):
-        assert report.layer_results[lid].valid_runs == 3
+    assert report.layer_results[LayerID.HL2].valid_runs == 2
+    assert report.layer_results[LayerID.HL4].valid_runs == 3
+    assert report.cost.calls == runs
+    assert report.cost.saved_by_adaptive == 1
     shared = {json.dumps(body["system"][:-1]) for body in bodies}
     assert len(shared) == 1, "every call of one review shares one cacheable prefix"

@@ -56,16 +56,33 @@ async def test_clean_refactor_is_approved(bus: Bus) -> None:
     assert report.blocking_reasons == []
 
 
-async def test_clean_refactor_is_approved_by_three_llm_runs_per_layer(bus: Bus) -> None:
+async def test_clean_refactor_is_approved_by_17_llm_runs(bus: Bus) -> None:
+    """Adaptive redundancy (the default): HL1, HL2, HL3 and HL5 stop after two agreeing runs;
+    HL4, HL6 and HL7 (strong power) always run three."""
     llm = ScriptedLLM.from_lines([{"match": {}, **CLEAN}])
     async with engine_on(bus, llm=llm) as engine:
         report = await engine.submit(diff_action("01-clean-refactor.diff"), timeout=30)
     assert report.outcome is Outcome.APPROVED
-    assert llm.calls == 21
-    for result in report.layer_results.values():
-        assert result.valid_runs == 3
+    assert llm.calls == 17
+    strong = {LayerID.HL4, LayerID.HL6, LayerID.HL7}
+    for lid, result in report.layer_results.items():
+        assert result.valid_runs == result.executed_runs == (3 if lid in strong else 2)
+        assert result.planned_runs == 3
         assert result.agreement_ratio == 1.0
         assert not result.local_only
+    assert report.cost.calls == 17
+    assert report.cost.calls_planned == 21
+    assert report.cost.saved_by_adaptive == 4
+
+
+async def test_every_layer_runs_three_times_without_adaptive_redundancy(bus: Bus) -> None:
+    llm = ScriptedLLM.from_lines([{"match": {}, **CLEAN}])
+    async with engine_on(bus, llm=llm, adaptive_redundancy=False) as engine:
+        report = await engine.submit(diff_action("01-clean-refactor.diff"), timeout=30)
+    assert report.outcome is Outcome.APPROVED
+    assert llm.calls == 21
+    assert all(r.valid_runs == 3 for r in report.layer_results.values())
+    assert report.cost.saved_by_adaptive == 0
 
 
 async def test_invalid_llm_output_never_approves(bus: Bus) -> None:
@@ -79,7 +96,9 @@ async def test_invalid_llm_output_never_approves(bus: Bus) -> None:
     assert hl2.status is LayerStatus.ERROR
     assert any(reason.startswith("HL2") for reason in report.blocking_reasons)
     # each of the 3 runs: the reply, then 2 repairs
-    assert llm.calls == 18 + 3 * 3
+    # HL1, HL3, HL5 agree after two runs; HL4, HL6 run three; HL2's invalid runs do not agree,
+    # so it runs three, each repaired twice; then HL7 runs three.
+    assert llm.calls == 3 * 2 + 2 * 3 + 3 * 3 + 3
 
 
 async def test_early_exit_publishes_before_slow_layers_and_cancels_their_calls(bus: Bus) -> None:
@@ -104,7 +123,7 @@ async def test_early_exit_publishes_before_slow_layers_and_cancels_their_calls(b
             report = await engine.submit(diff_action("01-clean-refactor.diff"), timeout=10)
         assert report.outcome is Outcome.REJECTED
         assert report.layer_results[LayerID.HL7].status is LayerStatus.SKIP
-        slow_calls = 5 * 3  # HL1-3, HL5, HL6; HL7 never starts
+        slow_calls = 4 * 2 + 3  # runs 1-2 of HL1-3 and HL5, three of HL6; HL7 never starts
         with anyio.fail_after(5):
             while llm.cancelled < slow_calls:  # noqa: ASYNC110 - polling test state
                 await anyio.sleep(0.01)
