@@ -22,8 +22,30 @@ __all__ = ["build_parser", "main"]
 
 Command = Callable[[argparse.Namespace], int]
 
-COMMAND_MODULES = ["review", "reviews", "nats", "bench", "mcp", "pipeline", "checks_eval"]
-"""Modules of ``engine.commands`` whose ``add_parsers(sub)`` adds sub-commands, in help order."""
+COMMANDS: dict[str, tuple[str, str]] = {
+    "review": ("review", "review diffs or actions in process and print decisions"),
+    "layers": ("review", "list the seven layers, their focus and veto power"),
+    "reviews": ("reviews", "list the reviews waiting for a human"),
+    "show": ("reviews", "one review: its report, and the diff with each finding"),
+    "resolve": ("reviews", "approve or reject a pending review and print the final decision"),
+    "serve": ("serve", "run the actors against NATS"),
+    "submit": ("nats", "publish actions for review"),
+    "watch": ("nats", "stream decisions"),
+    "report": ("nats", "print a stored report by report or action id"),
+    "bench": ("bench", "measure engine overhead with an instant LLM"),
+    "mcp": (
+        "mcp",
+        "serve the review as MCP tools (validate, test_action, get_report, list_layers)",
+    ),
+    "pipeline": ("pipeline", "run the agent pipeline (CTO → … → QA)"),
+    "checks-eval": (
+        "checks_eval",
+        "score the local checks (and bandit) on a labelled folder of code",
+    ),
+}
+"""Every command, in help order: the module of ``engine.commands`` whose ``add_parsers(sub)``
+adds it, and its one-line help. Only the module of the command being run is imported, so a
+command starts without loading what the others need (the LLM SDK, the MCP SDK, bandit, …)."""
 
 
 class Parser(argparse.ArgumentParser):
@@ -46,8 +68,17 @@ def _schema(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The parser of every command (sub-parsers share ``Parser``)."""
+def _chosen(argv: Sequence[str]) -> str | None:
+    """The command named on the command line (the first word that is not an option)."""
+    return next((word for word in argv if not word.startswith("-")), None)
+
+
+def build_parser(
+    argv: Sequence[str] | None = None, *, full: bool = False
+) -> argparse.ArgumentParser:
+    """The parser (sub-parsers share ``Parser``). Only the module of the command in ``argv`` is
+    imported and adds its real parsers; the others appear with their help only — unless
+    ``full``, which loads every command (for documentation and tests)."""
     parser = Parser(
         prog="humangr", description="Review AI agents' actions before they take effect."
     )
@@ -58,9 +89,17 @@ def build_parser() -> argparse.ArgumentParser:
     schema.add_argument("name", nargs="?", help="message name, e.g. ActionSubmitted")
     schema.set_defaults(func=_schema)
 
-    for name in COMMAND_MODULES:
-        module = importlib.import_module(f"humangr.engine.commands.{name}")
-        module.add_parsers(sub)
+    chosen = _chosen(sys.argv[1:] if argv is None else argv)
+    loaded: set[str] = set()
+    for name, (module_name, help_text) in COMMANDS.items():
+        if module_name in loaded:
+            continue
+        if full or COMMANDS.get(chosen or "", ("",))[0] == module_name:
+            module = importlib.import_module(f"humangr.engine.commands.{module_name}")
+            module.add_parsers(sub)
+            loaded.add(module_name)
+        else:
+            sub.add_parser(name, help=help_text)
     return parser
 
 
@@ -75,7 +114,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parsed: list[argparse.Namespace] = []
 
     def parse() -> int:
-        parsed.append(build_parser().parse_args(argv))
+        parsed.append(build_parser(argv).parse_args(argv))
         return 0
 
     code = run_guarded("humangr", parse)

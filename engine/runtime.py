@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import uuid
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -12,29 +11,23 @@ import anyio
 
 from humangr.contracts import (
     ActionContext,
-    ActionSubmitted,
     HumanLayerReport,
     LayerID,
-    ReportQuery,
-    ReportReply,
     Subjects,
-    decode,
     encode,
 )
 from humangr.engine.actor import Actor, ActorSystem, SupervisionPolicy
 from humangr.engine.bus import Bus, MemoryBus
 from humangr.engine.config import ReviewConfig
-from humangr.engine.decisions import DecisionWaiters, check_decision, refusal, settles
+from humangr.engine.decisions import DecisionWaiters
 from humangr.engine.errors import (
     BusTimeoutError,
-    DecisionMismatch,
-    EngineError,
-    SubmissionRefused,
 )
 from humangr.engine.llm import LLMClient, prompts_digest
 from humangr.engine.metrics import Metrics
-from humangr.engine.review import action_hash, policy_version
+from humangr.engine.review import policy_version
 from humangr.engine.state import StateStore
+from humangr.engine.submission import fetch_report, new_action_id, submission, submit_and_wait
 
 __all__ = [
     "Engine",
@@ -121,11 +114,6 @@ def review_actors(
     return actors
 
 
-def new_action_id() -> str:
-    """A fresh action id (a valid subject token)."""
-    return f"act-{uuid.uuid4().hex[:20]}"
-
-
 @dataclass(slots=True)
 class Engine:
     """A running review engine: submit actions and await their decisions."""
@@ -157,7 +145,7 @@ class Engine:
         ``needs_review`` for the human resolution or the review timeout)."""
         action_id = action_id or new_action_id()
         limit = timeout or self.config.layer_deadline_s * 2 + 5
-        submitted = _submission(action, action_id, layers)
+        submitted = submission(action, action_id, layers)
         self.waiters.expect(action_id, submitted.action_hash or "", final=final)
         await self.bus.publish(self.subjects.action_submit, encode(submitted))
         report = await self.waiters.wait(action_id, timeout=limit)
@@ -167,85 +155,6 @@ class Engine:
 
     async def report(self, id_: str, *, timeout: float = 5.0) -> HumanLayerReport:
         return await fetch_report(self.bus, self.subjects, id_, timeout=timeout)
-
-
-async def submit_and_wait(
-    bus: Bus,
-    subjects: Subjects,
-    action: ActionContext,
-    *,
-    action_id: str | None = None,
-    layers: Sequence[LayerID] | None = None,
-    timeout: float = 300.0,
-    final: bool = False,
-) -> HumanLayerReport:
-    """Publish an ``ActionSubmitted`` and wait for its decision on ``decisions.<agent_id>``.
-
-    The decision must name the hash of ``action`` (else ``DecisionMismatch``); a dead letter
-    refusing the submission raises ``SubmissionRefused`` at once."""
-    submitted = _submission(action, action_id or new_action_id(), layers)
-    digest = submitted.action_hash or ""
-    async with (
-        bus.subscribe(subjects.decision(action.agent_id)) as decisions,
-        bus.subscribe(subjects.dlq) as letters,
-    ):
-        await bus.publish(subjects.action_submit, encode(submitted))
-        refused: list[str] = []
-        failed: list[EngineError] = []
-        with anyio.move_on_after(timeout):
-            async with anyio.create_task_group() as tg:
-
-                async def watch_refusals() -> None:
-                    async for msg in letters:
-                        letter = refusal(msg, subjects)
-                        if letter is not None and letter.correlation_id == submitted.action_id:
-                            refused.append(letter.error)
-                            tg.cancel_scope.cancel()
-
-                tg.start_soon(watch_refusals)
-                async for msg in decisions:
-                    try:
-                        report = decode(msg.data, HumanLayerReport)
-                        if report.action_id != submitted.action_id:
-                            continue
-                        check_decision(report, submitted.action_id, digest)
-                    except EngineError as exc:
-                        if isinstance(exc, DecisionMismatch):
-                            failed.append(exc)
-                            break
-                        log.warning("undecodable decision on %s: %s", msg.subject, exc)
-                        continue
-                    if settles(report, final):
-                        tg.cancel_scope.cancel()
-                        return report
-                tg.cancel_scope.cancel()
-        if failed:
-            raise failed[0]
-        if refused:
-            raise SubmissionRefused(submitted.action_id, refused[0])
-    raise BusTimeoutError(subjects.decision(action.agent_id), timeout)
-
-
-def _submission(
-    action: ActionContext, action_id: str, layers: Sequence[LayerID] | None
-) -> ActionSubmitted:
-    return ActionSubmitted(
-        action_id=action_id,
-        action=action,
-        action_hash=action_hash(action),
-        layers=list(layers) if layers is not None else None,
-    )
-
-
-async def fetch_report(
-    bus: Bus, subjects: Subjects, id_: str, *, timeout: float = 5.0
-) -> HumanLayerReport:
-    """Ask the Supervisor for a stored report by report id or action id."""
-    reply = await bus.request(subjects.report_get, encode(ReportQuery(id=id_)), timeout=timeout)
-    answer = decode(reply.data, ReportReply)
-    if answer.report is None:
-        raise EngineError(answer.error or f"no report {id_!r}")
-    return answer.report
 
 
 @asynccontextmanager

@@ -3,18 +3,33 @@ NATS."""
 
 from __future__ import annotations
 
+import argparse
 import os
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+import anyio
 
 from humangr.contracts import Subjects
 from humangr.engine.bus import Bus
 from humangr.engine.errors import ConfigError, EngineError
-from humangr.engine.llm import LLMClient, ScriptedLLM
 from humangr.engine.redact import redact_url
+
+if TYPE_CHECKING:
+    from humangr.engine.llm import LLMClient
 
 from .inputs import load_actions
 
-__all__ = ["connect_nats", "llm_description", "llm_spec", "load_actions", "make_llm"]
+__all__ = [
+    "connect_nats",
+    "llm_description",
+    "llm_spec",
+    "load_actions",
+    "make_llm",
+    "nats_options",
+    "runner",
+]
 
 
 def llm_spec(spec: str | None) -> str:
@@ -34,6 +49,8 @@ def make_llm(spec: str | None) -> LLMClient | None:
 
         return AnthropicLLM()
     if spec.startswith("scripted:"):
+        from humangr.engine.llm import ScriptedLLM
+
         path = Path(spec.removeprefix("scripted:"))
         try:
             return ScriptedLLM.from_file(path)
@@ -71,3 +88,20 @@ async def connect_nats(
         raise
     except Exception as exc:
         raise EngineError(f"cannot connect to NATS at {redact_url(url)}: {exc}") from exc
+
+
+def nats_options(parser: argparse.ArgumentParser) -> None:
+    """``--nats URL`` (required) and ``--prefix``."""
+    parser.add_argument("--nats", required=True, help="NATS URL, e.g. nats://127.0.0.1:4222")
+    parser.add_argument("--prefix", default="hl", help="subject prefix (default hl)")
+
+
+def runner(
+    func: Callable[[argparse.Namespace], Awaitable[int]],
+) -> Callable[[argparse.Namespace], int]:
+    """A command function that runs the async ``func`` in a new event loop."""
+
+    def run(args: argparse.Namespace) -> int:
+        return anyio.run(func, args)
+
+    return run

@@ -1,0 +1,121 @@
+"""Talking to a running engine over any bus: submit an action and wait for its decision, ask
+for a stored report. Light on purpose — a client command (``humangr submit``, ``watch``,
+``reviews``) imports this, not the engine."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Sequence
+
+import anyio
+
+from humangr.contracts import (
+    ActionContext,
+    ActionSubmitted,
+    HumanLayerReport,
+    LayerID,
+    ReportQuery,
+    ReportReply,
+    Subjects,
+    decode,
+    encode,
+)
+from humangr.engine.bus import Bus
+from humangr.engine.decisions import check_decision, refusal, settles
+from humangr.engine.errors import (
+    BusTimeoutError,
+    DecisionMismatch,
+    EngineError,
+    SubmissionRefused,
+)
+from humangr.engine.review import action_hash
+
+__all__ = ["fetch_report", "new_action_id", "submission", "submit_and_wait"]
+
+log = logging.getLogger("humangr.client")
+
+
+def new_action_id() -> str:
+    """A fresh action id (a valid subject token)."""
+    return f"act-{uuid.uuid4().hex[:20]}"
+
+
+async def submit_and_wait(
+    bus: Bus,
+    subjects: Subjects,
+    action: ActionContext,
+    *,
+    action_id: str | None = None,
+    layers: Sequence[LayerID] | None = None,
+    timeout: float = 300.0,
+    final: bool = False,
+) -> HumanLayerReport:
+    """Publish an ``ActionSubmitted`` and wait for its decision on ``decisions.<agent_id>``.
+
+    The decision must name the hash of ``action`` (else ``DecisionMismatch``); a dead letter
+    refusing the submission raises ``SubmissionRefused`` at once."""
+    submitted = submission(action, action_id or new_action_id(), layers)
+    digest = submitted.action_hash or ""
+    async with (
+        bus.subscribe(subjects.decision(action.agent_id)) as decisions,
+        bus.subscribe(subjects.dlq) as letters,
+    ):
+        await bus.publish(subjects.action_submit, encode(submitted))
+        refused: list[str] = []
+        failed: list[EngineError] = []
+        with anyio.move_on_after(timeout):
+            async with anyio.create_task_group() as tg:
+
+                async def watch_refusals() -> None:
+                    async for msg in letters:
+                        letter = refusal(msg, subjects)
+                        if letter is not None and letter.correlation_id == submitted.action_id:
+                            refused.append(letter.error)
+                            tg.cancel_scope.cancel()
+
+                tg.start_soon(watch_refusals)
+                async for msg in decisions:
+                    try:
+                        report = decode(msg.data, HumanLayerReport)
+                        if report.action_id != submitted.action_id:
+                            continue
+                        check_decision(report, submitted.action_id, digest)
+                    except EngineError as exc:
+                        if isinstance(exc, DecisionMismatch):
+                            failed.append(exc)
+                            break
+                        log.warning("undecodable decision on %s: %s", msg.subject, exc)
+                        continue
+                    if settles(report, final):
+                        tg.cancel_scope.cancel()
+                        return report
+                tg.cancel_scope.cancel()
+        if failed:
+            raise failed[0]
+        if refused:
+            raise SubmissionRefused(submitted.action_id, refused[0])
+    raise BusTimeoutError(subjects.decision(action.agent_id), timeout)
+
+
+def submission(
+    action: ActionContext, action_id: str, layers: Sequence[LayerID] | None
+) -> ActionSubmitted:
+    """The ``ActionSubmitted`` of ``action`` under ``action_id``, with its hash."""
+    return ActionSubmitted(
+        action_id=action_id,
+        action=action,
+        action_hash=action_hash(action),
+        layers=list(layers) if layers is not None else None,
+    )
+
+
+async def fetch_report(
+    bus: Bus, subjects: Subjects, id_: str, *, timeout: float = 5.0
+) -> HumanLayerReport:
+    """Ask the Supervisor for a stored report by report id or action id."""
+    reply = await bus.request(subjects.report_get, encode(ReportQuery(id=id_)), timeout=timeout)
+    answer = decode(reply.data, ReportReply)
+    if answer.report is None:
+        raise EngineError(answer.error or f"no report {id_!r}")
+    return answer.report
