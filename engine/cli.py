@@ -22,7 +22,16 @@ __all__ = ["build_parser", "main"]
 
 Command = Callable[[argparse.Namespace], int]
 
-COMMAND_MODULES = ["review", "reviews", "nats", "bench", "mcp", "pipeline", "checks_eval"]
+COMMAND_MODULES = [
+    "review",
+    "reviews",
+    "inbox",
+    "nats",
+    "bench",
+    "mcp",
+    "pipeline",
+    "checks_eval",
+]
 """Modules of ``engine.commands`` whose ``add_parsers(sub)`` adds sub-commands, in help order."""
 
 

@@ -25,6 +25,7 @@ from humangr.engine.actor import Actor, ActorSystem, SupervisionPolicy
 from humangr.engine.bus import Bus
 from humangr.engine.commands.common import connect_nats, load_actions, make_llm
 from humangr.engine.commands.failure import UsageError
+from humangr.engine.commands.inbox import add_serve_options, inbox_beside
 from humangr.engine.commands.render import EXIT_CODES, render
 from humangr.engine.commands.state import STATE_HELP, open_state
 from humangr.engine.config import ReviewConfig
@@ -158,7 +159,8 @@ async def _serve_on_nats(
                     raise
                 log.warning("--role all: not serving %s: %s", role, exc)
                 roles = tuple(r for r in roles if r != role)
-        await _run_actors(args, bus, roles, actors, metrics)
+        async with inbox_beside(args, bus, metrics):
+            await _run_actors(args, bus, roles, actors, metrics)
     finally:
         await bus.close()
 
@@ -320,6 +322,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         default="127.0.0.1",
         help="address of /metrics (default 127.0.0.1; 0.0.0.0 in containers)",
     )
+    add_serve_options(serve)
     serve.add_argument(
         "--root",
         default=os.environ.get("HUMANGR_PROJECT_ROOT", "projects"),
