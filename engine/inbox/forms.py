@@ -1,5 +1,5 @@
 """The inbox's forms, read strictly: URL-encoded UTF-8, a size limit, the expected fields only,
-each at most once, no control characters."""
+each at most once, no control characters in free text."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from starlette.requests import Request
 
 from humangr.engine.errors import EngineError
 
-__all__ = ["MAX_FORM_BYTES", "BadForm", "clean_text", "read_form"]
+__all__ = ["MAX_FORM_BYTES", "BadForm", "clean_text", "read_form", "require"]
 
 MAX_FORM_BYTES = 16_384
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
@@ -25,11 +25,9 @@ class BadForm(EngineError):
         self.status = status
 
 
-async def read_form(
-    request: Request, fields: Collection[str], *, optional: Collection[str] = ()
-) -> dict[str, str]:
-    """The posted fields: each of ``fields`` once, any of ``optional`` at most once, nothing
-    else; a ``BadForm`` otherwise."""
+async def read_form(request: Request, allowed: Collection[str]) -> dict[str, str]:
+    """The posted fields, each of ``allowed`` at most once and nothing else; a ``BadForm``
+    otherwise (``require`` then says which are needed)."""
     kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
     if kind != "application/x-www-form-urlencoded":
         raise BadForm("send the form as application/x-www-form-urlencoded", 415)
@@ -48,21 +46,25 @@ async def read_form(
             strict_parsing=bool(body),
             encoding="utf-8",
             errors="strict",
-            max_num_fields=len(fields) + len(optional),
+            max_num_fields=len(allowed),
         )
     except (UnicodeError, ValueError):
         raise BadForm("the form is not URL-encoded UTF-8 with the inbox's fields") from None
     form: dict[str, str] = {}
     for name, value in pairs:
-        if name not in fields and name not in optional:
+        if name not in allowed:
             raise BadForm(f"unexpected form field {name[:40]!r}")
         if name in form:
             raise BadForm(f"form field {name!r} given twice")
         form[name] = value
-    missing = [name for name in fields if name not in form]
+    return form
+
+
+def require(form: dict[str, str], names: Collection[str]) -> None:
+    """A ``BadForm`` naming the first of ``names`` that ``form`` lacks."""
+    missing = [name for name in names if name not in form]
     if missing:
         raise BadForm(f"form field {missing[0]!r} is missing")
-    return form
 
 
 def clean_text(value: str, what: str) -> str:

@@ -17,7 +17,7 @@ from humangr.engine.errors import ConfigError, EngineError
 from humangr.engine.review import LAYERS
 
 from .app import Inbox
-from .forms import BadForm, clean_text, read_form
+from .forms import BadForm, clean_text, read_form, require
 from .pages import Filters, filter_reviews, review_page
 from .sessions import COOKIE, Session
 
@@ -34,6 +34,30 @@ __all__ = [
 
 _NEXT = re.compile(r"/reviews(/[A-Za-z0-9][A-Za-z0-9_-]{0,63})?")
 _HASH = re.compile(r"[0-9a-f]{64}")
+
+
+class _Refused(EngineError):
+    def __init__(self, reason: str, message: str, status: int) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.status = status
+
+
+async def _form(
+    request: Request, inbox: Inbox, session: Session, allowed: tuple[str, ...], *required: str
+) -> dict[str, str]:
+    """The posted form, once its CSRF token is ``session``'s and it has ``required``."""
+    try:
+        form = await read_form(request, ("csrf", *allowed))
+    except BadForm as exc:
+        raise _Refused("bad_form", str(exc), exc.status) from None
+    if not inbox.sessions.check_csrf(session, form.get("csrf")):
+        raise _Refused("csrf", "the form's CSRF token is not this session's; reload the page", 403)
+    try:
+        require(form, required)
+    except BadForm as exc:
+        raise _Refused("bad_form", str(exc), exc.status) from None
+    return form
 
 
 def _inbox(request: Request) -> Inbox:
@@ -72,11 +96,9 @@ async def signin(request: Request) -> Response:
             "csrf", "no session: open the sign-in page again (cookies must be allowed)", 403
         )
     try:
-        form = await read_form(request, ("csrf", "token"), optional=("next",))
-    except BadForm as exc:
-        return inbox.refuse("bad_form", str(exc), exc.status)
-    if not inbox.sessions.check_csrf(session, form["csrf"]):
-        return inbox.refuse("csrf", "the form's CSRF token is not this session's; reload", 403)
+        form = await _form(request, inbox, session, ("token", "next"), "token")
+    except _Refused as refused:
+        return inbox.refuse(refused.reason, str(refused), refused.status)
     next_page = form.get("next", "")
     reviewer = inbox.reviewers.who(form["token"].strip())
     if reviewer is None:
@@ -102,11 +124,9 @@ async def signout(request: Request) -> Response:
     if session is None:
         return RedirectResponse("/signin", 303)
     try:
-        form = await read_form(request, ("csrf",))
-    except BadForm as exc:
-        return inbox.refuse("bad_form", str(exc), exc.status)
-    if not inbox.sessions.check_csrf(session, form["csrf"]):
-        return inbox.refuse("csrf", "the form's CSRF token is not this session's; reload", 403)
+        await _form(request, inbox, session, ())
+    except _Refused as refused:
+        return inbox.refuse(refused.reason, str(refused), refused.status)
     inbox.sessions.revoke(session)
     response = RedirectResponse("/signin", 303)
     inbox.set_cookie(request, response, inbox.sessions.new())
@@ -209,12 +229,11 @@ async def resolve_review(request: Request) -> Response:
     inbox, session, reviewer = _signed_in(request)
     if reviewer is None:
         return inbox.refuse("signed_out", "sign in first: no anonymous resolution", 403)
+    fields = ("action_hash", "verdict", "reason")
     try:
-        form = await read_form(request, ("csrf", "action_hash", "verdict", "reason"))
-    except BadForm as exc:
-        return inbox.refuse("bad_form", str(exc), exc.status)
-    if not inbox.sessions.check_csrf(session, form["csrf"]):
-        return inbox.refuse("csrf", "the form's CSRF token is not this session's; reload", 403)
+        form = await _form(request, inbox, session, fields, *fields)
+    except _Refused as refused:
+        return inbox.refuse(refused.reason, str(refused), refused.status)
     verdict, expected = form["verdict"], form["action_hash"]
     if verdict not in ("approve", "reject") or not _HASH.fullmatch(expected):
         return inbox.refuse("bad_form", "verdict is approve or reject, action_hash 64 hex", 400)

@@ -25,6 +25,7 @@ from humangr.engine.llm import ScriptedLLM
 
 pytestmark = [pytest.mark.anyio, pytest.mark.nats]
 WAIT_MS = 15_000
+VIEWPORT = {"width": 1280, "height": 900}
 
 
 async def _connected(page: Any) -> None:
@@ -40,21 +41,27 @@ async def test_two_reviewers_see_a_review_arrive_and_one_rejects_it(nats_url: st
             served_inbox(engine) as served,
             chromium() as browser,
         ):
-            alice = await (await browser.new_context(viewport={"width": 1280, "height": 900})).new_page()
+            alice = await (await browser.new_context(viewport=VIEWPORT)).new_page()
             await sign_in(alice, served.url, TOKENS["alice"])
             assert alice.url == f"{served.url}/reviews"
             assert await alice.inner_text("#reviewer") == "alice"
             await _connected(alice)
             await alice.evaluate("window.__samePage = true")
 
+            other = await needs_review(engine, pricing_action("docs-agent"))
             report = await needs_review(engine, pricing_action("billing-agent"))
             row = alice.locator(f"tr.review[data-action='{report.action_id}']")
             await row.wait_for(timeout=WAIT_MS)
             assert await alice.evaluate("window.__samePage") is True  # live, not reloaded
             assert "billing-agent" in await row.inner_text()
             assert "HL2 functionality: medium veto" in await row.inner_text()
+            newest_first = alice.locator("tr.review")
+            assert await newest_first.nth(0).get_attribute("data-action") == report.action_id
+            assert await newest_first.nth(1).get_attribute("data-action") == other.action_id
             SHOTS.mkdir(parents=True, exist_ok=True)
+            await alice.set_viewport_size({"width": 1280, "height": 420})
             await alice.screenshot(path=str(SHOTS / "inbox-list.png"))
+            await alice.set_viewport_size(VIEWPORT)
 
             async with alice.expect_navigation():
                 await row.locator("a").click()
@@ -64,7 +71,9 @@ async def test_two_reviewers_see_a_review_arrive_and_one_rejects_it(nats_url: st
             )
             finding = await at_line.inner_text()
             assert "Negative totals round the wrong way" in finding
-            assert "HL2" in finding and "high" in finding.lower() and "LLM" in finding
+            assert "HL2" in finding
+            assert "high" in finding.lower()
+            assert "LLM · 3 votes" in finding
             await alice.screenshot(path=str(SHOTS / "inbox-review.png"), full_page=True)
 
             bob = await (await browser.new_context()).new_page()
@@ -77,7 +86,7 @@ async def test_two_reviewers_see_a_review_arrive_and_one_rejects_it(nats_url: st
             async with alice.expect_navigation():
                 await alice.click("button.reject")
             final = (await alice.inner_text("#final")).lower()
-            assert "rejected" in final and "alice" in final
+            assert "rejected by alice" in final
             assert REASON in await alice.inner_text("#status")
             assert await alice.locator("form.decide").count() == 0
 
@@ -85,7 +94,8 @@ async def test_two_reviewers_see_a_review_arrive_and_one_rejects_it(nats_url: st
             assert "alice" in await bob.inner_text("#final")
             assert await bob.locator("form.decide").count() == 0
             history = await bob.inner_text("#history")
-            assert "needs_review" in history.lower() and "rejected" in history.lower()
+            assert "needs_review by the gate" in history.lower()
+            assert "rejected by alice" in history.lower()
             assert REASON in history
 
             await alice.goto(f"{served.url}/reviews")
@@ -111,7 +121,7 @@ async def test_a_wrong_token_is_refused() -> None:
         assert served.metrics.inbox_refused.labels(reason="bad_token")._value.get() == 1
 
 
-HOSTILE = "<script>window.__xss = 1</script><img src=x onerror=\"window.__xss = 2\">"
+HOSTILE = '<script>window.__xss = 1</script><img src=x onerror="window.__xss = 2">'
 HOSTILE_FILE = "app/<img src=x onerror=alert(1)>.py"
 HOSTILE_DIFF = f"""\
 diff --git a/{HOSTILE_FILE} b/{HOSTILE_FILE}
@@ -122,7 +132,7 @@ diff --git a/{HOSTILE_FILE} b/{HOSTILE_FILE}
 +y = "</td></tr></table><script>window.__xss = 3</script>"
  z = '<iframe src="javascript:alert(4)"></iframe>'
 """
-HOSTILE_TITLE = "<svg onload=\"window.__xss = 5\"></svg> in a title"
+HOSTILE_TITLE = '<svg onload="window.__xss = 5"></svg> in a title'
 
 
 def hostile_llm() -> ScriptedLLM:
