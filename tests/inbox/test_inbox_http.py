@@ -138,41 +138,47 @@ async def test_the_session_cookie_is_http_only_same_site_strict_and_expires() ->
 
 
 async def test_a_forged_or_signed_out_cookie_is_a_stranger() -> None:
-    async with engine_on() as engine, served_inbox(engine) as served:
-        async with signed_in(served, "alice") as client:
-            value = client.cookies[COOKIE]
-            page = await client.get("/reviews")
-            assert page.status_code == 200
-            body, signature = value.split(".")
-            async with httpx.AsyncClient(base_url=served.url) as thief:
+    async with (
+        engine_on() as engine,
+        served_inbox(engine) as served,
+        signed_in(served, "alice") as client,
+    ):
+        value = client.cookies[COOKIE]
+        page = await client.get("/reviews")
+        assert page.status_code == 200
+        body, signature = value.split(".")
+        async with httpx.AsyncClient(base_url=served.url) as thief:
 
-                async def status(cookie: str, path: str = "/reviews") -> int:
-                    answer = await thief.get(path, headers={"cookie": f"{COOKIE}={cookie}"})
-                    return answer.status_code
+            async def status(cookie: str, path: str = "/reviews") -> int:
+                answer = await thief.get(path, headers={"cookie": f"{COOKIE}={cookie}"})
+                return answer.status_code
 
-                assert await status(value) == 200
-                for forged in (
-                    f"{body}.{signature[:-3]}AAA",
-                    f"{body[:-2]}xx.{signature}",
-                    f"{body}.{signature}.{signature}",
-                    "x",
-                    "x" * 5_000,
-                ):
-                    assert await status(forged) == 303, forged
-                out = await client.post("/signout", data={"csrf": csrf_of(page.text)})
-                assert out.status_code == 303
-                assert out.headers["location"] == "/signin"
-                assert await status(value) == 303  # the old cookie, kept by a thief
-                assert await status(value, "/events") == 401
+            assert await status(value) == 200
+            for forged in (
+                f"{body}.{signature[:-3]}AAA",
+                f"{body[:-2]}xx.{signature}",
+                f"{body}.{signature}.{signature}",
+                "x",
+                "x" * 5_000,
+            ):
+                assert await status(forged) == 303, forged
+            out = await client.post("/signout", data={"csrf": csrf_of(page.text)})
+            assert out.status_code == 303
+            assert out.headers["location"] == "/signin"
+            assert await status(value) == 303  # the old cookie, kept by a thief
+            assert await status(value, "/events") == 401
 
 
 async def test_signing_out_needs_the_csrf_token() -> None:
-    async with engine_on() as engine, served_inbox(engine) as served:
-        async with signed_in(served, "alice") as client:
-            form = {"content-type": "application/x-www-form-urlencoded"}
-            assert (await client.post("/signout", content=b"", headers=form)).status_code == 403
-            assert (await client.post("/signout", data={"csrf": "nope"})).status_code == 403
-            assert (await client.get("/reviews")).status_code == 200
+    async with (
+        engine_on() as engine,
+        served_inbox(engine) as served,
+        signed_in(served, "alice") as client,
+    ):
+        form = {"content-type": "application/x-www-form-urlencoded"}
+        assert (await client.post("/signout", content=b"", headers=form)).status_code == 403
+        assert (await client.post("/signout", data={"csrf": "nope"})).status_code == 403
+        assert (await client.get("/reviews")).status_code == 200
 
 
 async def test_security_headers_are_on_every_response() -> None:
@@ -258,22 +264,25 @@ def _pricing(agent: str):  # type: ignore[no-untyped-def]
 
 
 async def test_a_review_id_that_cannot_be_or_is_not_known_is_not_found() -> None:
-    async with engine_on() as engine, served_inbox(engine) as served:
-        async with signed_in(served, "alice") as client:
-            unknown = await client.get("/reviews/act-unknown")
-            assert unknown.status_code == 404
-            assert "no review of action or report" in unknown.text
-            hostile = await client.get("/reviews/%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E")
-            assert hostile.status_code == 404
-            assert "<img src=x" not in hostile.text
-            assert "&lt;img src=x onerror=alert(1)&gt;" in hostile.text
-            too_long = await client.get("/reviews/" + "a" * 5_000)
-            assert too_long.status_code == 404
-            assert len(too_long.text) < 10_000
-            opened = await client.get("/reviews/open?id=act-123")
-            assert opened.headers["location"] == "/reviews/act-123"
-            assert (await client.get("/reviews/open?id=a%2Fb")).status_code == 400
-            assert (await client.get("/reviews/open?id=")).status_code == 400
+    async with (
+        engine_on() as engine,
+        served_inbox(engine) as served,
+        signed_in(served, "alice") as client,
+    ):
+        unknown = await client.get("/reviews/act-unknown")
+        assert unknown.status_code == 404
+        assert "no review of action or report" in unknown.text
+        hostile = await client.get("/reviews/%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E")
+        assert hostile.status_code == 404
+        assert "<img src=x" not in hostile.text
+        assert "&lt;img src=x onerror=alert(1)&gt;" in hostile.text
+        too_long = await client.get("/reviews/" + "a" * 5_000)
+        assert too_long.status_code == 404
+        assert len(too_long.text) < 10_000
+        opened = await client.get("/reviews/open?id=act-123")
+        assert opened.headers["location"] == "/reviews/act-123"
+        assert (await client.get("/reviews/open?id=a%2Fb")).status_code == 400
+        assert (await client.get("/reviews/open?id=")).status_code == 400
 
 
 async def test_approve_from_the_inbox_records_the_reviewers_name_from_the_token() -> None:
