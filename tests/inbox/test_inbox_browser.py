@@ -48,8 +48,13 @@ async def test_two_reviewers_see_a_review_arrive_and_one_rejects_it(nats_url: st
             await _connected(alice)
             await alice.evaluate("window.__samePage = true")
 
-            other = await needs_review(engine, pricing_action("docs-agent"))
-            report = await needs_review(engine, pricing_action("billing-agent"))
+            # fixed ids: the README's screenshots change only when the pages do (and the clock)
+            other = await needs_review(
+                engine, pricing_action("docs-agent"), action_id="act-2b6d0e9f5a17"
+            )
+            report = await needs_review(
+                engine, pricing_action("billing-agent"), action_id="act-7f3a9c2e41d8"
+            )
             row = alice.locator(f"tr.review[data-action='{report.action_id}']")
             await row.wait_for(timeout=WAIT_MS)
             assert await alice.evaluate("window.__samePage") is True  # live, not reloaded

@@ -99,8 +99,9 @@ def test_the_inbox_on_a_state_file_lists_hears_and_resolves(tmp_path: Path, toke
     state = tmp_path / "st.db"
     first = pending_review(state, tmp_path)
     args = ("inbox", "--state", str(state), "--tokens", str(tokens), "--port", "0")
-    with running(*args, "--poll", "0.3") as (url, lines):
+    with running(*args, "--poll", "0.3", "--metrics-port", "0") as (url, lines):
         assert url.startswith("http://127.0.0.1:")
+        metrics_url = next(line.split()[-1] for line in lines if "metrics on" in line)
         assert lines[-1].endswith(f"for 2 reviewer(s), in {state}")
         with httpx.Client(base_url=url, timeout=30) as client:
             sign_in(client)
@@ -126,6 +127,10 @@ def test_the_inbox_on_a_state_file_lists_hears_and_resolves(tmp_path: Path, toke
             )
             assert answer.status_code == 303, answer.text
             assert "rejected" in client.get(f"/reviews/{second}").text
+        exported = httpx.get(metrics_url).text
+        assert 'humangr_inbox_decisions_total{verdict="rejected"} 1.0' in exported
+        assert 'humangr_inbox_page_views_total{page="review"} 2.0' in exported
+        assert 'humangr_inbox_page_views_total{page="list"} 1.0' in exported
     shown = humangr("show", second, "--state", str(state), env=env())
     assert f"{second}: REJECTED by alice (was needs_review): {REASON}" in shown.stdout
 

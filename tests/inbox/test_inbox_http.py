@@ -311,3 +311,32 @@ async def test_approve_from_the_inbox_records_the_reviewers_name_from_the_token(
         assert detail.final.resolved_by == "bob"
         assert detail.final.resolution_reason == REASON
         assert decisions(served, "approved") == 1
+
+
+async def test_page_views_and_decisions_are_counted_from_zero() -> None:
+    from humangr.engine.metrics import INBOX_DECISIONS, INBOX_PAGES, Metrics, exported_names
+
+    names = exported_names(Metrics().registry)
+    for name in (
+        "humangr_inbox_page_views_total",
+        "humangr_inbox_decisions_total",
+        "humangr_inbox_refused_requests_total",
+        "humangr_inbox_live_clients",
+        "humangr_inbox_live_dropped_total",
+    ):
+        assert name in names
+    async with engine_on() as engine, served_inbox(engine) as served:
+        for page in INBOX_PAGES:
+            assert served.metrics.inbox_page_views.labels(page=page)._value.get() == 0
+        for verdict in INBOX_DECISIONS:
+            assert decisions(served, verdict) == 0
+        report = await needs_review(engine)
+        async with signed_in(served, "alice") as client:
+            await client.get("/reviews")
+            await client.get("/reviews/rows")
+            await client.get(f"/reviews/{report.action_id}")
+            await client.get(f"/reviews/{report.action_id}")
+        views = served.metrics.inbox_page_views
+        assert views.labels(page="signin")._value.get() == 1
+        assert views.labels(page="list")._value.get() == 1
+        assert views.labels(page="review")._value.get() == 2
