@@ -41,6 +41,7 @@ __all__ = [
 TOKENS = {
     "alice": "alice-0123456789-abcdefghij",
     "bob": "bob-0123456789-abcdefghijkl",
+    "<i>eve</i> & co": "eve-0123456789-abcdefghijkl",
 }
 REASON = "checked by hand: negative totals cannot happen in this path"
 _CSRF = re.compile(r'name="csrf" value="([^"]+)"')

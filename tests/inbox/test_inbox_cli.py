@@ -102,7 +102,7 @@ def test_the_inbox_on_a_state_file_lists_hears_and_resolves(tmp_path: Path, toke
     with running(*args, "--poll", "0.3", "--metrics-port", "0") as (url, lines):
         assert url.startswith("http://127.0.0.1:")
         metrics_url = next(line.split()[-1] for line in lines if "metrics on" in line)
-        assert lines[-1].endswith(f"for 2 reviewer(s), in {state}")
+        assert lines[-1].endswith(f"for 3 reviewer(s), in {state}")
         with httpx.Client(base_url=url, timeout=30) as client:
             sign_in(client)
             assert first in client.get("/reviews").text
@@ -225,3 +225,16 @@ def test_every_startup_error_is_one_line(tmp_path: Path, tokens: Path) -> None:
             assert_error(humangr(*args, env=env()), says)
     with_env = humangr(*base, env={**env(), ENV_TOKENS: "short alice"})
     assert_error(with_env, f"{ENV_TOKENS}: entry 1: a token is 20-256")
+
+
+def test_plain_http_beyond_loopback_is_warned_about(tmp_path: Path, tokens: Path) -> None:
+    state = tmp_path / "st.db"
+    pending_review(state, tmp_path)
+    # 192.0.2.1 (TEST-NET-1) is no address of this machine: the bind fails, nothing is sent.
+    args = ("inbox", "--state", str(state), "--tokens", str(tokens), "--host", "192.0.2.1")
+    result = humangr(*args, env=env())
+    assert result.returncode == 3
+    warning, error = result.stderr.strip().splitlines()
+    assert "warning: serving plain HTTP on 192.0.2.1" in warning
+    assert "--tls-cert and --tls-key" in warning
+    assert error.startswith("humangr inbox: cannot serve the inbox on 192.0.2.1:8080")

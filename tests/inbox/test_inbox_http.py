@@ -340,3 +340,29 @@ async def test_page_views_and_decisions_are_counted_from_zero() -> None:
         assert views.labels(page="signin")._value.get() == 1
         assert views.labels(page="list")._value.get() == 1
         assert views.labels(page="review")._value.get() == 2
+
+
+async def test_a_reviewer_name_with_html_is_escaped_and_recorded_as_is() -> None:
+    eve = "<i>eve</i> & co"
+    async with (
+        engine_on() as engine,
+        served_inbox(engine) as served,
+        signed_in(served, eve) as client,
+    ):
+        report = await needs_review(engine)
+        page = await client.get(f"/reviews/{report.action_id}")
+        assert "&lt;i&gt;eve&lt;/i&gt; &amp; co" in page.text
+        assert "<i>eve</i>" not in page.text
+        form = {
+            "csrf": csrf_of(page.text),
+            "action_hash": report.action_hash,
+            "verdict": "reject",
+            "reason": REASON,
+        }
+        answer = await client.post(f"/reviews/{report.action_id}/resolve", data=form)
+        assert answer.status_code == 303
+        decided = (await client.get(f"/reviews/{report.action_id}")).text
+        assert "<i>eve</i>" not in decided
+        detail = await detail_of(served.channel, report.action_id)
+        assert detail.final is not None
+        assert detail.final.resolved_by == eve
