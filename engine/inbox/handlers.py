@@ -206,8 +206,19 @@ def _review_page(
     )
 
 
-def _missing(request: Request, inbox: Inbox, session: Session, message: str) -> HTMLResponse:
-    return inbox.page(request, session, "missing.html", status=404, message=message)
+def _missing(request: Request, inbox: Inbox, session: Session, error: EngineError) -> HTMLResponse:
+    """No such review (404), or the Supervisor could not say (503)."""
+    message = str(error)
+    unknown = isinstance(error, ConfigError) or message.startswith("no review of")
+    title = "No such review" if unknown else "The Supervisor did not answer"
+    return inbox.page(
+        request,
+        session,
+        "missing.html",
+        status=404 if unknown else 503,
+        title=title,
+        message=message,
+    )
 
 
 async def review(request: Request) -> Response:
@@ -217,10 +228,8 @@ async def review(request: Request) -> Response:
     id_ = request.path_params["id"]
     try:
         detail = await detail_of(inbox.channel, id_)
-    except ConfigError as exc:
-        return _missing(request, inbox, session, str(exc))
     except EngineError as exc:
-        return _missing(request, inbox, session, str(exc))
+        return _missing(request, inbox, session, exc)
     inbox.metrics.inbox_page_views.labels(page="review").inc()
     return _review_page(request, inbox, session, detail)
 
@@ -240,7 +249,7 @@ async def resolve_review(request: Request) -> Response:
     try:
         detail = await detail_of(inbox.channel, request.path_params["id"])
     except EngineError as exc:
-        return _missing(request, inbox, session, str(exc))
+        return _missing(request, inbox, session, exc)
     try:
         reason = check_reason(clean_text(form["reason"], "reason").strip())
     except (BadForm, ConfigError) as exc:

@@ -366,3 +366,20 @@ async def test_a_reviewer_name_with_html_is_escaped_and_recorded_as_is() -> None
         detail = await detail_of(served.channel, report.action_id)
         assert detail.final is not None
         assert detail.final.resolved_by == eve
+
+
+async def test_without_a_supervisor_the_pages_say_so() -> None:
+    from types import SimpleNamespace
+
+    from humangr.contracts import Subjects
+    from humangr.engine.bus import MemoryBus
+
+    async with MemoryBus() as bus:
+        nobody = SimpleNamespace(bus=bus, subjects=Subjects("nobody"))
+        async with served_inbox(nobody) as served, signed_in(served, "alice") as client:  # type: ignore[arg-type]
+            listing = await client.get("/reviews")
+            assert listing.status_code == 200
+            assert "the Supervisor did not answer: no responders on" in listing.text
+            one = await client.get("/reviews/act-123")
+            assert one.status_code == 503
+            assert "The Supervisor did not answer" in one.text
