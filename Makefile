@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 SOURCES := humangr contracts engine actors agents tests examples
 
-.PHONY: install run test lint clean
+.PHONY: install run test lint clean browser screenshots
 
 # PYTHONWARNINGS: setuptools' notes on editable installs are noise for users; the wheel test
 # (tests/test_packaging.py) checks the layout.
@@ -20,8 +20,16 @@ install: $(STAMP)
 run: $(STAMP)
 	$(BIN)/humangr review examples/actions --exit-zero
 
-test: $(STAMP)
+# The inbox's browser tests need Debian's chromium: installed here if missing (never fails).
+browser:
+	./.ci/install-browser
+
+test: $(STAMP) browser
 	$(BIN)/python -m pytest
+
+# The README's screenshots of the review inbox, taken by its browser test.
+screenshots: $(STAMP) browser
+	HUMANGR_SCREENSHOTS=1 $(BIN)/python -m pytest tests/inbox/test_inbox_browser.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check $(SOURCES)

@@ -28,6 +28,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "reviews": ("reviews", "list the reviews waiting for a human"),
     "show": ("reviews", "one review: its report, and the diff with each finding"),
     "resolve": ("reviews", "approve or reject a pending review and print the final decision"),
+    "inbox": (
+        "inbox",
+        "serve the review inbox: a web page where reviewers read flagged actions and decide",
+    ),
     "serve": ("serve", "run the actors against NATS"),
     "submit": ("nats", "publish actions for review"),
     "watch": ("nats", "stream decisions"),

@@ -12,6 +12,9 @@ if TYPE_CHECKING:
 __all__ = [
     "BREAKER_STATES",
     "DEAD_LETTER_REASONS",
+    "INBOX_DECISIONS",
+    "INBOX_PAGES",
+    "INBOX_REFUSALS",
     "LATENCY_BUCKETS",
     "RATIO_BUCKETS",
     "RESOLUTIONS",
@@ -35,6 +38,13 @@ SAVED_REASONS = ("rules", "adaptive", "early_exit")
 """The ``reason`` label values of ``humangr_llm_calls_saved_total``."""
 DEAD_LETTER_REASONS = ("undecodable", "refused", "failed", "max_deliver", "lost")
 """The ``reason`` label values of ``humangr_dead_letter_reasons_total``."""
+INBOX_PAGES = ("list", "review", "signin")
+"""The ``page`` label values of ``humangr_inbox_page_views_total``."""
+INBOX_DECISIONS = ("approved", "rejected", "refused", "unconfirmed")
+"""The ``verdict`` label values of ``humangr_inbox_decisions_total``: the final decision of a
+resolution sent from the inbox, the Supervisor or the inbox refused it, or none came in time."""
+INBOX_REFUSALS = ("signed_out", "csrf", "bad_form", "bad_token")
+"""The ``reason`` label values of ``humangr_inbox_refused_requests_total``."""
 _OUTCOMES = ("approved", "rejected", "needs_review")
 _LAYERS = ("HL1", "HL2", "HL3", "HL4", "HL5", "HL6", "HL7")
 _RUN_STATUSES = ("pass", "warn", "fail", "error")
@@ -206,6 +216,33 @@ class Metrics:
             ["reason"],
             registry=r,
         )
+        self.inbox_page_views = Counter(
+            "humangr_inbox_page_views",
+            "Pages the review inbox served, by page (list, review, signin).",
+            ["page"],
+            registry=r,
+        )
+        self.inbox_decisions = Counter(
+            "humangr_inbox_decisions",
+            "Resolutions sent from the review inbox, by what came of them (approved, rejected, "
+            "refused, unconfirmed).",
+            ["verdict"],
+            registry=r,
+        )
+        self.inbox_refused = Counter(
+            "humangr_inbox_refused_requests",
+            "Requests the review inbox refused, by reason (signed_out, csrf, bad_form, bad_token).",
+            ["reason"],
+            registry=r,
+        )
+        self.inbox_live_clients = Gauge(
+            "humangr_inbox_live_clients", "Pages receiving the inbox's live updates.", registry=r
+        )
+        self.inbox_live_dropped = Counter(
+            "humangr_inbox_live_dropped",
+            "Pages dropped from the live updates because they fell behind.",
+            registry=r,
+        )
         self._start_at_zero()
         # labelled children of the hot paths, looked up once
         self._llm_calls: dict[str, Counter] = {}
@@ -243,6 +280,12 @@ class Metrics:
         ):
             if saved:
                 self.llm_calls_saved.labels(reason=reason).inc(saved)
+        for page in INBOX_PAGES:
+            self.inbox_page_views.labels(page=page)
+        for verdict in INBOX_DECISIONS:
+            self.inbox_decisions.labels(verdict=verdict)
+        for reason in INBOX_REFUSALS:
+            self.inbox_refused.labels(reason=reason)
 
     def observe_llm_call(self, outcome: str, seconds: float, usage: Usage | None) -> None:
         """Count one LLM call (``ok``, ``invalid``, ``error`` or ``cancelled``), its latency

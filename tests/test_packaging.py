@@ -79,6 +79,9 @@ def test_wheel_holds_only_the_humangr_package(wheel: Path) -> None:
         "humangr/agents/AGENT_PROTOCOL.md",
         "humangr/agents/layers/HL4.md.j2",
         "humangr/agents/dev/python/SYSTEM_PROMPT.md",
+        "humangr/engine/inbox/templates/review.html",
+        "humangr/engine/inbox/static/inbox.js",
+        "humangr/engine/inbox/static/inbox.css",
     ):
         assert needed in names
     assert not [n for n in names if "__pycache__" in n or n.startswith("humangr/tests/")]

@@ -18,7 +18,14 @@ from humangr.contracts import ActionContext, Finding
 from humangr.engine.checks.base import read_action
 from humangr.engine.checks.diff import FileDiff
 
-__all__ = ["diff_with_findings", "finding_lines", "printable"]
+__all__ = [
+    "anchor_of",
+    "diff_with_findings",
+    "finding_lines",
+    "line_numbers",
+    "of_file",
+    "printable",
+]
 
 GUTTER = 13
 """Width of the old and new line numbers in front of each diff line."""
@@ -67,7 +74,8 @@ def _norm(path: str) -> str:
     return path[2:] if path.startswith(("a/", "b/")) else path
 
 
-def _of_file(finding: Finding, diff: FileDiff) -> bool:
+def of_file(finding: Finding, diff: FileDiff) -> bool:
+    """Whether ``finding`` is about the file of ``diff`` (by its new or old path)."""
     if finding.file is None:
         return False
     names = {p for p in (diff.path, diff.old_path) if p}
@@ -87,7 +95,16 @@ def _header(diff: FileDiff) -> str:
     return f"=== {path} ({what})"
 
 
-def _anchor(finding: Finding, numbers: dict[str, set[int | None]]) -> tuple[str, int] | None:
+def line_numbers(diff: FileDiff) -> dict[str, set[int | None]]:
+    """The line numbers a finding may point at in ``diff``: ``new`` (added and context lines)
+    and ``old`` (removed lines)."""
+    return {
+        "new": {ln.new for h in diff.hunks for ln in h.lines if ln.kind != "-"},
+        "old": {ln.old for h in diff.hunks for ln in h.lines if ln.kind == "-"},
+    }
+
+
+def anchor_of(finding: Finding, numbers: dict[str, set[int | None]]) -> tuple[str, int] | None:
     """Where ``finding`` goes in a file: ``("new", n)``, ``("old", n)`` or nowhere."""
     line = finding.line
     if line is None:
@@ -98,14 +115,11 @@ def _anchor(finding: Finding, numbers: dict[str, set[int | None]]) -> tuple[str,
 
 def _file_lines(diff: FileDiff, findings: list[Finding]) -> tuple[list[str], list[Finding]]:
     """The lines of one file of the diff, and its findings that are at none of them."""
-    numbers: dict[str, set[int | None]] = {
-        "new": {ln.new for h in diff.hunks for ln in h.lines if ln.kind != "-"},
-        "old": {ln.old for h in diff.hunks for ln in h.lines if ln.kind == "-"},
-    }
+    numbers = line_numbers(diff)
     anchored: dict[tuple[str, int], list[Finding]] = {}
     loose: list[Finding] = []
     for finding in findings:
-        anchor = _anchor(finding, numbers)
+        anchor = anchor_of(finding, numbers)
         if anchor is None:
             loose.append(finding)
         else:
@@ -146,8 +160,8 @@ def diff_with_findings(action: ActionContext | None, findings: Sequence[Finding]
             )
     rest = list(findings)
     for diff in files:
-        mine = [f for f in rest if _of_file(f, diff)]
-        rest = [f for f in rest if not _of_file(f, diff)]
+        mine = [f for f in rest if of_file(f, diff)]
+        rest = [f for f in rest if not of_file(f, diff)]
         lines, loose = _file_lines(diff, mine)
         out.extend(lines)
         if loose:

@@ -215,11 +215,24 @@ def _resolution(report: HumanLayerReport, verdict: Verdict, reviewer: str, reaso
 
 
 async def resolve(
-    channel: Channel, id_: str, verdict: Verdict, reviewer: str, reason: str, *, wait: float
+    channel: Channel,
+    id_: str,
+    verdict: Verdict,
+    reviewer: str,
+    reason: str,
+    *,
+    wait: float,
+    expected_hash: str | None = None,
 ) -> HumanLayerReport:
-    """Resolve the pending review of ``id_`` (bound to the hash under review) and return the
-    final decision; ``EngineError`` if the Supervisor refuses it or none comes in ``wait`` s."""
+    """Resolve the pending review of ``id_`` (bound to the hash under review, which must be
+    ``expected_hash`` if given) and return the final decision; ``EngineError`` if the
+    Supervisor refuses it or none comes in ``wait`` s."""
     report = _open_review(await detail_of(channel, id_), id_)
+    if expected_hash is not None and report.action_hash != expected_hash:
+        raise EngineError(
+            f"the review of {report.action_id} is for action hash {report.action_hash[:12]}…, "
+            f"not {expected_hash[:12]}… as the page you decided on showed; read it again"
+        )
     action_id, subjects, bus = report.action_id, channel.subjects, channel.bus
     data = _resolution(report, verdict, reviewer, reason)
     subject = subjects.review_resolve(action_id)

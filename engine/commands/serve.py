@@ -17,6 +17,7 @@ from humangr.contracts import Subjects
 from humangr.engine.actor import Actor, ActorSystem, SupervisionPolicy
 from humangr.engine.bus import Bus
 from humangr.engine.commands.common import connect_nats, make_llm, nats_options, runner
+from humangr.engine.commands.inbox import add_serve_options, inbox_beside
 from humangr.engine.commands.state import STATE_HELP, open_state
 from humangr.engine.config import ReviewConfig
 from humangr.engine.config_file import load_review_config, review_config
@@ -148,7 +149,8 @@ async def _serve_on_nats(
                     raise
                 log.warning("--role all: not serving %s: %s", role, exc)
                 roles = tuple(r for r in roles if r != role)
-        await _run_actors(args, bus, roles, actors, metrics)
+        async with inbox_beside(args, bus, metrics):
+            await _run_actors(args, bus, roles, actors, metrics)
     finally:
         await bus.close()
 
@@ -222,6 +224,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         default="127.0.0.1",
         help="address of /metrics (default 127.0.0.1; 0.0.0.0 in containers)",
     )
+    add_serve_options(serve)
     serve.add_argument(
         "--root",
         default=os.environ.get("HUMANGR_PROJECT_ROOT", "projects"),
