@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
+import importlib
 import json
 import logging
 import os
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
@@ -23,11 +25,18 @@ from .base import LLMReply, LLMRequest
 from .errors import LLMReplyInvalid, LLMTransportError
 from .retry import RetryPolicy, parse_retry_after, retry_reason
 from .schema import decode_reply, schema_name, tool_input_schema, tool_name_for
+from .warmup import CacheWarmer, WarmTurn, estimate_tokens, min_cacheable_tokens
 
 __all__ = ["DEFAULT_MODEL", "AnthropicLLM"]
 
 DEFAULT_MODEL = "claude-sonnet-4-5"
 log = logging.getLogger("humangr.llm")
+_http: Any = importlib.import_module(
+    "httpx2" if importlib.util.find_spec("httpx2") is not None else "httpx"
+)
+"""The SDK's HTTP library (``httpx2`` in recent SDKs): a stream that breaks while it is read
+raises its errors, not the SDK's."""
+_STREAM_ERRORS = {"overloaded_error": 529, "rate_limit_error": 429, "api_error": 500}
 
 
 class AnthropicLLM:
@@ -38,6 +47,14 @@ class AnthropicLLM:
     The SDK's own retries are off: this client retries 429, 529, 5xx, 408 and timeouts itself
     (``max_retries`` times, exponential backoff with jitter, or the server's ``retry-after``),
     so every retry is counted and no call is retried twice over.
+
+    Cache warming (``cache_warming``, on by default): when the cacheable prefix (the tools and
+    the system blocks up to the last breakpoint) is estimated above the model's minimum
+    cacheable length, the first call with that prefix goes alone and the others wait until its
+    response has begun (see ``warmup``). That first call streams (``stream=True``) and releases
+    the others at ``message_start``; with ``stream=False`` it is a plain request and releases
+    them ``warmup_delay_s`` after it was sent. No call waits more than ``warmup_max_wait_s``.
+    A streamed reply is the same ``LLMReply`` as a plain one (the SDK assembles the message).
     """
 
     def __init__(
@@ -53,6 +70,11 @@ class AnthropicLLM:
         max_retry_after: float = 60.0,
         metrics: Metrics | None = None,
         sleep: Callable[[float], Awaitable[None]] = anyio.sleep,
+        cache_warming: bool = True,
+        stream: bool = True,
+        warmup_delay_s: float = 2.0,
+        warmup_max_wait_s: float = 30.0,
+        cache_min_tokens: int | None = None,
     ) -> None:
         key = api_key if api_key is not None else os.environ.get("ANTHROPIC_API_KEY", "")
         if not key.strip():
@@ -62,12 +84,20 @@ class AnthropicLLM:
             )
         if timeout <= 0:
             raise ConfigError(f"the LLM timeout must be > 0 seconds, got {timeout}")
+        if warmup_delay_s < 0 or warmup_max_wait_s < 0:
+            raise ConfigError("the warm-up delay and maximum wait must be >= 0 seconds")
+        if cache_min_tokens is not None and cache_min_tokens < 1:
+            raise ConfigError(f"cache_min_tokens must be >= 1, got {cache_min_tokens}")
         self.model = model or os.environ.get("HUMANGR_MODEL") or DEFAULT_MODEL
         self.timeout = timeout
         self.retry = RetryPolicy(max_retries, base_delay, max_delay, max_retry_after)
         self.metrics = metrics
         self._sleep = sleep
         self._secret = key
+        self.stream = stream
+        self.cache_min_tokens = cache_min_tokens
+        hold = min(warmup_max_wait_s, warmup_max_wait_s if stream else warmup_delay_s)
+        self.warmer = CacheWarmer(hold_s=hold) if cache_warming else None
         self._client = anthropic.AsyncAnthropic(
             api_key=key, base_url=base_url, timeout=timeout, max_retries=0
         )
@@ -96,7 +126,13 @@ class AnthropicLLM:
         outcome = "error"
         usage: Usage | None = None
         try:
-            message = await self._create(request)
+            params = self.params(request)
+            key = self.warm_key(params)
+            if key is None or self.warmer is None:
+                message = await self._create(params, request.tags, None)
+            else:
+                async with self.warmer.turn(key) as turn:
+                    message = await self._create(params, request.tags, turn)
             usage = _usage(message)
             reply = self._reply(message, request, usage)
             outcome = "ok"
@@ -143,14 +179,41 @@ class AnthropicLLM:
             params["extra_body"] = {"temperature": request.temperature}
         return params
 
-    async def _create(self, request: LLMRequest) -> Any:
-        params = self.params(request)
+    def warm_key(self, params: Mapping[str, Any]) -> bytes | None:
+        """The hash of the cacheable prefix of a call with ``params`` when it is worth warming
+        (estimated at or above the model's minimum cacheable length), else ``None``."""
+        system = params.get("system") or []
+        last = max((i for i, b in enumerate(system) if "cache_control" in b), default=-1)
+        if last < 0:
+            return None
+        prefix = json.dumps(
+            [params["model"], params.get("tools"), system[: last + 1]],
+            ensure_ascii=False,
+            sort_keys=True,
+        )
+        minimum = self.cache_min_tokens or min_cacheable_tokens(str(params["model"]))
+        if estimate_tokens(len(prefix)) < minimum:
+            return None
+        return hashlib.sha256(prefix.encode()).digest()
+
+    async def _create(
+        self, params: dict[str, Any], tags: Mapping[str, str], turn: WarmTurn | None
+    ) -> Any:
+        streamed = turn is not None and turn.leader and self.stream
         attempt = 0
         while True:
             attempt += 1
             try:
-                return await self._client.messages.create(**params)
-            except (anthropic.APIError, ValueError) as exc:
+                if streamed:
+                    assert turn is not None
+                    return await self._stream(params, turn)
+                message = await self._client.messages.create(**params)
+                if turn is not None:
+                    turn.started()
+                return message
+            except (anthropic.APIError, ValueError, _http.HTTPError) as exc:
+                if turn is not None:
+                    turn.release()
                 failure = self._classify(exc)
             if not failure.retryable or attempt > self.retry.max_retries:
                 tail = f" (gave up after {attempt} attempts)" if failure.retryable else ""
@@ -167,13 +230,41 @@ class AnthropicLLM:
                 failure.reason,
                 attempt,
                 delay,
-                dict(request.tags),
+                dict(tags),
             )
             if self.metrics is not None:
                 self.metrics.retries.labels(reason=failure.reason).inc()
             await self._sleep(delay)
 
+    async def _stream(self, params: dict[str, Any], turn: WarmTurn) -> Any:
+        """One streamed call: ``turn`` is started at ``message_start``; the SDK assembles the
+        same ``Message`` a plain call returns."""
+        ends: set[str] = set()
+        async with self._client.messages.stream(**params) as stream:
+            async for event in stream:
+                if event.type == "message_start":
+                    turn.started()
+                if event.type in ("message_start", "message_stop"):
+                    ends.add(event.type)
+            if ends != {"message_start", "message_stop"}:
+                raise ValueError(
+                    f"the event stream ended with {sorted(ends)} seen, not a whole message"
+                )
+            return await stream.get_final_message()
+
     def _classify(self, exc: Exception) -> _Failure:
+        if isinstance(exc, anthropic.APIStatusError) and exc.status_code == 200:
+            status = _STREAM_ERRORS.get(_error_type(exc.body), 0)
+            return _Failure(
+                f"the Anthropic API broke off a streamed reply: {_api_message(exc)}",
+                retry_reason(status) or "stream_error",
+                status != 0,
+                status or None,
+            )
+        if isinstance(exc, _http.TimeoutException):
+            exc = anthropic.APITimeoutError(request=exc.request)
+        elif isinstance(exc, _http.HTTPError):
+            exc = anthropic.APIConnectionError(message=str(exc), request=exc.request)
         if isinstance(exc, anthropic.APIStatusError):
             status = exc.status_code
             reason = retry_reason(status)
@@ -287,6 +378,12 @@ def _usage(message: Any) -> Usage:
         cache_write_tokens=count("cache_creation_input_tokens"),
         calls=1,
     )
+
+
+def _error_type(body: object) -> str:
+    if isinstance(body, dict) and isinstance(body.get("error"), dict):
+        return str(body["error"].get("type", ""))
+    return ""
 
 
 def _api_message(exc: anthropic.APIStatusError) -> str:

@@ -101,7 +101,7 @@ def test_shared_prefix_is_identical_across_layers() -> None:
     assert len(prefixes) == 1
     (prefix,) = prefixes
     assert len(prefix) == 2
-    assert [block.cache for block in requests[0].system] == [False, True, False]
+    assert [block.cache for block in requests[0].system] == [True, True, False]
     assert "reviewer protocol" in prefix[0].text
     assert DIFF in prefix[1].text
     layer_blocks = {request.system[2].text for request in requests}
