@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 import logging
 import os
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
 
@@ -21,22 +19,23 @@ from humangr.engine.errors import ConfigError
 from humangr.engine.metrics import Metrics
 from humangr.engine.redact import redact_url, redact_urls
 
+from .anthropic_failures import TRANSPORT_ERRORS, classify
 from .base import LLMReply, LLMRequest
 from .errors import LLMReplyInvalid, LLMTransportError
-from .retry import RetryPolicy, parse_retry_after, retry_reason
+from .retry import RetryPolicy
 from .schema import decode_reply, schema_name, tool_input_schema, tool_name_for
-from .warmup import CacheWarmer, WarmTurn, estimate_tokens, min_cacheable_tokens
+from .warmup import (
+    CacheWarmer,
+    WarmTurn,
+    estimate_tokens,
+    min_cacheable_tokens,
+    warmup_settings,
+)
 
 __all__ = ["DEFAULT_MODEL", "AnthropicLLM"]
 
 DEFAULT_MODEL = "claude-sonnet-4-5"
 log = logging.getLogger("humangr.llm")
-_http: Any = importlib.import_module(
-    "httpx2" if importlib.util.find_spec("httpx2") is not None else "httpx"
-)
-"""The SDK's HTTP library (``httpx2`` in recent SDKs): a stream that breaks while it is read
-raises its errors, not the SDK's."""
-_STREAM_ERRORS = {"overloaded_error": 529, "rate_limit_error": 429, "api_error": 500}
 
 
 class AnthropicLLM:
@@ -54,6 +53,8 @@ class AnthropicLLM:
     response has begun (see ``warmup``). That first call streams (``stream=True``) and releases
     the others at ``message_start``; with ``stream=False`` it is a plain request and releases
     them ``warmup_delay_s`` after it was sent. No call waits more than ``warmup_max_wait_s``.
+    Unset, these come from ``HUMANGR_CACHE_WARMING`` (``stream``, ``delay`` or ``off``) and
+    ``HUMANGR_WARMUP_DELAY_MS`` (see ``warmup.warmup_settings``).
     A streamed reply is the same ``LLMReply`` as a plain one (the SDK assembles the message).
     """
 
@@ -70,9 +71,9 @@ class AnthropicLLM:
         max_retry_after: float = 60.0,
         metrics: Metrics | None = None,
         sleep: Callable[[float], Awaitable[None]] = anyio.sleep,
-        cache_warming: bool = True,
-        stream: bool = True,
-        warmup_delay_s: float = 2.0,
+        cache_warming: bool | None = None,
+        stream: bool | None = None,
+        warmup_delay_s: float | None = None,
         warmup_max_wait_s: float = 30.0,
         cache_min_tokens: int | None = None,
     ) -> None:
@@ -84,8 +85,9 @@ class AnthropicLLM:
             )
         if timeout <= 0:
             raise ConfigError(f"the LLM timeout must be > 0 seconds, got {timeout}")
-        if warmup_delay_s < 0 or warmup_max_wait_s < 0:
-            raise ConfigError("the warm-up delay and maximum wait must be >= 0 seconds")
+        if warmup_max_wait_s < 0:
+            raise ConfigError("the warm-up's maximum wait must be >= 0 seconds")
+        warmup = warmup_settings(cache_warming, stream, warmup_delay_s)
         if cache_min_tokens is not None and cache_min_tokens < 1:
             raise ConfigError(f"cache_min_tokens must be >= 1, got {cache_min_tokens}")
         self.model = model or os.environ.get("HUMANGR_MODEL") or DEFAULT_MODEL
@@ -94,10 +96,10 @@ class AnthropicLLM:
         self.metrics = metrics
         self._sleep = sleep
         self._secret = key
-        self.stream = stream
+        self.stream = warmup.stream
         self.cache_min_tokens = cache_min_tokens
-        hold = min(warmup_max_wait_s, warmup_max_wait_s if stream else warmup_delay_s)
-        self.warmer = CacheWarmer(hold_s=hold) if cache_warming else None
+        hold = warmup_max_wait_s if warmup.stream else min(warmup_max_wait_s, warmup.delay_s)
+        self.warmer = CacheWarmer(hold_s=hold) if warmup.enabled else None
         self._client = anthropic.AsyncAnthropic(
             api_key=key, base_url=base_url, timeout=timeout, max_retries=0
         )
@@ -211,10 +213,10 @@ class AnthropicLLM:
                 if turn is not None:
                     turn.started()
                 return message
-            except (anthropic.APIError, ValueError, _http.HTTPError) as exc:
+            except TRANSPORT_ERRORS as exc:
                 if turn is not None:
                     turn.release()
-                failure = self._classify(exc)
+                failure = classify(exc, self.timeout, str(self._client.base_url))
             if not failure.retryable or attempt > self.retry.max_retries:
                 tail = f" (gave up after {attempt} attempts)" if failure.retryable else ""
                 raise LLMTransportError(
@@ -251,53 +253,6 @@ class AnthropicLLM:
                     f"the event stream ended with {sorted(ends)} seen, not a whole message"
                 )
             return await stream.get_final_message()
-
-    def _classify(self, exc: Exception) -> _Failure:
-        if isinstance(exc, anthropic.APIStatusError) and exc.status_code == 200:
-            status = _STREAM_ERRORS.get(_error_type(exc.body), 0)
-            return _Failure(
-                f"the Anthropic API broke off a streamed reply: {_api_message(exc)}",
-                retry_reason(status) or "stream_error",
-                status != 0,
-                status or None,
-            )
-        if isinstance(exc, _http.TimeoutException):
-            exc = anthropic.APITimeoutError(request=exc.request)
-        elif isinstance(exc, _http.HTTPError):
-            exc = anthropic.APIConnectionError(message=str(exc), request=exc.request)
-        if isinstance(exc, anthropic.APIStatusError):
-            status = exc.status_code
-            reason = retry_reason(status)
-            hint = exc.response.headers.get("x-should-retry")
-            if hint in ("true", "false"):
-                reason = (reason or "server_requested") if hint == "true" else None
-            return _Failure(
-                f"Anthropic API answered HTTP {status}: {_api_message(exc)}; {_advice(status)}",
-                reason or f"http_{status}",
-                reason is not None,
-                status,
-                parse_retry_after(exc.response.headers),
-            )
-        if isinstance(exc, anthropic.APITimeoutError):
-            return _Failure(
-                f"the Anthropic API did not answer within {self.timeout:g}s; raise the timeout "
-                "or check the endpoint",
-                "timeout",
-                True,
-            )
-        if isinstance(exc, anthropic.APIConnectionError):
-            return _Failure(
-                f"cannot reach the Anthropic API at {self._client.base_url}: {exc.message}; "
-                "check the network and base_url",
-                "connection",
-                True,
-            )
-        return _Failure(
-            f"the Anthropic API sent a malformed reply ({type(exc).__name__}: "
-            f"{str(exc)[:300]}); is base_url right?",
-            "malformed",
-            False,
-        )
 
     def _reply(self, message: Any, request: LLMRequest, usage: Usage) -> LLMReply:
         content = getattr(message, "content", None)
@@ -355,15 +310,6 @@ class AnthropicLLM:
         return text.replace(self._secret, "[redacted]") if self._secret else text
 
 
-@dataclass(frozen=True, slots=True)
-class _Failure:
-    problem: str
-    reason: str
-    retryable: bool
-    status: int | None = None
-    retry_after: float | None = None
-
-
 def _usage(message: Any) -> Usage:
     raw = getattr(message, "usage", None)
 
@@ -378,29 +324,3 @@ def _usage(message: Any) -> Usage:
         cache_write_tokens=count("cache_creation_input_tokens"),
         calls=1,
     )
-
-
-def _error_type(body: object) -> str:
-    if isinstance(body, dict) and isinstance(body.get("error"), dict):
-        return str(body["error"].get("type", ""))
-    return ""
-
-
-def _api_message(exc: anthropic.APIStatusError) -> str:
-    body = exc.body
-    if isinstance(body, dict) and isinstance(body.get("error"), dict):
-        error = body["error"]
-        return f"{error.get('type', 'error')}: {str(error.get('message', ''))[:300]}"
-    return str(exc.message)[:300]
-
-
-def _advice(status: int) -> str:
-    if status in (401, 403):
-        return "check ANTHROPIC_API_KEY and its permissions"
-    if status == 429:
-        return "rate limited; lower the concurrency or raise the limit"
-    if status == 529 or status >= 500:
-        return "the API is overloaded or failing; try again later"
-    if status == 404:
-        return "check the model name (HUMANGR_MODEL) and base_url"
-    return "the request was refused; check the model and the request size"

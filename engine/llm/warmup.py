@@ -12,20 +12,25 @@ forgets a warm prefix after ``ttl_s`` (the API keeps an entry five minutes after
 from __future__ import annotations
 
 import math
+import os
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
 import anyio
+
+from humangr.engine.errors import ConfigError
 
 __all__ = [
     "MIN_CACHEABLE_TOKENS",
     "UNKNOWN_MODEL_MIN_TOKENS",
     "CacheWarmer",
     "WarmTurn",
+    "WarmupSettings",
     "estimate_tokens",
     "min_cacheable_tokens",
+    "warmup_settings",
 ]
 
 MIN_CACHEABLE_TOKENS: tuple[tuple[str, int], ...] = (
@@ -78,6 +83,48 @@ def estimate_tokens(characters: int) -> int:
     warmed only when the API will cache it.
     """
     return math.floor(max(characters, 0) / _CHARS_PER_TOKEN)
+
+
+@dataclass(frozen=True, slots=True)
+class WarmupSettings:
+    """How calls are warmed: ``enabled``; ``stream`` (release at ``message_start``) or a plain
+    first call that releases the others ``delay_s`` after it was sent."""
+
+    enabled: bool = True
+    stream: bool = True
+    delay_s: float = 2.0
+
+
+def warmup_settings(
+    enabled: bool | None = None,
+    stream: bool | None = None,
+    delay_s: float | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> WarmupSettings:
+    """The settings given, the rest from ``HUMANGR_CACHE_WARMING`` (``stream``, the default;
+    ``delay``; ``off``) and ``HUMANGR_WARMUP_DELAY_MS`` (default 2000)."""
+    env = os.environ if environ is None else environ
+    mode = env.get("HUMANGR_CACHE_WARMING", "stream").strip().lower() or "stream"
+    if mode not in ("stream", "delay", "off"):
+        raise ConfigError(f"HUMANGR_CACHE_WARMING must be stream, delay or off, got {mode[:40]!r}")
+    if delay_s is None:
+        text = env.get("HUMANGR_WARMUP_DELAY_MS", "2000").strip()
+        try:
+            delay_s = float(text) / 1000
+        except ValueError:
+            delay_s = -1.0
+        if not 0 <= delay_s <= 600:
+            raise ConfigError(
+                f"HUMANGR_WARMUP_DELAY_MS must be a number of milliseconds in 0..600000, "
+                f"got {text[:40]!r}"
+            )
+    if not 0 <= delay_s <= 600:
+        raise ConfigError(f"the warm-up delay must be 0..600 seconds, got {delay_s}")
+    return WarmupSettings(
+        enabled=mode != "off" if enabled is None else enabled,
+        stream=mode != "delay" if stream is None else stream,
+        delay_s=delay_s,
+    )
 
 
 @dataclass(slots=True)

@@ -102,7 +102,8 @@ async def test_an_entry_is_readable_after_the_head_of_a_whole_reply(fake: FakeAn
         await anyio.sleep(0.35)
         tg.start_soon(create, client, body("after its head"))
     first, early, late = sorted(fake.requests, key=lambda r: r.received_at)
-    assert first.began_at is not None and first.began_at - first.received_at >= 0.4
+    assert first.began_at is not None
+    assert first.began_at - first.received_at >= 0.4
     assert usage(early)["cache_read_input_tokens"] == 0, "no head before total_s"
     assert usage(late)["cache_read_input_tokens"] == count_tokens(PREFIX)
 
@@ -138,8 +139,10 @@ async def test_a_stream_begins_after_first_byte_and_ends_at_total(fake: FakeAnth
         whole_started = time.monotonic()
         await client.messages.create(**body("whole"))
         whole = time.monotonic() - whole_started
-    assert first_event is not None and 0.2 <= first_event < total
-    assert total >= 0.5 and whole >= 0.5
+    assert first_event is not None
+    assert 0.2 <= first_event < total
+    assert total >= 0.5
+    assert whole >= 0.5
 
 
 async def test_tokens_are_counted_with_the_api_overheads(fake: FakeAnthropic) -> None:
@@ -158,7 +161,8 @@ async def test_tokens_are_counted_with_the_api_overheads(fake: FakeAnthropic) ->
     assert reply.usage.input_tokens == expected, "below the minimum: nothing cached"
     assert reply.usage.cache_creation_input_tokens == 0
     assert reply.usage.output_tokens == count_tokens(json.dumps({"ok": True})) + 3
-    assert count_tokens("x" * 7000) == 2000 and count_tokens("") == 0
+    assert count_tokens("x" * 7000) == 2000
+    assert count_tokens("") == 0
 
 
 async def test_a_model_with_a_higher_minimum_caches_nothing_short(fake: FakeAnthropic) -> None:
@@ -280,7 +284,7 @@ async def test_bad_bytes_get_an_answer_and_the_server_survives(
 
 
 def test_a_latency_must_be_ordered() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="first_byte_s <= total_s"):
         Latency(0.5, 0.2)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="0 <= first_byte_s"):
         Latency(-1, 0)

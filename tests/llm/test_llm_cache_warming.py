@@ -106,13 +106,15 @@ async def test_one_call_goes_first_and_the_rest_read_its_cache_entry(fake: FakeA
 
     first, *rest = sorted(fake.requests, key=lambda r: r.received_at)
     assert len(rest) == 17
-    assert first.streamed and not any(r.streamed for r in rest)
+    assert first.streamed
+    assert not any(r.streamed for r in rest)
     assert all(r.received_at >= began(first) for r in rest), "sent after the first began"
     assert first.ended_at is not None
     assert all(r.received_at < first.ended_at for r in rest), "released at its start, not end"
     assert first.usage is not None
     written = first.usage["cache_creation_input_tokens"]
-    assert written > 1024 and first.usage["cache_read_input_tokens"] == 0
+    assert written > 1024
+    assert first.usage["cache_read_input_tokens"] == 0
     for request in rest:
         assert request.usage is not None
         assert request.usage["cache_read_input_tokens"] == written
@@ -124,7 +126,8 @@ async def test_one_call_goes_first_and_the_rest_read_its_cache_entry(fake: FakeA
     )
     assert read / fed > 0.7
     assert all(reply.data is not None and reply.model == MODEL for reply in replies)
-    assert llm.warmer is not None and (llm.warmer.led, llm.warmer.held) == (1, 17)
+    assert llm.warmer is not None
+    assert (llm.warmer.led, llm.warmer.held) == (1, 17)
 
 
 async def test_without_warming_every_parallel_call_writes(fake: FakeAnthropic) -> None:
@@ -200,16 +203,18 @@ async def test_a_retried_first_call_releases_the_others_at_its_failure(
     async with client(fake, warmup_max_wait_s=60) as llm:
         replies = await complete_all(llm, review_requests()[:3])
     assert len(replies) == 3
-    first, second, third, retry = sorted(r.received_at for r in fake.requests)
+    first, _second, third, retry = sorted(r.received_at for r in fake.requests)
     assert third - first < 0.4, "the others are not held while the first backs off"
     assert retry - first >= 0.5, "the first call's retry honours retry-after"
 
 
 async def test_a_cancelled_first_call_releases_the_others(fake: FakeAnthropic) -> None:
     calls = {"n": 0}
+    first_sent = anyio.Event()
 
     def respond(request: RecordedRequest) -> Reply:
         calls["n"] += 1
+        first_sent.set()
         return Slow(30, ToolUse(CLEAN)) if calls["n"] == 1 else ToolUse(CLEAN)
 
     fake.responder, fake.default = respond, None
@@ -228,8 +233,7 @@ async def test_a_cancelled_first_call_releases_the_others(fake: FakeAnthropic) -
                     done.append(await llm.complete(request))
 
                 tg.start_soon(lead)
-                while fake.received < 1:
-                    await anyio.sleep(0.01)
+                await first_sent.wait()
                 tg.start_soon(follow, second)
                 tg.start_soon(follow, third)
                 await anyio.sleep(0.2)
@@ -249,7 +253,8 @@ async def test_small_prompts_go_out_together(fake: FakeAnthropic) -> None:
     fake.default = Text("answer")
     async with client(fake) as llm:
         await complete_all(llm, small)
-        assert llm.warmer is not None and llm.warmer.led == 0
+        assert llm.warmer is not None
+        assert llm.warmer.led == 0
     times = sorted(r.received_at for r in fake.requests)
     assert times[-1] - times[0] < 0.1, "not held back"
     assert not any(r.streamed for r in fake.requests)

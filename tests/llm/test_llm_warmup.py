@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import anyio
+import anyio.lowlevel
 import pytest
 
+from humangr.engine.errors import ConfigError
 from humangr.engine.llm.warmup import (
     UNKNOWN_MODEL_MIN_TOKENS,
     CacheWarmer,
+    WarmupSettings,
     estimate_tokens,
     min_cacheable_tokens,
+    warmup_settings,
 )
 
 pytestmark = pytest.mark.anyio
@@ -59,9 +63,9 @@ def test_token_estimate_is_a_low_one() -> None:
 
 
 def test_settings_are_checked() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="hold_s must be >= 0"):
         CacheWarmer(hold_s=-1)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="max_entries >= 1"):
         CacheWarmer(hold_s=1, max_entries=0)
 
 
@@ -138,7 +142,7 @@ async def test_a_leader_that_fails_or_is_cancelled_releases_the_others(how: str)
     with anyio.fail_after(5):
         async with anyio.create_task_group() as tg:
             tg.start_soon(leader)
-            await anyio.sleep(0)
+            await anyio.lowlevel.checkpoint()
             tg.start_soon(follower)
             tg.start_soon(follower)
     assert released == ["go", "go"], "released at once, long before hold_s"
@@ -165,7 +169,7 @@ async def test_nobody_waits_longer_than_hold_s() -> None:
     with anyio.fail_after(5):
         async with anyio.create_task_group() as tg:
             tg.start_soon(leader)
-            await anyio.sleep(0)
+            await anyio.lowlevel.checkpoint()
             tg.start_soon(follower)
             await anyio.sleep(0.3)
             tg.start_soon(follower)
@@ -192,7 +196,7 @@ async def test_a_cancelled_follower_leaves_the_others_unharmed() -> None:
     with anyio.fail_after(5):
         async with anyio.create_task_group() as tg:
             tg.start_soon(leader)
-            await anyio.sleep(0)
+            await anyio.lowlevel.checkpoint()
             with anyio.move_on_after(0.05) as scope:
                 await follower("cancelled")
             assert scope.cancelled_caught
@@ -217,3 +221,61 @@ async def test_memory_is_bounded_and_warm_entries_expire() -> None:
     clock.now += 61
     async with warmer.turn(bytes([9])) as expired:
         assert expired.leader
+
+
+def test_settings_default_to_streamed_warming() -> None:
+    assert warmup_settings(environ={}) == WarmupSettings(enabled=True, stream=True, delay_s=2.0)
+
+
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [
+        ({"HUMANGR_CACHE_WARMING": "off"}, WarmupSettings(enabled=False)),
+        ({"HUMANGR_CACHE_WARMING": " Delay "}, WarmupSettings(stream=False)),
+        ({"HUMANGR_CACHE_WARMING": ""}, WarmupSettings()),
+        ({"HUMANGR_WARMUP_DELAY_MS": "750"}, WarmupSettings(delay_s=0.75)),
+        ({"HUMANGR_WARMUP_DELAY_MS": "0"}, WarmupSettings(delay_s=0.0)),
+    ],
+)
+def test_settings_from_the_environment(env: dict[str, str], expected: WarmupSettings) -> None:
+    assert warmup_settings(environ=env) == expected
+
+
+def test_explicit_settings_win_over_the_environment() -> None:
+    env = {"HUMANGR_CACHE_WARMING": "off", "HUMANGR_WARMUP_DELAY_MS": "100"}
+    assert warmup_settings(True, False, 3.0, environ=env) == WarmupSettings(True, False, 3.0)
+
+
+@pytest.mark.parametrize(
+    ("env", "fragment"),
+    [
+        ({"HUMANGR_CACHE_WARMING": "sometimes"}, "stream, delay or off"),
+        ({"HUMANGR_CACHE_WARMING": "x" * 10_000}, "stream, delay or off"),
+        ({"HUMANGR_WARMUP_DELAY_MS": "soon"}, "HUMANGR_WARMUP_DELAY_MS"),
+        ({"HUMANGR_WARMUP_DELAY_MS": "-5"}, "HUMANGR_WARMUP_DELAY_MS"),
+        ({"HUMANGR_WARMUP_DELAY_MS": "nan"}, "HUMANGR_WARMUP_DELAY_MS"),
+        ({"HUMANGR_WARMUP_DELAY_MS": "1e12"}, "HUMANGR_WARMUP_DELAY_MS"),
+    ],
+)
+def test_bad_settings_are_config_errors(env: dict[str, str], fragment: str) -> None:
+    with pytest.raises(ConfigError, match=fragment) as caught:
+        warmup_settings(environ=env)
+    assert len(str(caught.value)) < 200
+
+
+def test_anthropic_llm_takes_its_warming_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from humangr.engine.llm import AnthropicLLM
+
+    monkeypatch.setenv("HUMANGR_CACHE_WARMING", "off")
+    assert AnthropicLLM(api_key="k").warmer is None
+    monkeypatch.setenv("HUMANGR_CACHE_WARMING", "delay")
+    monkeypatch.setenv("HUMANGR_WARMUP_DELAY_MS", "500")
+    delayed = AnthropicLLM(api_key="k")
+    assert delayed.warmer is not None
+    assert delayed.warmer.hold_s == 0.5
+    assert not delayed.stream
+    monkeypatch.setenv("HUMANGR_CACHE_WARMING", "bogus")
+    with pytest.raises(ConfigError):
+        AnthropicLLM(api_key="k")
