@@ -111,7 +111,10 @@ def price(model: str, usage: Usage) -> float:
 
 
 def _cost(report: HumanLayerReport, model: str) -> tuple[float, str]:
-    if report.cost.calls_planned or report.cost.estimated_usd:
+    """The report's estimate when the engine filled one (and knew the model's price), else
+    ``price`` over the report's usage."""
+    filled = report.cost.calls_planned or report.cost.estimated_usd
+    if filled and not report.cost.unpriced_models:
         return report.cost.estimated_usd, "report"
     return price(model, report.usage), "bench price table"
 
