@@ -206,8 +206,7 @@ class AnthropicLLM:
         while True:
             attempt += 1
             try:
-                if streamed:
-                    assert turn is not None
+                if streamed and turn is not None:
                     return await self._stream(params, turn)
                 message = await self._client.messages.create(**params)
                 if turn is not None:
