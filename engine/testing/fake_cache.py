@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -99,8 +100,6 @@ class PromptCache:
     _readable: OrderedDict[bytes, float] = field(default_factory=OrderedDict)
 
     def _now(self) -> float:
-        import time
-
         return (self.clock or time.monotonic)()
 
     def plan(self, body: dict[str, Any]) -> CachePlan:
