@@ -188,6 +188,7 @@ class LayerActor(Actor):
                 task.action,
                 number,
                 prior_findings=task.prior_findings,
+                rule_findings=task.rule_findings,
                 tags={"action_id": task.action_id},
                 max_repairs=self.max_repairs,
                 metrics=self._ctx.metrics,

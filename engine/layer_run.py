@@ -20,16 +20,20 @@ async def llm_layer_run(
     number: int,
     *,
     prior_findings: Sequence[Finding] = (),
+    rule_findings: Sequence[Finding] = (),
     tags: Mapping[str, str],
     max_repairs: int = 2,
     metrics: Metrics | None = None,
 ) -> LayerRunResult:
     """Run ``layer_id`` once on ``action``; a reply still invalid after the repairs, or an LLM
-    failure, is an ``error`` run — never a clean one."""
+    failure, is an ``error`` run — never a clean one. ``rule_findings`` (the layer's findings of
+    the local checks) are shown to the model as already found. The run's ``model`` is the one
+    that answered (the last reply's, an invalid one's included)."""
     request = render_layer_request(
         layer_id,
         action,
         prior_findings=prior_findings,
+        rule_findings=rule_findings,
         schema=LayerVerdict,
         tags={**tags, "layer": layer_id.value, "run": str(number)},
     )

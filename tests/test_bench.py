@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import anyio
 import pytest
@@ -45,3 +46,69 @@ async def test_nats_bench_with_layer_worker_processes(nats_url: str) -> None:
         await bus.close()
     assert set(result) == KEYS
     assert result["messages_per_decision"] == 16.0, "reports from the worker count too"
+
+
+LLM_KEYS = {
+    "outcomes",
+    "calls_per_decision",
+    "requests_per_decision",
+    "input_tokens_per_decision",
+    "output_tokens_per_decision",
+    "cache_read_share",
+    "cache_write_share",
+    "usd_per_decision",
+    "cost_source",
+    "latency_ms",
+    "latency_calls",
+    "no_llm_ms",
+    "over_no_llm_calls",
+}
+
+
+def llm_bench(capsys: pytest.CaptureFixture[str], *extra: str) -> dict[str, Any]:
+    args = ["bench", "--llm-latency", "40", "--actions", "1", "--format", "json", *extra]
+    assert main(args) == 0
+    return dict(json.loads(capsys.readouterr().out))
+
+
+def test_llm_bench_reports_every_figure_per_diff(capsys: pytest.CaptureFixture[str]) -> None:
+    warm = llm_bench(capsys)
+    cold = llm_bench(capsys, "--no-cache-warming")
+    assert warm["settings"]["first_byte_ms"] == 20.0, "half a call by default"
+    for result in (warm, cold):
+        assert set(result) == {"settings", "rules-reject", "clean-small", "clean-large"}
+        for scenario in ("rules-reject", "clean-small", "clean-large"):
+            assert set(result[scenario]) == LLM_KEYS
+        assert result["rules-reject"]["outcomes"] == ["rejected"]
+        assert result["clean-small"]["outcomes"] == ["approved"]
+        assert result["clean-large"]["outcomes"] == ["approved"]
+    large_warm, large_cold = warm["clean-large"], cold["clean-large"]
+    assert large_warm["input_tokens_per_decision"] > 20_000 / 4, "a 20 KB diff, counted"
+    assert large_warm["cache_read_share"] > large_cold["cache_read_share"]
+    assert large_warm["usd_per_decision"] < large_cold["usd_per_decision"]
+    assert cold["settings"]["cache_warming"] is False
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (("--llm-latency", "0"), "must be more than 0"),
+        (("--llm-latency", "-40"), "must be more than 0"),
+        (("--llm-latency", "nan"), "must be more than 0"),
+        (("--llm-latency", "inf"), "must be more than 0"),
+        (("--llm-latency", "1e12"), "at most 600000"),
+        (("--llm-latency", "soon"), "not a number of milliseconds"),
+        (("--llm-latency", "400", "--llm-first-byte", "500"), "cannot exceed --llm-latency"),
+        (("--llm-latency", "400", "--actions", "0"), "--actions with --llm-latency"),
+        (("--llm-latency", "400", "--actions", "100000"), "--actions with --llm-latency"),
+        (("--llm-latency", "400", "--warmup-delay", "0"), "must be more than 0"),
+    ],
+)
+def test_llm_bench_refuses_bad_settings(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...], fragment: str
+) -> None:
+    assert main(["bench", *args]) == 3
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1
+    assert fragment in err[0]
+    assert "Traceback" not in err[0]

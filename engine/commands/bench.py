@@ -1,4 +1,5 @@
-"""``humangr bench``: engine overhead with an instant LLM, next to the raw bus, per bus."""
+"""``humangr bench``: engine overhead with an instant LLM, next to the raw bus, per bus; with
+``--llm-latency MS`` what a decision costs in LLM calls, tokens and time (``bench_llm``)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import tempfile
 import time
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +28,8 @@ from humangr.engine.config import ReviewConfig
 from humangr.engine.errors import ConfigError
 from humangr.engine.llm import ScriptedLLM
 from humangr.engine.runtime import run_engine
+
+from .bench_llm import LLMBenchSettings, bench_llm
 
 __all__ = ["CountingBus", "add_parsers", "bench_bus"]
 
@@ -262,7 +266,65 @@ async def _open_bus(kind: str, url: str | None) -> AsyncIterator[tuple[Bus, str 
             await nats.close()
 
 
+def _positive_ms(text: str) -> float:
+    """A duration in milliseconds: a finite number in (0, 600000]."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of milliseconds: {text!r}") from None
+    if not 0 < value <= 600_000:
+        raise argparse.ArgumentTypeError(f"must be more than 0 and at most 600000 ms, got {text}")
+    return value
+
+
+def _llm_settings(args: argparse.Namespace) -> LLMBenchSettings:
+    latency = args.llm_latency
+    first_byte = latency / 2 if args.llm_first_byte is None else args.llm_first_byte
+    if first_byte > latency:
+        raise ConfigError(
+            f"--llm-first-byte ({first_byte:g} ms) cannot exceed --llm-latency ({latency:g} ms)"
+        )
+    actions = 5 if args.actions is None else args.actions
+    if not 1 <= actions <= 1_000:
+        raise ConfigError(f"--actions with --llm-latency must be 1..1000, got {actions}")
+    return LLMBenchSettings(
+        latency_ms=latency,
+        first_byte_ms=first_byte,
+        actions=actions,
+        model=args.model,
+        cache_warming=not args.no_cache_warming,
+        stream=not args.no_stream,
+        warmup_delay_ms=args.warmup_delay,
+    )
+
+
+async def _bench_llm(args: argparse.Namespace) -> int:
+    settings = _llm_settings(args)
+    results = await bench_llm(settings)
+    if args.format == "json":
+        print(json.dumps({"settings": asdict(settings), **results}, indent=2))
+        return 0
+    print(
+        f"one call: {settings.latency_ms:g} ms (stream begins at {settings.first_byte_ms:g} ms); "
+        f"cache warming {'on' if settings.cache_warming else 'off'}"
+        f"{'' if settings.stream else ', not streamed'}; {settings.actions} decisions each"
+    )
+    for name, r in results.items():
+        print(
+            f"{name:>12}: {', '.join(r['outcomes'])}  {r['calls_per_decision']:g} calls/decision  "
+            f"cache reads {r['cache_read_share']:.0%} of {r['input_tokens_per_decision']} input "
+            f"tokens  {r['output_tokens_per_decision']} output  ${r['usd_per_decision']:.4f} "
+            f"({r['cost_source']})  latency {r['latency_calls']:g} calls, "
+            f"{r['over_no_llm_calls']:g} over the no-LLM run"
+        )
+    return 0
+
+
 async def _bench(args: argparse.Namespace) -> int:
+    if args.llm_latency is not None:
+        return await _bench_llm(args)
+    if args.actions is None:
+        args.actions = 500
     kinds = ["memory", "nats"] if args.bus == "both" else [args.bus]
     results: dict[str, Any] = {
         "machine": {
@@ -299,7 +361,9 @@ async def _bench(args: argparse.Namespace) -> int:
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     bench = sub.add_parser("bench", help="measure engine overhead with an instant LLM")
     bench.add_argument("--bus", choices=["memory", "nats", "both"], default="memory")
-    bench.add_argument("--actions", type=int, default=500)
+    bench.add_argument(
+        "--actions", type=int, help="decisions to measure (500; with --llm-latency 5 per diff)"
+    )
     bench.add_argument("--concurrency", type=int, default=50)
     bench.add_argument("--nats", help="use this NATS server instead of starting one")
     bench.add_argument(
@@ -309,4 +373,30 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         help="on NATS, run the layers in this many worker processes (scale-out)",
     )
     bench.add_argument("--format", choices=["text", "json"], default="text")
+    llm = bench.add_argument_group("LLM economy (--llm-latency)")
+    llm.add_argument(
+        "--llm-latency",
+        type=_positive_ms,
+        metavar="MS",
+        help="review through the real SDK against the stand-in Messages API, each call taking "
+        "MS ms; report calls, tokens, cache reads, cost and latency per decision",
+    )
+    llm.add_argument(
+        "--llm-first-byte",
+        type=_positive_ms,
+        metavar="MS",
+        help="when a streamed reply begins (default: half of --llm-latency)",
+    )
+    llm.add_argument("--model", default="claude-sonnet-4-6", help="model name sent and priced")
+    llm.add_argument("--no-cache-warming", action="store_true", help="send all calls at once")
+    llm.add_argument(
+        "--no-stream", action="store_true", help="warm with a delay instead of streaming"
+    )
+    llm.add_argument(
+        "--warmup-delay",
+        type=_positive_ms,
+        default=2000.0,
+        metavar="MS",
+        help="with --no-stream: hold the other calls this long after the first was sent",
+    )
     bench.set_defaults(func=lambda args: anyio.run(_bench, args))

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
 import time
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Mapping
 from types import TracebackType
 from typing import Any
 
@@ -19,10 +19,18 @@ from humangr.engine.errors import ConfigError
 from humangr.engine.metrics import Metrics
 from humangr.engine.redact import redact_url, redact_urls
 
+from .anthropic_failures import TRANSPORT_ERRORS, classify
 from .base import LLMReply, LLMRequest
 from .errors import LLMReplyInvalid, LLMTransportError
-from .retry import RetryPolicy, parse_retry_after, retry_reason
+from .retry import RetryPolicy
 from .schema import decode_reply, schema_name, tool_input_schema, tool_name_for
+from .warmup import (
+    CacheWarmer,
+    WarmTurn,
+    estimate_tokens,
+    min_cacheable_tokens,
+    warmup_settings,
+)
 
 __all__ = ["DEFAULT_MODEL", "AnthropicLLM"]
 
@@ -38,6 +46,16 @@ class AnthropicLLM:
     The SDK's own retries are off: this client retries 429, 529, 5xx, 408 and timeouts itself
     (``max_retries`` times, exponential backoff with jitter, or the server's ``retry-after``),
     so every retry is counted and no call is retried twice over.
+
+    Cache warming (``cache_warming``, on by default): when the cacheable prefix (the tools and
+    the system blocks up to the last breakpoint) is estimated above the model's minimum
+    cacheable length, the first call with that prefix goes alone and the others wait until its
+    response has begun (see ``warmup``). That first call streams (``stream=True``) and releases
+    the others at ``message_start``; with ``stream=False`` it is a plain request and releases
+    them ``warmup_delay_s`` after it was sent. No call waits more than ``warmup_max_wait_s``.
+    Unset, these come from ``HUMANGR_CACHE_WARMING`` (``stream``, ``delay`` or ``off``) and
+    ``HUMANGR_WARMUP_DELAY_MS`` (see ``warmup.warmup_settings``).
+    A streamed reply is the same ``LLMReply`` as a plain one (the SDK assembles the message).
     """
 
     def __init__(
@@ -53,6 +71,11 @@ class AnthropicLLM:
         max_retry_after: float = 60.0,
         metrics: Metrics | None = None,
         sleep: Callable[[float], Awaitable[None]] = anyio.sleep,
+        cache_warming: bool | None = None,
+        stream: bool | None = None,
+        warmup_delay_s: float | None = None,
+        warmup_max_wait_s: float = 30.0,
+        cache_min_tokens: int | None = None,
     ) -> None:
         key = api_key if api_key is not None else os.environ.get("ANTHROPIC_API_KEY", "")
         if not key.strip():
@@ -62,12 +85,21 @@ class AnthropicLLM:
             )
         if timeout <= 0:
             raise ConfigError(f"the LLM timeout must be > 0 seconds, got {timeout}")
+        if warmup_max_wait_s < 0:
+            raise ConfigError("the warm-up's maximum wait must be >= 0 seconds")
+        warmup = warmup_settings(cache_warming, stream, warmup_delay_s)
+        if cache_min_tokens is not None and cache_min_tokens < 1:
+            raise ConfigError(f"cache_min_tokens must be >= 1, got {cache_min_tokens}")
         self.model = model or os.environ.get("HUMANGR_MODEL") or DEFAULT_MODEL
         self.timeout = timeout
         self.retry = RetryPolicy(max_retries, base_delay, max_delay, max_retry_after)
         self.metrics = metrics
         self._sleep = sleep
         self._secret = key
+        self.stream = warmup.stream
+        self.cache_min_tokens = cache_min_tokens
+        hold = warmup_max_wait_s if warmup.stream else min(warmup_max_wait_s, warmup.delay_s)
+        self.warmer = CacheWarmer(hold_s=hold) if warmup.enabled else None
         self._client = anthropic.AsyncAnthropic(
             api_key=key, base_url=base_url, timeout=timeout, max_retries=0
         )
@@ -96,7 +128,13 @@ class AnthropicLLM:
         outcome = "error"
         usage: Usage | None = None
         try:
-            message = await self._create(request)
+            params = self.params(request)
+            key = self.warm_key(params)
+            if key is None or self.warmer is None:
+                message = await self._create(params, request.tags, None)
+            else:
+                async with self.warmer.turn(key) as turn:
+                    message = await self._create(params, request.tags, turn)
             usage = _usage(message)
             reply = self._reply(message, request, usage)
             outcome = "ok"
@@ -143,15 +181,41 @@ class AnthropicLLM:
             params["extra_body"] = {"temperature": request.temperature}
         return params
 
-    async def _create(self, request: LLMRequest) -> Any:
-        params = self.params(request)
+    def warm_key(self, params: Mapping[str, Any]) -> bytes | None:
+        """The hash of the cacheable prefix of a call with ``params`` when it is worth warming
+        (estimated at or above the model's minimum cacheable length), else ``None``."""
+        system = params.get("system") or []
+        last = max((i for i, b in enumerate(system) if "cache_control" in b), default=-1)
+        if last < 0:
+            return None
+        prefix = json.dumps(
+            [params["model"], params.get("tools"), system[: last + 1]],
+            ensure_ascii=False,
+            sort_keys=True,
+        )
+        minimum = self.cache_min_tokens or min_cacheable_tokens(str(params["model"]))
+        if estimate_tokens(len(prefix)) < minimum:
+            return None
+        return hashlib.sha256(prefix.encode()).digest()
+
+    async def _create(
+        self, params: dict[str, Any], tags: Mapping[str, str], turn: WarmTurn | None
+    ) -> Any:
+        streamed = turn is not None and turn.leader and self.stream
         attempt = 0
         while True:
             attempt += 1
             try:
-                return await self._client.messages.create(**params)
-            except (anthropic.APIError, ValueError) as exc:
-                failure = self._classify(exc)
+                if streamed and turn is not None:
+                    return await self._stream(params, turn)
+                message = await self._client.messages.create(**params)
+                if turn is not None:
+                    turn.started()
+                return message
+            except TRANSPORT_ERRORS as exc:
+                if turn is not None:
+                    turn.release()
+                failure = classify(exc, self.timeout, str(self._client.base_url))
             if not failure.retryable or attempt > self.retry.max_retries:
                 tail = f" (gave up after {attempt} attempts)" if failure.retryable else ""
                 raise LLMTransportError(
@@ -167,46 +231,27 @@ class AnthropicLLM:
                 failure.reason,
                 attempt,
                 delay,
-                dict(request.tags),
+                dict(tags),
             )
             if self.metrics is not None:
                 self.metrics.retries.labels(reason=failure.reason).inc()
             await self._sleep(delay)
 
-    def _classify(self, exc: Exception) -> _Failure:
-        if isinstance(exc, anthropic.APIStatusError):
-            status = exc.status_code
-            reason = retry_reason(status)
-            hint = exc.response.headers.get("x-should-retry")
-            if hint in ("true", "false"):
-                reason = (reason or "server_requested") if hint == "true" else None
-            return _Failure(
-                f"Anthropic API answered HTTP {status}: {_api_message(exc)}; {_advice(status)}",
-                reason or f"http_{status}",
-                reason is not None,
-                status,
-                parse_retry_after(exc.response.headers),
-            )
-        if isinstance(exc, anthropic.APITimeoutError):
-            return _Failure(
-                f"the Anthropic API did not answer within {self.timeout:g}s; raise the timeout "
-                "or check the endpoint",
-                "timeout",
-                True,
-            )
-        if isinstance(exc, anthropic.APIConnectionError):
-            return _Failure(
-                f"cannot reach the Anthropic API at {self._client.base_url}: {exc.message}; "
-                "check the network and base_url",
-                "connection",
-                True,
-            )
-        return _Failure(
-            f"the Anthropic API sent a malformed reply ({type(exc).__name__}: "
-            f"{str(exc)[:300]}); is base_url right?",
-            "malformed",
-            False,
-        )
+    async def _stream(self, params: dict[str, Any], turn: WarmTurn) -> Any:
+        """One streamed call: ``turn`` is started at ``message_start``; the SDK assembles the
+        same ``Message`` a plain call returns."""
+        ends: set[str] = set()
+        async with self._client.messages.stream(**params) as stream:
+            async for event in stream:
+                if event.type == "message_start":
+                    turn.started()
+                if event.type in ("message_start", "message_stop"):
+                    ends.add(event.type)
+            if ends != {"message_start", "message_stop"}:
+                raise ValueError(
+                    f"the event stream ended with {sorted(ends)} seen, not a whole message"
+                )
+            return await stream.get_final_message()
 
     def _reply(self, message: Any, request: LLMRequest, usage: Usage) -> LLMReply:
         content = getattr(message, "content", None)
@@ -264,15 +309,6 @@ class AnthropicLLM:
         return text.replace(self._secret, "[redacted]") if self._secret else text
 
 
-@dataclass(frozen=True, slots=True)
-class _Failure:
-    problem: str
-    reason: str
-    retryable: bool
-    status: int | None = None
-    retry_after: float | None = None
-
-
 def _usage(message: Any) -> Usage:
     raw = getattr(message, "usage", None)
 
@@ -287,23 +323,3 @@ def _usage(message: Any) -> Usage:
         cache_write_tokens=count("cache_creation_input_tokens"),
         calls=1,
     )
-
-
-def _api_message(exc: anthropic.APIStatusError) -> str:
-    body = exc.body
-    if isinstance(body, dict) and isinstance(body.get("error"), dict):
-        error = body["error"]
-        return f"{error.get('type', 'error')}: {str(error.get('message', ''))[:300]}"
-    return str(exc.message)[:300]
-
-
-def _advice(status: int) -> str:
-    if status in (401, 403):
-        return "check ANTHROPIC_API_KEY and its permissions"
-    if status == 429:
-        return "rate limited; lower the concurrency or raise the limit"
-    if status == 529 or status >= 500:
-        return "the API is overloaded or failing; try again later"
-    if status == 404:
-        return "check the model name (HUMANGR_MODEL) and base_url"
-    return "the request was refused; check the model and the request size"

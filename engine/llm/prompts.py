@@ -3,7 +3,9 @@
 A layer request has the prompt-caching layout of DESIGN.md §6: the shared prefix (reviewer
 protocol, then the fenced action, ending in the cache breakpoint) is identical for every layer
 of one action, so the calls of a review share one cached prefix; the layer's instructions (and
-HL7's prior findings) come after it.
+HL7's prior findings) come after it, then the layer's findings of the local checks, if any.
+The protocol ends in a breakpoint of its own: it is the same for every action, so the first
+call of a new action reads it from the cache while it writes only the action.
 """
 
 from __future__ import annotations
@@ -34,12 +36,16 @@ __all__ = [
     "render_layer_request",
 ]
 
-PROMPT_FORMAT_VERSION = "1"
+PROMPT_FORMAT_VERSION = "2"
 """Bumped when the way templates are rendered changes (part of ``prompts_digest``)."""
 MAX_FINDINGS = 50
+MAX_RULE_FINDINGS_SHOWN = 50
+"""The local checks' findings shown to a layer: the most severe first, the rest counted."""
+MAX_RULE_DESCRIPTION = 1_000
 _PROTOCOL = "reviewer_protocol.md.j2"
 _ACTION = "action.md.j2"
 _TASK = "task.md.j2"
+_RULES = "rules.md.j2"
 
 
 def layer_template_name(layer_id: LayerID) -> str:
@@ -60,7 +66,7 @@ def environment() -> jinja2.Environment:
     env.filters["fence"] = fence
     missing = [
         name
-        for name in (_PROTOCOL, _ACTION, _TASK, *map(layer_template_name, LayerID))
+        for name in (_PROTOCOL, _ACTION, _TASK, _RULES, *map(layer_template_name, LayerID))
         if not (LAYERS_DIR / name).is_file()
     ]
     if missing:
@@ -131,11 +137,35 @@ def _findings_lines(findings: Iterable[Finding]) -> str:
     return "\n".join(lines)
 
 
+def _rules_block(findings: Iterable[Finding]) -> str:
+    """The layer's local-check findings as fenced data: distinct, most severe first, capped."""
+    items: dict[str, dict[str, Any]] = {}
+    for f in sorted(findings, key=lambda f: (-f.severity.rank, f.file or "", f.line or 0)):
+        description = f.description
+        if len(description) > MAX_RULE_DESCRIPTION:
+            description = description[:MAX_RULE_DESCRIPTION] + " (truncated)"
+        item = {
+            "severity": f.severity.value,
+            "title": f.title,
+            "description": description,
+            "file": f.file,
+            "line": f.line,
+        }
+        items.setdefault(msgspec.json.encode(item).decode(), item)
+    if not items:
+        return ""
+    lines = list(items)
+    shown = "\n".join(lines[:MAX_RULE_FINDINGS_SHOWN])
+    omitted = max(len(lines) - MAX_RULE_FINDINGS_SHOWN, 0)
+    return _render(_RULES, findings=shown, omitted=omitted)
+
+
 def render_layer_request(
     layer_id: LayerID,
     action: ActionContext,
     *,
     prior_findings: Iterable[Finding] = (),
+    rule_findings: Iterable[Finding] = (),
     schema: type[Any] = LayerVerdict,
     tags: Mapping[str, str] | None = None,
     max_tokens: int = 4096,
@@ -143,7 +173,9 @@ def render_layer_request(
 ) -> LLMRequest:
     """The request of one run of ``layer_id`` on ``action``.
 
-    ``prior_findings`` (HL1–HL6's merged findings) are shown to HL7 only. ``tags`` (e.g.
+    ``prior_findings`` (HL1–HL6's merged findings) are shown to HL7 only. ``rule_findings``
+    (the layer's findings of the local checks) are shown as already found, after the layer's
+    instructions: in the call-specific part, never in the shared prefix. ``tags`` (e.g.
     ``action_id``, ``run``) are added to ``{"layer": layer_id}``.
     """
     tool, name = tool_name_for(schema), schema_name(schema)
@@ -152,8 +184,14 @@ def render_layer_request(
     prior = _findings_lines(prior_findings) if layer_id is LayerID.HL7 else ""
     layer = _layer_block(layer_id, prior)
     task = _task_block(layer_id, tool)
+    rules = _rules_block(rule_findings)
     return LLMRequest(
-        system=(SystemBlock(protocol), SystemBlock(shown, cache=True), SystemBlock(layer)),
+        system=(
+            SystemBlock(protocol, cache=True),
+            SystemBlock(shown, cache=True),
+            SystemBlock(layer),
+            *((SystemBlock(rules),) if rules else ()),
+        ),
         messages=(Message("user", task),),
         schema=schema,
         max_tokens=max_tokens,

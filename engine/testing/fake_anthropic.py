@@ -12,16 +12,24 @@ server errors, slow replies, malformed bodies) and then look at the requests it 
 Scripted replies are used in order and the last one repeats; with nothing scripted the
 ``responder`` (or ``default``) answers. Requests the real API would refuse (no API key, a tool
 schema that is not an object, more than four cache breakpoints, ...) get the API's 4xx errors.
+
+A request with ``"stream": true`` gets its message as server-sent events (``message_start``
+first); others get it whole. ``latency`` delays each message reply: a stream starts after
+``first_byte_s`` and ends at ``total_s``, a whole reply comes at ``total_s``. Every message
+reply goes through the prompt cache (``fake_cache``), and reports the tokens it counted unless
+the reply scripts its own ``usage``: a cache entry is readable only after the response that
+wrote it has begun, that is after its ``message_start`` was sent, or after the head of a whole
+reply (which, as from the real API, comes when the whole message is ready).
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+import time
 from collections import deque
 from collections.abc import Callable, Mapping
 from contextlib import AsyncExitStack
-from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
 
@@ -29,10 +37,30 @@ import anyio
 from anyio.abc import SocketAttribute, SocketStream, TaskGroup
 from anyio.streams.buffered import BufferedByteReceiveStream
 
+from .fake_cache import CachePlan, PromptCache, count_tokens
+from .fake_replies import (
+    ApiError,
+    FakeUsage,
+    Hangup,
+    Interrupted,
+    Latency,
+    Raw,
+    RecordedRequest,
+    Reply,
+    Slow,
+    Text,
+    ToolUse,
+)
+from .fake_sse import LAST_CHUNK, chunk, message_events, sse
+from .fake_validation import check_body, forced_tool
+
 __all__ = [
     "ApiError",
     "FakeAnthropic",
     "FakeUsage",
+    "Hangup",
+    "Interrupted",
+    "Latency",
     "Raw",
     "RecordedRequest",
     "Reply",
@@ -55,101 +83,6 @@ _REASONS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class FakeUsage:
-    input_tokens: int = 10
-    output_tokens: int = 5
-    cache_creation_input_tokens: int = 0
-    cache_read_input_tokens: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class ToolUse:
-    """A 200 reply whose content is one ``tool_use`` block (named after ``tool_choice``)."""
-
-    input: Any
-    name: str | None = None
-    usage: FakeUsage = FakeUsage()
-    model: str | None = None
-    stop_reason: str = "tool_use"
-
-
-@dataclass(frozen=True, slots=True)
-class Text:
-    """A 200 reply whose content is one text block."""
-
-    text: str
-    usage: FakeUsage = FakeUsage()
-    model: str | None = None
-    stop_reason: str = "end_turn"
-
-
-@dataclass(frozen=True, slots=True)
-class ApiError:
-    """An error reply in the API's format: ``{"type": "error", "error": {...}}``."""
-
-    status: int
-    error_type: str
-    message: str
-    headers: Mapping[str, str] = field(default_factory=dict)
-
-    @classmethod
-    def rate_limited(
-        cls, retry_after: float | None = None, *, retry_after_ms: float | None = None
-    ) -> ApiError:
-        headers = {}
-        if retry_after is not None:
-            headers["retry-after"] = f"{retry_after:g}"
-        if retry_after_ms is not None:
-            headers["retry-after-ms"] = f"{retry_after_ms:g}"
-        return cls(
-            429, "rate_limit_error", "Number of request tokens has exceeded your limit.", headers
-        )
-
-    @classmethod
-    def overloaded(cls, retry_after: float | None = None) -> ApiError:
-        headers = {} if retry_after is None else {"retry-after": f"{retry_after:g}"}
-        return cls(529, "overloaded_error", "Overloaded", headers)
-
-    @classmethod
-    def server_error(cls) -> ApiError:
-        return cls(500, "api_error", "Internal server error")
-
-
-@dataclass(frozen=True, slots=True)
-class Raw:
-    """Any bytes at all, e.g. a malformed JSON body."""
-
-    body: bytes
-    status: int = 200
-    content_type: str = "application/json"
-    headers: Mapping[str, str] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
-class Slow:
-    """Wait ``delay_s`` seconds before sending ``then`` (to trip the client's timeout)."""
-
-    delay_s: float
-    then: Reply
-
-
-Reply = ToolUse | Text | ApiError | Raw | Slow
-
-
-@dataclass(frozen=True, slots=True)
-class RecordedRequest:
-    """A request as the server received it (header names lowercased)."""
-
-    method: str
-    path: str
-    headers: Mapping[str, str]
-    body: bytes
-
-    def json(self) -> Any:
-        return json.loads(self.body)
-
-
 class FakeAnthropic:
     """The fake Messages API server; use it as an async context manager."""
 
@@ -161,12 +94,18 @@ class FakeAnthropic:
         responder: Callable[[RecordedRequest], Reply] | None = None,
         model: str = "claude-fake-1",
         record_limit: int = 10_000,
+        latency: Latency | None = None,
+        cache: PromptCache | None = None,
     ) -> None:
         self.api_key = api_key
+        self.latency = latency if latency is not None else Latency()
+        self.cache = cache if cache is not None else PromptCache()
         self.default = default
         self.responder = responder
         self.model = model
         self.requests: deque[RecordedRequest] = deque(maxlen=record_limit)
+        self.received = 0
+        """Requests received in all (``requests`` keeps the last ``record_limit``)."""
         self._script: deque[Reply] = deque()
         self._ids = itertools.count(1)
         self._port: int | None = None
@@ -234,14 +173,77 @@ class FakeAnthropic:
         if length > _MAX_BODY:
             raise ValueError("body too large")
         body = await reader.receive_exactly(length) if length else b""
-        request = RecordedRequest(method, path, headers, body)
+        request = RecordedRequest(method, path, headers, body, received_at=time.monotonic())
         self.requests.append(request)
+        self.received += 1
         reply = self._refusal(request) or self._next_reply(request)
         while isinstance(reply, Slow):
             await anyio.sleep(reply.delay_s)
             reply = reply.then
-        await self._send(stream, self._render(reply, request))
+        if isinstance(reply, Hangup):
+            return False
+        if isinstance(reply, ToolUse | Text | Interrupted):
+            if not await self._send_message(stream, reply, request):
+                return False
+        else:
+            await self._send(stream, self._render(reply, request))
         return headers.get("connection", "").lower() != "close"
+
+    async def _send_message(
+        self, stream: SocketStream, reply: ToolUse | Text | Interrupted, request: RecordedRequest
+    ) -> bool:
+        """Send a message reply, streamed or whole; ``False`` when the connection must close."""
+        body = request.json()
+        streamed = body.get("stream") is True
+        if isinstance(reply, Interrupted) and not streamed:
+            if reply.error is None:
+                return False
+            await self._send(stream, self._render(reply.error, request))
+            return True
+        plan = self.cache.plan(body)
+        shown = ToolUse({}) if isinstance(reply, Interrupted) else reply
+        message = self._message(shown, request, plan)
+        head = message_events(message) if streamed else None
+        if head is None:
+            await anyio.sleep(self.latency.total_s)
+            await self._send(
+                stream, Raw(json.dumps(message).encode(), headers=_request_id(message))
+            )
+            self._began(request, plan, message)
+            request.ended_at = request.began_at
+            return True
+        start, deltas, tail = head
+        await anyio.sleep(self.latency.first_byte_s)
+        lines = [
+            "HTTP/1.1 200 OK",
+            "content-type: text/event-stream",
+            "transfer-encoding: chunked",
+            *(f"{k}: {v}" for k, v in _request_id(message).items()),
+        ]
+        await stream.send("\r\n".join(lines).encode() + b"\r\n\r\n" + chunk(start))
+        self._began(request, plan, message)
+        if isinstance(reply, Interrupted):
+            if reply.error is None:
+                return False
+            error = {
+                "type": "error",
+                "error": {"type": reply.error.error_type, "message": reply.error.message},
+            }
+            await stream.send(chunk(sse("error", error)) + LAST_CHUNK)
+            return True
+        pause = (self.latency.total_s - self.latency.first_byte_s) / (len(deltas) + 1)
+        for event in deltas:
+            await anyio.sleep(pause)
+            await stream.send(chunk(event))
+        await anyio.sleep(pause)
+        await stream.send(chunk(tail) + LAST_CHUNK)
+        request.ended_at = time.monotonic()
+        return True
+
+    def _began(self, request: RecordedRequest, plan: CachePlan, message: dict[str, Any]) -> None:
+        request.began_at = time.monotonic()
+        request.usage = dict(message["usage"])
+        self.cache.began(plan)
 
     def _next_reply(self, request: RecordedRequest) -> Reply:
         if self._script:
@@ -265,7 +267,7 @@ class FakeAnthropic:
             body = request.json()
         except ValueError:
             return ApiError(400, "invalid_request_error", "the body is not valid JSON")
-        problem = _check_body(body) if isinstance(body, dict) else "the body must be an object"
+        problem = check_body(body) if isinstance(body, dict) else "the body must be an object"
         return ApiError(400, "invalid_request_error", problem) if problem else None
 
     def _render(self, reply: Reply, request: RecordedRequest) -> Raw:
@@ -275,19 +277,40 @@ class FakeAnthropic:
             return _error(reply.status, reply.error_type, reply.message, {**extra, **reply.headers})
         if isinstance(reply, Raw):
             return Raw(reply.body, reply.status, reply.content_type, {**extra, **reply.headers})
+        raise TypeError(f"not a rendered reply: {reply!r}")
+
+    def _message(
+        self, reply: ToolUse | Text, request: RecordedRequest, plan: CachePlan
+    ) -> dict[str, Any]:
+        """The Messages API reply for ``reply``, with its usage counted unless scripted."""
+        number = next(self._ids)
         if isinstance(reply, ToolUse):
-            name = reply.name or _forced_tool(request.json())
+            name = reply.name or forced_tool(request.json())
             block: dict[str, Any] = {
                 "type": "tool_use",
                 "id": f"toolu_fake_{number}",
                 "name": name,
                 "input": reply.input,
             }
-        elif isinstance(reply, Text):
-            block = {"type": "text", "text": reply.text}
+            produced = json.dumps(reply.input)
         else:
-            raise TypeError(f"not a reply: {reply!r}")
-        message = {
+            block = {"type": "text", "text": reply.text}
+            produced = reply.text
+        if reply.usage is None:
+            usage = {
+                "input_tokens": plan.input,
+                "output_tokens": count_tokens(produced) + 3,
+                "cache_creation_input_tokens": plan.write,
+                "cache_read_input_tokens": plan.read,
+            }
+        else:
+            usage = {
+                "input_tokens": reply.usage.input_tokens,
+                "output_tokens": reply.usage.output_tokens,
+                "cache_creation_input_tokens": reply.usage.cache_creation_input_tokens,
+                "cache_read_input_tokens": reply.usage.cache_read_input_tokens,
+            }
+        return {
             "id": f"msg_fake_{number}",
             "type": "message",
             "role": "assistant",
@@ -295,14 +318,8 @@ class FakeAnthropic:
             "content": [block],
             "stop_reason": reply.stop_reason,
             "stop_sequence": None,
-            "usage": {
-                "input_tokens": reply.usage.input_tokens,
-                "output_tokens": reply.usage.output_tokens,
-                "cache_creation_input_tokens": reply.usage.cache_creation_input_tokens,
-                "cache_read_input_tokens": reply.usage.cache_read_input_tokens,
-            },
+            "usage": usage,
         }
-        return Raw(json.dumps(message).encode(), headers=extra)
 
     @staticmethod
     async def _send(stream: SocketStream, reply: Raw) -> None:
@@ -315,43 +332,12 @@ class FakeAnthropic:
         await stream.send("\r\n".join(head).encode("latin-1") + b"\r\n\r\n" + reply.body)
 
 
+def _request_id(message: dict[str, Any]) -> dict[str, str]:
+    return {"request-id": "req_" + str(message["id"]).removeprefix("msg_")}
+
+
 def _error(
     status: int, error_type: str, message: str, headers: Mapping[str, str] | None = None
 ) -> Raw:
     body = {"type": "error", "error": {"type": error_type, "message": message}}
     return Raw(json.dumps(body).encode(), status, headers=dict(headers or {}))
-
-
-def _forced_tool(body: Any) -> str:
-    choice = body.get("tool_choice") or {}
-    if choice.get("type") == "tool":
-        return str(choice["name"])
-    tools = body.get("tools") or [{"name": "tool"}]
-    return str(tools[0]["name"])
-
-
-def _check_body(body: dict[str, Any]) -> str | None:
-    """The subset of the API's request validation that our client could get wrong."""
-    for key in ("model", "max_tokens", "messages"):
-        if key not in body:
-            return f"{key}: Field required"
-    if not body["messages"]:
-        return "messages: at least one message is required"
-    tools = body.get("tools") or []
-    for i, tool in enumerate(tools):
-        schema = tool.get("input_schema")
-        if not isinstance(schema, dict) or schema.get("type") != "object":
-            return f"tools.{i}.custom.input_schema.type: Input should be 'object'"
-    choice = body.get("tool_choice") or {}
-    names = {tool.get("name") for tool in tools}
-    if choice.get("type") == "tool" and choice.get("name") not in names:
-        return f"tool_choice.name: no tool named {choice.get('name')!r}"
-    blocks = [*(body.get("system") or []), *tools]
-    for message in body["messages"]:
-        content = message.get("content")
-        if isinstance(content, list):
-            blocks.extend(content)
-    breakpoints = sum(1 for b in blocks if isinstance(b, dict) and b.get("cache_control"))
-    if breakpoints > 4:
-        return f"a maximum of 4 blocks with cache_control may be provided. Found {breakpoints}."
-    return None

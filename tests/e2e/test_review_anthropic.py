@@ -14,6 +14,7 @@ from humangr.engine.testing.fake_anthropic import (
     ApiError,
     FakeAnthropic,
     FakeUsage,
+    Latency,
     RecordedRequest,
     ToolUse,
 )
@@ -62,3 +63,65 @@ async def test_review_over_the_sdk_retries_uses_tool_json_and_reports_cache_usag
     assert report.cost.saved_by_adaptive == 1
     shared = {json.dumps(body["system"][:-1]) for body in bodies}
     assert len(shared) == 1, "every call of one review shares one cacheable prefix"
+
+
+WARM_MODEL = "claude-sonnet-4-6"
+BLOCKING = ActionContext(
+    agent_id="agent-1",
+    action_type="code_diff",
+    action_description="poll without sleeping in the event loop",
+    code_diff=(
+        "--- a/app/worker.py\n+++ b/app/worker.py\n@@ -1,5 +1,5 @@\n import time\n \n \n"
+        " async def poll() -> None:\n-    await asyncio.sleep(1)\n+    time.sleep(1)\n"
+    ),
+)
+
+
+def layer_of(request: RecordedRequest) -> str:
+    text = request.json()["system"][2]["text"]
+    assert text.startswith("# Your layer: ")
+    return str(text[len("# Your layer: ") :].split(",", 1)[0])
+
+
+async def test_a_review_warms_the_prompt_cache_once_and_the_other_calls_read_it() -> None:
+    async with FakeAnthropic(
+        api_key=KEY, default=ToolUse(CLEAN), model=WARM_MODEL, latency=Latency(0.05, 0.2)
+    ) as fake:
+        llm = AnthropicLLM(api_key=KEY, base_url=fake.url, model=WARM_MODEL)
+        async with llm, run_engine(llm=llm, config=ReviewConfig()) as engine:
+            report = await engine.submit(ACTION, timeout=60)
+        requests = sorted(fake.requests, key=lambda r: r.received_at)
+
+    assert report.outcome is Outcome.APPROVED
+    assert report.usage.calls == len(requests)
+    first, *rest = requests
+    assert first.streamed, "one warm-up call per action"
+    assert not any(r.streamed for r in rest)
+    assert first.began_at is not None
+    assert all(r.received_at >= first.began_at for r in rest)
+    fed = report.usage.input_tokens + report.usage.cache_read_tokens
+    fed += report.usage.cache_write_tokens
+    assert report.usage.cache_read_tokens / fed > 0.7
+    assert {layer_of(r) for r in requests} == {lid.value for lid in LayerID}
+
+
+async def test_rule_findings_reach_their_layer_s_prompt_after_the_shared_prefix() -> None:
+    async with FakeAnthropic(api_key=KEY, default=ToolUse(CLEAN), model=WARM_MODEL) as fake:
+        llm = AnthropicLLM(api_key=KEY, base_url=fake.url, model=WARM_MODEL)
+        async with llm, run_engine(llm=llm, config=ReviewConfig()) as engine:
+            await engine.submit(BLOCKING, timeout=60)
+        bodies = [(layer_of(r), r.json()) for r in fake.requests]
+
+    hl5 = [body for layer, body in bodies if layer == "HL5"]
+    assert hl5
+    for body in hl5:
+        extra = body["system"][3]
+        assert "cache_control" not in extra
+        assert "Blocking call time.sleep() inside async code" in extra["text"]
+        assert '"file":"app/worker.py","line":5' in extra["text"]
+    others = [body for layer, body in bodies if layer != "HL5"]
+    assert others
+    assert all(len(body["system"]) == 3 for body in others)
+    prefixes = {json.dumps(body["system"][:2]) for _, body in bodies}
+    assert len(prefixes) == 1, "the shared prefix is the same with and without rule findings"
+    assert "Blocking call" not in prefixes.pop()

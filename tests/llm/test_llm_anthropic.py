@@ -141,7 +141,7 @@ async def test_request_layout_forced_tool_and_cache_breakpoint(fake: FakeAnthrop
     assert "$ref" not in json.dumps(tool["input_schema"])
     system = body["system"]
     assert [block["text"] for block in system] == [block.text for block in request.system]
-    assert [("cache_control" in block) for block in system] == [False, True, False]
+    assert [("cache_control" in block) for block in system] == [True, True, False]
     assert system[1]["cache_control"] == {"type": "ephemeral"}
     assert "+KEY = 'AKIA...'" in system[1]["text"]
     assert body["messages"] == [{"role": "user", "content": request.messages[0].content}]
