@@ -57,7 +57,6 @@ LLM_KEYS = {
     "cache_read_share",
     "cache_write_share",
     "usd_per_decision",
-    "cost_source",
     "latency_ms",
     "latency_calls",
     "no_llm_ms",

@@ -314,7 +314,7 @@ async def _bench_llm(args: argparse.Namespace) -> int:
             f"{name:>12}: {', '.join(r['outcomes'])}  {r['calls_per_decision']:g} calls/decision  "
             f"cache reads {r['cache_read_share']:.0%} of {r['input_tokens_per_decision']} input "
             f"tokens  {r['output_tokens_per_decision']} output  ${r['usd_per_decision']:.4f} "
-            f"({r['cost_source']})  latency {r['latency_calls']:g} calls, "
+            f"latency {r['latency_calls']:g} calls, "
             f"{r['over_no_llm_calls']:g} over the no-LLM run"
         )
     return 0

@@ -15,24 +15,17 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from anyio import from_thread
+
 from humangr.contracts import ActionContext, HumanLayerReport, Usage
 from humangr.engine.config import ReviewConfig
+from humangr.engine.errors import ConfigError
+from humangr.engine.review.cost import DEFAULT_PRICES, price_for
 from humangr.engine.runtime import run_engine
 
-__all__ = ["PRICES", "SCENARIOS", "LLMBenchSettings", "bench_llm", "scenario_action"]
+__all__ = ["SCENARIOS", "LLMBenchSettings", "bench_llm", "scenario_action"]
 
 SCENARIOS = ("rules-reject", "clean-small", "clean-large")
-PRICES: dict[str, tuple[float, float]] = {
-    "claude-opus-4-8": (5.0, 25.0),
-    "claude-opus-4-7": (5.0, 25.0),
-    "claude-opus-4-6": (5.0, 25.0),
-    "claude-opus-4-5": (5.0, 25.0),
-    "claude-opus-4": (15.0, 75.0),
-    "claude-sonnet-4": (3.0, 15.0),
-    "claude-haiku-4-5": (1.0, 5.0),
-}
-"""US dollars per million input and output tokens, by model family (first match wins); a cache
-write costs 1.25 × the input price and a cache read 0.1 ×. Used while reports carry no cost."""
 _KEY = "sk-ant-bench-0000"
 _CLEAN = {"findings": [], "summary": "No problem from this layer's angle."}
 
@@ -96,27 +89,9 @@ def scenario_action(scenario: str, index: int) -> ActionContext:
     )
 
 
-def price(model: str, usage: Usage) -> float:
-    """The estimated price of ``usage`` in US dollars from ``PRICES`` (0 for an unknown model)."""
-    rates = next((r for family, r in PRICES.items() if family in model), None)
-    if rates is None:
-        return 0.0
-    per_input, per_output = rates[0] / 1e6, rates[1] / 1e6
-    return (
-        usage.input_tokens * per_input
-        + usage.cache_write_tokens * per_input * 1.25
-        + usage.cache_read_tokens * per_input * 0.1
-        + usage.output_tokens * per_output
-    )
-
-
-def _cost(report: HumanLayerReport, model: str) -> tuple[float, str]:
-    """The report's estimate when the engine filled one (and knew the model's price), else
-    ``price`` over the report's usage."""
-    filled = report.cost.calls_planned or report.cost.estimated_usd
-    if filled and not report.cost.unpriced_models:
-        return report.cost.estimated_usd, "report"
-    return price(model, report.usage), "bench price table"
+def _cost(report: HumanLayerReport) -> float:
+    """The report's own estimate; a bench with an unpriced model is refused up front."""
+    return report.cost.estimated_usd
 
 
 async def _decide(
@@ -142,13 +117,24 @@ async def bench_llm(settings: LLMBenchSettings) -> dict[str, Any]:
     from humangr.engine.llm import AnthropicLLM
     from humangr.engine.testing.fake_anthropic import FakeAnthropic, Latency, ToolUse
 
+    if price_for(settings.model, DEFAULT_PRICES) is None:
+        raise ConfigError(
+            f"no price for model {settings.model!r}: bench a model of the default price table "
+            f"({', '.join(sorted(DEFAULT_PRICES))})"
+        )
     call_s = settings.latency_ms / 1000
     latency = Latency(settings.first_byte_ms / 1000, call_s)
     plans = {s: [scenario_action(s, i) for i in range(settings.actions)] for s in SCENARIOS}
     results: dict[str, Any] = {}
-    async with FakeAnthropic(
+    fake_server = FakeAnthropic(
         api_key=_KEY, default=ToolUse(_CLEAN), latency=latency, model=settings.model
-    ) as fake:
+    )
+    # The stand-in server gets its own thread and event loop, as the real API is elsewhere:
+    # its work must not queue behind the engine's on one loop.
+    with (
+        from_thread.start_blocking_portal() as portal,
+        portal.wrap_async_context_manager(fake_server) as fake,
+    ):
         llm = AnthropicLLM(
             api_key=_KEY,
             base_url=fake.url,
@@ -177,7 +163,6 @@ def _figures(
     n = len(reports)
     usage = sum((r.usage for r in reports), Usage())
     fed = usage.input_tokens + usage.cache_read_tokens + usage.cache_write_tokens
-    costs = [_cost(r, model) for r in reports]
     median = statistics.median(seconds)
     return {
         "outcomes": sorted({r.outcome.value for r in reports}),
@@ -186,8 +171,7 @@ def _figures(
         "output_tokens_per_decision": round(usage.output_tokens / n),
         "cache_read_share": round(usage.cache_read_tokens / fed, 3) if fed else 0.0,
         "cache_write_share": round(usage.cache_write_tokens / fed, 3) if fed else 0.0,
-        "usd_per_decision": round(sum(c for c, _ in costs) / n, 5),
-        "cost_source": costs[0][1],
+        "usd_per_decision": round(sum(_cost(r) for r in reports) / n, 5),
         "latency_ms": round(median * 1000, 1),
         "latency_calls": round(median / call_s, 2),
     }

@@ -38,6 +38,9 @@ class ModelPrice:
 
 DEFAULT_PRICES: Mapping[str, ModelPrice] = MappingProxyType(
     {
+        "claude-opus-4-8": ModelPrice(5.0, 25.0, 0.50, 6.25),
+        "claude-opus-4-7": ModelPrice(5.0, 25.0, 0.50, 6.25),
+        "claude-opus-4-6": ModelPrice(5.0, 25.0, 0.50, 6.25),
         "claude-opus-4-5": ModelPrice(5.0, 25.0, 0.50, 6.25),
         "claude-opus-4": ModelPrice(15.0, 75.0, 1.50, 18.75),
         "claude-sonnet-4": ModelPrice(3.0, 15.0, 0.30, 3.75),
