@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from humangr.contracts import ActionContext, LayerID, Outcome, Usage
+from humangr.contracts import ActionContext, LayerID, Outcome, Usage, VetoLevel
 from humangr.engine.config import ReviewConfig
 from humangr.engine.llm import AnthropicLLM
 from humangr.engine.runtime import run_engine
@@ -125,3 +125,70 @@ async def test_rule_findings_reach_their_layer_s_prompt_after_the_shared_prefix(
     prefixes = {json.dumps(body["system"][:2]) for _, body in bodies}
     assert len(prefixes) == 1, "the shared prefix is the same with and without rule findings"
     assert "Blocking call" not in prefixes.pop()
+
+
+AWS_KEY = ActionContext(
+    agent_id="agent-1",
+    action_type="code_diff",
+    action_description="configure the deploy credentials",
+    code_diff=(
+        "--- /dev/null\n+++ b/app/deploy.py\n@@ -0,0 +1,2 @@\n"
+        '+AWS_ACCESS_KEY_ID = "AKIAZ7VQ3KDLM5TRX4PB"\n'
+        '+AWS_SECRET_ACCESS_KEY = "q8Jt3/Lmx0Vd7Rk2Wn9PbZs4Yc6Hf1Ge5Ua0TiQo"\n'
+    ),
+)
+
+
+async def test_what_the_rules_settle_sends_no_request_to_the_api() -> None:
+    async with FakeAnthropic(api_key=KEY, default=ToolUse(CLEAN), model=WARM_MODEL) as fake:
+        llm = AnthropicLLM(api_key=KEY, base_url=fake.url, model=WARM_MODEL)
+        async with llm, run_engine(llm=llm, config=ReviewConfig()) as engine:
+            report = await engine.submit(AWS_KEY, timeout=60)
+            clean = await engine.submit(ACTION, timeout=60)
+        received = list(fake.requests)
+
+    assert report.outcome is Outcome.REJECTED
+    assert report.usage.calls == 0
+    assert report.cost.calls == 0
+    assert report.cost.saved_by_rules == report.cost.calls_planned > 0
+    assert any("settled by local checks" in note for note in report.policy_notes)
+    assert report.layer_results[LayerID.HL4].veto_level is VetoLevel.STRONG
+    assert clean.outcome is Outcome.APPROVED
+    assert len(received) == clean.usage.calls > 0, "only the clean action reached the API"
+
+
+@pytest.mark.parametrize("agree", [True, False])
+async def test_adaptive_runs_apply_below_strong_power_only(agree: bool) -> None:
+    seen: dict[str, int] = {}
+
+    def respond(request: RecordedRequest) -> ToolUse:
+        layer = layer_of(request)
+        seen[layer] = seen.get(layer, 0) + 1
+        if not agree and layer == "HL1" and seen[layer] == 2:
+            finding = {
+                "severity": "high",
+                "title": "the renamed function breaks every caller of f",
+                "file": "app/x.py",
+                "line": 1,
+            }
+            return ToolUse({"findings": [finding], "summary": "callers break"})
+        return ToolUse(CLEAN)
+
+    async with FakeAnthropic(api_key=KEY, responder=respond, model=WARM_MODEL) as fake:
+        llm = AnthropicLLM(api_key=KEY, base_url=fake.url, model=WARM_MODEL)
+        async with llm, run_engine(llm=llm, config=ReviewConfig()) as engine:
+            report = await engine.submit(ACTION, timeout=60)
+        received = len(fake.requests)
+
+    strong = {"HL4": 3, "HL6": 3, "HL7": 3}
+    below = {"HL1": 2, "HL2": 2, "HL3": 2, "HL5": 2}
+    if not agree:
+        below["HL1"] = 3
+    assert seen == {**below, **strong}
+    assert received == sum(seen.values()) == report.cost.calls
+    assert report.cost.calls_planned == 21
+    assert report.cost.saved_by_adaptive == 21 - report.cost.calls
+    for lid in LayerID:
+        assert report.layer_results[lid].valid_runs == seen[lid.value]
+    assert report.cost.estimated_usd > 0
+    assert not report.cost.unpriced_models
