@@ -19,6 +19,7 @@ import anyio
 from humangr.contracts import ActionContext, HumanLayerReport, encode
 from humangr.engine.actor import ActorContext
 from humangr.engine.errors import BusClosedError, BusError, StateError
+from humangr.engine.signing import SigningKey
 from humangr.engine.state.reviews import FINAL, DecisionRecord, ReviewState
 
 __all__ = ["PUBLISH_ATTEMPTS", "DecisionOutbox", "PublishLog", "decision_msg_id"]
@@ -51,9 +52,12 @@ def decision_msg_id(key: str) -> str:
 
 
 class DecisionOutbox:
-    def __init__(self, ctx: ActorContext, state: ReviewState) -> None:
+    """Records, signs and publishes decisions (see the module docstring)."""
+
+    def __init__(self, ctx: ActorContext, state: ReviewState, signer: SigningKey) -> None:
         self.ctx = ctx
         self.state = state
+        self.signer = signer
         self._sending: set[str] = set()
         """Keys being published right now by this Supervisor (``drain`` leaves them alone)."""
 
@@ -62,7 +66,9 @@ class DecisionOutbox:
     ) -> bool:
         """Record, publish and mark the decision under ``key``. ``False`` when a decision is
         recorded there already (nothing is published). A publish that keeps failing is left in
-        the outbox for ``drain``; the decision is recorded either way."""
+        the outbox for ``drain``; the decision is recorded either way. It is signed first,
+        so what is stored, published and answered to ``report`` queries is the signed one."""
+        report = self.signer.sign(report)
         since = 0
         if isinstance(self.ctx.bus, PublishLog):
             subject = self.ctx.subjects.decision(report.agent_id)

@@ -47,6 +47,7 @@ from humangr.engine.review import (
     layer_result,
 )
 from humangr.engine.review.cost import review_cost
+from humangr.engine.signing import SigningKey
 from humangr.engine.state import MemoryStateStore, StateStore
 from humangr.engine.state.reviews import InflightRecord, ReviewState, Stored
 
@@ -120,8 +121,11 @@ class SupervisorActor(Actor):
         state: StateStore | None = None,
         resume_inflight: bool = True,
         checks: SharedChecks | None = None,
+        signing_key: SigningKey | None = None,
     ) -> None:
         self.config = config
+        self.signing_key = signing_key or SigningKey.generate()
+        """Signs every decision (a fresh key per Supervisor unless one is given)."""
         self.policy = policy
         self.llm_review = llm_review
         self.store: StateStore = state if state is not None else MemoryStateStore()
@@ -153,7 +157,7 @@ class SupervisorActor(Actor):
             lease_s=self.config.lease_s,
         )
         await self.state.open()
-        self.outbox = DecisionOutbox(ctx, self.state)
+        self.outbox = DecisionOutbox(ctx, self.state, self.signing_key)
         self.humans = HumanReviews(ctx, self.state, self.outbox)
 
     async def _on_action(self, message: ActionSubmitted, _: Msg) -> None:

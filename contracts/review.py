@@ -301,6 +301,11 @@ class HumanLayerReport(_Frozen, frozen=True, kw_only=True):
     """How the policy differs from a full review: "partial review: HL4, HL6", an unsafe-policy
     setting, "settled by local checks"."""
     cost: ReviewCost = ReviewCost()
+    signer: Annotated[str, Meta(max_length=64)] | None = None
+    """The public key (NATS nkey form, ``N…``) of the Supervisor that signed the decision."""
+    signature: Annotated[str, Meta(max_length=128)] | None = None
+    """ed25519 signature (base64url) over the decision's binding: report and action ids, agent,
+    action hash, outcome, policy version, decided-at and resolved-by (``humangr verify``)."""
 
 
 Decision = HumanLayerReport

@@ -36,6 +36,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "submit": ("nats", "publish actions for review"),
     "watch": ("nats", "stream decisions"),
     "report": ("nats", "print a stored report by report or action id"),
+    "key": ("keys", "print the public key decisions are signed with"),
+    "verify": ("keys", "verify a decision's signature offline"),
     "bench": ("bench", "measure engine overhead with an instant LLM"),
     "mcp": (
         "mcp",

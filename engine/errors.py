@@ -15,6 +15,7 @@ __all__ = [
     "MessageRefused",
     "NoRespondersError",
     "PathPolicyError",
+    "SignatureError",
     "SlowConsumerError",
     "StateConflict",
     "StateError",
@@ -170,3 +171,8 @@ class StateFileError(EngineError):
         self.path = path
         self.problem = problem
         self.remedy = remedy
+
+
+class SignatureError(EngineError):
+    """A decision's signature is missing, malformed, from another key, or does not match the
+    decision: do not act on it."""

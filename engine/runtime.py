@@ -26,6 +26,7 @@ from humangr.engine.errors import (
 from humangr.engine.llm import LLMClient, prompts_digest
 from humangr.engine.metrics import Metrics
 from humangr.engine.review import policy_version
+from humangr.engine.signing import SigningKey
 from humangr.engine.state import StateStore
 from humangr.engine.submission import fetch_report, new_action_id, submission, submit_and_wait
 
@@ -79,6 +80,7 @@ def review_actors(
     llm_review: bool | None = None,
     state: StateStore | None = None,
     resume_inflight: bool = True,
+    signing_key: SigningKey | None = None,
 ) -> list[Actor]:
     """The actors of the review: the Supervisor and one actor per configured layer.
 
@@ -86,7 +88,8 @@ def review_actors(
     ``llm`` is given); a Supervisor in its own process is told by its operator. ``state`` is
     where the Supervisor keeps decisions and pending reviews (memory by default);
     ``resume_inflight`` runs again the reviews of a Supervisor that died (leave it on unless
-    the bus redelivers unfinished work, as JetStream does)."""
+    the bus redelivers unfinished work, as JetStream does). ``signing_key`` signs the
+    decisions (a new key when ``None``)."""
     from humangr.actors.supervisor import SupervisorActor
 
     actors: list[Actor] = []
@@ -107,6 +110,7 @@ def review_actors(
                 llm_review=with_llm,
                 state=state,
                 resume_inflight=resume_inflight,
+                signing_key=signing_key,
             )
         )
     if "layers" in roles:
@@ -122,6 +126,8 @@ class Engine:
     system: ActorSystem
     config: ReviewConfig
     llm: LLMClient | None
+    public_key: str = ""
+    """The public key the Supervisor signs decisions with (``humangr verify --key``)."""
     waiters: DecisionWaiters = field(default_factory=DecisionWaiters)
 
     @property
@@ -169,12 +175,15 @@ async def run_engine(
     extra_actors: Sequence[Actor] = (),
     roles: Sequence[str] = ("supervisor", "layers"),
     state: StateStore | None = None,
+    signing_key: SigningKey | None = None,
 ) -> AsyncIterator[Engine]:
     """Run the Supervisor and the layer actors (on ``bus``, or an in-process ``MemoryBus``).
 
     ``roles=("supervisor",)`` leaves the layers to worker processes on the same NATS.
     ``state`` keeps decisions and pending reviews (``SqliteStateStore`` to survive a restart
     in one process, ``KeyValueStateStore`` on JetStream; memory by default).
+    ``signing_key`` signs the decisions (a new key for this engine when ``None``; its public
+    key is ``engine.public_key``).
     """
     config = config or ReviewConfig()
     own_bus = bus is None
@@ -182,9 +191,12 @@ async def run_engine(
     try:
         system = ActorSystem(the_bus, subjects=subjects, metrics=metrics, policy=policy)
         durable = getattr(the_bus, "jetstream", None) is not None
-        actors = review_actors(config, llm, roles=roles, state=state, resume_inflight=not durable)
+        key = signing_key or SigningKey.generate()
+        actors = review_actors(
+            config, llm, roles=roles, state=state, resume_inflight=not durable, signing_key=key
+        )
         system.add(*actors, *extra_actors)
-        engine = Engine(the_bus, system, config, llm)
+        engine = Engine(the_bus, system, config, llm, public_key=key.public_key)
         async with system.running(), anyio.create_task_group() as tg:
             await tg.start(engine.waiters.run, the_bus, system.subjects)
             try:

@@ -2,11 +2,26 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
 from humangr.engine.bus import Bus, MemoryBus
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _humangr_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Keep what the engine writes to the user's home (the default signing key) in a temp dir,
+    for this process and the processes the tests start."""
+    home = tmp_path_factory.mktemp("humangr-home")
+    saved = os.environ.get("HUMANGR_HOME")
+    os.environ["HUMANGR_HOME"] = str(home)
+    yield
+    if saved is None:
+        os.environ.pop("HUMANGR_HOME", None)
+    else:
+        os.environ["HUMANGR_HOME"] = saved
 
 
 @pytest.fixture

@@ -64,6 +64,8 @@ def render_text(name: str, report: HumanLayerReport, note: str) -> str:
         lines.append(f"  {cost}")
     if report.resolved_by:
         lines.append(f"  resolved by {printable(report.resolved_by)}: {_reason(report)}")
+    if report.signer:
+        lines.append(f"  signed by {printable(report.signer)}")
     for lid, result in sorted(report.layer_results.items()):
         spec = LAYERS[lid]
         extra = " local checks only" if result.local_only else ""

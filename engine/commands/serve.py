@@ -27,6 +27,7 @@ from humangr.engine.metrics import Metrics
 from humangr.engine.metrics_server import serve_metrics
 from humangr.engine.redact import redact_url
 from humangr.engine.runtime import review_actors
+from humangr.engine.signing import load_signing_key
 
 __all__ = ["PIPELINE_ROLES", "ROLES", "add_parsers", "pipeline_factory", "resolve_roles"]
 
@@ -129,6 +130,10 @@ async def _serve_on_nats(
         args.nats, jetstream=args.jetstream, prefix=args.prefix, ack_wait=args.ack_wait
     )
     try:
+        key = None
+        if "supervisor" in roles:
+            key, source = load_signing_key(args.signing_key)
+            print(f"humangr signs decisions with {key.public_key} (key: {source})", flush=True)
         state = None
         if set(roles) & {"supervisor", *PIPELINE_ROLES}:
             state = await open_state(args.state, bus, prefix=args.prefix)
@@ -140,6 +145,7 @@ async def _serve_on_nats(
             llm_review=llm_review,
             state=state,
             resume_inflight=not args.jetstream,
+            signing_key=key,
         )
         for role, factory in factories.items():
             try:
@@ -199,6 +205,13 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     serve.add_argument("--layers", help="comma-separated layers to serve (default: all)")
     serve.add_argument("--llm", help="none | anthropic | scripted:FILE")
     serve.add_argument("--state", default="auto", help=STATE_HELP)
+    serve.add_argument(
+        "--signing-key",
+        metavar="FILE",
+        help="the seed the Supervisor signs decisions with (default: $HUMANGR_SIGNING_SEED, "
+        "$HUMANGR_SIGNING_KEY_FILE, else ~/.humangr/signing.seed, created on first use); "
+        "`humangr key` prints its public key",
+    )
     serve.add_argument(
         "--config", help="review settings from a TOML file (flags given here win over it)"
     )

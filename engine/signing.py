@@ -1,0 +1,262 @@
+"""Signed decisions: the Supervisor signs every decision so an executor can verify it offline.
+
+A decision is bound by an ed25519 signature over its *binding*: the report and action ids, the
+agent, the action hash, the outcome, the policy version, when it was decided and who resolved
+it. Keys are NATS nkeys (a seed ``SN…`` and its public key ``N…``, as ``nk -gen server`` or
+``nsc`` make them), so operators keep one kind of key for NATS and HUMANGR.
+
+Where the Supervisor's key comes from, first found wins:
+
+1. ``--signing-key FILE`` (``serve``, ``key``): a file holding the seed;
+2. ``HUMANGR_SIGNING_SEED``: the seed itself (a secret: from a secret store, never a file in
+   the repository);
+3. ``HUMANGR_SIGNING_KEY_FILE``: a file holding the seed;
+4. ``~/.humangr/signing.seed`` (``$HUMANGR_HOME/signing.seed``), created on first use with mode
+   0600 like an SSH host key.
+
+Every Supervisor of one deployment must use the same seed, or executors must trust several
+public keys. The seed is never logged or written anywhere else.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import os
+import stat
+from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+
+import msgspec
+import nacl.exceptions
+import nacl.signing
+
+from humangr.contracts import HumanLayerReport
+from humangr.engine.errors import ConfigError, SignatureError
+
+__all__ = [
+    "SEED_ENV",
+    "SEED_FILE_ENV",
+    "SigningKey",
+    "default_key_path",
+    "load_signing_key",
+    "signed_binding",
+    "verify_decision",
+    "write_new_key",
+]
+
+SEED_ENV = "HUMANGR_SIGNING_SEED"
+SEED_FILE_ENV = "HUMANGR_SIGNING_KEY_FILE"
+_BINDING_TAG = "humangr-decision-v1"
+_PREFIX_SEED = 18 << 3
+_PREFIX_SERVER = 13 << 3
+
+
+def _crc16(data: bytes) -> int:
+    crc = 0
+    for byte in data:
+        crc ^= byte << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else crc << 1
+            crc &= 0xFFFF
+    return crc
+
+
+def _b32(data: bytes) -> str:
+    return base64.b32encode(data).decode().rstrip("=")
+
+
+def _unb32(text: str) -> bytes:
+    padded = text.strip() + "=" * (-len(text.strip()) % 8)
+    try:
+        return base64.b32decode(padded.encode("ascii"))
+    except (binascii.Error, UnicodeEncodeError, ValueError) as exc:
+        raise ValueError("not base32") from exc
+
+
+def _with_crc(data: bytes) -> bytes:
+    return data + _crc16(data).to_bytes(2, "little")
+
+
+def _checked(raw: bytes) -> bytes:
+    if len(raw) < 3 or _crc16(raw[:-2]).to_bytes(2, "little") != raw[-2:]:
+        raise ValueError("bad checksum")
+    return raw[:-2]
+
+
+def _encode_seed(raw: bytes) -> str:
+    head = bytes([_PREFIX_SEED | _PREFIX_SERVER >> 5, (_PREFIX_SERVER & 31) << 3])
+    return _b32(_with_crc(head + raw))
+
+
+def _decode_seed(seed: str) -> bytes:
+    try:
+        body = _checked(_unb32(seed))
+    except ValueError:
+        raise ConfigError(
+            "the signing seed is not a valid nkey seed (expected 'SN…' as `humangr key "
+            "--generate` writes it)"
+        ) from None
+    prefix = ((body[0] & 7) << 5) | ((body[1] & 248) >> 3)
+    if body[0] & 248 != _PREFIX_SEED or prefix != _PREFIX_SERVER or len(body) != 34:
+        raise ConfigError("the signing seed must be a server nkey seed ('SN…', 58 characters)")
+    return body[2:]
+
+
+def _verify_key(public_key: str) -> nacl.signing.VerifyKey:
+    try:
+        body = _checked(_unb32(public_key))
+    except ValueError:
+        raise SignatureError(
+            f"{public_key[:60]!r} is not a HUMANGR public key (expected 'N…', as "
+            "`humangr key` prints it)"
+        ) from None
+    if len(body) != 33 or body[0] != _PREFIX_SERVER:
+        raise SignatureError(
+            f"{public_key[:60]!r} is not a server public key ('N…', 56 characters)"
+        )
+    return nacl.signing.VerifyKey(body[1:])
+
+
+def _instant(value: datetime) -> str:
+    moment = value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def signed_binding(report: HumanLayerReport) -> bytes:
+    """The bytes a decision's signature covers (canonical JSON of the binding fields)."""
+    fields = [
+        _BINDING_TAG,
+        report.report_id,
+        report.action_id,
+        report.agent_id,
+        report.action_hash,
+        report.outcome.value,
+        report.policy_version,
+        _instant(report.decided_at),
+        report.resolved_by or "",
+    ]
+    return msgspec.json.encode(fields)
+
+
+class SigningKey:
+    """A Supervisor's ed25519 key. ``repr`` and ``str`` show the public key only."""
+
+    __slots__ = ("_key", "public_key")
+
+    def __init__(self, seed: str) -> None:
+        self._key = nacl.signing.SigningKey(_decode_seed(seed))
+        raw = bytes([_PREFIX_SERVER]) + bytes(self._key.verify_key)
+        self.public_key = _b32(_with_crc(raw))
+
+    @classmethod
+    def generate(cls) -> SigningKey:
+        """A new random key (``os.urandom``)."""
+        return cls(_encode_seed(os.urandom(32)))
+
+    def seed(self) -> str:
+        """The seed, for writing a new key file; never log it."""
+        return _encode_seed(bytes(self._key))
+
+    def __repr__(self) -> str:
+        return f"SigningKey(public_key={self.public_key!r})"
+
+    __str__ = __repr__
+
+    def sign(self, report: HumanLayerReport) -> HumanLayerReport:
+        """``report`` with ``signer`` and ``signature`` set over its binding."""
+        unsigned = msgspec.structs.replace(report, signer=self.public_key, signature=None)
+        signature = self._key.sign(signed_binding(unsigned)).signature
+        encoded = base64.urlsafe_b64encode(signature).decode().rstrip("=")
+        return msgspec.structs.replace(unsigned, signature=encoded)
+
+
+def verify_decision(report: HumanLayerReport, trusted: str | Iterable[str]) -> None:
+    """Raise ``SignatureError`` unless ``report`` carries a valid signature by one of the
+    ``trusted`` public keys over its binding (a changed outcome, hash, resolver… fails)."""
+    keys = [trusted] if isinstance(trusted, str) else list(trusted)
+    if not keys:
+        raise SignatureError("no trusted public key was given to verify the decision against")
+    if report.signature is None or report.signer is None:
+        raise SignatureError(f"the decision on {report.action_id} is not signed")
+    if report.signer not in keys:
+        raise SignatureError(
+            f"the decision on {report.action_id} is signed by {report.signer}, "
+            "which is not a trusted key"
+        )
+    try:
+        signature = base64.urlsafe_b64decode(report.signature + "=" * (-len(report.signature) % 4))
+    except (binascii.Error, ValueError):
+        raise SignatureError(
+            f"the signature of the decision on {report.action_id} is not base64url"
+        ) from None
+    try:
+        _verify_key(report.signer).verify(signed_binding(report), signature)
+    except (nacl.exceptions.BadSignatureError, ValueError):
+        raise SignatureError(
+            f"the signature of the decision on {report.action_id} does not match it: the "
+            "decision was changed after it was signed, or forged"
+        ) from None
+
+
+def default_key_path(environ: Mapping[str, str] | None = None) -> Path:
+    """``$HUMANGR_HOME/signing.seed`` (default ``~/.humangr/signing.seed``)."""
+    env = os.environ if environ is None else environ
+    home = env.get("HUMANGR_HOME") or str(Path.home() / ".humangr")
+    return Path(home) / "signing.seed"
+
+
+def _read_seed(path: Path) -> SigningKey:
+    try:
+        text = path.read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read the signing key {path}: {exc}") from None
+    if os.name == "posix" and path.stat().st_mode & (stat.S_IRWXG | stat.S_IRWXO):
+        raise ConfigError(
+            f"the signing key {path} is readable by others; `chmod 600 {path}` and run again"
+        )
+    try:
+        return SigningKey(text)
+    except ConfigError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+
+
+def write_new_key(path: Path) -> SigningKey:
+    """Create ``path`` (mode 0600, never overwriting) with a new seed; return its key."""
+    key = SigningKey.generate()
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        raise ConfigError(f"{path} exists already; it is not overwritten") from None
+    with os.fdopen(fd, "w", encoding="ascii") as out:
+        out.write(key.seed() + "\n")
+    return key
+
+
+def load_signing_key(
+    path: Path | str | None = None,
+    *,
+    environ: Mapping[str, str] | None = None,
+    create: bool = True,
+) -> tuple[SigningKey, str]:
+    """The Supervisor's key and where it came from (see the module docstring for the order).
+    The default file is created when missing and ``create`` is set."""
+    env = os.environ if environ is None else environ
+    if path is not None:
+        return _read_seed(Path(path)), str(path)
+    if env.get(SEED_ENV, "").strip():
+        try:
+            return SigningKey(env[SEED_ENV].strip()), SEED_ENV
+        except ConfigError as exc:
+            raise ConfigError(f"{SEED_ENV}: {exc}") from None
+    if env.get(SEED_FILE_ENV, "").strip():
+        return _read_seed(Path(env[SEED_FILE_ENV].strip())), env[SEED_FILE_ENV].strip()
+    default = default_key_path(env)
+    if default.exists() or not create:
+        return _read_seed(default), str(default)
+    try:
+        return write_new_key(default), f"{default} (new)"
+    except ConfigError:
+        return _read_seed(default), str(default)
