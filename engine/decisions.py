@@ -4,6 +4,7 @@ waiting submitter. A decision is accepted only for the hash of the action submit
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import anyio
@@ -15,6 +16,7 @@ from humangr.engine.errors import (
     ContractError,
     DecisionMismatch,
     EngineError,
+    SignatureError,
     SubmissionRefused,
 )
 
@@ -28,10 +30,17 @@ def settles(report: HumanLayerReport, final: bool) -> bool:
     return not final or report.outcome is not Outcome.NEEDS_REVIEW or bool(report.resolved_by)
 
 
-def check_decision(report: HumanLayerReport, action_id: str, action_hash: str) -> None:
-    """Raise ``DecisionMismatch`` unless ``report`` decides the action that was submitted."""
+def check_decision(
+    report: HumanLayerReport, action_id: str, action_hash: str, trusted: Sequence[str] = ()
+) -> None:
+    """Raise ``DecisionMismatch`` unless ``report`` decides the action that was submitted, and
+    with ``trusted`` public keys ``SignatureError`` unless one of them signed it unchanged."""
     if report.action_id != action_id or report.action_hash != action_hash:
         raise DecisionMismatch(action_id, action_hash, report.action_hash)
+    if trusted:
+        from humangr.engine.signing import verify_decision
+
+        verify_decision(report, trusted)
 
 
 def refusal(msg: Msg, subjects: Subjects) -> DeadLetter | None:
@@ -65,12 +74,14 @@ class DecisionWaiters:
     """Routes decisions to the submitters waiting for them, by action id.
 
     Register with ``expect`` *before* publishing the action, then ``wait``; a decision that
-    arrives in between is kept for the waiter. A decision for another action hash, and a dead
-    letter refusing the submission, end the wait with an error.
+    arrives in between is kept for the waiter. A decision for another action hash, one not
+    signed by a ``trusted`` key (when keys are given), and a dead letter refusing the
+    submission end the wait with an error.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, trusted: Sequence[str] = ()) -> None:
         self._waiting: dict[str, _Waiter] = {}
+        self.trusted: tuple[str, ...] = tuple(trusted)
 
     def expect(self, action_id: str, action_hash: str, *, final: bool = False) -> None:
         self._waiting[action_id] = _Waiter(action_hash, final)
@@ -109,8 +120,8 @@ class DecisionWaiters:
                 if waiter is None:
                     continue
                 try:
-                    check_decision(report, report.action_id, waiter.action_hash)
-                except DecisionMismatch as exc:
+                    check_decision(report, report.action_id, waiter.action_hash, self.trusted)
+                except (DecisionMismatch, SignatureError) as exc:
                     log.error("%s", exc)
                     waiter.settle(error=exc)
                     continue

@@ -196,7 +196,14 @@ async def run_engine(
             config, llm, roles=roles, state=state, resume_inflight=not durable, signing_key=key
         )
         system.add(*actors, *extra_actors)
-        engine = Engine(the_bus, system, config, llm, public_key=key.public_key)
+        engine = Engine(
+            the_bus,
+            system,
+            config,
+            llm,
+            public_key=key.public_key,
+            waiters=DecisionWaiters(trusted=(key.public_key,) if "supervisor" in roles else ()),
+        )
         async with system.running(), anyio.create_task_group() as tg:
             await tg.start(engine.waiters.run, the_bus, system.subjects)
             try:

@@ -27,13 +27,15 @@ import stat
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import msgspec
-import nacl.exceptions
-import nacl.signing
 
 from humangr.contracts import HumanLayerReport
 from humangr.engine.errors import ConfigError, SignatureError
+
+if TYPE_CHECKING:
+    import nacl.signing
 
 __all__ = [
     "SEED_ENV",
@@ -105,6 +107,8 @@ def _decode_seed(seed: str) -> bytes:
 
 
 def _verify_key(public_key: str) -> nacl.signing.VerifyKey:
+    import nacl.signing
+
     try:
         body = _checked(_unb32(public_key))
     except ValueError:
@@ -146,6 +150,8 @@ class SigningKey:
     __slots__ = ("_key", "public_key")
 
     def __init__(self, seed: str) -> None:
+        import nacl.signing
+
         self._key = nacl.signing.SigningKey(_decode_seed(seed))
         raw = bytes([_PREFIX_SERVER]) + bytes(self._key.verify_key)
         self.public_key = _b32(_with_crc(raw))
@@ -191,6 +197,8 @@ def verify_decision(report: HumanLayerReport, trusted: str | Iterable[str]) -> N
         raise SignatureError(
             f"the signature of the decision on {report.action_id} is not base64url"
         ) from None
+    import nacl.exceptions
+
     try:
         _verify_key(report.signer).verify(signed_binding(report), signature)
     except (nacl.exceptions.BadSignatureError, ValueError):

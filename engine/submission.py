@@ -27,6 +27,7 @@ from humangr.engine.errors import (
     BusTimeoutError,
     DecisionMismatch,
     EngineError,
+    SignatureError,
     SubmissionRefused,
 )
 from humangr.engine.review import action_hash
@@ -50,11 +51,13 @@ async def submit_and_wait(
     layers: Sequence[LayerID] | None = None,
     timeout: float = 300.0,
     final: bool = False,
+    trusted_keys: Sequence[str] = (),
 ) -> HumanLayerReport:
     """Publish an ``ActionSubmitted`` and wait for its decision on ``decisions.<agent_id>``.
 
-    The decision must name the hash of ``action`` (else ``DecisionMismatch``); a dead letter
-    refusing the submission raises ``SubmissionRefused`` at once."""
+    The decision must name the hash of ``action`` (else ``DecisionMismatch``) and, when
+    ``trusted_keys`` are given, be signed by one of them (else ``SignatureError``); a dead
+    letter refusing the submission raises ``SubmissionRefused`` at once."""
     submitted = submission(action, action_id or new_action_id(), layers)
     digest = submitted.action_hash or ""
     async with (
@@ -80,9 +83,9 @@ async def submit_and_wait(
                         report = decode(msg.data, HumanLayerReport)
                         if report.action_id != submitted.action_id:
                             continue
-                        check_decision(report, submitted.action_id, digest)
+                        check_decision(report, submitted.action_id, digest, trusted_keys)
                     except EngineError as exc:
-                        if isinstance(exc, DecisionMismatch):
+                        if isinstance(exc, DecisionMismatch | SignatureError):
                             failed.append(exc)
                             break
                         log.warning("undecodable decision on %s: %s", msg.subject, exc)

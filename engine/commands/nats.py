@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
+from collections.abc import Mapping
 
 from humangr.contracts import (
     ActionContext,
@@ -28,6 +30,13 @@ from humangr.engine.submission import fetch_report, new_action_id, submit_and_wa
 __all__ = ["add_parsers"]
 
 log = logging.getLogger("humangr.client")
+
+
+def trusted_keys(given: list[str], environ: Mapping[str, str] | None = None) -> tuple[str, ...]:
+    """The public keys given, else those of ``HUMANGR_PUBLIC_KEY`` (comma-separated)."""
+    env = os.environ if environ is None else environ
+    keys = given or env.get("HUMANGR_PUBLIC_KEY", "").split(",")
+    return tuple(k.strip() for k in keys if k.strip())
 
 
 async def _submit(args: argparse.Namespace) -> int:
@@ -66,7 +75,13 @@ async def _wait(
     action_id = new_action_id()
     try:
         return await submit_and_wait(
-            bus, subjects, action, action_id=action_id, timeout=args.timeout, final=args.final
+            bus,
+            subjects,
+            action,
+            action_id=action_id,
+            timeout=args.timeout,
+            final=args.final,
+            trusted_keys=trusted_keys(args.key),
         )
     except BusTimeoutError:
         if not args.final:
@@ -110,6 +125,14 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     nats_options(submit)
     submit.add_argument("sources", nargs="+", help="FILE.json (ActionContext), FILE.diff or -")
     submit.add_argument("--wait", action="store_true", help="wait for and print the decision")
+    submit.add_argument(
+        "--key",
+        action="append",
+        default=[],
+        metavar="PUBLIC",
+        help="with --wait: accept only decisions signed by this public key (`humangr key`; "
+        "repeatable; default: $HUMANGR_PUBLIC_KEY, comma-separated)",
+    )
     submit.add_argument(
         "--final",
         action="store_true",
