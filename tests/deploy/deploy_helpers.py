@@ -53,7 +53,9 @@ async def connect_as(url: str, role: str, *, jetstream: bool = False) -> NatsBus
 
 def role_env(role: str | None) -> dict[str, str]:
     """The environment of a ``humangr`` subprocess connecting as ``role`` (None: no auth)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("HUMANGR_")}
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith("HUMANGR_") or k == "HUMANGR_HOME"
+    }
     env.pop("ANTHROPIC_API_KEY", None)
     if role is not None:
         env["HUMANGR_NATS_USER"] = role

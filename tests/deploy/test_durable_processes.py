@@ -31,6 +31,7 @@ from humangr.engine.bus import Bus
 from humangr.engine.bus.jetstream import JetStreamConfig, stream_names
 from humangr.engine.bus.nats import NatsBus
 from humangr.engine.review import action_hash
+from humangr.engine.signing import load_signing_key, verify_decision
 from humangr.engine.state.kv import namespace_of
 from humangr.engine.testing.natsserver import NatsServer
 
@@ -182,6 +183,9 @@ async def test_a_needs_review_survives_kill_9_and_is_resolved_after(
                 await again.kill9()
         assert stored.report == final
         assert len(decisions.seen) == 2
+        key, _ = load_signing_key(create=False)
+        for decision in decisions.seen:
+            verify_decision(decision, key.public_key)
     finally:
         await agent.close()
         await reviewer.close()
@@ -251,6 +255,9 @@ async def test_two_supervisors_serve_every_resolution_and_report_query(
                 assert final.resolved_by == "alice"
         counts = decisions.count()
         assert set(counts.values()) == {2}
+        key, _ = load_signing_key(create=False)
+        for decision in decisions.seen:
+            verify_decision(decision, key.public_key)
     finally:
         await agent.close()
         await reviewer.close()
