@@ -38,18 +38,21 @@ if TYPE_CHECKING:
     import nacl.signing
 
 __all__ = [
+    "PUBLIC_KEY_ENV",
     "SEED_ENV",
     "SEED_FILE_ENV",
     "SigningKey",
     "default_key_path",
     "load_signing_key",
     "signed_binding",
+    "trusted_keys",
     "verify_decision",
     "write_new_key",
 ]
 
 SEED_ENV = "HUMANGR_SIGNING_SEED"
 SEED_FILE_ENV = "HUMANGR_SIGNING_KEY_FILE"
+PUBLIC_KEY_ENV = "HUMANGR_PUBLIC_KEY"
 _BINDING_TAG = "humangr-decision-v1"
 _PREFIX_SEED = 18 << 3
 _PREFIX_SERVER = 13 << 3
@@ -206,6 +209,15 @@ def verify_decision(report: HumanLayerReport, trusted: str | Iterable[str]) -> N
             f"the signature of the decision on {report.action_id} does not match it: the "
             "decision was changed after it was signed, or forged"
         ) from None
+
+
+def trusted_keys(
+    given: Iterable[str] = (), environ: Mapping[str, str] | None = None
+) -> tuple[str, ...]:
+    """The public keys ``given``, else those of ``HUMANGR_PUBLIC_KEY`` (comma-separated)."""
+    env = os.environ if environ is None else environ
+    keys = list(given) or env.get(PUBLIC_KEY_ENV, "").split(",")
+    return tuple(k.strip() for k in keys if k.strip())
 
 
 def default_key_path(environ: Mapping[str, str] | None = None) -> Path:

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
-from collections.abc import Mapping
 
 from humangr.contracts import (
     ActionContext,
@@ -25,18 +23,12 @@ from humangr.engine.commands.render import EXIT_CODES, render
 from humangr.engine.errors import BusTimeoutError, ContractError, EngineError
 from humangr.engine.redact import redact_url
 from humangr.engine.review import action_hash
+from humangr.engine.signing import trusted_keys
 from humangr.engine.submission import fetch_report, new_action_id, submit_and_wait
 
 __all__ = ["add_parsers"]
 
 log = logging.getLogger("humangr.client")
-
-
-def trusted_keys(given: list[str], environ: Mapping[str, str] | None = None) -> tuple[str, ...]:
-    """The public keys given, else those of ``HUMANGR_PUBLIC_KEY`` (comma-separated)."""
-    env = os.environ if environ is None else environ
-    keys = given or env.get("HUMANGR_PUBLIC_KEY", "").split(",")
-    return tuple(k.strip() for k in keys if k.strip())
 
 
 async def _submit(args: argparse.Namespace) -> int:

@@ -98,9 +98,13 @@ class NatsBackend:
     mode: str
     timeout: float = 300.0
     llm_review: bool = True
+    trusted_keys: tuple[str, ...] = ()
+    """Public keys a decision must be signed by (none: the action hash is checked only)."""
 
     async def validate(self, action: ActionContext) -> HumanLayerReport:
-        return await submit_and_wait(self.bus, self.subjects, action, timeout=self.timeout)
+        return await submit_and_wait(
+            self.bus, self.subjects, action, timeout=self.timeout, trusted_keys=self.trusted_keys
+        )
 
     async def report(self, id_: str) -> HumanLayerReport:
         return await _lookup(self.bus, self.subjects, id_, min(self.timeout, 10.0))
@@ -124,12 +128,14 @@ async def nats_backend(
     timeout: float = 300.0,
     llm_review: bool = True,
 ) -> AsyncIterator[NatsBackend]:
-    """A connection to the engine behind ``url`` (credentials from the environment)."""
+    """A connection to the engine behind ``url`` (credentials from the environment; the
+    Supervisor's public keys from ``HUMANGR_PUBLIC_KEY``, comma-separated)."""
     from humangr.engine.commands.common import connect_nats
+    from humangr.engine.signing import trusted_keys
 
     bus = await connect_nats(url)
     try:
         mode = f"nats {redact_url(url)}"
-        yield NatsBackend(bus, Subjects(prefix), config, mode, timeout, llm_review)
+        yield NatsBackend(bus, Subjects(prefix), config, mode, timeout, llm_review, trusted_keys())
     finally:
         await bus.close()
