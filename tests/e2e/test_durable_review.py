@@ -31,6 +31,7 @@ from humangr.engine.config import ReviewConfig
 from humangr.engine.llm import LLMClient, ScriptedLLM
 from humangr.engine.review import action_hash
 from humangr.engine.runtime import Engine, run_engine
+from humangr.engine.signing import SigningKey
 from humangr.engine.state import MemoryStateStore, SqliteStateStore, StateStore
 
 pytestmark = pytest.mark.anyio
@@ -61,6 +62,10 @@ def needs_review_action(n: int = 0) -> ActionContext:
     )
 
 
+DEPLOYMENT_KEY = SigningKey.generate()
+"""Every Supervisor of a deployment signs with the same key (each engine trusts only it)."""
+
+
 @asynccontextmanager
 async def engine(
     bus: Bus, state: StateStore, *, llm: LLMClient | None = None, **config: Any
@@ -73,6 +78,7 @@ async def engine(
         config=ReviewConfig(**config),
         subjects=Subjects("dur"),
         policy=policy,
+        signing_key=DEPLOYMENT_KEY,
     ) as running:
         yield running
 
