@@ -57,6 +57,7 @@ def render_call(
     except (TypeError, ValueError):
         pairs = [(f"arg{i}", a) for i, a in enumerate(args)] + list(kwargs.items())
     else:
+        bound.apply_defaults()
         pairs = []
         for key, value in bound.arguments.items():
             kind = bound.signature.parameters[key].kind
