@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import AsyncIterator, Callable, Mapping
-from contextlib import AsyncExitStack, asynccontextmanager
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, Unpack, overload
 
 import anyio
@@ -200,18 +200,22 @@ class Client:
             scope.cancel()
 
 
-@asynccontextmanager
-async def connect(
+def connect(
     url: str | None = None, **options: Unpack[ConnectOptions]
-) -> AsyncIterator[Client]:
+) -> AbstractAsyncContextManager[Client]:
     """Connect an agent to HUMANGR: ``async with humangr.connect() as hg: ...``.
 
     Without ``url`` the engine runs in this process (on an in-memory bus, local checks unless
     ``llm=`` is given) and its decisions are trusted by its own key. With a NATS URL the client
     talks to ``humangr serve`` and trusts ``public_key=`` (or ``$HUMANGR_PUBLIC_KEY``); with no
-    key it checks action hashes only, and says so once in the log.
+    key it checks action hashes only, and says so once in the log. Options are checked here:
+    an unknown one raises ``TypeError``, one that cannot work ``ConfigError``.
     """
-    settings = Settings.parse(url, options)
+    return _connected(Settings.parse(url, options))
+
+
+@asynccontextmanager
+async def _connected(settings: Settings) -> AsyncIterator[Client]:
     async with AsyncExitStack() as stack:
         subjects = Subjects(settings.prefix)
         engine: Engine | None = None

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypedDict
 
+from humangr.contracts import Subjects
 from humangr.engine.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -104,7 +105,7 @@ class Settings:
             raise ConfigError(
                 f"humangr.connect: agent_id {agent_id!r} must be 1-64 letters, digits, _ or -"
             )
-        prefix = str(options.get("prefix", "hl"))
+        prefix = Subjects(str(options.get("prefix", "hl"))).prefix
         timeout = options.get("timeout")
         if timeout is not None and not (isinstance(timeout, int | float) and timeout > 0):
             raise ConfigError("humangr.connect: timeout must be a positive number of seconds")

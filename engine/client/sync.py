@@ -5,7 +5,7 @@ caller until the decision."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any, ParamSpec, TypeVar, Unpack, overload
 
 from anyio.from_thread import BlockingPortal, start_blocking_portal
@@ -82,12 +82,18 @@ class SyncClient:
         return guard if func is None else guard(func)
 
 
-@contextmanager
-def connect_sync(url: str | None = None, **options: Unpack[ConnectOptions]) -> Iterator[SyncClient]:
+def connect_sync(
+    url: str | None = None, **options: Unpack[ConnectOptions]
+) -> AbstractContextManager[SyncClient]:
     """``humangr.connect`` for sync code: ``with humangr.connect_sync() as hg: ...``; the same
-    options. The engine (embedded) or the NATS connection lives in a thread of its own until
-    the block ends."""
+    options, checked here. The engine (embedded) or the NATS connection lives in a thread of its
+    own until the block ends."""
     Settings.parse(url, options)
+    return _connected(url, options)
+
+
+@contextmanager
+def _connected(url: str | None, options: ConnectOptions) -> Iterator[SyncClient]:
     with (
         start_blocking_portal() as portal,
         portal.wrap_async_context_manager(connect(url, **options)) as client,
