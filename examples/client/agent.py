@@ -33,11 +33,12 @@ async def run_agent(work: Path) -> int:
         @hg.guard
         async def write_file(path: str, content: str) -> int:
             """Write ``content`` to ``path`` inside the work directory."""
-            target = (work / path).resolve()
-            if not target.is_relative_to(work.resolve()):
+            root = await anyio.Path(work).resolve()
+            target = await (root / path).resolve()
+            if not target.is_relative_to(root):
                 raise ValueError(f"{path} is outside the work directory")
-            target.parent.mkdir(parents=True, exist_ok=True)
-            return target.write_text(content)
+            await target.parent.mkdir(parents=True, exist_ok=True)
+            return await target.write_text(content)
 
         @hg.guard(action_type="shell_command")
         def run_command(argv: list[str]) -> str:
@@ -64,9 +65,13 @@ async def run_agent(work: Path) -> int:
             print("error: the credentials were written", file=sys.stderr)
             return 1
 
-    written = sorted(str(p.relative_to(work)) for p in work.rglob("*") if p.is_file())
+    written = files_in(work)
     print(f"files in the work directory: {', '.join(written)}")
     return 0 if written == ["notes/plan.md"] else 1
+
+
+def files_in(work: Path) -> list[str]:
+    return sorted(str(p.relative_to(work)) for p in work.rglob("*") if p.is_file())
 
 
 if __name__ == "__main__":
