@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from humangr.contracts import HumanLayerReport
+
 __all__ = [
     "BusClosedError",
     "BusError",
@@ -15,6 +20,8 @@ __all__ = [
     "MessageRefused",
     "NoRespondersError",
     "PathPolicyError",
+    "Rejected",
+    "ReviewTimeout",
     "SignatureError",
     "SlowConsumerError",
     "StateConflict",
@@ -176,3 +183,35 @@ class StateFileError(EngineError):
 class SignatureError(EngineError):
     """A decision's signature is missing, malformed, from another key, or does not match the
     decision: do not act on it."""
+
+
+class ReviewTimeout(EngineError, TimeoutError):
+    """No decision on a submitted action within the time the client waits: do not act."""
+
+    def __init__(self, action_id: str, timeout: float, *, final: bool = False) -> None:
+        what = "final decision" if final else "decision"
+        hint = (
+            f"; if a human must decide, `humangr show {action_id}` and `humangr resolve "
+            f"{action_id}` do it, or wait longer (timeout=)"
+            if final
+            else "; is the engine running (`humangr serve`), on the same subject prefix?"
+        )
+        super().__init__(f"no {what} on {action_id} within {timeout:g}s{hint}")
+        self.action_id = action_id
+        self.timeout = timeout
+
+
+class Rejected(EngineError):
+    """A guarded call was not approved, so it did not run; ``report`` is the decision."""
+
+    def __init__(self, report: HumanLayerReport, call: str = "") -> None:
+        reasons = "; ".join(report.blocking_reasons[:5]) or "no reason given"
+        more = len(report.blocking_reasons) - 5
+        if more > 0:
+            reasons += f"; and {more} more"
+        what = f"{call} was not run: " if call else ""
+        super().__init__(
+            f"{what}the decision on {report.action_id} is {report.outcome.value} ({reasons})"
+        )
+        self.report = report
+        self.call = call

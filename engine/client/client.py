@@ -1,0 +1,268 @@
+"""``humangr.connect``: the agent's side of HUMANGR — submit an action, wait for its decision,
+check it (action hash, signature), and act only on an approval (``guard``)."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, Unpack, overload
+
+import anyio
+import msgspec
+from anyio.abc import TaskStatus
+from anyio.lowlevel import EventLoopToken, current_token
+
+from humangr.contracts import ActionContext, HumanLayerReport, Subjects, encode
+from humangr.engine.bus import Bus
+from humangr.engine.decisions import DecisionWaiters
+from humangr.engine.errors import ContractError, EngineError, ReviewTimeout
+from humangr.engine.redact import redact_url
+from humangr.engine.submission import new_action_id, submission
+
+from .guard import Guard, NeedsReview
+from .options import ConnectOptions, Settings
+
+if TYPE_CHECKING:
+    from humangr.engine.runtime import Engine
+
+__all__ = ["Client", "as_action", "connect"]
+
+log = logging.getLogger("humangr.client")
+P = ParamSpec("P")
+R = TypeVar("R")
+_REMOTE_TIMEOUT = 300.0
+_HUMAN_TIMEOUT = 24 * 3600.0
+
+
+def as_action(action: ActionContext | Mapping[str, Any]) -> ActionContext:
+    """``action`` as an ``ActionContext``; a mapping is checked field by field (an unknown or
+    misspelled field is a ``ContractError`` naming it)."""
+    if isinstance(action, ActionContext):
+        return action
+    if not isinstance(action, Mapping):
+        raise ContractError(
+            "ActionContext", "$", f"expected an ActionContext or a dict, got {type(action)}"
+        )
+    try:
+        return msgspec.convert(dict(action), ActionContext)
+    except msgspec.ValidationError as exc:
+        text = str(exc)
+        where, _, path = text.rpartition(" - at `")
+        if where:
+            raise ContractError("ActionContext", path.rstrip("`"), where) from None
+        raise ContractError("ActionContext", "$", text) from None
+
+
+class Client:
+    """A connection to a HUMANGR engine (``humangr.connect``): ``review`` and ``guard``.
+
+    One subscription on the decisions serves every review in flight; closing the client ends
+    the reviews still waiting with an ``EngineError`` (never an approval).
+    """
+
+    def __init__(
+        self,
+        bus: Bus,
+        subjects: Subjects,
+        settings: Settings,
+        *,
+        trusted: tuple[str, ...],
+        engine: Engine | None = None,
+    ) -> None:
+        self.bus = bus
+        self.subjects = subjects
+        self.settings = settings
+        self.engine = engine
+        """The embedded engine (``connect()`` without a URL), else ``None``."""
+        self.waiters = DecisionWaiters(trusted=trusted)
+        self._scopes: set[anyio.CancelScope] = set()
+        self._closed = False
+        self._token: EventLoopToken | None = None
+        self.loop_thread: int | None = None
+        """The id of the thread the client's event loop runs in."""
+
+    @property
+    def agent_id(self) -> str:
+        return self.settings.agent_id
+
+    @property
+    def closed(self) -> bool:
+        """Whether the client was closed (reviews are refused)."""
+        return self._closed
+
+    @property
+    def trusted_keys(self) -> tuple[str, ...]:
+        """The public keys a decision must be signed by (empty: signatures not checked)."""
+        return self.waiters.trusted
+
+    @property
+    def token(self) -> EventLoopToken:
+        """The event loop the client runs in (for sync guarded functions in other threads)."""
+        if self._token is None:
+            raise EngineError("the client is not running; use it inside `async with connect()`")
+        return self._token
+
+    def default_timeout(self, final: bool) -> float:
+        """How long a review waits when not told: the client's ``timeout``, else the embedded
+        engine's deadlines, else 5 minutes (a day more when waiting for a human)."""
+        if self.settings.timeout is not None:
+            return self.settings.timeout
+        if self.engine is not None:
+            config = self.engine.config
+            return config.layer_deadline_s * 2 + 5 + (config.review_deadline_s if final else 0)
+        return _REMOTE_TIMEOUT + (_HUMAN_TIMEOUT if final else 0)
+
+    async def review(
+        self,
+        action: ActionContext | Mapping[str, Any],
+        *,
+        final: bool = False,
+        timeout: float | None = None,
+    ) -> HumanLayerReport:
+        """Submit ``action`` and return its decision, checked: it names this action's hash (else
+        ``DecisionMismatch``) and, with trusted keys, one of them signed it unchanged (else
+        ``SignatureError``). With ``final=True`` a ``needs_review`` is waited past for the
+        human's resolution. No decision within ``timeout`` raises ``ReviewTimeout``; a refused
+        submission ``SubmissionRefused``."""
+        checked = as_action(action)
+        if self._closed:
+            raise EngineError("the HUMANGR client is closed; open a new one with connect()")
+        limit = timeout if timeout is not None else self.default_timeout(final)
+        action_id = new_action_id()
+        submitted = submission(checked, action_id, None)
+        self.waiters.expect(action_id, submitted.action_hash or "", final=final)
+        scope = anyio.CancelScope()
+        self._scopes.add(scope)
+        report: HumanLayerReport | None = None
+        waited = False
+        try:
+            with scope:
+                await self.bus.publish(self.subjects.action_submit, encode(submitted))
+                waited = True
+                report = await self.waiters.wait(action_id, timeout=limit)
+        finally:
+            self._scopes.discard(scope)
+            if not waited:  # ``wait`` removes the registration; nothing else does
+                self.waiters._waiting.pop(action_id, None)
+        if scope.cancelled_caught:
+            raise EngineError(
+                f"the HUMANGR client closed while {action_id} waited for its decision; "
+                "do not act on it"
+            )
+        if report is None:
+            raise ReviewTimeout(action_id, limit, final=final)
+        return report
+
+    @overload
+    def guard(self, func: Callable[P, R]) -> Callable[P, R]: ...
+
+    @overload
+    def guard(
+        self,
+        *,
+        agent_id: str | None = None,
+        action_type: str = "tool_call",
+        on_needs_review: NeedsReview = "wait",
+        timeout: float | None = None,
+    ) -> Guard: ...
+
+    def guard(
+        self,
+        func: Callable[..., Any] | None = None,
+        *,
+        agent_id: str | None = None,
+        action_type: str = "tool_call",
+        on_needs_review: NeedsReview = "wait",
+        timeout: float | None = None,
+    ) -> Callable[..., Any] | Guard:
+        """Review every call of the decorated function (async or sync) before it runs: it runs
+        only when approved, else ``humangr.Rejected`` carries the decision. Use as
+        ``@hg.guard`` or ``@hg.guard(agent_id=..., on_needs_review="raise", ...)``."""
+        guard = Guard(
+            self,
+            agent_id=agent_id,
+            action_type=action_type,
+            on_needs_review=on_needs_review,
+            timeout=timeout,
+        )
+        return guard if func is None else guard(func)
+
+    async def _run(self, *, task_status: TaskStatus[None]) -> None:
+        self._token = current_token()
+        self.loop_thread = threading.get_ident()
+        await self.waiters.run(self.bus, self.subjects, task_status=task_status)
+
+    def _close(self) -> None:
+        self._closed = True
+        for scope in list(self._scopes):
+            scope.cancel()
+
+
+def connect(
+    url: str | None = None, **options: Unpack[ConnectOptions]
+) -> AbstractAsyncContextManager[Client]:
+    """Connect an agent to HUMANGR: ``async with humangr.connect() as hg: ...``.
+
+    Without ``url`` the engine runs in this process (on an in-memory bus, local checks unless
+    ``llm=`` is given) and its decisions are trusted by its own key. With a NATS URL the client
+    talks to ``humangr serve`` and trusts ``public_key=`` (or ``$HUMANGR_PUBLIC_KEY``); with no
+    key it checks action hashes only, and says so once in the log. Options are checked here:
+    an unknown one raises ``TypeError``, one that cannot work ``ConfigError``.
+    """
+    return _connected(Settings.parse(url, options))
+
+
+@asynccontextmanager
+async def _connected(settings: Settings) -> AsyncIterator[Client]:
+    async with AsyncExitStack() as stack:
+        subjects = Subjects(settings.prefix)
+        engine: Engine | None = None
+        trusted: tuple[str, ...]
+        if settings.embedded:
+            from humangr.engine.runtime import run_engine
+
+            engine = await stack.enter_async_context(
+                run_engine(llm=settings.llm, config=settings.config, subjects=subjects)
+            )
+            bus, trusted = engine.bus, (engine.public_key,)
+        elif settings.bus is not None:
+            bus, trusted = settings.bus, settings.trusted
+        else:
+            bus = await _connect_nats(str(settings.url), settings, subjects)
+            stack.push_async_callback(bus.close)
+            trusted = settings.trusted
+        if not trusted:
+            log.warning(
+                "humangr.connect: no public key given (public_key= or $HUMANGR_PUBLIC_KEY): "
+                "decisions are checked against the action hash only, their signatures are not "
+                "checked"
+            )
+        client = Client(bus, subjects, settings, trusted=trusted, engine=engine)
+        async with anyio.create_task_group() as tg:
+            await tg.start(client._run)
+            try:
+                yield client
+            finally:
+                client._close()
+                tg.cancel_scope.cancel()
+
+
+async def _connect_nats(url: str, settings: Settings, subjects: Subjects) -> Bus:
+    from humangr.engine.bus.nats import NatsBus
+
+    try:
+        return await NatsBus.connect(
+            url,
+            name="humangr-client",
+            subjects=subjects,
+            user=settings.nats.get("user"),
+            password=settings.nats.get("password"),
+            token=settings.nats.get("token"),
+            creds_file=settings.nats.get("creds_file"),
+        )
+    except EngineError:
+        raise
+    except Exception as exc:
+        raise EngineError(f"cannot connect to NATS at {redact_url(url)}: {exc}") from exc

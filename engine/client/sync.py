@@ -1,0 +1,101 @@
+"""``humangr.connect_sync``: the client for agents that are not async. The async client runs
+in an event loop of its own thread (an anyio blocking portal); ``review`` and ``guard`` block the
+caller until the decision."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import AbstractContextManager, contextmanager
+from typing import Any, ParamSpec, TypeVar, Unpack, overload
+
+from anyio.from_thread import BlockingPortal, start_blocking_portal
+
+from humangr.contracts import ActionContext, HumanLayerReport
+
+from .client import Client, connect
+from .guard import Guard, NeedsReview
+from .options import ConnectOptions, Settings
+
+__all__ = ["SyncClient", "connect_sync"]
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+class SyncClient:
+    """``humangr.connect_sync``'s client: ``review`` and ``guard`` for plain sync code."""
+
+    def __init__(self, client: Client, portal: BlockingPortal) -> None:
+        self.client = client
+        """The async client underneath (its methods run on ``portal``)."""
+        self.portal = portal
+
+    @property
+    def agent_id(self) -> str:
+        return self.client.agent_id
+
+    @property
+    def trusted_keys(self) -> tuple[str, ...]:
+        return self.client.trusted_keys
+
+    def review(
+        self,
+        action: ActionContext | Mapping[str, Any],
+        *,
+        final: bool = False,
+        timeout: float | None = None,
+    ) -> HumanLayerReport:
+        """``Client.review``, blocking until the decision."""
+        return self.portal.call(lambda: self.client.review(action, final=final, timeout=timeout))
+
+    @overload
+    def guard(self, func: Callable[P, R]) -> Callable[P, R]: ...
+
+    @overload
+    def guard(
+        self,
+        *,
+        agent_id: str | None = None,
+        action_type: str = "tool_call",
+        on_needs_review: NeedsReview = "wait",
+        timeout: float | None = None,
+    ) -> Guard: ...
+
+    def guard(
+        self,
+        func: Callable[..., Any] | None = None,
+        *,
+        agent_id: str | None = None,
+        action_type: str = "tool_call",
+        on_needs_review: NeedsReview = "wait",
+        timeout: float | None = None,
+    ) -> Callable[..., Any] | Guard:
+        """``Client.guard`` for sync functions: the call blocks until its review."""
+        guard = Guard(
+            self.client,
+            agent_id=agent_id,
+            action_type=action_type,
+            on_needs_review=on_needs_review,
+            timeout=timeout,
+            sync_only=True,
+        )
+        return guard if func is None else guard(func)
+
+
+def connect_sync(
+    url: str | None = None, **options: Unpack[ConnectOptions]
+) -> AbstractContextManager[SyncClient]:
+    """``humangr.connect`` for sync code: ``with humangr.connect_sync() as hg: ...``; the same
+    options, checked here. The engine (embedded) or the NATS connection lives in a thread of its
+    own until the block ends."""
+    Settings.parse(url, options)
+    return _connected(url, options)
+
+
+@contextmanager
+def _connected(url: str | None, options: ConnectOptions) -> Iterator[SyncClient]:
+    with (
+        start_blocking_portal() as portal,
+        portal.wrap_async_context_manager(connect(url, **options)) as client,
+    ):
+        yield SyncClient(client, portal)
