@@ -86,6 +86,10 @@ class DecisionWaiters:
     def expect(self, action_id: str, action_hash: str, *, final: bool = False) -> None:
         self._waiting[action_id] = _Waiter(action_hash, final)
 
+    def forget(self, action_id: str) -> None:
+        """Drop the registration of ``action_id`` (its submission was never sent)."""
+        self._waiting.pop(action_id, None)
+
     async def wait(self, action_id: str, *, timeout: float) -> HumanLayerReport | None:
         """The decision, or ``None`` after ``timeout``; the registration is removed either way.
 

@@ -145,7 +145,7 @@ class Client:
         finally:
             self._scopes.discard(scope)
             if not waited:  # ``wait`` removes the registration; nothing else does
-                self.waiters._waiting.pop(action_id, None)
+                self.waiters.forget(action_id)
         if scope.cancelled_caught:
             raise EngineError(
                 f"the HUMANGR client closed while {action_id} waited for its decision; "
