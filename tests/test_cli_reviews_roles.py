@@ -39,7 +39,11 @@ def passwords() -> dict[str, str]:
 
 
 def role_env(role: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("HUMANGR_", "ANTHROPIC_"))}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("HUMANGR_", "ANTHROPIC_")) or k == "HUMANGR_HOME"
+    }
     password = passwords()[f"HUMANGR_{role.upper()}_PASSWORD"]
     return {**env, "HUMANGR_NATS_USER": role, "HUMANGR_NATS_PASSWORD": password}
 
