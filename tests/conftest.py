@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import os
+import uuid
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import pytest
 
 from humangr.engine.bus import Bus, MemoryBus
+from humangr.engine.state import MemoryStateStore, StateStore
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -58,3 +61,34 @@ async def bus(request: pytest.FixtureRequest) -> AsyncIterator[Bus]:
         yield nats
     finally:
         await nats.close()
+
+
+@pytest.fixture(params=["memory", "sqlite", "kv"])
+async def state_store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[StateStore]:
+    """A fresh state store of each kind: memory, SQLite (in a folder it must create) and
+    JetStream KV on the session's real nats-server (its streams deleted afterwards)."""
+    if request.param == "memory":
+        yield MemoryStateStore()
+        return
+    if request.param == "sqlite":
+        from humangr.engine.state import SqliteStateStore
+
+        sqlite = SqliteStateStore(tmp_path / "state" / "humangr.db")
+        try:
+            yield sqlite
+        finally:
+            await sqlite.close()
+        return
+    from humangr.engine.bus.nats import NatsBus
+    from humangr.engine.state import KeyValueStateStore
+
+    bus = await NatsBus.connect(request.getfixturevalue("nats_url"))
+    namespace = f"T{uuid.uuid4().hex[:10]}"
+    try:
+        yield KeyValueStateStore(bus.client.jetstream(), namespace=namespace, storage="memory")
+    finally:
+        js = bus.client.jetstream()
+        for info in await js.streams_info():
+            if info.config.name and info.config.name.startswith(f"KV_{namespace}_"):
+                await js.delete_stream(info.config.name)
+        await bus.close()

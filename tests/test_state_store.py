@@ -5,45 +5,20 @@ from __future__ import annotations
 
 import sys
 import uuid
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import anyio
 import pytest
 
-from humangr.engine.state import MemoryStateStore, StateStore
+from humangr.engine.state import StateStore
 from humangr.engine.state.conformance import ALL_CHECKS, Check
 
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture(params=["memory", "sqlite", "kv"])
-async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[StateStore]:
-    if request.param == "memory":
-        yield MemoryStateStore()
-        return
-    if request.param == "sqlite":
-        from humangr.engine.state import SqliteStateStore
-
-        sqlite = SqliteStateStore(tmp_path / "state" / "humangr.db")
-        try:
-            yield sqlite
-        finally:
-            await sqlite.close()
-        return
-    from humangr.engine.bus.nats import NatsBus
-    from humangr.engine.state import KeyValueStateStore
-
-    bus = await NatsBus.connect(request.getfixturevalue("nats_url"))
-    namespace = f"T{uuid.uuid4().hex[:10]}"
-    try:
-        yield KeyValueStateStore(bus.client.jetstream(), namespace=namespace, storage="memory")
-    finally:
-        js = bus.client.jetstream()
-        for info in await js.streams_info():
-            if info.config.name and info.config.name.startswith(f"KV_{namespace}_"):
-                await js.delete_stream(info.config.name)
-        await bus.close()
+@pytest.fixture
+def store(state_store: StateStore) -> StateStore:
+    return state_store
 
 
 @pytest.mark.parametrize("check", ALL_CHECKS, ids=lambda check: check.__name__)
