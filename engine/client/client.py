@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Mapping
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, Unpack, overload
+from typing import TYPE_CHECKING, Any, Unpack
 
 import anyio
 import msgspec
@@ -21,7 +21,7 @@ from humangr.engine.errors import ContractError, EngineError, ReviewTimeout
 from humangr.engine.redact import redact_url
 from humangr.engine.submission import new_action_id, submission
 
-from .guard import Guard, NeedsReview
+from .guard import Guarding
 from .options import ConnectOptions, Settings
 
 if TYPE_CHECKING:
@@ -30,8 +30,6 @@ if TYPE_CHECKING:
 __all__ = ["Client", "as_action", "connect"]
 
 log = logging.getLogger("humangr.client")
-P = ParamSpec("P")
-R = TypeVar("R")
 _REMOTE_TIMEOUT = 300.0
 _HUMAN_TIMEOUT = 24 * 3600.0
 
@@ -55,7 +53,7 @@ def as_action(action: ActionContext | Mapping[str, Any]) -> ActionContext:
         raise ContractError("ActionContext", "$", text) from None
 
 
-class Client:
+class Client(Guarding):
     """A connection to a HUMANGR engine (``humangr.connect``): ``review`` and ``guard``.
 
     One subscription on the decisions serves every review in flight; closing the client ends
@@ -155,39 +153,8 @@ class Client:
             raise ReviewTimeout(action_id, limit, final=final)
         return report
 
-    @overload
-    def guard(self, func: Callable[P, R]) -> Callable[P, R]: ...
-
-    @overload
-    def guard(
-        self,
-        *,
-        agent_id: str | None = None,
-        action_type: str = "tool_call",
-        on_needs_review: NeedsReview = "wait",
-        timeout: float | None = None,
-    ) -> Guard: ...
-
-    def guard(
-        self,
-        func: Callable[..., Any] | None = None,
-        *,
-        agent_id: str | None = None,
-        action_type: str = "tool_call",
-        on_needs_review: NeedsReview = "wait",
-        timeout: float | None = None,
-    ) -> Callable[..., Any] | Guard:
-        """Review every call of the decorated function (async or sync) before it runs: it runs
-        only when approved, else ``humangr.Rejected`` carries the decision. Use as
-        ``@hg.guard`` or ``@hg.guard(agent_id=..., on_needs_review="raise", ...)``."""
-        guard = Guard(
-            self,
-            agent_id=agent_id,
-            action_type=action_type,
-            on_needs_review=on_needs_review,
-            timeout=timeout,
-        )
-        return guard if func is None else guard(func)
+    def _guard_target(self) -> tuple[Client, bool]:
+        return self, False
 
     async def _run(self, *, task_status: TaskStatus[None]) -> None:
         self._token = current_token()

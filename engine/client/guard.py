@@ -7,7 +7,7 @@ import inspect
 import re
 import threading
 from collections.abc import Awaitable, Callable, Mapping
-from typing import TYPE_CHECKING, Any, Literal, ParamSpec, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Literal, ParamSpec, TypeVar, cast, overload
 
 import anyio.from_thread
 
@@ -19,7 +19,7 @@ from .render import call_action, call_name
 if TYPE_CHECKING:
     from .client import Client
 
-__all__ = ["Guard", "NeedsReview"]
+__all__ = ["Guard", "Guarding", "NeedsReview"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -117,3 +117,47 @@ class Guard:
                 "anyio.to_thread.run_sync(...)`, or use humangr.connect_sync() in sync code"
             )
         return anyio.from_thread.run(self.check, func, args, kwargs, token=self.client.token)
+
+
+class Guarding:
+    """``guard`` for a client: ``@hg.guard`` or ``@hg.guard(agent_id=..., ...)``. The client
+    says which ``Client`` reviews the calls and whether only sync functions may be guarded."""
+
+    def _guard_target(self) -> tuple[Client, bool]:
+        raise NotImplementedError
+
+    @overload
+    def guard(self, func: Callable[P, R]) -> Callable[P, R]: ...
+
+    @overload
+    def guard(
+        self,
+        *,
+        agent_id: str | None = None,
+        action_type: str = "tool_call",
+        on_needs_review: NeedsReview = "wait",
+        timeout: float | None = None,
+    ) -> Guard: ...
+
+    def guard(
+        self,
+        func: Callable[..., Any] | None = None,
+        *,
+        agent_id: str | None = None,
+        action_type: str = "tool_call",
+        on_needs_review: NeedsReview = "wait",
+        timeout: float | None = None,
+    ) -> Callable[..., Any] | Guard:
+        """Review every call of the decorated function before it runs: it runs only when
+        approved, else ``humangr.Rejected`` carries the decision (the sync client's calls
+        block until their review)."""
+        client, sync_only = self._guard_target()
+        guard = Guard(
+            client,
+            agent_id=agent_id,
+            action_type=action_type,
+            on_needs_review=on_needs_review,
+            timeout=timeout,
+            sync_only=sync_only,
+        )
+        return guard if func is None else guard(func)

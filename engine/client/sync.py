@@ -4,25 +4,22 @@ caller until the decision."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager
-from typing import Any, ParamSpec, TypeVar, Unpack, overload
+from typing import Any, Unpack
 
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 
 from humangr.contracts import ActionContext, HumanLayerReport
 
 from .client import Client, connect
-from .guard import Guard, NeedsReview
+from .guard import Guarding
 from .options import ConnectOptions, Settings
 
 __all__ = ["SyncClient", "connect_sync"]
 
-P = ParamSpec("P")
-R = TypeVar("R")
 
-
-class SyncClient:
+class SyncClient(Guarding):
     """``humangr.connect_sync``'s client: ``review`` and ``guard`` for plain sync code."""
 
     def __init__(self, client: Client, portal: BlockingPortal) -> None:
@@ -48,38 +45,8 @@ class SyncClient:
         """``Client.review``, blocking until the decision."""
         return self.portal.call(lambda: self.client.review(action, final=final, timeout=timeout))
 
-    @overload
-    def guard(self, func: Callable[P, R]) -> Callable[P, R]: ...
-
-    @overload
-    def guard(
-        self,
-        *,
-        agent_id: str | None = None,
-        action_type: str = "tool_call",
-        on_needs_review: NeedsReview = "wait",
-        timeout: float | None = None,
-    ) -> Guard: ...
-
-    def guard(
-        self,
-        func: Callable[..., Any] | None = None,
-        *,
-        agent_id: str | None = None,
-        action_type: str = "tool_call",
-        on_needs_review: NeedsReview = "wait",
-        timeout: float | None = None,
-    ) -> Callable[..., Any] | Guard:
-        """``Client.guard`` for sync functions: the call blocks until its review."""
-        guard = Guard(
-            self.client,
-            agent_id=agent_id,
-            action_type=action_type,
-            on_needs_review=on_needs_review,
-            timeout=timeout,
-            sync_only=True,
-        )
-        return guard if func is None else guard(func)
+    def _guard_target(self) -> tuple[Client, bool]:
+        return self.client, True
 
 
 def connect_sync(
