@@ -10,6 +10,7 @@ from .enums import (
     ResponseStatus,
     Severity,
     TaskStatus,
+    ToolKind,
     VetoLevel,
 )
 from .pipeline import (
@@ -54,8 +55,10 @@ from .review import (
     ReviewRequested,
     ReviewResolution,
     ReviewSummary,
+    ToolCall,
     Usage,
     action_problem,
+    tool_call_problem,
 )
 from .schema import MESSAGES, schema_of
 from .subjects import DEFAULT_PREFIX, Subjects
@@ -112,6 +115,8 @@ __all__ = [
     "Subjects",
     "TaskState",
     "TaskStatus",
+    "ToolCall",
+    "ToolKind",
     "Usage",
     "VetoLevel",
     "WorkOrder",
@@ -121,4 +126,5 @@ __all__ = [
     "encode",
     "schema_of",
     "sha256_hex",
+    "tool_call_problem",
 ]

@@ -17,7 +17,7 @@ T = TypeVar("T")
 
 _encoder = msgspec.json.Encoder()
 _canonical_encoder = msgspec.json.Encoder(order="sorted")
-_PATH = re.compile(r" - at `(\$[^`]*)`$")
+_PATH = re.compile(r" - at `(?:key` in `)?(\$[^`]*)`$")
 
 
 def encode(message: Any) -> bytes:

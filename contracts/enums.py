@@ -15,6 +15,7 @@ __all__ = [
     "ResponseStatus",
     "Severity",
     "TaskStatus",
+    "ToolKind",
     "VetoLevel",
 ]
 
@@ -130,3 +131,19 @@ class TaskStatus(enum.StrEnum):
     DONE = "done"
     BLOCKED = "blocked"
     CANCELLED = "cancelled"
+
+
+class ToolKind(enum.StrEnum):
+    """What a tool call does, which decides the local checks that read it."""
+
+    SHELL = "shell"
+    FILE_WRITE = "file_write"
+    FILE_EDIT = "file_edit"
+    FILE_READ = "file_read"
+    FILE_DELETE = "file_delete"
+    HTTP = "http"
+    SQL = "sql"
+    EMAIL = "email"
+    CODE = "code"
+    MCP = "mcp"
+    OTHER = "other"

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 from msgspec import Meta
 
-from .enums import FindingSource, LayerID, LayerStatus, Outcome, Severity, VetoLevel
+from .enums import FindingSource, LayerID, LayerStatus, Outcome, Severity, ToolKind, VetoLevel
 from .types import (
     Body,
     Count,
@@ -26,6 +26,7 @@ from .types import (
 
 __all__ = [
     "LINE_BUCKET",
+    "TOOL_NAME_PATTERN",
     "ActionContext",
     "ActionSubmitted",
     "CancelAction",
@@ -48,8 +49,10 @@ __all__ = [
     "ReviewRequested",
     "ReviewResolution",
     "ReviewSummary",
+    "ToolCall",
     "Usage",
     "action_problem",
+    "tool_call_problem",
 ]
 
 LINE_BUCKET = 10
@@ -61,6 +64,31 @@ class _Frozen(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     error naming its JSON path, never an empty value that approves."""
 
 
+TOOL_NAME_PATTERN = r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$"
+"""A tool's name as frameworks spell it (``bash``, ``Write``, ``mcp__github__create_issue``)."""
+MAX_TOOL_DEPTH = 32
+"""How deeply a tool call's arguments may nest (objects and arrays)."""
+
+ToolName = Annotated[
+    str, Meta(pattern=TOOL_NAME_PATTERN, description="The tool's name: 1-128 of A-Z a-z 0-9 _ . -")
+]
+ArgumentName = Annotated[str, Meta(min_length=1, max_length=128)]
+
+
+class ToolCall(_Frozen, frozen=True, kw_only=True):
+    """One tool call of an agent, as its framework passes it: the thing that will run."""
+
+    name: ToolName
+    arguments: Annotated[dict[ArgumentName, Any], Meta(max_length=256)] = {}
+    """The call's arguments, a JSON object exactly as the tool receives it."""
+    kind: ToolKind | None = None
+    """What the call does; inferred from the name and the arguments when not given."""
+    workspace: Path | None = None
+    """The folder the agent works in; file paths outside it are reported."""
+    truncated: Annotated[list[ArgumentName], Meta(max_length=256)] = []
+    """Arguments cut to fit the size limit (the submitter opted in): not fully reviewed."""
+
+
 class ActionContext(_Frozen, frozen=True, kw_only=True):
     """What an agent wants to do: the thing under review."""
 
@@ -70,6 +98,8 @@ class ActionContext(_Frozen, frozen=True, kw_only=True):
     code_diff: Body | None = None
     affected_files: Annotated[list[Path], Meta(max_length=1_000)] = []
     environment: Annotated[dict[Name, ShortText], Meta(max_length=64)] = {}
+    tool_call: ToolCall | None = None
+    """The tool call under review, when the action is one (see docs/tool-calls.md)."""
 
 
 class ActionSubmitted(_Frozen, frozen=True, kw_only=True):
@@ -93,6 +123,8 @@ class ReviewFinding(_Frozen, frozen=True, kw_only=True):
     suggestion: ShortText | None = None
     file: Path | None = None
     line: Annotated[int, Meta(ge=0)] | None = None
+    argument: ArgumentName | None = None
+    """For a tool call: the argument the finding concerns (``command``, ``headers.Cookie``)."""
 
 
 class LayerVerdict(_Frozen, frozen=True, kw_only=True):
@@ -135,6 +167,10 @@ class Finding(_Frozen, frozen=True, kw_only=True):
     source: FindingSource = FindingSource.LLM
     fingerprint: Annotated[str, Meta(max_length=64)] = ""
     votes: Annotated[int, Meta(ge=0, le=100)] = 1
+    argument: ArgumentName | None = None
+    """For a tool call: the argument the finding concerns (``command``, ``headers.Cookie``)."""
+    tool: ToolName | None = None
+    """For a tool call: the tool's name, so a reason reads "argument `command` of bash: …"."""
 
 
 class LayerRunResult(_Frozen, frozen=True, kw_only=True):
@@ -408,9 +444,51 @@ def action_problem(action: ActionContext, *, max_diff_bytes: int | None = None) 
                 f"code_diff is {size:,} bytes; the limit is {limit:,}: split the change "
                 "into smaller actions"
             )
+    if action.tool_call is not None:
+        problem = tool_call_problem(action.tool_call, max_bytes=limit)
+        if problem is not None:
+            return problem
     has_diff = bool(diff.strip())
     if action.action_type == "code_diff" and not has_diff:
         return "code_diff is empty: a code_diff action needs the diff to review"
-    if not has_diff and not action.action_description.strip():
+    if not has_diff and not action.action_description.strip() and action.tool_call is None:
         return "nothing to review: both code_diff and action_description are empty"
+    return None
+
+
+def _too_deep(value: Any, depth: int) -> str | None:
+    """The path (``[0].x``…) below ``value`` where it nests past ``MAX_TOOL_DEPTH``."""
+    todo: list[tuple[Any, str, int]] = [(value, "", depth)]
+    while todo:
+        item, path, level = todo.pop()
+        if level > MAX_TOOL_DEPTH:
+            return path
+        if isinstance(item, dict):
+            todo.extend((child, f"{path}.{key}", level + 1) for key, child in item.items())
+        elif isinstance(item, list):
+            todo.extend((child, f"{path}[{i}]", level + 1) for i, child in enumerate(item))
+    return None
+
+
+def tool_call_problem(call: ToolCall, *, max_bytes: int | None = None) -> str | None:
+    """Why ``call`` cannot be reviewed (nested too deeply, too large), else ``None``."""
+    from .codec import canonical_json
+    from .types import MAX_DIFF_BYTES
+
+    for name, value in call.arguments.items():
+        path = _too_deep(value, 1)
+        if path is not None:
+            where = f"{name}{path}"
+            where = where if len(where) <= 80 else where[:79] + "…"
+            return (
+                f"argument `{where}` of {call.name} nests deeper than {MAX_TOOL_DEPTH} levels: "
+                "pass flatter arguments"
+            )
+    limit = MAX_DIFF_BYTES if max_bytes is None else min(max_bytes, MAX_DIFF_BYTES)
+    size = len(canonical_json(call.arguments))
+    if size > limit:
+        return (
+            f"the arguments of {call.name} are {size:,} bytes as JSON; the limit is {limit:,}: "
+            "pass large content by reference or split the call"
+        )
     return None

@@ -6,6 +6,8 @@ from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+import msgspec
+
 from humangr.contracts import (
     ActionContext,
     ConsensusResult,
@@ -26,8 +28,19 @@ __all__ = ["action_hash", "build_report", "policy_version"]
 
 
 def action_hash(action: ActionContext) -> str:
-    """sha256 (hex) of the canonical JSON of ``action``: a decision applies to this hash only."""
+    """sha256 (hex) of the canonical JSON of ``action``: a decision applies to this hash only.
+
+    An action without a tool call hashes as it did before ``tool_call`` existed, so stored
+    decisions and their signatures keep their hashes."""
+    if action.tool_call is None:
+        return sha256_hex(canonical_json(_legacy(action)))
     return sha256_hex(canonical_json(action))
+
+
+def _legacy(action: ActionContext) -> dict[str, Any]:
+    fields = msgspec.structs.asdict(action)
+    del fields["tool_call"]
+    return fields
 
 
 def policy_version(
