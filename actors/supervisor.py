@@ -133,7 +133,7 @@ class SupervisorActor(Actor):
         """Keep reviews in flight in the store and run again those whose Supervisor died
         (for buses that do not redeliver; JetStream does)."""
         self.owner = f"supervisor-{uuid.uuid4().hex[:12]}"
-        self._checks = checks or SharedChecks()
+        self._checks = checks or SharedChecks(options=config.check_options())
         self._reviews: dict[str, _Review] = {}
         self._wake = anyio.Event()
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from humangr.contracts import LayerID, VetoLevel
 from humangr.contracts.types import MAX_DIFF_BYTES
+from humangr.engine.checks.options import CheckOptions
 from humangr.engine.errors import ConfigError
 from humangr.engine.review import DEFAULT_SETTINGS, GateSettings
 from humangr.engine.review.cost import DEFAULT_PRICES, ModelPrice
@@ -14,6 +16,7 @@ from humangr.engine.review.cost import DEFAULT_PRICES, ModelPrice
 __all__ = ["ALL_LAYERS", "MAX_REPAIRS", "ReviewConfig", "below_design_floor"]
 
 ALL_LAYERS: tuple[LayerID, ...] = tuple(LayerID)
+_HOST = re.compile(r"^(?:\*\.)?[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9-]{1,63}){0,20}$")
 MAX_REPAIRS = 2
 """The design's repair budget of one LLM reply (DESIGN.md section 6)."""
 
@@ -70,6 +73,11 @@ class ReviewConfig:
     partial: bool = False
     """An operator chose a subset of the layers (``humangr review --layers``); every report says
     "partial review" and the chosen layers are part of the policy version."""
+    allowed_hosts: tuple[str, ...] = ()
+    """Hosts tool calls may send data to (``api.example.com``, ``*.example.com``); empty: every
+    host is outside, so secrets or personal data sent anywhere are reported."""
+    allowed_email_domains: tuple[str, ...] = ()
+    """Domains e-mail may carry personal data to; empty: every domain is outside."""
 
     def __post_init__(self) -> None:
         if not self.layers:
@@ -83,12 +91,26 @@ class ReviewConfig:
             raise ConfigError(f"max_diff_bytes must be within 1..{MAX_DIFF_BYTES}")
         if not 0 <= self.max_repairs <= 5:
             raise ConfigError("max_repairs must be within 0..5")
+        for name in ("allowed_hosts", "allowed_email_domains"):
+            for entry in getattr(self, name):
+                if not isinstance(entry, str) or not _HOST.match(entry):
+                    raise ConfigError(
+                        f"{name}: {entry!r} is not a host name (letters, digits, '-' and '.', "
+                        "optionally starting with '*.')"
+                    )
         weak = below_design_floor(self.gate, self.max_repairs)
         if weak and not self.unsafe_policy:
             raise ConfigError(
                 f"review settings weaker than the design floor: {'; '.join(weak)}; raise them, "
                 "or set unsafe_policy (every report will name them)"
             )
+
+    def check_options(self) -> CheckOptions:
+        """What the local checks of tool calls trust (part of the policy version)."""
+        return CheckOptions(
+            allowed_hosts=frozenset(h.lower() for h in self.allowed_hosts),
+            allowed_email_domains=frozenset(d.lower() for d in self.allowed_email_domains),
+        )
 
     def policy_notes(self) -> list[str]:
         """What every report of this configuration must say about its policy."""

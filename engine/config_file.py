@@ -9,6 +9,8 @@ Every ``ReviewConfig`` setting may be given at the top level, the gate threshold
     max_diff_bytes = 1000000
     adaptive_redundancy = false
     report_retention_s = 2592000
+    allowed_hosts = ["api.example.com", "*.internal.example.com"]   # tool calls may send data
+    allowed_email_domains = ["example.com"]
 
     [gate]
     runs_per_layer = 3
@@ -59,13 +61,16 @@ class _File(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     prices: dict[str, _Price] | None = None
     allow_layer_selection: bool | None = None
     unsafe_policy: bool | None = None
+    allowed_hosts: list[str] | None = None
+    allowed_email_domains: list[str] | None = None
 
 
 def review_config(base: ReviewConfig | None = None, **settings: Any) -> ReviewConfig:
     """``base`` (the defaults) with ``settings`` that are not ``None`` applied on top."""
     chosen = {name: value for name, value in settings.items() if value is not None}
-    if "layers" in chosen:
-        chosen["layers"] = tuple(chosen["layers"])
+    for name in ("layers", "allowed_hosts", "allowed_email_domains"):
+        if name in chosen:
+            chosen[name] = tuple(chosen[name])
     return dataclasses.replace(base or ReviewConfig(), **chosen)
 
 

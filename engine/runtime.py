@@ -60,6 +60,11 @@ def current_policy_version(
         "unsafe_policy": config.unsafe_policy,
         "review_layers": sorted(lid.value for lid in chosen),
     }
+    if config.allowed_hosts or config.allowed_email_domains:
+        thresholds["allowed_hosts"] = sorted({h.lower() for h in config.allowed_hosts})
+        thresholds["allowed_email_domains"] = sorted(
+            {d.lower() for d in config.allowed_email_domains}
+        )
     return policy_version(prompts_digest=prompts_digest(), thresholds=thresholds)
 
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .base import Check, CheckInput, Hit, Source
     from .diff import DiffLine, DiffParse, FileDiff, Hunk, HunkLine, looks_like_diff, parse_diff
+    from .options import CheckOptions
     from .registry import CHECKS, checks_markdown, run_checks
     from .shared import SharedChecks
 
@@ -18,6 +19,7 @@ __all__ = [
     "CHECKS",
     "Check",
     "CheckInput",
+    "CheckOptions",
     "DiffLine",
     "DiffParse",
     "FileDiff",
@@ -35,6 +37,7 @@ __all__ = [
 _HOME = {
     "Check": "base",
     "CheckInput": "base",
+    "CheckOptions": "options",
     "Hit": "base",
     "Source": "base",
     "DiffLine": "diff",

@@ -14,6 +14,9 @@ from humangr.contracts import ActionContext, LayerID, Severity
 
 from .diff import DiffLine, DiffParse, FileDiff, looks_like_diff, parse_content, parse_diff
 from .fragments import PyFile, python_view
+from .options import DEFAULT_OPTIONS, CheckOptions
+from .tools.files import ToolFiles, tool_files
+from .tools.view import ToolView, tool_view
 
 if TYPE_CHECKING:
     from .bandit_scan import BanditHit
@@ -22,6 +25,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Check",
     "CheckInput",
+    "CheckOptions",
     "Hit",
     "Source",
     "is_python",
@@ -49,6 +53,8 @@ class Hit:
     suggestion: str | None = None
     file: str | None = None
     line: int | None = None
+    argument: str | None = None
+    """For a tool call: the argument the hit concerns (its path, ``headers.Cookie``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,10 +124,16 @@ def read_action(action: ActionContext) -> DiffParse:
 class CheckInput:
     """The action under review, its parsed files and lazily built Python views (cached)."""
 
-    def __init__(self, action: ActionContext) -> None:
+    def __init__(self, action: ActionContext, options: CheckOptions = DEFAULT_OPTIONS) -> None:
         self.action = action
+        self.options = options
         self.parse = read_action(action)
-        self.files = self.parse.files
+        self.tool: ToolView | None = None
+        self.tool_files = ToolFiles()
+        if action.tool_call is not None:
+            self.tool = tool_view(action.tool_call)
+            self.tool_files = tool_files(self.tool, self.parse.files)
+        self.files = self.parse.files + tuple(self.tool_files.files)
         self._py: dict[int, PyFile | None] = {}
         self._bandit: dict[int, list[BanditHit]] = {}
         self._taint: Analysis | None = None

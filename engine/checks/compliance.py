@@ -12,6 +12,8 @@ from humangr.contracts import Severity
 from .base import CheckInput, Hit, is_test_path
 
 __all__ = [
+    "TEST_CARDS",
+    "card_like",
     "card_numbers",
     "copyleft_licence",
     "cpf_valid",
@@ -23,7 +25,7 @@ __all__ = [
 
 _MAX_LINE = 10_000
 _CARD = re.compile(r"(?<![\w.,/:-])(?:\d[ -]?){12,18}\d(?![\w/:]|[.,-]\d)")
-_TEST_CARDS = frozenset(
+TEST_CARDS = frozenset(
     [
         "4242424242424242",
         "4111111111111111",
@@ -61,16 +63,18 @@ def luhn_valid(digits: str) -> bool:
     return total % 10 == 0
 
 
-def _card_like(raw: str) -> bool:
+def card_like(raw: str, *, any_length: bool = False) -> bool:
+    """A card number: 13-19 digits with one kind of separator, a card network's prefix, Luhn
+    valid, not a published test card; unseparated, 15 or 16 digits unless ``any_length``."""
     digits = re.sub(r"\D", "", raw)
-    if not 13 <= len(digits) <= 19 or digits in _TEST_CARDS or len(set(digits)) < 4:
+    if not 13 <= len(digits) <= 19 or digits in TEST_CARDS or len(set(digits)) < 4:
         return False
     if not (digits[0] in "3456" or 22 <= int(digits[:2]) <= 27):
         return False
     seps = set(re.findall(r"[ -]", raw))
     if len(seps) > 1:
         return False
-    if not seps and len(digits) not in (15, 16):
+    if not seps and not any_length and len(digits) not in (15, 16):
         return False
     return luhn_valid(digits)
 
@@ -78,7 +82,7 @@ def _card_like(raw: str) -> bool:
 def card_numbers(ctx: CheckInput) -> Iterator[Hit]:
     """Card numbers: 13-19 digits, Luhn-valid, a card prefix; public test cards excluded."""
     for f, ln in ctx.added():
-        if any(_card_like(m.group(0)) for m in _CARD.finditer(ln.text[:_MAX_LINE])):
+        if any(card_like(m.group(0)) for m in _CARD.finditer(ln.text[:_MAX_LINE])):
             yield Hit(
                 severity=Severity.HIGH,
                 title="Payment card number in the change",

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Collection, Sequence
+from dataclasses import replace
 
 from humangr.contracts import ActionContext, Finding, FindingSource, LayerID, Severity
 
 from .base import Check, CheckInput, Hit
+from .options import DEFAULT_OPTIONS, CheckOptions
 from .table import CHECKS
 
 __all__ = ["CHECKS", "checks_markdown", "run_checks"]
@@ -43,13 +45,30 @@ def _failure(what: str, exc: BaseException | str) -> Hit:
     )
 
 
-def _findings(layer: LayerID, rule: str, hits: list[Hit]) -> list[Finding]:
-    best: dict[tuple[str | None, int | None], Hit] = {}
-    for h in hits:
-        key = (h.file, h.line)
+def _bind(hit: Hit, ctx: CheckInput | None) -> Hit:
+    """A hit on a file made from a tool call's argument names that argument (and keeps the
+    path only when it is a real file the call writes)."""
+    if ctx is None or ctx.tool is None or hit.argument is not None or hit.file is None:
+        return hit
+    found = ctx.tool_files.argument_at(hit.file, hit.line)
+    if found is None:
+        return hit
+    argument, line = found
+    if hit.file in ctx.tool_files.pseudo:
+        return replace(hit, argument=argument, file=None, line=line)
+    return replace(hit, argument=argument)
+
+
+def _findings(
+    layer: LayerID, rule: str, hits: list[Hit], ctx: CheckInput | None = None
+) -> list[Finding]:
+    best: dict[tuple[str | None, str | None, int | None], Hit] = {}
+    for h in (_bind(h, ctx) for h in hits):
+        key = (h.argument, h.file, h.line)
         if key not in best or h.severity > best[key].severity:
             best[key] = h
-    ordered = sorted(best.values(), key=lambda h: (h.file or "", h.line or 0))
+    ordered = sorted(best.values(), key=lambda h: (h.argument or "", h.file or "", h.line or 0))
+    tool = ctx.tool.name if ctx is not None and ctx.tool is not None else None
     return [
         Finding(
             id=f"{layer.value}-R-{rule}-{n}"[:128],
@@ -62,6 +81,8 @@ def _findings(layer: LayerID, rule: str, hits: list[Hit]) -> list[Finding]:
             line=h.line if h.line is not None and h.line >= 0 else None,
             source=FindingSource.RULES,
             votes=1,
+            argument=_clip(h.argument, 128) if h.argument else None,
+            tool=tool if h.argument else None,
         )
         for n, h in enumerate(ordered, start=1)
     ]
@@ -87,6 +108,7 @@ def run_checks(
     layers: Collection[LayerID] | None = None,
     *,
     checks: Sequence[Check] = CHECKS,
+    options: CheckOptions = DEFAULT_OPTIONS,
 ) -> dict[LayerID, list[Finding]]:
     """Run the local checks of ``layers`` (all by default) on one action. Never raises.
 
@@ -97,7 +119,7 @@ def run_checks(
     wanted = _layers(layers)
     out: dict[LayerID, list[Finding]] = {lid: [] for lid in wanted}
     try:
-        ctx = CheckInput(action)
+        ctx = CheckInput(action, options)
     except Exception as exc:
         log.error("local checks: could not read the action", exc_info=True)
         _whole_failure(out, wanted, checks, "input", _failure("input", exc))
@@ -110,7 +132,7 @@ def run_checks(
         except Exception as exc:
             log.error("local check %s (%s) failed", check.id, check.layer.value, exc_info=True)
             hits = [_failure(check.id, exc)]
-        out[check.layer].extend(_findings(check.layer, check.id, hits))
+        out[check.layer].extend(_findings(check.layer, check.id, hits, ctx))
     if ctx.parse.error is not None:
         _whole_failure(out, wanted, checks, "diff", _failure("diff", ctx.parse.error))
     return out

@@ -168,6 +168,12 @@ def _token(kind: str, values: list[str], origin: str, test_file: bool) -> Secret
     return SecretHit(kind, "low" if fake else "high", origin)
 
 
+_URL_PASSWORD = re.compile(
+    r"\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@'\"<>]{1,128}:([^\s/@'\"<>]{4,128})@[\w.-]{3,}"
+)
+_TEMPLATED = re.compile(r"[{}$%<>*]|^x+$|^(?:pass(?:word)?|secret|changeme|pw|pwd)$", re.I)
+
+
 def scan_secrets(path: str | None, line: str, *, test_file: bool) -> SecretHit | None:
     """The most specific secret on ``line``, or None.
 
@@ -200,6 +206,10 @@ def scan_secrets(path: str | None, line: str, *, test_file: bool) -> SecretHit |
         if not _is_placeholder(str(value), line):
             sev = "low" if test_file else "high"
             return SecretHit("credentials in a URL", sev, "detect-secrets")
+    for m in _URL_PASSWORD.finditer(line):  # reserved characters detect-secrets leaves out
+        value = m.group(1)
+        if not _TEMPLATED.search(value) and not _is_placeholder(value, line):
+            return SecretHit("credentials in a URL", "low" if test_file else "high", "humangr")
     if not _KEYWORD_HINT.search(line):
         return None
     best: SecretHit | None = None

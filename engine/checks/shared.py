@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 from collections import OrderedDict
 from collections.abc import Callable
 
 import anyio
 
-from humangr.contracts import ActionContext, Finding, LayerID
+from humangr.contracts import ActionContext, Finding, LayerID, canonical_json
 
+from .options import DEFAULT_OPTIONS, CheckOptions
 from .registry import run_checks
 
 __all__ = ["SharedChecks"]
@@ -28,11 +30,12 @@ class SharedChecks:
         self,
         size: int = 256,
         *,
-        run: Callable[[ActionContext], dict[LayerID, list[Finding]]] = run_checks,
+        run: Callable[..., dict[LayerID, list[Finding]]] = run_checks,
         thread_threshold: int = THREAD_THRESHOLD_BYTES,
+        options: CheckOptions = DEFAULT_OPTIONS,
     ) -> None:
         self._size = size
-        self._run = run
+        self._run = functools.partial(run, options=options) if options != DEFAULT_OPTIONS else run
         self._thread_threshold = thread_threshold
         self._done: OrderedDict[str, dict[LayerID, list[Finding]]] = OrderedDict()
         self._running: dict[str, anyio.Event] = {}
@@ -49,7 +52,9 @@ class SharedChecks:
             await running.wait()
         event = self._running[key] = anyio.Event()
         try:
-            size = len(action.code_diff or "")
+            size = len(action.code_diff or "") + (
+                len(canonical_json(action.tool_call.arguments)) if action.tool_call else 0
+            )
             if size > self._thread_threshold:
                 result = await anyio.to_thread.run_sync(self._run, action)
             else:

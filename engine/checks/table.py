@@ -7,6 +7,7 @@ from humangr.contracts import LayerID
 
 from . import compliance, performance, quality, removed_tests, security_code, security_text
 from .base import Check
+from .tools import egress, generic, http, paths, shell, sql
 
 __all__ = ["CHECKS"]
 
@@ -153,6 +154,81 @@ CHECKS: tuple[Check, ...] = (
         claim="path traversal (CWE-22)",
         limits="paths from parameters of code that is not a web handler (unknown origin is not "
         "reported); zipfile extraction (Python strips .. itself); symlink races",
+    ),
+    Check(
+        L.HL4,
+        "tool-call",
+        "Tool-call arguments cut to fit the size limit (not fully reviewed)",
+        ("humangr",),
+        "high",
+        generic.tool_call,
+    ),
+    Check(
+        L.HL4,
+        "tool-shell",
+        "Shell commands of tool calls (string or argv, and shell embedded in any argument): "
+        "destruction, remote code, reverse shells, GTFOBins escapes, secret reads, exfiltration, "
+        "persistence, privilege escalation, hiding traces",
+        ("humangr",),
+        "critical (irreversible or hostile), high (risky but legitimate; a command that cannot "
+        "be read)",
+        shell.shell_command,
+        claim="dangerous shell commands in tool calls",
+        limits="see docs/tool-calls.md",
+    ),
+    Check(
+        L.HL4,
+        "shell-script",
+        "The same shell checks on shell scripts, Dockerfile RUN lines, Makefile recipes and CI "
+        "workflow run steps of a change",
+        ("humangr",),
+        "as tool-shell",
+        shell.shell_scripts,
+    ),
+    Check(
+        L.HL4,
+        "tool-sql",
+        "SQL of tool calls: destructive statements, DELETE/UPDATE without WHERE, privilege "
+        "changes, stacked statements, tautologies, comment truncation, bulk credential reads",
+        ("humangr",),
+        "critical (destruction, injection shapes), high (risky but legitimate)",
+        sql.sql_statement,
+        claim="destructive and injected SQL in tool calls",
+        limits="see docs/tool-calls.md",
+    ),
+    Check(
+        L.HL4,
+        "tool-http",
+        "HTTP requests of tool calls: cloud metadata, raw and private addresses, paste and "
+        "request-capture sites, destructive verbs on known APIs",
+        ("humangr",),
+        "critical (metadata, capture sites), high (raw addresses, destructive verbs)",
+        http.http_request,
+        claim="server-side request forgery and destructive API calls in tool calls",
+        limits="see docs/tool-calls.md",
+    ),
+    Check(
+        L.HL4,
+        "tool-file",
+        "File operations of tool calls: paths outside the workspace, system and credential "
+        "paths, VCS hooks, CI workflows, shell profiles, systemd and cron, authorized_keys",
+        ("humangr",),
+        "critical (credentials, persistence, system files written or deleted), high (outside "
+        "the workspace)",
+        paths.file_paths,
+        claim="file operations on protected paths in tool calls",
+        limits="see docs/tool-calls.md",
+    ),
+    Check(
+        L.HL6,
+        "data-egress",
+        "Secrets and personal data (bulk e-mail addresses, card numbers, national ids) sent by "
+        "HTTP or e-mail to a host or domain that is not allowed",
+        ("humangr",),
+        "critical (secrets, bulk personal data), high (some personal data)",
+        egress.data_egress,
+        claim="exfiltration of secrets and personal data by tool calls",
+        limits="see docs/tool-calls.md",
     ),
     Check(
         L.HL4,

@@ -7,6 +7,7 @@ from .consensus import MAX_MERGED_FINDINGS, VOTING_STATUSES, consensus, is_confi
 from .errors import ReviewError
 from .gate import MISSING_REASON, blocking_reasons, gate, is_settled, max_veto
 from .layers import DEFAULT_SETTINGS, LAYERS, LINE_BUCKET, GateSettings, LayerSpec
+from .local import local_outcome
 from .recompute import adaptive_applies, late_result, layer_result, reconcile_runs, rescore_run
 from .report import action_hash, build_report, policy_version
 from .run import MAX_RUN_FINDINGS, error_run, fingerprint, make_run, run_status, run_veto
@@ -34,6 +35,7 @@ __all__ = [
     "is_settled",
     "late_result",
     "layer_result",
+    "local_outcome",
     "make_run",
     "max_veto",
     "policy_version",

@@ -97,7 +97,7 @@ def _merge_llm(
     groups: dict[str, dict[int, Finding]] = defaultdict(dict)
     for run in runs:
         for f in run.findings:
-            fp = f.fingerprint or fingerprint(layer_id, f.title, f.file, f.line)
+            fp = f.fingerprint or fingerprint(layer_id, f.title, f.file, f.line, f.argument)
             best = groups[fp].get(run.run_number)
             if best is None or f.severity > best.severity:
                 groups[fp][run.run_number] = f
@@ -127,7 +127,7 @@ def _rule_findings(layer_id: LayerID, rules: Iterable[Finding], votes: int) -> l
             f,
             layer_id=layer_id,
             source=FindingSource.RULES,
-            fingerprint=f.fingerprint or fingerprint(layer_id, f.title, f.file, f.line),
+            fingerprint=f.fingerprint or fingerprint(layer_id, f.title, f.file, f.line, f.argument),
             votes=min(100, votes),
         )
         for f in rules

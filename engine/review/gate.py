@@ -83,6 +83,12 @@ def is_settled(
     return gate(results, expected, settings=settings)
 
 
+def _argument(f: Finding) -> str:
+    if not f.argument:
+        return ""
+    return f"argument `{f.argument}` of {f.tool}: " if f.tool else f"argument `{f.argument}`: "
+
+
 def _where(f: Finding) -> str:
     if f.file and f.line is not None:
         return f" ({f.file}:{f.line})"
@@ -92,7 +98,7 @@ def _where(f: Finding) -> str:
 def _veto_reason(label: str, r: ConsensusResult) -> str:
     blocking = [f for f in r.merged_findings if f.severity >= Severity.HIGH]
     named = [f for f in blocking if is_confirmed(f)] or blocking
-    parts = [f"{f.title}{_where(f)}" for f in named[:_SHOWN_FINDINGS]]
+    parts = [f"{_argument(f)}{f.title}{_where(f)}" for f in named[:_SHOWN_FINDINGS]]
     if len(named) > _SHOWN_FINDINGS:
         parts.append(f"{len(named) - _SHOWN_FINDINGS} more")
     if named and not is_confirmed(named[0]):

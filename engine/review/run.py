@@ -7,6 +7,8 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 
+import msgspec
+
 from humangr.contracts import (
     Finding,
     FindingSource,
@@ -80,11 +82,21 @@ def _normal_file(file: str | None) -> str:
     return path
 
 
-def fingerprint(layer_id: LayerID, title: str, file: str | None, line: int | None) -> str:
+def fingerprint(
+    layer_id: LayerID,
+    title: str,
+    file: str | None,
+    line: int | None,
+    argument: str | None = None,
+) -> str:
     """A short stable id of "the same finding": layer, normalised title (case, whitespace and
-    punctuation folded), file, and line bucket (``line // LINE_BUCKET``)."""
+    punctuation folded), file, line bucket (``line // LINE_BUCKET``) and, for a tool call,
+    the argument."""
     bucket = "-" if line is None else str(line // LINE_BUCKET)
-    key = "\x1f".join((layer_id.value, _normal_title(title), _normal_file(file), bucket))
+    parts = [layer_id.value, _normal_title(title), _normal_file(file), bucket]
+    if argument:
+        parts.append(argument)
+    key = "\x1f".join(parts)
     return hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]
 
 
@@ -100,8 +112,10 @@ def _finding(layer_id: LayerID, run_number: int, index: int, f: Finding | Review
         file=f.file,
         line=f.line,
         source=source,
-        fingerprint=fingerprint(layer_id, f.title, f.file, f.line),
+        fingerprint=fingerprint(layer_id, f.title, f.file, f.line, f.argument),
         votes=1,
+        argument=f.argument,
+        tool=f.tool if isinstance(f, Finding) else None,
     )
 
 
@@ -119,13 +133,20 @@ def make_run(
     elapsed_ms: float = 0.0,
     repairs: int = 0,
     model: str = "",
+    tool: str | None = None,
 ) -> LayerRunResult:
     """A valid run from an LLM's parsed findings: ids, ``source``, fingerprints, status and veto
     (with the layer's power). Status and veto count every finding; if there are more than the
-    contract allows, the most severe are kept."""
+    contract allows, the most severe are kept. ``tool``: the reviewed tool call's name, given
+    to the findings that name one of its arguments."""
     _check_run_number(run_number)
     power = LAYERS[layer_id].veto_power
     converted = [_finding(layer_id, run_number, i, f) for i, f in enumerate(findings, 1)]
+    if tool is not None:
+        converted = [
+            msgspec.structs.replace(f, tool=tool) if f.argument and not f.tool else f
+            for f in converted
+        ]
     kept = sorted(converted, key=lambda f: f.severity.rank, reverse=True)[:MAX_RUN_FINDINGS]
     kept_ids = {f.id for f in kept}
     return LayerRunResult(

@@ -1,0 +1,209 @@
+"""A tool call as the local checks read it: its kind (given or inferred), the arguments that
+kind reads, and every string anywhere in its arguments with the path that names it.
+
+Pure: no I/O. ``tool_view`` never raises on any ``ToolCall`` the contract accepts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from humangr.contracts import ToolCall, ToolKind
+
+__all__ = ["KIND_ARGUMENTS", "ToolView", "infer_kind", "tool_view"]
+
+KIND_ARGUMENTS: Mapping[ToolKind, tuple[str, ...]] = {
+    ToolKind.SHELL: ("command", "cmd", "argv", "args", "script", "commands", "shell_command"),
+    ToolKind.FILE_WRITE: (
+        "file_path",
+        "path",
+        "filename",
+        "file",
+        "target",
+        "content",
+        "contents",
+        "file_text",
+    ),
+    ToolKind.FILE_EDIT: (
+        "file_path",
+        "path",
+        "filename",
+        "file",
+        "old_string",
+        "new_string",
+        "old_str",
+        "new_str",
+        "edits",
+        "patch",
+        "diff",
+    ),
+    ToolKind.FILE_READ: ("file_path", "path", "filename", "file", "pattern", "glob"),
+    ToolKind.FILE_DELETE: ("file_path", "path", "filename", "file", "paths", "target"),
+    ToolKind.HTTP: ("url", "uri", "endpoint", "method", "headers", "body", "data", "json"),
+    ToolKind.SQL: ("query", "sql", "statement", "statements"),
+    ToolKind.EMAIL: ("to", "cc", "bcc", "recipients", "recipient", "subject", "body", "text"),
+    ToolKind.CODE: ("code", "source", "python", "script", "program"),
+    ToolKind.MCP: (),
+    ToolKind.OTHER: (),
+}
+"""The argument names each kind reads, in the order it prefers them (case-insensitive)."""
+
+_MCP = re.compile(r"^mcp__(.+?)__(.+)$")
+_NAME_HINTS: tuple[tuple[ToolKind, re.Pattern[str]], ...] = tuple(
+    (kind, re.compile(pattern, re.IGNORECASE))
+    for kind, pattern in (
+        (
+            ToolKind.SHELL,
+            r"^(?:bash|sh|zsh|shell|terminal|powershell|pwsh|cmd)$|run_?(?:shell|command|cmd|bash)"
+            r"|(?:shell|bash|terminal)_?(?:exec|run|command|tool)|execute_?(?:command|shell)"
+            r"|^(?:exec|run|local_shell|computer_terminal)$",
+        ),
+        (
+            ToolKind.FILE_EDIT,
+            r"^(?:edit|multiedit|multi_edit|str_replace\w*|apply_?patch|patch)$|edit_?file"
+            r"|replace_?in_?file|(?:search_?)?replace_?(?:text|string)",
+        ),
+        (ToolKind.FILE_WRITE, r"^(?:write|create)$|(?:write|create|save|put)_?file|file_?write"),
+        (ToolKind.FILE_DELETE, r"(?:delete|remove|unlink|rm)_?(?:file|path|dir)|^(?:rm|delete)$"),
+        (
+            ToolKind.FILE_READ,
+            r"^(?:read|grep|glob|ls|cat|view|notebookread)$|(?:read|open|view|list)_?(?:file|dir)",
+        ),
+        (
+            ToolKind.HTTP,
+            r"^(?:webfetch|websearch|fetch|curl|http|request|browse)$|http_?\w*|(?:web|url)_?fetch"
+            r"|web_?search|search_?(?:the_?)?web|browse_?(?:url|page|web)"
+            r"|fetch_?(?:url|page)|(?:get|post|put|patch|delete)_?(?:url|request)|api_?call",
+        ),
+        (ToolKind.SQL, r"sql|(?:run|execute|db)_?query|^query$|database"),
+        (ToolKind.EMAIL, r"e?mail|send_?message|smtp"),
+        (
+            ToolKind.CODE,
+            r"^(?:python|eval|exec_?code|run_?code|execute_?code|code_?interpreter)$"
+            r"|run_?python|execute_?python|python_?(?:repl|exec|run)|ipython|jupyter",
+        ),
+    )
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolView:
+    """The tool call, its kind, how the kind was found and the arguments that kind reads."""
+
+    call: ToolCall
+    kind: ToolKind
+    notes: tuple[str, ...]
+    """What was read from which argument, for the report ("kind shell, from the tool's name")."""
+
+    @property
+    def name(self) -> str:
+        return self.call.name
+
+    def get(self, *names: str) -> tuple[str, Any] | None:
+        """The first top-level argument among ``names`` (case-insensitive): ``(name, value)``."""
+        lowered = {key.lower(): key for key in self.call.arguments}
+        for wanted in names:
+            key = lowered.get(wanted.lower())
+            if key is not None:
+                return key, self.call.arguments[key]
+        return None
+
+    def text(self, *names: str) -> tuple[str, str] | None:
+        """The first argument among ``names`` whose value is a non-empty string."""
+        lowered = {key.lower(): key for key in self.call.arguments}
+        for wanted in names:
+            key = lowered.get(wanted.lower())
+            if key is not None and isinstance(self.call.arguments[key], str):
+                value: str = self.call.arguments[key]
+                if value:
+                    return key, value
+        return None
+
+    def primary(self) -> tuple[str, ...]:
+        """The top-level arguments this kind reads, as the call spells them."""
+        wanted = {name.lower() for name in KIND_ARGUMENTS[self.kind]}
+        return tuple(key for key in self.call.arguments if key.lower() in wanted)
+
+    def strings(self) -> Iterator[tuple[str, str]]:
+        """Every string in the arguments (keys of nested objects too) with its path:
+        ``command``, ``headers.Authorization``, ``argv[2]``, ``edits[0].new_string``."""
+        todo: list[tuple[str, Any]] = []
+        for key, value in self.call.arguments.items():
+            todo.append((key, value))
+            if len(key) > 32:  # a long name may carry text of its own
+                todo.append((f"{key}.<key>", key))
+        todo.reverse()
+        while todo:
+            path, value = todo.pop()
+            if isinstance(value, str):
+                yield path, value
+            elif isinstance(value, dict):
+                children = []
+                for key, child in value.items():
+                    if isinstance(key, str) and len(key) > 32:
+                        children.append((f"{path}.<key>", key))
+                    children.append((f"{path}.{key}", child))
+                todo.extend(reversed(children))
+            elif isinstance(value, list):
+                todo.extend(reversed([(f"{path}[{i}]", child) for i, child in enumerate(value)]))
+
+
+def _by_arguments(arguments: Mapping[str, Any]) -> tuple[ToolKind, str] | None:
+    names = {key.lower() for key in arguments}
+
+    def has(*wanted: str) -> str | None:
+        return next((w for w in wanted if w in names), None)
+
+    if (arg := has("old_string", "old_str", "edits", "patch")) is not None:
+        return ToolKind.FILE_EDIT, arg
+    if has("file_path", "path", "filename", "file") and (arg := has("diff")) is not None:
+        return ToolKind.FILE_EDIT, arg
+    if (arg := has("command", "cmd", "argv", "shell_command", "commands")) is not None:
+        return ToolKind.SHELL, arg
+    path = has("file_path", "path", "filename", "file")
+    content = has("content", "contents", "file_text", "text", "data", "new_content")
+    if path and (arg := content) is not None:
+        return ToolKind.FILE_WRITE, f"{path}` and `{arg}"
+    if (arg := has("url", "uri", "endpoint")) is not None:
+        return ToolKind.HTTP, arg
+    if (arg := has("sql", "query", "statement", "statements")) is not None:
+        return ToolKind.SQL, arg
+    if has("to", "recipients", "recipient") and (arg := has("body", "subject", "text", "html")):
+        return ToolKind.EMAIL, f"to` and `{arg}"
+    if (arg := has("code", "source", "python", "program")) is not None:
+        return ToolKind.CODE, arg
+    if (arg := has("args", "script")) is not None:
+        return ToolKind.SHELL, arg
+    if path:
+        return ToolKind.FILE_READ, path
+    return None
+
+
+def infer_kind(call: ToolCall) -> tuple[ToolKind, tuple[str, ...]]:
+    """The kind of ``call`` and the notes saying where it came from: the call's own ``kind``,
+    else its name, else its argument names, else ``other``."""
+    if call.kind is not None:
+        kind = ToolKind(call.kind)  # a Struct built in code is not converted by msgspec
+        return kind, (f"kind {kind.value}, as the call gives it",)
+    mcp = _MCP.match(call.name)
+    name = mcp.group(2) if mcp else call.name
+    whose = f"the MCP tool's name {name}" if mcp else f"the tool's name {name}"
+    for kind, pattern in _NAME_HINTS:
+        if kind is not ToolKind.MCP and pattern.search(name):
+            return kind, (f"kind {kind.value}, from {whose}",)
+    found = _by_arguments(call.arguments)
+    if found is not None:
+        kind, arg = found
+        return kind, (f"kind {kind.value}, from the argument `{arg}`",)
+    if mcp:
+        return ToolKind.MCP, (f"kind mcp, from the tool's name {call.name}",)
+    return ToolKind.OTHER, ("kind other: neither the name nor the arguments say what it does",)
+
+
+def tool_view(call: ToolCall) -> ToolView:
+    """The checks' view of ``call``."""
+    kind, notes = infer_kind(call)
+    return ToolView(call=call, kind=kind, notes=notes)
