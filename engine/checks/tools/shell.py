@@ -1,0 +1,218 @@
+"""Checks of shell commands: in tool calls (``shell_command``) and in the files of a change
+(``shell_scripts``: shell scripts, Dockerfile ``RUN`` lines, Makefile recipes, CI steps).
+
+A command is read with a real shell parser (``shell_parse``), unwrapped into everything it
+runs (``shell_unwrap``) and judged by the rule families (``shell_rules_*``): destruction,
+remote code, reverse shells, GTFOBins escapes, secret reads, exfiltration, persistence,
+privilege escalation, hidden traces. What cannot be read is a finding of its own.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Iterator
+from typing import Any
+
+from humangr.contracts import Severity, ToolKind
+
+from ..base import CheckInput, Hit
+from .shell_catalogue import words
+from .shell_files import script_units
+from .shell_rules import Context, Flag, evaluate
+from .shell_unwrap import unwrap
+from .view import ToolView
+
+__all__ = ["judge", "shell_command", "shell_scripts"]
+
+_COMMAND_NAMES = (
+    "command",
+    "cmd",
+    "shell_command",
+    "script",
+    "commands",
+    "argv",
+    "args",
+    "input",
+    "code",
+)
+_NAMED = words(
+    """
+    command cmd argv shell_command commands shell
+    """
+)
+_PROGRAM_NAMES = ("program", "executable", "binary", "exe", "file")
+_CONTENT = words(
+    """
+    content contents new_string old_string new_str old_str text patch diff body data html
+    markdown message description prompt query sql
+    """
+)
+_RUNNERS: dict[str, tuple[str, ...] | None] = {
+    "python": ("python3", "-c"),
+    "python3": ("python3", "-c"),
+    "py": ("python3", "-c"),
+    "javascript": ("node", "-e"),
+    "js": ("node", "-e"),
+    "node": ("node", "-e"),
+    "ruby": ("ruby", "-e"),
+    "perl": ("perl", "-e"),
+    "php": ("php", "-r"),
+    "bash": None,
+    "sh": None,
+    "shell": None,
+    "zsh": None,
+}
+"""How code to run is read as the command that runs it (``python3 -c CODE``); ``None``: the
+code is shell. Unknown languages are read as Python."""
+_MAX_HITS = 12
+_MAX_EMBEDDED = 4096
+_EMBEDDED = re.compile(
+    r"\|\s*(?:sudo\s+)?(?:/\S*/)?(?:ba|z|da|k)?sh\b|/dev/(?:tcp|udp)/|\brm\s+-\w*[rRf]|"
+    r"\bmkfs\b|\bdd\s+\S*of=|\bnc\b.*\s-[ec]\b|\bbash\s+-i\b|base64\s+(?:-d|--decode)|"
+    r":\(\)\s*\{|\bchmod\s+(?:-R\s+)?(?:[ugoa]*\+s|[0-7]?[4267][0-7]{3}|777)|"
+    r"<\(\s*(?:curl|wget)|\$\(\s*(?:curl|wget)|\bsocat\b.*exec:|/etc/shadow|\bmkfifo\b|"
+    r"\bhistory\s+-c|\bcrontab\b|authorized_keys|python\d?\s+-c|perl\s+-e|--force\b|"
+    r"\bterraform\s+destroy|\bkubectl\s+delete|\bshred\b|\bwipefs\b|id_rsa|\.aws/credentials"
+)
+
+
+def judge(text: str, ctx: Context) -> list[Flag]:
+    """Every flag of one command line. Pure, bounded, never raises."""
+    try:
+        return evaluate(unwrap(text), ctx)
+    except RecursionError:
+        return [_unreadable("nesting deeper than the reader can follow")]
+    except Exception as exc:
+        return [_unreadable(f"the reader failed ({type(exc).__name__})")]
+
+
+def _unreadable(why: str) -> Flag:
+    return Flag(
+        Severity.HIGH,
+        "could not read this command",
+        f"The shell reader stopped: {why}. The command was not checked.",
+        "Split it into simpler commands.",
+    )
+
+
+def _argv_text(value: list[Any]) -> str:
+    return shlex.join(str(v) for v in value if isinstance(v, (str, int, float)))
+
+
+def _sources(tool: ToolView) -> Iterator[tuple[str, str, bool]]:
+    """(argument, command text, conservative) for every command a call carries."""
+    seen: set[str] = set()
+    if tool.kind is ToolKind.CODE:
+        code = tool.text("code", "source", "python", "program", "script")
+        if code is not None:
+            seen.add(code[0])
+            language = tool.text("language", "lang", "runtime")
+            name = language[1].strip().lower() if language else "python"
+            runner = _RUNNERS.get(name, ("python3", "-c"))
+            if runner is None:
+                yield code[0], code[1], False  # a shell language: the code is the command
+            else:
+                yield code[0], shlex.join([*runner, code[1]]), False
+    if tool.kind is ToolKind.SHELL:
+        program = tool.text(*_PROGRAM_NAMES)
+        args = tool.get("args", "arguments", "argv")
+        if program is not None and args is not None and isinstance(args[1], list):
+            seen.update({program[0], args[0]})
+            yield args[0], f"{shlex.quote(program[1])} {_argv_text(args[1])}", False
+        for name in _COMMAND_NAMES:
+            found = tool.get(name)
+            if found is None or found[0] in seen:
+                continue
+            seen.add(found[0])
+            key, value = found
+            if isinstance(value, str) and value.strip():
+                yield key, value, False
+            elif isinstance(value, list) and key.lower() == "commands":
+                for i, item in enumerate(value[:64]):
+                    text = _argv_text(item) if isinstance(item, list) else str(item)
+                    yield f"{key}[{i}]", text, False
+            elif isinstance(value, list) and value:
+                yield key, _argv_text(value), False
+        if not seen:  # a shell tool whose command argument has a name of its own
+            found = next(
+                ((k, v) for k, v in tool.call.arguments.items() if isinstance(v, str)), None
+            )
+            if found is not None and found[1].strip():
+                seen.add(found[0])
+                yield found[0], found[1], False
+    for path, text in tool.strings():
+        top = path.split(".", 1)[0].split("[", 1)[0]
+        leaf = re.split(r"[.\[]", path)[-1].rstrip("]")
+        if top in seen or path in seen:
+            continue
+        if leaf.lower() in _NAMED or top.lower() in _NAMED:
+            seen.add(top if "[" in path else path)
+            whole = tool.get(top)
+            if whole is not None and isinstance(whole[1], list) and top.lower() != "commands":
+                yield top, _argv_text(whole[1]), False
+            else:
+                yield path, text, False
+        elif leaf.lower() not in _CONTENT and _looks_like_command(text):
+            yield path, text, True
+
+
+def _looks_like_command(text: str) -> bool:
+    """A string that is itself a dangerous-looking command line, not prose or a document."""
+    s = text.strip()
+    if not s or len(s) > _MAX_EMBEDDED or s.count("\n") > 8:
+        return False
+    if not re.match(r"^(?:sudo\s+)?[\w./~$-]+(?:\s|$)", s) or s.endswith((".", "?", "!")):
+        return False
+    return bool(_EMBEDDED.search(s))
+
+
+def _hit(
+    flags: list[Flag], argument: str | None = None, file: str | None = None, line: int | None = None
+) -> Hit:
+    """One finding per argument or line (the registry keeps one): the most severe flag, the
+    others named in its description."""
+    top, rest = flags[0], flags[1:_MAX_HITS]
+    detail = top.detail
+    if rest:
+        detail += " Also: " + "; ".join(f"{f.title} ({f.severity.value})" for f in rest) + "."
+    return Hit(top.severity, top.title, detail, top.fix, file=file, line=line, argument=argument)
+
+
+def shell_command(ctx: CheckInput) -> Iterator[Hit]:
+    """The shell commands of a tool call: the command of a shell tool (a string, or an argv
+    list), any argument named like a command whatever the tool, and any other string argument
+    that is plainly a dangerous command line (only its critical findings, to spare prose)."""
+    tool = ctx.tool
+    if tool is None:
+        return
+    base = Context(workspace=tool.call.workspace, allowed_hosts=ctx.options.allowed_hosts)
+    for argument, text, conservative in _sources(tool):
+        flags = judge(text, Context(base.workspace, base.allowed_hosts))
+        if conservative:
+            flags = [f for f in flags if f.severity is Severity.CRITICAL]
+        if flags:
+            yield _hit(flags, argument=argument)
+
+
+def shell_scripts(ctx: CheckInput) -> Iterator[Hit]:
+    """The same checks over shell that arrives in the files of a change."""
+    base = Context(
+        workspace=ctx.tool.call.workspace if ctx.tool is not None else None,
+        allowed_hosts=ctx.options.allowed_hosts,
+    )
+    for file in ctx.files:
+        if file.path is not None and file.path.startswith("<"):
+            continue
+        reported: set[str] = set()
+        for unit in script_units(file):
+            flags = judge(unit.text, Context(base.workspace, base.allowed_hosts))
+            if unit.baseline:
+                old = {f.title for line in unit.baseline for f in judge(line, Context())}
+                flags = [f for f in flags if f.title not in old]
+            if not unit.report_problems:
+                flags = [f for f in flags if not f.title.startswith("could not read")]
+            flags = [f for f in flags if f.title not in reported][:_MAX_HITS]
+            if flags and len(reported) < _MAX_HITS:
+                reported.update(f.title for f in flags)
+                yield _hit(flags, file=file.path, line=unit.line)

@@ -1,0 +1,270 @@
+"""Code handed to an interpreter from the shell (``python -c``, ``perl -e``, ``awk 'BEGIN{…}'``,
+``vim -c ':py …'``, a heredoc fed to ``ruby``): the shell commands it runs and what it does
+that the shell rules cannot see (sockets, set-uid, native libraries, decoded payloads).
+
+The commands are read from the calls that run them (``os.system("…")``, ``exec "…"``,
+``spawn("/bin/sh")``, backticks, ``esyscmd(…)``, ``\\write18{…}``) and, for file and directory
+calls, written as the shell command that does the same (``shutil.rmtree("/")`` → ``rm -rf /``,
+``open("/etc/shadow")`` → ``cat /etc/shadow``) so one set of rules judges both.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from .shell_catalogue import words
+from .shell_paths import SECRET_PATH
+
+__all__ = ["CodeScan", "escape_lines", "scan_code"]
+
+_MAX_CODE = 65_536
+_MAX_CALLS = 64
+
+_ENV_READ = re.compile(
+    r"""(?:getenv|os\.environ\.get|os\.getenv|System\.getenv|ENV\.fetch)\(\s*["'](\w+)["']\s*\)"""
+    r"""|(?:os\.environ|ENV|\$_ENV|\$_SERVER)\[\s*["'](\w+)["']\s*\]|\$ENV\{\s*["']?(\w+)["']?\s*\}"""
+    r"""|process\.env\.(\w+)|ENVIRON\[\s*"(\w+)"\s*\]"""
+)
+_CALL = re.compile(
+    r"(?<![\w.])(?:[\w.]*\.)?(system|exec[lv]?p?e?|popen[234]?|spawn(?:Sync|v?p?e?)?|call|"
+    r"check_call|check_output|run|Popen|getoutput|getstatusoutput|passthru|shell_exec|"
+    r"proc_open|pcntl_exec|execute|callCommand|spawnCommand|run-shell-command|Start|execSync|"
+    r"execFileSync|execFile|capture[23e]?|esyscmd|syscmd|term|ansi-term|shell-command|"
+    r"posix\.exec|open3|sh|qx|callProcess|readProcess)(\s*\(|\s+(?=[\"'\[{])|\s*\{)"
+)
+_ARGV_CALLS = words(
+    """
+    execl execlp execle execlpe execv execvp execve execvpe spawn spawnv spawnvp spawnve
+    spawnSync Popen run call check_call check_output execFile execFileSync Start callProcess
+    readProcess capture2 capture3 capture2e posix.exec
+    """
+)
+_LITERAL = re.compile(
+    r"\"((?:[^\"\\\n]|\\.){0,4000})\"|'((?:[^'\\\n]|\\.){0,4000})'|`([^`]{0,4000})`"
+)
+_BACKTICK = re.compile(
+    r"(?<![\w$])`([^`\n]{1,2000})`|%x[({]([^)}]{1,2000})[)}]|qx[({]([^)}]{1,2000})[)}]"
+)
+_AWK_PIPE = re.compile(r"\"([^\"]{1,2000})\"\s*\|\s*getline|\|\s*&?\s*\"([^\"]{1,2000})\"")
+_TEX = re.compile(
+    r"\\write18\{([^}]{1,2000})\}|%\(([^)]{1,2000})\)|execute_process\(\s*COMMAND\s+([^)]{1,2000})\)"
+)
+_SOCKET = re.compile(
+    r"\bsocket\b|fsockopen|TCPSocket|IO::Socket|Socket::|\bnet\.(?:Socket|connect|"
+    r"createConnection)|/inet/tcp|s_client|TCPServer|UDPSocket|java\.net\.Socket|"
+    r"\bsocket\.|new\s+Socket|Net::Telnet|socat|/dev/tcp/|\bSockets\b",
+    re.IGNORECASE,
+)
+_LISTEN = re.compile(r"\.bind\(|\blisten\(|TCPServer|createServer|ServerSocket|/inet/tcp/\d+/0/0")
+_SPAWN = re.compile(
+    r"dup2|pty\.spawn|\bpty\b|/bin/\w*sh\b|[\"'](?:ba|z|da)?sh[\"']|cmd\.exe|subprocess|"
+    r"\bexec\b|\bsystem\b|popen|proc_open|spawn|child_process|shell_exec|passthru|\|&\s*getline|"
+    r"\brun\(|\bread\(`"
+)
+_HTTP = re.compile(
+    r"urlopen|urlretrieve|requests\.\w+\(|http\.client|HTTPConnection|urllib|\bfetch\(|"
+    r"https?\.(?:get|request)\(|Net::HTTP|LWP|HTTP::Tiny|file_get_contents\(\s*[\"']https?:|"
+    r"require\([\"']https?[\"']\)|net/http|http\.Post|File::Fetch|"
+    r"curl_exec|open-uri|URI\.open|\bwget\b|WebClient|DownloadString|Invoke-WebRequest"
+)
+_EVAL = re.compile(r"\b(?:exec|eval|Function|compile|instance_eval|class_eval|load)\s*\(")
+_DECODE = re.compile(
+    r"b64decode|base64|decode\(\s*[\"'](?:hex|base64|rot13|rot_13)|fromhex|unhexlify|"
+    r"zlib\.decompress|\batob\(|Buffer\.from\([^)]*base64|unpack\(|marshal\.loads|"
+    r"codecs\.decode|gzinflate|str_rot13|pack\(\s*[\"']H",
+    re.IGNORECASE,
+)
+_FILE_READ = re.compile(
+    r"open\([^)]*\)\.read|readFile|File\.read|file_get_contents|IO\.read|"
+    r"read_text|read_bytes|slurp|<\$\w+>|fread\(|createReadStream|"
+    r":read\(|io\.open|\.read\(\)|os\.ReadFile|ioutil\.ReadFile"
+)
+_SERVE = re.compile(
+    r"http\.server|SimpleHTTPServer|socketserver|WEBrick|HTTP::Server|"
+    r"createServer\(|\bhttpd\b|serve_forever|ServerSocket|ListenAndServe"
+)
+_TEX_INPUT = re.compile(r"\\(?:verbatim)?input\{([^}]{1,500})\}|\\openin\d*\s*=?\s*([^\s}]+)")
+_PUT = re.compile(r"^\s*m?put\s+\S", re.MULTILINE)
+_SETUID = re.compile(
+    r"set(?:res|re)?[ug]id\(\s*0|\$[<>]\s*=\s*0|Process::Sys\.set\w*id\(\s*0|"
+    r"process\.set[ug]id\(\s*0|POSIX::set[ug]id\(\s*0"
+)
+_LIBRARY = re.compile(
+    r"cdll\.LoadLibrary|\bCDLL\(|ctypes\.\w+\.LoadLibrary|dlopen|Fiddle|ffi\.load|DynaLoader|"
+    r"System\.load(?:Library)?|load_extension|enable\s+-f"
+)
+_FORK = re.compile(
+    r"fork\s+while\s+fork|while\s*\(?\s*(?:True|1|true)\s*\)?\s*[:{]?\s*(?:os\.)?fork\(|"
+    r"for\s*\(\s*;\s*;\s*\)\s*\{?\s*fork\(|loop\s*\{\s*fork"
+)
+_FILE_CALLS = (
+    (
+        re.compile(
+            r"(?:rmtree|remove_dir_all|rm_rf|rm_r|rimraf|rmSync|rmdirSync)\(\s*[\"']([^\"']+)"
+        ),
+        "rm -rf {}",
+    ),
+    (
+        re.compile(r"(?:os\.remove|os\.unlink|unlink|unlinkSync|File\.delete)\(\s*[\"']([^\"']+)"),
+        "rm -f {}",
+    ),
+    (re.compile(r"open\(\s*[\"']([^\"']+)[\"']\s*,\s*[\"'][wa]"), "tee -a {}"),
+    (
+        re.compile(
+            r"(?:open|readFile\w*|File\.read|file_get_contents|read_text|IO\.read|fopen)"
+            r"\(\s*[\"']([^\"']+)[\"']\s*(?:\)|,\s*[\"']r)"
+        ),
+        "cat {}",
+    ),
+    (
+        re.compile(
+            r"\$\(file\s*>>?\s*([^,)\s]+)|Out-File\s+(?:-FilePath\s+)?['\"]?([^'\"\s;|]+)|"
+            r"\\openout\w*\s*=?\s*([^\s\\}]+)"
+        ),
+        "tee -a {}",
+    ),
+    (
+        re.compile(r"(?:chmod|os\.chmod)\(\s*[\"']([^\"']+)[\"']\s*,\s*0o?([0-7]{3,4})"),
+        "chmod {1} {0}",
+    ),
+)
+
+
+@dataclass(slots=True)
+class CodeScan:
+    """What a piece of interpreter code does, as far as the shell rules care."""
+
+    commands: list[str] = field(default_factory=list)
+    reverse_shell: bool = False
+    bind_shell: bool = False
+    upload: bool = False
+    remote_code: bool = False
+    decoded_code: bool = False
+    setuid: bool = False
+    library: bool = False
+    fork_bomb: bool = False
+    server: bool = False
+
+
+def _unescape(text: str) -> str:
+    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), text)
+
+
+def _region(code: str, start: int, opener: str) -> str:
+    """The argument text of a call from ``start`` (just after its opener)."""
+    close = {"(": ")", "{": "}"}.get(opener)
+    if close is None:
+        end = min(i for i in (code.find(";", start), code.find("\n", start), len(code)) if i >= 0)
+        return code[start:end]
+    level, i = 1, start
+    limit = min(len(code), start + 4000)
+    while i < limit:
+        c = code[i]
+        if c in "\"'":
+            j = code.find(c, i + 1)
+            while j > 0 and code[j - 1] == "\\":
+                j = code.find(c, j + 1)
+            i = limit if j < 0 else j + 1
+            continue
+        level += (c == opener) - (c == close)
+        if level == 0:
+            return code[start:i]
+        i += 1
+    return code[start:limit]
+
+
+def _call_command(name: str, region: str) -> str | None:
+    literals = [_unescape(a or b or c) for a, b, c in _LITERAL.findall(region)]
+    if not literals:
+        plain = region.strip().strip("\"'` ")
+        return plain if name in ("esyscmd", "syscmd") and plain else None
+    if name in _ARGV_CALLS and len(literals) > 1 and " " not in literals[0].strip():
+        if name.startswith("exec") and literals[1] == literals[0].rsplit("/", 1)[-1]:
+            literals = [literals[0], *literals[2:]]
+        if "-c" not in literals:
+            return shlex.join(literals)
+        cut = literals.index("-c")
+        return " ".join([*literals[:cut], "-c", shlex.quote(" ".join(literals[cut + 1 :]))])
+    return literals[0]
+
+
+def scan_code(code: str, env: Mapping[str, str] | None = None) -> CodeScan:
+    """The shell commands ``code`` runs and its other effects. Pure, bounded, never raises."""
+    out = CodeScan()
+    code = code[:_MAX_CODE]
+    if env:
+        code = _ENV_READ.sub(
+            lambda m: repr(env.get(next(g for g in m.groups() if g), m.group(0))), code
+        )
+    for m in _CALL.finditer(code):
+        if len(out.commands) >= _MAX_CALLS:
+            break
+        opener = m.group(2).strip()[:1]
+        command = _call_command(m.group(1), _region(code, m.end(), opener))
+        if command:
+            out.commands.append(command)
+    for pattern in (_BACKTICK, _AWK_PIPE, _TEX):
+        for found in pattern.finditer(code):
+            text = next((g for g in found.groups() if g), "")
+            if text and len(out.commands) < _MAX_CALLS:
+                out.commands.append(_unescape(text))
+    for found in _LITERAL.finditer(code):
+        text = next((g for g in found.groups() if g), "")
+        if len(out.commands) < _MAX_CALLS and SECRET_PATH.search(text) and "\n" not in text:
+            out.commands.append(f"cat {shlex.quote(text)}")
+    for found in _TEX_INPUT.finditer(code):
+        out.commands.append(f"cat {shlex.quote(found.group(1))}")
+    for pattern, template in _FILE_CALLS:
+        for found in pattern.finditer(code):
+            if len(out.commands) < _MAX_CALLS:
+                out.commands.append(template.format(*(shlex.quote(g) for g in found.groups())))
+    socket = bool(_SOCKET.search(code))
+    spawn = bool(_SPAWN.search(code))
+    http = bool(_HTTP.search(code))
+    out.reverse_shell = socket and spawn
+    out.bind_shell = out.reverse_shell and bool(_LISTEN.search(code))
+    out.upload = ((socket or http) and bool(_FILE_READ.search(code))) or bool(_PUT.search(code))
+    out.server = bool(_SERVE.search(code))
+    out.remote_code = http and bool(_EVAL.search(code))
+    out.decoded_code = bool(_EVAL.search(code)) and bool(_DECODE.search(code))
+    out.setuid = bool(_SETUID.search(code))
+    out.library = bool(_LIBRARY.search(code))
+    out.fork_bomb = bool(_FORK.search(code))
+    return out
+
+
+_ESCAPE = re.compile(
+    r"^\s*(?:\^[A-Z])?[:\\@.]?\s*(?:(!)\s*|(shell|sh|system|exec|terminal|call\s+system)\b\s*"
+    r"|set\s+shell=(\S+)|(py(?:thon)?3?|pyx?|lua|perl|ruby|rubydo|luado|perldo)\s+)",
+    re.IGNORECASE,
+)
+
+
+def escape_lines(text: str) -> tuple[list[str], list[str]]:
+    """Commands typed into an interactive program (a pager, an editor, a debugger, a database
+    client): the shell commands they run (``!sh``, ``:!/bin/sh``, ``\\! id``, ``.shell sh``,
+    ``:set shell=/bin/sh``) and the code they evaluate (``:py …``, ``:lua …``)."""
+    shell: list[str] = []
+    code: list[str] = []
+    lines = text[:_MAX_CODE].splitlines()[:400]
+    for index, line in enumerate(lines):
+        m = _ESCAPE.match(line)
+        if m is not None and m.group(4):
+            code.append("\n".join([line[m.end() :], *lines[index + 1 :]]))
+            break
+        for part in line.split("|") if m is not None else []:
+            _escape_part(part, shell)
+    return shell, code
+
+
+def _escape_part(line: str, shell: list[str]) -> None:
+    m = _ESCAPE.match(line)
+    if m is not None and not m.group(4):
+        rest = line[m.end() :].strip()
+        if m.group(3):
+            shell.append(m.group(3))
+        else:
+            shell.append(rest or "sh")

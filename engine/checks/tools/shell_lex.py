@@ -1,0 +1,340 @@
+"""The fallback reader: a small, linear shell lexer for what bashlex cannot read (``[[ … ]]``,
+``case``, ``$((…))``, ``time``, ``coproc``, arrays, very long or very nested input).
+
+It splits on the control operators, removes quotes (``'…'``, ``"…"``, ``$'…'`` decoded,
+backslashes), keeps ``$(…)``, backticks and ``<(…)`` as substitutions read recursively, reads
+redirections and heredoc bodies, and drops reserved words. It never raises: an unbalanced quote
+or parenthesis becomes a problem in the budget and the rest of the text is still read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from .shell_catalogue import words
+from .shell_model import MAX_DEPTH, Budget, Pipeline, Redirect, Script, Simple, Sub
+
+__all__ = ["RESERVED", "ansi_c", "finish_simple", "lex", "unquote"]
+
+Reader = Callable[[str, int, Budget], Script]
+
+RESERVED = words(
+    """
+    if then else elif fi do done while until { } ! time coproc esac in -p ]] ))
+    """
+)
+_HEADS = words(
+    """
+    for select case function [[ ((
+    """
+)
+_ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=")
+_REDIR = re.compile(r"(\d{1,2})?(&>>|&>|<<<|<<-|<<|<>|>>|>&|<&|>\||>|<)")
+_OPS = ("&&", "||", ";;", "|&", ";", "&", "|", "(", ")")
+_STOP = frozenset(" \t\n;&|()<>")
+_ESCAPES = {
+    "n": "\n",
+    "t": "\t",
+    "r": "\r",
+    "a": "\a",
+    "b": "\b",
+    "e": "\x1b",
+    "E": "\x1b",
+    "f": "\f",
+    "v": "\v",
+    "\\": "\\",
+    "'": "'",
+    '"': '"',
+    "?": "?",
+}
+_ANSI = re.compile(r"\\(x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|[0-7]{1,3}|.)", re.DOTALL)
+
+
+def ansi_c(body: str) -> str:
+    """The text of a ``$'…'`` string: ``\\x72\\155`` → ``rm``."""
+
+    def one(m: re.Match[str]) -> str:
+        code = m.group(1)
+        if code[0] in "xu" and len(code) > 1:
+            return chr(int(code[1:], 16))
+        if code[0] in "01234567":
+            return chr(int(code, 8) & 0xFF)
+        return _ESCAPES.get(code, "\\" + code)
+
+    return _ANSI.sub(one, body)
+
+
+def balanced(text: str, start: int, close: str) -> int:
+    """The index of the ``close`` (``)`` or ``}``) that ends the group opened just before
+    ``start``, skipping quotes and nested groups; -1 when there is none."""
+    opener = "(" if close == ")" else "{"
+    level, i, n = 1, start, len(text)
+    while i < n:
+        c = text[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "'":
+            end = text.find("'", i + 1)
+            if end < 0:
+                return -1
+            i = end + 1
+            continue
+        if c in '"`':
+            j = i + 1
+            while j < n and text[j] != c:
+                j += 2 if text[j] == "\\" else 1
+            if j >= n:
+                return -1
+            i = j + 1
+            continue
+        if c == opener:
+            level += 1
+        elif c == close:
+            level -= 1
+            if level == 0:
+                return i
+        i += 1
+    return -1
+
+
+def finish_simple(cmd: Simple) -> Simple | None:
+    """Drop reserved words and loop heads, split off leading assignments; None when nothing
+    of a command is left."""
+    words = cmd.words
+    drop = 0
+    while drop < len(words) and words[drop] in RESERVED:
+        drop += 1
+    if drop < len(words) and words[drop] in _HEADS:
+        drop = len(words)
+    while drop < len(words) and _ASSIGN.match(words[drop]):
+        name, _, value = words[drop].partition("=")
+        cmd.assigns.append((name.rstrip("+"), value))
+        drop += 1
+    if drop:
+        cmd.words = words[drop:]
+        for sub in cmd.subs:
+            sub.word = sub.word - drop if sub.word >= drop else -1
+    if not cmd.words and not cmd.assigns and not cmd.redirects and not cmd.subs:
+        return None
+    return cmd
+
+
+class _Lexer:
+    def __init__(self, text: str, depth: int, budget: Budget, reader: Reader) -> None:
+        self.text, self.n, self.i = text, len(text), 0
+        self.depth, self.budget, self.reader = depth, budget, reader
+        self.script = Script()
+        self.pipe = Pipeline()
+        self.cmd = Simple()
+        self.start = 0
+        self.heredocs: list[tuple[Simple, int, str, bool]] = []
+        self.parens = 0
+
+    def sub(self, kind: str, inner: str, word: int) -> None:
+        if self.depth + 1 > MAX_DEPTH:
+            self.budget.problem("commands nested too deep")
+            return
+        self.cmd.subs.append(Sub(kind, word, self.reader(inner, self.depth + 1, self.budget)))
+
+    def end_command(self) -> None:
+        self.cmd.text = self.text[self.start : self.i].strip()
+        done = finish_simple(self.cmd)
+        if done is not None and self.budget.take():
+            self.pipe.commands.append(done)
+        self.cmd = Simple()
+
+    def end_pipeline(self, background: bool = False) -> None:
+        self.end_command()
+        if self.pipe.commands:
+            self.pipe.background = background
+            self.script.pipelines.append(self.pipe)
+        self.pipe = Pipeline()
+
+    def read_heredocs(self) -> None:
+        for cmd, index, delim, strip in self.heredocs:
+            lines: list[str] = []
+            while self.i < self.n:
+                end = self.text.find("\n", self.i)
+                end = self.n if end < 0 else end
+                line = self.text[self.i : end]
+                self.i = end + 1
+                if (line.lstrip("\t") if strip else line) == delim:
+                    break
+                lines.append(line.lstrip("\t") if strip else line)
+            old = cmd.redirects[index]
+            cmd.redirects[index] = Redirect(old.op, old.fd, "\n".join(lines))
+        self.heredocs.clear()
+
+    def word(self) -> str:
+        """Scan one word from ``self.i``; substitutions go to the current command."""
+        text, n = self.text, self.n
+        out: list[str] = []
+        index = len(self.cmd.words)
+        i = self.i
+        if i + 1 < n and text[i] in "<>" and text[i + 1] == "(":
+            end = balanced(text, i + 2, ")")
+            if end < 0:
+                self.budget.problem("unbalanced parenthesis")
+                end = n
+            self.sub(text[i], text[i + 2 : end], index)
+            self.i = min(end + 1, n)
+            return text[i : end + 1]
+        while i < n:
+            c = text[i]
+            if c in _STOP:
+                if c == "(" and out and out[-1].endswith("="):
+                    end = balanced(text, i + 1, ")")
+                    end = n - 1 if end < 0 else end
+                    out.append(text[i : end + 1])
+                    i = end + 1
+                    continue
+                break
+            if c == "\\":
+                if i + 1 < n and text[i + 1] != "\n":
+                    out.append(text[i + 1])
+                i += 2
+            elif c == "'" or (c == "$" and text.startswith("$'", i)):
+                ansi = c == "$"
+                i += 1 if not ansi else 2
+                end = i
+                while end < n and text[end] != "'":
+                    end += 2 if ansi and text[end] == "\\" else 1
+                if end >= n:
+                    self.budget.problem("unbalanced quote")
+                body = text[i:end]
+                out.append(ansi_c(body) if ansi else body)
+                i = end + 1
+            elif c == '"':
+                i = self.dquote(i + 1, out, index)
+            else:
+                i = self.dollar(i, out, index)
+        self.i = i
+        return "".join(out)
+
+    def dquote(self, i: int, out: list[str], index: int) -> int:
+        text, n = self.text, self.n
+        while i < n and text[i] != '"':
+            c = text[i]
+            if c == "\\" and i + 1 < n:
+                nxt = text[i + 1]
+                if nxt != "\n":
+                    out.append(nxt if nxt in '$`"\\' else c + nxt)
+                i += 2
+            elif c in "$`":
+                i = self.dollar(i, out, index)
+            else:
+                out.append(c)
+                i += 1
+        if i >= n:
+            self.budget.problem("unbalanced quote")
+        return i + 1
+
+    def dollar(self, i: int, out: list[str], index: int) -> int:
+        """``$(…)``, ``$((…))``, ``${…}``, backticks, or one plain character at ``i``."""
+        text, n = self.text, self.n
+        if text.startswith("$((", i):
+            end = balanced(text, i + 2, ")")
+            end = n - 1 if end < 0 else end
+            out.append(text[i : end + 1])
+            return end + 1
+        if text.startswith("$(", i) or text.startswith("${", i):
+            close = ")" if text[i + 1] == "(" else "}"
+            end = balanced(text, i + 2, close)
+            if end < 0:
+                self.budget.problem(
+                    "unbalanced parenthesis" if close == ")" else "unbalanced brace"
+                )
+                end = n
+            if close == ")":
+                self.sub("$", text[i + 2 : end], index)
+            out.append(text[i : end + 1])
+            return end + 1
+        if text[i] == "`":
+            end = i + 1
+            while end < n and text[end] != "`":
+                end += 2 if text[end] == "\\" else 1
+            if end >= n:
+                self.budget.problem("unbalanced backquote")
+            self.sub("$", text[i + 1 : end].replace("\\`", "`"), index)
+            out.append(text[i : end + 1])
+            return end + 1
+        out.append(text[i])
+        return i + 1
+
+    def redirect(self, m: re.Match[str]) -> None:
+        self.i = m.end()
+        while self.i < self.n and self.text[self.i] in " \t":
+            self.i += 1
+        op = m.group(2)
+        fd = int(m.group(1)) if m.group(1) else None
+        count = len(self.cmd.words)
+        target = self.word() if self.i < self.n and self.text[self.i] not in "\n;&|)" else ""
+        del self.cmd.words[count:]
+        for sub in self.cmd.subs:
+            if sub.word >= count:
+                sub.word = -1
+        if op in ("<<", "<<-"):
+            self.heredocs.append((self.cmd, len(self.cmd.redirects), target, op == "<<-"))
+        self.cmd.redirects.append(Redirect(op, fd, target))
+
+    def run(self) -> Script:
+        text, n = self.text, self.n
+        while self.i < n and not self.budget.exhausted:
+            c = text[self.i]
+            if c in " \t":
+                self.i += 1
+            elif c == "\\" and text.startswith("\\\n", self.i):
+                self.i += 2
+            elif c == "#" and not self.cmd.words:
+                end = text.find("\n", self.i)
+                self.i = n if end < 0 else end
+            elif c == "\n":
+                self.end_pipeline()
+                self.i += 1
+                self.read_heredocs()
+                self.start = self.i
+            elif (m := _REDIR.match(text, self.i)) and not (
+                m.group(2) in ("<", ">") and text.startswith("(", m.end())
+            ):
+                self.redirect(m)
+            elif (op := next((o for o in _OPS if text.startswith(o, self.i)), None)) is not None:
+                self.operator(op)
+            else:
+                before = self.i
+                self.cmd.words.append(self.word())
+                if self.i == before:  # a character no rule consumes: keep it, move on
+                    self.cmd.words[-1] = text[before]
+                    self.i += 1
+        self.end_pipeline()
+        if self.heredocs:
+            self.read_heredocs()
+        return self.script
+
+    def operator(self, op: str) -> None:
+        self.i += len(op)
+        if op in ("|", "|&"):
+            self.end_command()
+        elif op == "(" and len(self.cmd.words) == 1 and self.text.startswith(")", self.i):
+            self.cmd = Simple()  # ``name() { … }``: a function definition, not a command
+            self.i += 1
+        elif op == ")" and self.parens == 0:
+            self.cmd = Simple()  # a ``case`` pattern ``a|b)``
+            self.pipe = Pipeline()
+        else:
+            self.parens += {"(": 1, ")": -1}.get(op, 0)
+            self.end_pipeline(background=op == "&")
+        self.start = self.i
+
+
+def unquote(raw: str) -> str:
+    """One word's text with its quotes removed, as the shell would (``'a "b"'`` → ``a "b"``);
+    substitutions inside are kept as written, not read."""
+    return _Lexer(raw, MAX_DEPTH, Budget(), lambda t, d, b: Script()).word()
+
+
+def lex(text: str, depth: int, budget: Budget, reader: Reader | None = None) -> Script:
+    """Read ``text`` into a script; nested substitutions are read with ``reader`` (this lexer
+    by default). Never raises."""
+    return _Lexer(text, depth, budget, reader or (lambda t, d, b: lex(t, d, b))).run()

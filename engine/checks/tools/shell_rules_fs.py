@@ -1,0 +1,294 @@
+"""Rules about the machine itself: deletes of wide or system paths, disks overwritten or
+formatted, permissions opened or set-uid bits set, fork bombs, writes to start-up, privilege
+and log files, traces hidden and security switched off."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from .shell_binaries import PASSIVE
+from .shell_catalogue import words
+from .shell_model import Cmd
+from .shell_paths import (
+    DEVICE,
+    HISTORY,
+    LOGS,
+    PERSISTENCE,
+    PRIVILEGE_FILES,
+    classify,
+    empty_var_root,
+    normal,
+    outside_workspace,
+)
+from .shell_rules import Context, Flag, critical, high, operands, rule, short_flags
+
+__all__ = ["UNDER_SYSTEM", "WHAT", "write_targets"]
+
+_NOT_OUTPUT = words(
+    """
+    ssh scp sftp sshfs mount ps tmux screen kubectl helm docker curl wget nc ncat
+    """
+)
+WHAT = {
+    "root": "the root file system",
+    "home": "a home folder",
+    "system": "a system folder",
+    "device": "a disk device",
+    "history": "shell history",
+    "log": "system logs",
+}
+_RECOVER = "Delete only paths inside the workspace, named explicitly."
+UNDER_SYSTEM = re.compile(r"^/(?:etc|usr|bin|sbin|lib\w*|boot|var|opt|srv|root|sys|proc)/")
+_BENIGN_PROFILE = re.compile(
+    r"^\s*(?:export\s+[\w]+=|alias\s|source\s|\.\s|[\w]+=|#|eval\s+\"\$\((?:\w+)\s+\w+|"
+    r"(?:fpath|path)\+?=|$)"
+)
+
+
+def write_targets(cmd: Cmd) -> list[str]:
+    """The files ``cmd`` writes: redirections, ``tee``, the target of ``cp``/``mv``/
+    ``install``/``ln``, ``dd of=``, ``sed -i``, ``truncate``, downloads' ``-o``."""
+    out = [
+        r.target
+        for r in cmd.redirects
+        if r.op in (">", ">>", ">|", "&>", "&>>", "<>")
+        and not r.target.isdigit()
+        and r.target != "-"
+    ]
+    ops = operands(
+        cmd.argv,
+        words(
+            """
+    -t -m -o -g -S -s --target-directory
+    """
+        ),
+    )
+    if cmd.name in ("tee", "vim", "vi", "nano", "emacs", "ed", "ex", "pico", "joe", "red"):
+        out.extend(w for w in cmd.argv[1:] if not w.startswith(("-", "+")))
+    elif cmd.name in ("cp", "mv", "install", "ln", "rsync") and len(ops) >= 2:
+        out.append(ops[-1])
+    elif cmd.name == "dd":
+        out.extend(w[3:] for w in cmd.argv if w.startswith("of="))
+    elif cmd.name in ("sed", "perl") and any(w.startswith("-i") for w in cmd.argv):
+        out.extend(ops[1:])
+    elif cmd.name == "truncate":
+        out.extend(operands(cmd.argv, frozenset({"-s", "-r", "--size", "--reference"})))
+    elif cmd.name not in _NOT_OUTPUT and cmd.name not in PASSIVE:
+        for i, word in enumerate(cmd.argv[:-1]):
+            if word in ("-o", "--output", "--out") and re.search(r"[/.]", cmd.argv[i + 1]):
+                out.append(cmd.argv[i + 1])
+    if cmd.name in ("curl", "wget"):
+        for i, word in enumerate(cmd.argv[:-1]):
+            if word in ("-o", "--output", "-O", "--output-document") and not (
+                cmd.name == "curl" and word == "-O"
+            ):
+                out.append(cmd.argv[i + 1])
+    return out
+
+
+def _emptying(cmd: Cmd) -> bool:
+    content = cmd.stdin if cmd.name == "tee" else None
+    if cmd.name in ("truncate",) or (cmd.name == "ln" and "/dev/null" in cmd.argv):
+        return True
+    if cmd.name in ("cp", "mv", "cat") and "/dev/null" in cmd.argv:
+        return True
+    if cmd.name in ("", ":", "true", "echo", "printf") and len(cmd.argv) <= 1:
+        return True
+    return content is not None and not content.strip()
+
+
+@rule
+def writes(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
+    """Writes to disks, privilege files, start-up files and logs."""
+    for target in write_targets(cmd):
+        path = normal(target)
+        if DEVICE.match(path):
+            yield critical(
+                "overwrites a disk device",
+                cmd.text,
+                f"it writes to {path}; the disk's data is destroyed.",
+                "Never write to a raw disk from an agent.",
+            )
+        elif PRIVILEGE_FILES.match(path):
+            yield critical(
+                f"changes {path}",
+                cmd.text,
+                "writing the account or sudo files grants privileges (privilege escalation).",
+                "Change users and sudo rights through an administrator.",
+            )
+        elif HISTORY.search(path) or LOGS.match(path):
+            if _emptying(cmd) or (cmd.redirects and any(r.op == ">" for r in cmd.redirects)):
+                yield critical(
+                    "erases logs or shell history",
+                    cmd.text,
+                    f"it empties {path}, hiding what was done.",
+                    "Leave logs and history alone.",
+                )
+            else:
+                yield high(
+                    "writes to logs",
+                    cmd.text,
+                    f"it writes into {path}.",
+                    "Applications should log through their own logger.",
+                )
+        elif PERSISTENCE.search(path):
+            yield _persistence(cmd, path)
+        elif UNDER_SYSTEM.match(path) and not path.startswith(("/var/tmp/", "/tmp/")):
+            yield high(
+                "writes a system file",
+                cmd.text,
+                f"it writes {path}, outside the workspace.",
+                "Keep changes inside the workspace.",
+            )
+
+
+def _persistence(cmd: Cmd, path: str) -> Flag:
+    if cmd.name in ("vim", "vi", "nano", "emacs", "ed", "ex", "pico", "joe", "code"):
+        return high(
+            "edits a start-up file",
+            cmd.text,
+            f"{path} runs commands automatically; an edit there persists.",
+            "Ask the user first.",
+        )
+    if "/.git/hooks" in path or path.startswith(".git/hooks"):
+        return high(
+            "installs a git hook",
+            cmd.text,
+            f"it writes {path}, which git runs on every commit or push.",
+            "Install hooks through the project's hook tool.",
+        )
+    content = cmd.stdin if cmd.name == "tee" else None
+    if cmd.name in ("echo", "printf"):
+        content = " ".join(cmd.argv[1:])
+    profile = re.search(r"/\.(?:bash|zsh|profile|zprofile|zshenv|bash_profile|zlogin)", path)
+    if (
+        profile
+        and content is not None
+        and all(_BENIGN_PROFILE.match(line) for line in content.splitlines() or [""])
+    ):
+        return high(
+            "changes a shell profile",
+            cmd.text,
+            f"it adds to {path}, which every new shell runs.",
+            "Ask the user before changing their shell profile.",
+        )
+    return critical(
+        "persistence: writes a start-up file",
+        cmd.text,
+        f"it writes {path}, "
+        "which runs commands automatically (cron, systemd, shell profiles, ssh "
+        "keys, preloaded libraries).",
+        "Do not install anything that runs by itself.",
+    )
+
+
+@rule
+def remove(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
+    """Recursive deletes of the root, homes, system folders, logs; variables that may be
+    empty; deletes outside the workspace."""
+    if cmd.name not in ("rm", "rmdir", "unlink", "shred", "srm", "wipe", "remove-item", "del"):
+        return
+    flags = short_flags(cmd.argv)
+    recursive = bool(flags & {"-r", "-R", "--recursive", "-Recurse"}) or cmd.name == "srm"
+    if "--no-preserve-root" in flags:
+        yield critical(
+            "recursive delete of /",
+            cmd.text,
+            "--no-preserve-root removes the root file system.",
+            _RECOVER,
+        )
+    for target in operands(cmd.argv, frozenset({"-n", "--iterations", "-s", "--size"})):
+        kind = classify(target, ctx.cwd)
+        if kind in ("history", "log"):
+            yield critical(
+                "erases logs or shell history",
+                cmd.text,
+                f"it deletes {WHAT[kind]} ({target}), hiding what was done.",
+                "Leave logs and history alone.",
+            )
+        elif kind == "device" and cmd.name == "shred":
+            yield critical("wipes a disk", cmd.text, f"shred overwrites {target}.", _RECOVER)
+        elif kind in ("root", "home", "system") and (recursive or "*" in target):
+            where = normal(target) if kind != "root" else "/"
+            yield critical(
+                f"recursive delete of {where}",
+                cmd.text,
+                f"it deletes {WHAT[kind]}; this cannot be undone.",
+                _RECOVER,
+            )
+        elif recursive and empty_var_root(target):
+            yield critical(
+                "recursive delete through a variable that may be empty",
+                cmd.text,
+                f"if the variable in {target} is empty or unset this deletes from the root.",
+                'Guard it: "${VAR:?}/…", or name the path.',
+            )
+        elif UNDER_SYSTEM.match(normal(target)) and outside_workspace(target, ctx.workspace):
+            yield high("deletes system files", cmd.text, f"it deletes {target}.", _RECOVER)
+        elif recursive and outside_workspace(target, ctx.workspace):
+            yield high(
+                "recursive delete outside the workspace",
+                cmd.text,
+                f"it deletes {target}, outside the workspace.",
+                _RECOVER,
+            )
+        elif cmd.name == "shred" and not target.startswith("-"):
+            yield high(
+                "destroys files irreversibly",
+                cmd.text,
+                f"shred overwrites {target}.",
+                "Delete files normally unless the user asked for shredding.",
+            )
+
+
+@rule
+def find_delete(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
+    """``find`` deleting from wide places; ``find`` hunting set-uid binaries or keys."""
+    if cmd.name != "find":
+        return
+    starts = []
+    for word in cmd.argv[1:]:
+        if word.startswith(("-", "(", "!", ")")):
+            break
+        starts.append(word)
+    text = " ".join(cmd.argv)
+    deleting = "-delete" in cmd.argv or bool(
+        re.search(r"-(?:exec|execdir|ok|okdir)\s.*\b(?:rm|shred|unlink|srm)\b", text)
+    )
+    for start in starts or ["."]:
+        if re.match(r"^/(?:var/|private/)?tmp(?:/|$)", start):
+            continue
+        kind = classify(start, ctx.cwd)
+        if deleting and kind:
+            yield critical(
+                f"find deletes from {WHAT[kind]}",
+                cmd.text,
+                f"it deletes files under {start}.",
+                _RECOVER,
+            )
+        elif deleting and outside_workspace(start, ctx.workspace):
+            yield high(
+                "find deletes outside the workspace",
+                cmd.text,
+                f"it deletes files under {start}.",
+                _RECOVER,
+            )
+    if re.search(r"-perm\s+[-/+]?(?:u=s|g=s|[246]000|-4000)", text):
+        yield high(
+            "searches for set-uid binaries",
+            cmd.text,
+            "a first step of privilege escalation.",
+            "There is no development need for this search.",
+        )
+    if re.search(
+        r"-i?name\s+['\"]?(?:id_rsa|id_ed25519|\*\.pem|\*\.key|\.env|credentials|"
+        r"\*\.kdbx|shadow|\.git-credentials)",
+        text,
+    ):
+        yield high(
+            "hunts for credential files",
+            cmd.text,
+            "it searches for private keys or credentials.",
+            "Use only the credentials the task was given.",
+        )

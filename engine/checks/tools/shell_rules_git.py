@@ -1,0 +1,138 @@
+"""Rules about git: force pushes and deletes of shared branches, hard resets to remote
+branches, ``git clean``, history rewrites and patches applied outside the repository."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from .shell_catalogue import words
+from .shell_model import Cmd
+from .shell_rules import Context, Flag, critical, high, operands, rule, short_flags
+
+__all__: list[str] = []
+
+
+_PROTECTED = re.compile(
+    r"^(?:main|master|trunk|develop|release(?:[/_-].*)?|prod|production|"
+    r"stable|live|gh-pages)$"
+)
+
+
+_GIT_VALUED = words(
+    """
+    -C -c --git-dir --work-tree --namespace --exec-path
+    """
+)
+
+
+def _git_args(argv: list[str]) -> list[str]:
+    """git's words from its subcommand on (global options dropped)."""
+    i = 1
+    while i < len(argv) and argv[i].startswith("-"):
+        i += 2 if argv[i] in _GIT_VALUED else 1
+    return argv[i:]
+
+
+def _branch(ref: str) -> str:
+    ref = ref.lstrip("+")
+    dst = ref.split(":", 1)[-1]
+    return dst.removeprefix("refs/heads/")
+
+
+@rule
+def git(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
+    """Force pushes, hard resets to remote branches, ``git clean -x``, history rewrites."""
+    if cmd.name != "git":
+        return
+    args = _git_args(cmd.argv)
+    if not args:
+        return
+    verb, rest = args[0], args[1:]
+    flags = short_flags(["git", *rest])
+    if verb == "push":
+        refs = operands(
+            ["push", *rest], frozenset({"-o", "--push-option", "--repo", "--receive-pack"})
+        )[1:]
+        branches = [_branch(r) for r in refs]
+        plus = any(r.startswith("+") for r in refs)
+        forced = bool(flags & {"-f", "--force"}) or plus
+        lease = bool(flags & {"--force-with-lease", "--force-if-includes"})
+        deleted = [b for r, b in zip(refs, branches, strict=True) if r.startswith(":")]
+        if flags & {"--delete", "-d"}:
+            deleted = branches
+        if "--mirror" in flags:
+            yield critical(
+                "git push --mirror",
+                cmd.text,
+                "it overwrites and deletes every branch and tag of the remote.",
+                "Push the one branch needed.",
+            )
+        elif any(_PROTECTED.match(b) for b in deleted):
+            yield critical(
+                "deletes a shared branch",
+                cmd.text,
+                "a main or release branch is removed from the remote.",
+                "Never delete shared branches.",
+            )
+        elif forced or lease:
+            shared = [b for b in branches if _PROTECTED.match(b)]
+            if shared or (forced and not branches):
+                target = shared[0] if shared else "the current branch (none named)"
+                yield critical(
+                    "force push to a shared branch",
+                    cmd.text,
+                    f"it rewrites {target} on the remote; others' work is lost.",
+                    "Never force-push shared branches; open a pull request.",
+                )
+            else:
+                yield high(
+                    "force push",
+                    cmd.text,
+                    "it rewrites the branch's history on the remote.",
+                    "Make sure nobody else uses the branch.",
+                )
+    elif verb == "reset" and "--hard" in rest:
+        target = next((w for w in rest if not w.startswith("-")), "HEAD")
+        if re.match(r"^(?:origin|upstream)/|@\{u", target):
+            yield critical(
+                "git reset --hard to a remote branch",
+                cmd.text,
+                f"it throws away every local commit and change not in {target}.",
+                "Stash or branch first; reset only what you mean to lose.",
+            )
+        else:
+            yield high(
+                "git reset --hard",
+                cmd.text,
+                "uncommitted work is lost for good.",
+                "Stash first (git stash), or reset softly.",
+            )
+    elif verb == "clean" and flags & {"-f", "--force"} and not flags & {"-n", "--dry-run"}:
+        yield high(
+            "git clean deletes untracked files",
+            cmd.text,
+            "untracked (and with -x ignored: .env, local settings) files are deleted for good.",
+            "Run git clean -n first and delete only what it lists.",
+        )
+    elif verb == "apply" and "--unsafe-paths" in rest:
+        yield high(
+            "git apply outside the repository",
+            cmd.text,
+            "--unsafe-paths lets a patch write anywhere.",
+            "Apply patches inside the repository only.",
+        )
+    elif verb in ("filter-branch", "filter-repo") or (verb == "update-ref" and "-d" in rest):
+        yield high(
+            "rewrites git history",
+            cmd.text,
+            "every commit is rewritten.",
+            "Rewrite history only with the team's agreement.",
+        )
+    elif verb == "branch" and flags & {"-D"} and any(_PROTECTED.match(w) for w in rest):
+        yield high(
+            "deletes a main branch",
+            cmd.text,
+            "a main or release branch is deleted locally.",
+            "Keep shared branches.",
+        )

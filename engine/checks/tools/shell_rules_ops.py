@@ -1,0 +1,295 @@
+"""Rules about shared infrastructure: git history rewritten on shared branches, Terraform and
+Pulumi destroys, Kubernetes and Helm in production, cloud storage and databases deleted,
+containers given the host, production databases and hosts touched."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from .shell_catalogue import words
+from .shell_model import Cmd
+from .shell_rules import Context, Flag, critical, high, operands, rule, short_flags
+
+__all__: list[str] = []
+
+_PROD = re.compile(r"(?:^|[^a-z])prod(?:uction)?(?:[^a-z]|$)|prd(?:[^a-z]|$)", re.IGNORECASE)
+
+
+@rule
+def infrastructure(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
+    """terraform/pulumi destroy and apply; kubectl and helm deletes and production changes."""
+    name, args = cmd.name, cmd.argv[1:]
+    verbs = [w for w in args if not w.startswith("-")]
+    verb = verbs[0] if verbs else ""
+    joined = " ".join(args)
+    if name in ("terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf", "serverless", "sls"):
+        if verb in ("destroy", "remove") or (
+            verb in ("apply", "up", "deploy") and "-destroy" in args
+        ):
+            yield critical(
+                f"{name} destroy",
+                cmd.text,
+                "it deletes the infrastructure the state manages.",
+                "Destroy only with a human's approval.",
+            )
+        elif verb in ("apply", "up", "deploy", "import", "taint", "force-unlock") or (
+            verb == "state"
+            and len(verbs) > 1
+            and verbs[1] in ("rm", "push", "mv", "replace-provider")
+        ):
+            yield high(
+                f"{name} {verb} changes infrastructure",
+                cmd.text,
+                "real resources are created, changed or deleted.",
+                "Review the plan first.",
+            )
+    elif name == "kubectl":
+        verbs = operands(cmd.argv, _KUBECTL_VALUED)
+        verb = verbs[0] if verbs else ""
+        prod = bool(_PROD.search(joined))
+        wide = bool(re.search(r"(?:^|\s)(?:--all|-A|--all-namespaces)(?:\s|=|$)", joined))
+        kinds = set(verbs[1:2])
+        if verb == "delete":
+            if (
+                wide
+                or prod
+                or kinds
+                & {
+                    "namespace",
+                    "namespaces",
+                    "ns",
+                    "node",
+                    "nodes",
+                    "pv",
+                    "crd",
+                    "crds",
+                    "customresourcedefinition",
+                }
+            ):
+                yield critical(
+                    "kubectl delete in production or of everything",
+                    cmd.text,
+                    "it deletes resources others depend on.",
+                    "Delete one named resource, outside production.",
+                )
+            elif not kinds & {"pod", "pods", "po", "job", "jobs"} and "-f" not in args[:1]:
+                yield high(
+                    "kubectl delete",
+                    cmd.text,
+                    "it deletes a cluster resource.",
+                    "Make sure the resource is not shared.",
+                )
+        elif verb in (
+            "apply",
+            "create",
+            "replace",
+            "patch",
+            "scale",
+            "edit",
+            "set",
+            "drain",
+            "cordon",
+            "taint",
+            "rollout",
+            "annotate",
+            "label",
+        ):
+            if (
+                "--dry-run" in joined
+                or "--dry-run=client" in joined
+                or "--dry-run=server" in joined
+            ):
+                pass
+            elif prod or verb in ("apply", "replace", "drain", "edit"):
+                yield high(
+                    f"kubectl {verb} changes the cluster",
+                    cmd.text,
+                    "the running workload changes" + (" in production." if prod else "."),
+                    "Review the manifest and the target context.",
+                )
+        elif verb in ("exec", "cp", "port-forward", "attach", "debug") and prod:
+            yield high(
+                "acts inside production",
+                cmd.text,
+                f"kubectl {verb} reaches a production workload.",
+                "Ask a human before touching production.",
+            )
+        elif (
+            verb == "get"
+            and kinds & {"secret", "secrets"}
+            and re.search(r"-o\s*=?\s*(?:json|yaml|jsonpath|go-template)", joined)
+        ):
+            yield high(
+                "reads Kubernetes secrets",
+                cmd.text,
+                "secret values are printed.",
+                "Read only the secret's name or metadata.",
+            )
+    elif name == "helm" and verb in (
+        "uninstall",
+        "delete",
+        "del",
+        "un",
+        "rollback",
+        "install",
+        "upgrade",
+    ):
+        if _PROD.search(joined) and verb in ("uninstall", "delete", "del", "un"):
+            yield critical(
+                "helm uninstall in production",
+                cmd.text,
+                "a production release is removed.",
+                "Ask a human.",
+            )
+        elif verb in ("uninstall", "delete", "del", "un") or _PROD.search(joined):
+            yield high(
+                f"helm {verb}",
+                cmd.text,
+                "a release changes or is removed.",
+                "Check the release and context.",
+            )
+
+
+_KUBECTL_VALUED = words(
+    "-n --namespace --context --cluster --user --kubeconfig -l --selector -o --output -f "
+    "--filename -c --container --server --token -s --as"
+)
+_AWS_CRITICAL = re.compile(
+    r"^(?:delete-(?:bucket|db-\w+|table|volume|snapshot|cluster|file-system|stack|repository|"
+    r"backup-vault|global-table|secret|key-pair|user-pool|vault)|terminate-instances|"
+    r"schedule-key-deletion|delete-objects|purge-queue)$"
+)
+
+
+@rule
+def cloud(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
+    """Cloud CLIs deleting storage and databases; database tools dropping data."""
+    name, args = cmd.name, cmd.argv[1:]
+    verbs = [w for w in args if not w.startswith("-")]
+    joined = " ".join(args)
+    flags = short_flags(cmd.argv)
+    title, why = "deletes cloud storage or data", "the data is gone for good."
+    if name == "aws" and len(verbs) >= 2:
+        service, op = verbs[0], verbs[1]
+        if service == "s3" and (
+            (op == "rb" and "--force" in args) or (op == "rm" and "--recursive" in args)
+        ):
+            yield critical(title, cmd.text, why, "Delete single objects, with a backup.")
+        elif (service == "s3" and op in ("rm", "rb")) or (
+            service == "s3" and op == "sync" and "--delete" in args
+        ):
+            yield high("deletes cloud objects", cmd.text, "objects are removed.", "Check the path.")
+        elif _AWS_CRITICAL.match(op):
+            yield critical(title, cmd.text, f"aws {service} {op}: {why}", "Ask a human.")
+        elif op.startswith(("delete-", "terminate-", "remove-", "deregister-")):
+            yield high(
+                f"aws {service} {op}", cmd.text, "it deletes a cloud resource.", "Ask a human."
+            )
+    elif name == "gsutil" and verbs:
+        if verbs[0] == "rb" or (verbs[0] == "rm" and flags & {"-r", "-R", "-a"}):
+            yield critical(title, cmd.text, why, "Delete single objects, with a backup.")
+        elif verbs[0] == "rm":
+            yield high("deletes cloud objects", cmd.text, "objects are removed.", "Check the path.")
+    elif name in ("gcloud", "az", "doctl", "linode-cli", "oci") and verbs:
+        if any(v in ("delete", "destroy") for v in verbs) and verbs[0] not in (
+            "config",
+            "auth",
+            "extension",
+        ):
+            yield critical(
+                title if "storage" in verbs else f"{name} delete",
+                cmd.text,
+                "it deletes a cloud resource; there is no undo.",
+                "Ask a human.",
+            )
+        elif name == "gcloud" and verbs[:2] == ["storage", "rm"]:
+            yield critical(title, cmd.text, why, "Delete single objects, with a backup.")
+    elif name in ("heroku", "fly", "flyctl", "vercel", "netlify", "firebase") and re.search(
+        r"\b(?:apps:destroy|destroy|remove|rm|firestore:delete|database:remove|sites:delete)\b",
+        joined,
+    ):
+        yield critical(f"{name} deletes an app or data", cmd.text, why, "Ask a human.")
+    elif name in ("dropdb", "dropuser") or (name == "mysqladmin" and "drop" in verbs):
+        yield critical("drops a database", cmd.text, why, "Ask a human; back up first.")
+    elif name == "redis-cli" and re.search(r"\b(?:flushall|flushdb)\b", joined, re.IGNORECASE):
+        yield critical("erases a Redis database", cmd.text, why, "Delete keys selectively.")
+    elif name in ("psql", "mysql", "mongo", "mongosh", "sqlite3", "cqlsh", "clickhouse-client"):
+        if re.search(
+            r"\b(?:drop\s+(?:table|database|schema|collection)|truncate\s+table|"
+            r"dropDatabase\(\)|\.drop\(\)|delete\s+from\s+\w+\s*(?:;|$|\"|'))",
+            joined,
+            re.IGNORECASE,
+        ):
+            yield critical(
+                "destroys database data",
+                cmd.text,
+                "the statement drops or empties tables.",
+                "Ask a human; back up first.",
+            )
+        elif _PROD.search(joined) or _PROD.search(" ".join(f"{k}={v}" for k, v in cmd.assigns)):
+            yield high(
+                "connects to a production database",
+                cmd.text,
+                "production data is read or changed.",
+                "Use a staging copy, or ask a human.",
+            )
+
+
+@rule
+def containers(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
+    """Containers given the host's root, its docker socket or full privileges; prunes."""
+    if cmd.name != "docker":
+        return
+    args = cmd.argv[1:]
+    joined = " ".join(args)
+    verbs = [w for w in args if not w.startswith("-")]
+    if verbs[:1] in (["run"], ["create"]) or verbs[:2] in (
+        ["container", "run"],
+        ["compose", "run"],
+    ):
+        if re.search(
+            r"(?:-v|--volume|--mount)[=\s]+(?:type=bind,\s*)?(?:source=|src=)?/(?::|,|\s|$)", joined
+        ):
+            yield critical(
+                "mounts the host's root into a container",
+                cmd.text,
+                "the container can read and change every host file (a root shell on the host).",
+                "Mount only the project folder.",
+            )
+        elif re.search(
+            r"--privileged|--pid[=\s]host|docker\.sock|--cap-add[=\s](?:ALL|SYS_ADMIN)"
+            r"|(?:-v|--volume)[=\s]+/(?:etc|root|var|home|usr|boot|dev)\b[^:\s]*:",
+            joined,
+        ):
+            yield high(
+                "gives a container the host",
+                cmd.text,
+                "privileged mode, the host's "
+                "process space, system folders or the docker socket let it take over "
+                "the host.",
+                "Drop the privilege unless it is truly needed.",
+            )
+    elif (verbs[:1] == ["volume"] and ("rm" in verbs or "prune" in verbs)) or (
+        verbs[:2] == ["system", "prune"] and re.search(r"(?:^|\s)(?:-a|--all|--volumes)\b", joined)
+    ):
+        yield high(
+            "deletes docker data",
+            cmd.text,
+            "images, volumes or containers are removed; volumes may hold databases.",
+            "Remove only what you built.",
+        )
+
+
+@rule
+def production(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
+    """Remote shells and copies to production hosts."""
+    if cmd.name in ("ssh", "scp", "rsync", "mosh") and not cmd.guessed:
+        hosts = [w for w in cmd.argv[1:] if not w.startswith("-")][:2]
+        if any(_PROD.search(h.split(":", 1)[0]) for h in hosts):
+            yield high(
+                "acts on a production host",
+                cmd.text,
+                "it connects to production.",
+                "Ask a human before touching production.",
+            )

@@ -1,0 +1,313 @@
+"""From a read script to every command that runs: each simple command with its pipeline
+neighbours and stdin, then, recursively, what it runs in turn — the command after ``sudo``/
+``env``/``xargs``/``timeout``…, ``find -exec``, ``sh -c``/``eval``/``trap`` strings, heredocs
+and here-strings fed to shells, interpreters' code, command-valued options, keystrokes typed
+into interactive programs, and files the same command line writes and then uses.
+
+Literal variable assignments (``F=/etc/shadow; cat $F``) are followed in order.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .shell_binaries import PASSIVE, TYPED_INTO
+from .shell_catalogue import INTERPRETERS, LAUNCHERS, SHELLS, program
+from .shell_code import escape_lines, scan_code
+from .shell_feeds import echoed, json_strings, record_write
+from .shell_model import MAX_DEPTH, MAX_TEXT, Cmd, Program, Redirect, Script, Simple
+from .shell_options import command_values
+from .shell_parse import read_script
+from .shell_wrappers import (
+    find_commands,
+    interpreter_code,
+    launcher_inner,
+    shell_flags,
+)
+
+__all__ = ["Cmd", "Program", "unwrap"]
+
+_VAR = re.compile(r"\$\{(\w+)\}|\$(\w+)")
+_ESCAPE_WORD = re.compile(r"^(?:\^[A-Z])?[:\\@]?!|^:(?:sh|shell|terminal|py|lua|set)\b")
+_DECLARE = frozenset({"export", "declare", "local", "readonly", "typeset"})
+_MAX_SCANS = 64
+_LOCALHOST = re.compile(r"^(?:localhost|127\.\d+\.\d+\.\d+|::1)$")
+_PROMPT = re.compile(r"^\s*[\w-]*\s?>{1,2}\s*(?=[!:\\])", re.MULTILINE)
+_DOCS = (".md", ".txt", ".rst", ".adoc", ".html", ".htm", ".log", ".csv", ".tsv")
+
+
+class _Unwrapper:
+    def __init__(self, prog: Program) -> None:
+        self.prog = prog
+
+    def parse(self, text: str, depth: int, guessed: bool) -> Script:
+        problems = len(self.prog.budget.problems)
+        script = read_script(text, depth, self.prog.budget)
+        if guessed:
+            del self.prog.budget.problems[problems:]
+        return script
+
+    def text(
+        self,
+        text: str,
+        depth: int,
+        via: tuple[str, ...],
+        env: dict[str, str],
+        upstream: list[Cmd],
+        guessed: bool = False,
+    ) -> list[Cmd]:
+        if depth > MAX_DEPTH:
+            if not guessed:
+                self.prog.budget.problem("commands nested too deep")
+            return []
+        script = self.parse(text, depth, guessed)
+        return self.script(script, depth, via, dict(env), upstream, guessed)
+
+    def script(
+        self,
+        script: Script,
+        depth: int,
+        via: tuple[str, ...],
+        env: dict[str, str],
+        upstream: list[Cmd],
+        guessed: bool,
+        owner: str = "",
+    ) -> list[Cmd]:
+        self.prog.functions.update(script.functions)
+        made: list[Cmd] = []
+        for pipe in script.pipelines:
+            stages: list[list[Cmd]] = []
+            for index, simple in enumerate(pipe.commands):
+                before = [c for stage in stages for c in stage] or (upstream if index == 0 else [])
+                cmd = self.make(simple, depth, via, env, before, guessed)
+                cmd.owner = owner
+                cmd.background = pipe.background
+                if stages:
+                    cmd.stdin = cmd.stdin or echoed(stages[-1][0])
+                record_write(cmd, self.prog.writes)
+                for earlier in before:
+                    earlier.downstream.append(cmd)
+                stage = [cmd]
+                self.expand(cmd, env, stage)
+                stages.append(stage)
+                made.extend(stage)
+            if len(pipe.commands) == 1:
+                _assign(pipe.commands[0], stages[0][0] if stages else None, env)
+        return made
+
+    def make(
+        self,
+        simple: Simple,
+        depth: int,
+        via: tuple[str, ...],
+        env: dict[str, str],
+        upstream: list[Cmd],
+        guessed: bool,
+    ) -> Cmd:
+        subs: list[tuple[str, int, list[Cmd]]] = []
+        head = program(simple.words[0]) if simple.words else "="
+        for sub in simple.subs:
+            inner = self.script(sub.script, depth + 1, via, dict(env), [], guessed, head)
+            subs.append((sub.kind, sub.word, inner))
+        argv = [_resolve(w, env) for w in simple.words]
+        assigns = [(k, _resolve(v, env)) for k, v in simple.assigns]
+        redirects = [Redirect(r.op, r.fd, _resolve(r.target, env)) for r in simple.redirects]
+        cmd = Cmd(
+            argv,
+            program(argv[0]) if argv else "",
+            assigns,
+            redirects,
+            via,
+            depth,
+            simple.text[:300],
+            upstream=list(upstream),
+            subs=subs,
+            guessed=guessed,
+        )
+        cmd.stdin = next((r.target for r in redirects if r.op in ("<<", "<<-", "<<<")), None)
+        self.prog.commands.append(cmd)
+        return cmd
+
+    def child(
+        self,
+        cmd: Cmd,
+        argv: list[str],
+        label: str,
+        env: dict[str, str],
+        stage: list[Cmd],
+        assigns: list[tuple[str, str]] | None = None,
+    ) -> None:
+        if cmd.depth + 1 > MAX_DEPTH or not self.prog.budget.take():
+            self.prog.budget.problem("commands nested too deep")
+            return
+        inner = Cmd(
+            argv,
+            program(argv[0]) if argv else "",
+            (assigns or []) + cmd.assigns,
+            cmd.redirects,
+            (*cmd.via, label),
+            cmd.depth + 1,
+            cmd.text,
+            upstream=cmd.upstream,
+            stdin=cmd.stdin,
+            background=cmd.background,
+            guessed=cmd.guessed,
+            owner=cmd.owner,
+        )
+        self.prog.commands.append(inner)
+        stage.append(inner)
+        self.expand(inner, env, stage)
+
+    def nested(
+        self,
+        cmd: Cmd,
+        text: str,
+        label: str,
+        env: dict[str, str],
+        stage: list[Cmd],
+        guessed: bool = False,
+    ) -> None:
+        stage.extend(
+            self.text(
+                text, cmd.depth + 1, (*cmd.via, label), env, cmd.upstream, guessed or cmd.guessed
+            )
+        )
+
+    def code(self, cmd: Cmd, code: str, label: str, env: dict[str, str], stage: list[Cmd]) -> None:
+        self.prog.scans += 1
+        if self.prog.scans > _MAX_SCANS:
+            return
+        scan = scan_code(code, env)
+        self.prog.code.append((cmd, scan))
+        for text in scan.commands:
+            self.nested(cmd, text, label, env, stage, guessed=True)
+        shells, codes = escape_lines(code)
+        for text in shells:
+            self.nested(cmd, text, label, env, stage, guessed=True)
+        for more in codes[:4]:
+            self.code(cmd, more, label, env, stage)
+
+    def expand(self, cmd: Cmd, env: dict[str, str], stage: list[Cmd]) -> None:
+        name, argv = cmd.name, cmd.argv
+        env = {**env, **dict(cmd.assigns)}
+        if not argv:
+            return
+        if _ESCAPE_WORD.match(argv[0]):
+            shells, codes = escape_lines(" ".join(argv))
+            for text in shells:
+                self.nested(cmd, text, "typed escape", env, stage)
+                self.code(cmd, text, "typed escape", env, stage)
+            for text in codes:
+                self.code(cmd, text, "typed escape", env, stage)
+            return
+        if name in SHELLS:
+            string, operands, _ = shell_flags(argv)
+            if string is not None:
+                self.nested(cmd, string, "sh -c", env, stage)
+            elif operands and operands[0] in self.prog.writes:
+                self.nested(cmd, self.prog.writes[operands[0]], f"{name} script", env, stage, True)
+            elif not operands and cmd.stdin:
+                self.nested(cmd, cmd.stdin, f"{name} stdin", env, stage)
+            return
+        if name in ("eval", "trap") and len(argv) > 1:
+            if name == "eval" or argv[1] not in ("-", "-l", "-p", ""):
+                self.nested(
+                    cmd, " ".join(argv[1:]) if name == "eval" else argv[1], name, env, stage
+                )
+            return
+        if name in ("source", ".") and len(argv) > 1 and argv[1] in self.prog.writes:
+            self.nested(cmd, self.prog.writes[argv[1]], "source", env, stage, True)
+            return
+        inner = launcher_inner(name, argv)
+        if inner is not None:
+            cmd.shell_when_empty = inner.shell
+            for text in inner.strings:
+                self.nested(cmd, text, name, env, stage)
+            if len(inner.argv) == 1 and re.search(r"\s|[;|&]", inner.argv[0]):
+                self.nested(cmd, inner.argv[0], name, env, stage)
+            elif inner.argv or (name == "xargs" and not inner.strings):
+                self.child(cmd, inner.argv or ["echo"], name, env, stage, inner.assigns)
+            return
+        if name == "ssh" and len(argv) > 2:
+            ops = [w for w in argv[1:] if not w.startswith("-")]
+            if ops and _LOCALHOST.match(ops[0].rsplit("@", 1)[-1]) and len(ops) > 1:
+                self.nested(cmd, " ".join(ops[1:]), "ssh localhost", env, stage)
+        if name == "find":
+            for words in find_commands(argv):
+                if words:
+                    self.child(cmd, words, "find -exec", env, stage)
+        if name in INTERPRETERS:
+            codes, script = interpreter_code(name, argv)
+            if script is not None and script in self.prog.writes:
+                codes.append(self.prog.writes[script])
+            if not codes and script is None and cmd.stdin:
+                codes.append(cmd.stdin)
+            for code in codes:
+                self.code(cmd, code, f"{name} code", env, stage)
+        elif cmd.stdin and name not in PASSIVE and name not in LAUNCHERS:
+            if name in ("at", "batch", "crontab"):
+                self.nested(cmd, cmd.stdin, name, env, stage)
+            else:
+                self.code(cmd, cmd.stdin, f"{name} input", env, stage)
+        for text, is_shell in command_values(name, argv, cmd.assigns):
+            if is_shell:
+                self.nested(cmd, text, f"{name} option", env, stage, guessed=True)
+            self.code(cmd, text, f"{name} option", env, stage)
+
+    def written_files(self, env: dict[str, str]) -> None:
+        """Read the files this command line writes and then uses (``echo 'exec sh' > $TF;
+        nmap --script=$TF``)."""
+        for path, content in list(self.prog.writes.items())[:16]:
+            if not path or path.lower().endswith(_DOCS) or path.startswith("/dev/"):
+                continue
+            holder = Cmd(["<file>", path], "<file>", [], [], ("written file",), 1, path)
+            stage: list[Cmd] = []
+            texts = json_strings(content)
+            for text in texts if texts is not None else [content]:
+                self.nested(holder, text, f"file {path}", env, stage, guessed=True)
+                self.code(holder, text, f"file {path}", env, stage)
+
+    def typed_input(self, text: str, env: dict[str, str]) -> None:
+        """Lines typed into an interactive program named on an earlier line (``irb`` then
+        ``exec '/bin/sh'``; ``cpan`` then ``! use Socket; …``)."""
+        lines = text.splitlines()[:400]
+        for i, line in enumerate(lines[:-1]):
+            words = line.split()
+            if not words or program(words[0]) not in TYPED_INTO:
+                continue
+            holder = Cmd(words, program(words[0]), [], [], (), 1, line[:300])
+            rest = "\n".join(lines[i + 1 :])
+            stage: list[Cmd] = []
+            self.code(holder, rest, f"{holder.name} input", env, stage)
+            return
+
+
+def _resolve(word: str, env: dict[str, str]) -> str:
+    if "$" not in word or not env:
+        return word
+    return _VAR.sub(lambda m: env.get(m.group(1) or m.group(2), m.group(0)), word)
+
+
+def _assign(simple: Simple, cmd: Cmd | None, env: dict[str, str]) -> None:
+    pairs = list(simple.assigns) if not simple.words else []
+    if simple.words and simple.words[0] in _DECLARE:
+        pairs = [tuple(w.split("=", 1)) for w in simple.words[1:] if "=" in w]  # type: ignore[misc]
+    for key, value in pairs:
+        if "$(" in value or "`" in value:
+            env.pop(key, None)
+        else:
+            env[key] = _resolve(value, env)
+
+
+def unwrap(text: str) -> Program:
+    """Every command ``text`` runs. Pure and bounded; never raises on any text."""
+    prog = Program(source=text[:MAX_TEXT])
+    walker = _Unwrapper(prog)
+    env: dict[str, str] = {}
+    if "\n" in text and ">" in text:
+        text = _PROMPT.sub("", text)
+    walker.text(text, 0, (), env, [])
+    walker.written_files(env)
+    if "\n" in text.strip():
+        walker.typed_input(text, env)
+    return prog
