@@ -1,0 +1,279 @@
+"""``data-egress``: secrets and personal data leaving by HTTP or e-mail.
+
+Only what goes outside counts: an HTTP request to a host not in ``allowed_hosts``, a message to
+a recipient whose domain is not in ``allowed_email_domains`` (empty lists: everything is
+outside). What it carries:
+
+- A token sent to the service it belongs to (a GitHub token to ``api.github.com``) and an
+  ``Authorization``/``Cookie``/``X-Api-Key`` header to a named host over HTTPS are everyday.
+  A provider's token sent anywhere else, a private key, any credential sent to a raw IP
+  address or a capture or paste site, and a secret in a body or a message are critical; a
+  credential header over plain HTTP is high.
+- A card number (public test numbers aside; payment processors excepted), a valid SSN or CPF,
+  or five or more people's e-mail addresses are critical; contact details of three or four
+  people (e-mail addresses, phone numbers) are high; one or two people's are everyday.
+- A file that holds credentials attached or uploaded (``~/.ssh/id_rsa``, ``.env``) is critical.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qsl
+
+from humangr.contracts import Severity
+
+from ..base import CheckInput, Hit
+from .egress_files import secret_file
+from .egress_mail import Mail, domain_allowed, read_mail
+from .egress_scan import Carried, Secret, scan_payload, secret_in
+from .http_call import AUTH_HEADER, HttpCall, read_http
+from .http_sites import CAPTURE, METADATA_HOSTS, PASTE, PAYMENT, SECRET_HOMES, allowed, host_in
+from .netaddr import Reach
+from .personal_data import PersonalData
+from .view import ToolView
+
+__all__ = ["data_egress"]
+
+C, H = Severity.CRITICAL, Severity.HIGH
+_LOGIN_PATH = re.compile(
+    r"(?i)/(?:login|log-in|signin|sign-in|auth|oauth2?|token|session|"
+    r"register|signup|sign-up|authenticate|connect/token)(?:/|$|\?)"
+)
+_PLACEHOLDER = re.compile(
+    r"(?i)^(?:bearer\s+|basic\s+|token\s+)?(?:\$\{?\w+\}?|\{\{.*\}\}|<[^>]*>"
+    r"|\*+|x{3,}|redacted|your[\w-]*|placeholder|changeme|none|null|)$"
+)
+_FEW = 3
+"""People whose contact details make a list (one or two are what any message names)."""
+_UPLOAD_ARGS = ("files", "file", "upload", "attachment", "attachments", "multipart")
+_SUGGEST_SECRET = "Do not send credentials anywhere but the service they belong to."
+_SUGGEST_PERSONAL = (
+    "Do not send people's data outside; if this destination is meant, add it to "
+    "allowed_hosts / allowed_email_domains, or send aggregates instead."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _Dest:
+    name: str
+    kind: str
+    """``capture`` (capture, paste, metadata), ``raw`` (public IP), ``internal`` (a private
+    network), ``local`` (this machine), ``host`` (a name)."""
+    https: bool
+
+
+def _dest(call: HttpCall) -> _Dest:
+    url = call.url
+    if url is None:
+        return _Dest(call.raw_url[:60] or "?", "raw", False)
+    host = url.host.name
+    https = url.scheme in ("https", "wss")
+    addr = url.host.addr
+    if host_in(host, CAPTURE) or host_in(host, PASTE) or host in METADATA_HOSTS:
+        return _Dest(host, "capture", https)
+    if addr is not None:
+        if addr.reach is Reach.METADATA:
+            return _Dest(host, "capture", https)
+        if addr.reach in (Reach.LOOPBACK, Reach.UNSPECIFIED):
+            return _Dest(host, "local", https)
+        return _Dest(host, "raw" if addr.reach is Reach.PUBLIC else "internal", https)
+    return _Dest(host, "host", https)
+
+
+def _home(kind: str, host: str) -> bool:
+    homes = SECRET_HOMES.get(kind)
+    if homes is None:
+        return False
+    if kind in ("GitHub token", "GitLab token"):
+        word = kind.split()[0].lower()
+        return host_in(host, homes) or any(word in label for label in host.split("."))
+    return host_in(host, homes)
+
+
+def _secret_severity(secret: Secret, dest: _Dest, *, header: bool, login: bool) -> Severity | None:
+    """How bad sending ``secret`` to ``dest`` is (None: everyday)."""
+    if _home(secret.kind, dest.name):
+        return None
+    provider = secret.kind in SECRET_HOMES or secret.kind == "private key"
+    if dest.kind == "internal":
+        return H if provider else None
+    if provider or dest.kind in ("capture", "raw"):
+        return C
+    if header:
+        return None if dest.https else H
+    if login:
+        return None
+    return C if secret.severity == "critical" else H
+
+
+def _header_secrets(call: HttpCall, dest: _Dest) -> Iterator[tuple[str, Severity, str]]:
+    for path, name, value in call.headers:
+        found = secret_in(value, name)
+        if found is None and AUTH_HEADER.match(name) and not _PLACEHOLDER.match(value.strip()):
+            found = Secret("credential", "high", name)
+        if found is None:
+            continue
+        sev = _secret_severity(found, dest, header=True, login=False)
+        if sev is not None:
+            yield path, sev, f"sends {_a(found.kind)} ({name}) to {dest.name}"
+
+
+def _uploads(call: HttpCall) -> Iterator[tuple[str, str]]:
+    """``(argument, path)`` of files named by path in an upload argument (``files=``)."""
+    for arg, value in call.payload:
+        if arg.lower() not in _UPLOAD_ARGS:
+            continue
+        todo: list[Any] = [value]
+        seen = 0
+        while todo and seen < 200:
+            item = todo.pop()
+            seen += 1
+            if isinstance(item, str) and len(item) < 1024 and secret_file(item):
+                yield arg, item
+                break
+            if isinstance(item, dict):
+                todo.extend(item.values())
+            elif isinstance(item, list | tuple):
+                todo.extend(item)
+
+
+def _personal_severity(p: PersonalData, dest_kind: str) -> Severity | None:
+    if p.cards or p.national_ids or len(p.emails) >= 5:
+        return C
+    if p.people >= _FEW:
+        return C if dest_kind in ("capture", "raw") else H
+    return None
+
+
+def _http(view: ToolView, call: HttpCall, allow: frozenset[str]) -> Iterator[Hit]:
+    dest = _dest(call)
+    if dest.kind == "local" or (call.url is not None and allowed(call.url.host.name, allow)):
+        return  # what goes to this machine does not leave it
+    login = call.url is not None and bool(_LOGIN_PATH.search(call.url.path))
+    for path, sev, title in _header_secrets(call, dest):
+        yield Hit(
+            severity=sev,
+            title=title,
+            description=_why(view, path, title),
+            suggestion=_SUGGEST_SECRET,
+            argument=path,
+        )
+    for arg, path in _uploads(call):
+        title = f"uploads credential file {path[-60:]} to {dest.name}"
+        yield Hit(
+            severity=C,
+            title=title,
+            description=_why(view, arg, title),
+            suggestion=_SUGGEST_SECRET,
+            argument=arg,
+        )
+    carried: list[tuple[str, Carried]] = [(arg, scan_payload(v, arg)) for arg, v in call.payload]
+    if call.url is not None and call.url.query:
+        query = dict(parse_qsl(call.url.query[:65_536]))
+        carried.append((call.url_argument, scan_payload(query)))
+    total = PersonalData()
+    for arg, got in carried:
+        for secret in got.secrets[:1]:
+            level = _secret_severity(secret, dest, header=False, login=login)
+            if level is not None:
+                title = f"sends {_a(secret.kind)} to {dest.name}"
+                yield Hit(
+                    severity=level,
+                    title=title,
+                    description=_why(view, arg, title),
+                    suggestion=_SUGGEST_SECRET,
+                    argument=arg,
+                )
+        total.merge(got.personal)
+        if got.cut:
+            title = f"payload to {dest.name} too large to review in full"
+            yield Hit(severity=H, title=title, description=_why(view, arg, title), argument=arg)
+    if call.url is not None and host_in(call.url.host.name, PAYMENT):
+        total.cards = 0
+    personal = _personal_severity(total, dest.kind)
+    if personal is not None:
+        arg = max(carried, key=lambda c: c[1].personal.people + 10 * c[1].personal.cards)[0]
+        title = f"sends {total.summary()} to {dest.name}"
+        yield Hit(
+            severity=personal,
+            title=title,
+            description=_why(view, arg, title),
+            suggestion=_SUGGEST_PERSONAL,
+            argument=arg,
+        )
+
+
+def _mail(view: ToolView, mail: Mail, allow: frozenset[str]) -> Iterator[Hit]:
+    outside = sorted(d for d in mail.domains if not domain_allowed(d, allow))
+    if mail.recipients and not outside:
+        return
+    where = f"{', '.join(outside[:3])}" if outside else "a channel whose members are not known"
+    exclude = frozenset(mail.recipients) | ({mail.sender} if mail.sender else frozenset())
+    for arg, path in mail.attachments:
+        if secret_file(path):
+            title = f"attaches credential file {path[-60:]}"
+            yield Hit(
+                severity=C,
+                title=title,
+                description=_why(view, arg, title),
+                suggestion=_SUGGEST_SECRET,
+                argument=arg,
+            )
+    total = PersonalData()
+    best = ("", -1)
+    for arg, value in mail.parts:
+        got = scan_payload(value, arg, exclude=exclude)
+        for secret in got.secrets[:1]:
+            sev = C if secret.severity == "critical" or secret.kind in SECRET_HOMES else H
+            title = f"mails {_a(secret.kind)} to {where}"
+            yield Hit(
+                severity=sev,
+                title=title,
+                description=_why(view, arg, title),
+                suggestion=_SUGGEST_SECRET,
+                argument=arg,
+            )
+        total.merge(got.personal)
+        score = got.personal.people + 10 * (got.personal.cards + got.personal.national_ids)
+        if score > best[1]:
+            best = (arg, score)
+    found = _personal_severity(total, "host")
+    if found is not None and not outside:
+        found = H if found is C else None
+    if found is not None:
+        title = f"mails {total.summary()} to {where}"
+        yield Hit(
+            severity=found,
+            title=title,
+            description=_why(view, best[0], title),
+            suggestion=_SUGGEST_PERSONAL,
+            argument=best[0] or None,
+        )
+
+
+def _a(kind: str) -> str:
+    return ("an " if kind[:1].lower() in "aeiou" else "a ") + kind
+
+
+def _why(view: ToolView, argument: str, title: str) -> str:
+    return (
+        f"`{argument}` of {view.name} {title}: it leaves for a destination the deployment does "
+        "not trust (not in allowed_hosts / allowed_email_domains). Values are not repeated here."
+    )
+
+
+def data_egress(ctx: CheckInput) -> Iterator[Hit]:
+    """Secrets and personal data a tool call sends by HTTP or e-mail outside the allowed hosts
+    and domains."""
+    view = ctx.tool
+    if view is None:
+        return
+    call = read_http(view)
+    if call is not None:
+        yield from _http(view, call, ctx.options.allowed_hosts)
+    mail = read_mail(view)
+    if mail is not None:
+        yield from _mail(view, mail, ctx.options.allowed_email_domains)

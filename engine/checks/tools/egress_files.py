@@ -1,0 +1,41 @@
+"""Paths of files that hold secrets or describe the system, for the checks that see a path
+leave (an e-mail attachment, a multipart upload, ``file://``, SQL's ``LOAD_FILE``)."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["secret_file", "system_file"]
+
+_SECRET = re.compile(
+    r"(?i)(?:^|[/\\])(?:"
+    r"id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?|[\w.-]*\.(?:pem|key|p12|pfx|jks|keystore|kdbx|ppk|asc|gpg)"
+    r"|\.env(?:\.[\w-]+)?|\.netrc|_netrc|\.pgpass|\.npmrc|\.pypirc|\.git-credentials|\.htpasswd"
+    r"|credentials(?:\.json|\.csv|\.xml|\.ya?ml)?|service[-_]?account[\w-]*\.json"
+    r"|secrets?(?:\.[\w-]+)?\.(?:ya?ml|json|toml|env|txt)|kubeconfig"
+    r"|wallet\.dat|shadow|gshadow|master\.key|vault[-_]?token|\.vault-token|token\.json"
+    r"|terraform\.tfstate(?:\.backup)?|\.bash_history|\.zsh_history"
+    r")$"
+)
+_SECRET_DIR = re.compile(
+    r"(?i)(?:^|[/\\])(?:\.ssh|\.aws|\.gnupg|\.kube|\.docker|\.azure|\.config/gcloud|\.terraform\.d"
+    r"|\.password-store|\.mozilla|Library/Keychains)(?:[/\\]|$)"
+)
+_SYSTEM = re.compile(
+    r"(?i)^(?:/etc/|/proc/|/sys/|/root/|/var/lib/|/var/log/|/boot/|/dev/|c:[/\\]windows[/\\]"
+    r"|c:[/\\]inetpub|/var/www/|/usr/local/etc/)"
+)
+
+
+def secret_file(path: str) -> bool:
+    """``path`` names a file that holds credentials (keys, ``.env``, cloud credentials)."""
+    text = path.strip().strip("'\"")[:1024]
+    if not text:
+        return False
+    return bool(_SECRET.search(text) or _SECRET_DIR.search(text))
+
+
+def system_file(path: str) -> bool:
+    """``path`` lies in a system folder (``/etc``, ``/proc``, ``C:\\Windows``)."""
+    text = path.strip().strip("'\"")[:1024]
+    return bool(_SYSTEM.match(text)) or secret_file(text)

@@ -1,0 +1,146 @@
+"""An e-mail (or chat message) as a tool call spells it: recipients (``to``/``cc``/``bcc``/
+``recipients``, strings with commas or lists, ``Name <a@b.c>`` or ``{"email": …}``), the
+sender, and the parts that carry content (``subject``, ``body``/``text``/``html``,
+``attachments``)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from humangr.contracts import ToolKind
+
+from .view import ToolView
+
+__all__ = ["Mail", "domain_allowed", "read_mail"]
+
+_RECIPIENTS = (
+    "to",
+    "cc",
+    "bcc",
+    "recipients",
+    "recipient",
+    "to_address",
+    "to_addresses",
+    "email_to",
+    "send_to",
+    "emails",
+    "to_email",
+    "to_emails",
+    "reply_to",
+)
+_SENDER = ("from", "sender", "from_address", "from_email", "reply_to")
+_CONTENT = (
+    "subject",
+    "body",
+    "text",
+    "html",
+    "message",
+    "content",
+    "markdown",
+    "body_html",
+    "body_text",
+    "plain",
+    "html_body",
+    "text_body",
+    "snippet",
+    "blocks",
+    "attachments",
+    "attachment",
+    "files",
+    "file",
+    "attach",
+)
+_ATTACHMENTS = ("attachments", "attachment", "files", "file", "attach")
+_CHAT = ("channel", "channel_id", "chat_id", "thread_id", "conversation_id", "room", "room_id")
+_ADDRESS = re.compile(r"[A-Za-z0-9._%+'-]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,24}")
+_MAX_RECIPIENTS = 500
+
+
+@dataclass(frozen=True, slots=True)
+class Mail:
+    recipients: tuple[str, ...]
+    """Lower-case addresses; empty for a message to a channel (destination unknown)."""
+    sender: str | None
+    parts: tuple[tuple[str, Any], ...]
+    """``(argument, value)`` of what the message carries."""
+    attachments: tuple[tuple[str, str], ...]
+    """``(argument path, file path)`` of attachments named by a path."""
+
+    @property
+    def domains(self) -> set[str]:
+        return {a.rsplit("@", 1)[1] for a in self.recipients}
+
+
+def _addresses(value: Any, out: list[str], depth: int = 0) -> None:
+    if depth > 4 or len(out) >= _MAX_RECIPIENTS:
+        return
+    if isinstance(value, str):
+        out.extend(a.lower() for a in _ADDRESS.findall(value[:65_536]))
+    elif isinstance(value, list | tuple):
+        for item in value[:_MAX_RECIPIENTS]:
+            _addresses(item, out, depth + 1)
+    elif isinstance(value, dict):
+        for key in ("email", "address", "emailAddress", "mail", "to"):
+            if key in value:
+                _addresses(value[key], out, depth + 1)
+
+
+def _attachment_paths(argument: str, value: Any) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    items = value if isinstance(value, list) else [value]
+    for i, item in enumerate(items[:100]):
+        where = f"{argument}[{i}]" if isinstance(value, list) else argument
+        if isinstance(item, str) and len(item) < 1024 and "\n" not in item:
+            out.append((where, item))
+        elif isinstance(item, dict):
+            for key in ("path", "file_path", "filepath", "filename", "name", "file"):
+                got = item.get(key)
+                if isinstance(got, str) and len(got) < 1024:
+                    out.append((where, got))
+                    break
+    return out
+
+
+def read_mail(view: ToolView) -> Mail | None:
+    """The message ``view``'s call sends, or None when it sends none: an e-mail tool, or an
+    MCP or unknown tool with recipients and something to send."""
+    has_chat = view.get(*_CHAT) is not None
+    if view.kind not in (ToolKind.EMAIL, ToolKind.MCP, ToolKind.OTHER):
+        return None
+    found: list[str] = []
+    for name in _RECIPIENTS:
+        got = view.get(name)
+        if got is not None and name not in ("reply_to",):
+            _addresses(got[1], found)
+    parts = tuple(
+        (key, view.call.arguments[key])
+        for key in view.call.arguments
+        if key.lower() in _CONTENT and view.call.arguments[key] not in (None, "", [], {})
+    )
+    if not parts or (view.kind is not ToolKind.EMAIL and not (found or has_chat)):
+        return None
+    sender_arg = view.text(*_SENDER)
+    sender = None
+    if sender_arg is not None:
+        m = _ADDRESS.search(sender_arg[1])
+        sender = m.group(0).lower() if m else None
+    attachments: list[tuple[str, str]] = []
+    for key, value in parts:
+        if key.lower() in _ATTACHMENTS:
+            attachments.extend(_attachment_paths(key, value))
+    return Mail(tuple(dict.fromkeys(found)), sender, parts, tuple(attachments))
+
+
+def domain_allowed(domain: str, patterns: frozenset[str]) -> bool:
+    """``domain`` is allowed: listed exactly, or under a ``*.domain`` entry."""
+    domain = domain.lower().rstrip(".")
+    for raw in patterns:
+        entry = raw.strip().lower().lstrip("@").rstrip(".")
+        if entry.startswith("*."):
+            if domain.endswith(entry[1:]):
+                return True
+        elif entry and domain == entry:
+            return True
+    return False

@@ -1,0 +1,148 @@
+"""What a payload about to leave carries: secrets (``scan_secrets``, with the field name each
+value is sent under) and personal data, read through JSON text, form encoding and base64.
+
+Bounded: at most ``_MAX_NODES`` values, ``_MAX_DEPTH`` levels and ``_MAX_CHARS`` characters are
+read; what lies beyond is reported by the caller as not fully reviewed.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qsl
+
+from ..secrets import scan_secrets
+from .personal_data import PersonalData, scan_personal
+
+__all__ = ["Carried", "Secret", "scan_payload", "secret_in"]
+
+_MAX_NODES = 5_000
+_MAX_DEPTH = 32
+_MAX_CHARS = 1_000_000
+_MAX_LINES = 2_000
+_MAX_TEXT = 200_000
+"""Characters of one string read for personal data (``personal_data`` reads no more)."""
+_SECRET_KEY = re.compile(
+    r"(?i)pass(?:word|wd|phrase)?$|^pwd$|secret|token|api_?key|apikey|private_?key|access_?key"
+    r"|credential|auth(?:orization)?$|session_?id|cookie"
+)
+_SYSTEM_FILES = (
+    (
+        "copy of /etc/shadow",
+        re.compile(r"(?m)^[a-z_][\w.-]{0,31}:\$(?:1|2[aby]|5|6|y|7)\$[^:\s]{8,}:"),
+    ),
+    (
+        "copy of /etc/passwd",
+        re.compile(r"(?m)^root:[x*!]?:0:0:[^\n]*\n(?:[^\n]*:\d+:\d+:[^\n]*\n?){2,}"),
+    ),
+)
+"""What a stolen account file looks like: ``root:x:0:0:…`` followed by more accounts."""
+_BASE64 = re.compile(r"^[A-Za-z0-9+/_-]{20,}={0,2}$")
+_FORM = re.compile(r"^[\w.%\[\]-]+=[^&]*(?:&[\w.%\[\]-]+=[^&]*)+$")
+
+
+@dataclass(frozen=True, slots=True)
+class Secret:
+    kind: str
+    severity: str
+    key: str
+    """The field the value is sent under (``password``, ``headers.Authorization``), or ``""``."""
+
+
+@dataclass(slots=True)
+class Carried:
+    """What one argument carries."""
+
+    secrets: list[Secret] = field(default_factory=list)
+    personal: PersonalData = field(default_factory=PersonalData)
+    cut: bool = False
+    """The payload was larger than the review reads."""
+
+
+def secret_in(text: str, key: str = "") -> Secret | None:
+    """The most specific secret in ``text`` sent under ``key``, or None."""
+    for kind, pattern in _SYSTEM_FILES:
+        if pattern.search(text[:_MAX_TEXT]):
+            return Secret(kind, "critical", key)
+    for line in text.splitlines()[:_MAX_LINES] or [text]:
+        hit = scan_secrets(None, line, test_file=False)
+        if hit is None and key and _SECRET_KEY.search(key) and line.strip():
+            hit = scan_secrets(None, f'{key} = "{line.strip()[:400]}"', test_file=False)
+        if hit is not None and hit.severity in ("critical", "high"):
+            return Secret(hit.kind, hit.severity, key)
+    return None
+
+
+def _decoded(text: str) -> str | None:
+    raw = text.strip().replace(" ", "+")  # a query string reads + as a space
+    if len(raw) > 200_000 or not _BASE64.match(raw):
+        return None
+    try:
+        data = base64.b64decode(raw + "=" * (-len(raw) % 4), altchars=b"-_", validate=False)
+    except (binascii.Error, ValueError):
+        return None
+    try:
+        out = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    printable = sum(c.isprintable() or c.isspace() for c in out)
+    return out if out and printable / len(out) > 0.95 else None
+
+
+class _Walk:
+    def __init__(self, exclude: frozenset[str]) -> None:
+        self.exclude = exclude
+        self.out = Carried()
+        self.nodes = 0
+        self.chars = 0
+
+    def value(self, value: Any, key: str, depth: int) -> None:
+        self.nodes += 1
+        if self.nodes > _MAX_NODES or depth > _MAX_DEPTH or self.chars > _MAX_CHARS:
+            self.out.cut = True
+            return
+        if isinstance(value, dict):
+            for k, v in value.items():
+                self.value(v, str(k)[:64], depth + 1)
+        elif isinstance(value, list | tuple):
+            for v in value:
+                self.value(v, key, depth + 1)
+        elif isinstance(value, str):
+            self.text(value, key, depth)
+        elif isinstance(value, int) and not isinstance(value, bool) and value > 999_999:
+            self.text(str(value), key, depth)
+
+    def text(self, text: str, key: str, depth: int) -> None:
+        self.chars += len(text)
+        if len(text) > _MAX_TEXT:
+            self.out.cut = True
+        stripped = text.strip()
+        if stripped[:1] in "{[" and len(stripped) <= 262_144:
+            try:
+                self.value(json.loads(stripped), key, depth + 1)
+                return
+            except ValueError:
+                pass
+        if _FORM.match(stripped[:65_536]):
+            for k, v in parse_qsl(stripped[:65_536])[:500]:
+                self.text(v, k[:64], depth + 1)
+            return
+        found = secret_in(text, key)
+        if found is not None:
+            self.out.secrets.append(found)
+        self.out.personal.merge(scan_personal(text, key, exclude=self.exclude))
+        decoded = _decoded(text) if depth < 4 else None
+        if decoded is not None:
+            self.text(decoded, key, depth + 2)
+
+
+def scan_payload(value: Any, key: str = "", *, exclude: frozenset[str] = frozenset()) -> Carried:
+    """The secrets and personal data in ``value`` (any JSON value; strings holding JSON, form
+    data or base64 are read through)."""
+    walk = _Walk(exclude)
+    walk.value(value, key, 0)
+    return walk.out

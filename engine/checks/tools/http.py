@@ -1,0 +1,155 @@
+"""``tool-http``: where an HTTP request of a tool call goes and what it does there.
+
+Critical: cloud metadata services (every spelling of their addresses), disguised addresses of
+internal hosts, raw protocols (``gopher://``, ``dict://``) to internal services, local secret
+files (``file://``), request-capture and out-of-band services, uploads to paste sites, and
+destructive calls to known APIs (``http_apis``). High: raw and private addresses, internal
+names, other schemes, credentials in the URL, unreadable URLs, and DELETEs to hosts
+that are not allowed. A GET or POST to the agent's own development server on ``localhost`` is
+everyday (services on their well-known ports and admin paths aside).
+
+URLs written in any other string argument are read too: a metadata address anywhere is
+suspicious, and in a command or code that runs it is critical.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from humangr.contracts import ToolKind
+
+from ..base import CheckInput, Hit
+from .http_apis import destructive_call, destructive_tool
+from .http_call import METHODS, HttpCall, read_http
+from .http_sites import allowed
+from .http_target import C, H, Problem, sorted_problems, url_problems
+from .http_url import find_urls, parse_url
+from .netaddr import Reach
+from .view import ToolView
+
+__all__ = ["http_request"]
+
+_BARE_METADATA = re.compile(
+    r"(?i)(?<![\w.])(?:169\.254\.169\.254|169\.254\.170\.2|100\.100\.100\.200|fd00:ec2::254"
+    r"|metadata\.google\.internal|metadata\.azure\.com)(?![\w.-]*\w)"
+)
+_RUNS = (ToolKind.SHELL, ToolKind.CODE)
+_API_KINDS = (ToolKind.MCP, ToolKind.OTHER, ToolKind.SQL, ToolKind.HTTP)
+_MAX_STRINGS = 512
+_SUGGEST = {
+    "metadata": "Never fetch cloud metadata from a tool call: it hands out the machine's "
+    "credentials.",
+    "internal": "Do not reach internal addresses from a tool call; use the service's public "
+    "name, or add the host to allowed_hosts if it is meant.",
+    "capture": "Do not send anything to request-capture, tunnel or paste services.",
+    "api": "Destructive API calls are for a human to make, after a backup.",
+    "url": "Send a plain https URL to a named host.",
+    "write": "Add the host to allowed_hosts if changes there are expected, or have a human "
+    "review the call.",
+}
+
+
+def _request_problems(call: HttpCall, allow: frozenset[str]) -> list[Problem]:
+    url = call.url
+    if url is None:
+        return [Problem(H, "could not read this URL", call.raw_url[:80], "url")]
+    out = url_problems(url, method=call.method, writes=call.writes, allow=allow)
+    found = destructive_call(call)
+    if found is not None:
+        out.append(Problem(found[0], found[1], f"{call.method} {url.raw[:100]}", "api"))
+    loopback = (url.host.addr is not None and url.host.addr.reach is Reach.LOOPBACK) or (
+        url.host.name.rstrip(".").lower() in ("localhost", "localhost.localdomain")
+    )
+    if not re.fullmatch(r"[A-Z]{1,16}", call.method):
+        out.append(Problem(H, "malformed HTTP method", call.method[:20], "url"))
+    elif (call.method == "DELETE" or call.method not in METHODS) and not (
+        loopback or allowed(url.host.name, allow)
+    ):
+        out.append(
+            Problem(
+                H,
+                f"{call.method} to {url.host.name[:60]}, a host not allowed",
+                "Changes on a remote service may not be undoable.",
+                "write",
+            )
+        )
+    if any("\r" in v or "\n" in v for _, _, v in call.headers):
+        out.append(Problem(H, "line breaks in a header value (header injection)", "", "url"))
+    return sorted_problems(out)
+
+
+def _hit(view: ToolView, argument: str, problems: list[Problem], what: str) -> Hit:
+    worst = problems[0]
+    lines = [f"- {p.title}" + (f": {p.why}" if p.why else "") for p in problems[:5]]
+    return Hit(
+        severity=worst.severity,
+        title=worst.title,
+        description=f"{what} in `{argument}` of {view.name}:\n" + "\n".join(lines),
+        suggestion=_SUGGEST.get(worst.kind),
+        argument=argument[:128],
+    )
+
+
+def _embedded(view: ToolView, skip: str | None, allow: frozenset[str]) -> Iterator[Hit]:
+    runs = view.kind in _RUNS
+    for n, (path, text) in enumerate(view.strings()):
+        if n >= _MAX_STRINGS:
+            return
+        if path == skip:
+            continue
+        problems: list[Problem] = []
+        for raw in find_urls(text):
+            url = parse_url(raw)
+            if url is None:
+                continue
+            found = [p for p in url_problems(url, allow=allow) if _embedded_worth(p, runs)]
+            problems.extend(
+                p if runs or p.kind != "metadata" else Problem(H, p.title, p.why, p.kind)
+                for p in found
+            )
+        if not problems and _BARE_METADATA.search(text):
+            problems.append(
+                Problem(
+                    C if runs else H,
+                    "cloud metadata address",
+                    "The instance metadata service hands out credentials.",
+                    "metadata",
+                )
+            )
+        if problems:
+            yield _hit(view, path, sorted_problems(problems), "A URL")
+
+
+def _embedded_worth(p: Problem, runs: bool) -> bool:
+    """Which problems of a URL merely written in a string matter: metadata always; capture
+    and raw-protocol ones in what runs."""
+    if p.kind == "metadata":
+        return True
+    return runs and (p.kind == "capture" or (p.severity is C and p.kind == "internal"))
+
+
+def http_request(ctx: CheckInput) -> Iterator[Hit]:
+    """Requests of a tool call to cloud metadata, internal or raw addresses, capture and paste
+    sites, odd schemes, and destructive calls to known APIs; metadata URLs in any argument."""
+    view = ctx.tool
+    if view is None or re.search(r"(?i)search", view.name):
+        return
+    allow = ctx.options.allowed_hosts
+    if view.kind in _API_KINDS and (what := destructive_tool(view.name)):
+        argument = next(iter(view.call.arguments), None)
+        yield Hit(
+            severity=C,
+            title=f"{what} ({view.name[:60]})",
+            description=f"The tool {view.name} {what}: there is no undo.",
+            suggestion=_SUGGEST["api"],
+            argument=argument[:128] if argument else None,
+        )
+    call = read_http(view)
+    skip = None
+    if call is not None:
+        skip = call.url_argument
+        problems = _request_problems(call, allow)
+        if problems:
+            yield _hit(view, call.url_argument, problems, f"The {call.method} request")
+    yield from _embedded(view, skip, allow)

@@ -1,0 +1,240 @@
+"""Catalogue of hosts an HTTP review knows: cloud metadata services, request-capture and
+out-of-band testing services, paste and file-drop sites, and which hosts each kind of token
+belongs to. Data only, plus the one matcher every list uses."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+__all__ = [
+    "CAPTURE",
+    "INTERNAL_NAMES",
+    "INTERNAL_SUFFIXES",
+    "METADATA_CREDENTIAL_PATH",
+    "METADATA_HOSTS",
+    "PASTE",
+    "PAYMENT",
+    "SECRET_HOMES",
+    "SENSITIVE_PORTS",
+    "allowed",
+    "host_in",
+    "internal_name",
+]
+
+METADATA_HOSTS = frozenset(
+    {
+        "metadata.google.internal",
+        "metadata.goog",
+        "metadata",
+        "instance-data",
+        "instance-data.ec2.internal",
+        "metadata.azure.com",
+        "metadata.azure.internal",
+        "metadata.tencentyun.com",
+        "metadata.platformequinix.com",
+        "metadata.packet.net",
+        "metadata.oraclecloud.com",
+        "metadata.hetzner.cloud",
+        "metadata.vultr.com",
+    }
+)
+METADATA_CREDENTIAL_PATH = re.compile(
+    r"(?i)/(?:latest|[\d-]{10})/meta-data/(?:iam|ram)/|/latest/api/token|/computemetadata/v1"
+    r"/instance/service-accounts|/metadata/identity/oauth2|/v2/credentials|/metadata/v1/user-data"
+    r"|/latest/user-data|/opc/v[12]/identity|/openstack/latest/(?:meta_data|vendor_data)"
+)
+"""Paths of metadata services that hand out credentials or user data (which holds secrets)."""
+
+CAPTURE = (
+    "webhook.site",
+    "requestbin.com",
+    "requestbin.net",
+    "requestbin.io",
+    "m.pipedream.net",
+    "ngrok.io",
+    "ngrok.app",
+    "ngrok.dev",
+    "ngrok-free.app",
+    "ngrok-free.dev",
+    "interact.sh",
+    "interactsh.com",
+    "oast.pro",
+    "oast.live",
+    "oast.site",
+    "oast.online",
+    "oast.fun",
+    "oast.me",
+    "burpcollaborator.net",
+    "oastify.com",
+    "canarytokens.com",
+    "dnslog.cn",
+    "dnslog.link",
+    "ceye.io",
+    "requestcatcher.com",
+    "beeceptor.com",
+    "hookbin.com",
+    "postb.in",
+    "ptsv2.com",
+    "ptsv3.com",
+    "mockbin.org",
+    "mockbin.io",
+    "requestinspector.com",
+    "webhook.cool",
+    "trycloudflare.com",
+    "loca.lt",
+    "localtunnel.me",
+    "serveo.net",
+    "serveousercontent.com",
+    "localhost.run",
+    "lhr.life",
+    "lhr.rocks",
+    "pagekite.me",
+    "bore.pub",
+    "xip.io",
+    "free.beeceptor.com",
+    "typedwebhook.tools",
+    "app.interactsh.com",
+)
+"""Services that record whatever is sent to them, or tunnel it to someone's machine."""
+
+PASTE = (
+    "pastebin.com",
+    "paste.ee",
+    "hastebin.com",
+    "hastebin.skyra.pw",
+    "transfer.sh",
+    "0x0.st",
+    "file.io",
+    "termbin.com",
+    "ix.io",
+    "sprunge.us",
+    "dpaste.com",
+    "dpaste.org",
+    "ghostbin.com",
+    "ghostbin.co",
+    "rentry.co",
+    "rentry.org",
+    "controlc.com",
+    "paste.rs",
+    "catbox.moe",
+    "gofile.io",
+    "anonfiles.com",
+    "bashupload.com",
+    "temp.sh",
+    "filebin.net",
+    "tmpfiles.org",
+    "justpaste.it",
+    "pastes.io",
+    "privatebin.net",
+    "pastie.org",
+    "katb.in",
+    "clbin.com",
+    "oshi.at",
+    "keep.sh",
+    "uguu.se",
+    "pixeldrain.com",
+    "bpa.st",
+    "paste.c-net.org",
+    "p.ip.fi",
+    "wetransfer.com",
+    "sendspace.com",
+    "mega.nz",
+    "anonymfile.com",
+    "files.catbox.moe",
+)
+"""Sites where whatever is posted becomes readable by anyone with the link."""
+
+INTERNAL_SUFFIXES = (
+    ".internal",
+    ".local",
+    ".localdomain",
+    ".lan",
+    ".intranet",
+    ".corp",
+    ".home.arpa",
+    ".cluster.local",
+    ".svc",
+)
+INTERNAL_NAMES = frozenset(
+    {"kubernetes", "kubernetes.default", "host.docker.internal", "gateway.docker.internal"}
+)
+
+SENSITIVE_PORTS = {
+    22: "SSH",
+    23: "telnet",
+    25: "SMTP",
+    2375: "the Docker API",
+    2376: "the Docker API",
+    2379: "etcd",
+    3306: "MySQL",
+    5432: "PostgreSQL",
+    5984: "CouchDB",
+    6379: "Redis",
+    6443: "the Kubernetes API",
+    8500: "Consul",
+    8200: "Vault",
+    9200: "Elasticsearch",
+    10250: "the kubelet",
+    10255: "the kubelet",
+    11211: "memcached",
+    27017: "MongoDB",
+}
+"""Ports of services that trust local callers: reaching them by a URL is how SSRF attacks go."""
+
+SECRET_HOMES: dict[str, tuple[str, ...]] = {
+    "GitHub token": ("github.com", "githubusercontent.com", "ghcr.io"),
+    "GitLab token": ("gitlab.com",),
+    "Slack token": ("slack.com",),
+    "Stripe live key": ("stripe.com",),
+    "OpenAI API key": ("openai.com", "openai.azure.com"),
+    "Anthropic API key": ("anthropic.com",),
+    "npm token": ("npmjs.org", "npmjs.com"),
+    "PyPI token": ("pypi.org",),
+    "SendGrid API key": ("sendgrid.com",),
+    "Twilio API key": ("twilio.com",),
+    "Discord bot token": ("discord.com", "discordapp.com"),
+    "Azure storage key": ("core.windows.net",),
+    "Mailchimp API key": ("mailchimp.com",),
+    "Square OAuth secret": ("squareup.com", "squareupsandbox.com"),
+    "AWS credential": ("amazonaws.com", "aws.amazon.com"),
+    "Google API key": ("googleapis.com", "google.com"),
+}
+"""The hosts each kind of token (as ``scan_secrets`` names it) is meant to be sent to."""
+
+PAYMENT = (
+    "stripe.com",
+    "braintreegateway.com",
+    "adyen.com",
+    "adyenpayments.com",
+    "checkout.com",
+    "squareup.com",
+    "paypal.com",
+    "authorize.net",
+    "worldpay.com",
+    "mollie.com",
+)
+"""Payment processors: card numbers are what they are sent."""
+
+
+def host_in(host: str, suffixes: Iterable[str]) -> bool:
+    """``host`` is one of ``suffixes`` or a subdomain of one."""
+    return any(host == s or host.endswith("." + s) for s in suffixes)
+
+
+def allowed(host: str, patterns: Iterable[str]) -> bool:
+    """``host`` matches an allow-list entry: exactly, or ``*.domain`` for its subdomains."""
+    host = host.lower().rstrip(".")
+    for raw in patterns:
+        entry = raw.strip().lower().rstrip(".")
+        if entry.startswith("*."):
+            if host.endswith(entry[1:]) and len(host) > len(entry) - 1:
+                return True
+        elif entry and host == entry:
+            return True
+    return False
+
+
+def internal_name(host: str) -> bool:
+    """A name only an internal network resolves (``*.internal``, ``*.svc.cluster.local``)."""
+    return host in INTERNAL_NAMES or host.endswith(INTERNAL_SUFFIXES)

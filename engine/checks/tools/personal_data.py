@@ -1,0 +1,137 @@
+"""Personal data in text that is about to leave: people's e-mail addresses and phone numbers,
+payment card numbers (Luhn-valid, public test numbers aside), US social security numbers and
+Brazilian CPFs (with their check digits). Counts, never the values, leave this module."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..compliance import card_like, cpf_valid, ssn_valid
+
+__all__ = ["PersonalData", "scan_personal"]
+
+_EMAIL = re.compile(
+    r"(?<![\w.+%/-])([A-Za-z0-9][A-Za-z0-9._%+-]{0,63})@((?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}"
+    r"[A-Za-z0-9])?\.){1,8}[A-Za-z]{2,24})(?![\w-])"
+)
+_ROLE_LOCALS = frozenset(
+    {"noreply", "no-reply", "donotreply", "do-not-reply", "support", "info", "help", "admin",
+     "administrator", "contact", "hello", "sales", "team", "billing", "security", "privacy",
+     "abuse", "postmaster", "webmaster", "hostmaster", "notifications", "notification",
+     "alerts", "newsletter", "news", "marketing", "jobs", "careers", "press", "legal", "office",
+     "mail", "root", "git", "hr", "feedback", "service", "dev", "devops", "ops", "it",
+     "enquiries", "inquiries", "example", "test", "bounce", "bounces", "reply", "mailer-daemon",
+     "ci", "bot", "github-actions", "dependabot", "renovate", "nobody", "user", "username",
+     "someone", "name", "email", "you", "your.name", "firstname.lastname", "john.doe", "jane.doe"}
+)  # fmt: skip
+_FAKE_DOMAINS = re.compile(
+    r"(?i)(?:^|\.)(?:example\.(?:com|org|net)|example|test|invalid|localhost|local|lan|internal"
+    r"|users\.noreply\.github\.com|noreply\.github\.com|yourdomain\.com|yourcompany\.com"
+    r"|domain\.com|email\.com|company\.com|acme\.com|mailinator\.com)$"
+)
+_FILE_TLDS = frozenset(
+    {"png", "jpg", "jpeg", "gif", "svg", "webp", "ico", "js", "mjs", "ts", "css", "py", "json",
+     "map", "md", "txt", "html", "lock", "toml", "yaml", "yml", "xml", "zip", "gz", "tar"}
+)  # fmt: skip
+_CARD = re.compile(r"(?<![\w.,/:-])(?:\d[ -]?){12,18}\d(?![\w/:]|[.,-]\d)")
+_SSN = re.compile(r"(?<![\w-])(\d{3})-(\d{2})-(\d{4})(?![\w-])")
+_CPF = re.compile(r"(?<![\w.])(\d{3})\.(\d{3})\.(\d{3})-(\d{2})(?![\w-])")
+_PHONE = re.compile(
+    r"(?<![\w+])(?:\+\d{1,3}[ .-]?(?:\(\d{1,4}\)[ .-]?)?\d{1,4}(?:[ .-]?\d{2,4}){1,4}"
+    r"|\(\d{3}\) ?\d{3}[-. ]\d{4}|\d{3}[-.]\d{3}[-.]\d{4})(?![\w-])"
+)
+_PHONE_KEY = re.compile(r"(?i)phone|mobile|^tel|_tel$|cell|whatsapp|fax|msisdn|^sms")
+_SSN_KEY = re.compile(r"(?i)^(?:ssn|social_?security(?:_?number)?|tax_?id|tin)$")
+_CPF_KEY = re.compile(r"(?i)^cpf$")
+_CARD_KEY = re.compile(r"(?i)card|pan$|^cc_?num|credit")
+_MAX_TEXT = 200_000
+
+
+@dataclass(slots=True)
+class PersonalData:
+    """What personal data a payload holds, by kind."""
+
+    emails: set[str] = field(default_factory=set)
+    phones: set[str] = field(default_factory=set)
+    cards: int = 0
+    ssns: int = 0
+    cpfs: int = 0
+
+    @property
+    def people(self) -> int:
+        """How many people the contact details name, at least (an address and a phone number
+        may be one person's)."""
+        return max(len(self.emails), len(self.phones))
+
+    @property
+    def national_ids(self) -> int:
+        return self.ssns + self.cpfs
+
+    def merge(self, other: PersonalData) -> None:
+        self.emails |= other.emails
+        self.phones |= other.phones
+        self.cards += other.cards
+        self.ssns += other.ssns
+        self.cpfs += other.cpfs
+
+    def summary(self) -> str:
+        parts = []
+        if self.cards:
+            parts.append(f"{self.cards} card number{'s' * (self.cards > 1)}")
+        if self.ssns:
+            parts.append(f"{self.ssns} social security number{'s' * (self.ssns > 1)}")
+        if self.cpfs:
+            parts.append(f"{self.cpfs} CPF{'s' * (self.cpfs > 1)}")
+        if self.emails:
+            n = len(self.emails)
+            parts.append(f"{n} people's e-mail addresses" if n > 1 else "a person's e-mail address")
+        if self.phones:
+            parts.append(f"{len(self.phones)} phone number{'s' * (len(self.phones) > 1)}")
+        return ", ".join(parts)
+
+
+def _personal_email(local: str, domain: str, exclude: frozenset[str]) -> bool:
+    address = f"{local}@{domain}".lower()
+    if address in exclude or local.lower() in _ROLE_LOCALS:
+        return False
+    if domain.rsplit(".", 1)[-1].lower() in _FILE_TLDS or _FAKE_DOMAINS.search(domain):
+        return False
+    return not (len(local) >= 24 and re.fullmatch(r"[0-9a-f-]+", local.lower()))
+
+
+def _card(raw: str) -> bool:
+    return card_like(raw, any_length=True)
+
+
+def scan_personal(
+    text: str, key: str = "", *, exclude: frozenset[str] = frozenset()
+) -> PersonalData:
+    """The personal data in ``text`` (a value whose name, if any, is ``key``); addresses in
+    ``exclude`` (the mail's own sender and recipients) are not counted."""
+    out = PersonalData()
+    text = text[:_MAX_TEXT]
+    for m in _EMAIL.finditer(text):
+        if text[max(0, m.start() - 3) : m.start()] == "://":
+            continue  # user@host of a URL, not an address
+        if _personal_email(m.group(1), m.group(2), exclude):
+            out.emails.add(m.group(0).lower())
+    out.cards = sum(1 for m in _CARD.finditer(text) if _card(m.group(0)))
+    out.ssns = sum(1 for m in _SSN.finditer(text) if ssn_valid(*m.groups()))
+    out.cpfs = sum(1 for m in _CPF.finditer(text) if cpf_valid("".join(m.groups())))
+    digits = re.sub(r"\D", "", text) if len(text) <= 64 else ""
+    if key and digits:
+        if _SSN_KEY.search(key) and len(digits) == 9 and not out.ssns:
+            out.ssns += ssn_valid(digits[:3], digits[3:5], digits[5:])
+        elif _CPF_KEY.search(key) and not out.cpfs:
+            out.cpfs += cpf_valid(digits)
+        elif _CARD_KEY.search(key) and not out.cards:
+            out.cards += _card(digits)
+        elif _PHONE_KEY.search(key) and 7 <= len(digits) <= 15:
+            out.phones.add(digits)
+    if not out.phones:
+        for m in _PHONE.finditer(text):
+            found = re.sub(r"\D", "", m.group(0))
+            if 8 <= len(found) <= 15 and not _SSN.fullmatch(m.group(0)):
+                out.phones.add(found)
+    return out

@@ -1,0 +1,170 @@
+"""``tool-sql``: SQL a tool call would run — destructive statements, privilege changes, the
+server's files and commands, injection shapes (stacked statements, tautologies, comment
+truncation, UNION reads) and bulk reads of credentials.
+
+SQL is read from a SQL tool's statement arguments, from arguments named ``sql``/``query`` of
+any tool, and from any string argument that clearly is SQL (starts with a statement keyword
+and parses). See ``sql_rules`` for what each statement is judged by.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from humangr.contracts import Severity
+
+from ..base import CheckInput, Hit
+from .sql_args import MAX_STRICT, clearly_sql, production_target, sql_dialect, sql_texts
+from .sql_lex import TokKind
+from .sql_parse import Parsed, read_sql
+from .sql_rules import Issue, statement_issues
+from .view import ToolView
+
+__all__ = ["review_sql", "sql_statement", "sql_texts"]
+
+_MAX_NESTING = 2
+_DML = frozenset({"SELECT", "INSERT", "UPDATE", "DELETE", "MERGE", "WITH"})
+_DESTRUCTIVE = frozenset({"destroy", "privilege", "server"})
+
+
+def _truncation(lexed_text: str, p: Parsed) -> str | None:
+    """A comment that cuts off the rest of a quoted condition (``'admin'--' AND pass = …``)."""
+    ordered = sorted(p.stmt.tokens + p.stmt.comments, key=lambda t: t.start)
+    for k, tok in enumerate(ordered):
+        if tok.kind is not TokKind.COMMENT:
+            continue
+        body = tok.text[2:] if tok.text[:2] in ("--", "/*") else tok.text[1:]
+        prev = ordered[k - 1] if k else None
+        glued = prev is not None and prev.kind is TokKind.STRING and prev.end == tok.start
+        if (
+            body.lstrip()[:1] in ("'", '"')
+            or (glued and not tok.text.startswith("/*"))
+            or re.search(r"(?i)'\s*(?:and|or)\b|\b(?:and|or)\s+\w*(?:pass|pwd)", body)
+        ):
+            return tok.text[:60]
+    return None
+
+
+def _nested(p: Parsed, text: str) -> str | None:
+    """The SQL a statement runs in turn: ``EXPLAIN ANALYZE <stmt>`` (which runs it) or dynamic
+    SQL in ``EXEC('…')`` / ``sp_executesql N'…'`` / ``EXECUTE '…'``."""
+    words = p.stmt.words(4)
+    toks = p.stmt.tokens
+    if words[:1] == ["EXPLAIN"] and "ANALYZE" in words:
+        for t in toks:
+            if t.kind is TokKind.WORD and t.upper in _DML:
+                return text[t.start : p.stmt.end]
+    if words[:1] and words[0] in ("EXEC", "EXECUTE", "SP_EXECUTESQL"):
+        for t in toks[1:6]:
+            if t.kind is TokKind.STRING:
+                inner = t.text.lstrip("NnEe")
+                sql = inner[1:-1].replace("''", "'") if len(inner) >= 2 else ""
+                return sql if clearly_sql(sql) else None
+    return None
+
+
+def _payload(sql: str, dialect: str | None) -> list[Issue]:
+    """A text with an odd quote read as what it is built to be: a fragment pasted between two
+    quotes of a query (``admin' OR 1=1 --`` → ``'admin' OR 1=1 --'``)."""
+    for quote in ("'", '"'):
+        issues = review_sql(quote + sql + quote, dialect, depth=_MAX_NESTING)
+        shapes = [i for i in issues if i.kind in ("injection", "credentials", "destroy")]
+        if shapes:
+            worst = shapes[0]
+            return [
+                Issue(
+                    Severity.CRITICAL,
+                    f"SQL injection payload: {worst.title.split(' (')[0]}",
+                    sql[:80],
+                    "injection",
+                )
+            ]
+    return []
+
+
+def review_sql(
+    sql: str, dialect: str | None = None, *, production: bool = False, depth: int = 0
+) -> list[Issue]:
+    """Everything the SQL text ``sql`` would do that a reviewer must know, worst first."""
+    lexed, parsed = read_sql(sql, dialect)
+    out: list[Issue] = []
+    for problem in lexed.problems:
+        out.append(Issue(Severity.HIGH, f"could not read this SQL: {problem}", "", "unreadable"))
+    if depth == 0 and (
+        any("unterminated quote" in p for p in lexed.problems)
+        or ("'" in sql and any(p.error for p in parsed))
+    ):
+        out.extend(_payload(sql[:MAX_STRICT], dialect))
+    read_before = False
+    for p in parsed:
+        issues = statement_issues(p, production=production)
+        inner = _nested(p, lexed.text) if depth < _MAX_NESTING else None
+        if inner:
+            issues.extend(review_sql(inner, dialect, production=production, depth=depth + 1))
+        cut = _truncation(lexed.text, p)
+        if cut is not None:
+            worst = any(i.kind == "injection" and i.severity is Severity.CRITICAL for i in issues)
+            tautology = any(i.kind == "injection" for i in issues) or re.search(
+                r"(?i)pass|pwd", cut
+            )
+            sev = Severity.CRITICAL if worst or tautology else Severity.HIGH
+            issues.append(
+                Issue(
+                    sev,
+                    "a comment cuts off the rest of the condition (injection shape)",
+                    cut,
+                    "injection",
+                )
+            )
+        if read_before:
+            issues = [
+                Issue(i.severity, f"stacked after a SELECT: {i.title}", i.detail, i.kind)
+                if i.kind in _DESTRUCTIVE and i.severity is Severity.CRITICAL
+                else i
+                for i in issues
+            ]
+        words = p.stmt.words(1)
+        read_before = read_before or (bool(words) and words[0] in ("SELECT", "WITH"))
+        out.extend(issues)
+    out.sort(key=lambda i: i.severity != Severity.CRITICAL)
+    return out
+
+
+def _hit(view: ToolView, argument: str, issues: list[Issue]) -> Hit:
+    worst = issues[0]
+    lines = [f"- {i.title}" + (f": `{i.detail}`" if i.detail else "") for i in issues[:6]]
+    more = f"\n- and {len(issues) - 6} more" if len(issues) > 6 else ""
+    return Hit(
+        severity=worst.severity,
+        title=worst.title,
+        description=f"The SQL in `{argument}` of {view.name}:\n" + "\n".join(lines) + more,
+        suggestion=_SUGGESTIONS.get(worst.kind),
+        argument=argument[:128],
+    )
+
+
+_SUGGESTIONS = {
+    "destroy": "Take a backup first and have a human run it, or restrict the statement to the "
+    "rows meant (a WHERE on a key).",
+    "privilege": "Privilege changes are for a database administrator, not an agent.",
+    "server": "Do not reach the server's files or commands from SQL.",
+    "credentials": "Read only the columns and rows needed; never credentials in bulk.",
+    "injection": "This is the shape of SQL injection: build queries with bound parameters.",
+    "change": "Check the statement against the intended data before running it.",
+    "unreadable": "Rewrite the SQL so it can be read, or have a human review it.",
+}
+
+
+def sql_statement(ctx: CheckInput) -> Iterator[Hit]:
+    """SQL of a tool call that destroys data, changes privileges, reaches the server's files
+    or commands, has an injection's shape or reads credentials in bulk."""
+    view = ctx.tool
+    if view is None:
+        return
+    dialect = sql_dialect(view)
+    prod = production_target(view)
+    for argument, text, whole in sql_texts(view):
+        issues = review_sql(text, dialect, production=prod) if whole else _payload(text, dialect)
+        if issues:
+            yield _hit(view, argument, issues)

@@ -1,0 +1,251 @@
+"""What a parsed SQL statement does, read from sqlglot's tree: conditions that are always true,
+the rows a read is restricted to, the credential columns it returns, UNION shapes."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from sqlglot import exp
+
+from .sql_words import CREDENTIAL_TABLES, RECON_FUNCTIONS, SCHEMA_TABLES, credential_column
+
+__all__ = [
+    "always_true",
+    "credential_reads",
+    "limit_of",
+    "or_tautology",
+    "table_names",
+    "truth",
+    "union_shape",
+]
+
+_MAX_NODES = 5_000
+_UNKNOWN = object()
+Value = float | str | bool | None | object
+
+
+def _value(e: exp.Expression, depth: int = 0) -> Value:
+    """The constant ``e`` evaluates to, ``None`` for SQL NULL, ``_UNKNOWN`` when it depends on
+    a row, a parameter or a function."""
+    if depth > 40:
+        return _UNKNOWN
+    if isinstance(e, exp.Paren):
+        return _value(e.this, depth + 1)
+    if isinstance(e, exp.Boolean):
+        return bool(e.this)
+    if isinstance(e, exp.Null):
+        return None
+    if isinstance(e, exp.Literal):
+        if e.is_string:
+            return str(e.this)
+        try:
+            return float(e.this)
+        except ValueError:
+            return _UNKNOWN
+    if isinstance(e, exp.Neg):
+        inner = _value(e.this, depth + 1)
+        return -inner if isinstance(inner, float) else _UNKNOWN
+    got = truth(e, depth + 1)
+    return _UNKNOWN if got is None else got
+
+
+def _number(v: Value) -> float | None:
+    if isinstance(v, bool):
+        return float(v)
+    if isinstance(v, float):
+        return v
+    if isinstance(v, str):
+        try:
+            return float(v.strip())
+        except ValueError:
+            return None
+    return None
+
+
+def _compare(e: exp.Expression, depth: int) -> bool | None:
+    left, right = e.this, e.expression
+    if (
+        isinstance(left, exp.Column)
+        and isinstance(right, exp.Column)
+        and left.sql() == right.sql()
+        and isinstance(e, (exp.EQ, exp.GTE, exp.LTE, exp.Like))
+    ):
+        return True
+    a, b = _value(left, depth), _value(right, depth)
+    if a is _UNKNOWN or b is _UNKNOWN or a is None or b is None:
+        return None
+    if isinstance(e, exp.Like):
+        if not isinstance(a, str) or not isinstance(b, str):
+            return None
+        pattern = re.escape(b).replace("%", ".*").replace("_", ".")
+        return re.fullmatch(pattern, a, re.DOTALL | re.IGNORECASE) is not None
+    na, nb = _number(a), _number(b)
+    if na is not None and nb is not None:
+        x: float | str = na
+        y: float | str = nb
+    elif isinstance(a, str) and isinstance(b, str):
+        x, y = a, b
+    else:
+        return None
+    if isinstance(e, (exp.EQ, exp.NullSafeEQ)):
+        return x == y
+    if isinstance(e, exp.NEQ):
+        return x != y
+    if isinstance(x, str) != isinstance(y, str):
+        return None
+    if isinstance(e, exp.GT):
+        return x > y  # type: ignore[operator]
+    if isinstance(e, exp.GTE):
+        return x >= y  # type: ignore[operator]
+    if isinstance(e, exp.LT):
+        return x < y  # type: ignore[operator]
+    if isinstance(e, exp.LTE):
+        return x <= y  # type: ignore[operator]
+    return None
+
+
+def truth(e: exp.Expression, depth: int = 0) -> bool | None:
+    """Whether condition ``e`` is true for every row (True), for none (False), or depends."""
+    if depth > 40:
+        return None
+    if isinstance(e, exp.Paren):
+        return truth(e.this, depth + 1)
+    if isinstance(e, exp.Or):
+        a, b = truth(e.this, depth + 1), truth(e.expression, depth + 1)
+        return True if True in (a, b) else (False if a is False and b is False else None)
+    if isinstance(e, exp.And):
+        a, b = truth(e.this, depth + 1), truth(e.expression, depth + 1)
+        return False if False in (a, b) else (True if a is True and b is True else None)
+    if isinstance(e, exp.Not):
+        inner = truth(e.this, depth + 1)
+        return None if inner is None else not inner
+    if isinstance(e, exp.Is):
+        left = _value(e.this, depth + 1)
+        if isinstance(e.expression, exp.Null) and left is not _UNKNOWN:
+            return left is None
+        return None
+    if isinstance(e, exp.In):
+        item = _value(e.this, depth + 1)
+        values = [_value(x, depth + 1) for x in e.expressions]
+        if item is _UNKNOWN or not values or any(v is _UNKNOWN for v in values):
+            return None
+        return any(
+            _number(item) == _number(v) if _number(item) is not None else item == v for v in values
+        )
+    if isinstance(e, (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE, exp.Like)):
+        return _compare(e, depth + 1)
+    if isinstance(e, (exp.Boolean, exp.Literal, exp.Null)):
+        v = _value(e, depth + 1)
+        n = _number(v)
+        return None if v is _UNKNOWN else (bool(n) if n is not None else False)
+    return None
+
+
+def always_true(where: exp.Expression | None) -> bool:
+    """A WHERE clause that keeps every row (``1=1``, ``'a'='a'``, ``x=5 OR 1=1``, ``TRUE``)."""
+    if where is None:
+        return False
+    cond = where.this if isinstance(where, exp.Where) else where
+    return truth(cond) is True
+
+
+def or_tautology(where: exp.Expression | None) -> str | None:
+    """The always-true branch of an OR in ``where`` (``OR '1'='1'``): the injection shape; a
+    plain ``WHERE 1=1 AND …`` (query builders write it) is none."""
+    if where is None:
+        return None
+    for n, node in enumerate(where.walk()):
+        if n > _MAX_NODES:
+            break
+        if isinstance(node, exp.Subquery | exp.Select) and node is not where:
+            continue
+        if isinstance(node, exp.Or):
+            for side in (node.this, node.expression):
+                if truth(side) is True:
+                    return str(side.sql())[:80]
+    return None
+
+
+def limit_of(select: exp.Expression) -> int | None:
+    """The row limit of a SELECT as a number; None when absent; -1 when not a literal."""
+    limit = select.args.get("limit")
+    if limit is None:
+        return None
+    count = limit.args.get("expression") or limit.args.get("count")
+    if isinstance(count, exp.Literal) and not count.is_string:
+        try:
+            return int(float(count.this))
+        except ValueError:
+            return -1
+    return -1
+
+
+def table_names(node: exp.Expression) -> list[str]:
+    """The tables ``node`` reads (``db.table`` when qualified), lower-case."""
+    out: list[str] = []
+    for n, t in enumerate(node.find_all(exp.Table)):
+        if n > 200:
+            break
+        name = t.name.lower()
+        db = t.args.get("db")
+        out.append(f"{db.name.lower()}.{name}" if isinstance(db, exp.Identifier) else name)
+    return out
+
+
+def _from(select: exp.Expression) -> exp.Expression | None:
+    got = select.args.get("from_") or select.args.get("from")
+    return got if isinstance(got, exp.Expression) else None
+
+
+def _projected_columns(select: exp.Select) -> Iterator[str]:
+    for proj in select.expressions:
+        for col in proj.find_all(exp.Column):
+            if col.find_ancestor(exp.Count) is None:
+                yield col.name
+
+
+def credential_reads(select: exp.Select) -> tuple[list[str], list[str]]:
+    """The credential columns a SELECT returns and the credential tables it reads."""
+    cols = sorted({c for c in _projected_columns(select) if credential_column(c)})
+    aggregate_only = all(p.find(exp.AggFunc) is not None for p in select.expressions)
+    from_ = _from(select)
+    tables = table_names(from_) if from_ is not None else []
+    cred = [
+        t for t in tables if t in CREDENTIAL_TABLES or t.rsplit(".", 1)[-1] in CREDENTIAL_TABLES
+    ]
+    return cols, ([] if aggregate_only else cred)
+
+
+def union_shape(tree: exp.Expression) -> tuple[str, str] | None:
+    """What the second half of a UNION reads: ``("credentials", cols)``, ``("schema", table)``,
+    ``("recon", fn)`` or ``("padding", …)`` (``UNION SELECT NULL, NULL``); None for none."""
+    for n, node in enumerate(tree.find_all(exp.Union)):
+        if n > 50:
+            break
+        right = node.expression
+        if not isinstance(right, exp.Select):
+            continue
+        cols, creds = credential_reads(right)
+        if cols or creds:
+            return "credentials", ", ".join(cols or creds)
+        for t in table_names(right):
+            if t.split(".", 1)[0] in SCHEMA_TABLES or t in SCHEMA_TABLES:
+                return "schema", t
+        for f in right.find_all(exp.Func, exp.SessionParameter, exp.Parameter):
+            if isinstance(f, exp.Anonymous):
+                name = f.name.upper()
+            elif isinstance(f, exp.Func):
+                name = f.sql_name().upper()
+            else:
+                name = f.sql().upper().replace(" ", "")
+            if name in RECON_FUNCTIONS:
+                return "recon", name
+        projs = right.expressions
+        consts = [p for p in projs if isinstance(p, exp.Null | exp.Literal)]
+        if len(projs) >= 2 and len(consts) == len(projs) and _from(right) is None:
+            nulls = sum(isinstance(p, exp.Null) for p in projs)
+            digits = [p.this for p in projs if isinstance(p, exp.Literal) and not p.is_string]
+            if nulls >= 2 or digits == [str(i) for i in range(1, len(projs) + 1)]:
+                return "padding", right.sql()[:60]
+    return None

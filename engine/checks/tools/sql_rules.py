@@ -1,0 +1,257 @@
+"""What one SQL statement would do, and how bad that is: the rules of ``tool-sql``.
+
+Each statement is read from its tokens (which every dialect and every unparseable text has;
+``sql_heads`` keys rules on the first keyword) and, when sqlglot parsed it, from its tree
+(conditions, projections, UNIONs). Severity follows the gate: irreversible destruction,
+privilege changes, the server's files and commands and injection shapes are critical; risky
+but legitimate changes are high; everyday SQL is nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from sqlglot import exp
+
+from humangr.contracts import Severity
+
+from .sql_ast import always_true, credential_reads, limit_of, or_tautology, union_shape
+from .sql_heads import HEADS
+from .sql_issue import (
+    C,
+    H,
+    Issue,
+    all_words,
+    called_names,
+    first_word,
+    fragment,
+    object_names,
+    word_at,
+)
+from .sql_lex import Tok, TokKind
+from .sql_parse import Parsed
+from .sql_words import (
+    BENIGN_HEADS,
+    FILE_FUNCTIONS,
+    OS_FUNCTIONS,
+    OS_PROCEDURES,
+    SESSION_HEADS,
+    SLEEP_FUNCTIONS,
+    credential_column,
+    personal_table,
+)
+
+__all__ = ["Issue", "statement_issues"]
+
+_ROLE_COLUMNS = frozenset(
+    {"role", "roles", "is_admin", "is_superuser", "is_staff", "admin", "superuser",
+     "permissions", "privileges", "user_role", "access_level", "is_root", "groups"}
+)  # fmt: skip
+_ADDS = frozenset({"INSERT", "UPSERT", "REPLACE"})
+"""Statements that only add rows: one sqlglot cannot parse is read from its tokens alone."""
+_HANDLED = frozenset({"DELETE", "UPDATE", "MERGE"})
+
+
+def _target(node: exp.Expression) -> str:
+    t = node.this
+    return t.sql()[:60] if isinstance(t, exp.Expression) else "?"
+
+
+def _writes(p: Parsed) -> Iterator[Issue]:
+    """DELETE and UPDATE of every row: no WHERE, or one that is always true."""
+    if p.tree is None:
+        return
+    for n, node in enumerate(p.tree.find_all(exp.Delete, exp.Update)):
+        if n > 20:
+            break
+        if node.find_ancestor(exp.Merge) is not None:
+            continue  # MERGE's WHEN MATCHED THEN UPDATE/DELETE acts on matched rows only
+        verb = "DELETE" if isinstance(node, exp.Delete) else "UPDATE"
+        where, target = node.args.get("where"), _target(node)
+        if where is None and node.args.get("limit") is not None:
+            yield Issue(
+                H, f"{verb} of {target} without WHERE (only a LIMIT)", fragment(p), "change"
+            )
+        elif where is None:
+            yield Issue(C, f"{verb} without WHERE on {target}: every row", fragment(p), "destroy")
+        elif always_true(where):
+            yield Issue(C, f"{verb} on {target} with an always-true WHERE", fragment(p), "destroy")
+        elif isinstance(node, exp.Update):
+            sets = {
+                e.this.name.lower()
+                for e in node.expressions
+                if isinstance(e, exp.EQ) and isinstance(e.this, exp.Column)
+            }
+            touched = sorted(c for c in sets if c in _ROLE_COLUMNS or credential_column(c))
+            if touched:
+                yield Issue(
+                    H, f"UPDATE sets {', '.join(touched)[:60]} on {target}", fragment(p), "change"
+                )
+
+
+def _writes_unparsed(p: Parsed, head: str, i: int) -> Iterator[Issue]:
+    toks = p.stmt.tokens
+    if word_at(toks, "WHERE", i) == -1:
+        names = object_names(toks, i + (2 if head == "DELETE" else 1))
+        target = ", ".join(names)[:60] or "?"
+        yield Issue(C, f"{head} without WHERE on {target}: every row", fragment(p), "destroy")
+
+
+def _anywhere(p: Parsed) -> Iterator[Issue]:
+    """Rules for any statement, whatever it starts with: the server's files and commands,
+    delays (time-based injection), ``INTO OUTFILE``."""
+    calls = called_names(p.stmt)
+    words = all_words(p.stmt)
+    wordset = set(words)
+    if found := sorted(calls & FILE_FUNCTIONS):
+        yield Issue(
+            C, f"reads or writes the server's files ({found[0].lower()})", fragment(p), "server"
+        )
+    if found := sorted((calls & OS_FUNCTIONS) | (wordset & OS_PROCEDURES)):
+        yield Issue(
+            C,
+            f"runs commands or connections from the server ({found[0].lower()})",
+            fragment(p),
+            "server",
+        )
+    if "OUTFILE" in wordset or "DUMPFILE" in wordset:
+        yield Issue(C, "writes a file on the server (INTO OUTFILE)", fragment(p), "server")
+    if calls & SLEEP_FUNCTIONS or ("WAITFOR" in wordset and "DELAY" in wordset):
+        yield Issue(
+            H,
+            "delays the server on purpose (time-based injection shape)",
+            fragment(p),
+            "injection",
+        )
+    if "SOURCE" in wordset and "MATCHED" in wordset and "DELETE" in wordset:
+        yield Issue(H, "MERGE deletes every row missing from the source", fragment(p), "change")
+
+
+def _reads(p: Parsed, production: bool) -> Iterator[Issue]:
+    """Bulk reads of credentials, injection shapes in SELECTs."""
+    tree = p.tree
+    if tree is None:
+        return
+    shape = union_shape(tree)
+    if shape is not None:
+        what, detail = shape
+        sev = C if what == "credentials" else H
+        title = {
+            "credentials": f"UNION SELECT reads credentials ({detail})",
+            "schema": f"UNION SELECT reads the schema catalogue ({detail})",
+            "recon": f"UNION SELECT reads server details ({detail})",
+            "padding": "UNION SELECT padded with constants (injection shape)",
+        }[what]
+        yield Issue(
+            sev, title, fragment(p), "credentials" if what == "credentials" else "injection"
+        )
+    for n, select in enumerate(tree.find_all(exp.Select)):
+        if n > 50:
+            break
+        where = select.args.get("where")
+        taut = or_tautology(where)
+        cols, creds = credential_reads(select)
+        from_tables = [t.sql().lower() for t in select.find_all(exp.Table)][:20]
+        personal = any(personal_table(t) for t in from_tables)
+        if taut is not None:
+            sev = C if cols or creds or personal else H
+            yield Issue(
+                sev,
+                f"WHERE made always true by OR {taut[:40]} (injection shape)",
+                fragment(p),
+                "injection",
+            )
+        unrestricted = where is None or always_true(where) or taut is not None
+        limit = limit_of(select)
+        if (cols or creds) and unrestricted:
+            shown = ", ".join(cols or creds)[:60]
+            if limit is not None and 0 <= limit <= 10:
+                yield Issue(
+                    H, f"reads credentials ({shown}) of several rows", fragment(p), "credentials"
+                )
+            else:
+                yield Issue(C, f"bulk read of credentials ({shown})", fragment(p), "credentials")
+        elif (
+            production
+            and unrestricted
+            and limit is None
+            and from_tables
+            and not select.find(exp.AggFunc)
+        ):
+            yield Issue(H, "reads every row of a production table", fragment(p), "change")
+
+
+def _same_literal(a: Tok, b: Tok) -> bool:
+    kinds = (TokKind.STRING, TokKind.NUMBER)
+    return a.kind in kinds and b.kind in kinds and a.text.strip("'\"") == b.text.strip("'\"")
+
+
+def _token_tautology(p: Parsed) -> Iterator[Issue]:
+    """``OR '1'='1``, ``OR 1=1``, ``OR TRUE`` in text sqlglot could not parse (an injection
+    payload on its own, or a statement it breaks): read from the tokens."""
+    if p.tree is not None:
+        return
+    toks = p.stmt.tokens
+    for k, t in enumerate(toks):
+        if t.upper not in ("OR", "||"):
+            continue
+        rest = toks[k + 1 : k + 4]
+        if (
+            len(rest) == 3
+            and rest[1].kind is TokKind.OP
+            and rest[1].text in ("=", "LIKE")
+            and _same_literal(rest[0], rest[2])
+        ) or (
+            (rest[:1] and rest[0].upper == "TRUE")
+            or (len(rest) == 1 and rest[0].kind is TokKind.NUMBER and rest[0].text != "0")
+        ):
+            starts_quoted = toks[0].kind is TokKind.STRING and toks[0].start == p.stmt.start
+            sev = C if p.stmt.comments or starts_quoted else H
+            yield Issue(sev, "always-true OR (injection shape)", fragment(p), "injection")
+            return
+
+
+def _dot_command(p: Parsed) -> list[Issue] | None:
+    """A sqlite3 shell command (``.tables``, ``.shell rm -rf /``): None when it is none."""
+    toks = p.stmt.tokens
+    if len(toks) < 2 or toks[0].text != "." or toks[1].kind is not TokKind.WORD:
+        return None
+    if toks[1].start != toks[0].end:
+        return None
+    name = toks[1].text.lower()
+    if name in ("shell", "system"):
+        return [Issue(C, f"runs a shell command (.{name})", fragment(p), "server")]
+    if name in ("output", "once", "save", "backup", "import", "load", "open", "excel"):
+        return [Issue(H, f"reads or writes a file (.{name})", fragment(p), "change")]
+    return []
+
+
+def statement_issues(p: Parsed, *, production: bool = False) -> list[Issue]:
+    """Everything ``p`` would do that a reviewer must know, worst first."""
+    dot = _dot_command(p)
+    if dot is not None:
+        return dot
+    head, i = first_word(p.stmt)
+    out: list[Issue] = []
+    if head == "EXPLAIN" and "ANALYZE" in p.stmt.words(4):
+        return out  # read by the caller on the statement that follows ANALYZE
+    rule = HEADS.get(head)
+    if rule is not None:
+        out.extend(rule(p, i, production))
+    if p.tree is not None:
+        out.extend(_writes(p))
+    elif head in ("DELETE", "UPDATE"):
+        out.extend(_writes_unparsed(p, head, i))
+    if production and head in ("DELETE", "UPDATE", "MERGE") and not out:
+        out.append(Issue(H, f"{head} in production", fragment(p), "change"))
+    out.extend(_anywhere(p))
+    out.extend(_reads(p, production))
+    if not out:
+        out.extend(_token_tautology(p))
+    unknown = (p.error and head not in _ADDS and head not in SESSION_HEADS) or (
+        p.tree is None and head not in BENIGN_HEADS and head not in _HANDLED
+    )
+    if not out and unknown and head not in HEADS:
+        out.append(Issue(H, "could not read this SQL", fragment(p), "unreadable"))
+    out.sort(key=lambda x: x.severity == Severity.HIGH)
+    return out
