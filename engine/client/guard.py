@@ -7,24 +7,77 @@ import inspect
 import re
 import threading
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, ParamSpec, TypeVar, cast, overload
 
 import anyio.from_thread
 
-from humangr.contracts import HumanLayerReport, Outcome
+from humangr.contracts import Outcome, ToolKind
+from humangr.contracts.review import TOOL_NAME_PATTERN
+from humangr.contracts.types import MAX_DIFF_BYTES
 from humangr.engine.errors import ConfigError, EngineError, Rejected
 
-from .render import call_action, call_name
+from .tool_call import (
+    Encoder,
+    Oversize,
+    PreparedCall,
+    call_name,
+    edited_file_diff,
+    prepare_call,
+    tool_action,
+)
 
 if TYPE_CHECKING:
     from .client import Client
 
-__all__ = ["Guard", "Guarding", "NeedsReview"]
+__all__ = ["Guard", "Guarding", "NeedsReview", "ToolOptions"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
 NeedsReview = Literal["wait", "raise"]
 _TOKEN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+_TOOL = re.compile(TOOL_NAME_PATTERN)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolOptions:
+    """How a guard turns a call into the tool call it reviews (``Client.guard``'s options)."""
+
+    tool: str | None = None
+    """The tool's name as the review shows it; the function's name by default."""
+    kind: ToolKind | str | None = None
+    """What the tool does; inferred from the name and the arguments when not given."""
+    workspace: str | None = None
+    """The folder the tool works in; paths outside it are reported."""
+    encoders: Mapping[type, Encoder] = field(default_factory=dict)
+    """JSON forms of argument types msgspec does not know (``{Money: lambda m: str(m)}``)."""
+    decoders: Mapping[type, Encoder] = field(default_factory=dict)
+    """How to rebuild a mutable registered type from its reviewed JSON."""
+    oversize: Oversize = "refuse"
+    """Arguments past ``max_bytes``: ``refuse`` (the call does not run) or ``review`` (cut,
+    marked not fully reviewed, so a human decides)."""
+    max_bytes: int = MAX_DIFF_BYTES
+
+    def check(self) -> None:
+        if self.tool is not None and not _TOOL.match(self.tool):
+            raise ConfigError(
+                f"guard: tool {self.tool!r} must be 1-128 letters, digits, _, . or - "
+                "(the name the review shows)"
+            )
+        if self.kind is not None:
+            try:
+                ToolKind(self.kind)
+            except ValueError:
+                kinds = ", ".join(k.value for k in ToolKind)
+                raise ConfigError(f"guard: kind {self.kind!r} is not one of {kinds}") from None
+        if self.oversize not in ("refuse", "review"):
+            raise ConfigError("guard: oversize must be 'refuse' or 'review'")
+        if not 1 <= self.max_bytes <= MAX_DIFF_BYTES:
+            raise ConfigError(f"guard: max_bytes must be within 1..{MAX_DIFF_BYTES:,}")
+        for name, table in (("encoders", self.encoders), ("decoders", self.decoders)):
+            for key, fn in table.items():
+                if not isinstance(key, type) or not callable(fn):
+                    raise ConfigError(f"guard: {name} maps types to functions")
 
 
 class Guard:
@@ -39,6 +92,7 @@ class Guard:
         on_needs_review: NeedsReview,
         timeout: float | None,
         sync_only: bool = False,
+        tool: ToolOptions | None = None,
     ) -> None:
         if on_needs_review not in ("wait", "raise"):
             raise ConfigError(
@@ -57,9 +111,23 @@ class Guard:
         self.on_needs_review = on_needs_review
         self.timeout = timeout
         self.sync_only = sync_only
+        self.tool = tool or ToolOptions()
+        self.tool.check()
+
+    def tool_name(self, func: Callable[..., Any]) -> str:
+        """The name the review gives the tool: ``tool=``, else the function's name."""
+        name = self.tool.tool or str(getattr(func, "__name__", ""))
+        if not _TOOL.match(name):
+            raise ConfigError(
+                f"guard: {call_name(func)}'s name {name[:80]!r} is not a tool name (1-128 "
+                "letters, digits, _, . or -): give one with guard(tool=...)"
+            )
+        return name
 
     def __call__(self, func: Callable[P, R]) -> Callable[P, R]:
-        """``func`` guarded: each call reviewed first, run only when approved."""
+        """``func`` guarded: each call reviewed first, run only when approved — with the
+        values that were reviewed."""
+        self.tool_name(func)
         if inspect.iscoroutinefunction(func):
             if self.sync_only:
                 raise TypeError(
@@ -70,39 +138,60 @@ class Guard:
 
             @functools.wraps(func)
             async def guarded_async(*args: P.args, **kwargs: P.kwargs) -> Any:
-                await self.check(func, args, kwargs)
-                return await coro(*args, **kwargs)
+                approved = await self.check(func, args, kwargs)
+                return await coro(*approved.args, **approved.kwargs)
 
             return cast(Callable[P, R], guarded_async)
 
         @functools.wraps(func)
         def guarded(*args: P.args, **kwargs: P.kwargs) -> R:
-            self.check_blocking(func, args, kwargs)
-            return func(*args, **kwargs)
+            approved = self.check_blocking(func, args, kwargs)
+            return func(*approved.args, **approved.kwargs)
 
         return guarded
 
-    async def check(
+    def prepare(
         self, func: Callable[..., Any], args: tuple[Any, ...], kwargs: Mapping[str, Any]
-    ) -> HumanLayerReport:
-        """Review the call; return the approval, else raise ``Rejected`` (the call must not
-        run)."""
-        action = call_action(
+    ) -> PreparedCall:
+        """The tool call to review and the reviewed values to run with (``ArgumentError``
+        for an argument that cannot be reviewed faithfully)."""
+        options = self.tool
+        return prepare_call(
             func,
             args,
             kwargs,
+            tool=self.tool_name(func),
+            kind=ToolKind(options.kind) if options.kind is not None else None,
+            workspace=options.workspace,
+            encoders=options.encoders,
+            decoders=options.decoders,
+            max_bytes=options.max_bytes,
+            oversize=options.oversize,
+        )
+
+    async def check(
+        self, func: Callable[..., Any], args: tuple[Any, ...], kwargs: Mapping[str, Any]
+    ) -> PreparedCall:
+        """Review the call; return what to run it with when approved, else raise ``Rejected``
+        (the call must not run)."""
+        prepared = self.prepare(func, args, kwargs)
+        diff = await edited_file_diff(prepared.tool_call, max_bytes=self.tool.max_bytes // 2)
+        action = tool_action(
+            prepared,
             agent_id=self.agent_id or self.client.agent_id,
             action_type=self.action_type,
+            call=call_name(func),
+            code_diff=diff,
         )
         final = self.on_needs_review == "wait"
         report = await self.client.review(action, final=final, timeout=self.timeout)
         if report.outcome is not Outcome.APPROVED:
-            raise Rejected(report, call_name(func))
-        return report
+            raise Rejected(report, prepared.tool_call.name)
+        return prepared
 
     def check_blocking(
         self, func: Callable[..., Any], args: tuple[Any, ...], kwargs: Mapping[str, Any]
-    ) -> HumanLayerReport:
+    ) -> PreparedCall:
         """``check`` from a thread that is not the client's event loop (a sync tool)."""
         if self.client.closed:
             raise EngineError(
@@ -137,6 +226,12 @@ class Guarding:
         action_type: str = "tool_call",
         on_needs_review: NeedsReview = "wait",
         timeout: float | None = None,
+        tool: str | None = None,
+        kind: ToolKind | str | None = None,
+        workspace: str | None = None,
+        encoders: Mapping[type, Encoder] | None = None,
+        decoders: Mapping[type, Encoder] | None = None,
+        oversize: Oversize = "refuse",
     ) -> Guard: ...
 
     def guard(
@@ -147,10 +242,20 @@ class Guarding:
         action_type: str = "tool_call",
         on_needs_review: NeedsReview = "wait",
         timeout: float | None = None,
+        tool: str | None = None,
+        kind: ToolKind | str | None = None,
+        workspace: str | None = None,
+        encoders: Mapping[type, Encoder] | None = None,
+        decoders: Mapping[type, Encoder] | None = None,
+        oversize: Oversize = "refuse",
     ) -> Callable[..., Any] | Guard:
-        """Review every call of the decorated function before it runs: it runs only when
-        approved, else ``humangr.Rejected`` carries the decision (the sync client's calls
-        block until their review)."""
+        """Review every call of the decorated function before it runs, as a tool call (its
+        arguments as JSON): it runs only when approved, with the reviewed values, else
+        ``humangr.Rejected`` carries the decision (the sync client's calls block until their
+        review). ``tool``/``kind`` name the tool and what it does (else inferred);
+        ``workspace`` is the folder it may work in; ``encoders``/``decoders`` give argument
+        types a JSON form; ``oversize="review"`` lets arguments past the size limit be cut
+        and sent to a human instead of refused."""
         client, sync_only = self._guard_target()
         guard = Guard(
             client,
@@ -159,5 +264,13 @@ class Guarding:
             on_needs_review=on_needs_review,
             timeout=timeout,
             sync_only=sync_only,
+            tool=ToolOptions(
+                tool=tool,
+                kind=kind,
+                workspace=workspace,
+                encoders=dict(encoders or {}),
+                decoders=dict(decoders or {}),
+                oversize=oversize,
+            ),
         )
         return guard if func is None else guard(func)

@@ -78,10 +78,11 @@ async def test_the_reviewed_action_shows_the_call_and_its_arguments(env: Served)
 
     requests = env.kit.llm.requests if env.kit.llm is not None else []
     prompt = "\n".join(block.text for r in requests for block in r.system)
-    assert "path='out/report.md'" in prompt
-    assert "content='# Report'" in prompt
-    assert "mode='w'" in prompt, "defaults are bound and shown too"
-    assert "tool_calls/write_file.py" in prompt
+    assert '"name": "write_file"' in prompt
+    assert '"kind": "file_write"' in prompt
+    assert '"path": "out/report.md"' in prompt
+    assert '"content": "# Report"' in prompt
+    assert '"mode": "w"' in prompt, "defaults are bound and shown too"
 
 
 @pytest.mark.parametrize("verdict", ["approve", "reject"])

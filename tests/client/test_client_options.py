@@ -12,8 +12,6 @@ from client_helpers import AWS_KEY
 import humangr
 from humangr import ConfigError, ContractError, EngineError, ReviewTimeout
 from humangr.engine.bus import Bus, MemoryBus
-from humangr.engine.client import call_action
-from humangr.engine.client.render import CALL_LIMIT, VALUE_LIMIT
 from humangr.engine.config import ReviewConfig
 
 pytestmark = pytest.mark.anyio
@@ -130,49 +128,6 @@ async def test_guard_options_are_checked_when_decorating() -> None:
             hg.guard(agent_id="a b")
         with pytest.raises(ConfigError, match="timeout"):
             hg.guard(timeout=-1)
-
-
-def test_a_huge_argument_is_cut_with_a_marker_and_the_action_stays_valid() -> None:
-    def upload(name: str, blob: str, *rest: str, **extra: str) -> None:
-        return None
-
-    huge = "y" * (VALUE_LIMIT * 10)
-    action = call_action(
-        upload,
-        ("a.bin", huge, *[huge] * 10),
-        {"note": huge},
-        agent_id="a1",
-        action_type="upload",
-    )
-    diff = action.code_diff or ""
-    assert len(diff) < CALL_LIMIT + 10_000
-    assert f"{len(repr(huge)) - VALUE_LIMIT:,} more characters not shown" in diff
-    assert "arguments past" in diff
-    assert "name='a.bin'" in diff
-    assert len(action.action_description) < 2_000
-
-
-def test_an_argument_whose_repr_fails_is_still_reviewed() -> None:
-    class Hostile:
-        def __repr__(self) -> str:
-            raise RuntimeError("no")
-
-    def send(payload: object, key: str) -> None:
-        return None
-
-    action = call_action(send, (Hostile(), AWS_KEY), {}, agent_id="a1", action_type="t")
-    diff = action.code_diff or ""
-    assert "repr failed: RuntimeError" in diff
-    assert f"key='{AWS_KEY}'" in diff
-
-
-def test_arguments_that_do_not_bind_are_shown_anyway() -> None:
-    def one(a: int) -> None:
-        return None
-
-    action = call_action(one, (1, 2), {"zz": 3}, agent_id="a1", action_type="t")
-    assert "arg1=2" in (action.code_diff or "")
-    assert "zz=3" in (action.code_diff or "")
 
 
 def test_the_sync_facade_guards_sync_code(tmp_path: Path) -> None:
