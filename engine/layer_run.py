@@ -58,4 +58,5 @@ async def llm_layer_run(
         elapsed_ms=elapsed,
         repairs=outcome.repairs,
         model=outcome.model or "",
+        tool=action.tool_call.name if action.tool_call is not None else None,
     )

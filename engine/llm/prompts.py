@@ -102,7 +102,10 @@ def _action_block(action: ActionContext) -> str:
     key = msgspec.json.encode(action)
     shown = _ACTION_CACHE.get(key)
     if shown is None:
-        shown = _render(_ACTION, action=action, metadata=_metadata(action))
+        call, note = _tool_call(action)
+        shown = _render(
+            _ACTION, action=action, metadata=_metadata(action), tool_call=call, kind_note=note
+        )
         _ACTION_CACHE[key] = shown
         if len(_ACTION_CACHE) > _ACTION_CACHE_SIZE:
             _ACTION_CACHE.popitem(last=False)
@@ -119,6 +122,25 @@ def _metadata(action: ActionContext) -> str:
     return msgspec.json.format(msgspec.json.encode(data), indent=2).decode()
 
 
+def _tool_call(action: ActionContext) -> tuple[str, str]:
+    """The tool call as indented JSON with its kind (given or inferred), and how the kind was
+    found; empty when the action is not a tool call."""
+    if action.tool_call is None:
+        return "", ""
+    from humangr.engine.checks.tools.view import tool_view
+
+    view = tool_view(action.tool_call)
+    call = action.tool_call
+    data: dict[str, Any] = {"name": call.name, "kind": view.kind.value}
+    if call.workspace:
+        data["workspace"] = call.workspace
+    data["arguments"] = call.arguments
+    if call.truncated:
+        data["not_fully_reviewed"] = call.truncated
+    note = "; ".join(view.notes) + "."
+    return msgspec.json.format(msgspec.json.encode(data), indent=2).decode(), note
+
+
 def _findings_lines(findings: Iterable[Finding]) -> str:
     lines = []
     for f in findings:
@@ -130,6 +152,7 @@ def _findings_lines(findings: Iterable[Finding]) -> str:
             "suggestion": f.suggestion,
             "file": f.file,
             "line": f.line,
+            "argument": f.argument,
             "source": f.source.value,
             "votes": f.votes,
         }
@@ -150,6 +173,7 @@ def _rules_block(findings: Iterable[Finding]) -> str:
             "description": description,
             "file": f.file,
             "line": f.line,
+            **({"argument": f.argument} if f.argument else {}),
         }
         items.setdefault(msgspec.json.encode(item).decode(), item)
     if not items:
