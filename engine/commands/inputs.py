@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import BinaryIO
 
-from humangr.contracts import ActionContext, action_problem, decode, encode
+from humangr.contracts import ActionContext, ToolCall, action_problem, decode, encode
 from humangr.contracts.types import MAX_DIFF_BYTES
 from humangr.engine.errors import ContractError, EngineError
 
@@ -104,8 +104,15 @@ def _action_from_json(data: bytes, name: str) -> ActionContext:
     try:
         return decode(data, ActionContext)
     except ContractError as exc:
-        fields = ", ".join(ActionContext.__struct_fields__)
-        raise InputError(f"{name}: {describe(exc)} (the fields are {fields})") from None
+        if exc.path == "$.tool_call.name":
+            hint = "a tool's name is 1-128 of A-Z a-z 0-9 _ . -, e.g. bash"
+        elif exc.path.startswith("$.tool_call.arguments"):
+            hint = "arguments is a JSON object of the call's arguments"
+        elif exc.path.startswith("$.tool_call"):
+            hint = "the fields of tool_call are " + ", ".join(ToolCall.__struct_fields__)
+        else:
+            hint = "the fields are " + ", ".join(ActionContext.__struct_fields__)
+        raise InputError(f"{name}: {describe(exc)} ({hint})") from None
 
 
 def _read(path: Path, limit: int, what: str) -> bytes:

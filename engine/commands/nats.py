@@ -53,7 +53,7 @@ async def _submit(args: argparse.Namespace) -> int:
                     f"{name}: the decision {report.report_id} is for another action (hash "
                     f"{report.action_hash[:16]}…, not {action_hash(action)[:16]}…); not trusted"
                 )
-            print(render(args.format, name, report, f"via {redact_url(args.nats)}"))
+            print(render(args.format, name, report, f"via {redact_url(args.nats)}", action))
             worst = max(worst, EXIT_CODES[report.outcome])
         await bus.flush()
         return worst

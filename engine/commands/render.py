@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 
 from humangr.contracts import (
+    ActionContext,
+    Finding,
     HumanLayerReport,
     LayerStatus,
     Outcome,
@@ -14,8 +16,10 @@ from humangr.contracts import (
 )
 from humangr.contracts.types import utc_now
 from humangr.engine.review import LAYERS
+from humangr.engine.tool_render import argument_label
 
-from .render_diff import diff_with_findings, printable
+from .render_diff import printable
+from .render_tool import action_with_findings, call_summary, call_summary_markdown
 
 __all__ = ["EXIT_CODES", "render", "render_detail", "render_listing", "span"]
 
@@ -26,6 +30,18 @@ def _where(file: str | None, line: int | None) -> str:
     if file and line is not None:
         return f" ({file}:{line})"
     return f" ({file})" if file else ""
+
+
+def _headline(finding: Finding, tool: str | None) -> str:
+    """``argument `command` of bash: title (line 3)`` or ``title (file:line)``: raw text."""
+    where = _where(finding.file, finding.line)
+    if not where and finding.argument and finding.line is not None and finding.line > 1:
+        where = f" (line {finding.line})"
+    return f"{argument_label(finding, tool)}{finding.title}{where}"
+
+
+def _tool(action: ActionContext | None) -> str | None:
+    return action.tool_call.name if action is not None and action.tool_call else None
 
 
 def cost_line(report: HumanLayerReport) -> str | None:
@@ -52,7 +68,11 @@ def cost_line(report: HumanLayerReport) -> str | None:
     return text
 
 
-def render_text(name: str, report: HumanLayerReport, note: str) -> str:
+def render_text(
+    name: str, report: HumanLayerReport, note: str, action: ActionContext | None = None
+) -> str:
+    """A decision for a terminal; with ``action``, its tool call in a few lines too."""
+    tool = _tool(action)
     lines = [
         f"{name}: {report.outcome.value.upper()} (veto {report.final_veto_level.value})",
         f"  report {report.report_id}  action {report.action_id}  action_hash "
@@ -66,6 +86,8 @@ def render_text(name: str, report: HumanLayerReport, note: str) -> str:
         lines.append(f"  resolved by {printable(report.resolved_by)}: {_reason(report)}")
     if report.signer:
         lines.append(f"  signed by {printable(report.signer)}")
+    if action is not None and action.tool_call is not None:
+        lines.extend(call_summary(action.tool_call))
     for lid, result in sorted(report.layer_results.items()):
         spec = LAYERS[lid]
         extra = " local checks only" if result.local_only else ""
@@ -79,8 +101,8 @@ def render_text(name: str, report: HumanLayerReport, note: str) -> str:
         )
         for finding in result.merged_findings:
             lines.append(
-                f"      [{finding.severity.value}] {printable(finding.title)}"
-                f"{printable(_where(finding.file, finding.line))} ({finding.source.value})"
+                f"      [{finding.severity.value}] {printable(_headline(finding, tool))} "
+                f"({finding.source.value})"
             )
     for reason in report.blocking_reasons:
         lines.append(f"  ! {printable(reason)}")
@@ -91,7 +113,17 @@ def _reason(report: HumanLayerReport) -> str:
     return printable(report.resolution_reason or "no reason given")
 
 
-def render_markdown(name: str, report: HumanLayerReport, note: str) -> str:
+def _md(text: str, *, cell: bool = True) -> str:
+    """Raw text for markdown: printable, no HTML (and in a table ``cell``, no cell break)."""
+    text = printable(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return text.replace("|", "/") if cell else text
+
+
+def render_markdown(
+    name: str, report: HumanLayerReport, note: str, action: ActionContext | None = None
+) -> str:
+    """A decision in markdown; with ``action``, its tool call as a list too."""
+    tool = _tool(action)
     lines = [
         f"## {name}: **{report.outcome.value}** (veto {report.final_veto_level.value})",
         "",
@@ -99,28 +131,36 @@ def render_markdown(name: str, report: HumanLayerReport, note: str) -> str:
         *(f"Policy: {policy_note}." for policy_note in report.policy_notes),
         *([f"{cost_line(report)}."] if cost_line(report) else []),
         "",
+    ]
+    if action is not None and action.tool_call is not None:
+        lines += [*call_summary_markdown(action.tool_call), ""]
+    lines += [
         "| layer | status | veto | findings |",
         "|---|---|---|---|",
     ]
     for lid, result in sorted(report.layer_results.items()):
         titles = "; ".join(
-            f"{f.severity.value}: {f.title}{_where(f.file, f.line)}" for f in result.merged_findings
+            f"{f.severity.value}: {_md(_headline(f, tool))}" for f in result.merged_findings
         )
         lines.append(
             f"| {lid} {LAYERS[lid].name} | {result.status.value} | {result.veto_level.value} "
-            f"| {titles.replace('|', '/') or '—'} |"
+            f"| {titles or '—'} |"
         )
     if report.blocking_reasons:
-        lines += ["", *[f"- {reason}" for reason in report.blocking_reasons]]
+        lines += ["", *[f"- {_md(reason, cell=False)}" for reason in report.blocking_reasons]]
     return "\n".join(lines)
 
 
-def render(fmt: str, name: str, report: HumanLayerReport, note: str) -> str:
+def render(
+    fmt: str, name: str, report: HumanLayerReport, note: str, action: ActionContext | None = None
+) -> str:
+    """``report`` as ``json`` (the contract), ``markdown`` or ``text``; ``action``, when known,
+    adds its tool call to the last two."""
     if fmt == "json":
         return encode(report).decode()
     if fmt == "markdown":
-        return render_markdown(name, report, note)
-    return render_text(name, report, note)
+        return render_markdown(name, report, note, action)
+    return render_text(name, report, note, action)
 
 
 def span(seconds: float) -> str:
@@ -201,4 +241,4 @@ def render_detail(detail: ReviewDetail, where: str, *, now: datetime | None = No
             f"{error}"
         )
         findings.extend(result.merged_findings)
-    return "\n".join([*lines, "", *diff_with_findings(action, findings)])
+    return "\n".join([*lines, "", *action_with_findings(action, findings)])

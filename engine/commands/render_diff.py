@@ -17,10 +17,12 @@ from collections.abc import Sequence
 from humangr.contracts import ActionContext, Finding
 from humangr.engine.checks.base import read_action
 from humangr.engine.checks.diff import FileDiff
+from humangr.engine.tool_render import argument_label, of_file
 
 __all__ = [
     "anchor_of",
     "diff_with_findings",
+    "file_lines",
     "finding_lines",
     "line_numbers",
     "of_file",
@@ -48,17 +50,27 @@ def printable(text: str) -> str:
 
 
 def finding_lines(
-    finding: Finding, indent: str, *, marker: str = "", where: bool = False
+    finding: Finding,
+    indent: str,
+    *,
+    marker: str = "",
+    where: bool = False,
+    tool: str | None = None,
 ) -> list[str]:
-    """One finding: severity, layer, title (``marker`` in front, and where if asked), then its
-    description and suggestion."""
-    place = ""
-    if where and finding.file:
-        place = f" ({printable(finding.file)}"
-        place += f":{finding.line})" if finding.line is not None else ")"
+    """One finding: severity, layer, title (``marker`` in front, and where if asked: its file
+    and line, or the argument of the tool call it concerns, of ``tool`` if the finding does not
+    name it), then its description and suggestion."""
+    place = label = ""
+    if where:
+        label = printable(argument_label(finding, tool))
+        if finding.file:
+            place = f" ({printable(finding.file)}"
+            place += f":{finding.line})" if finding.line is not None else ")"
+        elif finding.argument and finding.line is not None:
+            place = f" (line {finding.line})"
     lines = [
         f"{indent}{marker}[{finding.severity.value}] {finding.layer_id.value} "
-        f"{printable(finding.title)}{place} ({finding.source.value})"
+        f"{label}{printable(finding.title)}{place} ({finding.source.value})"
     ]
     indent += " " * len(marker)
     for text in finding.description.splitlines():
@@ -67,19 +79,6 @@ def finding_lines(
     if finding.suggestion:
         lines.append(f"{indent}  suggestion: {printable(finding.suggestion)}")
     return lines
-
-
-def _norm(path: str) -> str:
-    path = path.removeprefix("./")
-    return path[2:] if path.startswith(("a/", "b/")) else path
-
-
-def of_file(finding: Finding, diff: FileDiff) -> bool:
-    """Whether ``finding`` is about the file of ``diff`` (by its new or old path)."""
-    if finding.file is None:
-        return False
-    names = {p for p in (diff.path, diff.old_path) if p}
-    return finding.file in names or _norm(finding.file) in {_norm(p) for p in names}
 
 
 def _header(diff: FileDiff) -> str:
@@ -113,7 +112,7 @@ def anchor_of(finding: Finding, numbers: dict[str, set[int | None]]) -> tuple[st
     return next(((side, line) for side in order if line in numbers[side]), None)
 
 
-def _file_lines(diff: FileDiff, findings: list[Finding]) -> tuple[list[str], list[Finding]]:
+def file_lines(diff: FileDiff, findings: list[Finding]) -> tuple[list[str], list[Finding]]:
     """The lines of one file of the diff, and its findings that are at none of them."""
     numbers = line_numbers(diff)
     anchored: dict[tuple[str, int], list[Finding]] = {}
@@ -162,7 +161,7 @@ def diff_with_findings(action: ActionContext | None, findings: Sequence[Finding]
     for diff in files:
         mine = [f for f in rest if of_file(f, diff)]
         rest = [f for f in rest if not of_file(f, diff)]
-        lines, loose = _file_lines(diff, mine)
+        lines, loose = file_lines(diff, mine)
         out.extend(lines)
         if loose:
             out.append(

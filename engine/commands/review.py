@@ -49,7 +49,7 @@ async def _review(
         async with run_engine(llm=llm, config=config, state=state) as engine:
             for name, action in actions:
                 report = await engine.submit(action)
-                print(render(args.format, name, report, note))
+                print(render(args.format, name, report, note, action))
                 if args.format != "json":
                     _hint(args, report)
                     print()

@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 from humangr.contracts import ActionContext, Finding
 from humangr.engine.checks.base import read_action
 from humangr.engine.checks.diff import FileDiff
-from humangr.engine.commands.render_diff import anchor_of, line_numbers, of_file
+from humangr.engine.commands.render_diff import anchor_of, line_numbers
+from humangr.engine.tool_render import of_file
 
-__all__ = ["DiffView", "FileView", "HunkView", "LineView", "diff_view"]
+__all__ = ["DiffView", "FileView", "HunkView", "LineView", "diff_view", "file_view"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +67,8 @@ def _what(diff: FileDiff) -> str:
     return "modified"
 
 
-def _file(diff: FileDiff, findings: list[Finding]) -> FileView:
+def file_view(diff: FileDiff, findings: list[Finding]) -> FileView:
+    """One file of a diff, each of ``findings`` (about this file) at its line or loose."""
     numbers = line_numbers(diff)
     anchored: dict[tuple[str, int], list[Finding]] = {}
     loose: list[Finding] = []
@@ -104,5 +106,5 @@ def diff_view(action: ActionContext | None, findings: Sequence[Finding]) -> Diff
     for diff in parse.files:
         mine = [f for f in rest if of_file(f, diff)]
         rest = [f for f in rest if not of_file(f, diff)]
-        files.append(_file(diff, mine))
+        files.append(file_view(diff, mine))
     return DiffView(files, rest, error=parse.error)

@@ -19,8 +19,9 @@ from humangr.contracts import (
 from humangr.contracts.types import utc_now
 from humangr.engine.commands.render import span
 from humangr.engine.review import LAYERS
+from humangr.engine.tool_render import ToolCallShown, split_findings, tool_call_shown
 
-from .diffview import DiffView, diff_view
+from .diffview import DiffView, FileView, diff_view, file_view
 from .forms import BadForm
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "HistoryEntry",
     "LayerRow",
     "ReviewPage",
+    "ToolCallPage",
     "age",
     "filter_reviews",
     "layers_of",
@@ -117,6 +119,15 @@ class HistoryEntry:
 
 
 @dataclass(frozen=True, slots=True)
+class ToolCallPage:
+    """The action's tool call: its arguments with their findings, and the files it writes as
+    diffs with theirs."""
+
+    call: ToolCallShown
+    files: list[FileView]
+
+
+@dataclass(frozen=True, slots=True)
 class ReviewPage:
     detail: ReviewDetail
     layers: list[LayerRow]
@@ -125,6 +136,9 @@ class ReviewPage:
     state: str
     """``pending``, ``decided``, ``settling`` (left the list, final decision not out yet) or
     ``closed`` (never waited for a human)."""
+    tool: ToolCallPage | None = None
+    """The tool call under review, when the action is one (the diff then holds the findings
+    about neither its arguments nor its files)."""
 
     @property
     def report(self) -> HumanLayerReport:
@@ -151,8 +165,9 @@ def _history(detail: ReviewDetail) -> list[HistoryEntry]:
 
 
 def review_page(detail: ReviewDetail) -> ReviewPage:
-    """The review page of ``detail``: layers, the diff with its findings, the history."""
-    report = detail.report
+    """The review page of ``detail``: layers, the tool call and the diff with their findings,
+    the history."""
+    report, action = detail.report, detail.action
     layers, findings = [], list[Finding]()
     for lid, result in sorted(report.layer_results.items()):
         layers.append(LayerRow(lid.value, LAYERS[lid].name, result))
@@ -165,4 +180,10 @@ def review_page(detail: ReviewDetail) -> ReviewPage:
         state = "settling"
     else:
         state = "closed"
-    return ReviewPage(detail, layers, diff_view(detail.action, findings), _history(detail), state)
+    tool = None
+    if action is not None and action.tool_call is not None:
+        mine, findings = split_findings(action, findings)
+        shown = tool_call_shown(action.tool_call, mine)
+        tool = ToolCallPage(shown, [file_view(w.diff, w.findings) for w in shown.files])
+    diff = diff_view(action, findings)
+    return ReviewPage(detail, layers, diff, _history(detail), state, tool)

@@ -7,7 +7,17 @@ from typing import Annotated, Any, Literal, TypeVar
 import msgspec
 from msgspec import Meta
 
-from humangr.contracts import Finding, LayerID, LayerStatus, Outcome, VetoLevel, decode
+from humangr.contracts import (
+    Finding,
+    LayerID,
+    LayerStatus,
+    Outcome,
+    ToolCall,
+    ToolKind,
+    VetoLevel,
+    decode,
+)
+from humangr.contracts.review import TOOL_NAME_PATTERN
 from humangr.contracts.types import MAX_DIFF_BYTES, Name, Path, ShortText, Token
 from humangr.engine.llm import tool_input_schema
 
@@ -21,6 +31,7 @@ __all__ = [
     "StatsSummary",
     "TestActionInput",
     "TestActionResult",
+    "ToolCallInput",
     "ValidateInput",
     "Verdict",
     "object_schema",
@@ -58,6 +69,56 @@ class _Args(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     pass
 
 
+class ToolCallInput(_Args, frozen=True, kw_only=True):
+    """A tool call the agent is about to make, exactly as its framework will pass it."""
+
+    name: Annotated[
+        str,
+        Meta(
+            pattern=TOOL_NAME_PATTERN,
+            description="The tool's name as the framework knows it, e.g. bash, Write, "
+            "mcp__github__create_issue (1-128 of A-Z a-z 0-9 _ . -).",
+        ),
+    ]
+    arguments: Annotated[
+        dict[Annotated[str, Meta(min_length=1, max_length=128)], Any],
+        Meta(
+            max_length=256,
+            description="The call's arguments as a JSON object, exactly as the tool receives "
+            "them (at most 32 levels deep, 1 MB as JSON).",
+        ),
+    ] = {}
+    kind: (
+        Annotated[
+            ToolKind,
+            Meta(description="What the call does; inferred from the name and arguments if absent."),
+        ]
+        | None
+    ) = None
+    workspace: (
+        Annotated[
+            Path,
+            Meta(description="The folder the agent works in; paths outside it are reported."),
+        ]
+        | None
+    ) = None
+
+    def call(self) -> ToolCall:
+        """The contract's ``ToolCall`` of these arguments."""
+        return ToolCall(
+            name=self.name, arguments=dict(self.arguments), kind=self.kind, workspace=self.workspace
+        )
+
+
+_ToolCallArg = Annotated[
+    ToolCallInput | None,
+    Meta(
+        description="The tool call under review, when the action is one: it is reviewed "
+        "argument by argument (no code_diff needed)."
+    ),
+]
+
+
 class ValidateInput(_Args, frozen=True, kw_only=True):
     """Arguments of ``validate``: the action to review with all seven layers."""
 
@@ -74,6 +135,7 @@ class ValidateInput(_Args, frozen=True, kw_only=True):
         dict[Name, ShortText],
         Meta(max_length=64, description="Context such as repository or deployment target."),
     ] = {}
+    tool_call: _ToolCallArg = None
 
 
 class TestActionInput(_Args, frozen=True, kw_only=True):
@@ -83,6 +145,7 @@ class TestActionInput(_Args, frozen=True, kw_only=True):
 
     action_description: _Description
     code_diff: _Diff | None = None
+    tool_call: _ToolCallArg = None
     layers: (
         Annotated[
             list[LayerID],

@@ -14,7 +14,14 @@ from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
-from humangr.contracts import ActionContext, HumanLayerReport, LayerID, action_problem, encode
+from humangr.contracts import (
+    ActionContext,
+    HumanLayerReport,
+    LayerID,
+    action_problem,
+    encode,
+    tool_call_problem,
+)
 from humangr.engine.commands.render import render_text
 from humangr.engine.errors import ContractError, EngineError
 from humangr.engine.llm import LLMClient
@@ -191,6 +198,7 @@ class HumanLayerMCP:
             code_diff=args.code_diff,
             affected_files=list(args.affected_files),
             environment=dict(args.environment),
+            tool_call=args.tool_call.call() if args.tool_call else None,
         )
         self._check(action)
         try:
@@ -202,15 +210,20 @@ class HumanLayerMCP:
             return _failed(f"validate: no decision ({problem}); the action is NOT approved")
         self.stats.decision(report)
         log.info("validate: %s %s %s", report.report_id, report.outcome, report.final_veto_level)
-        return _result(report, render_text(report.action_id, report, self.llm_note))
+        return _result(report, render_text(report.action_id, report, self.llm_note, action))
 
     async def _test_action(self, args: TestActionInput) -> types.CallToolResult:
         layers = list(dict.fromkeys(args.layers)) if args.layers else list(LayerID)
         action = ActionContext(
             agent_id="mcp-test-action",
-            action_type="code_diff" if args.code_diff else "action",
+            action_type="code_diff"
+            if args.code_diff
+            else "tool_call"
+            if args.tool_call
+            else "action",
             action_description=args.action_description,
             code_diff=args.code_diff,
+            tool_call=args.tool_call.call() if args.tool_call else None,
         )
         self._check(action)
         result = await quick_review(
@@ -226,10 +239,19 @@ class HumanLayerMCP:
 
     def _check(self, action: ActionContext) -> None:
         """Refuse an action with nothing to review or a diff over the limit in force (the
-        configured one, never above ``MAX_DIFF_BYTES``), before any review."""
-        problem = action_problem(action, max_diff_bytes=self.backend.config.max_diff_bytes)
+        configured one, never above ``MAX_DIFF_BYTES``) or a tool call nested too deeply or
+        too large, before any review."""
+        limit = self.backend.config.max_diff_bytes
+        path, problem = "$", None
+        if action.tool_call is not None:
+            path, problem = (
+                "$.tool_call.arguments",
+                tool_call_problem(action.tool_call, max_bytes=limit),
+            )
+        if problem is None:
+            problem = action_problem(action, max_diff_bytes=limit)
+            path = "$.code_diff" if problem and problem.startswith("code_diff") else "$"
         if problem is not None:
-            path = "$.code_diff" if problem.startswith("code_diff") else "$"
             raise _invalid(f"invalid arguments at {path}: {problem}", path=path, problem=problem)
 
     async def _get_report(self, args: GetReportInput) -> types.CallToolResult:

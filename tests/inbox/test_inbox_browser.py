@@ -20,7 +20,7 @@ from inbox_helpers import (
     served_inbox,
 )
 
-from humangr.contracts import ActionContext
+from humangr.contracts import ActionContext, ToolCall
 from humangr.engine.bus.nats import NatsBus
 from humangr.engine.llm import ScriptedLLM
 
@@ -194,3 +194,70 @@ async def test_html_and_script_in_an_action_never_run() -> None:
         assert await page.evaluate("window.__xss") is None
         assert await page.locator("main script, main img, main svg, main iframe").count() == 0
         assert dialogs == []
+
+
+def tool_call_llm() -> ScriptedLLM:
+    flagged = {
+        "severity": "high",
+        "title": "Deletes the shared build cache",
+        "argument": "command",
+        "description": "rm -rf on a folder other jobs read",
+        "suggestion": "delete ./build/tmp only",
+    }
+    return ScriptedLLM.from_lines(
+        [
+            {"match": {}, "json": {"findings": [], "summary": "ok"}},
+            {"match": {"layer": "HL2"}, "json": {"findings": [flagged], "summary": "cache"}},
+        ]
+    )
+
+
+async def test_a_tool_call_review_shows_each_argument_and_stays_inert(tmp_path: Path) -> None:
+    script = "\n".join(f"step_{n} = run({n})" for n in range(60))
+    action = ActionContext(
+        agent_id="build-agent",
+        action_type="tool_call",
+        action_description="clean the build cache and rebuild",
+        tool_call=ToolCall(
+            name="bash",
+            workspace="/srv/app",
+            arguments={
+                "command": "rm -rf ./build && make all",
+                "timeout": 600,
+                "env": {"CI": "1", "NOTE": HOSTILE, "PATHS": ["/srv/app", "/tmp"]},
+                "script": script,
+            },
+        ),
+    )
+    shots = screenshot_dir(tmp_path)
+    async with (
+        engine_on(llm=tool_call_llm()) as engine,
+        served_inbox(engine) as served,
+        chromium() as browser,
+    ):
+        report = await needs_review(engine, action, action_id="act-5c1e07b3d9a2")
+        page = await (await browser.new_context(viewport=VIEWPORT)).new_page()
+        dialogs: list[str] = []
+        page.on("dialog", lambda dialog: dialogs.append(dialog.message))
+        await sign_in(page, served.url, TOKENS["alice"])
+        await page.goto(f"{served.url}/reviews/{report.action_id}")
+        assert await page.inner_text("#tool-name") == "bash"
+        assert await page.inner_text("#tool-kind") == "shell"
+        command = page.locator("section.argument[data-argument='command']")
+        assert "rm -rf ./build && make all" in await command.inner_text()
+        assert "Deletes the shared build cache" in await command.inner_text()
+        env = await page.inner_text("section.argument[data-argument='env']")
+        assert '"NOTE": ' in env
+        assert HOSTILE.replace('"', '\\"') in env
+        folded = page.locator("section.argument[data-argument='script'] details.value")
+        assert not await folded.locator("table").is_visible()
+        await folded.locator("summary").click()
+        assert await folded.locator("tr[data-line='60']").is_visible()
+        assert "step_59 = run(59)" in await folded.inner_text()
+        await anyio.sleep(0.3)  # an onerror would have fired by now
+        assert await page.evaluate("window.__xss") is None
+        assert await page.locator("main script, main img").count() == 0
+        assert dialogs == []
+        shots.mkdir(parents=True, exist_ok=True)
+        await folded.locator("summary").click()
+        await page.screenshot(path=str(shots / "inbox-tool-call.png"), full_page=True)
