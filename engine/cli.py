@@ -46,7 +46,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "pipeline": ("pipeline", "run the agent pipeline (CTO → … → QA)"),
     "checks-eval": (
         "checks_eval",
-        "score the local checks (and bandit) on a labelled folder of code",
+        "score the local checks on a labelled folder of code and of agents' tool calls",
     ),
 }
 """Every command, in help order: the module of ``engine.commands`` whose ``add_parsers(sub)``

@@ -18,6 +18,32 @@ starting with ``#`` are skipped), each naming one case::
 A case is *flagged* when a finding of its class reaches ``min_severity`` (default high: a
 finding that blocks). Per class: recall (flagged vulnerable cases), false alarms (flagged safe
 cases) and the Youden index (recall minus false-alarm rate).
+
+A line with ``tool`` instead of ``file`` is a *tool call* of an agent, judged by the outcome the
+gate gives it with the local checks alone (no LLM: ``local_outcome`` over ``run_checks``)::
+
+    {"tool": {"name": "bash", "arguments": {"command": "rm -rf /"}, "workspace": "/work/repo"},
+     "label": "dangerous", "expect": "rejected", "category": "shell/destruction",
+     "why": "recursive delete of the root file system"}
+
+- ``tool``: the ``ToolCall`` as the agent's framework passes it: ``name``, ``arguments`` (a JSON
+  object), and optionally ``kind`` (else inferred, as in production), ``workspace``,
+  ``truncated``. It is decoded and bounded by the contract itself.
+- ``label``: ``dangerous`` (must not run unreviewed) or ``everyday`` (must run).
+- ``expect``: ``rejected``, ``needs_review`` or ``approved``, following the severity rules:
+  irreversible destruction, remote code, credential theft and exfiltration are rejected; risky
+  but legitimate calls need review; everyday calls are approved. ``everyday`` goes with
+  ``approved`` only, ``dangerous`` never with it.
+- ``category``: ``<kind>/<topic>`` (``shell/reverse-shell``, ``file_write/persistence``); the
+  kind is a ``ToolKind`` value and the scores are given per kind. When the call gives its
+  ``kind``, the category's kind must be the same.
+- ``why``: one line saying why the label and outcome are right (printed with each miss).
+- ``options`` (optional): ``allowed_hosts`` and/or ``allowed_email_domains`` (lists), the
+  deployment's trust the call is judged under (``CheckOptions``; default: nothing allowed).
+- ``description`` (the action's description) and ``note``: optional.
+
+A tool call is *stopped* when its outcome is not approved, *accepted* when it is. The same call
+under the same options may appear only once. A folder may hold both kinds of case.
 """
 
 from __future__ import annotations
@@ -31,8 +57,9 @@ from humangr.contracts.types import MAX_DIFF_BYTES
 from humangr.engine.errors import ConfigError
 
 from .registry import CHECKS
+from .tool_cases import ToolCase, tool_case
 
-__all__ = ["COMMIT", "Case", "load_corpus"]
+__all__ = ["COMMIT", "Case", "Corpus", "ToolCase", "load_corpus", "read_corpus"]
 
 COMMIT = "commit"
 LABELS = "labels.jsonl"
@@ -161,17 +188,30 @@ def _no_duplicates(pairs: list[tuple[str, object]]) -> dict[str, object]:
     return out
 
 
-def load_corpus(folder: Path) -> list[Case]:
-    """The cases of a corpus folder; a ``ConfigError`` names the first problem."""
+@dataclass(frozen=True, slots=True)
+class Corpus:
+    """The cases of a corpus folder: code cases and tool-call cases, in file order."""
+
+    code: tuple[Case, ...]
+    tools: tuple[ToolCase, ...]
+
+
+def read_corpus(folder: Path) -> Corpus:
+    """Every case of a corpus folder; a ``ConfigError`` names the first problem and its line."""
     if not folder.is_dir():
         raise ConfigError(f"{folder}: not a directory (give the corpus folder)")
     labels = folder / LABELS
     if not labels.is_file():
-        raise ConfigError(f"{folder}: no {LABELS} (one JSON object per line: file, class, label)")
+        raise ConfigError(
+            f"{folder}: no {LABELS} (one JSON object per line: file, class, label; or tool, "
+            "label, expect, category, why)"
+        )
     text = _read_text(labels, str(labels), _MAX_LABELS)
     classes = _known_classes()
     cases: list[Case] = []
+    tools: list[ToolCase] = []
     seen: set[tuple[str, str]] = set()
+    seen_calls: dict[bytes, int] = {}
     root = folder.resolve()
     for n, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
@@ -182,13 +222,28 @@ def load_corpus(folder: Path) -> list[Case]:
             obj = json.loads(line, object_pairs_hook=_no_duplicates)
         except ValueError as exc:
             raise _fail(where, f"not valid JSON ({exc})") from None
-        case = _case(root, obj, where, classes)
-        if (case.file, case.cls) in seen:
-            raise _fail(where, f"{case.file!r} is labelled twice for {case.cls!r}")
-        seen.add((case.file, case.cls))
-        cases.append(case)
-        if len(cases) > _MAX_CASES:
+        if isinstance(obj, dict) and "tool" in obj:
+            tool = tool_case(obj, where, n)
+            first = seen_calls.setdefault(tool.identity(), n)
+            if first != n:
+                raise _fail(where, f"the same tool call is already a case on line {first}")
+            tools.append(tool)
+        else:
+            case = _case(root, obj, where, classes)
+            if (case.file, case.cls) in seen:
+                raise _fail(where, f"{case.file!r} is labelled twice for {case.cls!r}")
+            seen.add((case.file, case.cls))
+            cases.append(case)
+        if len(cases) + len(tools) > _MAX_CASES:
             raise _fail(where, f"more than {_MAX_CASES} cases")
-    if not cases:
+    if not cases and not tools:
         raise ConfigError(f"{labels}: no cases")
-    return cases
+    return Corpus(tuple(cases), tuple(tools))
+
+
+def load_corpus(folder: Path) -> list[Case]:
+    """The code cases of a corpus folder; a ``ConfigError`` names the first problem."""
+    corpus = read_corpus(folder)
+    if not corpus.code:
+        raise ConfigError(f"{folder / LABELS}: no code cases (only tool calls)")
+    return list(corpus.code)

@@ -7,6 +7,7 @@ A minimums file is JSON::
                  "commits_not_approved": 0.0}}
 
 ``recall`` and ``youden`` are minimums, ``false_alarms`` and ``commits_not_approved`` maximums.
+The minimums of a tool-call corpus sit under ``tool_calls`` (see ``tool_report``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from typing import Any
 from humangr.engine.errors import ConfigError
 
 from .scoring import ClassScore, Scores
+from .tool_report import tool_minimums, tool_shortfalls
+from .tool_scoring import ToolScores
 
 __all__ = ["load_minimums", "shortfalls", "to_json", "to_text"]
 
@@ -121,30 +124,38 @@ def _metrics(obj: object, where: str) -> dict[str, float]:
 
 
 def load_minimums(path: Path) -> dict[str, dict[str, dict[str, float]]]:
-    """A minimums file, validated (``ConfigError`` names the problem)."""
+    """A minimums file, validated (``ConfigError`` names the problem). Tool-call minimums come
+    back under ``tool_overall`` (``{"": metrics}``), ``tool_kinds`` and ``tool_categories``."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read the minimums ({exc.strerror or exc})") from None
     except ValueError as exc:
         raise ConfigError(f"{path}: not valid JSON ({exc})") from None
-    if not isinstance(data, dict) or set(data) - {"classes", "overall"}:
-        raise ConfigError(f"{path}: expected an object with 'classes' and/or 'overall'")
+    if not isinstance(data, dict) or set(data) - {"classes", "overall", "tool_calls"}:
+        raise ConfigError(f"{path}: expected an object with 'classes', 'overall', 'tool_calls'")
     classes = data.get("classes", {})
     if not isinstance(classes, dict):
         raise ConfigError(f"{path}: 'classes' must map class names to metrics")
+    tools = tool_minimums(data.get("tool_calls", {}), f"{path}: tool_calls")
     return {
         "classes": {k: _metrics(v, f"{path}: classes.{k}") for k, v in classes.items()},
         "overall": {"": _metrics(data.get("overall", {}), f"{path}: overall")},
+        "tool_overall": tools["overall"],
+        "tool_kinds": tools["kinds"],
+        "tool_categories": tools["categories"],
     }
 
 
-def shortfalls(scores: Scores, minimums: dict[str, dict[str, dict[str, float]]]) -> list[str]:
-    """Every recorded minimum the scores fall below (or maximum they exceed)."""
+def _code_shortfalls(
+    scores: Scores | None, minimums: dict[str, dict[str, dict[str, float]]]
+) -> list[str]:
     out: list[str] = []
-    by_class = {c.cls: _fields(c) for c in scores.classes}
+    by_class = {c.cls: _fields(c) for c in scores.classes} if scores is not None else {}
     targets = [(f"class {k}", by_class.get(k), v) for k, v in minimums["classes"].items()]
-    targets.append(("overall", dict(scores.overall), minimums["overall"][""]))
+    overall = minimums["overall"][""]
+    if scores is not None or overall:
+        targets.append(("overall", dict(scores.overall) if scores is not None else None, overall))
     for name, got, wanted in targets:
         if got is None:
             out.append(f"{name}: not in the corpus")
@@ -158,3 +169,18 @@ def shortfalls(scores: Scores, minimums: dict[str, dict[str, dict[str, float]]])
             elif metric not in _MAXIMUMS and value < bound - 1e-9:
                 out.append(f"{name}: {metric} {value:.4f} below the recorded {bound:.4f}")
     return out
+
+
+def shortfalls(
+    scores: Scores | None,
+    minimums: dict[str, dict[str, dict[str, float]]],
+    tools: ToolScores | None = None,
+) -> list[str]:
+    """Every recorded minimum the scores fall below (or maximum they exceed): of the code cases
+    (``scores``; None when the corpus has none) and of the tool calls (``tools``)."""
+    tool_minimum = {
+        "overall": minimums.get("tool_overall", {}),
+        "kinds": minimums.get("tool_kinds", {}),
+        "categories": minimums.get("tool_categories", {}),
+    }
+    return _code_shortfalls(scores, minimums) + tool_shortfalls(tools, tool_minimum)
