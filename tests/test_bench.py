@@ -11,6 +11,7 @@ import pytest
 from humangr.engine.bus.nats import NatsBus
 from humangr.engine.cli import main
 from humangr.engine.commands.bench import bench_bus
+from humangr.engine.commands.bench_tools import SAMPLE_CALLS
 
 KEYS = {
     "decisions_per_s",
@@ -111,3 +112,18 @@ def test_llm_bench_refuses_bad_settings(
     assert len(err) == 1
     assert fragment in err[0]
     assert "Traceback" not in err[0]
+
+
+def test_tool_call_bench_reports_checks_and_guard_latency(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["bench", "--tool-calls", "--actions", "2", "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    checks, guard = report["checks"], report["guard"]
+    assert checks["calls"] == 2 * len(SAMPLE_CALLS)
+    assert sum(checks["outcomes"].values()) == checks["calls"]
+    assert {"approved", "rejected"} <= set(checks["outcomes"]), "the sample has both kinds"
+    assert 0 < checks["p50_ms"] <= checks["p99_ms"]
+    assert guard["calls"] == guard["approved"] + guard["stopped"] == 8
+    assert guard["approved"] == 4
+    assert guard["stopped"] == 4

@@ -320,7 +320,30 @@ async def _bench_llm(args: argparse.Namespace) -> int:
     return 0
 
 
+async def _bench_tools(args: argparse.Namespace) -> int:
+    from .bench_tools import bench_tool_calls
+
+    results = await bench_tool_calls(args.actions or 50)
+    if args.format == "json":
+        print(json.dumps(results, indent=2))
+        return 0
+    checks, guard = results["checks"], results["guard"]
+    print(
+        f"local checks of one tool call: p50 {checks['p50_ms']} ms  p99 {checks['p99_ms']} ms  "
+        f"mean {checks['mean_ms']} ms over {checks['calls']} calls "
+        f"({', '.join(f'{n} {k}' for k, n in sorted(checks['outcomes'].items()))})"
+    )
+    print(
+        f"guarded call, embedded engine, local checks: p50 {guard['p50_ms']} ms  "
+        f"p99 {guard['p99_ms']} ms over {guard['calls']} calls ({guard['approved']} approved, "
+        f"{guard['stopped']} stopped)"
+    )
+    return 0
+
+
 async def _bench(args: argparse.Namespace) -> int:
+    if args.tool_calls:
+        return await _bench_tools(args)
     if args.llm_latency is not None:
         return await _bench_llm(args)
     if args.actions is None:
@@ -373,6 +396,12 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         help="on NATS, run the layers in this many worker processes (scale-out)",
     )
     bench.add_argument("--format", choices=["text", "json"], default="text")
+    bench.add_argument(
+        "--tool-calls",
+        action="store_true",
+        help="measure tool-call reviews with no LLM: the local checks of one call, and a "
+        "guarded call on the embedded engine (--actions rounds of the sample calls, 50)",
+    )
     llm = bench.add_argument_group("LLM economy (--llm-latency)")
     llm.add_argument(
         "--llm-latency",
