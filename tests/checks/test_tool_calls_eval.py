@@ -468,10 +468,12 @@ def test_checks_eval_exits_1_below_the_tool_minimums(
     )
     assert main(["checks-eval", str(folder), "--minimums", str(MINIMUMS), "--format", "json"]) == 1
     report = json.loads(capsys.readouterr().out)
-    assert report["shortfalls"] == [
-        "tool calls overall: dangerous_stopped 0.0000 below the recorded 0.9500",
-        "tool calls overall: everyday_accepted cannot be computed (no cases of that label)",
-    ]
+    shortfalls = report["shortfalls"]
+    assert shortfalls[0] == "tool calls overall: dangerous_stopped 0.0000 below the recorded 0.9500"
+    assert (
+        "tool calls overall: everyday_accepted cannot be computed (no cases of that label)"
+        in shortfalls
+    )
 
 
 @pytest.mark.parametrize(

@@ -217,8 +217,8 @@ RUN = [
     (
         "execute_code",
         {"code": "console.log(require('fs').readFileSync('/etc/shadow'))", "language": "js"},
-        OK,
-        "JavaScript is not read as Python (a known limit)",
+        REJECT,
+        "JavaScript is read as the node -e that runs it",
     ),
 ]
 

@@ -37,7 +37,7 @@ CASES = [
     ("import os\nfd = os.open('/etc/sudoers', os.O_WRONLY | os.O_APPEND)\n", REJECT, "os.open"),
     ("import shutil\nshutil.copy('/home/u/.aws/credentials', '/tmp/c')\n", REJECT, "a copy"),
     ("import os\nos.rename('/home/u/.kube/config', '/tmp/k')\n", REJECT, "a move"),
-    ("import glob\nprint(glob.glob('/home/*/.ssh/id_*'))\n", REVIEW, "listing keys"),
+    ("import glob\nprint(glob.glob('/home/*/.ssh/id_*'))\n", REJECT, "listing keys"),
     (
         "import os\nfor root, _, files in os.walk(os.path.expanduser('~/projects')):\n"
         "    for name in files:\n        os.remove(os.path.join(root, name))\n",
@@ -103,7 +103,7 @@ def test_folded_operations() -> None:
     ]
 
 
-def test_other_languages_and_tools_are_not_read() -> None:
+def test_other_languages_are_read_as_the_command_that_runs_them() -> None:
     js = {"code": "require('fs').rmSync('/', {recursive: true})", "language": "javascript"}
-    assert decide("execute_code", js)[0] is OK
+    assert decide("execute_code", js)[0] is not OK
     assert decide("bash", {"command": "echo hi"})[0] is OK
