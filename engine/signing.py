@@ -59,13 +59,8 @@ _PREFIX_SERVER = 13 << 3
 
 
 def _crc16(data: bytes) -> int:
-    crc = 0
-    for byte in data:
-        crc ^= byte << 8
-        for _ in range(8):
-            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else crc << 1
-            crc &= 0xFFFF
-    return crc
+    """The CRC-16/XMODEM nkeys append (polynomial 0x1021, initial 0)."""
+    return binascii.crc_hqx(data, 0)
 
 
 def _b32(data: bytes) -> str:

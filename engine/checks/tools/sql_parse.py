@@ -7,6 +7,7 @@ generic dialect, then the dialect the text's quoting suggests. Never raises.
 
 from __future__ import annotations
 
+import functools
 import logging
 from dataclasses import dataclass
 
@@ -98,7 +99,13 @@ def dialect_of(name: str | None) -> str | None:
         return None
     key = name.strip().lower()
     found = _DIALECTS.get(key) or _DIALECTS.get(key.split(":", 1)[0].split("+", 1)[0])
-    return found or (key if key in Dialect.classes and key else None)
+    return found or (key if key in _known_dialects() else None)
+
+
+@functools.cache
+def _known_dialects() -> frozenset[str]:
+    """sqlglot's dialect names (its registry imports every dialect module when listed)."""
+    return frozenset(Dialect.classes)
 
 
 def _normalised(text: str, stmt: Statement) -> str:
