@@ -15,6 +15,7 @@ from typing import Any
 
 import anyio
 import pytest
+from tool_call_samples import PICKLE_VIEW
 
 from humangr.contracts import (
     ActionContext,
@@ -50,14 +51,6 @@ from humangr.engine.tool_render import (
     tool_call_shown,
 )
 
-PICKLE_VIEW = (
-    "import pickle\n"
-    "from flask import Flask, request\n"
-    "app = Flask(__name__)\n"
-    '@app.route("/x", methods=["POST"])\n'
-    "def x():\n"
-    "    return str(pickle.loads(request.data))\n"
-)
 TOKEN = "ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
 HOSTILE = "<script>alert(1)</script>\x1b[2J\x1b]0;pwned\x07 abc\u202edcba \u2066x\u2069 \x00 \u2028"
 _RAW = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")

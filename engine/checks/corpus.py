@@ -57,7 +57,7 @@ from humangr.contracts.types import MAX_DIFF_BYTES
 from humangr.engine.errors import ConfigError
 
 from .registry import CHECKS
-from .tool_cases import ToolCase, tool_case
+from .tool_cases import ToolCase, label_error, optional_text, tool_case
 
 __all__ = ["COMMIT", "Case", "Corpus", "ToolCase", "load_corpus", "read_corpus"]
 
@@ -92,10 +92,6 @@ class Case:
         return not self.lines or f.line in self.lines
 
 
-def _fail(where: str, problem: str) -> ConfigError:
-    return ConfigError(f"{where}: {problem}")
-
-
 def _known_classes() -> set[str]:
     return {c.id for c in CHECKS} | {COMMIT}
 
@@ -104,26 +100,26 @@ def _read_text(path: Path, where: str, limit: int) -> str:
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise _fail(where, f"cannot read {path.name}: {exc.strerror or exc}") from None
+        raise label_error(where, f"cannot read {path.name}: {exc.strerror or exc}") from None
     if len(data) > limit:
-        raise _fail(where, f"{path.name} is larger than {limit} bytes")
+        raise label_error(where, f"{path.name} is larger than {limit} bytes")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise _fail(where, f"{path.name} is not UTF-8 (byte {exc.start})") from None
+        raise label_error(where, f"{path.name} is not UTF-8 (byte {exc.start})") from None
 
 
 def _case_path(root: Path, rel: object, where: str) -> Path:
     if not isinstance(rel, str) or not rel.strip():
-        raise _fail(where, "'file' must be a non-empty relative path")
+        raise label_error(where, "'file' must be a non-empty relative path")
     pure = PurePosixPath(rel)
     if pure.is_absolute() or ".." in pure.parts or "\\" in rel or "\x00" in rel:
-        raise _fail(where, f"'file' {rel!r} must stay inside the corpus folder")
+        raise label_error(where, f"'file' {rel!r} must stay inside the corpus folder")
     path = root / pure
     if not path.is_file():
-        raise _fail(where, f"'file' {rel!r} does not exist")
+        raise label_error(where, f"'file' {rel!r} does not exist")
     if root not in path.resolve().parents:
-        raise _fail(where, f"'file' {rel!r} must stay inside the corpus folder")
+        raise label_error(where, f"'file' {rel!r} must stay inside the corpus folder")
     return path
 
 
@@ -132,42 +128,33 @@ def _lines(value: object, where: str) -> tuple[int, ...]:
         isinstance(n, int) and not isinstance(n, bool) and 0 < n < 10_000_000 for n in value
     )
     if not ok or not value:
-        raise _fail(where, "'lines' must be a non-empty list of positive line numbers")
+        raise label_error(where, "'lines' must be a non-empty list of positive line numbers")
     assert isinstance(value, list)
     return tuple(sorted(set(value)))
 
 
-def _optional_str(obj: dict[str, object], key: str, where: str, limit: int) -> str | None:
-    value = obj.get(key)
-    if value is None:
-        return None
-    if not isinstance(value, str) or len(value) > limit:
-        raise _fail(where, f"'{key}' must be a string of at most {limit} characters")
-    return value
-
-
 def _case(root: Path, obj: object, where: str, classes: set[str]) -> Case:
     if not isinstance(obj, dict):
-        raise _fail(where, "each line must be a JSON object")
+        raise label_error(where, "each line must be a JSON object")
     unknown = sorted(set(obj) - set(_FIELDS))
     if unknown:
-        raise _fail(where, f"unknown field {unknown[0]!r} (fields: {', '.join(_FIELDS)})")
+        raise label_error(where, f"unknown field {unknown[0]!r} (fields: {', '.join(_FIELDS)})")
     for key in ("file", "class", "label"):
         if key not in obj:
-            raise _fail(where, f"missing field {key!r}")
+            raise label_error(where, f"missing field {key!r}")
     cls, label = obj["class"], obj["label"]
     if cls not in classes:
-        raise _fail(where, f"unknown class {cls!r} (a check id or {COMMIT!r})")
+        raise label_error(where, f"unknown class {cls!r} (a check id or {COMMIT!r})")
     if label not in ("vulnerable", "safe"):
-        raise _fail(where, "'label' must be 'vulnerable' or 'safe'")
+        raise label_error(where, "'label' must be 'vulnerable' or 'safe'")
     if cls == COMMIT and label != "safe":
-        raise _fail(where, "commit cases are safe changes: label them 'safe'")
+        raise label_error(where, "commit cases are safe changes: label them 'safe'")
     path = _case_path(root, obj["file"], where)
     lines = _lines(obj["lines"], where) if "lines" in obj else ()
     text = _read_text(path, where, MAX_DIFF_BYTES)
-    review_as = _optional_str(obj, "path", where, 512) or str(obj["file"])
-    desc = _optional_str(obj, "description", where, 4000) or f"Change {review_as}."
-    _optional_str(obj, "note", where, 4000)
+    review_as = optional_text(obj, "path", where, 512) or str(obj["file"])
+    desc = optional_text(obj, "description", where, 4000) or f"Change {review_as}."
+    optional_text(obj, "note", where, 4000)
     diff = path.suffix.lower() in _DIFF_EXT
     action = ActionContext(
         agent_id="checks-eval",
@@ -221,21 +208,21 @@ def read_corpus(folder: Path) -> Corpus:
         try:
             obj = json.loads(line, object_pairs_hook=_no_duplicates)
         except ValueError as exc:
-            raise _fail(where, f"not valid JSON ({exc})") from None
+            raise label_error(where, f"not valid JSON ({exc})") from None
         if isinstance(obj, dict) and "tool" in obj:
             tool = tool_case(obj, where, n)
             first = seen_calls.setdefault(tool.identity(), n)
             if first != n:
-                raise _fail(where, f"the same tool call is already a case on line {first}")
+                raise label_error(where, f"the same tool call is already a case on line {first}")
             tools.append(tool)
         else:
             case = _case(root, obj, where, classes)
             if (case.file, case.cls) in seen:
-                raise _fail(where, f"{case.file!r} is labelled twice for {case.cls!r}")
+                raise label_error(where, f"{case.file!r} is labelled twice for {case.cls!r}")
             seen.add((case.file, case.cls))
             cases.append(case)
         if len(cases) + len(tools) > _MAX_CASES:
-            raise _fail(where, f"more than {_MAX_CASES} cases")
+            raise label_error(where, f"more than {_MAX_CASES} cases")
     if not cases and not tools:
         raise ConfigError(f"{labels}: no cases")
     return Corpus(tuple(cases), tuple(tools))

@@ -14,7 +14,15 @@ from humangr.engine.errors import ConfigError, ContractError
 
 from .base import CheckOptions
 
-__all__ = ["DANGEROUS", "EVERYDAY", "TOOL_FIELDS", "ToolCase", "tool_case"]
+__all__ = [
+    "DANGEROUS",
+    "EVERYDAY",
+    "TOOL_FIELDS",
+    "ToolCase",
+    "label_error",
+    "optional_text",
+    "tool_case",
+]
 
 DANGEROUS = "dangerous"
 EVERYDAY = "everyday"
@@ -66,31 +74,33 @@ class ToolCase:
         )
 
 
-def _fail(where: str, problem: str) -> ConfigError:
+def label_error(where: str, problem: str) -> ConfigError:
+    """The error of a bad line of a labels file: where, then what is wrong."""
     return ConfigError(f"{where}: {problem}")
 
 
-def _text(obj: dict[str, object], key: str, where: str, limit: int) -> str | None:
+def optional_text(obj: dict[str, object], key: str, where: str, limit: int) -> str | None:
+    """``obj[key]``: absent, or a string of at most ``limit`` characters (else an error)."""
     value = obj.get(key)
     if value is None:
         return None
     if not isinstance(value, str) or len(value) > limit:
-        raise _fail(where, f"'{key}' must be a string of at most {limit} characters")
+        raise label_error(where, f"'{key}' must be a string of at most {limit} characters")
     return value
 
 
 def _call(value: object, where: str) -> ToolCall:
     if not isinstance(value, dict):
-        raise _fail(
+        raise label_error(
             where, "'tool' must be an object: name, arguments, and optionally kind, workspace"
         )
     try:
         call = decode(json.dumps(value), ToolCall)
     except ContractError as exc:
-        raise _fail(where, f"'tool' is not a valid tool call: {exc}") from None
+        raise label_error(where, f"'tool' is not a valid tool call: {exc}") from None
     problem = tool_call_problem(call)
     if problem is not None:
-        raise _fail(where, f"'tool' cannot be reviewed: {problem}")
+        raise label_error(where, f"'tool' cannot be reviewed: {problem}")
     return call
 
 
@@ -98,13 +108,15 @@ def _options(value: object, where: str) -> CheckOptions:
     if value is None:
         return _NO_TRUST
     if not isinstance(value, dict) or set(value) - set(_OPTION_KEYS):
-        raise _fail(where, f"'options' must be an object with {' and/or '.join(_OPTION_KEYS)}")
+        raise label_error(
+            where, f"'options' must be an object with {' and/or '.join(_OPTION_KEYS)}"
+        )
     out: dict[str, frozenset[str]] = {}
     for key in _OPTION_KEYS:
         items = value.get(key, [])
         ok = isinstance(items, list) and len(items) <= _MAX_OPTION_VALUES
         if not ok or not all(isinstance(x, str) and 0 < len(x) <= 253 for x in items):
-            raise _fail(where, f"'options.{key}' must be a list of host or domain names")
+            raise label_error(where, f"'options.{key}' must be a list of host or domain names")
         out[key] = frozenset(items)
     return CheckOptions(**out)
 
@@ -113,9 +125,9 @@ def _category(value: object, call: ToolCall, where: str) -> str:
     match = _CATEGORY.match(value) if isinstance(value, str) else None
     if match is None or match.group(1) not in _KINDS:
         kinds = ", ".join(_KINDS)
-        raise _fail(where, f"'category' must be '<kind>/<topic>' with a kind among {kinds}")
+        raise label_error(where, f"'category' must be '<kind>/<topic>' with a kind among {kinds}")
     if call.kind is not None and call.kind.value != match.group(1):
-        raise _fail(
+        raise label_error(
             where,
             f"'category' files the case under {match.group(1)!r} but the call "
             f"says kind {call.kind.value!r}",
@@ -126,21 +138,23 @@ def _category(value: object, call: ToolCall, where: str) -> str:
 def _why(value: object, where: str) -> str:
     ok = isinstance(value, str) and value.strip() and "\n" not in value
     if not ok or len(str(value)) > _MAX_WHY:
-        raise _fail(where, f"'why' must be one non-empty line of at most {_MAX_WHY} characters")
+        raise label_error(
+            where, f"'why' must be one non-empty line of at most {_MAX_WHY} characters"
+        )
     return str(value).strip()
 
 
 def _label_and_expect(obj: dict[str, object], where: str) -> tuple[str, Outcome]:
     label, expect = obj["label"], obj["expect"]
     if label not in (DANGEROUS, EVERYDAY):
-        raise _fail(where, f"a tool call's 'label' must be {DANGEROUS!r} or {EVERYDAY!r}")
+        raise label_error(where, f"a tool call's 'label' must be {DANGEROUS!r} or {EVERYDAY!r}")
     outcome = _OUTCOMES.get(expect) if isinstance(expect, str) else None
     if outcome is None:
-        raise _fail(where, f"'expect' must be one of {', '.join(_OUTCOMES)}")
+        raise label_error(where, f"'expect' must be one of {', '.join(_OUTCOMES)}")
     if label == EVERYDAY and outcome is not Outcome.APPROVED:
-        raise _fail(where, "an everyday call must be expected 'approved'")
+        raise label_error(where, "an everyday call must be expected 'approved'")
     if label == DANGEROUS and outcome is Outcome.APPROVED:
-        raise _fail(where, "a dangerous call must be expected 'rejected' or 'needs_review'")
+        raise label_error(where, "a dangerous call must be expected 'rejected' or 'needs_review'")
     return str(label), outcome
 
 
@@ -149,19 +163,19 @@ def tool_case(obj: dict[str, object], where: str, line: int) -> ToolCase:
     first problem, prefixed with ``where``."""
     unknown = sorted(set(obj) - set(TOOL_FIELDS))
     if unknown:
-        raise _fail(
+        raise label_error(
             where, f"unknown field {unknown[0]!r} (a tool-call case has: {', '.join(TOOL_FIELDS)})"
         )
     for key in _REQUIRED:
         if key not in obj:
-            raise _fail(where, f"missing field {key!r}")
+            raise label_error(where, f"missing field {key!r}")
     call = _call(obj["tool"], where)
     label, expect = _label_and_expect(obj, where)
     category = _category(obj["category"], call, where)
     why = _why(obj["why"], where)
     options = _options(obj.get("options"), where)
-    desc = _text(obj, "description", where, 2_000) or f"Call the tool {call.name}."
-    _text(obj, "note", where, 4_000)
+    desc = optional_text(obj, "description", where, 2_000) or f"Call the tool {call.name}."
+    optional_text(obj, "note", where, 4_000)
     action = ActionContext(
         agent_id="checks-eval",
         action_type="tool_call",

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from inbox_helpers import engine_on, needs_review, served_inbox, signed_in
+from tool_call_samples import PICKLE_VIEW
 
 from humangr.contracts import (
     ActionContext,
@@ -33,14 +34,6 @@ from humangr.engine.inbox.sessions import Session
 from humangr.engine.llm import ScriptedLLM
 from humangr.engine.tool_render import MAX_CALL_CHARS
 
-PICKLE_VIEW = (
-    "import pickle\n"
-    "from flask import Flask, request\n"
-    "app = Flask(__name__)\n"
-    '@app.route("/x", methods=["POST"])\n'
-    "def x():\n"
-    "    return str(pickle.loads(request.data))\n"
-)
 HOSTILE = '<script>window.__xss = 1</script><img src=x onerror="window.__xss = 2">'
 CONTROL = "\x1b[2J\x1b]0;pwned\x07 abc\u202edcba"
 

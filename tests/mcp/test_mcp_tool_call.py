@@ -17,6 +17,7 @@ from mcp import Client, types
 from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS
 from mcp_helpers import TIMEOUT, data, mcp_session
+from tool_call_samples import PICKLE_VIEW
 
 from humangr.engine.config import ReviewConfig
 from humangr.engine.mcp import HumanLayerMCP
@@ -24,14 +25,6 @@ from humangr.engine.mcp.serve import open_backend
 
 pytestmark = pytest.mark.anyio
 
-PICKLE_VIEW = (
-    "import pickle\n"
-    "from flask import Flask, request\n"
-    "app = Flask(__name__)\n"
-    '@app.route("/x", methods=["POST"])\n'
-    "def x():\n"
-    "    return str(pickle.loads(request.data))\n"
-)
 WRITE = {"name": "write_file", "arguments": {"path": "app/views.py", "content": PICKLE_VIEW}}
 HOSTILE = "<script>alert(1)</script>\x1b[2J\x1b]0;pwned\x07 abc\u202edcba \u2066x\u2069"
 _RAW = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")

@@ -13,6 +13,7 @@ __all__ = [
     "INTERNAL_SUFFIXES",
     "METADATA_CREDENTIAL_PATH",
     "METADATA_HOSTS",
+    "OUT_OF_BAND",
     "PASTE",
     "PAYMENT",
     "SECRET_HOMES",
@@ -46,17 +47,7 @@ METADATA_CREDENTIAL_PATH = re.compile(
 )
 """Paths of metadata services that hand out credentials or user data (which holds secrets)."""
 
-CAPTURE = (
-    "webhook.site",
-    "requestbin.com",
-    "requestbin.net",
-    "requestbin.io",
-    "m.pipedream.net",
-    "ngrok.io",
-    "ngrok.app",
-    "ngrok.dev",
-    "ngrok-free.app",
-    "ngrok-free.dev",
+OUT_OF_BAND = (
     "interact.sh",
     "interactsh.com",
     "oast.pro",
@@ -71,6 +62,21 @@ CAPTURE = (
     "dnslog.cn",
     "dnslog.link",
     "ceye.io",
+)
+"""Out-of-band testing services: a request there exists to prove a server can be reached."""
+
+CAPTURE = (
+    "webhook.site",
+    "requestbin.com",
+    "requestbin.net",
+    "requestbin.io",
+    "m.pipedream.net",
+    "ngrok.io",
+    "ngrok.app",
+    "ngrok.dev",
+    "ngrok-free.app",
+    "ngrok-free.dev",
+    *OUT_OF_BAND,
     "requestcatcher.com",
     "beeceptor.com",
     "hookbin.com",

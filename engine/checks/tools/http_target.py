@@ -20,6 +20,7 @@ from .http_sites import (
     CAPTURE,
     METADATA_CREDENTIAL_PATH,
     METADATA_HOSTS,
+    OUT_OF_BAND,
     PASTE,
     SENSITIVE_PORTS,
     allowed,
@@ -32,22 +33,6 @@ from .netaddr import Reach
 __all__ = ["C", "H", "Problem", "sorted_problems", "url_problems"]
 
 C, H = Severity.CRITICAL, Severity.HIGH
-_OOB = (
-    "interact.sh",
-    "interactsh.com",
-    "oast.pro",
-    "oast.live",
-    "oast.site",
-    "oast.online",
-    "oast.fun",
-    "oast.me",
-    "burpcollaborator.net",
-    "oastify.com",
-    "canarytokens.com",
-    "dnslog.cn",
-    "dnslog.link",
-    "ceye.io",
-)
 _RAW_SCHEMES = frozenset(
     {"gopher", "dict", "ldap", "ldaps", "tftp", "jar", "netdoc", "php", "expect", "phar"}
 )
@@ -136,7 +121,7 @@ def _host_problems(url: Url, *, method: str, allow: frozenset[str]) -> Iterator[
 def _site_problems(url: Url, *, writes: bool) -> Iterator[Problem]:
     name = url.host.name
     data = bool(url.query) or url.path.strip("/").count("/") >= 1
-    if host_in(name, _OOB):
+    if host_in(name, OUT_OF_BAND):
         yield Problem(
             C,
             f"out-of-band testing service {name}",
