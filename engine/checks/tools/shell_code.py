@@ -237,7 +237,7 @@ def scan_code(code: str, env: Mapping[str, str] | None = None) -> CodeScan:
 
 
 _ESCAPE = re.compile(
-    r"^\s*(?:\^[A-Z])?[:\\@.]?\s*(?:(!)\s*|(shell|sh|system|exec|terminal|call\s+system)\b\s*"
+    r"^\s*(?:\^[A-Z]|v(?=:))?[:\\@.]?\s*(?:(!)\s*|(shell|sh|system|exec|terminal|call\s+system)\b\s*"
     r"|set\s+shell=(\S+)|(py(?:thon)?3?|pyx?|lua|perl|ruby|rubydo|luado|perldo)\s+)",
     re.IGNORECASE,
 )

@@ -199,5 +199,12 @@ def command_values(
             if OPTION_KEYS.match(key.strip()) or key.endswith("core_pattern"):
                 settings.append(value)
     found.extend((v, shell) for v in values)
+    if name == "make":  # ``--eval`` makefile text: its recipe lines run in a shell
+        found.extend(
+            (line.lstrip("\t").lstrip("-@+"), True)
+            for v in values
+            for line in v.split("\n")[1:64]
+            if line.startswith("\t")
+        )
     found.extend((v, True) for v in settings)
     return [(text, sh) for value, sh in found for text in _normalise(value) if text.strip()]

@@ -28,7 +28,7 @@ from .shell_wrappers import (
 __all__ = ["Cmd", "Program", "unwrap"]
 
 _VAR = re.compile(r"\$\{(\w+)\}|\$(\w+)")
-_ESCAPE_WORD = re.compile(r"^(?:\^[A-Z])?[:\\@]?!|^:(?:sh|shell|terminal|py|lua|set)\b")
+_ESCAPE_WORD = re.compile(r"^(?:\^[A-Z]|v)?[:\\@]?!|^v?:(?:sh|shell|terminal|py|lua|set)\b")
 _DECLARE = frozenset({"export", "declare", "local", "readonly", "typeset"})
 _MAX_SCANS = 64
 _LOCALHOST = re.compile(r"^(?:localhost|127\.\d+\.\d+\.\d+|::1)$")

@@ -202,3 +202,17 @@ def test_workspace_decides_what_is_outside() -> None:
 def test_nested_commands_are_followed(command: str, why: str) -> None:
     outcome, findings, _ = decide("bash", {"command": command})
     assert outcome is Outcome.REJECTED, (why, [f.title for f in findings])
+
+
+@pytest.mark.parametrize(
+    ("command", "outcome"),
+    [
+        ("make -s --eval=$'x:\\n\\t-'\"/bin/sh\"", Outcome.REJECTED),
+        ("COMMAND='/bin/sh'\nmake -s --eval=$'x:\\n\\t-'\"$COMMAND\"", Outcome.REJECTED),
+        ("make --eval=$'x:\\n\\techo built' x", Outcome.APPROVED),
+        ("less /etc/profile\nv:shell", Outcome.REJECTED),
+        ("less README.md", Outcome.APPROVED),
+    ],
+)
+def test_make_recipes_and_pager_editor_escapes(command: str, outcome: Outcome) -> None:
+    assert decide("bash", {"command": command})[0] is outcome
