@@ -43,8 +43,9 @@ def _interactive(cmd: Cmd) -> bool:
         for r in cmd.redirects
     ):
         return True
-    if cmd.stdin is not None or cmd.upstream:
-        return False
+    from_code = any(v.endswith(("code", "input")) for v in cmd.via)
+    if cmd.stdin is not None or (cmd.upstream and not from_code):
+        return False  # fed by a pipe; a shell started by piped code is not fed by that pipe
     return not any(r.op == "<" and r.fd in (None, 0) for r in cmd.redirects)
 
 

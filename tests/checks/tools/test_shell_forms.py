@@ -212,7 +212,13 @@ def test_nested_commands_are_followed(command: str, why: str) -> None:
         ("make --eval=$'x:\\n\\techo built' x", Outcome.APPROVED),
         ("less /etc/profile\nv:shell", Outcome.REJECTED),
         ("less README.md", Outcome.APPROVED),
+        ("echo \"import os; os.system('/bin/sh')\" | python3", Outcome.REJECTED),
+        ("echo 'exec \"/bin/sh\"' | ruby", Outcome.REJECTED),
+        ("echo 'print(1)' | python3", Outcome.APPROVED),
+        ("cat script.py | python3", Outcome.APPROVED),
     ],
 )
-def test_make_recipes_and_pager_editor_escapes(command: str, outcome: Outcome) -> None:
+def test_make_recipes_pager_escapes_and_code_piped_to_interpreters(
+    command: str, outcome: Outcome
+) -> None:
     assert decide("bash", {"command": command})[0] is outcome
