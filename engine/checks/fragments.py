@@ -90,7 +90,9 @@ def _is_code(text: str) -> bool:
 
 
 def _prepare(lines: Sequence[tuple[int | None, str]], heading: str) -> tuple[str, list[int | None]]:
-    norm = [(no, *_lead(t.replace("\r", " "))) for no, t in lines]
+    # A lone carriage return ends a line for Python (git keeps it inside one diff line): each
+    # part is read as the line it is, under the diff line's number.
+    norm = [(no, *_lead(part)) for no, t in lines for part in t.split("\r")]
     code_ind = [ind for _, t, ind in norm if _is_code(t)]
     if not code_ind:
         return "", []
