@@ -154,22 +154,10 @@ def _http(view: ToolView, call: HttpCall, allow: frozenset[str]) -> Iterator[Hit
         return  # what goes to this machine does not leave it
     login = call.url is not None and bool(_LOGIN_PATH.search(call.url.path))
     for path, sev, title in _header_secrets(call, dest):
-        yield Hit(
-            severity=sev,
-            title=title,
-            description=_why(view, path, title),
-            suggestion=_SUGGEST_SECRET,
-            argument=path,
-        )
+        yield _hit(view, path, sev, title, _SUGGEST_SECRET)
     for arg, path in _uploads(call):
         title = f"uploads credential file {path[-60:]} to {dest.name}"
-        yield Hit(
-            severity=C,
-            title=title,
-            description=_why(view, arg, title),
-            suggestion=_SUGGEST_SECRET,
-            argument=arg,
-        )
+        yield _hit(view, arg, C, title, _SUGGEST_SECRET)
     carried: list[tuple[str, Carried]] = [(arg, scan_payload(v, arg)) for arg, v in call.payload]
     if call.url is not None and call.url.query:
         query = dict(parse_qsl(call.url.query[:65_536]))
@@ -180,30 +168,18 @@ def _http(view: ToolView, call: HttpCall, allow: frozenset[str]) -> Iterator[Hit
             level = _secret_severity(secret, dest, header=False, login=login)
             if level is not None:
                 title = f"sends {_a(secret.kind)} to {dest.name}"
-                yield Hit(
-                    severity=level,
-                    title=title,
-                    description=_why(view, arg, title),
-                    suggestion=_SUGGEST_SECRET,
-                    argument=arg,
-                )
+                yield _hit(view, arg, level, title, _SUGGEST_SECRET)
         total.merge(got.personal)
         if got.cut:
             title = f"payload to {dest.name} too large to review in full"
-            yield Hit(severity=H, title=title, description=_why(view, arg, title), argument=arg)
+            yield _hit(view, arg, H, title)
     if call.url is not None and host_in(call.url.host.name, PAYMENT):
         total.cards = 0
     personal = _personal_severity(total, dest.kind)
     if personal is not None:
         arg = max(carried, key=lambda c: c[1].personal.people + 10 * c[1].personal.cards)[0]
         title = f"sends {total.summary()} to {dest.name}"
-        yield Hit(
-            severity=personal,
-            title=title,
-            description=_why(view, arg, title),
-            suggestion=_SUGGEST_PERSONAL,
-            argument=arg,
-        )
+        yield _hit(view, arg, personal, title, _SUGGEST_PERSONAL)
 
 
 def _mail(view: ToolView, mail: Mail, allow: frozenset[str]) -> Iterator[Hit]:
@@ -215,13 +191,7 @@ def _mail(view: ToolView, mail: Mail, allow: frozenset[str]) -> Iterator[Hit]:
     for arg, path in mail.attachments:
         if secret_file(path):
             title = f"attaches credential file {path[-60:]}"
-            yield Hit(
-                severity=C,
-                title=title,
-                description=_why(view, arg, title),
-                suggestion=_SUGGEST_SECRET,
-                argument=arg,
-            )
+            yield _hit(view, arg, C, title, _SUGGEST_SECRET)
     total = PersonalData()
     best = ("", -1)
     for arg, value in mail.parts:
@@ -229,13 +199,7 @@ def _mail(view: ToolView, mail: Mail, allow: frozenset[str]) -> Iterator[Hit]:
         for secret in got.secrets[:1]:
             sev = C if secret.severity == "critical" or secret.kind in SECRET_HOMES else H
             title = f"mails {_a(secret.kind)} to {where}"
-            yield Hit(
-                severity=sev,
-                title=title,
-                description=_why(view, arg, title),
-                suggestion=_SUGGEST_SECRET,
-                argument=arg,
-            )
+            yield _hit(view, arg, sev, title, _SUGGEST_SECRET)
         total.merge(got.personal)
         score = got.personal.people + 10 * (got.personal.cards + got.personal.national_ids)
         if score > best[1]:
@@ -245,23 +209,31 @@ def _mail(view: ToolView, mail: Mail, allow: frozenset[str]) -> Iterator[Hit]:
         found = H if found is C else None
     if found is not None:
         title = f"mails {total.summary()} to {where}"
-        yield Hit(
-            severity=found,
-            title=title,
-            description=_why(view, best[0], title),
-            suggestion=_SUGGEST_PERSONAL,
-            argument=best[0] or None,
-        )
+        yield _hit(view, best[0], found, title, _SUGGEST_PERSONAL)
 
 
 def _a(kind: str) -> str:
     return ("an " if kind[:1].lower() in "aeiou" else "a ") + kind
 
 
-def _why(view: ToolView, argument: str, title: str) -> str:
-    return (
-        f"`{argument}` of {view.name} {title}: it leaves for a destination the deployment does "
-        "not trust (not in allowed_hosts / allowed_email_domains). Values are not repeated here."
+def _hit(
+    view: ToolView,
+    argument: str,
+    severity: Severity,
+    title: str,
+    suggestion: str | None = None,
+) -> Hit:
+    """One finding on data leaving through ``argument`` (values are never repeated)."""
+    return Hit(
+        severity=severity,
+        title=title,
+        description=(
+            f"`{argument}` of {view.name} {title}: it leaves for a destination the deployment "
+            "does not trust (not in allowed_hosts / allowed_email_domains). Values are not "
+            "repeated here."
+        ),
+        suggestion=suggestion,
+        argument=argument or None,
     )
 
 
