@@ -20,7 +20,7 @@ from typing import Any
 from humangr.engine.errors import ConfigError
 
 from .scoring import ClassScore, Scores
-from .tool_report import tool_minimums, tool_shortfalls
+from .tool_report import metric_table, tool_minimums, tool_shortfalls
 from .tool_scoring import ToolScores
 
 __all__ = ["load_minimums", "shortfalls", "to_json", "to_text"]
@@ -106,21 +106,8 @@ def to_text(scores: Scores) -> str:
     return "\n".join(rows)
 
 
-def _number(value: object, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not -1 <= value <= 1:
-        raise ConfigError(f"{where}: must be a number between -1 and 1")
-    return float(value)
-
-
 def _metrics(obj: object, where: str) -> dict[str, float]:
-    if not isinstance(obj, dict):
-        raise ConfigError(f"{where}: must be an object of metrics ({', '.join(_METRICS)})")
-    out: dict[str, float] = {}
-    for key, value in obj.items():
-        if key not in _METRICS:
-            raise ConfigError(f"{where}: unknown metric {key!r} ({', '.join(_METRICS)})")
-        out[key] = _number(value, f"{where}.{key}")
-    return out
+    return metric_table(obj, where, _METRICS, low=-1.0)
 
 
 def load_minimums(path: Path) -> dict[str, dict[str, dict[str, float]]]:

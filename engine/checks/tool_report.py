@@ -22,6 +22,7 @@ from .tool_scoring import TOOL_METRICS, GroupScore, ToolResult, ToolScores
 
 __all__ = [
     "TOOL_MINIMUM_GROUPS",
+    "metric_table",
     "misses_text",
     "shown_call",
     "tool_minimums",
@@ -135,21 +136,25 @@ def tools_text(scores: ToolScores) -> str:
     return "\n".join(rows)
 
 
-def _share(value: object, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
-        raise ConfigError(f"{where}: must be a number between 0 and 1")
-    return float(value)
+def metric_table(
+    obj: object, where: str, names: tuple[str, ...], *, low: float = 0.0
+) -> dict[str, float]:
+    """A minimums file's object of metrics, each named in ``names`` and a number within
+    ``low``..1 (else a ``ConfigError`` naming where)."""
+    if not isinstance(obj, dict):
+        raise ConfigError(f"{where}: must be an object of metrics ({', '.join(names)})")
+    out: dict[str, float] = {}
+    for key, value in obj.items():
+        if key not in names:
+            raise ConfigError(f"{where}: unknown metric {key!r} ({', '.join(names)})")
+        if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= 1:
+            raise ConfigError(f"{where}.{key}: must be a number between {low:g} and 1")
+        out[key] = float(value)
+    return out
 
 
 def _metrics(obj: object, where: str) -> dict[str, float]:
-    if not isinstance(obj, dict):
-        raise ConfigError(f"{where}: must be an object of metrics ({', '.join(TOOL_METRICS)})")
-    out: dict[str, float] = {}
-    for key, value in obj.items():
-        if key not in TOOL_METRICS:
-            raise ConfigError(f"{where}: unknown metric {key!r} ({', '.join(TOOL_METRICS)})")
-        out[key] = _share(value, f"{where}.{key}")
-    return out
+    return metric_table(obj, where, TOOL_METRICS)
 
 
 def tool_minimums(obj: object, where: str) -> dict[str, dict[str, dict[str, float]]]:
