@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from humangr.contracts import ToolCall, ToolKind
@@ -89,14 +89,45 @@ _NAME_HINTS: tuple[tuple[ToolKind, re.Pattern[str]], ...] = tuple(
 )
 
 
+def _walk(arguments: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    """Every string in ``arguments`` (long keys too, which may carry text of their own) with
+    its path: ``command``, ``headers.Authorization``, ``argv[2]``, ``edits[0].new_string``."""
+    out: list[tuple[str, str]] = []
+    todo: list[tuple[str, Any]] = []
+    for key, value in arguments.items():
+        todo.append((key, value))
+        if len(key) > 32:
+            todo.append((f"{key}.<key>", key))
+    todo.reverse()
+    while todo:
+        path, value = todo.pop()
+        if isinstance(value, str):
+            out.append((path, value))
+        elif isinstance(value, dict):
+            children = []
+            for key, child in value.items():
+                if isinstance(key, str) and len(key) > 32:
+                    children.append((f"{path}.<key>", key))
+                children.append((f"{path}.{key}", child))
+            todo.extend(reversed(children))
+        elif isinstance(value, list):
+            todo.extend(reversed([(f"{path}[{i}]", child) for i, child in enumerate(value)]))
+    return tuple(out)
+
+
 @dataclass(frozen=True, slots=True)
 class ToolView:
-    """The tool call, its kind, how the kind was found and the arguments that kind reads."""
+    """The tool call, its kind, how the kind was found and the arguments that kind reads.
+    Made by ``tool_view``, which reads the arguments once for every check."""
 
     call: ToolCall
     kind: ToolKind
     notes: tuple[str, ...]
     """What was read from which argument, for the report ("kind shell, from the tool's name")."""
+    names: Mapping[str, str] = field(default_factory=dict)
+    """Lower-cased top-level argument name → the name as the call spells it."""
+    texts: tuple[tuple[str, str], ...] = ()
+    """Every string in the arguments with its path (see ``strings``)."""
 
     @property
     def name(self) -> str:
@@ -104,18 +135,16 @@ class ToolView:
 
     def get(self, *names: str) -> tuple[str, Any] | None:
         """The first top-level argument among ``names`` (case-insensitive): ``(name, value)``."""
-        lowered = {key.lower(): key for key in self.call.arguments}
         for wanted in names:
-            key = lowered.get(wanted.lower())
+            key = self.names.get(wanted.lower())
             if key is not None:
                 return key, self.call.arguments[key]
         return None
 
     def text(self, *names: str) -> tuple[str, str] | None:
         """The first argument among ``names`` whose value is a non-empty string."""
-        lowered = {key.lower(): key for key in self.call.arguments}
         for wanted in names:
-            key = lowered.get(wanted.lower())
+            key = self.names.get(wanted.lower())
             if key is not None and isinstance(self.call.arguments[key], str):
                 value: str = self.call.arguments[key]
                 if value:
@@ -130,25 +159,7 @@ class ToolView:
     def strings(self) -> Iterator[tuple[str, str]]:
         """Every string in the arguments (keys of nested objects too) with its path:
         ``command``, ``headers.Authorization``, ``argv[2]``, ``edits[0].new_string``."""
-        todo: list[tuple[str, Any]] = []
-        for key, value in self.call.arguments.items():
-            todo.append((key, value))
-            if len(key) > 32:  # a long name may carry text of its own
-                todo.append((f"{key}.<key>", key))
-        todo.reverse()
-        while todo:
-            path, value = todo.pop()
-            if isinstance(value, str):
-                yield path, value
-            elif isinstance(value, dict):
-                children = []
-                for key, child in value.items():
-                    if isinstance(key, str) and len(key) > 32:
-                        children.append((f"{path}.<key>", key))
-                    children.append((f"{path}.{key}", child))
-                todo.extend(reversed(children))
-            elif isinstance(value, list):
-                todo.extend(reversed([(f"{path}[{i}]", child) for i, child in enumerate(value)]))
+        return iter(self.texts)
 
 
 def _by_arguments(arguments: Mapping[str, Any]) -> tuple[ToolKind, str] | None:
@@ -206,4 +217,5 @@ def infer_kind(call: ToolCall) -> tuple[ToolKind, tuple[str, ...]]:
 def tool_view(call: ToolCall) -> ToolView:
     """The checks' view of ``call``."""
     kind, notes = infer_kind(call)
-    return ToolView(call=call, kind=kind, notes=notes)
+    names = {key.lower(): key for key in call.arguments}
+    return ToolView(call=call, kind=kind, notes=notes, names=names, texts=_walk(call.arguments))
