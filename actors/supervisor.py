@@ -3,6 +3,7 @@ layer's result and applies the gate."""
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 import uuid
@@ -35,7 +36,7 @@ from humangr.contracts import (
 )
 from humangr.engine.actor import Actor, ActorContext, Route
 from humangr.engine.bus import Msg
-from humangr.engine.checks import SharedChecks
+from humangr.engine.checks import SharedChecks, run_checks
 from humangr.engine.config import ReviewConfig
 from humangr.engine.errors import BusClosedError, BusError, MessageRefused, StateError
 from humangr.engine.review import (
@@ -133,7 +134,9 @@ class SupervisorActor(Actor):
         """Keep reviews in flight in the store and run again those whose Supervisor died
         (for buses that do not redeliver; JetStream does)."""
         self.owner = f"supervisor-{uuid.uuid4().hex[:12]}"
-        self._checks = checks or SharedChecks(options=config.check_options())
+        self._checks = checks or SharedChecks(
+            run=functools.partial(run_checks, options=config.check_options())
+        )
         self._reviews: dict[str, _Review] = {}
         self._wake = anyio.Event()
 

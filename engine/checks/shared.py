@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from collections import OrderedDict
 from collections.abc import Callable
 
@@ -10,7 +9,6 @@ import anyio
 
 from humangr.contracts import ActionContext, Finding, LayerID, canonical_json
 
-from .options import DEFAULT_OPTIONS, CheckOptions
 from .registry import run_checks
 
 __all__ = ["SharedChecks"]
@@ -30,12 +28,11 @@ class SharedChecks:
         self,
         size: int = 256,
         *,
-        run: Callable[..., dict[LayerID, list[Finding]]] = run_checks,
+        run: Callable[[ActionContext], dict[LayerID, list[Finding]]] = run_checks,
         thread_threshold: int = THREAD_THRESHOLD_BYTES,
-        options: CheckOptions = DEFAULT_OPTIONS,
     ) -> None:
         self._size = size
-        self._run = functools.partial(run, options=options) if options != DEFAULT_OPTIONS else run
+        self._run = run
         self._thread_threshold = thread_threshold
         self._done: OrderedDict[str, dict[LayerID, list[Finding]]] = OrderedDict()
         self._running: dict[str, anyio.Event] = {}
