@@ -13,10 +13,13 @@ __all__ = [
     "PASSIVE",
     "PRIVILEGED",
     "RAW_NET",
+    "SHELL_TUIS",
+    "SHELL_VERBS",
     "SHELL_WHEN_EMPTY",
     "SYSTEM_BINARIES",
     "TRANSPARENT",
     "TYPED_INTO",
+    "TYPED_KEYS",
 ]
 
 
@@ -57,7 +60,7 @@ DECODERS = words(
 
 PRIVILEGED = words(
     """
-    sudo doas su runuser pkexec sg
+    sudo doas su runuser pkexec sg run0
     """
 )
 
@@ -85,7 +88,7 @@ escape options are read through ``COMMAND_OPTIONS`` and the rules."""
 SHELL_WHEN_EMPTY = words(
     """
     script sg su capsh nsenter unshare chroot firejail setarch linux32 linux64 screen tmux
-    tmate newgrp runuser busybox systemd-run pkexec ssh-agent sshpass
+    tmate newgrp runuser busybox systemd-run pkexec ssh-agent sshpass run0
     """
 )
 """Launchers that start an interactive shell when given no command (``script -q /dev/null``,
@@ -131,12 +134,20 @@ SYSTEM_BINARIES = words(
     valgrind varnishncsa vi view vigr vim vimdiff vipw virsh volatility w3m wall watch wc
     wg-quick whiptail whois wireshark wish xargs xdg-user-dir xdotool xelatex xetex xmodmap
     xmore xpad xxd xz yash yelp yt-dlp yum zathura zcat zic zip zless zsh zsoelim zypper
+    b2sum basename chcon cksum comm csplit date dircolors dirname du echo expr factor
+    false fmt groups hostid id logname ls md5sum mkdir mkfifo mknod mktemp nproc numfmt
+    pathchk pinky printenv printf pwd readlink realpath rm rmdir runcon seq sha1sum
+    sha224sum sha256sum sha384sum sha512sum sleep stat stty sum touch tr
+    truncate tsort tty uname unlink users vdir who whoami yes as ld nasm objcopy objdump
+    gcc cc curl wget restic mosquitto busctl
     """
 )
 """Binaries the GTFOBins catalogue lists as able to escape, read, write or keep root when
-set-uid or run by sudo; a copy of one run from the working or a temporary folder (`./find`,
-`/tmp/awk`) is the catalogue's set-uid backdoor pattern. Common project-local binaries
-(`./kubectl`, `./terraform`, `./node`) are left out."""
+set-uid or run by sudo, and the standard system tools (coreutils, binutils, common clients)
+that do the same through their ordinary options; a copy of one run from the working or a
+temporary folder (`./find`, `/tmp/awk`) is the catalogue's set-uid backdoor pattern.
+Common project-local binaries (`./kubectl`, `./terraform`, `./node`, `./go`, `./python`)
+are left out."""
 
 
 TYPED_INTO = words(
@@ -150,3 +161,47 @@ TYPED_INTO = words(
     """
 )
 """Programs a GTFOBins recipe types into: the lines after them are their input."""
+
+
+TYPED_KEYS: dict[str, dict[str, str]] = {
+    "ncdu": {"b": "shell"},
+    "ranger": {"S": "shell", "!": "shell"},
+    "nnn": {"!": "shell"},
+    "vifm": {"S": "shell"},
+    "less": {"s": "write", "o": "write", "v": "editor", "E": "read", ":e": "read"},
+    "more": {"v": "editor"},
+    "man": {"s": "write", "v": "editor"},
+    "zless": {"s": "write", "v": "editor"},
+    "aptitude": {"!": "shell"},
+    "tig": {"!": "shell"},
+}
+"""Keys that interactive programs act on when typed alone on a line: ``shell`` opens a shell
+(ncdu's ``b``), ``editor`` opens ``$EDITOR`` (a shell is one ``:!sh`` away), ``write``/
+``read`` save the text shown to, or open, the file named after the key (less's ``s FILE``)."""
+
+
+SHELL_TUIS = words(
+    """
+    minicom wireshark apport-cli apport-bug ubuntu-bug ranger nnn vifm aptitude
+    """
+)
+"""Full-screen programs with a built-in way to run shell commands or an editor (a menu
+entry, a key, a script console): started from a tool call, only a keystroke escape can
+drive them."""
+
+
+SHELL_VERBS: dict[str, frozenset[str]] = {
+    "ansible-test": frozenset({"shell"}),
+    "poetry": frozenset({"shell"}),
+    "pipenv": frozenset({"shell"}),
+    "hatch": frozenset({"shell"}),
+    "pdm": frozenset({"shell"}),
+    "guix": frozenset({"shell"}),
+    "nix": frozenset({"shell", "develop"}),
+    "devbox": frozenset({"shell"}),
+    "machinectl": frozenset({"shell", "login"}),
+    "toolbox": frozenset({"enter"}),
+    "distrobox": frozenset({"enter"}),
+    "flox": frozenset({"activate"}),
+}
+"""Programs whose subcommand, given no command to run, opens an interactive shell."""

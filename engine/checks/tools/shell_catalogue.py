@@ -83,7 +83,17 @@ CODE_FLAGS: dict[str, tuple[str, ...]] = {
     "gdb": ("-ex", "--eval-command", "-iex"),
     "pdb": (),
     "ts-node": ("-e",),
+    "tex": (),
+    "latex": (),
+    "pdflatex": (),
+    "xelatex": (),
+    "lualatex": (),
+    "luatex": (),
+    "pdftex": (),
+    "xetex": (),
+    "etex": (),
 }
+"""TeX engines take their document as an operand starting with ``\\``."""
 INTERPRETERS = frozenset(CODE_FLAGS) | frozenset({"pypy", "ipython", "rake", "cpan", "sqlmap"})
 
 _VERSIONED = re.compile(r"^(python|pypy|perl|ruby|php|lua|luajit|node|tclsh|wish)[\d.]*$")
@@ -157,6 +167,7 @@ LAUNCHERS: dict[str, Launcher] = {
     "su": Launcher("-s --shell -g -G -w", 0, "-c --command"),
     "runuser": Launcher("-u -g -G -s -w --user --group", 0, "-c --command"),
     "pkexec": Launcher("--user"),
+    "run0": Launcher("-u --user -g --group -D --chdir --setenv --unit --property --slice"),
     "sg": Launcher("", 1, "-c"),
     "env": Launcher("-u -C -S --unset --chdir --split-string"),
     "nohup": Launcher(),
@@ -226,10 +237,10 @@ LAUNCHERS: dict[str, Launcher] = {
     "pipenv": Launcher("", 1),
     "uv": Launcher("", 1),
     "cabal": Launcher("", 1),
-    "npx": Launcher("-p --package"),
+    "npx": Launcher("-p --package", 0, "-c --call"),
     "pipx": Launcher("", 1),
     "yarn": Launcher("--cwd", 1),
-    "npm": Launcher("-C --prefix -w", 1),
+    "npm": Launcher("-C --prefix -w", 1, "-c --call"),
     "pnpm": Launcher("-C --dir -w", 1),
     "tmate": Launcher("-S", 0, "-c"),
     "parallel": Launcher("-j -S --jobs"),

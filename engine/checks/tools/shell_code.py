@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .shell_catalogue import words
-from .shell_paths import SECRET_PATH
+from .shell_paths import PRIVILEGE_FILES, SECRET_PATH
 
 __all__ = ["CodeScan", "escape_lines", "scan_code"]
 
@@ -24,7 +24,8 @@ _MAX_CODE = 65_536
 _MAX_CALLS = 64
 
 _ENV_READ = re.compile(
-    r"""(?:getenv|os\.environ\.get|os\.getenv|System\.getenv|ENV\.fetch)\(\s*["'](\w+)["']\s*\)"""
+    r"""(?:getenv|os\.environ\.get|os\.[gG]etenv|System\.getenv|ENV\.fetch|"""
+    r"""GetEnvironmentVariable)\(\s*["'](\w+)["']\s*\)"""
     r"""|(?:os\.environ|ENV|\$_ENV|\$_SERVER)\[\s*["'](\w+)["']\s*\]|\$ENV\{\s*["']?(\w+)["']?\s*\}"""
     r"""|process\.env\.(\w+)|ENVIRON\[\s*"(\w+)"\s*\]"""
 )
@@ -33,13 +34,14 @@ _CALL = re.compile(
     r"check_call|check_output|run|Popen|getoutput|getstatusoutput|passthru|shell_exec|"
     r"proc_open|pcntl_exec|execute|callCommand|spawnCommand|run-shell-command|Start|execSync|"
     r"execFileSync|execFile|capture[23e]?|esyscmd|syscmd|term|ansi-term|shell-command|"
-    r"posix\.exec|open3|sh|qx|callProcess|readProcess)(\s*\(|\s+(?=[\"'\[{])|\s*\{)"
+    r"posix\.exec|open3|sh|qx|callProcess|readProcess|Command|CommandContext)"
+    r"(\s*\(|\s+(?=[\"'\[{])|\s*\{)"
 )
 _ARGV_CALLS = words(
     """
     execl execlp execle execlpe execv execvp execve execvpe spawn spawnv spawnvp spawnve
     spawnSync Popen run call check_call check_output execFile execFileSync Start callProcess
-    readProcess capture2 capture3 capture2e posix.exec
+    readProcess capture2 capture3 capture2e posix.exec Command CommandContext
     """
 )
 _LITERAL = re.compile(
@@ -121,8 +123,25 @@ _FILE_CALLS = (
     ),
     (
         re.compile(
+            r"^[ \t]*(?:\w*>[ \t]*)?(?:\.(?:import|read|open|load|restore)|\\(?:i|ir|include)|"
+            r"/open|source)[ \t]+['\"]?([^\s'\";]+)",
+            re.MULTILINE,
+        ),
+        "cat {}",
+    ),
+    (
+        re.compile(
+            r"^[ \t]*(?:\w*>[ \t]*)?(?:\.(?:output|once|save|backup)|\\(?:o|out|w|write)|"
+            r"/save(?:[ \t]+-\w+)*|(?:dump|append)[ \t]+(?:binary[ \t]+)?(?:memory|value))"
+            r"[ \t]+['\"]?([^\s'\";]+)",
+            re.MULTILINE,
+        ),
+        "tee -a {}",
+    ),
+    (
+        re.compile(
             r"\$\(file\s*>>?\s*([^,)\s]+)|Out-File\s+(?:-FilePath\s+)?['\"]?([^'\"\s;|]+)|"
-            r"\\openout\w*\s*=?\s*([^\s\\}]+)"
+            r"\\openout\s*(?:\\\w+|\d+)?\s*=?\s*([^\s\\}]+)"
         ),
         "tee -a {}",
     ),
@@ -138,6 +157,9 @@ class CodeScan:
     """What a piece of interpreter code does, as far as the shell rules care."""
 
     commands: list[str] = field(default_factory=list)
+    escapes: list[str] = field(default_factory=list)
+    """Commands run by a document or build language's own primitive (m4 ``esyscmd``, TeX
+    ``\\write18``, CMake ``execute_process``): the language is not meant to run programs."""
     reverse_shell: bool = False
     bind_shell: bool = False
     upload: bool = False
@@ -204,23 +226,29 @@ def scan_code(code: str, env: Mapping[str, str] | None = None) -> CodeScan:
             break
         opener = m.group(2).strip()[:1]
         command = _call_command(m.group(1), _region(code, m.end(), opener))
+        if command and code[max(0, m.start() - 14) : m.start()].endswith("getRuntime()"):
+            command = shlex.join(command.split())  # Java splits the string on blanks alone
         if command:
-            out.commands.append(command)
+            primitive = m.group(1) in ("esyscmd", "syscmd")
+            (out.escapes if primitive else out.commands).append(command)
     for pattern in (_BACKTICK, _AWK_PIPE, _TEX):
         for found in pattern.finditer(code):
             text = next((g for g in found.groups() if g), "")
-            if text and len(out.commands) < _MAX_CALLS:
-                out.commands.append(_unescape(text))
+            if text and len(out.commands) + len(out.escapes) < _MAX_CALLS:
+                primitive = pattern is _TEX and found.group(2) is None
+                (out.escapes if primitive else out.commands).append(_unescape(text))
     for found in _LITERAL.finditer(code):
         text = next((g for g in found.groups() if g), "")
-        if len(out.commands) < _MAX_CALLS and SECRET_PATH.search(text) and "\n" not in text:
+        sensitive = SECRET_PATH.search(text) or PRIVILEGE_FILES.match(text)
+        if len(out.commands) < _MAX_CALLS and sensitive and "\n" not in text:
             out.commands.append(f"cat {shlex.quote(text)}")
     for found in _TEX_INPUT.finditer(code):
         out.commands.append(f"cat {shlex.quote(found.group(1))}")
     for pattern, template in _FILE_CALLS:
         for found in pattern.finditer(code):
             if len(out.commands) < _MAX_CALLS:
-                out.commands.append(template.format(*(shlex.quote(g) for g in found.groups())))
+                groups = [shlex.quote(g) for g in found.groups() if g is not None]
+                out.commands.append(template.format(*groups))
     socket = bool(_SOCKET.search(code))
     spawn = bool(_SPAWN.search(code))
     http = bool(_HTTP.search(code))
@@ -237,7 +265,7 @@ def scan_code(code: str, env: Mapping[str, str] | None = None) -> CodeScan:
 
 
 _ESCAPE = re.compile(
-    r"^\s*(?:\^[A-Z]|v(?=:))?[:\\@.]?\s*(?:(!)\s*|(shell|sh|system|exec|terminal|call\s+system)\b\s*"
+    r"^\s*(?:\^[A-Z]|v(?=:))?[:\\@.]?\s*(?:(!)\s*|(shell|sh|system|exec|terminal|call\s+system)\b(?!\s*[.(=\[])\s*"
     r"|set\s+shell=(\S+)|(py(?:thon)?3?|pyx?|lua|perl|ruby|rubydo|luado|perldo)\s+)",
     re.IGNORECASE,
 )

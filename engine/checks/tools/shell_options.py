@@ -83,6 +83,10 @@ COMMAND_OPTIONS: dict[str, frozenset[str]] = {
         "pandoc": "-L --lua-filter",
         "cowsay": "-f",
         "cowthink": "-f",
+        "dosbox": "-c",
+        "bat": "--pager",
+        "batcat": "--pager",
+        "delta": "--pager",
     }.items()
 }
 

@@ -48,7 +48,7 @@ PERSISTENCE = re.compile(
     r"zlogin|kshrc|cshrc|tcshrc|inputrc|vimrc|exrc|lessfilter|gdbinit|pythonrc|npmrc_hook)$"
     r"|/\.config/fish/config\.fish$|(?:^|/)authorized_keys2?$|(?:^|/)\.git/hooks(?:/|$)"
     r"|/Library/Launch(?:Agents|Daemons)/|^/etc/modules-load\.d/|^/etc/udev/rules\.d/"
-    r"|(?:^|/)\.ssh/(?:config|rc)$|^/etc/ssh/sshd_config"
+    r"|(?:^|/)\.ssh/(?:config|rc)$|^/etc/ssh/sshd_config|^/etc/rsyslog(?:\.conf$|\.d/)"
 )
 PRIVILEGE_FILES = re.compile(
     r"^/etc/(?:sudoers(?:\.d(?:/.*)?)?|passwd|shadow|group|gshadow|doas\.conf|security/.*|"
@@ -58,6 +58,7 @@ _HOME_DIRS = re.compile(
     r"^/(?:\.ssh|\.gnupg|\.aws|\.kube|\.config|\.local|Documents|Desktop|Pictures|Downloads|"
     r"Library|Music|Videos|projects|src|code|work|repos|git|dev)$"
 )
+_NO_PUBLIC_KEY = re.compile(r"^/etc/(?:shadow|gshadow|sudoers|master\.passwd|security/opasswd)$")
 _SAFE_TMP = re.compile(r"^/(?:tmp|var/tmp|private/tmp)/.+")
 _CACHES = re.compile(
     r"(?:^|/)(?:\.cache|\.npm|\.yarn|\.pnpm-store|node_modules|__pycache__|\.pytest_cache|"
@@ -86,6 +87,8 @@ def is_home(path: str) -> bool:
 def is_secret(path: str) -> bool:
     """A file that holds credentials or a private key (public keys excepted)."""
     p = normal(path)
+    if p.endswith(".pub") and _NO_PUBLIC_KEY.match(p[:-4]):
+        return True  # no public key is named after these: the suffix is a disguise
     if p.endswith(".pub") or re.search(
         r"\.env\.(?:example|sample|template|dist)|\.ssh/(?:known_hosts|authorized_keys2?|config)$",
         p,

@@ -137,6 +137,7 @@ def evaluate(prog: Program, ctx: Context) -> list[Flag]:
         shell_rules_fs,
         shell_rules_git,
         shell_rules_host,
+        shell_rules_interactive,
         shell_rules_net,
         shell_rules_ops,
         shell_rules_secrets,

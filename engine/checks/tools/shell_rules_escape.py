@@ -43,7 +43,10 @@ def _interactive(cmd: Cmd) -> bool:
         for r in cmd.redirects
     ):
         return True
-    from_code = any(v.endswith(("code", "input")) for v in cmd.via)
+    from_code = any(
+        v.endswith(("code", "input", "escape")) or v.startswith(("keys typed", "lines after"))
+        for v in cmd.via
+    )
     if cmd.stdin is not None or (cmd.upstream and not from_code):
         return False  # fed by a pipe; a shell started by piped code is not fed by that pipe
     return not any(r.op == "<" and r.fd in (None, 0) for r in cmd.redirects)
@@ -276,6 +279,13 @@ _HELPERS = words(
 )
 """Programs an escape-capable option normally runs (``rsync -e ssh``, ``tar -I zstd``,
 ``PAGER=less``, ``ProxyCommand=ssh -W …``)."""
+_ROUTE = re.compile(r"^keys typed into |(?: code| input)?(?: option| escape)?$")
+_DATA_CLIENTS = words(
+    """
+    mysql psql sqlite3 duckdb clickhouse-client cqlsh mongo mongosh redis-cli sqlcmd bq
+    """
+)
+"""Clients whose input is queries: calls in it are SQL, only its typed escapes run commands."""
 
 
 @rule
@@ -284,11 +294,18 @@ def option_commands(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
     escape (the GTFOBins "Command" function): ``tar --checkpoint-action=exec=id``,
     ``sed -n '1e id'``, ``PAGER=./x git -p help``."""
     via = [v for v in cmd.via if v not in TRANSPARENT]
-    if not via or not cmd.argv or cmd.name in _HELPERS or cmd.name in SHELLS:
+    if not via or not cmd.argv or cmd.name in SHELLS:
         return
     last = via[-1]
-    if last.endswith(" option") or last == "typed escape":
-        owner = last.removesuffix(" option")
+    if cmd.name in _HELPERS and (last.endswith(" option") or last == "typed escape"):
+        return  # what such options normally run; input and keystrokes run nothing normally
+    owner = _ROUTE.sub("", last)
+    owner = last if owner == "typed" else owner
+    if (
+        last.endswith((" option", " escape"))
+        or last.startswith("keys typed into ")
+        or (last.endswith(" input") and owner not in _DATA_CLIENTS)
+    ):
         yield high(
             f"runs a command through {owner}",
             cmd.text,

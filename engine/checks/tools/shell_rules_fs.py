@@ -30,6 +30,15 @@ _NOT_OUTPUT = words(
     ssh scp sftp sshfs mount ps tmux screen kubectl helm docker curl wget nc ncat
     """
 )
+_OUTPUT_OPTIONS = {
+    "find": ("-fprint", "-fprint0", "-fprintf", "-fls"),
+    "openssl": ("-out", "-keyout"),
+    "out-file": ("-FilePath", "-Path", "-LiteralPath"),
+    "set-content": ("-Path", "-LiteralPath"),
+    "add-content": ("-Path", "-LiteralPath"),
+}
+"""Options whose value is a file the program writes, for programs whose other words are
+data (``find / -fprintf FILE …``, ``openssl enc -out FILE``)."""
 WHAT = {
     "root": "the root file system",
     "home": "a home folder",
@@ -78,6 +87,11 @@ def write_targets(cmd: Cmd) -> list[str]:
         for i, word in enumerate(cmd.argv[:-1]):
             if word in ("-o", "--output", "--out") and re.search(r"[/.]", cmd.argv[i + 1]):
                 out.append(cmd.argv[i + 1])
+    if cmd.name in ("out-file", "set-content", "add-content"):  # PowerShell
+        out.extend(operands(cmd.argv, frozenset({"-Value", "-Encoding"}))[:1])
+    for i, word in enumerate(cmd.argv[:-1]):
+        if word in _OUTPUT_OPTIONS.get(cmd.name, ()):
+            out.append(cmd.argv[i + 1])
     if cmd.name in ("curl", "wget"):
         for i, word in enumerate(cmd.argv[:-1]):
             if word in ("-o", "--output", "-O", "--output-document") and not (

@@ -189,7 +189,8 @@ def exfiltration(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
 
 _FOLDER_READERS = frozenset(
     {"tar", "bsdtar", "zip", "7z", "7za", "rar", "rsync", "scp", "cp", "grep", "egrep", "fgrep",
-     "rg", "ag", "ack", "find", "base64", "gpg", "cpio", "pax", "rclone", "gsutil", "aws", "az"}
+     "rg", "ag", "ack", "find", "base64", "gpg", "cpio", "pax", "rclone", "gsutil", "aws", "az",
+     "diff"}
 )  # fmt: skip
 _CLOUD_COPY = frozenset({"aws", "gsutil", "gcloud", "az", "rclone", "azcopy", "s3cmd"})
 _SECRET_DIR = re.compile(
@@ -247,7 +248,7 @@ def secret_reads(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
             return
     if cmd.name in _FOLDER_READERS:
         folder = next((w for w in words if _SECRET_DIR.search(normal(w))), None)
-        recursive = cmd.name not in ("grep", "egrep", "fgrep", "cp", "scp") or bool(
+        recursive = cmd.name not in ("grep", "egrep", "fgrep", "cp", "scp", "diff") or bool(
             {"-r", "-R", "-a", "--recursive"} & set(cmd.argv)
             or any(
                 w.startswith("-") and not w.startswith("--") and set(w[1:]) & set("rRa")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from .shell_binaries import PASSIVE, TYPED_INTO
+from .shell_binaries import PASSIVE, TYPED_INTO, TYPED_KEYS
 from .shell_catalogue import INTERPRETERS, LAUNCHERS, SHELLS, program
 from .shell_code import escape_lines, scan_code
 from .shell_feeds import echoed, json_strings, record_write
@@ -22,17 +22,22 @@ from .shell_wrappers import (
     find_commands,
     interpreter_code,
     launcher_inner,
+    positional,
+    repl_line,
     shell_flags,
+    typed_keys,
 )
 
 __all__ = ["Cmd", "Program", "unwrap"]
 
-_VAR = re.compile(r"\$\{(\w+)\}|\$(\w+)")
+_VAR = re.compile(r"\$\{(\w+)\}|\$(?:E|env):(\w+)|\$(\w+)")
 _ESCAPE_WORD = re.compile(r"^(?:\^[A-Z]|v)?[:\\@]?!|^v?:(?:sh|shell|terminal|py|lua|set)\b")
 _DECLARE = frozenset({"export", "declare", "local", "readonly", "typeset"})
 _MAX_SCANS = 64
 _LOCALHOST = re.compile(r"^(?:localhost|127\.\d+\.\d+\.\d+|::1)$")
 _PROMPT = re.compile(r"^\s*[\w-]*\s?>{1,2}\s*(?=[!:\\])", re.MULTILINE)
+_ASSIGNMENT = re.compile(r"^[A-Za-z_]\w*=")
+_BUILD_FILES = frozenset({"cmakelists.txt"})
 _DOCS = (".md", ".txt", ".rst", ".adoc", ".html", ".htm", ".log", ".csv", ".tsv")
 
 
@@ -182,8 +187,10 @@ class _Unwrapper:
         for text in scan.commands:
             self.nested(cmd, text, label, env, stage, guessed=True)
         shells, codes = escape_lines(code)
-        for text in shells:
-            self.nested(cmd, text, label, env, stage, guessed=True)
+        typed = f"{label} escape" if label.endswith(" input") else label
+        primitive = label if label.endswith((" option", " escape")) else f"{label} escape"
+        for text, how in [*((t, typed) for t in shells), *((t, primitive) for t in scan.escapes)]:
+            self.nested(cmd, text, how, env, stage, guessed=True)
         for more in codes[:4]:
             self.code(cmd, more, label, env, stage)
 
@@ -203,7 +210,7 @@ class _Unwrapper:
         if name in SHELLS:
             string, operands, _ = shell_flags(argv)
             if string is not None:
-                self.nested(cmd, string, "sh -c", env, stage)
+                self.nested(cmd, positional(string, operands), "sh -c", env, stage)
             elif operands and operands[0] in self.prog.writes:
                 self.nested(cmd, self.prog.writes[operands[0]], f"{name} script", env, stage, True)
             elif not operands and cmd.stdin:
@@ -258,7 +265,9 @@ class _Unwrapper:
         """Read the files this command line writes and then uses (``echo 'exec sh' > $TF;
         nmap --script=$TF``)."""
         for path, content in list(self.prog.writes.items())[:16]:
-            if not path or path.lower().endswith(_DOCS) or path.startswith("/dev/"):
+            base = path.rsplit("/", 1)[-1].lower()
+            doc = path.lower().endswith(_DOCS) and base not in _BUILD_FILES
+            if not path or doc or path.startswith("/dev/"):
                 continue
             holder = Cmd(["<file>", path], "<file>", [], [], ("written file",), 1, path)
             stage: list[Cmd] = []
@@ -269,23 +278,46 @@ class _Unwrapper:
 
     def typed_input(self, text: str, env: dict[str, str]) -> None:
         """Lines typed into an interactive program named on an earlier line (``irb`` then
-        ``exec '/bin/sh'``; ``cpan`` then ``! use Socket; …``)."""
+        ``exec '/bin/sh'``; ``cpan`` then ``! use Socket; …``; ``ncdu`` then ``b``): its
+        single-key commands (``TYPED_KEYS``) and the code or commands it is given."""
         lines = text.splitlines()[:400]
+        coded = False
         for i, line in enumerate(lines[:-1]):
-            words = line.split()
-            if not words or program(words[0]) not in TYPED_INTO:
+            words = _started(line.rsplit("|", 1)[-1].split())
+            name = program(words[0]) if words else ""
+            if name in TYPED_KEYS:
+                self.keys(name, lines[i + 1 : i + 24], env)
+            if coded or name not in TYPED_INTO:
                 continue
-            holder = Cmd(words, program(words[0]), [], [], (), 1, line[:300])
-            rest = "\n".join(lines[i + 1 :])
-            stage: list[Cmd] = []
-            self.code(holder, rest, f"{holder.name} input", env, stage)
-            return
+            coded = True
+            holder = Cmd(words, name, [], [], (), 1, line[:300])
+            label = f"keys typed into {name}" if repl_line(words) else f"lines after {name}"
+            self.code(holder, "\n".join(lines[i + 1 :]), label, env, [])
+
+    def keys(self, name: str, lines: list[str], env: dict[str, str]) -> None:
+        """The commands single keys typed into ``name`` amount to, read as shell commands."""
+        holder = Cmd([name], name, [], [], (), 1, name)
+        for command in typed_keys(TYPED_KEYS[name], lines):
+            self.nested(holder, command, f"keys typed into {name}", env, [], guessed=True)
+
+
+def _started(words: list[str]) -> list[str]:
+    """The words of the program a line starts, past assignments and launchers (``TERM=x
+    sudo -u root ncdu`` → ``ncdu``)."""
+    for _ in range(8):
+        while len(words) > 1 and _ASSIGNMENT.match(words[0]):
+            words = words[1:]
+        inner = launcher_inner(program(words[0]), words) if words else None
+        if inner is None or not inner.argv:
+            break
+        words = inner.argv
+    return words
 
 
 def _resolve(word: str, env: dict[str, str]) -> str:
     if "$" not in word or not env:
         return word
-    return _VAR.sub(lambda m: env.get(m.group(1) or m.group(2), m.group(0)), word)
+    return _VAR.sub(lambda m: env.get(m.group(1) or m.group(2) or m.group(3), m.group(0)), word)
 
 
 def _assign(simple: Simple, cmd: Cmd | None, env: dict[str, str]) -> None:
@@ -306,7 +338,7 @@ def unwrap(text: str) -> Program:
     env: dict[str, str] = {}
     if "\n" in text and ">" in text:
         text = _PROMPT.sub("", text)
-    walker.text(text, 0, (), env, [])
+    walker.script(walker.parse(text, 0, False), 0, (), env, [], False)  # keeps assignments
     walker.written_files(env)
     if "\n" in text.strip():
         walker.typed_input(text, env)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+import shlex
 from dataclasses import dataclass, field
 
 from .shell_binaries import SHELL_WHEN_EMPTY
@@ -21,9 +22,14 @@ __all__ = [
     "find_commands",
     "interpreter_code",
     "launcher_inner",
+    "positional",
+    "repl_line",
     "shell_flags",
+    "typed_keys",
 ]
 
+_POSITIONAL = re.compile(r"\"?\$\{?([@*])\}?\"?|\"?\$\{?([1-9])\}?\"?")
+_REPL_VERBS = frozenset({"console", "fsi", "repl", "shell", "interactive", "c", "i"})
 _ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _NO_COMMAND = {"su": 999, "script": 999}  # their operands are a user / a log file
 
@@ -57,6 +63,11 @@ def _special(name: str, argv: list[str]) -> Inner | None:
         if len(argv) > 4 and argv[1] in ("netns", "vrf") and argv[2] == "exec":
             return Inner(argv=argv[4:])
         return Inner()
+    head = argv[: argv.index("--")] if "--" in argv else argv
+    calls = [i for i, w in enumerate(head) if w in ("-c", "--call")]
+    if calls and (name == "npx" or (name == "npm" and {"exec", "x"} & set(head[: calls[0]]))):
+        return Inner(strings=head[calls[0] + 1 : calls[0] + 2])  # npm exec -c 'command'
+
     if name == "command" and any(w in ("-v", "-V") for w in argv[1:2]):
         return Inner()
     quiet = ("-e", "--edit", "-l", "--list", "-v", "-k", "-K")
@@ -204,6 +215,54 @@ def interpreter_code(name: str, argv: list[str]) -> tuple[list[str], str | None]
     operand = argv[i] if i < n else None
     if name == "awk" and operand is not None and "-f" not in argv and "--file" not in argv:
         return [*codes, operand], None
+    if operand is not None and operand.startswith("\\") and not CODE_FLAGS.get(name, ("-",)):
+        return [*codes, operand], None  # a TeX engine given its document inline
     if name == "python" and "-m" in argv[1:i]:
         return codes, None
     return codes, (None if codes else operand)
+
+
+def repl_line(words: list[str]) -> bool:
+    """A line that starts a program reading typed input: no operands but options, or a
+    console subcommand (``jshell``, ``irb -r x``, ``dotnet fsi``, ``terraform console``)."""
+    rest = [w for w in words[1:] if not w.startswith("-")]
+    return not rest or rest[0] in _REPL_VERBS
+
+
+def positional(string: str, operands: list[str]) -> str:
+    """``sh -c '$@|sh' _ echo id``: the words after ``$0`` put in for ``$@``, ``$*`` and
+    ``$1``…``$9``, so the command the arguments spell is read."""
+    if len(operands) < 2 or not _POSITIONAL.search(string):
+        return string
+    args = operands[1:]
+
+    def put(m: re.Match[str]) -> str:
+        key = m.group(1) or m.group(2)
+        if key in ("@", "*"):
+            return shlex.join(args)
+        index = int(key) - 1
+        return shlex.quote(args[index]) if index < len(args) else "''"
+
+    return _POSITIONAL.sub(put, string)
+
+
+_KEY_EFFECTS = {"shell": "sh", "editor": "vi", "write": "tee -a {}", "read": "cat {}"}
+
+
+def typed_keys(table: dict[str, str], lines: list[str]) -> list[str]:
+    """The commands that keys typed alone on their lines amount to, given a program's key
+    table (``b`` → ``sh`` in ncdu; ``s FILE`` → ``tee -a FILE`` in less)."""
+    out: list[str] = []
+    keys = sorted(table, key=len, reverse=True)
+    for index, line in enumerate(lines):
+        typed = line.strip()
+        key = next((k for k in keys if typed.startswith(k)), "")
+        rest = typed[len(key) :].strip()
+        if not key or (len(typed) > len(key) and typed[len(key)] not in " /~$." and rest):
+            continue
+        template = _KEY_EFFECTS.get(table[key])
+        if template is not None and "{}" in template and not rest:
+            rest = lines[index + 1].strip() if index + 1 < len(lines) else ""  # asked for
+        if template is not None and ("{}" not in template or rest):
+            out.append(template.format(shlex.quote(rest)))
+    return out
