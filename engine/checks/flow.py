@@ -36,6 +36,7 @@ __all__ = [
     "join",
     "joined",
     "level",
+    "light",
     "local_input",
     "tainted",
     "unknown",
@@ -124,6 +125,25 @@ def local_input(origin: str, src: tuple[str | None, int] | None = None) -> Val:
     """Input from the local user (command line, stdin): tainted for injections, but not for
     file paths, which the user names on purpose."""
     return Val((TAINTED, TAINTED, UNKNOWN, TAINTED), 0, origin, src=src)
+
+
+MAX_ITEMS = 4096
+"""Entries of a container value, counted through the containers nested in it."""
+
+
+def light(items: Items, limit: int = MAX_ITEMS) -> bool:
+    """Whether container entries, nested ones counted each time they occur, stay within
+    ``limit`` (comparing, hashing and joining a heavier value would cost too much: it is
+    collapsed instead). Stops counting past the limit."""
+    total = 0
+    stack = [items]
+    while stack:
+        cur = stack.pop()
+        total += len(cur)
+        if total > limit:
+            return False
+        stack.extend(v.items for _, v in cur if v.items)
+    return True
 
 
 def level(v: Val, kind: int = OTHER) -> int:

@@ -29,6 +29,7 @@ from .flow import (
 )
 from .fragments import Fragment
 from .guards import guards_of, key_of, mac_inputs
+from .interp_budget import Budget
 from .interp_calls import CallEval, Resolver, collapse, with_items
 from .interp_expr import element
 from .sources import TERMINATORS, Imports, is_cred_name
@@ -39,6 +40,8 @@ Reporter = Callable[[str, ast.AST, Severity, str, str, int, tuple[str | None, in
 """``(check, node, severity, title, detail, flow level, source)`` of one sink reached."""
 
 _MAX_LOOP_DEPTH = 3
+_ENV_STEP = 16
+"""Names of an environment copied or merged per step of work."""
 
 
 def merge(a: dict[str, Val], b: dict[str, Val]) -> dict[str, Val]:
@@ -64,8 +67,10 @@ class Interp(CallEval):
         global_env: dict[str, Val],
         local_names: frozenset[str],
         report: Reporter,
+        budget: Budget | None = None,
     ) -> None:
         self.prog = prog
+        self.budget = budget if budget is not None else Budget()
         self.imports = imports
         self.frag = frag
         self.env = env
@@ -97,6 +102,7 @@ class Interp(CallEval):
 
     def run(self, body: list[ast.stmt]) -> None:
         for s in body:
+            self._step(s, 1)
             handler = _STMTS.get(type(s))
             if handler is not None:
                 handler(self, s)
@@ -200,6 +206,7 @@ class Interp(CallEval):
         if any(PATH in kinds for _, kinds in guards):
             self.path_checked = True
         pre = self.env
+        self._step(s, len(pre) // _ENV_STEP)
         env_body, env_else = dict(pre), dict(pre)
         self._clean(env_body if positive else env_else, guards)
         self.env = env_body
@@ -250,6 +257,7 @@ class Interp(CallEval):
         else:
             item = element(self.ev(s.iter))
         pre = self.env
+        self._step(s, len(pre) // _ENV_STEP)
         self.env = dict(pre)
         self._loops += 1
         for _ in range(2 if self._loops <= _MAX_LOOP_DEPTH else 1):
@@ -262,6 +270,7 @@ class Interp(CallEval):
 
     def _try(self, s: ast.Try | ast.TryStar) -> None:
         pre = self.env
+        self._step(s, (1 + len(s.handlers)) * len(pre) // _ENV_STEP)
         self.env = dict(pre)
         self.run(s.body)
         after = self.env
@@ -293,6 +302,7 @@ class Interp(CallEval):
     def _match(self, s: ast.Match) -> None:
         subject = self.ev(s.subject)
         pre = self.env
+        self._step(s, len(s.cases) * len(pre) // _ENV_STEP)
         out = dict(pre)
         for case in s.cases:
             if isinstance(case.pattern, ast.MatchValue) and subject.const is not NOCONST:
@@ -311,6 +321,7 @@ class Interp(CallEval):
         self.env = out
 
     def _def(self, s: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> None:
+        self._step(s, len(self.env) // _ENV_STEP)
         for d in s.decorator_list:
             self.ev(d)
         if isinstance(s, ast.ClassDef):

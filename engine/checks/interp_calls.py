@@ -31,9 +31,11 @@ from .flow import (
     data_tags,
     join,
     joined,
+    light,
     unknown,
 )
 from .interp_expr import ExprEval, element, from_const
+from .interp_sizes import method_size
 from .pyast import dotted
 from .sinks_data import hash_result
 from .sources import (
@@ -82,6 +84,8 @@ _PREDICATES = names(
 _PATH_METHODS = frozenset({"joinpath", "with_name", "with_suffix", "absolute", "expanduser"})
 _SQL_ESCAPES = frozenset({"escape_string", "quote_ident", "quote_name", "escape"})
 _FOLDABLE = frozenset(_STR_METHODS - {"read", "readline", "readlines", "getvalue"} | _PREDICATES)
+_MAX_ENTRIES = 256
+"""Entries a container built by ``append``, ``update``, ... keeps apart."""
 
 
 class Resolver(Protocol):
@@ -117,6 +121,9 @@ def _floor(v: Val, name: str) -> Val:
 
 
 def with_items(base: Val, items: tuple[tuple[object, Val], ...], seq: bool) -> Val:
+    """A container of ``items`` (collapsed to one value when there are too many)."""
+    if len(items) > _MAX_ENTRIES or not light(items):
+        return collapse(base, [v for _, v in items])
     out = joined([v for _, v in items])
     return out._replace(tags=out.tags | (base.tags & PATHOBJ), items=items, seq=seq)
 
@@ -126,9 +133,7 @@ def collapse(base: Val, extra: list[Val]) -> Val:
     return out._replace(tags=out.tags | (base.tags & PATHOBJ))
 
 
-def _fold_method(recv: Val, method: str, args: list[Val]) -> object:
-    if not isinstance(recv.const, str | bytes) or method not in _FOLDABLE:
-        return NOCONST
+def _consts(args: list[Val]) -> list[Any] | None:
     consts: list[Any] = []
     for a in args:
         if a.const is not NOCONST:
@@ -136,14 +141,8 @@ def _fold_method(recv: Val, method: str, args: list[Val]) -> object:
         elif a.items is not None and all(v.const is not NOCONST for _, v in a.items):
             consts.append([v.const for _, v in a.items])
         else:
-            return NOCONST
-    try:
-        out = getattr(recv.const, method)(*consts)
-    except Exception:
-        return NOCONST
-    if isinstance(out, str | bytes) and len(out) > 10_000:
-        return NOCONST
-    return out
+            return None
+    return consts
 
 
 class CallEval(ExprEval):
@@ -158,6 +157,22 @@ class CallEval(ExprEval):
     """The class whose method this body is."""
     path_checked: bool = False
     """A path containment check ran in this body (archives extracted after it are checked)."""
+
+    def fold_method(self, e: ast.Call, recv: Val, method: str, args: list[Val]) -> object:
+        """``recv.method(*args)`` on constant text, its size predicted and paid for first;
+        NOCONST when it is not folded, too big or fails."""
+        if not isinstance(recv.const, str | bytes) or method not in _FOLDABLE:
+            return NOCONST
+        consts = _consts(args)
+        if consts is None:
+            return NOCONST
+        size = 1 if method in _PREDICATES else method_size(recv.const, method, consts)
+        if size is None or not self.afford(size, e):
+            return NOCONST
+        try:
+            return getattr(recv.const, method)(*consts)
+        except Exception:
+            return NOCONST
 
     def report(
         self,
@@ -286,9 +301,9 @@ class CallEval(ExprEval):
             if method in _PATH_METHODS:
                 return joined([recv, *vals], PATHOBJ)
         if method in _PREDICATES:
-            return constant(_fold_method(recv, method, args))
+            return constant(self.fold_method(e, recv, method, args))
         if method in _STR_METHODS:
-            c = _fold_method(recv, method, args)
+            c = self.fold_method(e, recv, method, args)
             if c is not NOCONST:
                 return from_const(c)
             fmt = FMT if method in ("format", "format_map") and any(max(v.lv) for v in vals) else 0

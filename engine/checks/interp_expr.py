@@ -10,7 +10,6 @@ from __future__ import annotations
 import ast
 import builtins
 import operator
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -29,55 +28,22 @@ from .flow import (
     data_tags,
     join,
     joined,
+    light,
     local_input,
     tainted,
     unknown,
 )
+from .interp_budget import MAX_FOLD, Budget, BudgetExceeded
+from .interp_const import SAFE_LOADER, from_const, sql_text
+from .interp_sizes import operation_size, spec_size, weight
 from .pyast import dotted
 from .sources import INPUT_ATTRS, Imports, cgi_key, is_cred_name, is_request_name
 
 __all__ = ["ExprEval", "element", "from_const", "sql_text"]
 
-SQL_TEXT = re.compile(
-    r"(?is)\b(?:select\s.{0,400}?\sfrom\b|insert\s+(?:or\s+\w+\s+)?into\b|update\s+[\w\"`.\[\]]+"
-    r"\s+set\b|delete\s+from\b|drop\s+(?:table|database|index|view)\b|create\s+(?:table|index)\b"
-    r"|alter\s+table\b|truncate\s+table\b|replace\s+into\b|where\s+[\w.\"`]+\s*(?:=|like|in)\b)"
-)
 _BUILTINS = frozenset(dir(builtins))
-_MAX_CONST = 10_000
-
-
-_SQL_HINT = re.compile(r"(?i)select|insert|update|delete|drop|create|alter|truncate|replace|where")
-
-
-def sql_text(text: object) -> bool:
-    """Whether literal text looks like SQL."""
-    if not isinstance(text, str) or not _SQL_HINT.search(text[:_MAX_CONST]):
-        return False
-    return bool(SQL_TEXT.search(text[:_MAX_CONST]))
-
-
-_SAFE_LOADER = re.compile(r"^C?(?:Safe|Base)Loader$")
-
-
-def from_const(value: object) -> Val:
-    """The value of a Python literal (containers of literals keep their entries)."""
-    if isinstance(value, list | tuple) and len(value) <= 64:
-        items: tuple[tuple[object, Val], ...] = tuple(
-            (i, from_const(x)) for i, x in enumerate(value)
-        )
-        const = value if isinstance(value, tuple) else NOCONST
-        return Val((CONST, CONST, CONST, CONST), 0, None, items, True, const)
-    if isinstance(value, str | bytes | int | float | bool | type(None)):
-        if isinstance(value, str | bytes) and len(value) > _MAX_CONST:
-            return constant()
-        tags = SQLTEXT if sql_text(value) else 0
-        if isinstance(value, str) and _SAFE_LOADER.match(value):
-            tags |= SAFELOADER
-        if isinstance(value, str) and is_cred_name(value):
-            tags |= CRED
-        return constant(value, tags)
-    return constant()
+_CONVERSIONS: dict[int, Callable[[object], str]] = {ord("s"): str, ord("r"): repr, ord("a"): ascii}
+"""The ``!s``, ``!r`` and ``!a`` of an f-string's replacement field."""
 
 
 def element(v: Val) -> Val:
@@ -118,24 +84,15 @@ _CMPOPS: dict[type[ast.cmpop], Callable[[Any, Any], Any]] = {
 }
 
 
-def _fold(fn: Callable[[Any, Any], Any], a: object, b: object) -> object:
+def _apply(fn: Callable[[Any, Any], Any], a: object, b: object) -> object:
+    """``fn(a, b)`` for an operation whose result is no bigger than its operands (comparisons,
+    indexing), or NOCONST."""
     if a is NOCONST or b is NOCONST:
         return NOCONST
-    if isinstance(a, int) and isinstance(b, int) and max(abs(a), abs(b)) > 2**64:
-        return NOCONST
-    if isinstance(a, str | bytes | tuple) and isinstance(b, int) and len(a) * abs(b) > _MAX_CONST:
-        return NOCONST
-    if fn is operator.pow and not (
-        isinstance(a, int | float) and isinstance(b, int) and 0 <= b <= 64 and abs(a) < 2**16
-    ):
-        return NOCONST
     try:
-        out = fn(a, b)
+        return fn(a, b)
     except Exception:
         return NOCONST
-    if isinstance(out, str | bytes) and len(out) > _MAX_CONST:
-        return NOCONST
-    return out
 
 
 class ExprEval:
@@ -157,6 +114,32 @@ class ExprEval:
 
     path: str | None = None
     """The file this code is in."""
+    budget: Budget
+    """The action's work and folding budget (shared by every body the program runs)."""
+
+    def _step(self, node: ast.AST, n: int) -> None:
+        """Pay ``n`` steps of work at ``node``; raises ``BudgetExceeded`` once they are spent."""
+        if not self.budget.step(n):
+            raise BudgetExceeded(self.path, self.line_of(node), self.budget.spent or "")
+
+    def afford(self, size: int, node: ast.AST) -> bool:
+        """Whether a constant of about ``size`` may be computed at ``node``; if not, the
+        limit is recorded (the value stays unknown text)."""
+        why = self.budget.fold(size)
+        if why is None:
+            return True
+        self.budget.note(self.path, self.line_of(node), why)
+        return False
+
+    def fold(self, fn: Callable[[Any, Any], Any], a: object, b: object, node: ast.AST) -> object:
+        """``fn(a, b)`` for a binary operator on constants, its size predicted and paid for
+        first; NOCONST when it is not folded, too big or fails."""
+        if a is NOCONST or b is NOCONST:
+            return NOCONST
+        size = operation_size(fn, a, b)
+        if size is None or not self.afford(size, node):
+            return NOCONST
+        return _apply(fn, a, b)
 
     def source(self, what: str, node: ast.AST, *, local: bool = False) -> Val:
         """Input read by ``node``: request input, or (``local``) command line and stdin."""
@@ -167,6 +150,7 @@ class ExprEval:
 
     def ev(self, e: ast.expr) -> Val:
         """The value of an expression (sinks inside it are reported on the way)."""
+        self._step(e, 1)
         handler = _HANDLERS.get(type(e))
         if handler is not None:
             return handler(self, e)
@@ -182,7 +166,7 @@ class ExprEval:
         if v is None:
             canon = self.imports.names.get(name)
             if canon is not None:
-                if _SAFE_LOADER.match(canon.rsplit(".", 1)[-1]):
+                if SAFE_LOADER.match(canon.rsplit(".", 1)[-1]):
                     return unknown(MODULE | SAFELOADER)
                 return unknown(REQUEST if is_request_name(canon) else MODULE)
             if is_request_name(name):
@@ -215,7 +199,7 @@ class ExprEval:
                 return self.source(f"request.{e.attr}", e)
             return unknown()
         if base.tags & MODULE:
-            loader = SAFELOADER if _SAFE_LOADER.match(e.attr) else 0
+            loader = SAFELOADER if SAFE_LOADER.match(e.attr) else 0
             return unknown(MODULE | loader | (CRED if is_cred_name(e.attr) else 0))
         tags = data_tags(base) | (CRED if is_cred_name(e.attr) else 0) | (base.tags & PATHOBJ)
         return Val(base.lv, tags, base.origin, src=base.src)
@@ -232,7 +216,7 @@ class ExprEval:
                     return iv
             if base.seq and isinstance(k, int) and -len(base.items) <= k < 0:
                 return base.items[k][1]
-        c = _fold(operator.getitem, base.const, k) if base.const is not NOCONST else NOCONST
+        c = _apply(operator.getitem, base.const, k)
         if c is not NOCONST:
             return from_const(c)
         if base.tags & REQUEST:
@@ -243,30 +227,53 @@ class ExprEval:
     def _joinedstr(self, e: ast.JoinedStr) -> Val:
         parts: list[Val] = []
         text: list[str] = []
-        known = True
+        known, size = True, 0
         for part in e.values:
             if isinstance(part, ast.Constant):
                 text.append(str(part.value))
                 continue
             v = self.ev(part.value) if isinstance(part, ast.FormattedValue) else self.ev(part)
-            if isinstance(part, ast.FormattedValue) and part.format_spec is not None:
-                self.ev(part.format_spec)
             parts.append(v)
-            if v.const is NOCONST or not isinstance(v.const, str | int | float):
+            piece = None
+            if known and isinstance(part, ast.FormattedValue):
+                piece = self._formatted(part, v)
+            size += len(piece) if piece is not None else 0
+            if piece is None or size > MAX_FOLD:
                 known = False
             else:
-                text.append(str(v.const))
+                text.append(piece)
         literal = "".join(text)
         tags = (SQLTEXT if sql_text(literal) else 0) | (FMT if any(max(v.lv) for v in parts) else 0)
         out = joined(parts, tags)
-        if known and len(literal) <= _MAX_CONST:
+        if known and len(literal) <= MAX_FOLD:
             return out._replace(const=literal)
         return out
+
+    def _formatted(self, part: ast.FormattedValue, v: Val) -> str | None:
+        """The text of one ``{value!conv:spec}`` of an f-string, or None when it is not known
+        or too big to compute."""
+        spec = self.ev(part.format_spec).const if part.format_spec is not None else ""
+        value = v.const
+        if (
+            value is NOCONST
+            or not isinstance(value, str | int | float)
+            or not isinstance(spec, str)
+        ):
+            return None
+        conversion = chr(part.conversion) if part.conversion > 0 else ""
+        size = spec_size(spec, value, conversion)
+        if size is None or not self.afford(size, part):
+            return None
+        convert: Callable[[object], str] | None = _CONVERSIONS.get(part.conversion)
+        try:
+            return format(convert(value) if convert is not None else value, spec)
+        except Exception:
+            return None
 
     def _binop(self, e: ast.BinOp) -> Val:
         a, b = self.ev(e.left), self.ev(e.right)
         fn = _BINOPS.get(type(e.op))
-        c = _fold(fn, a.const, b.const) if fn is not None else NOCONST
+        c = self.fold(fn, a.const, b.const, e) if fn is not None else NOCONST
         if c is not NOCONST and max(a.lv) == max(b.lv) == CONST:
             return from_const(c)
         tags = 0
@@ -277,8 +284,8 @@ class ExprEval:
         out = joined([a, b], tags)
         if isinstance(e.op, ast.Add) and a.items is not None and a.seq and len(a.items) < 64:
             rest = [v for _, v in b.items] if b.items is not None and b.seq else [element(b)]
-            items = [v for _, v in a.items] + rest
-            return out._replace(items=tuple(enumerate(items)), seq=True)
+            items = tuple(enumerate([v for _, v in a.items] + rest))
+            return out._replace(items=items, seq=True) if light(items) else out
         return out
 
     def _boolop(self, e: ast.BoolOp) -> Val:
@@ -299,7 +306,7 @@ class ExprEval:
         for op, right_node in zip(e.ops, e.comparators, strict=True):
             right = self.ev(right_node)
             fn = _CMPOPS.get(type(op))
-            r = _fold(fn, left.const, right.const) if fn is not None else NOCONST
+            r = _apply(fn, left.const, right.const) if fn is not None else NOCONST
             known = r is not NOCONST and result is not NOCONST
             result = bool(result) and bool(r) if known else NOCONST
             left = right
@@ -310,8 +317,10 @@ class ExprEval:
         if isinstance(e.op, ast.Not):
             return constant(not v.const if v.const is not NOCONST else NOCONST)
         if v.const is not NOCONST and isinstance(v.const, int | float):
-            c = -v.const if isinstance(e.op, ast.USub) else v.const
-            return constant(c if not isinstance(e.op, ast.Invert) else ~int(v.const))
+            c: object = -v.const if isinstance(e.op, ast.USub) else v.const
+            if isinstance(e.op, ast.Invert):
+                c = ~v.const if isinstance(v.const, int) else NOCONST
+            return constant(c)
         return Val(v.lv, data_tags(v), v.origin, src=v.src)
 
     def _ifexp(self, e: ast.IfExp) -> Val:
@@ -326,7 +335,7 @@ class ExprEval:
         out = joined(vals)
         if all(k is not None and k.const is not NOCONST for k in keys) and len(keys) <= 64:
             items = tuple((k.const, v) for k, v in zip(keys, vals, strict=True) if k is not None)
-            return out._replace(items=items)
+            return out._replace(items=items) if light(items) else out
         return out
 
     def _sequence(self, e: ast.List | ast.Tuple | ast.Set) -> Val:
@@ -336,14 +345,20 @@ class ExprEval:
             return out
         if len(vals) > 64:
             return out
+        items = tuple(enumerate(vals))
+        if not light(items):
+            return out
         consts = [v.const for v in vals]
         c = tuple(consts) if isinstance(e, ast.Tuple) and NOCONST not in consts else NOCONST
-        return out._replace(items=tuple(enumerate(vals)), seq=True, const=c)
+        if c is not NOCONST and not self.afford(weight(c), e):
+            c = NOCONST
+        return out._replace(items=items, seq=True, const=c)
 
     def _comprehension(
         self, e: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp
     ) -> Val:
         saved = self.env
+        self._step(e, len(saved) // 16)
         self.env = dict(saved)
         try:
             for gen in e.generators:
@@ -358,6 +373,7 @@ class ExprEval:
 
     def _lambda(self, e: ast.Lambda) -> Val:
         saved = self.env
+        self._step(e, len(saved) // 16)
         self.env = dict(saved)
         try:
             for a in [*e.args.posonlyargs, *e.args.args, *e.args.kwonlyargs]:

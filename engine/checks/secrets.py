@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from detect_secrets.filters import heuristic
-from detect_secrets.plugins.aws import AWSKeyDetector
 from detect_secrets.plugins.azure_storage_key import (
     AzureStorageKeyDetector,
 )
@@ -21,15 +20,12 @@ from detect_secrets.plugins.basic_auth import BasicAuthDetector
 from detect_secrets.plugins.discord import DiscordBotTokenDetector
 from detect_secrets.plugins.github_token import GitHubTokenDetector
 from detect_secrets.plugins.gitlab_token import GitLabTokenDetector
-from detect_secrets.plugins.jwt import JwtTokenDetector
 from detect_secrets.plugins.keyword import (
     QUOTES_REQUIRED_DENYLIST_REGEX_TO_GROUP,
     REGEX_BY_FILETYPE,
     KeywordDetector,
 )
 from detect_secrets.plugins.mailchimp import MailchimpDetector
-from detect_secrets.plugins.npm import NpmDetector
-from detect_secrets.plugins.openai import OpenAIDetector
 from detect_secrets.plugins.private_key import PrivateKeyDetector
 from detect_secrets.plugins.pypi_token import PypiTokenDetector
 from detect_secrets.plugins.sendgrid import SendGridDetector
@@ -40,11 +36,19 @@ from detect_secrets.plugins.twilio import TwilioKeyDetector
 from detect_secrets.util.filetype import determine_file_type
 
 from .secrets_ast import looks_random, name_like
+from .secrets_scan import (
+    KEYWORD_OVERLAP,
+    KEYWORD_WINDOW,
+    aws_keys,
+    jwt_tokens,
+    keyword_regexes,
+    npm_tokens,
+    openai_keys,
+    trimmed,
+    windows,
+)
 
 __all__ = ["SecretHit", "looks_random", "scan_secrets"]
-
-_MAX_LINE = 20_000
-_MAX_ASSIGN_LINE = 4_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,8 +64,6 @@ _TOKEN_DETECTORS: tuple[tuple[str, Any], ...] = (
     ("GitLab token", GitLabTokenDetector()),
     ("Slack token", SlackDetector()),
     ("Stripe live key", StripeDetector()),
-    ("OpenAI API key", OpenAIDetector()),
-    ("npm token", NpmDetector()),
     ("PyPI token", PypiTokenDetector()),
     ("SendGrid API key", SendGridDetector()),
     ("Twilio API key", TwilioKeyDetector()),
@@ -70,9 +72,7 @@ _TOKEN_DETECTORS: tuple[tuple[str, Any], ...] = (
     ("Mailchimp API key", MailchimpDetector()),
     ("Square OAuth secret", SquareOAuthDetector()),
 )
-_AWS = AWSKeyDetector()
 _PRIVATE = PrivateKeyDetector()
-_JWT = JwtTokenDetector()
 _BASIC = BasicAuthDetector()
 _KEYWORD = KeywordDetector()
 
@@ -83,7 +83,6 @@ _OWN_TOKENS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("Google API key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
     ("Slack token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}")),
 )
-_JWT_CANDIDATE = re.compile(r"eyJ[A-Za-z0-9_=.+/-]+")
 _OWN_PRIVATE = re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")
 _TOKEN_ASSIGN = re.compile(
     r"(?i)(?:token|apikey|api[_-]key|access[_-]?key|secret|passw(?:or)?d|pwd|auth[_-]?key)"
@@ -143,18 +142,21 @@ def _is_placeholder(value: str, line: str) -> bool:
         return False
 
 
-def _assigned(path: str | None, line: str) -> Iterator[tuple[str, str]]:
-    line = line[:_MAX_ASSIGN_LINE]
+def _assigned(path: str | None, line: str) -> Iterator[tuple[str, str, str]]:
+    """Values assigned to secret-looking names: ``(value, detector, the text it was found
+    in)``; a long line is read in windows, its long words trimmed (linear time)."""
     filetype = determine_file_type(path or "")
-    regexes = REGEX_BY_FILETYPE.get(filetype, QUOTES_REQUIRED_DENYLIST_REGEX_TO_GROUP)
-    for value in _KEYWORD.analyze_string(line, denylist_regex_to_group=regexes):
-        yield str(value), "detect-secrets"
-    for m in _TOKEN_ASSIGN.finditer(line):
-        yield m.group(2), "humangr"
-    if not _CODE_EXT.search(path or ""):
+    table = REGEX_BY_FILETYPE.get(filetype, QUOTES_REQUIRED_DENYLIST_REGEX_TO_GROUP)
+    regexes = keyword_regexes(table)
+    for part in windows(trimmed(line), KEYWORD_WINDOW, KEYWORD_OVERLAP):
+        for value in _KEYWORD.analyze_string(part, denylist_regex_to_group=regexes):
+            yield str(value), "detect-secrets", part
+        for m in _TOKEN_ASSIGN.finditer(part):
+            yield m.group(2), "humangr", part
+    if not _CODE_EXT.search(path or "") and len(line) <= KEYWORD_WINDOW:
         env = _ENV_ASSIGN.match(line)
         if env:
-            yield env.group(1), "humangr"
+            yield env.group(1), "humangr", line
 
 
 _FAKE = re.compile(r"(?i)example|fake|test|dummy|sample|x{4}|0{4}|1234|abcd|(.)\1{5}")
@@ -174,47 +176,68 @@ _URL_PASSWORD = re.compile(
 _TEMPLATED = re.compile(r"[{}$%<>*]|^x+$|^(?:pass(?:word)?|secret|changeme|pw|pwd)$", re.I)
 
 
+def _found(line: str, detector: Any) -> list[str]:
+    return [str(v) for part in windows(line) for v in detector.analyze_string(part)]
+
+
+def _token_hit(line: str, test_file: bool) -> SecretHit | None:
+    found = aws_keys(line)
+    if found:
+        return _token("AWS credential", found, "detect-secrets", test_file)
+    for kind, det in _TOKEN_DETECTORS:
+        found = _found(line, det)
+        if found:
+            return _token(kind, found, "detect-secrets", test_file)
+    for kind, linear in (("OpenAI API key", openai_keys), ("npm token", npm_tokens)):
+        found = linear(line)
+        if found:
+            return _token(kind, found, "detect-secrets", test_file)
+    for kind, rx in _OWN_TOKENS:
+        m = next((m for part in windows(line) if (m := rx.search(part))), None)
+        if m:
+            return _token(kind, [m.group(0)], "humangr", test_file)
+    return None
+
+
+def _url_hit(line: str, test_file: bool) -> SecretHit | None:
+    sev = "low" if test_file else "high"
+    for part in windows(line):
+        for value in _BASIC.analyze_string(part):
+            if not _is_placeholder(str(value), part):
+                return SecretHit("credentials in a URL", sev, "detect-secrets")
+    for part in windows(line):
+        for m in _URL_PASSWORD.finditer(part):  # reserved characters detect-secrets leaves out
+            value = m.group(1)
+            if not _TEMPLATED.search(value) and not _is_placeholder(value, part):
+                return SecretHit("credentials in a URL", sev, "humangr")
+    return None
+
+
 def scan_secrets(path: str | None, line: str, *, test_file: bool) -> SecretHit | None:
-    """The most specific secret on ``line``, or None.
+    """The most specific secret on ``line`` (read whole, however long, in linear time), or
+    None.
 
     In test files (``test_file``) private keys (test certificates), JWTs, passwords and URL
     credentials are low, provider keys and tokens low when they look fake and high otherwise.
     """
-    line = line[:_MAX_LINE]
     key_sev = "low" if test_file else "critical"
-    if any(True for _ in _PRIVATE.analyze_string(line)):
+    if any(True for part in windows(line) for _ in _PRIVATE.analyze_string(part)):
         return SecretHit("private key", key_sev, "detect-secrets")
     if _OWN_PRIVATE.search(line):
         return SecretHit("private key", key_sev, "humangr")
-    found = [str(v) for v in _AWS.analyze_string(line)]
-    if found:
-        return _token("AWS credential", found, "detect-secrets", test_file)
-    for kind, det in _TOKEN_DETECTORS:
-        found = [str(v) for v in det.analyze_string(line)]
-        if found:
-            return _token(kind, found, "detect-secrets", test_file)
-    for kind, rx in _OWN_TOKENS:
-        m = rx.search(line)
-        if m:
-            return _token(kind, [m.group(0)], "humangr", test_file)
-    if any(
-        "." in tok and any(True for _ in _JWT.analyze_string(tok))
-        for tok in _JWT_CANDIDATE.findall(line)
-    ):
+    hit = _token_hit(line, test_file)
+    if hit is not None:
+        return hit
+    if next(jwt_tokens(line), None) is not None:
         return SecretHit("JSON Web Token", "low" if test_file else "high", "detect-secrets")
-    for value in _BASIC.analyze_string(line):
-        if not _is_placeholder(str(value), line):
-            sev = "low" if test_file else "high"
-            return SecretHit("credentials in a URL", sev, "detect-secrets")
-    for m in _URL_PASSWORD.finditer(line):  # reserved characters detect-secrets leaves out
-        value = m.group(1)
-        if not _TEMPLATED.search(value) and not _is_placeholder(value, line):
-            return SecretHit("credentials in a URL", "low" if test_file else "high", "humangr")
+    hit = _url_hit(line, test_file)
+    if hit is not None:
+        return hit
     if not _KEYWORD_HINT.search(line):
         return None
     best: SecretHit | None = None
-    for value, origin in _assigned(path, line):
-        if _is_placeholder(value, line) or name_like(value):
+    for value, origin, part in _assigned(path, line):
+        if _is_placeholder(value, part) or name_like(value):
             continue
         if looks_random(value):
             sev = "low" if test_file else "critical"
@@ -225,4 +248,6 @@ def scan_secrets(path: str | None, line: str, *, test_file: bool) -> SecretHit |
         hit = SecretHit("hard-coded credential", sev, origin)
         if best is None or sev == "critical":
             best = hit
+        if sev == "critical":
+            break
     return best

@@ -115,7 +115,7 @@ def _literal(node: ast.expr | None) -> str | None:
     if not isinstance(node, ast.Constant) or not isinstance(node.value, str | bytes):
         return None
     value = node.value if isinstance(node.value, str) else node.value.decode("latin-1")
-    if _PLACEHOLDER.match(value) or len(value) > 4096 or _ENV_NAME.fullmatch(value):
+    if _PLACEHOLDER.match(value) or _ENV_NAME.fullmatch(value):
         return None
     if any(c.isspace() for c in value):
         return None

@@ -11,6 +11,7 @@ from humangr.contracts import Severity
 from .base import CheckInput, Hit, is_test_path, snippet
 from .pyast import dotted, fragments, is_comment, uncovered_of
 from .secrets_ast import ast_secrets
+from .secrets_scan import windows
 from .security_code import event_hits
 
 __all__ = ["INJECTION", "prompt_injection", "secrets", "tls_verification"]
@@ -88,8 +89,26 @@ _TLS = re.compile(
     r"\bverify\s*=\s*False\b|\bssl\s*=\s*False\b|_create_unverified_context\b|\bCERT_NONE\b"
     r"|\bcheck_hostname\s*=\s*False\b|\brejectUnauthorized\s*:\s*false\b"
     r"|\bInsecureSkipVerify\s*:\s*true\b|NODE_TLS_REJECT_UNAUTHORIZED\W{0,3}0"
-    r"|PYTHONHTTPSVERIFY\W{0,3}0|\bcurl\b[^|;&\n]*\s(?:-k|--insecure)\b"
+    r"|PYTHONHTTPSVERIFY\W{0,3}0"
 )
+_SEGMENT = re.compile(r"[^|;&\n]+")
+_CURL = re.compile(r"\bcurl\b")
+_INSECURE = re.compile(r"\s(?:-k|--insecure)\b")
+_WINDOW, _OVERLAP = 10_000, 1_000
+
+
+def _tls_text(text: str) -> bool:
+    """Whether a line turns TLS verification off (``verify=False``, ``curl -k``, ...); the whole
+    line is read, in linear time: one ``curl`` per command of the line is tried."""
+    if any(_TLS.search(part) for part in windows(text, _WINDOW, _OVERLAP)):
+        return True
+    for seg in _SEGMENT.finditer(text):
+        curl = _CURL.search(text, seg.start(), seg.end())
+        if curl is not None and _INSECURE.search(text, curl.end(), seg.end()):
+            return True
+    return False
+
+
 _TLS_KWARGS = frozenset(
     {"verify", "verify_ssl", "verify_certs", "check_hostname", "assert_hostname", "validate_certs"}
 )
@@ -160,7 +179,7 @@ def _tls_hits(ctx: CheckInput) -> Iterator[Hit]:
         else:
             lines = [(ln.number, ln.text) for ln in f.added if not is_comment(ln.text)]
         for no, text in lines:
-            if _TLS.search(text[:10_000]):
+            if _tls_text(text):
                 yield _tls_hit(f.path, no, snippet(text))
 
 
@@ -208,7 +227,10 @@ def prompt_injection(ctx: CheckInput) -> Iterator[Hit]:
             suggestion=_INJ_FIX,
         )
     for f, ln in ctx.added():
-        m = INJECTION.search(ln.text[:10_000])
+        m = next(
+            (m for part in windows(ln.text, _WINDOW, _OVERLAP) if (m := INJECTION.search(part))),
+            None,
+        )
         if m:
             yield Hit(
                 severity=Severity.HIGH,

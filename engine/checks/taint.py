@@ -23,6 +23,7 @@ from .diff import FileDiff
 from .flow import REQUEST, Val, constant, join, joined, unknown
 from .fragments import Fragment, PyFile
 from .interp import Interp, Reporter, merge
+from .interp_budget import Budget, BudgetExceeded, Limit
 from .interp_calls import CallEval
 from .pyast import dotted
 from .routes import defaults_of, entry_params, is_web, param_names, request_param
@@ -81,6 +82,10 @@ class Analysis:
     events: list[SinkEvent] = field(default_factory=list)
     failed: set[int] = field(default_factory=set)
     """``id()`` of fragments whose analysis failed (their lines are judged by patterns)."""
+    limits: list[Limit] = field(default_factory=list)
+    """Where a budget stopped the engine short (constants not computed, work not done)."""
+    more_limits: int = 0
+    """Limits met beyond those in ``limits``."""
 
 
 def _functions(unit: _Unit, frag: Fragment) -> Iterable[_Func]:
@@ -126,7 +131,8 @@ def _request_params(node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
 
 
 class _Program:
-    def __init__(self, files: list[PyFile]) -> None:
+    def __init__(self, files: list[PyFile], budget: Budget | None = None) -> None:
+        self.budget = budget if budget is not None else Budget()
         self.units = [_Unit(py, Imports(f.tree for f in py.fragments)) for py in files]
         self.funcs: list[_Func] = [
             f for u in self.units for fr in u.py.fragments for f in _functions(u, fr)
@@ -149,8 +155,10 @@ class _Program:
         self.active: set[tuple[int, tuple[object, ...]]] = set()
         self.ran: set[int] = set()
         self.runs = 0
-        self.budget = max(_MAX_RUNS, 4 * len(self.funcs))
+        self.max_runs = max(_MAX_RUNS, 4 * len(self.funcs))
         self.failed: set[int] = set()
+        self.stopped: set[str | None] = set()
+        """Files where the work budget ran out (noted once each)."""
 
     def _references(self) -> tuple[set[str], set[str]]:
         called: set[str] = set()
@@ -211,7 +219,8 @@ class _Program:
         closure: dict[str, Val] | None = None,
     ) -> Interp:
         scope = unit.globals if closure is None else {**unit.globals, **closure}
-        it = Interp(self, unit.imports, frag, env, scope, self.names, self.reporter(unit, frag))
+        report = self.reporter(unit, frag)
+        it = Interp(self, unit.imports, frag, env, scope, self.names, report, self.budget)
         it.context = func.node.name if func is not None else ""
         it.path = unit.py.file.path
         it.cls = func.cls if func is not None else None
@@ -296,9 +305,15 @@ class _Program:
         key = (id(f.node), tuple((n, v.lv, v.tags, v.const, v.items) for n, v in env.items()))
         if key in self.memo:
             return self.memo[key]
-        if depth == 0 and self.runs >= self.budget:
+        if depth == 0 and self.runs >= self.max_runs:
             self.failed.add(id(f.frag))
-        if key in self.active or depth > _MAX_DEPTH or self.runs >= self.budget:
+            line = f.frag.node_line(f.node) or _first_line(f.frag)
+            what = (
+                f"more than {self.max_runs:,} function runs; {f.node.name}() was judged by "
+                "patterns only"
+            )
+            self.budget.note(f.unit.py.file.path, line, what)
+        if key in self.active or depth > _MAX_DEPTH or self.runs >= self.max_runs:
             return joined(list(env.values())) if env else unknown()
         self.active.add(key)
         self.runs += 1
@@ -348,6 +363,13 @@ class _Program:
             if id(f.node) not in self.ran:
                 self._guarded(f.frag, partial(self._run_default, f))
 
+    def path_of(self, frag: Fragment) -> str | None:
+        """The file a fragment belongs to."""
+        for u in self.units:
+            if any(f is frag for f in u.py.fragments):
+                return u.py.file.path
+        return None
+
     def _run_module(self, unit: _Unit, frag: Fragment) -> None:
         self.interp(None, unit, frag, unit.globals).run(frag.tree.body)
 
@@ -360,10 +382,28 @@ class _Program:
         except RecursionError:
             log.warning("taint engine: a fragment nests too deeply; judged by patterns instead")
             self.failed.add(id(frag))
+            what = "the code nests too deeply for the taint engine; it was judged by patterns only"
+            self.budget.note(self.path_of(frag), _first_line(frag), what)
+        except BudgetExceeded as exc:
+            self.failed.add(id(frag))
+            if exc.path in self.stopped:
+                return  # one note per file: where its analysis stopped
+            self.stopped.add(exc.path)
+            line = exc.line if exc.line is not None else _first_line(frag)
+            self.budget.note(
+                exc.path, line, f"{exc.why}; the code from here on was judged by patterns only"
+            )
 
 
-def analyze(files: list[PyFile]) -> Analysis:
-    """The sinks reached in the Python files of an action."""
-    prog = _Program(files)
+def _first_line(frag: Fragment) -> int | None:
+    return min(frag.added) if frag.added else None
+
+
+def analyze(files: list[PyFile], budget: Budget | None = None) -> Analysis:
+    """The sinks reached in the Python files of an action (``budget``: the work it may take;
+    by default the standard budget of one action)."""
+    prog = _Program(files, budget)
     prog.run()
-    return Analysis(events=list(prog.events.values()), failed=prog.failed)
+    b = prog.budget
+    events = list(prog.events.values())
+    return Analysis(events=events, failed=prog.failed, limits=list(b.limits), more_limits=b.more)

@@ -294,7 +294,10 @@ def test_deep_expressions_fall_back_to_patterns_without_failing(terms: int) -> N
     deep = "x = " + " + ".join(["a"] * terms) + "\nos.system(x)\n"
     result = run(new_file("app/deep.py", "import os\n" + deep))
     found = [(f.id, f.line, f.severity) for fs in result.values() for f in fs]
-    assert found == [("HL4-R-shell-injection-1", 3, S.HIGH)]
+    limits = [x for x in found if x[0].startswith("HL4-R-analysis-limit-")]
+    assert [x for x in found if x not in limits] == [("HL4-R-shell-injection-1", 3, S.HIGH)]
+    # The engine says it stopped short (medium); unparsable lines are judged by patterns.
+    assert [sev for _, _, sev in limits] == ([S.MEDIUM] if terms == 800 else [])
 
 
 def test_functions_beyond_the_run_budget_are_judged_by_patterns() -> None:

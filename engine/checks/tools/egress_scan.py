@@ -118,7 +118,7 @@ class _Walk:
 
     def text(self, text: str, key: str, depth: int) -> None:
         self.chars += len(text)
-        if len(text) > _MAX_TEXT:
+        if len(text) > _MAX_TEXT or len(text.splitlines()) > _MAX_LINES:  # secret_in's limits
             self.out.cut = True
         stripped = text.strip()
         if stripped[:1] in "{[" and len(stripped) <= 262_144:
