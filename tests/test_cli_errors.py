@@ -122,7 +122,7 @@ def test_directories_and_dangling_links(tmp_path: Path) -> None:
     assert_error(humangr("review", str(tmp_path)), "the directory holds no actions")
     (tmp_path / "a.diff").symlink_to(tmp_path / "gone.diff")
     assert_error(humangr("review", str(tmp_path / "a.diff")), "no such file or directory")
-    write(tmp_path / "b.diff", b"+fine\n")
+    write(tmp_path / "b.diff", b"@@ -1 +1 @@\n-x\n+fine\n")
     write(tmp_path / "c.diff", b"\x00")
     assert_error(humangr("review", str(tmp_path)), str(tmp_path / "c.diff"), "binary data")
 
@@ -135,11 +135,11 @@ def test_a_binary_llm_script_is_named(tmp_path: Path) -> None:
 def test_commands_that_reach_nats_fail_with_one_line() -> None:
     url = f"nats://127.0.0.1:{free_port()}"
     for args in (
-        ("submit", str(CLEAN_DIFF), "--nats", url, "--wait"),
-        ("watch", "--nats", url),
-        ("report", "some-id", "--nats", url),
+        ("submit", str(CLEAN_DIFF), "--nats", url, "--wait", "--insecure-unsigned"),
+        ("watch", "--nats", url, "--insecure-unsigned"),
+        ("report", "some-id", "--nats", url, "--insecure-unsigned"),
         ("serve", "--nats", url, "--role", "supervisor"),
-        ("mcp", "--nats", url),
+        ("mcp", "--nats", url, "--insecure-unsigned"),
         ("bench", "--bus", "nats", "--nats", url, "--actions", "1"),
     ):
         assert_error(humangr(*args), f"humangr {args[0]}:", url)

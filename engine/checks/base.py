@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Literal
 
 from humangr.contracts import ActionContext, LayerID, Severity
 
-from .diff import DiffLine, DiffParse, FileDiff, looks_like_diff, parse_content, parse_diff
+from .diff import DiffLine, DiffParse, FileDiff, read_input
 from .fragments import PyFile, python_view
 from .options import DEFAULT_OPTIONS, CheckOptions
 from .tools.files import ToolFiles, tool_files
@@ -111,14 +111,10 @@ def snippet(text: str, limit: int = 160) -> str:
 
 
 def read_action(action: ActionContext) -> DiffParse:
-    """The files of an action: its diff parsed, or its content read as one new file."""
-    text = action.code_diff
-    if not text:
-        return DiffParse(files=())
+    """The files of an action: its diff parsed when it is one from its first line, else its
+    content read as one new file (``read_input``)."""
     default = action.affected_files[0] if action.affected_files else None
-    if looks_like_diff(text):
-        return parse_diff(text, default_path=default)
-    return parse_content(text, path=default)
+    return read_input(action.code_diff, "auto", default)
 
 
 class CheckInput:

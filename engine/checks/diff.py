@@ -1,315 +1,115 @@
-"""A lenient parser of git-style unified diffs: per file, the added and removed lines.
+"""The one reader of review input: git-style unified diffs and plain file content.
 
-It never raises. Hunk counts written by hand (or by an LLM) are often wrong, so lines after a
-hunk's counted end that still look like hunk lines are kept; a broken header ends the hunk.
-Text that is not a diff at all is read as the full content of one new file.
+``read_input`` decides what a text is. A text is a diff only if it is one from its first line
+(a ``diff`` line, a ``---``/``+++`` pair, a hunk header, or git's ``From <sha>`` / ``commit
+<sha>`` header before them); anything else is content, and a caller that knows (a file given
+by name, a tool call's file content) says so with ``mode``. Content never becomes diff
+structure: its hunk, file and ``\\ No newline`` lines are lines of the file, and its line
+breaks are ``\\r\\n``, ``\\n`` and a lone ``\\r`` (as Python reads them).
+
+The diff parser (``diff_parse``) never raises. A hunk whose counts hold is read as ``git
+apply`` reads it: a ``---``/``+++`` pair inside it is a removed and an added line, not a new
+file. Counts written by hand (or by an LLM) are often wrong, so lines after a hunk's counted
+end that still look like hunk lines are kept, and a broken header ends the hunk. Lines of a
+diff that are neither its structure nor its hunks are kept as ``stray`` content, and ``GIT
+binary patch`` literals are decoded (``binpatch``), so nothing in the text goes unread.
 """
 
 from __future__ import annotations
 
-import logging
-import re
-from dataclasses import dataclass, field
 from typing import Literal
 
+from .diff_model import (
+    DiffLine,
+    DiffParse,
+    FileDiff,
+    Hunk,
+    HunkLine,
+    content_hunks,
+    content_lines,
+    make_file,
+)
+from .diff_parse import MESSAGE_PATH, diff_start, parse_diff, split_diff, starts_diff
+
 __all__ = [
+    "MESSAGE_PATH",
     "DiffLine",
     "DiffParse",
     "FileDiff",
     "Hunk",
     "HunkLine",
+    "InputMode",
+    "contains_diff",
+    "content_diff",
+    "content_lines",
     "looks_like_diff",
     "parse_content",
     "parse_diff",
+    "read_input",
 ]
 
-log = logging.getLogger(__name__)
-
-Kind = Literal["+", "-", " "]
-
-_HUNK = re.compile(r"^@@ -(\d{1,9})(?:,(\d{1,9}))? \+(\d{1,9})(?:,(\d{1,9}))? @@ ?(.*)$")
-_DIFF_START = re.compile(r"^(?:diff --git |@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@)", re.MULTILINE)
-_FILE_HEADER = re.compile(r"^--- \S.*\n\+\+\+ \S", re.MULTILINE)
-_MAX_PATH = 4096
-
-
-@dataclass(frozen=True, slots=True)
-class DiffLine:
-    """One added line (with its line number in the new file) or removed line (old file)."""
-
-    number: int
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class HunkLine:
-    kind: Kind
-    old: int | None
-    new: int | None
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class Hunk:
-    """One ``@@`` hunk; ``heading`` is the text after the second ``@@`` (git's function hint)."""
-
-    old_start: int
-    new_start: int
-    heading: str
-    lines: tuple[HunkLine, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class FileDiff:
-    """The changes of one file. ``path`` is the new path, or the old one for a deleted file."""
-
-    path: str | None
-    old_path: str | None = None
-    new_file: bool = False
-    deleted: bool = False
-    renamed: bool = False
-    binary: bool = False
-    hunks: tuple[Hunk, ...] = ()
-    added: tuple[DiffLine, ...] = ()
-    """Added lines with their numbers in the new file."""
-    removed: tuple[DiffLine, ...] = ()
-    """Removed lines with their numbers in the old file."""
-
-
-def _file(
-    path: str | None,
-    hunks: tuple[Hunk, ...],
-    *,
-    old_path: str | None = None,
-    new_file: bool = False,
-    deleted: bool = False,
-    renamed: bool = False,
-    binary: bool = False,
-) -> FileDiff:
-    added = tuple(
-        DiffLine(ln.new, ln.text)
-        for h in hunks
-        for ln in h.lines
-        if ln.kind == "+" and ln.new is not None
-    )
-    removed = tuple(
-        DiffLine(ln.old, ln.text)
-        for h in hunks
-        for ln in h.lines
-        if ln.kind == "-" and ln.old is not None
-    )
-    return FileDiff(
-        path=path,
-        old_path=old_path,
-        new_file=new_file,
-        deleted=deleted,
-        renamed=renamed,
-        binary=binary,
-        hunks=hunks,
-        added=added,
-        removed=removed,
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class DiffParse:
-    """The files of a diff; ``error`` is set when the parser itself failed part way."""
-
-    files: tuple[FileDiff, ...]
-    error: str | None = None
-
-
-@dataclass(slots=True)
-class _File:
-    old_path: str | None = None
-    new_path: str | None = None
-    git_path: str | None = None
-    has_header: bool = False
-    new_file: bool = False
-    deleted: bool = False
-    renamed: bool = False
-    binary: bool = False
-    hunks: list[Hunk] = field(default_factory=list)
-
-    def freeze(self, default_path: str | None) -> FileDiff:
-        deleted = self.deleted or (self.has_header and self.new_path is None)
-        new_file = self.new_file or (self.has_header and self.old_path is None and not deleted)
-        path = self.old_path if deleted else self.new_path
-        path = path or self.new_path or self.old_path or self.git_path or default_path
-        return _file(
-            path,
-            tuple(self.hunks),
-            old_path=self.old_path,
-            new_file=new_file,
-            deleted=deleted,
-            renamed=self.renamed,
-            binary=self.binary,
-        )
+InputMode = Literal["auto", "diff", "content"]
+"""How to read a text: ``diff`` and ``content`` when the caller knows, else ``auto``."""
 
 
 def looks_like_diff(text: str) -> bool:
-    """Whether ``text`` has a ``diff --git`` line, a ``---``/``+++`` pair or a hunk header."""
-    return bool(_DIFF_START.search(text) or _FILE_HEADER.search(text))
-
-
-def _split(text: str) -> list[str]:
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
+    """Whether ``text`` is a diff from its first line (see ``read_input``); a diff marker
+    further down in content does not make it one."""
+    return isinstance(text, str) and diff_start(split_diff(text)) is not None
 
 
 def parse_content(text: str, path: str | None = None) -> DiffParse:
-    """Plain file content read as one new file whose every line is added."""
-    lines = tuple(HunkLine("+", None, n, t) for n, t in enumerate(_split(text), start=1))
-    hunk = Hunk(old_start=0, new_start=1, heading="", lines=lines)
-    return DiffParse(files=(_file(path, (hunk,) if lines else (), new_file=True),))
+    """Plain file content read as one new file whose every line is added (diff markers in it
+    are lines of the file)."""
+    return DiffParse(files=(make_file(path, content_hunks(text), new_file=True),))
 
 
-def _unquote(raw: str) -> str:
-    if len(raw) >= 2 and raw[0] == raw[-1] == '"':
-        try:
-            inner = raw[1:-1].encode("latin-1", "backslashreplace").decode("unicode_escape")
-            return inner.encode("latin-1").decode("utf-8", "replace")
-        except (UnicodeError, ValueError):
-            return raw[1:-1]
-    return raw
+def contains_diff(text: str) -> bool:
+    """Whether a diff starts at any line of ``text`` (what a patch tool, skipping leading
+    text, would apply): for a caller that knows ``text`` is a patch."""
+    lines = split_diff(text) if isinstance(text, str) else []
+    return any(starts_diff(lines, i) for i in range(len(lines)))
 
 
-def _header_path(rest: str, prefix: str) -> str | None:
-    rest = rest.split("\t", 1)[0].strip()
-    rest = _unquote(rest)
-    if rest == "/dev/null" or not rest:
-        return None
-    if rest.startswith(prefix):
-        rest = rest[len(prefix) :]
-    return rest[:_MAX_PATH] or None
-
-
-def _git_path(rest: str) -> str | None:
-    """The path of ``diff --git a/X b/X`` (best effort when the names differ)."""
-    if rest.startswith("a/"):
-        n = (len(rest) - 5) // 2
-        if n > 0 and rest == f"a/{rest[2 : 2 + n]} b/{rest[2 : 2 + n]}":
-            return rest[2 : 2 + n][:_MAX_PATH]
-    idx = rest.rfind(" b/")
-    if idx >= 0:
-        return rest[idx + 3 :][:_MAX_PATH] or None
-    return None
-
-
-class _Parser:
-    def __init__(self, lines: list[str], default_path: str | None) -> None:
-        self.lines = lines
-        self.default_path = default_path
-        self.files: list[_File] = []
-        self.cur: _File | None = None
-
-    def _new_file(self) -> _File:
-        self.cur = _File()
-        self.files.append(self.cur)
-        return self.cur
-
-    def _is_file_header(self, i: int) -> bool:
-        ln = self.lines[i]
-        return (
-            ln.startswith("--- ")
-            and i + 1 < len(self.lines)
-            and self.lines[i + 1].startswith("+++ ")
+def read_input(text: str | None, mode: InputMode = "auto", path: str | None = None) -> DiffParse:
+    """The files of a review input: ``content`` is one new file (named ``path``); ``diff``
+    and ``auto`` parse a diff when ``text`` is one from its first line (``diff`` gives an
+    ``error`` for any other text: nothing is guessed). ``auto`` reads other text as content,
+    and a diff starting further down (which a patch tool would apply, skipping what comes
+    before) is read as well — as a second reading, never instead of the content."""
+    if not text:
+        return DiffParse(files=())
+    if mode == "content":
+        return parse_content(text, path)
+    lines = split_diff(text)
+    if diff_start(lines) is not None:
+        return parse_diff(text, default_path=path)
+    if mode == "diff":
+        return DiffParse(
+            files=(),
+            error="the input is not a diff: its first line is no `diff --git`, `---`/`+++` "
+            "or `@@` line",
         )
-
-    def _hunk_follows(self, i: int) -> bool:
-        return i < len(self.lines) and self.lines[i].startswith("@@")
-
-    def run(self) -> None:
-        i, n = 0, len(self.lines)
-        while i < n:
-            ln = self.lines[i]
-            m = _HUNK.match(ln)
-            if m:
-                i = self._hunk(i, m)
-                continue
-            if ln.startswith("diff "):
-                f = self._new_file()
-                if ln.startswith("diff --git "):
-                    f.git_path = _git_path(ln[len("diff --git ") :])
-            elif self._is_file_header(i):
-                hf = self.cur
-                if hf is None or hf.has_header or hf.hunks:
-                    hf = self._new_file()
-                hf.has_header = True
-                hf.old_path = _header_path(ln[4:], "a/")
-                hf.new_path = _header_path(self.lines[i + 1][4:], "b/")
-                i += 2
-                continue
-            elif self.cur is not None:
-                self._meta(self.cur, ln)
-            i += 1
-
-    def _meta(self, f: _File, ln: str) -> None:
-        if ln.startswith("new file mode"):
-            f.new_file = True
-        elif ln.startswith("deleted file mode"):
-            f.deleted = True
-        elif ln.startswith(("rename from ", "copy from ")):
-            f.renamed = ln.startswith("rename")
-            f.old_path = _unquote(ln.split(" ", 2)[2])[:_MAX_PATH] or None
-        elif ln.startswith(("rename to ", "copy to ")):
-            f.new_path = _unquote(ln.split(" ", 2)[2])[:_MAX_PATH] or None
-        elif ln.startswith("Binary files ") or ln.startswith("GIT binary patch"):
-            f.binary = True
-
-    def _hunk(self, i: int, m: re.Match[str]) -> int:
-        f = self.cur if self.cur is not None else self._new_file()
-        old_no, new_no = int(m.group(1)), int(m.group(3))
-        rem_old = int(m.group(2)) if m.group(2) is not None else 1
-        rem_new = int(m.group(4)) if m.group(4) is not None else 1
-        out: list[HunkLine] = []
-        i += 1
-        n = len(self.lines)
-        while i < n:
-            ln = self.lines[i]
-            counted = rem_old > 0 or rem_new > 0
-            if ln.startswith("\\"):
-                i += 1
-                continue
-            if ln.startswith(("@@", "diff ")):
-                break
-            if self._is_file_header(i) and (not counted or self._hunk_follows(i + 2)):
-                break
-            c = ln[:1]
-            if c == "+":
-                out.append(HunkLine("+", None, new_no, ln[1:]))
-                new_no += 1
-                rem_new -= 1
-            elif c == "-":
-                out.append(HunkLine("-", old_no, None, ln[1:]))
-                old_no += 1
-                rem_old -= 1
-            elif c == " " or (ln == "" and counted):
-                out.append(HunkLine(" ", old_no, new_no, ln[1:]))
-                old_no += 1
-                new_no += 1
-                rem_old -= 1
-                rem_new -= 1
-            else:
-                break
-            i += 1
-        f.hunks.append(Hunk(int(m.group(1)), int(m.group(3)), m.group(5)[:200], tuple(out)))
-        return i
+    content = parse_content(text, path)
+    start = next((i for i in range(1, len(lines)) if starts_diff(lines, i)), None)
+    if start is None:
+        return content
+    embedded = parse_diff("\n".join(lines[start:]), default_path=path)
+    files = tuple(f for f in embedded.files if not f.stray and f.path != MESSAGE_PATH)
+    return DiffParse(files=content.files + files, error=embedded.error)
 
 
-def parse_diff(text: str, default_path: str | None = None) -> DiffParse:
-    """Parse a unified diff (several files, new, deleted, renamed). Never raises.
-
-    ``default_path`` names a file whose hunks come without ``---``/``+++`` headers.
-    """
-    parser = _Parser(_split(text) if isinstance(text, str) else [], default_path)
-    error: str | None = None
-    try:
-        parser.run()
-    except Exception as exc:
-        log.error("diff parser failed; results are partial", exc_info=True)
-        error = f"diff parser failed: {type(exc).__name__}: {exc}"[:500]
-    files = tuple(f.freeze(default_path) for f in parser.files)
-    return DiffParse(files=files, error=error)
+def content_diff(path: str, text: str) -> str:
+    """A git diff creating ``path`` with the content ``text``: how a caller that knows its
+    input is file content hands it on, so no later reader takes it for a diff. ``path`` must
+    hold no line break (``ValueError``)."""
+    if any(c in path for c in "\r\n\t\0") or not path.strip():
+        raise ValueError("a path with a line break, tab or NUL (or an empty one)")
+    lines = content_lines(text)
+    body = "".join(f"+{ln}\n" for ln in lines)
+    if text and not text.endswith(("\n", "\r")):
+        body += "\\ No newline at end of file\n"
+    return (
+        f"diff --git a/{path} b/{path}\nnew file mode 100644\n--- /dev/null\n+++ b/{path}\n"
+        f"@@ -0,0 +1,{len(lines)} @@\n{body}"
+    )

@@ -9,6 +9,7 @@ from dataclasses import replace
 from humangr.contracts import ActionContext, Finding, FindingSource, LayerID, Severity
 
 from .base import Check, CheckInput, Hit
+from .coverage import not_reviewed
 from .options import DEFAULT_OPTIONS, CheckOptions
 from .table import CHECKS
 
@@ -109,12 +110,15 @@ def run_checks(
     *,
     checks: Sequence[Check] = CHECKS,
     options: CheckOptions = DEFAULT_OPTIONS,
+    local_only: bool = False,
 ) -> dict[LayerID, list[Finding]]:
     """Run the local checks of ``layers`` (all by default) on one action. Never raises.
 
     Every requested layer is a key, possibly with no findings. A check that crashes is logged
     and yields one high finding "Local check <id> failed" in its layer (fail closed: the
-    change then needs a human).
+    change then needs a human). ``local_only``: no LLM reviews the action, so each part of it
+    no local check reads is a high finding "Not reviewed by any local check" (``coverage``;
+    HL4 first), and the action needs a human at least.
     """
     wanted = _layers(layers)
     out: dict[LayerID, list[Finding]] = {lid: [] for lid in wanted}
@@ -135,7 +139,24 @@ def run_checks(
         out[check.layer].extend(_findings(check.layer, check.id, hits, ctx))
     if ctx.parse.error is not None:
         _whole_failure(out, wanted, checks, "diff", _failure("diff", ctx.parse.error))
+    if local_only:
+        _not_reviewed(out, ctx)
     return out
+
+
+_COVERAGE_LAYERS = (LayerID.HL4, LayerID.HL6, LayerID.HL2, LayerID.HL3, LayerID.HL5)
+"""Where "not reviewed" goes: the first requested layer that can veto at least medium."""
+
+
+def _not_reviewed(out: dict[LayerID, list[Finding]], ctx: CheckInput) -> None:
+    try:
+        hits = not_reviewed(ctx)
+    except Exception as exc:
+        log.error("local check coverage failed", exc_info=True)
+        hits = [_failure("coverage", exc)]
+    layer = next((lid for lid in _COVERAGE_LAYERS if lid in out), next(iter(out), None))
+    if hits and layer is not None:
+        out[layer].extend(_findings(layer, "not-reviewed", hits, ctx))
 
 
 def _whole_failure(

@@ -5,7 +5,16 @@ from __future__ import annotations
 
 from humangr.contracts import LayerID
 
-from . import compliance, performance, quality, removed_tests, security_code, security_text
+from . import (
+    autoexec,
+    compliance,
+    interp_limits,
+    performance,
+    quality,
+    removed_tests,
+    security_code,
+    security_text,
+)
 from .base import Check
 from .tools import egress, generic, http, paths, shell, sql
 
@@ -232,11 +241,42 @@ CHECKS: tuple[Check, ...] = (
     ),
     Check(
         L.HL4,
+        "autoexec-file",
+        "Files that run by themselves: .pth lines (import runs at every interpreter start), "
+        "sitecustomize / usercustomize, git hooks, .envrc, package.json install scripts, "
+        "editor and devcontainer open-time commands, .ssh/authorized_keys, CI workflows and "
+        "pre-commit hooks",
+        ("humangr",),
+        "critical (code in .pth, .git/hooks, authorized_keys), high (the others), medium (CI "
+        "workflows, pre-commit hooks)",
+        autoexec.autoexec_files,
+    ),
+    Check(
+        L.HL4,
+        "binary-patch",
+        "GIT binary patches of text files (a literal is decoded and reviewed as text; a delta "
+        "or undecodable block cannot be read), compiled code and pickles added",
+        ("humangr",),
+        "critical (unreadable patch of a text file), high (compiled code), medium (text sent "
+        "as a decoded binary literal)",
+        autoexec.binary_patches,
+    ),
+    Check(
+        L.HL4,
         "prompt-injection",
         "Text instructing the LLM reviewers, in added lines or the action description",
         ("humangr",),
         "high",
         security_text.prompt_injection,
+    ),
+    Check(
+        L.HL4,
+        "analysis-limit",
+        "Code the taint engine did not fully analyse: constants too big to compute (over 64 KiB), "
+        "more work or time than one action is given",
+        ("humangr",),
+        "medium",
+        interp_limits.analysis_limits,
     ),
     Check(
         L.HL5,

@@ -11,14 +11,17 @@ from typing import BinaryIO
 
 from humangr.contracts import ActionContext, ToolCall, action_problem, decode, encode
 from humangr.contracts.types import MAX_DIFF_BYTES
+from humangr.engine.checks.diff import content_diff, looks_like_diff
 from humangr.engine.errors import ContractError, EngineError
 
 from .failure import describe
 
 __all__ = [
+    "DIFF_SUFFIXES",
     "MAX_ACTION_FILE_BYTES",
     "STDIN",
     "InputError",
+    "action_from_content",
     "action_from_diff",
     "checked",
     "load_actions",
@@ -27,6 +30,8 @@ __all__ = [
 ]
 
 STDIN = "-"
+DIFF_SUFFIXES = (".diff", ".patch")
+"""Files read as diffs; any other file (not ``.json``) is content."""
 STDIN_NAME = "<stdin>"
 MAX_ACTION_FILE_BYTES = 12 * MAX_DIFF_BYTES
 """The largest action JSON file read: an action within every field limit, each character
@@ -73,10 +78,46 @@ def _stdin_bytes(limit: int) -> bytes:
     return _within(data, STDIN_NAME, limit, _DIFF_LIMIT)
 
 
-def action_from_diff(text: str, name: str) -> ActionContext:
-    """A ``code_diff`` action of the diff ``text``; blank text is an ``InputError``."""
+def _content_path(name: str) -> str:
+    path = Path(name).as_posix()
+    while path.startswith(("./", "/")):
+        path = path[1:] if path.startswith("/") else path[2:]
+    return path or Path(name).name
+
+
+def action_from_content(text: str, name: str) -> ActionContext:
+    """A ``code_diff`` action writing the file ``name`` with the content ``text``: the file is
+    content, so a diff marker inside it never becomes diff structure (``content_diff``)."""
+    if not text.strip():
+        raise InputError(f"{name}: empty: there is no content to review")
+    path = _content_path(name)
+    try:
+        diff = content_diff(path, text)
+    except ValueError:
+        raise InputError(
+            f"{name}: the file name holds a line break, tab or NUL; rename the file"
+        ) from None
+    return ActionContext(
+        agent_id="cli",
+        action_type="code_diff",
+        action_description=f"Write the file {path}.",
+        code_diff=diff,
+        affected_files=[path],
+    )
+
+
+def action_from_diff(text: str, name: str, *, strict: bool = False) -> ActionContext:
+    """A ``code_diff`` action of the diff ``text``; blank text is an ``InputError``, and so
+    is (``strict``: a ``.diff``/``.patch`` file) text that is not a diff from its first line.
+    Otherwise such text is read as content when reviewed (``read_input``)."""
     if not text.strip():
         raise InputError(f"{name}: empty: there is no diff to review")
+    if strict and not looks_like_diff(text):
+        raise InputError(
+            f"{name}: not a diff: its first line is no `diff --git`, `---`/`+++` or `@@` "
+            "line; give a unified diff, or the file itself without a .diff/.patch suffix "
+            "to review its content"
+        )
     files = [f for f in _DIFF_FILE.findall(text) if f != "/dev/null"]
     return ActionContext(
         agent_id="cli",
@@ -145,8 +186,10 @@ def _files(source: str) -> list[Path]:
 def load_actions(
     sources: list[str], *, max_diff_bytes: int = MAX_DIFF_BYTES, as_json: bool = False
 ) -> list[tuple[str, ActionContext]]:
-    """Checked actions from files (``.json`` or ``as_json``: an ActionContext; anything else:
-    a diff), directories (their files in name order) and ``-`` (a diff on standard input)."""
+    """Checked actions from files (``.json`` or ``as_json``: an ActionContext; ``.diff`` and
+    ``.patch``: a diff; any other file: its content, written as a new file), directories
+    (their files in name order) and ``-`` (standard input: a diff, or content when it is not
+    one from its first line)."""
     if sources.count(STDIN) > 1:
         raise InputError("standard input (-) is named more than once")
     limit = min(max_diff_bytes, MAX_DIFF_BYTES)
@@ -163,6 +206,10 @@ def load_actions(
                 data = _read(file, MAX_ACTION_FILE_BYTES, "an action file")
                 action = _action_from_json(data, name)
             else:
-                action = action_from_diff(text_of(_read(file, limit, _DIFF_LIMIT), name), name)
+                text = text_of(_read(file, limit, _DIFF_LIMIT), name)
+                if file.suffix.lower() in DIFF_SUFFIXES:
+                    action = action_from_diff(text, name, strict=True)
+                else:
+                    action = action_from_content(text, name)
             actions.append((name, checked(action, name, limit)))
     return actions

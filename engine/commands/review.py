@@ -22,8 +22,9 @@ from humangr.engine.state import SqliteStateStore
 __all__ = ["layers_command", "review_command"]
 
 NO_INPUT = (
-    "no input: give FILE.diff, FILE.json, a directory, - (a diff on standard input) or "
-    "--action FILE; standard input is read without - only when it is not a terminal"
+    "no input: give FILE.diff (or .patch), FILE.json, any other FILE (its content is "
+    "reviewed), a directory, - (a diff on standard input) or --action FILE; standard input "
+    "is read without - only when it is not a terminal"
 )
 
 
@@ -78,6 +79,7 @@ def review_command(args: argparse.Namespace) -> int:
     config = ReviewConfig(
         layers=ReviewConfig.parse_layers(args.layers) if args.layers else ReviewConfig().layers,
         layer_deadline_s=args.deadline,
+        partial=bool(args.layers),
     )
     limit = config.max_diff_bytes
     actions = load_actions(_sources(args), max_diff_bytes=limit)
@@ -110,8 +112,9 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     review.add_argument(
         "sources",
         nargs="*",
-        help="FILE.diff, FILE.json, a directory, or - (stdin); with none, a diff piped on "
-        "stdin is read",
+        help="FILE.diff or FILE.patch (a diff), FILE.json (an action), any other file (its "
+        "content, reviewed as a new file: diff markers in it stay content), a directory, or - "
+        "(stdin); with none, a diff piped on stdin is read",
     )
     review.add_argument("--action", help="an ActionContext as JSON (stdin is not read)")
     review.add_argument("--layers", help="comma-separated layers, e.g. HL4,HL6 (default: all)")

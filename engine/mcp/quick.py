@@ -98,7 +98,7 @@ async def quick_review(
 ) -> TestActionResult:
     """Run the local checks of ``layers`` and, with an LLM, one run per layer in parallel
     (HL7 sees the local findings of the others)."""
-    rules = run_checks(action, layers)
+    rules = run_checks(action, layers, local_only=llm is None)
     runs: dict[LayerID, LayerRunResult] = {}
     if llm is not None:
         prior = [f for lid in layers if lid is not LayerID.HL7 for f in rules.get(lid, [])]

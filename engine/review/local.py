@@ -20,7 +20,9 @@ def local_outcome(
     settings: GateSettings = DEFAULT_SETTINGS,
 ) -> tuple[Outcome, list[str]]:
     """The gate's outcome and its reasons when ``findings`` (from ``run_checks``) are all the
-    review has: each layer's consensus of its rule findings with no LLM run."""
+    review has: each layer's consensus of its rule findings with no LLM run. For the decision
+    the engine makes without an LLM, give ``run_checks(action, local_only=True)``: what no
+    local check reads is then a finding of its own ("Not reviewed by any local check")."""
     results = {
         lid: consensus(
             lid, [], planned_runs=0, rule_findings=findings.get(lid, ()), settings=settings

@@ -69,13 +69,13 @@ async def test_an_unreachable_nats_server_is_an_engine_error() -> None:
     ],
 )
 async def test_a_bad_action_is_a_contract_error(bus: Bus, action: object, where: str) -> None:
-    async with humangr.connect(bus=bus) as hg:
+    async with humangr.connect(bus=bus, public_key=KEY) as hg:
         with pytest.raises(ContractError, match=where):
             await hg.review(action)  # type: ignore[arg-type]
 
 
 async def test_no_decision_in_time_is_a_review_timeout(bus: Bus) -> None:
-    async with humangr.connect(bus=bus, timeout=0.3) as hg:
+    async with humangr.connect(bus=bus, timeout=0.3, public_key=KEY) as hg:
         with pytest.raises(ReviewTimeout) as caught:
             await hg.review(ACTION)
         with pytest.raises(TimeoutError):
@@ -95,7 +95,7 @@ async def test_closing_the_client_ends_a_waiting_review_without_a_decision(bus: 
 
     with anyio.fail_after(10):
         async with anyio.create_task_group() as tg:
-            async with humangr.connect(bus=bus) as hg:
+            async with humangr.connect(bus=bus, public_key=KEY) as hg:
                 tg.start_soon(agent, hg)
                 await anyio.wait_all_tasks_blocked()
                 assert hg.waiters._waiting, "the review is waiting"
@@ -152,7 +152,29 @@ def test_the_sync_facade_guards_sync_code(tmp_path: Path) -> None:
     assert (tmp_path / "a.txt").read_text() == "hello"
     assert not (tmp_path / "b.txt").exists()
     assert caught.value.report.agent_id == "sync-agent"
-    assert report.outcome is humangr.Outcome.APPROVED
+    # A description alone is read by no local check: without an LLM a human decides.
+    assert report.outcome is humangr.Outcome.NEEDS_REVIEW
     with pytest.raises(EngineError, match="closed"):
         write("c.txt", "late")
     assert not (tmp_path / "c.txt").exists()
+
+
+async def test_an_error_leaves_async_with_connect_as_itself_not_in_a_group(bus: Bus) -> None:
+    caught: list[BaseException] = []
+    try:
+        async with humangr.connect(bus=bus, timeout=0.2, public_key=KEY) as hg:
+            await hg.review(ACTION)
+    except humangr.ReviewTimeout as exc:  # not an ExceptionGroup around it
+        caught.append(exc)
+    assert len(caught) == 1
+    assert type(caught[0]) is ReviewTimeout
+    with pytest.raises(KeyError, match="mine") as raised:
+        async with humangr.connect():
+            raise KeyError("mine")
+    assert type(raised.value) is KeyError
+
+
+def test_an_error_leaves_the_sync_client_as_itself() -> None:
+    with pytest.raises(ValueError, match="agent's own") as raised, humangr.connect_sync():
+        raise ValueError("the agent's own error")
+    assert type(raised.value) is ValueError

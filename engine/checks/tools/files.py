@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from humangr.contracts import ToolKind
 
-from ..diff import FileDiff, looks_like_diff, parse_content, parse_diff
+from ..diff import FileDiff, contains_diff, parse_content, parse_diff
 from .edit_formats import NEW_KEYS, OLD_KEYS, edit_pairs, patch_envelope_diff
 from .view import ToolView
 
@@ -134,7 +134,7 @@ def _edit(view: ToolView, out: ToolFiles, used: set[str], path: str | None) -> N
             _add(out, parse_diff(envelope).files, argument, False)
             return
     patch = view.text("patch", "diff", "input")
-    if patch is not None and looks_like_diff(patch[1]):
+    if patch is not None and contains_diff(patch[1]):  # a patch tool skips leading text
         used.add(patch[0].lower())
         _add(out, parse_diff(patch[1], default_path=path).files, patch[0], False)
         return

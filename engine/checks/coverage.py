@@ -1,0 +1,157 @@
+"""What no local check reads, for a review without an LLM.
+
+The local checks read Python (syntax trees, taint), shell (scripts, Dockerfiles, Makefiles,
+CI steps), tool-call arguments, and the lines of prose and data files (secrets, personal data,
+injection text). Anything else an action brings — a JavaScript file, a notebook, a binary,
+an extensionless file that is no shell script, lines outside a diff's structure, or only a
+description — is read by nothing but an LLM. When no LLM reviews the action, each is a
+finding "not reviewed by any local check" (high: the action needs a human at least), so
+nothing unreviewed passes as reviewed. ``run_checks(..., local_only=True)`` adds them.
+"""
+
+from __future__ import annotations
+
+import posixpath
+
+from humangr.contracts import Severity
+
+from .autoexec import BINARY_EXTENSIONS, is_ci_file
+from .base import CheckInput, Hit
+from .diff import MESSAGE_PATH, FileDiff
+from .tools.shell_files import script_units
+
+__all__ = ["NOT_REVIEWED", "READ_EXTENSIONS", "READ_NAMES", "not_reviewed"]
+
+NOT_REVIEWED = "Not reviewed by any local check"
+READ_EXTENSIONS = frozenset(
+    [
+        ".md",
+        ".markdown",
+        ".rst",
+        ".txt",
+        ".adoc",
+        ".csv",
+        ".tsv",
+        ".json",
+        ".yaml",
+        ".yml",
+        ".toml",
+        ".ini",
+        ".cfg",
+        ".conf",
+        ".env",
+        ".lock",
+        ".properties",
+        ".gitignore",
+        ".gitattributes",
+        ".dockerignore",
+        ".editorconfig",
+    ]
+)
+"""Prose and data: their lines are all there is to read (secrets, personal data, text)."""
+READ_NAMES = frozenset(
+    [
+        "readme",
+        "license",
+        "licence",
+        "copying",
+        "authors",
+        "changelog",
+        "changes",
+        "notice",
+        "contributors",
+        "codeowners",
+        "manifest.in",
+        ".gitignore",
+        ".gitattributes",
+        ".dockerignore",
+        ".editorconfig",
+        ".env",
+        "requirements.txt",
+    ]
+)
+_MAX_HITS = 20
+_SUGGESTION = (
+    "Have a human review it, or review with an LLM configured (humangr review --llm ..., "
+    "a layer worker with --llm)."
+)
+
+
+def _ext(path: str) -> str:
+    return posixpath.splitext(posixpath.basename(path.replace("\\", "/")).lower())[1]
+
+
+def _why(ctx: CheckInput, f: FileDiff) -> str | None:
+    """Why no local check reads ``f``'s new content, or None when one does."""
+    path = f.path or ""
+    if f.deleted:
+        return None
+    moved_from = f.old_path if f.old_path and f.old_path != path else None
+    if not (f.added or f.binary):
+        if moved_from and _ext(moved_from) != _ext(path):
+            return f"renamed or copied from {moved_from}: content not in the diff changes type"
+        return None
+    if f.binary:
+        what = (
+            "binary content"
+            if f.binary_patch is None
+            else f"a binary patch ({f.binary_patch.kind})"
+        )
+        return f"{what}: no local check reads it"
+    if is_ci_file(path):
+        return "a CI workflow: only its run steps are read, not its triggers, actions or rights"
+    if ctx.python(f) is not None or script_units(f):
+        return None
+    if f.stray:
+        return "lines outside the diff's files and hunks that are neither Python nor shell"
+    if path == MESSAGE_PATH:
+        return "git's commit message before the diff: text no local check reads as an action"
+    name = posixpath.basename(path.replace("\\", "/")).lower()
+    ext = posixpath.splitext(name)[1]
+    if path.startswith("<"):
+        # A tool argument's text is read by the tool checks; code it runs (``<tool code>.js``)
+        # by its language: Python by the code checks, shell by the tool-shell check.
+        if path.endswith(">"):
+            return None
+        ext = _ext(path)
+        return None if ext in (".py", ".sh") else f"{ext} code to run: no local check reads it"
+    if not path:
+        return "unnamed content that is neither Python nor a shell script"
+    if ext in READ_EXTENSIONS or name in READ_NAMES:
+        return None
+    if ext in BINARY_EXTENSIONS:
+        return f"{ext} data: no local check reads it"
+    return f"{'a ' + ext if ext else 'an extensionless'} file: no local check reads this file type"
+
+
+def not_reviewed(ctx: CheckInput) -> list[Hit]:
+    """One high hit per part of the action no local check reads (none when all are read)."""
+    action = ctx.action
+    if not (action.code_diff or "").strip() and action.tool_call is None:
+        return [
+            Hit(
+                severity=Severity.HIGH,
+                title=NOT_REVIEWED,
+                description="The action is a description only: no local check can judge what "
+                "it will do, and no LLM reviews it.",
+                suggestion=_SUGGESTION,
+            )
+        ]
+    hits: list[Hit] = []
+    for f in ctx.files:
+        why = _why(ctx, f)
+        if why is None:
+            continue
+        hits.append(
+            Hit(
+                severity=Severity.HIGH,
+                title=NOT_REVIEWED,
+                description=f"{f.path or 'the content'}: {why}, and no LLM reviews it.",
+                suggestion=_SUGGESTION,
+                file=f.path if f.path and f.path != MESSAGE_PATH else None,
+                line=f.added[0].number if f.stray and f.added else None,
+            )
+        )
+        if len(hits) >= _MAX_HITS:
+            break
+    return hits
