@@ -20,6 +20,7 @@ from humangr.contracts import ActionContext, HumanLayerReport, encode
 from humangr.engine.actor import ActorContext
 from humangr.engine.errors import BusClosedError, BusError, StateError
 from humangr.engine.signing import SigningKey
+from humangr.engine.state.records import DamagedEntry
 from humangr.engine.state.reviews import FINAL, DecisionRecord, ReviewState
 
 __all__ = ["PUBLISH_ATTEMPTS", "DecisionOutbox", "PublishLog", "decision_msg_id"]
@@ -131,7 +132,10 @@ class DecisionOutbox:
                 log.warning("outbox entry %s: %s; trying again", key, exc)
 
     async def _republish(self, key: str, since: int) -> None:
-        record = await self.state.decision(key)
+        try:
+            record = await self.state.decision(key)
+        except DamagedEntry:  # quarantined and reported: nothing sound to publish
+            record = None
         if record is None or record.published:
             await self.state.finish(key)
             return

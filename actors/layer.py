@@ -26,6 +26,8 @@ from humangr.engine.layer_run import llm_layer_run
 from humangr.engine.llm import LLMClient
 from humangr.engine.llm.metered import metered
 from humangr.engine.review import adaptive_applies, consensus, error_run, late_result
+from humangr.engine.signatures import task_digest
+from humangr.engine.signing import SigningKey
 
 __all__ = ["LayerActor"]
 
@@ -43,9 +45,13 @@ class LayerActor(Actor):
     Each task runs ``task.runs`` LLM runs in parallel (none without an LLM: the layer is then
     its local checks alone); with ``task.adaptive`` a layer below strong power runs 1 and 2
     first and run 3 only when they disagree. The runs go back as a ``LayerReport`` bound to the
-    task's action hash. At the task's deadline the runs that finished are reported with
-    ``deadline_passed``. A ``CancelAction`` for the action cancels its in-flight LLM calls and no
-    report is sent. An unexpected failure inside a run is an ``error`` run, never a clean one.
+    task's action hash and to the task itself (``task_digest``). At the task's deadline the
+    runs that finished are reported with ``deadline_passed``. A ``CancelAction`` for the action
+    cancels its in-flight LLM calls and no report is sent. An unexpected failure inside a run
+    is an ``error`` run, never a clean one.
+
+    Every report is signed with ``signing_key`` (a fresh key per actor when none is given; its
+    public key is ``public_key``): the Supervisor accepts reports of the keys it trusts only.
     """
 
     max_concurrency = 64
@@ -57,8 +63,11 @@ class LayerActor(Actor):
         *,
         max_repairs: int = 2,
         instance: str = "",
+        signing_key: SigningKey | None = None,
     ) -> None:
         self.layer_id = layer_id
+        self.signing_key = signing_key or SigningKey.generate()
+        self.public_key = self.signing_key.public_key
         self.llm = llm
         self._llm: LLMClient | None = None
         self.max_repairs = max_repairs
@@ -119,8 +128,9 @@ class LayerActor(Actor):
             return
         late = entry.scope.cancelled_caught
         runs = [entry.results[n] for n in sorted(entry.results)]
+        report = self._report(task, planned, runs, started, late)
         await self._ctx.publish(
-            self._ctx.subjects.layer_report, self._report(task, planned, runs, started, late)
+            self._ctx.subjects.layer_report, self.signing_key.sign_layer_report(report)
         )
 
     def _report(
@@ -158,6 +168,7 @@ class LayerActor(Actor):
             usage=sum((run.usage for run in runs), Usage()),
             action_hash=task.action_hash,
             deadline_passed=late,
+            task_digest=task_digest(task),
         )
 
     async def _runs(

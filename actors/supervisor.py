@@ -7,7 +7,7 @@ import functools
 import logging
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,10 +35,17 @@ from humangr.contracts import (
     action_problem,
 )
 from humangr.engine.actor import Actor, ActorContext, Route
+from humangr.engine.actor.damaged import report_damaged
 from humangr.engine.bus import Msg
 from humangr.engine.checks import SharedChecks, run_checks
 from humangr.engine.config import ReviewConfig
-from humangr.engine.errors import BusClosedError, BusError, MessageRefused, StateError
+from humangr.engine.errors import (
+    BusClosedError,
+    BusError,
+    MessageRefused,
+    SignatureError,
+    StateError,
+)
 from humangr.engine.review import (
     ReviewError,
     action_hash,
@@ -48,8 +55,10 @@ from humangr.engine.review import (
     layer_result,
 )
 from humangr.engine.review.cost import review_cost
+from humangr.engine.signatures import task_digest, verify_layer_report
 from humangr.engine.signing import SigningKey
 from humangr.engine.state import MemoryStateStore, StateStore
+from humangr.engine.state.records import DamagedEntry
 from humangr.engine.state.reviews import InflightRecord, ReviewState, Stored
 
 from .decision_outbox import PUBLISH_ATTEMPTS, DecisionOutbox
@@ -83,6 +92,8 @@ class _Review:
     runs: list[LayerRunResult] = field(default_factory=list)
     """Every run the layers reported (for the cost)."""
     settled_by_rules: bool = False
+    tasks: dict[LayerID, str] = field(default_factory=dict)
+    """The digest of the task sent to each layer: a report must name it."""
 
     @property
     def action_id(self) -> str:
@@ -94,12 +105,14 @@ class SupervisorActor(Actor):
 
     The Supervisor alone decides what is reviewed: a submission that names ``layers`` is refused
     unless ``allow_layer_selection`` is set. It runs the local checks once per action and sends
-    their findings with each ``LayerTask``; each ``LayerReport`` must carry the action's hash,
-    and the layer's result is recomputed from its runs with the configured settings (its own
-    consensus is never trusted). HL1–HL6 run in parallel, HL7 after them with their merged
-    findings; as soon as the outcome is settled the decision is published and ``CancelAction``
-    stops the remaining work. Missing or late layers are ``error`` (at least ``needs_review``)
-    and keep their rule findings.
+    their findings with each ``LayerTask``; each ``LayerReport`` must be signed by a trusted
+    worker key (``trusted_workers``) and carry the action's hash and the digest of the very
+    task it answers, and the layer's result is recomputed from its runs and the Supervisor's
+    own rule findings with the configured settings (its own consensus is never trusted).
+    HL1–HL6 run in parallel, HL7 after them with their merged findings; as soon as the outcome
+    is settled the decision is published and ``CancelAction`` stops the remaining work.
+    Missing or late layers are ``error`` (at least ``needs_review``) and keep their rule
+    findings.
 
     Decisions, pending human reviews, the outbox and (where the bus does not redeliver) the
     reviews in flight live in the shared ``StateStore``, so any number of Supervisors can serve
@@ -123,10 +136,14 @@ class SupervisorActor(Actor):
         resume_inflight: bool = True,
         checks: SharedChecks | None = None,
         signing_key: SigningKey | None = None,
+        trusted_workers: Iterable[str] = (),
     ) -> None:
         self.config = config
         self.signing_key = signing_key or SigningKey.generate()
         """Signs every decision (a fresh key per Supervisor unless one is given)."""
+        self.trusted_workers = frozenset(trusted_workers)
+        """The layer workers' public keys whose reports are accepted; any other report is
+        dead-lettered (none trusted: every report is, and the layers count as missing)."""
         self.policy = policy
         self.llm_review = llm_review
         self.store: StateStore = state if state is not None else MemoryStateStore()
@@ -135,7 +152,13 @@ class SupervisorActor(Actor):
         (for buses that do not redeliver; JetStream does)."""
         self.owner = f"supervisor-{uuid.uuid4().hex[:12]}"
         self._checks = checks or SharedChecks(
-            run=functools.partial(run_checks, options=config.check_options())
+            run=functools.partial(
+                run_checks,
+                options=config.check_options(),
+                # Without LLM runs the local checks are the whole review: what none reads
+                # is a finding "not reviewed by any local check".
+                local_only=not llm_review or config.gate.runs_per_layer == 0,
+            )
         )
         self._reviews: dict[str, _Review] = {}
         self._wake = anyio.Event()
@@ -158,10 +181,16 @@ class SupervisorActor(Actor):
             retention_s=self.config.report_retention_s,
             review_deadline_s=self.config.review_deadline_s,
             lease_s=self.config.lease_s,
+            on_damaged=functools.partial(report_damaged, ctx),
         )
         await self.state.open()
         self.outbox = DecisionOutbox(ctx, self.state, self.signing_key)
         self.humans = HumanReviews(ctx, self.state, self.outbox)
+        if self.llm_review and not self.trusted_workers:
+            log.warning(
+                "no layer worker key is trusted: every layer report will be refused and every "
+                "review with LLM runs will need a human; trust the workers' keys (--trust-workers)"
+            )
 
     async def _on_action(self, message: ActionSubmitted, _: Msg) -> None:
         expected = await self._admit(message)
@@ -216,7 +245,13 @@ class SupervisorActor(Actor):
         if action_id in self._reviews:
             log.info("submission of %s is already under review; duplicate ignored", action_id)
             return None
-        decided = await self.state.decision(action_id)
+        try:
+            decided = await self.state.decision(action_id)
+        except DamagedEntry as exc:
+            raise refuse(
+                f"{exc}; the action is not reviewed again under this id: submit it under a new "
+                "id (an operator removes the damaged entry)"
+            ) from None
         if decided is not None:
             if decided.report.action_hash != digest:
                 raise refuse(
@@ -282,6 +317,7 @@ class SupervisorActor(Actor):
                 rule_findings=review.rules[lid][:500],
                 adaptive=self.config.adaptive_redundancy,
             )
+            review.tasks[lid] = task_digest(task)
             await self._ctx.publish(self._ctx.subjects.layer_task(lid), task)
 
     async def _wait(self, review: _Review, layers: Sequence[LayerID]) -> Outcome | None:
@@ -402,6 +438,10 @@ class SupervisorActor(Actor):
         return cost
 
     async def _on_report(self, report: LayerReport, _: Msg) -> None:
+        try:
+            verify_layer_report(report, self.trusted_workers)
+        except SignatureError as exc:
+            raise MessageRefused(str(exc), correlation_id=report.action_id) from None
         review = self._reviews.get(report.action_id)
         if review is None:
             log.debug("late or unexpected %s report for %s", report.layer_id, report.action_id)
@@ -418,6 +458,12 @@ class SupervisorActor(Actor):
             raise refuse(
                 f"names {named}, the action under review is {review.action_hash[:12]}…; a "
                 "report binds to the action hash of its task"
+            )
+        if report.task_digest is None or report.task_digest != review.tasks.get(lid):
+            raise refuse(
+                "it answers another task than the one this Supervisor sent (task_digest "
+                f"{(report.task_digest or 'missing')[:12]}); a task published by anyone else "
+                "is not part of the review"
             )
         if lid not in review.expected:
             raise refuse("this layer was not asked to review the action")
@@ -480,7 +526,11 @@ class SupervisorActor(Actor):
             submitted = stored.value.submitted
             if submitted.action_id in self._reviews or not await self.state.claim_inflight(stored):
                 continue
-            decided = await self.state.decision(submitted.action_id)
+            try:
+                decided = await self.state.decision(submitted.action_id)
+            except DamagedEntry:  # quarantined and reported; never decided twice
+                await self.state.untrack(submitted.action_id)
+                continue
             if decided is not None:
                 if not decided.published:
                     await self.state.ensure_outbox(submitted.action_id)

@@ -73,6 +73,10 @@ ToolName = Annotated[
     str, Meta(pattern=TOOL_NAME_PATTERN, description="The tool's name: 1-128 of A-Z a-z 0-9 _ . -")
 ]
 ArgumentName = Annotated[str, Meta(min_length=1, max_length=128)]
+SignerKey = Annotated[str, Meta(max_length=64)]
+SignatureText = Annotated[str, Meta(max_length=128)]
+PartName = Annotated[str, Meta(min_length=1, max_length=64)]
+PartDigest = Annotated[str, Meta(max_length=64)]
 
 
 class ToolCall(_Frozen, frozen=True, kw_only=True):
@@ -289,6 +293,14 @@ class LayerReport(_Frozen, frozen=True, kw_only=True):
     """The ``LayerTask``'s action hash; a report without it, or with another, is refused."""
     deadline_passed: bool = False
     """The layer ran out of time: ``runs`` holds what finished; the layer counts as ``error``."""
+    task_digest: Annotated[str, Meta(max_length=64)] | None = None
+    """sha256 (hex) of the canonical ``LayerTask`` this report answers: the Supervisor accepts
+    a report of the very task it sent only (not one of a task someone else published)."""
+    signer: SignerKey | None = None
+    """The public key (NATS nkey form, ``N…``) of the layer worker that signed the report."""
+    signature: SignatureText | None = None
+    """ed25519 signature (base64url) of the worker over the report's canonical encoding (every
+    field but this one); the Supervisor accepts reports from the worker keys it trusts only."""
 
 
 class CancelAction(_Frozen, frozen=True, kw_only=True):
@@ -342,6 +354,13 @@ class HumanLayerReport(_Frozen, frozen=True, kw_only=True):
     signature: Annotated[str, Meta(max_length=128)] | None = None
     """ed25519 signature (base64url) over the decision's binding: report and action ids, agent,
     action hash, outcome, policy version, decided-at and resolved-by (``humangr verify``)."""
+    report_signature: SignatureText | None = None
+    """ed25519 signature (base64url) by ``signer`` over the whole report's canonical encoding:
+    every field but this one, ``signature`` and ``signed_parts`` included (``humangr verify``).
+    Reports of older Supervisors have the binding ``signature`` only."""
+    signed_parts: Annotated[dict[PartName, PartDigest], Meta(max_length=64)] = {}
+    """A short digest of each part of the report as it was signed (``layer_results.HL3``,
+    ``blocking_reasons``…), so ``humangr verify`` can name the part changed after signing."""
 
 
 Decision = HumanLayerReport

@@ -39,6 +39,7 @@ __all__ = [
     "review_actors",
     "run_engine",
     "submit_and_wait",
+    "worker_keys",
 ]
 
 log = logging.getLogger("humangr.runtime")
@@ -68,13 +69,31 @@ def current_policy_version(
     return policy_version(prompts_digest=prompts_digest(), thresholds=thresholds)
 
 
-def layer_actors(config: ReviewConfig, llm: LLMClient | None, *, instance: str = "") -> list[Actor]:
+def layer_actors(
+    config: ReviewConfig,
+    llm: LLMClient | None,
+    *,
+    instance: str = "",
+    worker_key: SigningKey | None = None,
+) -> list[Actor]:
+    """One ``LayerActor`` per configured layer. They sign their reports with ``worker_key``
+    (a worker process's key), or each with a fresh key of its own when it is ``None``."""
     from humangr.actors.layer import LayerActor
 
     return [
-        LayerActor(lid, llm, max_repairs=config.max_repairs, instance=instance)
+        LayerActor(
+            lid, llm, max_repairs=config.max_repairs, instance=instance, signing_key=worker_key
+        )
         for lid in config.layers
     ]
+
+
+def worker_keys(actors: Sequence[Actor]) -> tuple[str, ...]:
+    """The public keys the layer actors among ``actors`` sign their reports with."""
+    from humangr.actors.layer import LayerActor
+
+    keys = (actor.public_key for actor in actors if isinstance(actor, LayerActor))
+    return tuple(dict.fromkeys(keys))
 
 
 def review_actors(
@@ -86,6 +105,8 @@ def review_actors(
     state: StateStore | None = None,
     resume_inflight: bool = True,
     signing_key: SigningKey | None = None,
+    trusted_workers: Sequence[str] = (),
+    worker_key: SigningKey | None = None,
 ) -> list[Actor]:
     """The actors of the review: the Supervisor and one actor per configured layer.
 
@@ -94,10 +115,13 @@ def review_actors(
     where the Supervisor keeps decisions and pending reviews (memory by default);
     ``resume_inflight`` runs again the reviews of a Supervisor that died (leave it on unless
     the bus redelivers unfinished work, as JetStream does). ``signing_key`` signs the
-    decisions (a new key when ``None``)."""
+    decisions (a new key when ``None``). The Supervisor accepts layer reports signed by the
+    ``trusted_workers`` keys and by the layer actors made here (signing with ``worker_key``,
+    or each with a fresh key); any other report is dead-lettered."""
     from humangr.actors.supervisor import SupervisorActor
 
     actors: list[Actor] = []
+    layers = layer_actors(config, llm, worker_key=worker_key) if "layers" in roles else []
     if "supervisor" in roles:
         with_llm = llm is not None if llm_review is None else llm_review
         policies: dict[tuple[LayerID, ...], str] = {}
@@ -116,10 +140,10 @@ def review_actors(
                 state=state,
                 resume_inflight=resume_inflight,
                 signing_key=signing_key,
+                trusted_workers=(*trusted_workers, *worker_keys(layers)),
             )
         )
-    if "layers" in roles:
-        actors.extend(layer_actors(config, llm))
+    actors.extend(layers)
     return actors
 
 
@@ -181,6 +205,8 @@ async def run_engine(
     roles: Sequence[str] = ("supervisor", "layers"),
     state: StateStore | None = None,
     signing_key: SigningKey | None = None,
+    trusted_workers: Sequence[str] = (),
+    worker_key: SigningKey | None = None,
 ) -> AsyncIterator[Engine]:
     """Run the Supervisor and the layer actors (on ``bus``, or an in-process ``MemoryBus``).
 
@@ -188,7 +214,10 @@ async def run_engine(
     ``state`` keeps decisions and pending reviews (``SqliteStateStore`` to survive a restart
     in one process, ``KeyValueStateStore`` on JetStream; memory by default).
     ``signing_key`` signs the decisions (a new key for this engine when ``None``; its public
-    key is ``engine.public_key``).
+    key is ``engine.public_key``). Its layer actors sign their reports with ``worker_key``, or
+    with a fresh key each; the Supervisor trusts exactly those, plus ``trusted_workers`` (the
+    keys of layer worker processes). Engines sharing one NATS and subject prefix share their
+    layers' queue groups, so give them the same ``worker_key`` (or trust each other's).
     """
     config = config or ReviewConfig()
     own_bus = bus is None
@@ -198,7 +227,14 @@ async def run_engine(
         durable = getattr(the_bus, "jetstream", None) is not None
         key = signing_key or SigningKey.generate()
         actors = review_actors(
-            config, llm, roles=roles, state=state, resume_inflight=not durable, signing_key=key
+            config,
+            llm,
+            roles=roles,
+            state=state,
+            resume_inflight=not durable,
+            signing_key=key,
+            trusted_workers=trusted_workers,
+            worker_key=worker_key,
         )
         system.add(*actors, *extra_actors)
         engine = Engine(

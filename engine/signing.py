@@ -1,9 +1,10 @@
 """Signed decisions: the Supervisor signs every decision so an executor can verify it offline.
 
-A decision is bound by an ed25519 signature over its *binding*: the report and action ids, the
+A decision is signed twice with ed25519: over its *binding* (the report and action ids, the
 agent, the action hash, the outcome, the policy version, when it was decided and who resolved
-it. Keys are NATS nkeys (a seed ``SN…`` and its public key ``N…``, as ``nk -gen server`` or
-``nsc`` make them), so operators keep one kind of key for NATS and HUMANGR.
+it) and over the whole report (findings, layer results, reasons…). Keys are NATS nkeys (a seed
+``SN…`` and its public key ``N…``, as ``nk -gen server`` or ``nsc`` make them), so operators
+keep one kind of key for NATS and HUMANGR.
 
 Where the Supervisor's key comes from, first found wins:
 
@@ -15,7 +16,9 @@ Where the Supervisor's key comes from, first found wins:
    0600 like an SSH host key.
 
 Every Supervisor of one deployment must use the same seed, or executors must trust several
-public keys. The seed is never logged or written anywhere else.
+public keys. The seed is never logged or written anywhere else. What a signature covers, and
+verifying one, is ``humangr.engine.signatures``; layer workers' keys are
+``humangr.engine.worker_keys``.
 """
 
 from __future__ import annotations
@@ -24,18 +27,21 @@ import base64
 import binascii
 import os
 import stat
+import time
 from collections.abc import Iterable, Mapping
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import msgspec
 
-from humangr.contracts import HumanLayerReport
-from humangr.engine.errors import ConfigError, SignatureError
-
-if TYPE_CHECKING:
-    import nacl.signing
+from humangr.contracts import HumanLayerReport, LayerReport
+from humangr.engine.errors import ConfigError
+from humangr.engine.signatures import (
+    layer_report_bytes,
+    report_bytes,
+    report_parts,
+    signed_binding,
+    verify_decision,
+)
 
 __all__ = [
     "PUBLIC_KEY_ENV",
@@ -43,6 +49,7 @@ __all__ = [
     "SEED_FILE_ENV",
     "SigningKey",
     "default_key_path",
+    "load_key",
     "load_signing_key",
     "signed_binding",
     "trusted_keys",
@@ -53,7 +60,6 @@ __all__ = [
 SEED_ENV = "HUMANGR_SIGNING_SEED"
 SEED_FILE_ENV = "HUMANGR_SIGNING_KEY_FILE"
 PUBLIC_KEY_ENV = "HUMANGR_PUBLIC_KEY"
-_BINDING_TAG = "humangr-decision-v1"
 _PREFIX_SEED = 18 << 3
 _PREFIX_SERVER = 13 << 3
 
@@ -104,44 +110,6 @@ def _decode_seed(seed: str) -> bytes:
     return body[2:]
 
 
-def _verify_key(public_key: str) -> nacl.signing.VerifyKey:
-    import nacl.signing
-
-    try:
-        body = _checked(_unb32(public_key))
-    except ValueError:
-        raise SignatureError(
-            f"{public_key[:60]!r} is not a HUMANGR public key (expected 'N…', as "
-            "`humangr key` prints it)"
-        ) from None
-    if len(body) != 33 or body[0] != _PREFIX_SERVER:
-        raise SignatureError(
-            f"{public_key[:60]!r} is not a server public key ('N…', 56 characters)"
-        )
-    return nacl.signing.VerifyKey(body[1:])
-
-
-def _instant(value: datetime) -> str:
-    moment = value if value.tzinfo is not None else value.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-
-
-def signed_binding(report: HumanLayerReport) -> bytes:
-    """The bytes a decision's signature covers (canonical JSON of the binding fields)."""
-    fields = [
-        _BINDING_TAG,
-        report.report_id,
-        report.action_id,
-        report.agent_id,
-        report.action_hash,
-        report.outcome.value,
-        report.policy_version,
-        _instant(report.decided_at),
-        report.resolved_by or "",
-    ]
-    return msgspec.json.encode(fields)
-
-
 class SigningKey:
     """A Supervisor's ed25519 key. ``repr`` and ``str`` show the public key only."""
 
@@ -168,42 +136,30 @@ class SigningKey:
 
     __str__ = __repr__
 
+    def sign_bytes(self, data: bytes) -> str:
+        """The ed25519 signature of ``data``, base64url without padding."""
+        signature = self._key.sign(data).signature
+        return base64.urlsafe_b64encode(signature).decode().rstrip("=")
+
     def sign(self, report: HumanLayerReport) -> HumanLayerReport:
-        """``report`` with ``signer`` and ``signature`` set over its binding."""
-        unsigned = msgspec.structs.replace(report, signer=self.public_key, signature=None)
-        signature = self._key.sign(signed_binding(unsigned)).signature
-        encoded = base64.urlsafe_b64encode(signature).decode().rstrip("=")
-        return msgspec.structs.replace(unsigned, signature=encoded)
-
-
-def verify_decision(report: HumanLayerReport, trusted: str | Iterable[str]) -> None:
-    """Raise ``SignatureError`` unless ``report`` carries a valid signature by one of the
-    ``trusted`` public keys over its binding (a changed outcome, hash, resolver… fails)."""
-    keys = [trusted] if isinstance(trusted, str) else list(trusted)
-    if not keys:
-        raise SignatureError("no trusted public key was given to verify the decision against")
-    if report.signature is None or report.signer is None:
-        raise SignatureError(f"the decision on {report.action_id} is not signed")
-    if report.signer not in keys:
-        raise SignatureError(
-            f"the decision on {report.action_id} is signed by {report.signer}, "
-            "which is not a trusted key"
+        """``report`` signed by this key: ``signature`` over its binding, then ``signed_parts``
+        and ``report_signature`` over the whole report (earlier signatures are replaced)."""
+        unsigned = msgspec.structs.replace(
+            report, signer=self.public_key, signature=None, report_signature=None, signed_parts={}
         )
-    try:
-        signature = base64.urlsafe_b64decode(report.signature + "=" * (-len(report.signature) % 4))
-    except (binascii.Error, ValueError):
-        raise SignatureError(
-            f"the signature of the decision on {report.action_id} is not base64url"
-        ) from None
-    import nacl.exceptions
+        bound = msgspec.structs.replace(
+            unsigned,
+            signature=self.sign_bytes(signed_binding(unsigned)),
+            signed_parts=report_parts(unsigned),
+        )
+        return msgspec.structs.replace(bound, report_signature=self.sign_bytes(report_bytes(bound)))
 
-    try:
-        _verify_key(report.signer).verify(signed_binding(report), signature)
-    except (nacl.exceptions.BadSignatureError, ValueError):
-        raise SignatureError(
-            f"the signature of the decision on {report.action_id} does not match it: the "
-            "decision was changed after it was signed, or forged"
-        ) from None
+    def sign_layer_report(self, report: LayerReport) -> LayerReport:
+        """``report`` with ``signer`` and ``signature`` set over its canonical encoding."""
+        unsigned = msgspec.structs.replace(report, signer=self.public_key, signature=None)
+        return msgspec.structs.replace(
+            unsigned, signature=self.sign_bytes(layer_report_bytes(unsigned))
+        )
 
 
 def trusted_keys(
@@ -215,18 +171,25 @@ def trusted_keys(
     return tuple(k.strip() for k in keys if k.strip())
 
 
-def default_key_path(environ: Mapping[str, str] | None = None) -> Path:
-    """``$HUMANGR_HOME/signing.seed`` (default ``~/.humangr/signing.seed``)."""
+def default_key_path(environ: Mapping[str, str] | None = None, name: str = "signing.seed") -> Path:
+    """``$HUMANGR_HOME/<name>`` (default ``~/.humangr/signing.seed``)."""
     env = os.environ if environ is None else environ
     home = env.get("HUMANGR_HOME") or str(Path.home() / ".humangr")
-    return Path(home) / "signing.seed"
+    return Path(home) / name
 
 
-def _read_seed(path: Path) -> SigningKey:
-    try:
-        text = path.read_text(encoding="ascii").strip()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read the signing key {path}: {exc}") from None
+def _read_seed(path: Path, *, settle_s: float = 0.0) -> SigningKey:
+    """The key in ``path``; with ``settle_s``, a file still empty (another process is writing
+    it right now) is read again for up to that long."""
+    deadline = time.monotonic() + settle_s
+    while True:
+        try:
+            text = path.read_text(encoding="ascii").strip()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"cannot read the signing key {path}: {exc}") from None
+        if text or time.monotonic() >= deadline:
+            break
+        time.sleep(0.02)
     if os.name == "posix" and path.stat().st_mode & (stat.S_IRWXG | stat.S_IRWXO):
         raise ConfigError(
             f"the signing key {path} is readable by others; `chmod 600 {path}` and run again"
@@ -250,6 +213,37 @@ def write_new_key(path: Path) -> SigningKey:
     return key
 
 
+def load_key(
+    path: Path | str | None,
+    *,
+    environ: Mapping[str, str] | None,
+    create: bool,
+    seed_env: str,
+    file_env: str,
+    file_name: str,
+) -> tuple[SigningKey, str]:
+    """A key and where it came from: ``path``, else the seed in ``seed_env``, else the file
+    named by ``file_env``, else ``$HUMANGR_HOME/<file_name>`` (created when missing and
+    ``create`` is set)."""
+    env = os.environ if environ is None else environ
+    if path is not None:
+        return _read_seed(Path(path)), str(path)
+    if env.get(seed_env, "").strip():
+        try:
+            return SigningKey(env[seed_env].strip()), seed_env
+        except ConfigError as exc:
+            raise ConfigError(f"{seed_env}: {exc}") from None
+    if env.get(file_env, "").strip():
+        return _read_seed(Path(env[file_env].strip())), env[file_env].strip()
+    default = default_key_path(env, file_name)
+    if default.exists() or not create:
+        return _read_seed(default, settle_s=1.0), str(default)
+    try:
+        return write_new_key(default), f"{default} (new)"
+    except ConfigError:  # another process created it first
+        return _read_seed(default, settle_s=1.0), str(default)
+
+
 def load_signing_key(
     path: Path | str | None = None,
     *,
@@ -258,20 +252,11 @@ def load_signing_key(
 ) -> tuple[SigningKey, str]:
     """The Supervisor's key and where it came from (see the module docstring for the order).
     The default file is created when missing and ``create`` is set."""
-    env = os.environ if environ is None else environ
-    if path is not None:
-        return _read_seed(Path(path)), str(path)
-    if env.get(SEED_ENV, "").strip():
-        try:
-            return SigningKey(env[SEED_ENV].strip()), SEED_ENV
-        except ConfigError as exc:
-            raise ConfigError(f"{SEED_ENV}: {exc}") from None
-    if env.get(SEED_FILE_ENV, "").strip():
-        return _read_seed(Path(env[SEED_FILE_ENV].strip())), env[SEED_FILE_ENV].strip()
-    default = default_key_path(env)
-    if default.exists() or not create:
-        return _read_seed(default), str(default)
-    try:
-        return write_new_key(default), f"{default} (new)"
-    except ConfigError:
-        return _read_seed(default), str(default)
+    return load_key(
+        path,
+        environ=environ,
+        create=create,
+        seed_env=SEED_ENV,
+        file_env=SEED_FILE_ENV,
+        file_name="signing.seed",
+    )

@@ -28,6 +28,7 @@ from humangr.engine.config import ReviewConfig
 from humangr.engine.errors import ConfigError
 from humangr.engine.llm import ScriptedLLM
 from humangr.engine.runtime import run_engine
+from humangr.engine.signing import write_new_key
 
 from .bench_llm import LLMBenchSettings, bench_llm
 
@@ -148,7 +149,7 @@ async def bench_bus(
     config = ReviewConfig(layer_deadline_s=60)
     roles = ("supervisor",) if layer_processes else ("supervisor", "layers")
     async with (
-        _layer_workers(layer_processes, nats_url, prefix),
+        _layer_workers(layer_processes, nats_url, prefix) as workers,
         run_engine(
             bus=counting,
             llm=llm,
@@ -156,6 +157,7 @@ async def bench_bus(
             subjects=Subjects(prefix),
             policy=SupervisionPolicy(drain_timeout=5),
             roles=roles,
+            trusted_workers=workers,
         ) as engine,
     ):
         await engine.submit(_action(-1), timeout=30)
@@ -193,16 +195,20 @@ async def bench_bus(
 
 
 @asynccontextmanager
-async def _layer_workers(count: int, nats_url: str | None, prefix: str) -> AsyncIterator[None]:
-    """``count`` layer-worker processes on ``nats_url``, ready (subscribed) on entry."""
+async def _layer_workers(
+    count: int, nats_url: str | None, prefix: str
+) -> AsyncIterator[tuple[str, ...]]:
+    """``count`` layer-worker processes on ``nats_url``, ready (subscribed) on entry; yields
+    the public key they sign their reports with (a new key, for the Supervisor to trust)."""
     if not count:
-        yield
+        yield ()
         return
     if nats_url is None:
         raise ConfigError("layer worker processes need a NATS bus")
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "instant.jsonl"
         script.write_text('{"match": {}, "json": {"findings": []}}\n')
+        worker_key = write_new_key(Path(tmp) / "worker.seed")
         command = [
             sys.executable,
             "-m",
@@ -216,6 +222,8 @@ async def _layer_workers(count: int, nats_url: str | None, prefix: str) -> Async
             prefix,
             "--llm",
             f"scripted:{script}",
+            "--worker-key",
+            str(Path(tmp) / "worker.seed"),
         ]
         async with AsyncExitStack() as stack:
             for _ in range(count):
@@ -232,7 +240,7 @@ async def _layer_workers(count: int, nats_url: str | None, prefix: str) -> Async
                             break
                 if b"humangr serving" not in banner:
                     raise ConfigError(f"layer worker did not start: {banner[-500:]!r}")
-            yield
+            yield (worker_key.public_key,)
 
 
 async def _stop(process: Process) -> None:

@@ -11,6 +11,7 @@ import msgspec
 from humangr.contracts import HumanLayerReport
 from humangr.engine.errors import ConfigError, SignatureError
 from humangr.engine.signing import load_signing_key, verify_decision, write_new_key
+from humangr.engine.worker_keys import load_worker_key
 
 __all__ = ["EXIT_ERROR", "EXIT_INVALID", "add_parsers", "key_command", "verify_command"]
 
@@ -21,13 +22,15 @@ _decode_report = msgspec.json.Decoder(HumanLayerReport)
 
 
 def key_command(args: argparse.Namespace) -> int:
-    """Print the public key decisions are signed with (``--generate FILE``: make a new seed)."""
+    """Print the public key decisions are signed with (``--worker``: the layer workers' key;
+    ``--generate FILE``: make a new seed)."""
     try:
         if args.generate is not None:
             key = write_new_key(Path(args.generate))
             print(f"humangr key: a new seed is in {args.generate} (mode 0600)", file=sys.stderr)
         else:
-            key, source = load_signing_key(args.signing_key)
+            load = load_worker_key if args.worker else load_signing_key
+            key, source = load(args.signing_key)
             print(f"humangr key: from {source}", file=sys.stderr)
     except (ConfigError, OSError) as exc:
         print(f"humangr key: {exc}", file=sys.stderr)
@@ -66,15 +69,18 @@ def verify_command(args: argparse.Namespace) -> int:
     status = 0
     for report in reports:
         try:
-            verify_decision(report, keys)
+            notice = verify_decision(report, keys, require_whole=args.strict)
         except SignatureError as exc:
             print(f"INVALID {report.action_id}: {exc}")
             status = EXIT_INVALID
             continue
+        covered = "binding only" if notice else "whole report"
         print(
             f"valid {report.action_id}: {report.outcome.value}, action {report.action_hash[:16]}…, "
-            f"signed by {report.signer}"
+            f"signed by {report.signer} ({covered})"
         )
+        if notice:
+            print(f"humangr verify: notice: {notice} (--strict refuses it)", file=sys.stderr)
     return status
 
 
@@ -89,6 +95,12 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     )
     key.add_argument("--signing-key", metavar="FILE", help="the seed file")
     key.add_argument(
+        "--worker",
+        action="store_true",
+        help="the layer workers' key instead ($HUMANGR_WORKER_SEED, $HUMANGR_WORKER_KEY_FILE, "
+        "else ~/.humangr/worker.seed): give its public key to the Supervisor's --trust-workers",
+    )
+    key.add_argument(
         "--generate", metavar="FILE", help="write a new seed to FILE (never overwrites)"
     )
     key.set_defaults(func=key_command)
@@ -97,9 +109,17 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         help="verify a decision's signature offline",
         description="Check that a decision (a report as `humangr report --format json` prints "
         "it, or one per line as `watch --format json` does; - for stdin) is signed by a trusted "
-        "key and unchanged since. Exit 0: valid; 2: invalid (do not act on it); 3: an error.",
+        "key and unchanged since — its binding (outcome, action hash, ids…) and the whole report "
+        "(findings, layer results, reasons…), naming the part changed where it can. Exit 0: "
+        "valid; 2: invalid (do not act on it); 3: an error.",
     )
     verify.add_argument("report", metavar="REPORT.json")
+    verify.add_argument(
+        "--strict",
+        action="store_true",
+        help="refuse a decision signed over its binding only (as Supervisors before the "
+        "whole-report signature sign): its findings and reasons are not covered",
+    )
     verify.add_argument(
         "--key",
         action="append",

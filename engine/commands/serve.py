@@ -28,8 +28,24 @@ from humangr.engine.metrics_server import serve_metrics
 from humangr.engine.redact import redact_url
 from humangr.engine.runtime import review_actors
 from humangr.engine.signing import load_signing_key
+from humangr.engine.worker_keys import parse_trusted_workers
 
-__all__ = ["PIPELINE_ROLES", "ROLES", "add_parsers", "pipeline_factory", "resolve_roles"]
+from .serve_trust import (
+    has_credentials,
+    trusted_workers_of,
+    warn_without_permissions,
+    worker_key_of,
+)
+
+__all__ = [
+    "PIPELINE_ROLES",
+    "ROLES",
+    "add_parsers",
+    "has_credentials",
+    "pipeline_factory",
+    "resolve_roles",
+    "warn_without_permissions",
+]
 
 log = logging.getLogger("humangr.serve")
 ROLES = ("supervisor", "layers", "agents", "monitor", "all")
@@ -126,14 +142,25 @@ async def _serve_on_nats(
     llm_review: bool,
     metrics: Metrics,
 ) -> None:
+    trusted = parse_trusted_workers(args.trust_workers) if "supervisor" in roles else None
     bus = await connect_nats(
         args.nats, jetstream=args.jetstream, prefix=args.prefix, ack_wait=args.ack_wait
     )
     try:
-        key = None
+        warn_without_permissions(args.nats)
+        key = worker_key = None
+        if "layers" in roles:
+            worker_key = worker_key_of(args)
         if "supervisor" in roles:
             key, source = load_signing_key(args.signing_key)
             print(f"humangr signs decisions with {key.public_key} (key: {source})", flush=True)
+            trusted = trusted_workers_of(args, trusted, worker_key)
+            if key.public_key in trusted:
+                log.warning(
+                    "the decision key %s is also a trusted worker key: a layer worker holding "
+                    "it could sign decisions; give the workers a key of their own",
+                    key.public_key,
+                )
         state = None
         if set(roles) & {"supervisor", *PIPELINE_ROLES}:
             state = await open_state(args.state, bus, prefix=args.prefix)
@@ -146,6 +173,8 @@ async def _serve_on_nats(
             state=state,
             resume_inflight=not args.jetstream,
             signing_key=key,
+            trusted_workers=trusted or (),
+            worker_key=worker_key,
         )
         for role, factory in factories.items():
             try:
@@ -155,7 +184,7 @@ async def _serve_on_nats(
                     raise
                 log.warning("--role all: not serving %s: %s", role, exc)
                 roles = tuple(r for r in roles if r != role)
-        async with inbox_beside(args, bus, metrics):
+        async with inbox_beside(args, bus, metrics, key.public_key if key else None):
             await _run_actors(args, bus, roles, actors, metrics)
     finally:
         await bus.close()
@@ -211,6 +240,21 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         help="the seed the Supervisor signs decisions with (default: $HUMANGR_SIGNING_SEED, "
         "$HUMANGR_SIGNING_KEY_FILE, else ~/.humangr/signing.seed, created on first use); "
         "`humangr key` prints its public key",
+    )
+    serve.add_argument(
+        "--trust-workers",
+        metavar="KEYS|FILE",
+        help="the Supervisor accepts layer reports signed by these worker keys only: N… public "
+        "keys separated by commas, or a file with one per line (default: "
+        "$HUMANGR_TRUST_WORKERS, else this machine's worker key); other reports are "
+        "dead-lettered",
+    )
+    serve.add_argument(
+        "--worker-key",
+        metavar="FILE",
+        help="the seed layer workers sign their reports with (default: $HUMANGR_WORKER_SEED, "
+        "$HUMANGR_WORKER_KEY_FILE, else ~/.humangr/worker.seed, created on first use); its "
+        "public key is printed at start",
     )
     serve.add_argument(
         "--config", help="review settings from a TOML file (flags given here win over it)"

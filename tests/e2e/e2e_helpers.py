@@ -14,9 +14,12 @@ from humangr.engine.bus import Bus
 from humangr.engine.config import ReviewConfig
 from humangr.engine.llm import LLMClient
 from humangr.engine.runtime import Engine, run_engine
+from humangr.engine.signing import SigningKey
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "actions"
 CLEAN = {"json": {"findings": [], "summary": "looks fine"}}
+STAND_IN_WORKER = SigningKey.generate()
+"""The key of a test standing in for the layer workers: ``engine_on``'s Supervisor trusts it."""
 
 
 def diff_action(name: str, agent: str = "agent-1") -> ActionContext:
@@ -47,6 +50,7 @@ async def engine_on(
         subjects=subjects,
         policy=policy,
         roles=roles,
+        trusted_workers=(STAND_IN_WORKER.public_key,),
     ) as engine:
         yield engine
 

@@ -10,7 +10,7 @@ from contextlib import asynccontextmanager
 import anyio
 import msgspec
 import pytest
-from e2e_helpers import CLEAN, diff_action, engine_on, swallowed_action
+from e2e_helpers import CLEAN, STAND_IN_WORKER, diff_action, engine_on, swallowed_action
 from flaky_bus import FlakyBus
 
 from humangr.contracts import (
@@ -34,10 +34,12 @@ from humangr.contracts import (
 )
 from humangr.engine.actor import SupervisionPolicy
 from humangr.engine.bus import Bus, MemoryBus
-from humangr.engine.errors import SubmissionRefused
+from humangr.engine.config import ReviewConfig
+from humangr.engine.errors import ConfigError, SubmissionRefused
 from humangr.engine.llm import ScriptedLLM
 from humangr.engine.review import consensus, make_run
 from humangr.engine.runtime import Engine, run_engine, submit_and_wait
+from humangr.engine.signatures import task_digest
 
 pytestmark = pytest.mark.anyio
 
@@ -120,12 +122,17 @@ async def test_a_submission_naming_its_layers_is_refused(bus: Bus) -> None:
 
 async def test_an_allowed_layer_selection_is_named_in_the_report_and_its_policy(bus: Bus) -> None:
     clean = diff_action("01-clean-refactor.diff")
-    async with engine_on(bus, allow_layer_selection=True) as engine:
+    with pytest.raises(ConfigError, match="allow_layer_selection"):
+        ReviewConfig(allow_layer_selection=True)  # the agent would choose its reviewers
+    async with engine_on(bus, allow_layer_selection=True, unsafe_policy=True) as engine:
         partial = await engine.submit(clean, layers=[LayerID.HL1], timeout=30)
         full = await engine.submit(clean, timeout=30)
     assert set(partial.layer_results) == {LayerID.HL1}
-    assert partial.policy_notes == ["partial review: HL1"]
-    assert full.policy_notes == []
+    selection = "unsafe policy: allow_layer_selection"
+    assert partial.policy_notes[0] == "partial review: HL1"
+    assert [n for n in partial.policy_notes[1:] if not n.startswith(selection)] == []
+    assert len(full.policy_notes) == 1
+    assert full.policy_notes[0].startswith(selection)
     assert partial.policy_version != full.policy_version
 
 
@@ -203,13 +210,17 @@ Answer = Callable[[LayerTask], Iterable[LayerReport]]
 
 @asynccontextmanager
 async def fake_layers(bus: Bus, subjects: Subjects, answer: Answer) -> AsyncIterator[None]:
-    """Stand in for the layer workers: answer every task with the reports ``answer`` forges."""
+    """Stand in for the layer workers: answer every task with the reports ``answer`` forges,
+    signed with a key the Supervisor trusts (a compromised worker)."""
     async with bus.subscribe(subjects.layer_tasks) as tasks, anyio.create_task_group() as tg:
 
         async def serve() -> None:
             async for msg in tasks:
-                for report in answer(decode(msg.data, LayerTask)):
-                    await bus.publish(subjects.layer_report, encode(report))
+                task = decode(msg.data, LayerTask)
+                for report in answer(task):
+                    answered = msgspec.structs.replace(report, task_digest=task_digest(task))
+                    signed = STAND_IN_WORKER.sign_layer_report(answered)
+                    await bus.publish(subjects.layer_report, encode(signed))
 
         tg.start_soon(serve)
         yield

@@ -43,7 +43,7 @@ async def test_review_over_the_sdk_retries_uses_tool_json_and_reports_cache_usag
         usage = FakeUsage(1000, 50, cache_creation_input_tokens=0, cache_read_input_tokens=800)
         return ToolUse(CLEAN, usage=usage)
 
-    config = ReviewConfig(layers=(LayerID.HL2, LayerID.HL4))
+    config = ReviewConfig(layers=(LayerID.HL2, LayerID.HL4), partial=True)
     async with FakeAnthropic(api_key=KEY, responder=respond) as fake:
         llm = AnthropicLLM(api_key=KEY, base_url=fake.url, model="claude-test", base_delay=0.001)
         async with llm, run_engine(llm=llm, config=config) as engine:

@@ -255,7 +255,7 @@ async def test_report_lookup_of_an_unknown_id_is_a_clear_error(bus: Bus) -> None
 
 
 async def test_selected_layers_only(bus: Bus) -> None:
-    async with engine_on(bus, layers=(LayerID.HL4, LayerID.HL6)) as engine:
+    async with engine_on(bus, layers=(LayerID.HL4, LayerID.HL6), partial=True) as engine:
         report = await engine.submit(diff_action("01-clean-refactor.diff"), timeout=30)
     assert set(report.layer_results) == {LayerID.HL4, LayerID.HL6}
     assert report.outcome is Outcome.APPROVED

@@ -1,0 +1,298 @@
+"""What a signature covers, and checking one: decisions (their binding and the whole report) and
+layer reports.
+
+A decision carries two signatures by the Supervisor's key:
+
+- ``signature`` over its *binding* (the report and action ids, the agent, the action hash, the
+  outcome, the policy version, when it was decided and who resolved it), for executors that
+  act on the outcome and check only that;
+- ``report_signature`` over the whole report's canonical encoding: every field but
+  ``report_signature`` itself, so findings, layer results, the veto level, blocking reasons,
+  policy notes and the human's reason are covered too. ``signed_parts`` keeps a short digest
+  of each part as signed, so a verifier can name the part that was changed.
+
+A layer worker signs its ``LayerReport`` with its own key over the report's canonical encoding
+(every field but ``signature``); the Supervisor accepts reports signed by keys it trusts only.
+
+The canonical encoding is JSON with sorted keys, fields at their default value left out (so a
+field added later with a default does not change what older signatures cover), times as their
+UTC instant and integral floats as integers (a report built in process and the same report
+decoded from the wire encode alike). Each signed text starts with its own tag, so a signature
+of one kind is never valid as another.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import enum
+import hashlib
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from humangr.contracts import HumanLayerReport, LayerReport, LayerTask
+from humangr.engine.errors import SignatureError
+
+if TYPE_CHECKING:
+    import nacl.signing
+
+__all__ = [
+    "BINDING_ONLY_NOTICE",
+    "canonical_bytes",
+    "changed_parts",
+    "layer_report_bytes",
+    "report_bytes",
+    "report_parts",
+    "signed_binding",
+    "task_digest",
+    "verify_decision",
+    "verify_key",
+    "verify_layer_report",
+]
+
+_BINDING_TAG = "humangr-decision-v1"
+_REPORT_TAG = "humangr-report-v2"
+_LAYER_TAG = "humangr-layer-report-v1"
+_TASK_TAG = "humangr-layer-task-v1"
+_PREFIX_SERVER = 13 << 3
+_EXACT = 2.0**53
+"""Integral floats below this are encoded as integers (an int and its float encode alike)."""
+_UNSIGNED_PARTS = frozenset({"report_signature", "signed_parts", "signature", "signer"})
+BINDING_ONLY_NOTICE = (
+    "signed over its binding only (ids, agent, action hash, outcome, policy version, decided-at, "
+    "resolved-by), as older Supervisors sign: its findings, layer results and reasons are not "
+    "covered by the signature"
+)
+
+
+def _instant(value: datetime) -> str:
+    moment = value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _default(field: msgspec.structs.FieldInfo) -> Any:
+    if field.default is not msgspec.NODEFAULT:
+        return field.default
+    if field.default_factory is not msgspec.NODEFAULT:
+        return field.default_factory()
+    return msgspec.NODEFAULT
+
+
+def _plain(value: Any, skip: frozenset[str] = frozenset()) -> Any:
+    """``value`` as plain JSON values, canonically (see the module docstring)."""
+    if isinstance(value, msgspec.Struct):
+        out: dict[str, Any] = {}
+        for field in msgspec.structs.fields(value):
+            if field.name in skip:
+                continue
+            item = getattr(value, field.name)
+            default = _default(field)
+            if default is not msgspec.NODEFAULT and _same(item, default):
+                continue
+            out[field.encode_name] = _plain(item)
+        return out
+    if isinstance(value, enum.Enum):
+        return _plain(value.value)
+    if isinstance(value, datetime):
+        return _instant(value)
+    if isinstance(value, bool) or value is None or isinstance(value, str | int):
+        return value
+    if isinstance(value, float):
+        return int(value) if value.is_integer() and abs(value) < _EXACT else value
+    if isinstance(value, dict):
+        return {str(_plain(key)): _plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(item) for item in value]
+    if isinstance(value, bytes):
+        return base64.b64encode(value).decode()
+    raise TypeError(f"cannot sign a value of type {type(value).__name__}")
+
+
+def _same(value: Any, default: Any) -> bool:
+    try:
+        return bool(value == default)
+    except TypeError:
+        return False
+
+
+def canonical_bytes(tag: str, value: Any, skip: frozenset[str] = frozenset()) -> bytes:
+    """The canonical encoding of ``value`` (without the fields ``skip``), under ``tag``."""
+    return msgspec.json.encode([tag, _plain(value, skip)], order="sorted")
+
+
+def signed_binding(report: HumanLayerReport) -> bytes:
+    """The bytes a decision's binding ``signature`` covers (canonical JSON of the binding)."""
+    fields = [
+        _BINDING_TAG,
+        report.report_id,
+        report.action_id,
+        report.agent_id,
+        report.action_hash,
+        report.outcome.value,
+        report.policy_version,
+        _instant(report.decided_at),
+        report.resolved_by or "",
+    ]
+    return msgspec.json.encode(fields)
+
+
+def report_bytes(report: HumanLayerReport) -> bytes:
+    """The bytes a decision's ``report_signature`` covers: every field but that one."""
+    return canonical_bytes(_REPORT_TAG, report, frozenset({"report_signature"}))
+
+
+def layer_report_bytes(report: LayerReport) -> bytes:
+    """The bytes a layer report's ``signature`` covers: every field but that one."""
+    return canonical_bytes(_LAYER_TAG, report, frozenset({"signature"}))
+
+
+def task_digest(task: LayerTask) -> str:
+    """sha256 (hex) of ``task``'s canonical encoding: what a ``LayerReport`` names as the task
+    it answers."""
+    return hashlib.sha256(canonical_bytes(_TASK_TAG, task)).hexdigest()
+
+
+def _digest(value: Any) -> str:
+    data = msgspec.json.encode(_plain(value), order="sorted")
+    return hashlib.sha256(data).hexdigest()[:16]
+
+
+def report_parts(report: HumanLayerReport) -> dict[str, str]:
+    """A short digest of each part of ``report`` (``layer_results`` one per layer), for naming
+    what was changed after signing. Diagnostic only: the signature covers the parts in full."""
+    parts: dict[str, str] = {}
+    for field in msgspec.structs.fields(report):
+        if field.name in _UNSIGNED_PARTS:
+            continue
+        if field.name == "layer_results":
+            for lid, result in report.layer_results.items():
+                parts[f"layer_results.{lid.value}"] = _digest(result)
+            continue
+        parts[field.name] = _digest(getattr(report, field.name))
+    return parts
+
+
+def changed_parts(report: HumanLayerReport) -> list[str]:
+    """The parts of ``report`` whose digest is not the one in its ``signed_parts`` (added,
+    changed or removed); empty when it has none or they all match."""
+    if not report.signed_parts:
+        return []
+    now = report_parts(report)
+    return sorted(
+        name
+        for name in {*now, *report.signed_parts}
+        if now.get(name) != report.signed_parts.get(name)
+    )
+
+
+def verify_key(public_key: str) -> nacl.signing.VerifyKey:
+    """The ed25519 key of a public nkey (``N…``); ``SignatureError`` if it is not one."""
+    import nacl.signing
+
+    if public_key.strip().startswith("S"):
+        raise SignatureError(
+            "a seed (S…) was given where a public key (N…) belongs: keep the seed secret and "
+            "give its public key (`humangr key` prints it)"
+        )
+    try:
+        text = public_key.strip()
+        raw = base64.b32decode((text + "=" * (-len(text) % 8)).encode("ascii"))
+    except (binascii.Error, UnicodeEncodeError, ValueError):
+        raw = b""
+    body = raw[:-2]
+    good = len(raw) == 35 and binascii.crc_hqx(body, 0).to_bytes(2, "little") == raw[-2:]
+    if not good or body[0] != _PREFIX_SERVER:
+        raise SignatureError(
+            f"{public_key[:60]!r} is not a HUMANGR public key (expected 'N…', 56 characters, "
+            "as `humangr key` prints it)"
+        )
+    return nacl.signing.VerifyKey(body[1:])
+
+
+def _check(signer: str, signature: str, data: bytes) -> bool:
+    """Whether ``signature`` (base64url) is ``signer``'s over ``data``."""
+    import nacl.exceptions
+
+    try:
+        raw = base64.urlsafe_b64decode(signature + "=" * (-len(signature) % 4))
+        verify_key(signer).verify(data, raw)
+    except (binascii.Error, ValueError, nacl.exceptions.BadSignatureError, SignatureError):
+        return False
+    return True
+
+
+def _trusted(trusted: str | Iterable[str]) -> list[str]:
+    return [trusted] if isinstance(trusted, str) else list(trusted)
+
+
+def verify_decision(
+    report: HumanLayerReport, trusted: str | Iterable[str], *, require_whole: bool = False
+) -> str | None:
+    """Raise ``SignatureError`` unless ``report`` is signed by one of the ``trusted`` public
+    keys and unchanged since: its binding (a changed outcome, hash, resolver… fails) and, when
+    it carries one, the whole report (a changed finding, veto level, reason… fails, naming the
+    part where it can).
+
+    Returns a notice for a report signed over its binding only (an older Supervisor), or
+    ``None``; with ``require_whole`` such a report is refused instead."""
+    keys = _trusted(trusted)
+    what = f"the decision on {report.action_id}"
+    if not keys:
+        raise SignatureError("no trusted public key was given to verify the decision against")
+    if report.signature is None or report.signer is None:
+        raise SignatureError(f"{what} is not signed")
+    if report.signer not in keys:
+        raise SignatureError(f"{what} is signed by {report.signer}, which is not a trusted key")
+    verify_key(report.signer)
+    changed = changed_parts(report)
+    if not _check(report.signer, report.signature, signed_binding(report)):
+        parts = f" ({', '.join(changed)} changed)" if changed else ""
+        raise SignatureError(
+            f"the signature of {what} does not match it{parts}: the decision was changed after "
+            "it was signed, or forged"
+        )
+    if report.report_signature is None:
+        if report.signed_parts:
+            raise SignatureError(
+                f"{what} lists its signed parts but its report_signature was removed: the "
+                "report was changed after it was signed"
+            )
+        if require_whole:
+            raise SignatureError(
+                f"{what} is {BINDING_ONLY_NOTICE}; a whole-report signature is required"
+            )
+        return f"{what} is {BINDING_ONLY_NOTICE}"
+    if not _check(report.signer, report.report_signature, report_bytes(report)):
+        if changed:
+            raise SignatureError(
+                f"the report's {', '.join(changed)} of {what} changed after it was signed "
+                "(the outcome's binding is intact; do not trust the rest of the report)"
+            )
+        raise SignatureError(
+            f"the report's body was changed after signing ({what}); its binding is intact, "
+            "the rest of the report is not to be trusted"
+        )
+    return None
+
+
+def verify_layer_report(report: LayerReport, trusted: Iterable[str]) -> None:
+    """Raise ``SignatureError`` unless ``report`` is signed by one of the ``trusted`` worker
+    keys over its canonical encoding."""
+    what = f"the {report.layer_id} report for {report.action_id}"
+    if report.signature is None or report.signer is None:
+        raise SignatureError(
+            f"{what} is not signed; layer workers sign their reports (a forged report, or a "
+            "worker older than the Supervisor)"
+        )
+    if report.signer not in set(trusted):
+        raise SignatureError(
+            f"{what} is signed by {report.signer[:56]}, which is not a trusted worker key; "
+            "trust it on the Supervisor with --trust-workers if the worker is yours"
+        )
+    if not _check(report.signer, report.signature, layer_report_bytes(report)):
+        raise SignatureError(
+            f"the signature of {what} does not match it: changed after signing, or forged"
+        )
