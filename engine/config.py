@@ -13,7 +13,14 @@ from humangr.engine.errors import ConfigError
 from humangr.engine.review import DEFAULT_SETTINGS, GateSettings
 from humangr.engine.review.cost import DEFAULT_PRICES, ModelPrice
 
-__all__ = ["ALL_LAYERS", "MAX_REPAIRS", "ReviewConfig", "below_design_floor"]
+__all__ = [
+    "ALL_LAYERS",
+    "MAX_REPAIRS",
+    "STRONG_LAYERS",
+    "ReviewConfig",
+    "below_design_floor",
+    "weaker_settings",
+]
 
 ALL_LAYERS: tuple[LayerID, ...] = tuple(LayerID)
 _HOST = re.compile(r"^(?:\*\.)?[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9-]{1,63}){0,20}$")
@@ -21,19 +28,67 @@ MAX_REPAIRS = 2
 """The design's repair budget of one LLM reply (DESIGN.md section 6)."""
 
 
+STRONG_LAYERS: tuple[LayerID, ...] = (LayerID.HL4, LayerID.HL6, LayerID.HL7)
+"""The layers with a strong veto: a configuration without one of them reviews less than the
+design (security, compliance, the final review)."""
+
+
 def below_design_floor(gate: GateSettings, max_repairs: int) -> list[str]:
-    """Every setting weaker than the design (DESIGN.md section 4), as a sentence naming it."""
+    """Every threshold weaker than the design (DESIGN.md section 4), as a sentence naming it."""
     weak = []
+    if gate.runs_per_layer == 0:
+        weak.append(
+            "runs_per_layer=0 (no LLM run at all, even with an LLM configured: local checks "
+            "only; the floor is 2 runs)"
+        )
     if gate.min_valid_runs < 2:
         weak.append(f"min_valid_runs={gate.min_valid_runs} (the floor is 2 valid runs)")
     if 0 < gate.runs_per_layer < 2:
         weak.append(f"runs_per_layer={gate.runs_per_layer} (2 valid runs need at least 2 runs)")
+    if gate.confirm_votes > 2:
+        weak.append(
+            f"confirm_votes={gate.confirm_votes} (two runs confirm a finding; more lowers the "
+            "severity of what the runs found)"
+        )
     if gate.dissent_floor < VetoLevel.MEDIUM:
         weak.append(f"dissent_floor={gate.dissent_floor.value} (the floor is medium)")
     if gate.rejecting_mediums > 2:
         weak.append(f"rejecting_mediums={gate.rejecting_mediums} (two mediums must reject)")
     if max_repairs > MAX_REPAIRS:
         weak.append(f"max_repairs={max_repairs} (at most {MAX_REPAIRS} repairs of a reply)")
+    return weak
+
+
+def _wide_wildcards(name: str, entries: tuple[str, ...]) -> list[str]:
+    """Allow-list entries that cover a whole top-level domain (``*.com``): every host there."""
+    wide = [e for e in entries if e.startswith("*.") and "." not in e[2:].rstrip(".")]
+    if not wide:
+        return []
+    return [
+        f"{name} {', '.join(wide)} (a wildcard over a whole top-level domain lets data go to "
+        "anyone's host there; name your own domain, e.g. *.example.com)"
+    ]
+
+
+def weaker_settings(config: ReviewConfig) -> list[str]:
+    """Every setting of ``config`` that reviews less than the design, as a sentence naming
+    it: the thresholds (``below_design_floor``), a layer list without HL4, HL6 or HL7 (unless
+    an operator chose a partial review), submissions allowed to choose their layers, and
+    allow-list wildcards over a top-level domain."""
+    weak = below_design_floor(config.gate, config.max_repairs)
+    left_out = [lid.value for lid in STRONG_LAYERS if lid not in config.layers]
+    if left_out and not config.partial:
+        weak.append(
+            f"layers without {', '.join(left_out)} (the strong-veto layers HL4, HL6 and HL7 "
+            "review every action)"
+        )
+    if config.allow_layer_selection:
+        weak.append(
+            "allow_layer_selection (a submission, so the agent under review, may choose the "
+            "layers that review it)"
+        )
+    weak += _wide_wildcards("allowed_hosts", config.allowed_hosts)
+    weak += _wide_wildcards("allowed_email_domains", config.allowed_email_domains)
     return weak
 
 
@@ -67,12 +122,15 @@ class ReviewConfig:
     the work over."""
     allow_layer_selection: bool = False
     """Let a bus submission name the layers to run (``ActionSubmitted.layers``); off, such a
-    submission is refused: the Supervisor alone decides what is reviewed."""
+    submission is refused: the Supervisor alone decides what is reviewed. On, the agent under
+    review may leave out HL4: below the design floor, so it needs ``unsafe_policy``."""
     unsafe_policy: bool = False
     """Accept settings weaker than the design floor; every report then names them."""
     partial: bool = False
-    """An operator chose a subset of the layers (``humangr review --layers``); every report says
-    "partial review" and the chosen layers are part of the policy version."""
+    """An operator chose a subset of the layers for this run (``humangr review --layers``,
+    ``humangr mcp --layers``); every report says "partial review" and the chosen layers are
+    part of the policy version. Without it (a config file cannot set it), a layer list that
+    leaves out HL4, HL6 or HL7 is below the design floor and needs ``unsafe_policy``."""
     allowed_hosts: tuple[str, ...] = ()
     """Hosts tool calls may send data to (``api.example.com``, ``*.example.com``); empty: every
     host is outside, so secrets or personal data sent anywhere are reported."""
@@ -98,7 +156,7 @@ class ReviewConfig:
                         f"{name}: {entry!r} is not a host name (letters, digits, '-' and '.', "
                         "optionally starting with '*.')"
                     )
-        weak = below_design_floor(self.gate, self.max_repairs)
+        weak = weaker_settings(self)
         if weak and not self.unsafe_policy:
             raise ConfigError(
                 f"review settings weaker than the design floor: {'; '.join(weak)}; raise them, "
@@ -117,9 +175,7 @@ class ReviewConfig:
         notes = []
         if self.partial or self.layers != ALL_LAYERS:
             notes.append(f"partial review: {', '.join(lid.value for lid in self.layers)}")
-        notes += [
-            f"unsafe policy: {weak}" for weak in below_design_floor(self.gate, self.max_repairs)
-        ]
+        notes += [f"unsafe policy: {weak}" for weak in weaker_settings(self)]
         return notes
 
     @staticmethod

@@ -2,7 +2,7 @@
 
 The public API for agents::
 
-    async with humangr.connect() as hg:          # or connect("nats://…", public_key=…)
+    async with humangr.connect() as hg:          # or connect("nats://…", public_key="N…")
         @hg.guard
         async def write_file(path: str, content: str) -> None: ...
 
@@ -57,6 +57,7 @@ if TYPE_CHECKING:
         findings,
     )
     from humangr.engine.testing import humangr as testing_engine
+    from humangr.engine.trust import UNSIGNED_NOTE
 
 __version__ = "0.1.0"
 
@@ -98,6 +99,7 @@ _HOME: dict[str, tuple[str, str]] = {
     "ReviewConfig": ("humangr.engine.config", "ReviewConfig"),
     "ScriptedLLM": ("humangr.engine.llm", "ScriptedLLM"),
     "verify_decision": ("humangr.engine.signing", "verify_decision"),
+    "UNSIGNED_NOTE": ("humangr.engine.trust", "UNSIGNED_NOTE"),
     **{
         name: ("humangr.engine.testing", name)
         for name in ("HumangrTestEngine", "KitError", "KitTimeout", "clean", "finding", "findings")
@@ -106,6 +108,7 @@ _HOME: dict[str, tuple[str, str]] = {
 }
 
 __all__ = [
+    "UNSIGNED_NOTE",
     "ActionContext",
     "Client",
     "ConfigError",

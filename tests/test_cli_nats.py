@@ -31,7 +31,8 @@ async def test_submit_wait_then_report_by_action_id(
     prefix = f"cli{uuid.uuid4().hex[:8]}"
     bus = await NatsBus.connect(nats_url)
     try:
-        async with run_engine(bus=bus, subjects=Subjects(prefix)):
+        async with run_engine(bus=bus, subjects=Subjects(prefix)) as engine:
+            key = ["--public-key", engine.public_key]
             args = [
                 "submit",
                 str(EXAMPLES / "02-hardcoded-key-and-shell.diff"),
@@ -44,6 +45,7 @@ async def test_submit_wait_then_report_by_action_id(
                 "json",
                 "--timeout",
                 "20",
+                *key,
             ]
             code = await anyio.to_thread.run_sync(main, args)
             assert code == 2
@@ -58,11 +60,12 @@ async def test_submit_wait_then_report_by_action_id(
                 prefix,
                 "--format",
                 "json",
+                *key,
             ]
             assert await anyio.to_thread.run_sync(main, args) == 0
             stored = json.loads(capsys.readouterr().out)
             assert stored["report_id"] == decision["report_id"]
-            missing = ["report", "nope", "--nats", nats_url, "--prefix", prefix]
+            missing = ["report", "nope", "--nats", nats_url, "--prefix", prefix, *key]
             assert await anyio.to_thread.run_sync(main, missing) == 3
             assert "no report" in capsys.readouterr().err
     finally:
@@ -86,6 +89,7 @@ async def test_watch_streams_decisions(nats_url: str) -> None:
     bus = await NatsBus.connect(nats_url)
     try:
         async with run_engine(bus=bus, subjects=Subjects(prefix)) as engine:
+            command += ["--public-key", engine.public_key]
             async with await anyio.open_process(command, stdout=subprocess.PIPE) as watcher:
                 assert watcher.stdout is not None
                 [(_, action)] = load_actions([str(EXAMPLES / "01-clean-refactor.diff")])
@@ -114,6 +118,7 @@ def test_submit_to_an_unreachable_server_fails_fast(capsys: pytest.CaptureFixtur
             "--nats",
             "nats://127.0.0.1:1",
             "--wait",
+            "--insecure-unsigned",
         ]
     )
     assert code == 3
@@ -142,7 +147,8 @@ async def test_submit_checks_every_action_before_publishing_any(
     bad = tmp_path / name
     bad.write_bytes(data)
     args = [str(EXAMPLES / "01-clean-refactor.diff"), str(bad), "--nats", nats_url]
-    args += ["--prefix", prefix, "--timeout", "60", *(["--wait"] if wait else [])]
+    args += ["--prefix", prefix, "--timeout", "60"]
+    args += ["--wait", "--insecure-unsigned"] if wait else []
     async with (
         await NatsBus.connect(nats_url) as bus,
         bus.subscribe(Subjects(prefix).action_submit) as submitted,

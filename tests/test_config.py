@@ -35,7 +35,7 @@ def test_weaker_than_the_design_is_refused_unless_unsafe(
 
 def test_the_default_policy_has_no_notes_and_a_partial_one_says_so() -> None:
     assert ReviewConfig().policy_notes() == []
-    partial = ReviewConfig(layers=(LayerID.HL4, LayerID.HL6))
+    partial = ReviewConfig(layers=(LayerID.HL4, LayerID.HL6), partial=True)
     assert partial.policy_notes() == ["partial review: HL4, HL6"]
 
 

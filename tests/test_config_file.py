@@ -33,6 +33,7 @@ adaptive_redundancy = false
 max_repairs = 1
 report_retention_s = 3600
 allow_layer_selection = true
+unsafe_policy = true
 lease_s = 5
 
 [gate]
@@ -56,6 +57,7 @@ cache_write = 2.5
     )
     assert (config.max_repairs, config.report_retention_s, config.lease_s) == (1, 3600, 5)
     assert config.allow_layer_selection
+    assert config.unsafe_policy, "HL7 left out and layer selection need the unsafe switch"
     assert config.gate.rejecting_mediums == 1
     assert config.gate.dissent_floor is VetoLevel.STRONG
     assert config.prices["claude-sonnet-4-5"].input == 2.0

@@ -468,8 +468,9 @@ async def test_submit_sends_a_tool_call_and_its_decision_names_the_argument(
     prefix = f"tc{uuid.uuid4().hex[:8]}"
     bus = await NatsBus.connect(nats_url)
     try:
-        async with run_engine(bus=bus, subjects=Subjects(prefix)):
+        async with run_engine(bus=bus, subjects=Subjects(prefix)) as engine:
             args = ["submit", str(source), "--nats", nats_url, "--prefix", prefix, "--wait"]
+            args += ["--public-key", engine.public_key]
             args += ["--format", "json", "--timeout", "20"]
             with anyio.fail_after(30):
                 code = await anyio.to_thread.run_sync(main, args)

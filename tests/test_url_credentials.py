@@ -79,8 +79,8 @@ def test_cli_errors_show_no_url_credentials() -> None:
     url = f"nats://admin:{SECRET}@127.0.0.1:{free_port()}"
     for args in (
         ("submit", str(CLEAN_DIFF), "--nats", url),
-        ("report", "x", "--nats", url),
-        ("mcp", "--nats", url),
+        ("report", "x", "--nats", url, "--insecure-unsigned"),
+        ("mcp", "--nats", url, "--insecure-unsigned"),
         ("serve", "--nats", url, "--role", "supervisor"),
     ):
         line = assert_error(humangr(*args), "nats://***@127.0.0.1")

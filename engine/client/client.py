@@ -17,9 +17,10 @@ from anyio.lowlevel import EventLoopToken, current_token
 from humangr.contracts import ActionContext, HumanLayerReport, Subjects, encode
 from humangr.engine.bus import Bus
 from humangr.engine.decisions import DecisionWaiters
-from humangr.engine.errors import ContractError, EngineError, ReviewTimeout
+from humangr.engine.errors import ConfigError, ContractError, EngineError, ReviewTimeout
 from humangr.engine.redact import redact_url
 from humangr.engine.submission import new_action_id, submission
+from humangr.engine.trust import mark_unsigned
 
 from .guard import Guarding
 from .options import ConnectOptions, Settings
@@ -92,8 +93,16 @@ class Client(Guarding):
 
     @property
     def trusted_keys(self) -> tuple[str, ...]:
-        """The public keys a decision must be signed by (empty: signatures not checked)."""
+        """The public keys a decision must be signed by (empty only with
+        ``insecure_unsigned``: signatures not checked)."""
         return self.waiters.trusted
+
+    @property
+    def verified(self) -> bool:
+        """Whether every decision this client returns was checked against a trusted key;
+        ``False`` only with ``insecure_unsigned=True``, and then every report says
+        "unsigned: not verified"."""
+        return bool(self.waiters.trusted)
 
     @property
     def token(self) -> EventLoopToken:
@@ -123,10 +132,17 @@ class Client(Guarding):
         ``DecisionMismatch``) and, with trusted keys, one of them signed it unchanged (else
         ``SignatureError``). With ``final=True`` a ``needs_review`` is waited past for the
         human's resolution. No decision within ``timeout`` raises ``ReviewTimeout``; a refused
-        submission ``SubmissionRefused``."""
+        submission ``SubmissionRefused``. Without trusted keys (``insecure_unsigned``) the
+        report's first policy note says "unsigned: not verified"."""
         checked = as_action(action)
         if self._closed:
             raise EngineError("the HUMANGR client is closed; open a new one with connect()")
+        if self._own_user and checked.agent_id != self.agent_id:
+            raise ConfigError(
+                f"this client's NATS user reads only the decisions of agent {self.agent_id!r}, "
+                f"not of {checked.agent_id!r}; submit as {self.agent_id!r} or connect as that "
+                "agent's user"
+            )
         limit = timeout if timeout is not None else self.default_timeout(final)
         action_id = new_action_id()
         submitted = submission(checked, action_id, None)
@@ -151,7 +167,7 @@ class Client(Guarding):
             )
         if report is None:
             raise ReviewTimeout(action_id, limit, final=final)
-        return report
+        return report if self.verified else mark_unsigned(report)
 
     def _guard_target(self) -> tuple[Client, bool]:
         return self, False
@@ -159,7 +175,15 @@ class Client(Guarding):
     async def _run(self, *, task_status: TaskStatus[None]) -> None:
         self._token = current_token()
         self.loop_thread = threading.get_ident()
-        await self.waiters.run(self.bus, self.subjects, task_status=task_status)
+        pattern = self.subjects.decision(self.agent_id) if self._own_user else None
+        await self.waiters.run(self.bus, self.subjects, task_status=task_status, pattern=pattern)
+
+    @property
+    def _own_user(self) -> bool:
+        """Whether this agent has its own NATS user, so it reads only its own decisions
+        (deploy/nats-server.conf): it listens to ``decisions.<agent_id>``, not to them all."""
+        nats = self.settings.nats
+        return self.settings.url is not None and bool(nats.get("user") or nats.get("creds_file"))
 
     def _close(self) -> None:
         self._closed = True
@@ -173,16 +197,41 @@ def connect(
     """Connect an agent to HUMANGR: ``async with humangr.connect() as hg: ...``.
 
     Without ``url`` the engine runs in this process (on an in-memory bus, local checks unless
-    ``llm=`` is given) and its decisions are trusted by its own key. With a NATS URL the client
-    talks to ``humangr serve`` and trusts ``public_key=`` (or ``$HUMANGR_PUBLIC_KEY``); with no
-    key it checks action hashes only, and says so once in the log. Options are checked here:
-    an unknown one raises ``TypeError``, one that cannot work ``ConfigError``.
+    ``llm=`` is given) and its decisions are trusted by its own key. With a NATS URL (or
+    ``bus=``) the client talks to ``humangr serve`` and trusts ``public_key=`` (or
+    ``$HUMANGR_PUBLIC_KEY``); with no key it refuses to start (``ConfigError``) unless
+    ``insecure_unsigned=True``, and then every report says "unsigned: not verified". Options
+    are checked here: an unknown one raises ``TypeError``, one that cannot work
+    ``ConfigError``. An exception leaves the ``async with`` block as itself (never wrapped in
+    an ``ExceptionGroup``), so ``except humangr.ReviewTimeout`` catches it.
     """
     return _connected(Settings.parse(url, options))
 
 
 @asynccontextmanager
 async def _connected(settings: Settings) -> AsyncIterator[Client]:
+    try:
+        async with _running(settings) as client:
+            yield client
+    except BaseExceptionGroup as group:
+        sole = _sole(group)
+        if sole is None:
+            raise
+        raise sole from None
+
+
+def _sole(group: BaseExceptionGroup[BaseException]) -> BaseException | None:
+    """The one exception a (nested) group holds, if it holds exactly one."""
+    inner: BaseException = group
+    while isinstance(inner, BaseExceptionGroup):
+        if len(inner.exceptions) != 1:
+            return None
+        inner = inner.exceptions[0]
+    return inner
+
+
+@asynccontextmanager
+async def _running(settings: Settings) -> AsyncIterator[Client]:
     async with AsyncExitStack() as stack:
         subjects = Subjects(settings.prefix)
         engine: Engine | None = None
@@ -201,10 +250,12 @@ async def _connected(settings: Settings) -> AsyncIterator[Client]:
             stack.push_async_callback(bus.close)
             trusted = settings.trusted
         if not trusted:
+            if not settings.insecure_unsigned:  # ``Settings.parse`` refuses this; never trust
+                raise ConfigError("humangr.connect: no public key to verify decisions with")
             log.warning(
-                "humangr.connect: no public key given (public_key= or $HUMANGR_PUBLIC_KEY): "
-                "decisions are checked against the action hash only, their signatures are not "
-                "checked"
+                "humangr.connect: insecure_unsigned: decisions are checked against the action "
+                'hash only, their signatures are not checked; every report says "unsigned: '
+                'not verified"'
             )
         client = Client(bus, subjects, settings, trusted=trusted, engine=engine)
         async with anyio.create_task_group() as tg:
@@ -218,13 +269,17 @@ async def _connected(settings: Settings) -> AsyncIterator[Client]:
 
 async def _connect_nats(url: str, settings: Settings, subjects: Subjects) -> Bus:
     from humangr.engine.bus.nats import NatsBus
+    from humangr.engine.bus.subject import inbox_prefix_for
 
+    user = settings.nats.get("user")
+    inbox = settings.nats.get("inbox_prefix") or (inbox_prefix_for(user) if user else None)
     try:
         return await NatsBus.connect(
             url,
             name="humangr-client",
             subjects=subjects,
-            user=settings.nats.get("user"),
+            inbox_prefix=inbox,
+            user=user,
             password=settings.nats.get("password"),
             token=settings.nats.get("token"),
             creds_file=settings.nats.get("creds_file"),

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 from humangr.contracts import Subjects
 from humangr.engine.errors import ConfigError
+from humangr.engine.trust import PUBLIC_KEY_ENV, Trust, client_trust
 
 if TYPE_CHECKING:
     from humangr.engine.bus import Bus
@@ -18,7 +19,6 @@ if TYPE_CHECKING:
 
 __all__ = ["PUBLIC_KEY_ENV", "ConnectOptions", "Settings"]
 
-PUBLIC_KEY_ENV = "HUMANGR_PUBLIC_KEY"
 _TOKEN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 _EMBEDDED_ONLY = ("config", "llm")
 
@@ -34,7 +34,12 @@ class ConnectOptions(TypedDict, total=False):
     """The subject prefix of the engine (default ``hl``; ``humangr serve --prefix``)."""
     public_key: str | Sequence[str]
     """Public keys whose signatures are trusted (``humangr key``; default
-    ``$HUMANGR_PUBLIC_KEY``, comma-separated). The embedded engine trusts its own key."""
+    ``$HUMANGR_PUBLIC_KEY``, comma-separated). A served engine (a URL or ``bus``) needs one,
+    else ``connect`` refuses to start; the embedded engine trusts its own key."""
+    insecure_unsigned: bool
+    """Accept a served engine's decisions without checking any signature (no public key):
+    every report then says "unsigned: not verified". Anyone who can publish on the bus can
+    then approve an action; use it only for a local experiment."""
     config: ReviewConfig
     """The embedded engine's ``ReviewConfig`` (no URL only)."""
     llm: LLMClient | None
@@ -49,6 +54,10 @@ class ConnectOptions(TypedDict, total=False):
     """NATS credentials file (default ``$HUMANGR_NATS_CREDS``)."""
     token: str
     """NATS token."""
+    inbox_prefix: str
+    """Where replies to this agent arrive (default ``$HUMANGR_INBOX_PREFIX``, else
+    ``_INBOX_<user>`` with a NATS user: deploy/nats-server.conf lets each user read only its
+    own)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +69,9 @@ class Settings:
     timeout: float | None
     prefix: str
     trusted: tuple[str, ...]
+    """The public keys a decision must be signed by (empty: only with ``insecure_unsigned``,
+    or the embedded engine, which trusts its own)."""
+    insecure_unsigned: bool
     config: ReviewConfig | None
     llm: LLMClient | None
     bus: Bus | None
@@ -95,7 +107,9 @@ class Settings:
                 f"humangr.connect: {', '.join(misplaced)} configure the embedded engine; a "
                 "served engine is configured where it runs (`humangr serve`)"
             )
-        given_nats = [n for n in ("user", "password", "creds_file", "token") if n in options]
+        given_nats = [
+            n for n in ("user", "password", "creds_file", "token", "inbox_prefix") if n in options
+        ]
         if given_nats and url is None:
             raise ConfigError(
                 f"humangr.connect: {', '.join(given_nats)} are NATS credentials; give a NATS URL"
@@ -109,41 +123,40 @@ class Settings:
         timeout = options.get("timeout")
         if timeout is not None and not (isinstance(timeout, int | float) and timeout > 0):
             raise ConfigError("humangr.connect: timeout must be a positive number of seconds")
-        if "public_key" in options and not remote:
-            raise ConfigError(
-                "humangr.connect: public_key is for a served engine; the embedded engine "
-                "trusts its own key"
+        for name in ("public_key", "insecure_unsigned"):
+            if name in options and not remote:
+                raise ConfigError(
+                    f"humangr.connect: {name} is for a served engine; the embedded engine "
+                    "trusts its own key"
+                )
+        trust = (
+            client_trust(
+                options.get("public_key"),
+                insecure=options.get("insecure_unsigned", False),
+                who="humangr.connect",
+                key_option="public_key=",
+                insecure_option="insecure_unsigned=True",
+                environ=env,
             )
+            if remote
+            else Trust(())
+        )
         nats = {
             "user": options.get("user", env.get("HUMANGR_NATS_USER")),
             "password": options.get("password", env.get("HUMANGR_NATS_PASSWORD")),
             "creds_file": options.get("creds_file", env.get("HUMANGR_NATS_CREDS")),
             "token": options.get("token"),
+            "inbox_prefix": options.get("inbox_prefix", env.get("HUMANGR_INBOX_PREFIX")),
         }
         return cls(
             url=url,
             agent_id=agent_id,
             timeout=float(timeout) if timeout is not None else None,
             prefix=prefix,
-            trusted=_trusted(options.get("public_key"), env) if remote else (),
+            trusted=trust.keys,
+            insecure_unsigned=trust.insecure,
             config=options.get("config"),
             llm=options.get("llm"),
             bus=options.get("bus"),
             nats=nats,
         )
-
-
-def _trusted(given: str | Sequence[str] | None, env: Mapping[str, str]) -> tuple[str, ...]:
-    """The public keys given (a string may hold several, comma-separated), else the
-    environment's."""
-    if given is None:
-        given = env.get(PUBLIC_KEY_ENV, "")
-    if isinstance(given, str):
-        given = given.split(",")
-    keys = tuple(k.strip() for k in given if k.strip())
-    if any(not (k.startswith("N") and len(k) == 56) for k in keys):
-        raise ConfigError(
-            "humangr.connect: a public_key is not a public key (56 characters starting with "
-            "N); give the key `humangr key` prints, never the seed"
-        )
-    return keys

@@ -35,6 +35,11 @@ class SyncClient(Guarding):
     def trusted_keys(self) -> tuple[str, ...]:
         return self.client.trusted_keys
 
+    @property
+    def verified(self) -> bool:
+        """``Client.verified``: ``False`` only with ``insecure_unsigned=True``."""
+        return self.client.verified
+
     def review(
         self,
         action: ActionContext | Mapping[str, Any],

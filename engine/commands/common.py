@@ -69,16 +69,22 @@ async def connect_nats(
     url: str, *, jetstream: bool = False, prefix: str = "hl", ack_wait: float | None = None
 ) -> Bus:
     """Connect to NATS with credentials from the environment (``HUMANGR_NATS_USER``,
-    ``HUMANGR_NATS_PASSWORD``, ``HUMANGR_NATS_CREDS``); ``ack_wait`` (seconds) is how long a
+    ``HUMANGR_NATS_PASSWORD``, ``HUMANGR_NATS_CREDS``; replies to ``HUMANGR_INBOX_PREFIX``,
+    default ``_INBOX_<user>``); ``ack_wait`` (seconds) is how long a
     durable message may stay unacknowledged before JetStream delivers it again."""
     from humangr.engine.bus.nats import JetStreamConfig, NatsBus
+    from humangr.engine.bus.subject import inbox_prefix_for
 
     settings = JetStreamConfig() if ack_wait is None else JetStreamConfig(ack_wait=ack_wait)
+    user = os.environ.get("HUMANGR_NATS_USER")
+    # replies come to the user's own inbox (deploy/nats-server.conf: `_INBOX_<user>.>`)
+    inbox = os.environ.get("HUMANGR_INBOX_PREFIX") or (inbox_prefix_for(user) if user else None)
 
     try:
         return await NatsBus.connect(
             url,
-            user=os.environ.get("HUMANGR_NATS_USER"),
+            inbox_prefix=inbox,
+            user=user,
             password=os.environ.get("HUMANGR_NATS_PASSWORD"),
             creds_file=os.environ.get("HUMANGR_NATS_CREDS"),
             jetstream=settings if jetstream else None,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import signal
 import sys
 from collections.abc import AsyncIterator
@@ -19,8 +20,9 @@ from humangr.engine.bus import Bus
 from humangr.engine.errors import ConfigError
 from humangr.engine.metrics import Metrics
 from humangr.engine.redact import redact_url
+from humangr.engine.trust import PUBLIC_KEY_ENV, client_trust
 
-from .reviews import seconds
+from .reviews import key_options, seconds
 
 __all__ = ["add_parsers", "add_serve_options", "inbox_beside", "inbox_command"]
 
@@ -61,8 +63,10 @@ async def _inbox(args: argparse.Namespace) -> int:
     from humangr.engine.inbox import InboxSettings, Tls, load_reviewers, serve_inbox
     from humangr.engine.metrics_server import serve_metrics
 
-    from .review_client import open_channel
+    from .review_client import channel_trust, open_channel
 
+    if args.nats is not None:
+        channel_trust(args)  # no key, no inbox: checked before anything starts
     reviewers = load_reviewers(args.tokens)
     if (args.tls_cert is None) != (args.tls_key is None):
         raise ConfigError("give --tls-cert and --tls-key together (or neither, for plain HTTP)")
@@ -108,9 +112,12 @@ def inbox_command(args: argparse.Namespace) -> int:
 
 
 @asynccontextmanager
-async def inbox_beside(args: argparse.Namespace, bus: Bus, metrics: Metrics) -> AsyncIterator[None]:
+async def inbox_beside(
+    args: argparse.Namespace, bus: Bus, metrics: Metrics, own_key: str | None = None
+) -> AsyncIterator[None]:
     """``serve --inbox-port``: the inbox on ``bus`` while the block runs (nothing without the
-    option)."""
+    option). ``own_key``: the public key of the Supervisor served beside it, trusted with
+    ``$HUMANGR_PUBLIC_KEY``'s."""
     if args.inbox_port is None:
         yield
         return
@@ -119,7 +126,19 @@ async def inbox_beside(args: argparse.Namespace, bus: Bus, metrics: Metrics) -> 
 
     reviewers = load_reviewers(args.inbox_tokens)
     _warn_if_exposed(args.inbox_host, False)
-    channel = Channel(bus, Subjects(args.prefix), f"via {redact_url(args.nats)}", 10.0)
+    # This process's Supervisor key and $HUMANGR_PUBLIC_KEY's; with neither (no Supervisor
+    # served here) what the page shows is marked "unsigned: not verified".
+    env_keys = os.environ.get(PUBLIC_KEY_ENV, "")
+    own = ",".join(k for k in (own_key, env_keys) if k) or None
+    trust = client_trust(
+        own,
+        insecure=own is None,
+        who="humangr serve --inbox-port",
+        key_option="$HUMANGR_PUBLIC_KEY",
+        insecure_option="no key",
+    )
+    where = f"via {redact_url(args.nats)}"
+    channel = Channel(bus, Subjects(args.prefix), where, 10.0, trust=trust)
     async with anyio.create_task_group() as tg:
         serve = partial(
             serve_inbox, channel, reviewers, metrics, host=args.inbox_host, port=args.inbox_port
@@ -161,6 +180,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         "Supervisor started here; never the file of an engine that serves NATS",
     )
     inbox.add_argument("--prefix", default="hl", help="subject prefix (default hl)")
+    key_options(inbox)
     inbox.add_argument(
         "--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1)"
     )

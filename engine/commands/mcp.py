@@ -9,22 +9,33 @@ import anyio
 
 from humangr.engine.commands.common import llm_description, make_llm
 from humangr.engine.config import ReviewConfig
+from humangr.engine.errors import ConfigError
 
 __all__ = ["add_parsers", "mcp_command"]
 
 
 async def _mcp(args: argparse.Namespace) -> int:
     from humangr.engine.mcp import HumanLayerMCP, listen, open_backend, serve_http, serve_stdio
+    from humangr.engine.mcp.backend import mcp_trust
 
+    trust = None
+    if args.nats is not None:
+        trust = mcp_trust(args.public_key, insecure=args.insecure_unsigned)
+    elif args.public_key or args.insecure_unsigned:
+        raise ConfigError(
+            "humangr mcp: --public-key and --insecure-unsigned are for --nats; the engine in "
+            "process trusts its own key"
+        )
     config = ReviewConfig(
         layers=ReviewConfig.parse_layers(args.layers) if args.layers else ReviewConfig().layers,
         layer_deadline_s=args.deadline,
+        partial=bool(args.layers),
     )
     llm = make_llm(args.llm)
     sock = listen(args.host, args.port) if args.transport == "http" else None
     try:
         async with open_backend(
-            config, llm, nats_url=args.nats, prefix=args.prefix, timeout=args.timeout
+            config, llm, nats_url=args.nats, prefix=args.prefix, timeout=args.timeout, trust=trust
         ) as backend:
             app = HumanLayerMCP(backend, llm, llm_description(llm))
             if sock is not None:
@@ -55,6 +66,21 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         "--nats", help="submit to the engine behind this NATS URL instead of running it in process"
     )
     mcp.add_argument("--prefix", default="hl", help="subject prefix with --nats (default hl)")
+    mcp.add_argument(
+        "--public-key",
+        action="append",
+        default=[],
+        metavar="PUBLIC",
+        help="with --nats: accept only decisions signed by this public key (`humangr key` "
+        "prints it where the engine runs; repeatable; default: $HUMANGR_PUBLIC_KEY, "
+        "comma-separated); without one `mcp --nats` refuses to start",
+    )
+    mcp.add_argument(
+        "--insecure-unsigned",
+        action="store_true",
+        help="with --nats: accept decisions without checking any signature; every report then "
+        'says "unsigned: not verified"',
+    )
     mcp.add_argument(
         "--llm",
         help="none | anthropic | scripted:FILE (default: anthropic "

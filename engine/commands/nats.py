@@ -7,6 +7,10 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
+import re
+
+import msgspec
 
 from humangr.contracts import (
     ActionContext,
@@ -20,21 +24,38 @@ from humangr.engine.bus import Bus
 from humangr.engine.commands.common import connect_nats, load_actions, nats_options, runner
 from humangr.engine.commands.failure import UsageError
 from humangr.engine.commands.render import EXIT_CODES, render
-from humangr.engine.errors import BusTimeoutError, ContractError, EngineError
+from humangr.engine.errors import BusTimeoutError, ContractError, EngineError, SignatureError
 from humangr.engine.redact import redact_url
 from humangr.engine.review import action_hash
-from humangr.engine.signing import trusted_keys
 from humangr.engine.submission import fetch_report, new_action_id, submit_and_wait
+from humangr.engine.trust import Trust, client_trust
 
 __all__ = ["add_parsers"]
 
 log = logging.getLogger("humangr.client")
 
 
+def _trust(args: argparse.Namespace) -> Trust:
+    """The keys of ``--public-key``/``--key`` (else ``$HUMANGR_PUBLIC_KEY``); none only with
+    ``--insecure-unsigned`` — checked before anything is sent."""
+    return client_trust(
+        args.key,
+        insecure=args.insecure_unsigned,
+        who="",
+        key_option="--public-key",
+        insecure_option="--insecure-unsigned",
+    )
+
+
 async def _submit(args: argparse.Namespace) -> int:
     if args.final and not args.wait:
         raise UsageError("humangr submit", "--final waits past needs_review: give it with --wait")
+    trust = _trust(args) if args.wait else Trust((), insecure=True)
     actions = load_actions(args.sources)
+    if args.agent_id:  # an agent's own NATS user reads only its own decisions
+        if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}", args.agent_id):
+            raise UsageError("humangr submit", "--agent-id is 1-64 letters, digits, _ or -")
+        actions = [(n, msgspec.structs.replace(a, agent_id=args.agent_id)) for n, a in actions]
     bus = await connect_nats(args.nats)
     try:
         subjects = Subjects(args.prefix)
@@ -47,7 +68,7 @@ async def _submit(args: argparse.Namespace) -> int:
                 await bus.publish(subjects.action_submit, encode(submitted))
                 print(f"{name}: submitted as {submitted.action_id}")
                 continue
-            report = await _wait(bus, subjects, name, action, args)
+            report = trust.shown(await _wait(bus, subjects, name, action, args, trust))
             if report.action_hash != action_hash(action):
                 raise EngineError(
                     f"{name}: the decision {report.report_id} is for another action (hash "
@@ -62,7 +83,12 @@ async def _submit(args: argparse.Namespace) -> int:
 
 
 async def _wait(
-    bus: Bus, subjects: Subjects, name: str, action: ActionContext, args: argparse.Namespace
+    bus: Bus,
+    subjects: Subjects,
+    name: str,
+    action: ActionContext,
+    args: argparse.Namespace,
+    trust: Trust,
 ) -> HumanLayerReport:
     action_id = new_action_id()
     try:
@@ -73,7 +99,7 @@ async def _wait(
             action_id=action_id,
             timeout=args.timeout,
             final=args.final,
-            trusted_keys=trusted_keys(args.key),
+            trusted_keys=trust.keys,
         )
     except BusTimeoutError:
         if not args.final:
@@ -85,16 +111,30 @@ async def _wait(
         ) from None
 
 
+def _verified(report: HumanLayerReport, trust: Trust) -> HumanLayerReport:
+    """``report`` as shown: verified against the trusted keys (``SignatureError`` if not
+    signed by one), or marked "unsigned: not verified" without keys."""
+    if trust.keys:
+        from humangr.engine.signing import verify_decision
+
+        verify_decision(report, trust.keys)
+    return trust.shown(report)
+
+
 async def _watch(args: argparse.Namespace) -> int:
+    trust = _trust(args)
     bus = await connect_nats(args.nats)
     subjects = Subjects(args.prefix)
     try:
         async with bus.subscribe(subjects.decisions) as decisions:
             async for msg in decisions:
                 try:
-                    report = decode(msg.data, HumanLayerReport)
+                    report = _verified(decode(msg.data, HumanLayerReport), trust)
                 except ContractError as exc:
                     log.warning("skipped a message on %s: %s", msg.subject, exc)
+                    continue
+                except SignatureError as exc:
+                    log.warning("skipped a decision on %s, not trusted: %s", msg.subject, exc)
                     continue
                 print(render(args.format, report.action_id, report, msg.subject), flush=True)
     finally:
@@ -103,13 +143,35 @@ async def _watch(args: argparse.Namespace) -> int:
 
 
 async def _report(args: argparse.Namespace) -> int:
+    trust = _trust(args)
     bus = await connect_nats(args.nats)
     try:
-        report = await fetch_report(bus, Subjects(args.prefix), args.id, timeout=args.timeout)
+        found = await fetch_report(bus, Subjects(args.prefix), args.id, timeout=args.timeout)
     finally:
         await bus.close()
+    report = _verified(found, trust)
     print(render(args.format, report.action_id, report, f"via {redact_url(args.nats)}"))
     return 0
+
+
+def _key_options(parser: argparse.ArgumentParser, when: str = "") -> None:
+    parser.add_argument(
+        "--public-key",
+        "--key",
+        dest="key",
+        action="append",
+        default=[],
+        metavar="PUBLIC",
+        help=f"{when}accept only decisions signed by this public key (`humangr key` prints it "
+        "where the engine runs; repeatable; default: $HUMANGR_PUBLIC_KEY, comma-separated); "
+        "without one the command refuses to start",
+    )
+    parser.add_argument(
+        "--insecure-unsigned",
+        action="store_true",
+        help=f"{when}accept decisions without checking any signature (no public key); every "
+        'result then says "unsigned: not verified"',
+    )
 
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -117,14 +179,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     nats_options(submit)
     submit.add_argument("sources", nargs="+", help="FILE.json (ActionContext), FILE.diff or -")
     submit.add_argument("--wait", action="store_true", help="wait for and print the decision")
-    submit.add_argument(
-        "--key",
-        action="append",
-        default=[],
-        metavar="PUBLIC",
-        help="with --wait: accept only decisions signed by this public key (`humangr key`; "
-        "repeatable; default: $HUMANGR_PUBLIC_KEY, comma-separated)",
-    )
+    _key_options(submit, "with --wait: ")
     submit.add_argument(
         "--final",
         action="store_true",
@@ -133,11 +188,18 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     )
     submit.add_argument("--timeout", type=float, default=300.0)
     submit.add_argument("--format", choices=["text", "json", "markdown"], default="text")
+    submit.add_argument(
+        "--agent-id",
+        default=os.environ.get("HUMANGR_AGENT_ID"),
+        help="submit as this agent (default: $HUMANGR_AGENT_ID, else the file's, `cli` for a "
+        "diff); on deploy/nats-server.conf, the id your NATS user may read decisions of",
+    )
     submit.set_defaults(func=runner(_submit))
 
     watch = sub.add_parser("watch", help="stream decisions")
     nats_options(watch)
     watch.add_argument("--format", choices=["text", "json", "markdown"], default="text")
+    _key_options(watch)
     watch.set_defaults(func=runner(_watch))
 
     report = sub.add_parser("report", help="print a stored report by report or action id")
@@ -145,4 +207,5 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     report.add_argument("id")
     report.add_argument("--timeout", type=float, default=5.0)
     report.add_argument("--format", choices=["text", "json", "markdown"], default="text")
+    _key_options(report)
     report.set_defaults(func=runner(_report))

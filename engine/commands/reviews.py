@@ -17,7 +17,7 @@ from humangr.engine.errors import ConfigError
 from .render import EXIT_CODES, render, render_detail, render_listing
 from .review_client import Verdict, check_id, detail_of, list_reviews, open_channel, resolve
 
-__all__ = ["MIN_REASON", "add_parsers", "check_reason", "reviewer_name", "seconds"]
+__all__ = ["MIN_REASON", "add_parsers", "check_reason", "key_options", "reviewer_name", "seconds"]
 
 MIN_REASON = 20
 """Characters a reason needs besides spaces: a reviewer says why, not "ok"."""
@@ -83,6 +83,7 @@ async def _show(args: argparse.Namespace) -> int:
 async def _resolve(args: argparse.Namespace, verdict: Verdict, reviewer: str) -> int:
     async with open_channel(args) as channel:
         final = await resolve(channel, args.id, verdict, reviewer, args.reason, wait=args.timeout)
+        final = channel.shown(final)  # verified against the trusted keys, or marked unsigned
     print(render(args.format, final.action_id, final, channel.where))
     return EXIT_CODES[final.outcome]
 
@@ -121,6 +122,25 @@ def seconds(text: str) -> float:
     return value
 
 
+def key_options(parser: argparse.ArgumentParser) -> None:
+    """``--public-key`` and ``--insecure-unsigned`` of a reviewer command on NATS."""
+    parser.add_argument(
+        "--public-key",
+        action="append",
+        default=[],
+        metavar="PUBLIC",
+        help="with --nats: trust only reports signed by this public key (`humangr key` prints "
+        "it where the engine runs; repeatable; default: $HUMANGR_PUBLIC_KEY, comma-separated); "
+        "without one the command refuses to start",
+    )
+    parser.add_argument(
+        "--insecure-unsigned",
+        action="store_true",
+        help="with --nats: show reports without checking any signature; each then says "
+        '"unsigned: not verified"',
+    )
+
+
 def _where(parser: argparse.ArgumentParser) -> None:
     target = parser.add_mutually_exclusive_group(required=True)
     target.add_argument("--nats", help="NATS URL of the engine, e.g. nats://127.0.0.1:4222")
@@ -131,6 +151,7 @@ def _where(parser: argparse.ArgumentParser) -> None:
         "Supervisor started here; never the file of an engine that serves NATS",
     )
     parser.add_argument("--prefix", default="hl", help="subject prefix (default hl)")
+    key_options(parser)
     parser.add_argument(
         "--timeout",
         type=seconds,

@@ -24,10 +24,16 @@ from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStre
 from humangr.contracts import HumanLayerReport, ReviewRequested, decode
 from humangr.engine.bus import Subscription
 from humangr.engine.commands.review_client import Channel, list_reviews
-from humangr.engine.errors import BusClosedError, ContractError, EngineError, SlowConsumerError
+from humangr.engine.errors import (
+    BusClosedError,
+    ContractError,
+    EngineError,
+    SignatureError,
+    SlowConsumerError,
+)
 from humangr.engine.metrics import Metrics
 
-__all__ = ["Hub", "LiveEvent", "TooManyClients"]
+__all__ = ["Hub", "LiveEvent", "TooManyClients", "TooManyStreams"]
 
 log = logging.getLogger("humangr.inbox")
 Kind = Literal["review", "decided"]
@@ -35,6 +41,10 @@ Kind = Literal["review", "decided"]
 
 class TooManyClients(EngineError):
     """The inbox already streams to as many browsers as it allows."""
+
+
+class TooManyStreams(TooManyClients):
+    """This reviewer already has as many live pages open as one reviewer may."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +72,7 @@ class Hub:
         poll_s: float = 5.0,
         queue_size: int = 32,
         max_clients: int = 100,
+        max_per_reviewer: int = 8,
         recent: int = 50,
     ) -> None:
         self.channel = channel
@@ -69,6 +80,8 @@ class Hub:
         self.poll_s = poll_s
         self.queue_size = queue_size
         self.max_clients = max_clients
+        self.max_per_reviewer = max_per_reviewer
+        self._by_reviewer: dict[str, int] = {}
         self.recent: deque[HumanLayerReport] = deque(maxlen=recent)
         """Final decisions seen since the inbox started, newest first."""
         self._clients: set[MemoryObjectSendStream[LiveEvent]] = set()
@@ -95,19 +108,34 @@ class Hub:
             self.metrics.inbox_live_clients.set(0)
 
     @asynccontextmanager
-    async def events(self) -> AsyncIterator[MemoryObjectReceiveStream[LiveEvent]]:
-        """A browser's bounded queue of events while the block runs; ``TooManyClients`` if
-        the inbox is full."""
+    async def events(
+        self, reviewer: str = ""
+    ) -> AsyncIterator[MemoryObjectReceiveStream[LiveEvent]]:
+        """A browser's bounded queue of events while the block runs; ``TooManyStreams`` if
+        ``reviewer`` has ``max_per_reviewer`` pages open already (one reviewer cannot take
+        every slot), ``TooManyClients`` if the inbox is full."""
+        open_now = self._by_reviewer.get(reviewer, 0)
+        if open_now >= self.max_per_reviewer:
+            raise TooManyStreams(
+                f"you have {open_now} live pages open, the most one reviewer may; close one "
+                "(or reload it) to follow the reviews here"
+            )
         if len(self._clients) >= self.max_clients:
             raise TooManyClients(f"the inbox streams to {self.max_clients} pages already")
         send, receive = anyio.create_memory_object_stream[LiveEvent](self.queue_size)
         self._clients.add(send)
+        self._by_reviewer[reviewer] = open_now + 1
         self.metrics.inbox_live_clients.set(len(self._clients))
         try:
             with receive:
                 yield receive
         finally:
             self._clients.discard(send)
+            left = self._by_reviewer.get(reviewer, 1) - 1
+            if left > 0:
+                self._by_reviewer[reviewer] = left
+            else:
+                self._by_reviewer.pop(reviewer, None)
             send.close()
             self.metrics.inbox_live_clients.set(len(self._clients))
 
@@ -146,7 +174,11 @@ class Hub:
         self.publish(LiveEvent("review", request.action_id))
 
     def _on_decision(self, data: bytes) -> None:
-        report = decode(data, HumanLayerReport)
+        try:  # verified against the channel's keys, or marked "unsigned: not verified"
+            report = self.channel.shown(decode(data, HumanLayerReport))
+        except SignatureError as exc:
+            log.warning("inbox: skipped a decision no trusted key signed: %s", exc)
+            return
         if not report.resolved_by:
             return
         kept = [r for r in self.recent if r.action_id != report.action_id]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Protocol
@@ -14,6 +14,7 @@ from humangr.engine.errors import BusError, ContractError, EngineError
 from humangr.engine.llm import LLMClient
 from humangr.engine.redact import redact_url
 from humangr.engine.runtime import Engine, fetch_report, run_engine, submit_and_wait
+from humangr.engine.trust import Trust, client_trust
 
 __all__ = [
     "EngineBackend",
@@ -21,6 +22,7 @@ __all__ = [
     "ReportNotFound",
     "ReviewBackend",
     "in_process_backend",
+    "mcp_trust",
     "nats_backend",
     "redact_url",
 ]
@@ -66,6 +68,18 @@ async def _lookup(bus: Bus, subjects: Subjects, id_: str, timeout: float) -> Hum
         raise ReportNotFound(str(exc)) from None
 
 
+def mcp_trust(keys: Iterable[str], *, insecure: bool, who: str = "") -> Trust:
+    """The keys of ``humangr mcp --nats --public-key`` (else ``$HUMANGR_PUBLIC_KEY``); none
+    only with ``--insecure-unsigned``: a ``ConfigError`` saying what to do otherwise."""
+    return client_trust(
+        tuple(keys),
+        insecure=insecure,
+        who=who,
+        key_option="--public-key",
+        insecure_option="--insecure-unsigned",
+    )
+
+
 @dataclass(slots=True)
 class EngineBackend:
     """The review engine running in this process on a ``MemoryBus``."""
@@ -99,15 +113,24 @@ class NatsBackend:
     timeout: float = 300.0
     llm_review: bool = True
     trusted_keys: tuple[str, ...] = ()
-    """Public keys a decision must be signed by (none: the action hash is checked only)."""
+    """Public keys a decision must be signed by; none only when the user chose
+    ``--insecure-unsigned``, and then every report says "unsigned: not verified"."""
 
     async def validate(self, action: ActionContext) -> HumanLayerReport:
-        return await submit_and_wait(
+        report = await submit_and_wait(
             self.bus, self.subjects, action, timeout=self.timeout, trusted_keys=self.trusted_keys
         )
+        return Trust(self.trusted_keys).shown(report)
 
     async def report(self, id_: str) -> HumanLayerReport:
-        return await _lookup(self.bus, self.subjects, id_, min(self.timeout, 10.0))
+        """The stored report, verified against the trusted keys (``SignatureError`` if no
+        trusted key signed it), or marked "unsigned: not verified" without keys."""
+        report = await _lookup(self.bus, self.subjects, id_, min(self.timeout, 10.0))
+        if self.trusted_keys:
+            from humangr.engine.signing import verify_decision
+
+            verify_decision(report, self.trusted_keys)
+        return Trust(self.trusted_keys).shown(report)
 
 
 @asynccontextmanager
@@ -127,15 +150,21 @@ async def nats_backend(
     prefix: str = "hl",
     timeout: float = 300.0,
     llm_review: bool = True,
+    trust: Trust | None = None,
 ) -> AsyncIterator[NatsBackend]:
-    """A connection to the engine behind ``url`` (credentials from the environment; the
-    Supervisor's public keys from ``HUMANGR_PUBLIC_KEY``, comma-separated)."""
+    """A connection to the engine behind ``url`` (credentials from the environment). Decisions
+    must be signed by ``trust``'s keys (default: ``$HUMANGR_PUBLIC_KEY``, comma-separated);
+    without any key it refuses to start (``ConfigError``) before connecting, unless ``trust``
+    is explicitly insecure."""
     from humangr.engine.commands.common import connect_nats
-    from humangr.engine.signing import trusted_keys
 
+    if trust is None:
+        trust = mcp_trust((), insecure=False, who="nats_backend")
     bus = await connect_nats(url)
     try:
         mode = f"nats {redact_url(url)}"
-        yield NatsBackend(bus, Subjects(prefix), config, mode, timeout, llm_review, trusted_keys())
+        if not trust.keys:
+            mode += " (unsigned: not verified)"
+        yield NatsBackend(bus, Subjects(prefix), config, mode, timeout, llm_review, trust.keys)
     finally:
         await bus.close()

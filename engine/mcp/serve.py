@@ -14,6 +14,7 @@ import anyio
 from humangr.engine.config import ReviewConfig
 from humangr.engine.errors import ConfigError
 from humangr.engine.llm import LLMClient
+from humangr.engine.trust import Trust
 
 from .backend import ReviewBackend, in_process_backend, nats_backend
 from .server import HumanLayerMCP
@@ -32,14 +33,21 @@ async def open_backend(
     nats_url: str | None = None,
     prefix: str = "hl",
     timeout: float = 300.0,
+    trust: Trust | None = None,
 ) -> AsyncIterator[ReviewBackend]:
-    """The engine in process (no ``nats_url``), or a connection to one behind ``nats_url``."""
+    """The engine in process (no ``nats_url``), or a connection to one behind ``nats_url``
+    whose decisions must be signed by ``trust``'s keys (see ``nats_backend``)."""
     if nats_url is None:
         async with in_process_backend(config, llm) as engine:
             yield engine
     else:
         async with nats_backend(
-            nats_url, config, prefix=prefix, timeout=timeout, llm_review=llm is not None
+            nats_url,
+            config,
+            prefix=prefix,
+            timeout=timeout,
+            llm_review=llm is not None,
+            trust=trust,
         ) as remote:
             yield remote
 

@@ -107,7 +107,9 @@ class HumangrTestEngine(LayerScripting):
         Give an ``ActionContext`` or its fields as keywords (``agent_id`` defaults to
         ``test-agent``, ``action_type`` to ``code_diff`` with a diff, else ``tool_call``). With
         ``final=True`` a ``needs_review`` is waited past, for the human or the review deadline.
-        A submission the engine refuses raises ``KitError`` with the engine's reason.
+        A submission the engine refuses raises ``KitError`` with the engine's reason; one that
+        names ``layers`` is refused unless the engine runs with ``allow_layer_selection=True``
+        (below the design floor: with ``unsafe_policy=True``).
         """
         action = _action(action, fields)
         action_id = action_id or new_action_id()
@@ -284,10 +286,10 @@ async def _running(
 ) -> AsyncIterator[HumangrTestEngine]:
     config.setdefault("layer_deadline_s", 10.0)
     config.setdefault("review_deadline_s", 10.0)
-    # The test engine belongs to the test: its submissions may choose their layers.
-    config.setdefault("allow_layer_selection", True)
     if "layers" in config:
         config["layers"] = ReviewConfig.parse_layers(",".join(map(str, config["layers"])))
+        # The test chose its layers, as an operator's partial review does; every report says so.
+        config.setdefault("partial", True)
     settings = ReviewConfig(**config)
     book = ScriptBook() if llm == "scripted" else None
     client = book if book is not None else llm

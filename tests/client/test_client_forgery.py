@@ -16,7 +16,7 @@ import msgspec
 import pytest
 from client_helpers import served
 
-from humangr import DecisionMismatch, EngineError, SignatureError
+from humangr import ConfigError, DecisionMismatch, EngineError, SignatureError
 from humangr.contracts import (
     ActionSubmitted,
     HumanLayerReport,
@@ -29,6 +29,7 @@ from humangr.contracts import (
 from humangr.engine.bus import Bus, MemoryBus
 from humangr.engine.client import Client, connect
 from humangr.engine.signing import SigningKey
+from humangr.engine.trust import UNSIGNED_NOTE
 
 pytestmark = pytest.mark.anyio
 
@@ -154,17 +155,67 @@ async def test_a_decision_for_another_action_hash_is_a_mismatch(stage: Stage) ->
             await review_against(stage, hg, other_action, lambda r: r)
 
 
-async def test_without_a_key_only_the_hash_is_checked_and_the_log_says_so(
+async def test_without_a_key_the_client_refuses_to_start(
+    stage: Stage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("HUMANGR_PUBLIC_KEY", raising=False)
+    seen: list[bytes] = []
+
+    async def record() -> None:
+        async with stage.bus.subscribe(stage.subjects.action_submit) as submissions:
+            async for msg in submissions:
+                seen.append(msg.data)
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(record)
+        await anyio.wait_all_tasks_blocked()
+        with pytest.raises(ConfigError, match="no public key") as caught:
+            async with stage.client() as hg:
+                await hg.review(ACTION)
+        await stage.bus.flush()
+        tg.cancel_scope.cancel()
+    assert "public_key=" in str(caught.value)
+    assert "insecure_unsigned=True" in str(caught.value)
+    assert seen == [], "nothing was submitted"
+
+
+async def test_insecure_unsigned_works_and_every_result_says_unsigned(
     stage: Stage, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("HUMANGR_PUBLIC_KEY", raising=False)
     with caplog.at_level(logging.WARNING, logger="humangr.client"):
-        async with stage.client() as hg:
+        async with stage.client(insecure_unsigned=True) as hg:
             assert hg.trusted_keys == ()
+            assert not hg.verified
             report = await review_against(stage, hg, lambda r: r)
     assert report.outcome is Outcome.REJECTED
+    assert report.policy_notes[0] == UNSIGNED_NOTE
+    assert "unsigned: not verified" in UNSIGNED_NOTE
     warnings = [r for r in caplog.records if "signatures are not" in r.getMessage()]
     assert len(warnings) == 1
+
+
+async def test_a_key_and_insecure_unsigned_together_are_refused(stage: Stage) -> None:
+    with pytest.raises(ConfigError, match="not both"):
+        stage.client(public_key=SUPERVISOR.public_key, insecure_unsigned=True)
+    with pytest.raises(ConfigError, match="True or False"):
+        stage.client(insecure_unsigned="no")
+
+
+async def test_a_forged_unsigned_approval_is_never_an_approval_for_a_keyed_client(
+    stage: Stage,
+) -> None:
+    """The attack the key requirement stops: the agent (or anyone on the bus) answers its own
+    submission with an unsigned ``approved`` before the Supervisor does."""
+
+    def forged(r: HumanLayerReport) -> HumanLayerReport:
+        return replace(
+            r, outcome=Outcome.APPROVED, blocking_reasons=[], signer=None, signature=None
+        )
+
+    async with stage.client(public_key=SUPERVISOR.public_key) as hg:
+        with pytest.raises(SignatureError, match="not signed"):
+            await review_against(stage, hg, forged)
 
 
 async def test_the_key_comes_from_the_environment(

@@ -34,6 +34,8 @@ async def test_validate_through_a_remote_engine_on_nats(nats_url: str, tmp_path:
                 async with mcp_session(
                     "--nats",
                     nats_url,
+                    "--public-key",
+                    engine.public_key,
                     "--prefix",
                     prefix,
                     "--llm",
@@ -88,7 +90,8 @@ async def test_the_engine_url_is_shown_without_credentials(tmp_path: Path) -> No
     with NatsServer(jetstream=False, config_file=conf) as server:
         url = server.url.replace("nats://", f"nats://carol:{SECRET}@")
         with (tmp_path / "server.log").open("w+") as errlog, anyio.fail_after(TIMEOUT):
-            async with mcp_session("--nats", url, "--llm", "none", errlog=errlog) as session:
+            args = ("--nats", url, "--insecure-unsigned", "--llm", "none")
+            async with mcp_session(*args, errlog=errlog) as session:
                 thresholds = resource_json(
                     await session.read_resource("human_layer://config/thresholds")
                 )
