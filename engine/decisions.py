@@ -105,10 +105,18 @@ class DecisionWaiters:
         finally:
             self._waiting.pop(action_id, None)
 
-    async def run(self, bus: Bus, subjects: Subjects, *, task_status: TaskStatus[None]) -> None:
-        """Listen on ``decisions.>`` and ``dlq`` until cancelled; ready once subscribed."""
+    async def run(
+        self,
+        bus: Bus,
+        subjects: Subjects,
+        *,
+        task_status: TaskStatus[None],
+        pattern: str | None = None,
+    ) -> None:
+        """Listen on ``pattern`` (default ``decisions.>``; one agent's decisions for an agent
+        that may read only its own) and ``dlq`` until cancelled; ready once subscribed."""
         async with (
-            bus.subscribe(subjects.decisions) as decisions,
+            bus.subscribe(pattern or subjects.decisions) as decisions,
             bus.subscribe(subjects.dlq) as letters,
             anyio.create_task_group() as tg,
         ):

@@ -118,12 +118,14 @@ async def test_a_reviewer_resolves_what_an_agent_waits_for(
 ) -> None:
     diff = tmp_path / "slow.diff"
     diff.write_text(SLOW)
-    nats = ("--nats", secured.url)
+    nats = ("--nats", secured.url, "--insecure-unsigned")  # the roles are under test here
     async with serving(secured.url, tmp_path), anyio.create_task_group() as tg:
         waited: list[subprocess.CompletedProcess[str]] = []
 
         async def agent_waits() -> None:
-            args = ("submit", str(diff), *nats, "--wait", "--final", "--timeout", "60")
+            # --agent-id: the id whose decisions the `agent` user may read
+            args = ("submit", str(diff), *nats, "--wait", "--final", "--agent-id", "agent")
+            args = (*args, "--timeout", "60")
             waited.append(await run("agent", *args, "--format", "json"))
 
         tg.start_soon(agent_waits)

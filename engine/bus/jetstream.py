@@ -31,6 +31,7 @@ from nats.js.api import (
     RetentionPolicy,
     StorageType,
     StreamConfig,
+    StreamInfo,
 )
 
 from humangr.contracts.subjects import Subjects
@@ -172,6 +173,15 @@ async def ensure_streams(js: JetStreamContext, subjects: Subjects, config: JetSt
         ),
     ]
     for stream in wanted:
+        # A role that may not change streams (only the operator and the Supervisor may: see
+        # deploy/nats-server.conf) binds to a stream that is already as wanted, asking nothing.
+        try:
+            if _unchanged(await js.stream_info(str(stream.name)), stream):
+                continue
+        except nats.js.errors.NotFoundError:
+            pass
+        except (nats.errors.Error, OSError) as exc:
+            raise _bus_error(f"cannot read JetStream stream {stream.name}", exc) from exc
         try:
             await js.add_stream(stream)
             continue
@@ -189,7 +199,25 @@ async def ensure_streams(js: JetStreamContext, subjects: Subjects, config: JetSt
                 )
             await js.update_stream(stream)
         except (nats.errors.Error, OSError) as exc:
-            raise _bus_error(f"cannot update JetStream stream {stream.name}", exc) from exc
+            raise _bus_error(
+                f"cannot update JetStream stream {stream.name} (only the operator and the "
+                "Supervisor may change a stream: start the Supervisor first, with the same "
+                "settings)",
+                exc,
+            ) from exc
+
+
+def _unchanged(info: StreamInfo, wanted: StreamConfig) -> bool:
+    """Whether an existing stream already has the settings ``ensure_streams`` would give it."""
+    have = info.config
+    return (
+        sorted(have.subjects or []) == sorted(wanted.subjects or [])
+        and have.retention == wanted.retention
+        and have.storage == wanted.storage
+        and (have.num_replicas or 1) == (wanted.num_replicas or 1)
+        and (have.duplicate_window or 0) == (wanted.duplicate_window or 0)
+        and (have.max_age or 0) == (wanted.max_age or 0)
+    )
 
 
 async def ensure_consumer(

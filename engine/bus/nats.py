@@ -40,7 +40,12 @@ from .jetstream import (
 )
 from .nats_subscription import CLEANUP_TIMEOUT, NatsSubscription, from_core
 from .publish_log import log_position, published_since
-from .subject import matches, validate_publish_subject, validate_subscribe_subject
+from .subject import (
+    matches,
+    validate_inbox_prefix,
+    validate_publish_subject,
+    validate_subscribe_subject,
+)
 
 __all__ = ["JetStreamConfig", "NatsBus", "NatsSubscription"]
 
@@ -103,15 +108,25 @@ class NatsBus:
         connect_timeout: float = 5.0,
         reconnect_time_wait: float = 2.0,
         max_reconnect_attempts: int = -1,
+        inbox_prefix: str | None = None,
     ) -> NatsBus:
         """Connect to NATS (failing fast with ``BusError`` if no server of ``url`` answers).
 
         Once connected, a lost connection is retried every ``reconnect_time_wait`` seconds,
         ``max_reconnect_attempts`` times (-1: forever), logged under ``humangr.bus``.
+        ``inbox_prefix`` is where replies to this connection's requests arrive (default
+        ``_INBOX``); a server that scopes replies per user wants its own (``inbox_prefix_for``).
         """
         servers = [url] if isinstance(url, str) else list(url)
         if not servers:
             raise ConfigError("no NATS server URL given")
+        if inbox_prefix is not None:
+            try:
+                validate_inbox_prefix(inbox_prefix)
+            except ValueError as exc:
+                raise ConfigError(
+                    f"{exc}; use letters, digits, _ and - (e.g. _INBOX_agent)"
+                ) from None
         if creds_file is not None:
             if not await anyio.Path(creds_file).is_file():
                 raise ConfigError(f"NATS creds file {creds_file} does not exist")
@@ -140,6 +155,7 @@ class NatsBus:
                     disconnected_cb=bus._on_disconnected,
                     reconnected_cb=bus._on_reconnected,
                     closed_cb=bus._on_closed,
+                    inbox_prefix=inbox_prefix or "_INBOX",
                 )
         except _ConnectFailed as exc:
             cause = exc.cause

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-__all__ = ["matches", "validate_publish_subject", "validate_subscribe_subject"]
+import re
+
+__all__ = [
+    "inbox_prefix_for",
+    "matches",
+    "validate_inbox_prefix",
+    "validate_publish_subject",
+    "validate_subscribe_subject",
+]
 
 
 def _tokens(subject: str) -> list[str]:
@@ -42,3 +50,21 @@ def matches(pattern: tuple[str, ...], subject: tuple[str, ...]) -> bool:
         if token != "*" and token != subject[index]:
             return False
     return len(pattern) == len(subject)
+
+
+def validate_inbox_prefix(prefix: str) -> str:
+    """An inbox prefix (reply subjects are ``PREFIX.<id>``): tokens without wildcards."""
+    try:
+        validate_publish_subject(prefix)
+    except ValueError as exc:
+        raise ValueError(f"invalid inbox prefix {prefix!r}: {exc}") from None
+    return prefix
+
+
+def inbox_prefix_for(user: str) -> str:
+    """The inbox prefix of a NATS user in deploy/nats-server.conf: ``_INBOX_<user>``.
+
+    Each user may read only its own replies (``_INBOX_<user>.>``), so one agent never sees
+    the replies another one asked for. Characters a subject token cannot hold become ``_``.
+    """
+    return "_INBOX_" + re.sub(r"[^A-Za-z0-9_-]", "_", user)[:64]

@@ -19,6 +19,7 @@ from humangr.engine.commands.render_diff import printable
 from humangr.engine.commands.review_client import Channel
 from humangr.engine.metrics import Metrics
 
+from .limits import SignInLimiter
 from .live import Hub
 from .pages import age, time_left
 from .security import SecurityHeaders
@@ -46,6 +47,20 @@ class InboxSettings:
     """Pages receiving live updates at once."""
     failed_sign_in_delay: float = 0.3
     """Seconds a refused sign-in waits before it answers."""
+    max_streams_per_reviewer: int = 8
+    """Live-update pages one reviewer may have open at once (of ``max_clients``)."""
+    sign_in_burst: int = 5
+    """Sign-in attempts one client address may make at once..."""
+    sign_in_per_s: float = 0.5
+    """...and then per second (``429`` with ``Retry-After`` past that)."""
+    lockout_after: int = 10
+    """Wrong tokens in a row that lock a client address out..."""
+    lockout_s: float = 900.0
+    """...for this many seconds."""
+    header_timeout: float = 10.0
+    """Seconds a client has to send a request's line and headers, else it is disconnected."""
+    body_timeout: float = 30.0
+    """Seconds a client has to send a request's body, else it is disconnected."""
 
 
 def _when(value: datetime | None) -> str:
@@ -97,6 +112,12 @@ class Inbox:
         self.hub = hub
         self.settings = settings
         self.sessions = Sessions(lifetime_s=settings.session_s)
+        self.limiter = SignInLimiter(
+            burst=settings.sign_in_burst,
+            per_s=settings.sign_in_per_s,
+            lockout_after=settings.lockout_after,
+            lockout_s=settings.lockout_s,
+        )
         self.templates = templates()
 
     def session(self, request: Request) -> Session:

@@ -15,8 +15,10 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response, StreamingResponse
 from starlette.types import Receive, Scope, Send
 
+from humangr.engine.metrics import Metrics
+
 from .app import Inbox
-from .live import Hub, TooManyClients
+from .live import Hub, TooManyClients, TooManyStreams
 
 __all__ = ["PING_S", "EventStream", "live_events"]
 
@@ -27,15 +29,17 @@ RETRY_MS = 2_000
 class EventStream(StreamingResponse):
     """A ``text/event-stream`` response fed by one page's queue of the hub."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: Hub, reviewer: str = "", metrics: Metrics | None = None) -> None:
         super().__init__(
             iter(()), media_type="text/event-stream", headers={"x-accel-buffering": "no"}
         )
         self.hub = hub
+        self.reviewer = reviewer
+        self.metrics = metrics
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
-            async with self.hub.events() as events:
+            async with self.hub.events(self.reviewer) as events:
                 await send(
                     {"type": "http.response.start", "status": 200, "headers": self.raw_headers}
                 )
@@ -57,6 +61,11 @@ class EventStream(StreamingResponse):
                         chunk = b": ping\n\n" if waited.cancelled_caught else event.sse()
                         await self._body(send, chunk)
                     tg.cancel_scope.cancel()
+        except TooManyStreams as exc:
+            if self.metrics is not None:
+                self.metrics.inbox_refused.labels(reason="too_many_streams").inc()
+            await PlainTextResponse(f"{exc}\n", status_code=429)(scope, receive, send)
+            return
         except TooManyClients as exc:
             await PlainTextResponse(f"{exc}\n", status_code=503)(scope, receive, send)
             return
@@ -70,6 +79,7 @@ class EventStream(StreamingResponse):
 
 async def live_events(request: Request) -> Response:
     inbox: Inbox = request.app.state.inbox
-    if inbox.session(request).reviewer is None:
+    reviewer = inbox.session(request).reviewer
+    if reviewer is None:
         return inbox.refuse("signed_out", "sign in first", 401)
-    return EventStream(inbox.hub)
+    return EventStream(inbox.hub, reviewer, inbox.metrics)

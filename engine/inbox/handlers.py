@@ -90,6 +90,16 @@ async def signin_page(request: Request) -> Response:
 
 async def signin(request: Request) -> Response:
     inbox = _inbox(request)
+    host = request.client.host if request.client else None
+    wait = inbox.limiter.admit(host)
+    if wait is not None:
+        refused = inbox.refuse(
+            "rate_limited",
+            f"too many sign-in attempts from your address; try again in {wait} s",
+            429,
+        )
+        refused.headers["retry-after"] = str(wait)
+        return refused
     session = inbox.sessions.read(request.cookies.get(COOKIE))
     if session is None:
         return inbox.refuse(
@@ -103,6 +113,7 @@ async def signin(request: Request) -> Response:
     reviewer = inbox.reviewers.who(form["token"].strip())
     if reviewer is None:
         inbox.metrics.inbox_refused.labels(reason="bad_token").inc()
+        inbox.limiter.failed(host)
         await anyio.sleep(inbox.settings.failed_sign_in_delay)
         return inbox.page(
             request,
@@ -112,6 +123,7 @@ async def signin(request: Request) -> Response:
             next=next_page if _NEXT.fullmatch(next_page) else "",
             error="This token is not valid. Ask for yours to whoever runs the inbox.",
         )
+    inbox.limiter.succeeded(host)
     fresh = inbox.sessions.new(reviewer)
     response = RedirectResponse(next_page if _NEXT.fullmatch(next_page) else "/reviews", 303)
     inbox.set_cookie(request, response, fresh)

@@ -57,11 +57,18 @@ def listen(host: str, port: int) -> socket.socket:
         ) from exc
 
 
-def _config(app: object, tls: Tls | None) -> object:
+def _config(app: object, tls: Tls | None, settings: InboxSettings) -> object:
     import uvicorn
+
+    from .deadlines import deadline_protocol
 
     config = uvicorn.Config(
         app,  # type: ignore[arg-type]
+        # slow clients: read deadlines on headers and bodies, 16 KiB of headers at most, idle
+        # kept-alive connections closed after 5 s
+        http=deadline_protocol(settings.header_timeout, settings.body_timeout),
+        h11_max_incomplete_event_size=16_384,
+        timeout_keep_alive=5,
         log_config=None,
         log_level="warning",
         access_log=False,
@@ -114,9 +121,10 @@ async def serve_inbox(
         poll_s=settings.poll_s,
         queue_size=settings.queue_size,
         max_clients=settings.max_clients,
+        max_per_reviewer=settings.max_streams_per_reviewer,
     )
     app = create_app(Inbox(channel, reviewers, metrics, hub, settings))
-    server = Embedded(_config(app, tls))  # type: ignore[arg-type]
+    server = Embedded(_config(app, tls, settings))  # type: ignore[arg-type]
     with _closing(listen(host, port)) as sock:
         bound = int(sock.getsockname()[1])
         async with anyio.create_task_group() as tg:

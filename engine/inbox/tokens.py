@@ -8,15 +8,19 @@ starting with ``#`` are comments. In the environment, ``;`` also separates entri
     kVx1c4Qm0p9m2Jd7sYQe3w8zA5tB6nL1  alice
     Yt3r0fWq8sN2bV6xC1mZ4kP7hG9jD5aE  Bob Martin
 
-A token is 20 to 256 characters of letters, digits and ``-._~+/=`` (``python -c "import
-secrets; print(secrets.token_urlsafe(32))"`` makes one). The same token twice is an error; a
-file that other users may read or write, or its group may write, is refused.
+A token is 32 to 256 characters of letters, digits and ``-._~+/=`` that look random: at least
+128 bits by ``estimated_bits`` (a run or a repeat of characters, a short alphabet or a
+predictable sequence counts for little); ``python -c "import secrets;
+print(secrets.token_urlsafe(32))"`` makes one. A weak token is refused when the inbox starts,
+never just warned about: a guessable token is a reviewer's signature. The same token twice is
+an error; a file that other users may read or write, or its group may write, is refused.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import os
 import re
 import stat
@@ -26,12 +30,65 @@ from pathlib import Path
 
 from humangr.engine.errors import ConfigError
 
-__all__ = ["ENV_TOKENS", "MAX_TOKENS_BYTES", "Reviewers", "load_reviewers", "parse_tokens"]
+__all__ = [
+    "ENV_TOKENS",
+    "MAX_TOKENS_BYTES",
+    "MIN_TOKEN_BITS",
+    "Reviewers",
+    "estimated_bits",
+    "load_reviewers",
+    "parse_tokens",
+]
 
 ENV_TOKENS = "HUMANGR_INBOX_TOKENS"
 MAX_TOKENS_BYTES = 65_536
 MAX_NAME = 128
-_TOKEN = re.compile(r"[A-Za-z0-9\-._~+/=]{20,256}")
+_TOKEN = re.compile(r"[A-Za-z0-9\-._~+/=]{32,256}")
+MIN_TOKEN_BITS = 128
+_MAKE_ONE = '`python -c "import secrets; print(secrets.token_urlsafe(32))"`'
+
+
+def estimated_bits(token: str) -> float:
+    """A cautious estimate of the entropy of ``token``, in bits.
+
+    Each character counts for what is left of it once the text before it is known: nothing for
+    a character that repeats the one before or continues a run (``aaaa``, ``1234``, ``abcd``),
+    else the bits of its share of the token (its empirical entropy), never more than the
+    bits of the alphabet the token draws from. A random token of ``token_urlsafe(32)`` scores
+    about 200; twenty ``a``, a word, or a keyboard walk score far below 128.
+    """
+    if not token:
+        return 0.0
+    pool = 0
+    for chars, size in (
+        (str.islower, 26),
+        (str.isupper, 26),
+        (str.isdigit, 10),
+        (lambda c: not c.isalnum(), 7),
+    ):
+        if any(chars(c) for c in token):
+            pool += size
+    counts: dict[str, int] = {}
+    for c in token:
+        counts[c] = counts.get(c, 0) + 1
+    n = len(token)
+    per_char = -sum(k / n * math.log2(k / n) for k in counts.values())
+    per_char = min(per_char, math.log2(pool))
+    kept = 1
+    for i in range(1, n):
+        run = abs(ord(token[i]) - ord(token[i - 1])) <= 1
+        repeat = i >= 2 and token[i - 2 : i + 1] in token[:i]  # a trigram seen before
+        if not run and not repeat:
+            kept += 1
+    return kept * per_char
+
+
+def _weak(token: str) -> str | None:
+    """Why ``token`` is too weak to sign in with, else ``None`` (never shows the token)."""
+    bits = estimated_bits(token)
+    if bits < MIN_TOKEN_BITS:
+        return f"about {bits:.0f} bits, fewer than {MIN_TOKEN_BITS}: it could be guessed"
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,8 +138,12 @@ def parse_tokens(text: str, source: str, *, separators: str = "\n") -> Reviewers
         token, *rest = stripped.split(maxsplit=1)
         if not _TOKEN.fullmatch(token):
             raise ConfigError(
-                f"{where}: a token is 20-256 letters, digits or -._~+/= (make one with "
-                '`python -c "import secrets; print(secrets.token_urlsafe(32))"`)'
+                f"{where}: a token is 32-256 letters, digits or -._~+/= (make one with {_MAKE_ONE})"
+            )
+        weak = _weak(token)
+        if weak is not None:
+            raise ConfigError(
+                f"{where}: the token is too weak ({weak}); make a random one with {_MAKE_ONE}"
             )
         digest = hashlib.sha256(token.encode()).digest()
         if digest in seen:

@@ -20,10 +20,20 @@ from anyio.abc import Process
 from anyio.streams.text import TextReceiveStream
 
 from humangr.engine.bus.nats import JetStreamConfig, NatsBus
+from humangr.engine.bus.subject import inbox_prefix_for
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
-ROLES = ("agent", "reviewer", "observer", "supervisor", "layer", "worker", "monitor")
+ROLES = (
+    "agent",
+    "reviewer",
+    "observer",
+    "supervisor",
+    "layer",
+    "worker",
+    "monitor",
+    "operator",
+)
 
 
 def env_example() -> dict[str, str]:
@@ -48,7 +58,25 @@ async def connect_as(url: str, role: str, *, jetstream: bool = False) -> NatsBus
         password=password(role),
         jetstream=JetStreamConfig(storage="memory", poll_interval=0.2) if jetstream else None,
         connect_timeout=3.0,
+        inbox_prefix=inbox_prefix_for(role),
     )
+
+
+def with_agent(conf: str, agent_id: str) -> str:
+    """``conf`` with one more agent user, made from the block its comments document ("Adding
+    an agent") exactly as they say: uncomment, replace ``ID`` and ``ID_UPPER``."""
+    lines = conf.splitlines()
+    start = lines.index("#      {")
+    end = lines.index("#      }", start)
+    block = "\n".join(line.removeprefix("#") for line in lines[start : end + 1])
+    block = block.replace("ID_UPPER", agent_id.upper().replace("-", "_")).replace("ID", agent_id)
+    assert "users: [\n" in conf, "nats-server.conf has no users list"
+    return conf.replace("users: [\n", "users: [\n" + block + "\n", 1)
+
+
+def agent_password_variable(agent_id: str) -> str:
+    """The variable the documented agent block reads the agent's password from."""
+    return f"HUMANGR_AGENT_{agent_id.upper().replace('-', '_')}_PASSWORD"
 
 
 def role_env(role: str | None) -> dict[str, str]:

@@ -30,6 +30,7 @@ from humangr.contracts import (
 from humangr.engine.bus import Bus
 from humangr.engine.bus.jetstream import JetStreamConfig, stream_names
 from humangr.engine.bus.nats import NatsBus
+from humangr.engine.bus.subject import inbox_prefix_for
 from humangr.engine.review import action_hash
 from humangr.engine.signing import load_signing_key, verify_decision
 from humangr.engine.state.kv import namespace_of
@@ -57,7 +58,7 @@ S = Subjects()
 def action(n: int, *, flawed: bool = True) -> ActionContext:
     diff = SWALLOWED if flawed else SWALLOWED.replace("    except:\n+        pass", "")
     return ActionContext(
-        agent_id="agent-k",
+        agent_id="agent",  # the id of NATS user `agent` (deploy/nats-server.conf)
         action_type="code_diff",
         action_description=f"load json, variant {n}",
         code_diff=diff + f"+# variant {n}\n",
@@ -120,9 +121,9 @@ class Decisions:
 
 @asynccontextmanager
 async def watching(bus: Bus) -> AsyncIterator[Decisions]:
-    """A plain core subscriber on every decision, as a client would count them."""
+    """A plain core subscriber on the agent's decisions, as a client would count them."""
     record = Decisions()
-    async with bus.subscribe(S.decisions) as sub, anyio.create_task_group() as tg:
+    async with bus.subscribe(S.decision("agent")) as sub, anyio.create_task_group() as tg:
 
         async def collect() -> None:
             async for msg in sub:
@@ -295,7 +296,11 @@ async def test_switching_from_core_to_jetstream_does_not_decide_again(
     must see in the shared state that they were decided."""
     url = clean_server.url
     earlier = await NatsBus.connect(  # creates the streams, as serve --jetstream does
-        url, user="supervisor", password=password("supervisor"), jetstream=JetStreamConfig()
+        url,
+        user="supervisor",
+        password=password("supervisor"),
+        jetstream=JetStreamConfig(),
+        inbox_prefix=inbox_prefix_for("supervisor"),
     )
     await earlier.close()
     agent = await connect_as(url, "agent")

@@ -12,6 +12,7 @@ from deploy_helpers import password
 from humangr.engine.bus import ExhaustedSource
 from humangr.engine.bus.jetstream import JetStreamConfig
 from humangr.engine.bus.nats import NatsBus
+from humangr.engine.bus.subject import inbox_prefix_for
 from humangr.engine.testing.natsserver import NatsServer
 
 pytestmark = [pytest.mark.anyio, pytest.mark.nats]
@@ -26,6 +27,7 @@ async def connect(url: str, role: str, *, jetstream: bool = True) -> NatsBus:
         password=password(role),
         jetstream=CONFIG if jetstream else None,
         connect_timeout=3.0,
+        inbox_prefix=inbox_prefix_for(role),
     )
 
 
@@ -35,7 +37,7 @@ async def connect(url: str, role: str, *, jetstream: bool = True) -> NatsBus:
         ("supervisor", "hl.actions.submit", "supervisor", "agent"),
         ("layer", "hl.layers.HL1.task", "layer-HL1", "supervisor"),
         ("worker", "hl.agents.dev.request", "agent-dev", "monitor"),
-        ("monitor", "hl.work.order", "monitor", "monitor"),
+        ("monitor", "hl.work.order", "pipeline-supervisor", "monitor"),
     ],
 )
 async def test_each_pulling_role_claims_what_exhausted_its_deliveries(

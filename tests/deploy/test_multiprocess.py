@@ -24,7 +24,7 @@ USAGE = {"input_tokens": 200, "output_tokens": 30, "cache_read_tokens": 150}
 
 def diff_action(name: str) -> ActionContext:
     return ActionContext(
-        agent_id="agent-mp",
+        agent_id="agent",  # the id of NATS user `agent` (deploy/nats-server.conf)
         action_type="code_diff",
         action_description=f"apply {name}",
         code_diff=(EXAMPLES / name).read_text(),

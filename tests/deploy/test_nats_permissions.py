@@ -104,7 +104,7 @@ ALLOWED = [
     ("supervisor", "hl.layers.HL4.task", "layer", "hl.layers.*.task"),
     ("layer", "hl.layers.report", "supervisor", "hl.layers.report"),
     ("supervisor", "hl.actions.act-1.cancel", "layer", "hl.actions.*.cancel"),
-    ("supervisor", "hl.decisions.agent-1", "agent", "hl.decisions.*"),
+    ("supervisor", "hl.decisions.agent", "agent", "hl.decisions.agent"),
     ("supervisor", "hl.reviews.pending", "reviewer", "hl.reviews.pending"),
     ("reviewer", "hl.reviews.act-1.resolve", "supervisor", "hl.reviews.*.resolve"),
     ("supervisor", "hl.decisions.agent-1", "reviewer", "hl.decisions.>"),

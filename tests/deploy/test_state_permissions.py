@@ -15,7 +15,7 @@ from humangr.engine.testing.natsserver import NatsServer
 pytestmark = [pytest.mark.anyio, pytest.mark.nats]
 
 OWN = {
-    "supervisor": ("decisions", "reports", "outbox", "pending", "inflight"),
+    "supervisor": ("decisions", "reports", "outbox", "pending", "inflight", "quarantine"),
     "worker": ("breakers",),
     "monitor": ("pipeline_orders", "pipeline_reviews"),
 }

@@ -224,7 +224,7 @@ def test_every_startup_error_is_one_line(tmp_path: Path, tokens: Path) -> None:
         for args, says in cases:
             assert_error(humangr(*args, env=env()), says)
     with_env = humangr(*base, env={**env(), ENV_TOKENS: "short alice"})
-    assert_error(with_env, f"{ENV_TOKENS}: entry 1: a token is 20-256")
+    assert_error(with_env, f"{ENV_TOKENS}: entry 1: a token is 32-256")
 
 
 def test_plain_http_beyond_loopback_is_warned_about(tmp_path: Path, tokens: Path) -> None:

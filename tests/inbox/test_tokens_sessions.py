@@ -14,8 +14,8 @@ from humangr.engine.errors import ConfigError
 from humangr.engine.inbox.sessions import Session, Sessions, _b64
 from humangr.engine.inbox.tokens import ENV_TOKENS, load_reviewers, parse_tokens
 
-A = "a" * 20
-B = "B-._~+/=0123456789xyz"
+A = "h0vAyP_oA0wxIiM8DDkD-KUS6fcdqRO4mRbuDFb1DNo"
+B = "B-._~+/=U-wfa5C8iuEp2v-dGVM-B1wDd386tHdb"
 GOOD = f"""\
 # reviewers of the inbox
 {A} alice
@@ -40,7 +40,7 @@ def test_a_tokens_file_names_each_reviewer() -> None:
     assert reviewers.names == ["alice", "Bob  Martin (on call)"]
     assert reviewers.who(A) == "alice"
     assert reviewers.who(B) == "Bob  Martin (on call)"
-    for wrong in ("", A[:-1], A + "a", A.upper(), f" {A}", "alice", "\udcff" * 20):
+    for wrong in ("", A[:-1], A + "a", A.upper(), f" {A}", "alice", "\udcff" * 32):
         assert reviewers.who(wrong) is None, wrong
 
 
@@ -50,9 +50,9 @@ def test_a_tokens_file_names_each_reviewer() -> None:
         ("", "no reviewer tokens"),
         ("# only a comment\n\n", "no reviewer tokens"),
         (f"{A}\n", "entry 1: a token without a reviewer name"),
-        ("short alice\n", "entry 1: a token is 20-256"),
-        (f"{'x' * 257} alice\n", "a token is 20-256"),
-        ("a" * 19 + "é alice\n", "a token is 20-256"),
+        ("short alice\n", "entry 1: a token is 32-256"),
+        (f"{'x' * 257} alice\n", "a token is 32-256"),
+        (A[:-1] + "é alice\n", "a token is 32-256"),
         (f"{A} alice\n{B} bob\n{A} carol\n", "entry 3: the same token as entry 1"),
         (f"{A} {'n' * 129}\n", "1-128 printable"),
         (f"{A} ali\x1bce\n", "1-128 printable"),
