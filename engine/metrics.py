@@ -20,6 +20,7 @@ __all__ = [
     "RESOLUTIONS",
     "RESOLUTION_BUCKETS",
     "SAVED_REASONS",
+    "STATE_BUCKETS",
     "TOKEN_KINDS",
     "Metrics",
     "exported_names",
@@ -36,14 +37,16 @@ RESOLUTIONS = ("approved", "rejected", "timeout")
 """The ``verdict`` label values of ``humangr_review_resolutions_total``."""
 SAVED_REASONS = ("rules", "adaptive", "early_exit")
 """The ``reason`` label values of ``humangr_llm_calls_saved_total``."""
-DEAD_LETTER_REASONS = ("undecodable", "refused", "failed", "max_deliver", "lost")
+DEAD_LETTER_REASONS = ("undecodable", "refused", "failed", "max_deliver", "lost", "damaged_state")
 """The ``reason`` label values of ``humangr_dead_letter_reasons_total``."""
+STATE_BUCKETS = ("decisions", "reports", "outbox", "pending", "inflight")
+"""The ``bucket`` label values of ``humangr_state_quarantined_total``."""
 INBOX_PAGES = ("list", "review", "signin")
 """The ``page`` label values of ``humangr_inbox_page_views_total``."""
 INBOX_DECISIONS = ("approved", "rejected", "refused", "unconfirmed")
 """The ``verdict`` label values of ``humangr_inbox_decisions_total``: the final decision of a
 resolution sent from the inbox, the Supervisor or the inbox refused it, or none came in time."""
-INBOX_REFUSALS = ("signed_out", "csrf", "bad_form", "bad_token")
+INBOX_REFUSALS = ("signed_out", "csrf", "bad_form", "bad_token", "rate_limited", "too_many_streams")
 """The ``reason`` label values of ``humangr_inbox_refused_requests_total``."""
 _OUTCOMES = ("approved", "rejected", "needs_review")
 _LAYERS = ("HL1", "HL2", "HL3", "HL4", "HL5", "HL6", "HL7")
@@ -184,8 +187,15 @@ class Metrics:
         self.dead_letter_reasons = Counter(
             "humangr_dead_letter_reasons",
             "Dead letters by reason: undecodable, refused (by a handler), failed (a handler "
-            "raised), max_deliver (never acknowledged), lost (slow consumer).",
+            "raised), max_deliver (never acknowledged), lost (slow consumer), damaged_state (a "
+            "damaged entry in the state store).",
             ["reason"],
+            registry=r,
+        )
+        self.state_quarantined = Counter(
+            "humangr_state_quarantined",
+            "Damaged state-store entries set aside in the quarantine bucket, by bucket.",
+            ["bucket"],
             registry=r,
         )
         self.pending_reviews = Gauge(
@@ -231,7 +241,8 @@ class Metrics:
         )
         self.inbox_refused = Counter(
             "humangr_inbox_refused_requests",
-            "Requests the review inbox refused, by reason (signed_out, csrf, bad_form, bad_token).",
+            "Requests the review inbox refused, by reason (signed_out, csrf, bad_form, bad_token, "
+            "rate_limited, too_many_streams).",
             ["reason"],
             registry=r,
         )
@@ -263,6 +274,8 @@ class Metrics:
             self.llm_calls.labels(outcome=outcome)
         for reason in DEAD_LETTER_REASONS:
             self.dead_letter_reasons.labels(reason=reason)
+        for bucket in STATE_BUCKETS:
+            self.state_quarantined.labels(bucket=bucket)
         for verdict in RESOLUTIONS:
             self.review_resolutions.labels(verdict=verdict)
             self.review_resolution_time.labels(verdict=verdict)

@@ -41,12 +41,29 @@ _USERINFO = re.compile(
 )
 
 
+_QUERY_PAIR = re.compile(r"(?P<key>[?&;](?P<name>[\w.-]{1,60}+)=)(?P<value>[^&#\s\"'<>]++)")
+_QUERY_NAME = re.compile(
+    r"(?i)key|sig|signature|code|auth|pass|pw|apikey|x-api-key|jwt|session|bearer|access"
+)
+"""Short query parameter names that carry a credential (``?key=…``, ``&sig=…``); longer ones
+are those ``_KEYWORD`` finds (``&access_token=…``, ``?client_secret=…``)."""
+
+
+def _query_value(m: re.Match[str]) -> str:
+    if _QUERY_NAME.fullmatch(m["name"]) or _KEYWORD.search(m["name"]):
+        return f"{m['key']}{REDACTED}"
+    return m[0]
+
+
 def redact_urls(text: str) -> str:
     """``text`` with the user-info (user name, password, token) of every URL replaced, up to
-    the last ``@`` of the authority, as a URL parser reads it (``http://u:p@ss@host``)."""
-    if "@" not in text:
-        return text
-    return _USERINFO.sub(lambda m: f"{m['scheme']}{REDACTED}@", text)
+    the last ``@`` of the authority, as a URL parser reads it (``http://u:p@ss@host``), and
+    the values of query parameters that carry credentials (``?key=…``, ``&token=…``)."""
+    if "@" in text:
+        text = _USERINFO.sub(lambda m: f"{m['scheme']}{REDACTED}@", text)
+    if "=" in text:
+        text = _QUERY_PAIR.sub(_query_value, text)
+    return text
 
 
 def redact_url(url: str) -> str:
@@ -73,15 +90,52 @@ _KNOWN_TOKENS = re.compile(
             r"\bAIza[0-9A-Za-z_-]{35}",
             r"\bnpm_[A-Za-z0-9]{36}",
             r"\bpypi-[A-Za-z0-9_-]{40,}",
+            r"\bsq0(?:csp|atp)-[0-9A-Za-z_-]{22,}",
             r"(?<![\w-])SG\.[A-Za-z0-9_-]{16,}+\.[A-Za-z0-9_-]{16,}+",
             r"(?<![\w-])eyJ[A-Za-z0-9_-]{8,}+\.[A-Za-z0-9_-]{8,}+\.[A-Za-z0-9_-]*+",
         )
     )
 )
+_NKEY_SEED = re.compile(r"(?<![A-Z2-7])S[ACNOUX][A-Z2-7]{56}(?![A-Z2-7])")
+"""An nkey seed (``SU…`` user, ``SA…`` account, ``SN…`` server, …): 58 base32 characters."""
+_KEY_BODY = re.compile(
+    r"(?<![A-Za-z0-9+/])(?:M[IHC][A-Za-z0-9+/]{38}|b3BlbnNzaC1rZXktdjE)[A-Za-z0-9+/]*+"
+    r"(?:(?:\\r)?\\n(?:\\r)?|\r?\n[ \t]*+)?+(?:[A-Za-z0-9+/]{16,}+"
+    r"(?:(?:\\r)?\\n|\r?\n[ \t]*+)?+)*+=*+"
+)
+"""A private key's body without its PEM header: base64 DER (``MII…``, ``MHc…``, ``MC4…``) or an
+OpenSSH key, on one line or many (real or JSON-escaped line breaks)."""
+_BASE64_BLOCK = re.compile(
+    r"(?m)^[ \t]*+[A-Za-z0-9+/]{40,}+={0,2}[ \t]*+"
+    r"(?:\r?\n[ \t]*+[A-Za-z0-9+/]{16,}+={0,2}[ \t]*+)++$"
+)
+"""Two or more lines of nothing but base64 (a PEM body of any kind, header cut off)."""
+_STRICT_NAME = (
+    r"(?i:(?:client[_-]?|db[_-]?|admin[_-]?|user[_-]?)?"
+    r"(?:passw(?:or)?d|passphrase|pwd|pass|secret|api[_-]?key|apikey|access[_-]?key"
+    r"|secret[_-]?key|private[_-]?key|(?:access|auth|refresh|bearer|api)?[_-]?token"
+    r"|credentials?|seed|nkey))"
+)
+_QUOTE = r"(?:\\*+[\"'])?+"
+"""An opening quote, JSON-escaped any number of times (``\\"`` inside a JSON string)."""
+_LONE_BACKSLASH = r"\\++(?![\"'])"
+"""Backslashes inside a value, but not the escape of its closing quote."""
+_ESCAPED_PAIR = re.compile(
+    r"(?<!\\)(?P<key>(?P<e>\\++)\"(?P<name>[^\"\\\n]{1,120}+)(?P=e)\"\s*+[:=]\s*+)"
+    r"(?P<q>(?P=e)\")(?P<value>(?:[^\"\\\n]|\\++(?!\"))*+)(?P=q)"
+)
+"""``\\"password\\": \\"x\\"``: a JSON object inside a JSON string (a tool call's arguments)."""
+_COLON_PAIR = re.compile(
+    rf"(?<![\w.$-])(?P<key>(?P<name>{_STRICT_NAME}):[ \t]++)"
+    rf"(?P<q>{_QUOTE})(?P<value>(?:[^\s\"',;}}\]\\]|{_LONE_BACKSLASH})++)"
+)
+"""``password: x`` anywhere on a line (``_YAML_PAIR`` takes the start of a line), for the names
+of ``_STRICT_NAME`` only: ``…input_tokens: Expected`` in an error stays as it is."""
 _AUTH_HEADER = re.compile(r"(?i)\b((?:bearer|basic|token)\s++)[A-Za-z0-9._~+/-]{12,}+=*")
 _KEYWORD = re.compile(
     r"(?i)passw(?:or)?d|passphrase|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key"
     r"|auth[_-]?(?:key|token)|authorization|credential|session[_-]?(?:id|key)|cookie"
+    r"|(?:account|shared|master|signing|encryption|client)[_-]?key|nkey|signing[_-]?seed"
 )
 # Keys are matched whole and possessively (no backtracking into them), then checked for a
 # keyword: linear time on hostile input.
@@ -91,11 +145,11 @@ _QUOTED_PAIR = re.compile(
 )
 _ASSIGNED = re.compile(
     r"(?<![\w.-])(?P<key>(?P<name>[\w.-]{1,120}+)\s*+(?:=>|:=|=)\s*+)"
-    r"(?P<q>[\"']?)(?P<value>[^\s\"'&;,)}\]]++)"
+    rf"(?P<q>{_QUOTE})(?P<value>(?:[^\s\"'&;,)}}\]\\]|{_LONE_BACKSLASH})++)"
 )
 _YAML_PAIR = re.compile(
     r"(?m)^(?P<key>[ \t-]{0,16}+(?P<name>[\w.-]{1,120}+):[ \t]++)"
-    r"(?P<q>[\"']?)(?P<value>[^\s\"'#]++)"
+    rf"(?P<q>{_QUOTE})(?P<value>(?:[^\s\"'#\\]|{_LONE_BACKSLASH})++)"
 )
 _CANDIDATE = re.compile(r"[^\s\"'`,;{}\[\]()<>]{16,}+")
 _SCAN_WINDOW = 64_000
@@ -124,11 +178,17 @@ def redact_secrets(text: str) -> str:
     the first 64,000 characters only; the patterns cover all of it."""
     text = redact_urls(text)
     text = _PRIVATE_KEY.sub(REDACTED, text)
+    text = _BASE64_BLOCK.sub(REDACTED, text)
+    text = _KEY_BODY.sub(REDACTED, text)
+    text = _NKEY_SEED.sub(REDACTED, text)
     text = _KNOWN_TOKENS.sub(REDACTED, text)
     text = _AUTH_HEADER.sub(lambda m: f"{m[1]}{REDACTED}", text)
     text = _QUOTED_PAIR.sub(_value_quoted, text)
+    if "\\" in text:
+        text = _ESCAPED_PAIR.sub(_value_quoted, text)
     text = _ASSIGNED.sub(_value, text)
     text = _YAML_PAIR.sub(_value, text)
+    text = _COLON_PAIR.sub(lambda m: f"{m['key']}{m['q']}{REDACTED}", text)
     detector = _detector()
     if detector is None:
         return text

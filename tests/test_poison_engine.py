@@ -66,6 +66,8 @@ def consumed(subjects: Subjects, root: Path) -> dict[str, type[Any]]:
     for actor in actors:
         ctx = ActorContext(MemoryBus(), subjects, Metrics(), actor.name)
         for route in actor.routes(ctx):
+            if not route.report_undecodable:
+                continue  # a dead-letter reader: a letter about a letter would loop
             tokens = [
                 "poison" if token in ("*", ">") else token for token in route.subject.split(".")
             ]

@@ -17,7 +17,7 @@ import anyio
 from humangr.contracts import Usage
 from humangr.engine.errors import ConfigError
 from humangr.engine.metrics import Metrics
-from humangr.engine.redact import redact_url, redact_urls
+from humangr.engine.redact import redact_secrets, redact_url
 
 from .anthropic_failures import TRANSPORT_ERRORS, classify
 from .base import LLMReply, LLMRequest
@@ -303,10 +303,12 @@ class AnthropicLLM:
             tokens.labels(kind="cache_write").inc(usage.cache_write_tokens)
 
     def _redact(self, text: str) -> str:
-        """``text`` without the API key and without credentials in any URL (a ``base_url``
-        such as ``http://user:pass@host`` is named in transport errors)."""
-        text = redact_urls(text)
-        return text.replace(self._secret, "[redacted]") if self._secret else text
+        """``text`` without the API key and without any credential ``redact_secrets`` finds:
+        a ``base_url`` such as ``http://user:pass@host`` or ``https://proxy/v1?key=…`` is
+        named in transport errors, and an error body may echo anything."""
+        if self._secret:
+            text = text.replace(self._secret, "[redacted]")
+        return redact_secrets(text)
 
 
 def _usage(message: Any) -> Usage:

@@ -9,6 +9,7 @@ from typing import Any
 from humangr.contracts import Usage
 from humangr.engine.errors import LLMError
 from humangr.engine.metrics import Metrics
+from humangr.engine.redact import redact_secrets
 
 from .base import LLMClient, LLMRequest, Message
 from .errors import LLMReplyInvalid
@@ -110,7 +111,7 @@ async def complete_structured(
                 attempts=attempt,
                 repairs=attempt - 1,
                 usage=usage,
-                error=f"LLM call failed: {exc}",
+                error=redact_secrets(f"LLM call failed: {exc}"),
                 model=model,
                 raw=raw or None,
             )

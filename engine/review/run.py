@@ -20,6 +20,7 @@ from humangr.contracts import (
     Usage,
     VetoLevel,
 )
+from humangr.engine.redact import redact_secrets
 
 from .errors import ReviewError
 from .layers import LAYERS, LINE_BUCKET
@@ -179,6 +180,7 @@ def error_run(
         message = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
     else:
         message = error or "run failed without a message"
+    message = redact_secrets(message[:8_000])  # an LLM or transport error may echo anything
     return LayerRunResult(
         layer_id=layer_id,
         run_number=run_number,

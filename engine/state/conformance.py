@@ -10,6 +10,7 @@ and raises ``AssertionError`` saying what misbehaved. Usage::
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import anyio
 
@@ -23,6 +24,7 @@ __all__ = [
     "check_compare_and_set",
     "check_concurrent_claims",
     "check_create",
+    "check_damaged_entries",
     "check_delete",
     "check_entries",
     "check_keys",
@@ -183,6 +185,101 @@ async def check_concurrent_claims(store: StateStore, name: str) -> None:
         raise _fail(f"the winner's value must be stored: {entry!r}")
 
 
+_WRONG_TYPE = {
+    "outbox": b'{"owner": "x", "lease_until": 1.0, "kind": "pending"}',
+    "other": b'{"owner": "x", "lease_until": 1.0, "kind": "outbox"}',
+}
+
+
+def _damaged_values(bucket: str) -> dict[str, bytes]:
+    wrong = _WRONG_TYPE["outbox" if bucket == "outbox" else "other"]
+    return {
+        "garbage": b"\x00\xff\xfe\x93 not json {{",
+        "truncated": b'{"owner": "x", "lease_un',
+        "wrong-type": wrong,
+        "empty": b"",
+        "not-an-object": b"[1, 2, 3]",
+    }
+
+
+async def check_damaged_entries(store: StateStore, name: str) -> None:
+    """Garbage, truncated and wrong-type values in every bucket of ``ReviewState`` come back
+    byte for byte from the store, and ``ReviewState`` quarantines each once (a copy in the
+    quarantine bucket, ``on_damaged`` told): a decision is kept and raises ``DamagedEntry``,
+    an outbox entry is rebuilt, anything else is removed; nothing else is raised."""
+    from .records import QUARANTINE_BUCKET, DamagedEntry, Quarantine
+    from .reviews import ReviewState
+
+    told: list[tuple[str, str, str]] = []
+
+    async def on_damaged(damaged: Any) -> None:
+        if damaged.key.startswith(name):
+            told.append((damaged.bucket, damaged.key, damaged.fate))
+
+    readers = []
+    for owner in ("conf-a", "conf-b"):
+        state = ReviewState(
+            store, owner=owner, retention_s=3600, review_deadline_s=60, on_damaged=on_damaged
+        )
+        await state.open()
+        readers.append(state)
+    written: dict[tuple[str, str], bytes] = {}
+    revisions: dict[tuple[str, str], int] = {}
+    for bucket in ("decisions", "outbox", "pending", "inflight", "reports"):
+        raw = await store.bucket(bucket)
+        for kind, value in _damaged_values(bucket).items():
+            key = f"{name}-{bucket}-{kind}"
+            await raw.put(key, value)
+            entry = await raw.get(key)
+            if entry is None or entry.value != value:
+                raise _fail(f"{bucket}/{key}: a damaged value must come back as written")
+            written[(bucket, key)] = value
+            revisions[(bucket, key)] = entry.revision
+    for n, state in enumerate(readers):
+        for bucket, key in written:
+            if bucket == "outbox" and n > 0:  # rebuilt by the first reader: sound now
+                continue
+            try:
+                if bucket == "decisions":
+                    await _raises(DamagedEntry, state.decision(key), f"a damaged decision {key}")
+                elif bucket == "reports":
+                    if await state.latest(key) is not None:
+                        raise _fail(f"a damaged report index entry {key} must read as None")
+                else:
+                    records = getattr(state, bucket)
+                    if await records.get(key) is not None:
+                        raise _fail(f"a damaged {bucket} entry {key} must read as None")
+            except StateError as exc:
+                if not isinstance(exc, DamagedEntry):
+                    raise _fail(f"reading the damaged {bucket}/{key}: {exc}") from exc
+    expected = sorted(
+        (bucket, key, {"decisions": "kept", "outbox": "rebuilt"}.get(bucket, "removed"))
+        for bucket, key in written
+    )
+    if sorted(told) != expected:
+        raise _fail(f"each damaged entry must be reported once: {sorted(told)} != {expected}")
+    held = await store.bucket(QUARANTINE_BUCKET)
+    for (bucket, key), revision in revisions.items():
+        if await held.get(Quarantine.key_of(bucket, key, revision)) is None:
+            raise _fail(f"the damaged {bucket}/{key} must have a copy in the quarantine bucket")
+    await _check_fates(store, readers[0], written)
+
+
+async def _check_fates(
+    store: StateStore, state: Any, written: dict[tuple[str, str], bytes]
+) -> None:
+    for (bucket, key), value in written.items():
+        entry = await (await store.bucket(bucket)).get(key)
+        if bucket == "decisions" and (entry is None or entry.value != value):
+            raise _fail(f"a damaged decision {key} must stay as it was")
+        if bucket == "outbox":
+            stored = await state.outbox.get(key)
+            if stored is None or stored.value.owner not in ("conf-a", "conf-b"):
+                raise _fail(f"a damaged outbox entry {key} must be rebuilt: {entry!r}")
+        if bucket in ("pending", "inflight", "reports") and entry is not None:
+            raise _fail(f"a damaged {bucket} entry {key} must be removed: {entry!r}")
+
+
 ALL_CHECKS: tuple[Check, ...] = (
     check_put_get,
     check_revisions,
@@ -193,4 +290,5 @@ ALL_CHECKS: tuple[Check, ...] = (
     check_keys,
     check_retention,
     check_concurrent_claims,
+    check_damaged_entries,
 )

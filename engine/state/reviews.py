@@ -13,16 +13,18 @@ Buckets (keys are action ids; a human's or the deadline's final decision is ``<i
 - ``inflight`` — reviews under way, with their owner's lease, for buses that do not redeliver
   (in process, NATS core): a review whose owner died is run again.
 - ``reports`` — report id → action id, so a report is found by either.
+- ``quarantine`` — a copy of each damaged entry found in the others (see ``records``): a
+  damaged entry is reported and set aside, never a crash of the Supervisor.
 
 Decisions and reports are kept ``retention_s``; the rest until done.
 """
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Generic, TypeVar
 
 import msgspec
 
@@ -33,11 +35,24 @@ from humangr.contracts import (
     Outcome,
     ReviewRequested,
 )
-from humangr.engine.errors import StateConflict
+from humangr.engine.errors import StateConflict, StateError
 
-from .base import Bucket, StateStore
+from .base import StateStore, check_key
+from .records import DamagedEntry, OnDamaged, Quarantine, Records, Stored
+from .review_records import (
+    FINAL,
+    DecisionRecord,
+    InflightRecord,
+    OutboxRecord,
+    PendingRecord,
+    decision_problem,
+    final_key,
+    inflight_problem,
+    pending_problem,
+)
 
 __all__ = [
+    "FINAL",
     "DecisionRecord",
     "InflightRecord",
     "OutboxRecord",
@@ -46,70 +61,6 @@ __all__ = [
     "Stored",
     "final_key",
 ]
-
-T = TypeVar("T")
-FINAL = ".final"
-
-
-def final_key(action_id: str) -> str:
-    """The key of an action's final decision (after a human or the review deadline)."""
-    return f"{action_id}{FINAL}"
-
-
-class DecisionRecord(msgspec.Struct, frozen=True, kw_only=True):
-    report: HumanLayerReport
-    action: ActionContext | None = None
-    """The action decided (on the first decision; the final one shares it)."""
-    published: bool = False
-
-
-class OutboxRecord(msgspec.Struct, frozen=True, kw_only=True):
-    owner: str
-    lease_until: float
-    since: int = 0
-    """The position of the bus's publish log before the first try (0: unknown)."""
-
-
-class PendingRecord(msgspec.Struct, frozen=True, kw_only=True):
-    report: HumanLayerReport
-    request: ReviewRequested
-    deadline: float
-    """Wall-clock time (epoch seconds) after which the review is rejected."""
-    announced: bool = False
-    claimed_by: str = ""
-    claim_until: float = 0.0
-
-
-class InflightRecord(msgspec.Struct, frozen=True, kw_only=True):
-    submitted: ActionSubmitted
-    owner: str
-    lease_until: float
-
-
-class Stored(msgspec.Struct, Generic[T], frozen=True):
-    """A record and the revision it was read at (for compare-and-set)."""
-
-    value: T
-    revision: int
-
-
-class _Records(Generic[T]):
-    """One bucket of one record type."""
-
-    def __init__(self, bucket: Bucket, type_: type[T]) -> None:
-        self.bucket = bucket
-        self._decoder = msgspec.json.Decoder(type_)
-
-    async def get(self, key: str) -> Stored[T] | None:
-        entry = await self.bucket.get(key)
-        return None if entry is None else Stored(self._decoder.decode(entry.value), entry.revision)
-
-    async def all(self) -> list[tuple[str, Stored[T]]]:
-        return [
-            (e.key, Stored(self._decoder.decode(e.value), e.revision))
-            for e in await self.bucket.entries()
-        ]
-
 
 _encode = msgspec.json.Encoder().encode
 
@@ -126,6 +77,7 @@ class ReviewState:
         review_deadline_s: float,
         lease_s: float = 30.0,
         clock: Callable[[], float] = time.time,
+        on_damaged: OnDamaged | None = None,
     ) -> None:
         self.store = store
         self.owner = owner
@@ -133,14 +85,63 @@ class ReviewState:
         self.review_deadline_s = review_deadline_s
         self.lease_s = lease_s
         self.clock = clock
+        self.on_damaged = on_damaged
+        """Told of every damaged entry found (once per entry and revision, across processes)."""
 
     async def open(self) -> None:
+        """Open the buckets. A damaged entry is quarantined when it is read: a decision stays
+        (``DamagedEntry``), an outbox entry is rebuilt, a pending review is rebuilt from its
+        decision when it can be, anything else is removed (see ``records``)."""
         store, keep = self.store, self.retention_s
-        self.decisions = _Records(await store.bucket("decisions", ttl=keep), DecisionRecord)
-        self.reports = await store.bucket("reports", ttl=keep)
-        self.outbox = _Records(await store.bucket("outbox"), OutboxRecord)
-        self.pending = _Records(await store.bucket("pending"), PendingRecord)
-        self.inflight = _Records(await store.bucket("inflight"), InflightRecord)
+        q = self.quarantine = await Quarantine.open(store, self.on_damaged, ttl=keep)
+        bucket = store.bucket
+        self.decisions = Records(
+            await bucket("decisions", ttl=keep),
+            DecisionRecord,
+            q,
+            check=decision_problem,
+            keep=True,
+        )
+        self.reports = await bucket("reports", ttl=keep)
+        self.outbox = Records(await bucket("outbox"), OutboxRecord, q, repair=self._fresh_outbox)
+        self.pending = Records(
+            await bucket("pending"), PendingRecord, q, check=pending_problem, repair=self._reopen
+        )
+        self.inflight = Records(await bucket("inflight"), InflightRecord, q, check=inflight_problem)
+
+    async def _fresh_outbox(self, key: str) -> bytes:
+        """An outbox entry of this Supervisor in place of a damaged one: ``drain`` publishes
+        the decision if it is not out yet, and removes the entry if it is."""
+        return _encode(OutboxRecord(owner=self.owner, lease_until=self._lease()))
+
+    async def _reopen(self, action_id: str) -> bytes | None:
+        """The pending review of ``action_id`` rebuilt from its published ``needs_review``
+        decision (the deadline counts from that decision), or ``None``."""
+        record = await self.decision(action_id)
+        if (
+            record is None
+            or not record.published
+            or record.action is None
+            or record.report.outcome is not Outcome.NEEDS_REVIEW
+            or await self.decisions.bucket.get(final_key(action_id)) is not None
+        ):
+            return None
+        return _encode(self._pending_of(record.report, record.action))
+
+    async def _action_of_report(self, report_id: str) -> str | None:
+        """The action id the ``reports`` index gives for ``report_id`` (a damaged index entry
+        is quarantined and removed)."""
+        entry = await self.reports.get(report_id)
+        if entry is None:
+            return None
+        try:
+            return check_key(entry.value.decode("utf-8"))
+        except (UnicodeDecodeError, StateError):
+            reason = "not an action id (the reports index holds the action id of each report)"
+            await self.quarantine.hold("reports", entry, reason, "removed")
+            with contextlib.suppress(StateConflict):
+                await self.reports.delete(report_id, revision=entry.revision)
+            return None
 
     def _lease(self) -> float:
         return self.clock() + self.lease_s
@@ -153,12 +154,15 @@ class ReviewState:
 
     async def latest(self, id_: str) -> DecisionRecord | None:
         """The latest published decision on an action, by action id or report id."""
-        action_id = id_
+        try:
+            action_id = check_key(id_)
+        except StateError:  # no key is like that: nothing is stored under it
+            return None
         if await self.decisions.bucket.get(id_) is None:
-            entry = await self.reports.get(id_)
-            if entry is None:
+            indexed = await self._action_of_report(id_)
+            if indexed is None:
                 return None
-            action_id = entry.value.decode()
+            action_id = indexed
         for key in (final_key(action_id), action_id):
             record = await self.decision(key)
             if record is not None and record.published:
@@ -187,7 +191,10 @@ class ReviewState:
     async def finish(self, key: str) -> DecisionRecord | None:
         """After the decision under ``key`` is out: mark it, index its report, open or close the
         human review, forget the review in flight, empty the outbox. Idempotent."""
-        found = await self.decisions.get(key)
+        try:
+            found = await self.decisions.get(key)
+        except DamagedEntry:  # quarantined and reported: there is nothing sound to publish
+            found = None
         if found is None:
             await self.outbox.bucket.delete(key)
             return None
@@ -208,6 +215,13 @@ class ReviewState:
     async def _open_review(self, report: HumanLayerReport, action: ActionContext) -> None:
         if await self.decisions.bucket.get(final_key(report.action_id)) is not None:
             return
+        pending = self._pending_of(report, action)
+        try:
+            await self.pending.bucket.create(report.action_id, _encode(pending))
+        except StateConflict:
+            return
+
+    def _pending_of(self, report: HumanLayerReport, action: ActionContext) -> PendingRecord:
         deadline = report.decided_at.timestamp() + self.review_deadline_s
         request = ReviewRequested(
             action_id=report.action_id,
@@ -217,11 +231,7 @@ class ReviewState:
             blocking_reasons=report.blocking_reasons,
             deadline=datetime.fromtimestamp(deadline, UTC),
         )
-        pending = PendingRecord(report=report, request=request, deadline=deadline)
-        try:
-            await self.pending.bucket.create(report.action_id, _encode(pending))
-        except StateConflict:
-            return
+        return PendingRecord(report=report, request=request, deadline=deadline)
 
     async def stale_outbox(self) -> list[tuple[str, Stored[OutboxRecord]]]:
         """Outbox entries whose owner's lease ran out."""
@@ -244,12 +254,17 @@ class ReviewState:
     async def pending_reviews(self) -> list[Stored[PendingRecord]]:
         return [stored for _, stored in await self.pending.all()]
 
-    async def claim_review(self, stored: Stored[PendingRecord]) -> bool:
-        """Claim a pending review to resolve or time it out; ``False`` if another holds it."""
+    async def claim_review(
+        self, stored: Stored[PendingRecord], *, hold_s: float | None = None
+    ) -> bool:
+        """Claim a pending review to resolve or time it out; ``False`` if another holds it.
+        The claim keeps others off for ``hold_s`` (the lease if ``None``): it is never renewed,
+        so a claimant that died frees the review when it runs out."""
         record = stored.value
         if record.claimed_by and record.claim_until > self.clock():
             return False
-        claimed = msgspec.structs.replace(record, claimed_by=self.owner, claim_until=self._lease())
+        until = self._lease() if hold_s is None else self.clock() + hold_s
+        claimed = msgspec.structs.replace(record, claimed_by=self.owner, claim_until=until)
         try:
             await self.pending.bucket.update(
                 record.report.action_id, _encode(claimed), stored.revision

@@ -20,6 +20,7 @@ import anyio
 from humangr.engine.errors import StateConflict, StateError
 
 from .base import Bucket, Entry, check_key, check_name
+from .sqlite_file import connect, damaged, is_damage
 
 __all__ = ["SqliteStateStore"]
 
@@ -44,6 +45,23 @@ CREATE TABLE IF NOT EXISTS entries (
 """
 
 
+def _blob(value: object) -> bytes:
+    """A stored value as bytes, whatever SQL type a damaged row gives it (a text, a number or
+    a NULL reads as bytes that no record decodes from: it is quarantined, not a crash)."""
+    if isinstance(value, bytes | bytearray | memoryview):
+        return bytes(value)
+    return b"" if value is None else str(value).encode("utf-8", "surrogatepass")
+
+
+def _revision(value: object) -> int:
+    """A stored revision; ``-1`` for a damaged row's (compare-and-set still works on it)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else -1
+
+
+def _number(value: object) -> float:
+    return float(value) if isinstance(value, int | float) else 0.0
+
+
 class SqliteBucket:
     def __init__(self, store: SqliteStateStore, name: str) -> None:
         self.store = store
@@ -52,7 +70,10 @@ class SqliteBucket:
 
     def _cutoff(self, db: sqlite3.Connection) -> float | None:
         row = db.execute("SELECT ttl FROM buckets WHERE name = ?", (self.name,)).fetchone()
-        return None if row is None or row[0] is None else time.time() - float(row[0])
+        ttl = None if row is None else row[0]
+        if not isinstance(ttl, int | float) or isinstance(ttl, bool):
+            return None
+        return time.time() - float(ttl)
 
     def _current(self, db: sqlite3.Connection, key: str) -> tuple[bytes, int] | None:
         row = db.execute(
@@ -62,9 +83,9 @@ class SqliteBucket:
         if row is None:
             return None
         cutoff = self._cutoff(db)
-        if cutoff is not None and row[2] < cutoff:
+        if cutoff is not None and _number(row[2]) < cutoff:
             return None
-        return bytes(row[0]), int(row[1])
+        return _blob(row[0]), _revision(row[1])
 
     def purge(self, db: sqlite3.Connection) -> None:
         """Delete the entries past the bucket's retention."""
@@ -146,16 +167,19 @@ class SqliteBucket:
                 "ORDER BY key",
                 (self.name, cutoff if cutoff is not None else float("-inf")),
             ).fetchall()
-            return [Entry(str(k), bytes(v), int(r)) for k, v, r in rows]
+            return [Entry(str(k), _blob(v), _revision(r)) for k, v, r in rows]
 
         return await self.store._run(read, write=False)
 
 
 class SqliteStateStore:
-    """A ``StateStore`` in the SQLite file at ``path`` (created with its folder if missing)."""
+    """A ``StateStore`` in the SQLite file at ``path``: created private (0600, folders 0700)
+    if missing, unless ``create`` is false (then it must be an existing humangr state file).
+    A damaged or foreign file is a ``StateError`` naming it (see ``sqlite_file``)."""
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, *, create: bool = True) -> None:
         self.path = Path(path)
+        self.create = create
         self.description = f"SQLite {self.path}"
         self._lock = threading.Lock()
         self._db: sqlite3.Connection | None = None
@@ -163,20 +187,7 @@ class SqliteStateStore:
 
     def _connect(self) -> sqlite3.Connection:
         if self._db is None:
-            try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                db = sqlite3.connect(
-                    self.path, timeout=30.0, isolation_level=None, check_same_thread=False
-                )
-                db.execute("PRAGMA journal_mode=WAL")
-                db.execute("PRAGMA synchronous=NORMAL")
-                db.executescript(_SCHEMA)
-            except (OSError, sqlite3.Error) as exc:
-                raise StateError(
-                    f"cannot open the state file {self.path}: {exc}; check the path and its "
-                    "permissions (it must be a SQLite file written by humangr)"
-                ) from exc
-            self._db = db
+            self._db = connect(self.path, _SCHEMA, create=self.create)
         return self._db
 
     def _transaction(self, work: Callable[[sqlite3.Connection], T], write: bool) -> T:
@@ -194,6 +205,8 @@ class SqliteStateStore:
                 db.execute("COMMIT")
                 return result
             except sqlite3.Error as exc:
+                if is_damage(exc):
+                    raise damaged(self.path, str(exc), doing="read") from None
                 raise StateError(f"state file {self.path}: {exc}") from exc
 
     async def _run(self, work: Callable[[sqlite3.Connection], T], *, write: bool = True) -> T:
