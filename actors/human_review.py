@@ -3,13 +3,16 @@ human's resolution, rejecting at the deadline, and answering report and review q
 
 Everything is read from and written to the shared ``ReviewState``, so it works whichever
 Supervisor receives the message, and after any restart. A resolution or a timeout first claims
-the pending review with compare-and-set, so it happens once across Supervisors.
+the pending review with compare-and-set, so it happens once across Supervisors. The claim is
+short and never renewed: a resolution that finds another Supervisor's claim waits for it to
+resolve the review or to run out (that Supervisor died), and then takes the review over.
 """
 
 from __future__ import annotations
 
 import logging
 
+import anyio
 import msgspec
 
 from humangr.contracts import (
@@ -35,6 +38,11 @@ __all__ = ["HumanReviews", "summary_of"]
 
 log = logging.getLogger("humangr.supervisor")
 TIMEOUT_BY = "timeout"
+CLAIM_S = 2.0
+"""How long a claim on a pending review keeps other Supervisors off. Resolving takes
+milliseconds once claimed, and the final decision is created once whoever claims (the outbox's
+gate), so the claim is short: a Supervisor that dies holding it blocks the review this long."""
+CLAIM_POLL_S = 0.2
 
 
 def summary_of(pending: PendingRecord) -> ReviewSummary:
@@ -52,6 +60,10 @@ def summary_of(pending: PendingRecord) -> ReviewSummary:
         decided_at=report.decided_at,
         deadline=pending.request.deadline,
     )
+
+
+def _unreadable(exc: StateError) -> str:
+    return f"the review state cannot be read: {str(exc)[:1_500]}"
 
 
 class HumanReviews:
@@ -88,12 +100,35 @@ class HumanReviews:
                 f"the action under review is {report.action_hash[:12]}…; a resolution binds to "
                 "that hash only"
             )
-        if not await self.state.claim_review(stored):
-            raise refuse(f"the review of {action_id} is being resolved by another Supervisor")
+        claimed = await self._claim(stored)
+        if claimed is None:
+            raise refuse(f"the review of {action_id} was already resolved")
+        if claimed is False:
+            raise refuse(
+                f"the review of {action_id} is being resolved by another Supervisor; the review "
+                "is still pending: try again in a few seconds"
+            )
         outcome = Outcome.APPROVED if resolution.verdict == "approve" else Outcome.REJECTED
         if not await self._finalize(report, outcome, resolution.reviewer, resolution.reason):
             raise refuse(f"the review of {action_id} was already resolved")
         self._count(report, outcome.value)
+
+    async def _claim(self, stored: Stored[PendingRecord]) -> bool | None:
+        """Claim the pending review for this resolution. While another Supervisor holds it,
+        wait — at most ``CLAIM_S`` and a little — for it to resolve the review (``None``: it is
+        gone) or for its claim to run out (its Supervisor died: taken over, ``True``);
+        ``False`` if it is still held then."""
+        action_id = stored.value.report.action_id
+        with anyio.move_on_after(CLAIM_S + CLAIM_POLL_S):
+            while True:
+                if await self.state.claim_review(stored, hold_s=CLAIM_S):
+                    return True
+                await anyio.sleep(CLAIM_POLL_S)
+                found = await self.state.pending_review(action_id)
+                if found is None:
+                    return None
+                stored = found
+        return False
 
     async def _finalize(
         self,
@@ -147,7 +182,7 @@ class HumanReviews:
         return min(upcoming, default=None)
 
     async def _expire(self, stored: Stored[PendingRecord]) -> None:
-        if not await self.state.claim_review(stored):
+        if not await self.state.claim_review(stored, hold_s=CLAIM_S):
             return
         deadline_s = self.state.review_deadline_s
         reason = f"review timed out: no resolution within {deadline_s:g}s"
@@ -156,7 +191,13 @@ class HumanReviews:
             self._count(report, TIMEOUT_BY)
 
     async def on_report_query(self, query: ReportQuery, msg: Msg) -> None:
-        record = await self.state.latest(query.id)
+        """Answer with the latest published decision; a state that cannot be read is an error
+        reply (never silence, never a report that is not there)."""
+        try:
+            record = await self.state.latest(query.id)
+        except StateError as exc:
+            await self.ctx.reply(msg, ReportReply(error=_unreadable(exc)))
+            return
         reply = (
             ReportReply(report=record.report)
             if record is not None
@@ -165,19 +206,24 @@ class HumanReviews:
         await self.ctx.reply(msg, reply)
 
     async def on_review_query(self, query: ReviewQuery, msg: Msg) -> None:
+        """Answer with the pending reviews or one review's detail; a state that cannot be read
+        is an error reply (never an empty list)."""
+        try:
+            reply = await self._listing(query)
+        except StateError as exc:
+            reply = ReviewListing(error=_unreadable(exc))
+        await self.ctx.reply(msg, reply)
+
+    async def _listing(self, query: ReviewQuery) -> ReviewListing:
         if query.action_id is None:
             pending = sorted(
                 (s.value for s in await self.state.pending_reviews()), key=lambda p: p.deadline
             )
-            reviews = [summary_of(p) for p in pending[: query.limit]]
-            await self.ctx.reply(msg, ReviewListing(reviews=reviews))
-            return
+            return ReviewListing(reviews=[summary_of(p) for p in pending[: query.limit]])
         detail = await self._detail(query.action_id)
         if detail is None:
-            reply = ReviewListing(error=f"no review of action or report {query.action_id!r}")
-        else:
-            reply = ReviewListing(detail=detail)
-        await self.ctx.reply(msg, reply)
+            return ReviewListing(error=f"no review of action or report {query.action_id!r}")
+        return ReviewListing(detail=detail)
 
     async def _detail(self, id_: str) -> ReviewDetail | None:
         latest = await self.state.latest(id_)

@@ -5,6 +5,8 @@ hash) before its ``ActionSubmitted`` is published, so a restart never submits a 
 of the same output: a recovered review is first looked up with a ``ReportQuery``; a decision
 found there is acted on, and a review the engine does not know is submitted again under the
 same action id (the Supervisor ignores a submission it is already reviewing or has decided).
+A Dev output that changes no file is never submitted (the engine refuses an empty diff) but goes
+on as "no change", and a submission the engine refuses (a dead letter) is acted on at once.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from humangr.contracts import (
     ActionSubmitted,
     AgentName,
     AgentResult,
+    ArtifactRef,
+    DeadLetter,
     HumanLayerReport,
     Outcome,
     ReportQuery,
@@ -102,11 +106,15 @@ class DevReviews:
 
     async def submit(self, held: Held, result: AgentResult) -> None:
         """Record the Dev's output as under review, then submit it to the seven layers;
-        nothing is written before the decision."""
+        nothing is written before the decision. An output that changes nothing is not
+        submitted (the review engine refuses an empty diff): see ``_unchanged``."""
         built = await self._action(held, result)
         if built is None:
             return
         action, digest = built
+        if not (action.code_diff or "").strip():
+            await self._unchanged(held, result)
+            return
         review = ReviewRecord(
             action_id=f"{ACTION_PREFIX}{uuid.uuid4().hex[:24]}",
             action_hash=digest,
@@ -140,6 +148,66 @@ class DevReviews:
         if held is None:
             return
         await self.apply(held, report)
+
+    async def on_refusal(self, letter: DeadLetter, _: Msg) -> None:
+        """The review engine refused a Dev output this pipeline submitted (a dead letter on
+        the submit subject naming its action id): act on it now rather than wait the decision
+        timeout. An output that changes nothing is "no change" (``_unchanged``, decided from
+        the project files, never from the letter); any other refusal ends the order
+        ``BLOCKED`` with the engine's reason (fail closed: nothing is written)."""
+        action_id = letter.correlation_id
+        if letter.subject != self.ctx.subjects.action_submit:
+            return
+        if not action_id.startswith(ACTION_PREFIX):
+            return
+        order_id = await self.sup.ledger.order_of(action_id)
+        held = await self.sup.ledger.get(order_id) if order_id else None
+        review = held.record.review if held is not None else None
+        if held is None or review is None or review.action_id != action_id:
+            return
+        if held.record.phase != "reviewing" or review.notice is not None:
+            return
+        self._deadlines.pop(action_id, None)
+        self.unconfirmed.pop(held.order_id, None)
+        built = await self._action(held, review.result)
+        if built is None:
+            return
+        if not (built[0].code_diff or "").strip():
+            await self._unchanged(held, review.result)
+            return
+        await self.sup.settle(
+            held,
+            R.BLOCKED,
+            reason=f"the review engine refused the Dev output ({action_id}): "
+            f"{letter.error[:2_000]}; nothing was written",
+        )
+
+    async def _unchanged(self, held: Held, result: AgentResult) -> None:
+        """The Dev's files are exactly what the project holds (its reply after a restart, or
+        a rework that changed nothing): there is nothing to review or write. The task goes on
+        to QA on the files as they are — written after an approved review, or there before
+        the pipeline — and a reply with no file at all is sent back to the Dev."""
+        paths = [a.path for a in result.envelope.artifacts]
+        if not paths:
+            await self.sup.settle(
+                held,
+                R.OK,
+                to=AgentName.DEV,
+                decision_outcome="rejected",
+                reason="the Dev returned no file: there is nothing to review; implement the task",
+            )
+            return
+        log.info("order %s: the Dev output changes no file; nothing to review", held.order_id)
+        await self.sup.settle(
+            held,
+            R.OK,
+            to=AgentName.QA,
+            decision_outcome="approved",
+            reason="no change: the Dev returned the files as the project holds them",
+            code_refs=paths,
+            summary=result.envelope.summary,
+            artifacts=[ArtifactRef(path=p) for p in paths],
+        )
 
     async def apply(self, held: Held, report: HumanLayerReport) -> None:
         """Act on the decision ``report`` on the order's review (once: every change is a
@@ -226,6 +294,9 @@ class DevReviews:
         if built is None:
             return
         action, digest = built
+        if not (action.code_diff or "").strip():
+            await self._unchanged(held, review.result)
+            return
         if digest != review.action_hash:
             log.error(
                 "order %s: the files changed under the review of %s; it is reviewed anew",

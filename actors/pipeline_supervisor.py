@@ -18,6 +18,7 @@ from humangr.contracts import (
     AgentResult,
     AgentRunRecord,
     ArtifactRef,
+    DeadLetter,
     Handoff,
     HumanLayerReport,
     ResponseStatus,
@@ -119,6 +120,7 @@ class PipelineSupervisor(Actor):
             Route(s.work_order, WorkOrder, self._on_order, queue=q),
             Route(s.agent_result, AgentResult, self._on_result, queue=q),
             Route(s.decisions, HumanLayerReport, self.reviews.on_decision),
+            Route(s.dlq, DeadLetter, self.reviews.on_refusal, report_undecodable=False),
             Route(s.audits, AgentRunRecord, self._on_audit, queue=q),
         ]
 

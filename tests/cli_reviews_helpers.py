@@ -20,6 +20,7 @@ from humangr.engine.cli import main
 from humangr.engine.config import ReviewConfig
 from humangr.engine.llm import ScriptedLLM
 from humangr.engine.runtime import Engine, run_engine
+from humangr.engine.signing import SigningKey
 from humangr.engine.state import MemoryStateStore, StateStore
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "actions"
@@ -50,6 +51,8 @@ FINDINGS = [
 ]
 """What HL2 reports on every action but ``CLEAN_ACTION``: one high finding is a medium veto,
 so the action needs a human."""
+SIGNER = SigningKey.generate()
+"""The key the engines of ``engine_on_nats`` sign with (the reviewer commands trust it)."""
 REASON = "checked by hand: negative totals cannot happen here"
 
 
@@ -87,6 +90,7 @@ async def engine_on_nats(
             llm=script(),
             state=state or MemoryStateStore(),
             config=ReviewConfig(**config),
+            signing_key=SIGNER,
         ) as engine:
             yield engine, prefix
     finally:

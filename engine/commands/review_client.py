@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Literal
 
 import anyio
+import msgspec
 
 from humangr.contracts import (
     DeadLetter,
@@ -33,10 +34,22 @@ from humangr.engine.errors import (
     ContractError,
     DecisionMismatch,
     EngineError,
+    SignatureError,
 )
 from humangr.engine.redact import redact_url
+from humangr.engine.trust import LOCAL, UNVERIFIED, Trust, client_trust
 
-__all__ = ["Channel", "check_id", "detail_of", "list_reviews", "open_channel", "resolve"]
+from . import resolution_ack as ack
+
+__all__ = [
+    "Channel",
+    "channel_trust",
+    "check_id",
+    "detail_of",
+    "list_reviews",
+    "open_channel",
+    "resolve",
+]
 
 Verdict = Literal["approve", "reject"]
 _TOKEN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
@@ -52,6 +65,18 @@ class Channel:
     where: str
     timeout: float
     violations: list[str] = field(default_factory=list)
+    trust: Trust = UNVERIFIED
+    """The keys the Supervisor's reports must be signed by; none: shown "unsigned: not
+    verified" (``open_channel`` requires a key on NATS unless ``--insecure-unsigned``)."""
+
+    def shown(self, report: HumanLayerReport) -> HumanLayerReport:
+        """``report`` verified against the trusted keys (``SignatureError`` if no trusted
+        key signed it), or marked "unsigned: not verified" without keys."""
+        if self.trust.keys:
+            from humangr.engine.signing import verify_decision
+
+            verify_decision(report, self.trust.keys)
+        return self.trust.shown(report)
 
     def refused(self, what: str) -> EngineError:
         """Why ``what`` failed: the server's permissions violation if it reported one."""
@@ -102,6 +127,28 @@ def check_id(value: str) -> str:
     return value
 
 
+def channel_trust(args: argparse.Namespace) -> Trust:
+    """The keys of ``--public-key`` (else ``$HUMANGR_PUBLIC_KEY``) a reviewer command on NATS
+    trusts; none only with ``--insecure-unsigned``, else a ``ConfigError`` before connecting."""
+    return client_trust(
+        getattr(args, "public_key", None) or (),
+        insecure=bool(getattr(args, "insecure_unsigned", False)),
+        who="",
+        key_option="--public-key",
+        insecure_option="--insecure-unsigned",
+    )
+
+
+def _given_keys(args: argparse.Namespace) -> tuple[str, ...]:
+    """``--public-key`` as given (checked), for a local state file."""
+    given = tuple(getattr(args, "public_key", None) or ())
+    if not given:
+        return ()
+    return client_trust(
+        given, insecure=False, who="", key_option="--public-key", insecure_option=""
+    ).keys
+
+
 @asynccontextmanager
 async def open_channel(args: argparse.Namespace) -> AsyncIterator[Channel]:
     """The channel of ``--nats URL`` or ``--state PATH`` (an in-process Supervisor)."""
@@ -111,9 +158,11 @@ async def open_channel(args: argparse.Namespace) -> AsyncIterator[Channel]:
 
         found: list[str] = []
         with _watch_violations(found):
+            trust = channel_trust(args)
             bus = await connect_nats(args.nats, prefix=args.prefix)
             try:
-                yield Channel(bus, subjects, f"via {redact_url(args.nats)}", args.timeout, found)
+                where = f"via {redact_url(args.nats)}"
+                yield Channel(bus, subjects, where, args.timeout, found, trust)
             finally:
                 await bus.close()
         return
@@ -126,11 +175,14 @@ async def open_channel(args: argparse.Namespace) -> AsyncIterator[Channel]:
             f"{path}: no such state file; give the --state PATH of the `humangr review` whose "
             "reviews you want (or --nats URL for an engine served on NATS)"
         )
-    store = SqliteStateStore(path)
+    store = SqliteStateStore(path, create=False)  # a file that is not a state is an error
     try:
         with _quiet_dead_letters(getattr(args, "verbose", False)):
             async with run_engine(state=store, roles=("supervisor",), subjects=subjects) as eng:
-                yield Channel(eng.bus, subjects, f"in {path}", args.timeout)
+                # The file's reports were signed by whichever engine wrote them: verified
+                # with --public-key if given, else read as they are (no bus to forge on).
+                local = Trust(given) if (given := _given_keys(args)) else LOCAL
+                yield Channel(eng.bus, subjects, f"in {path}", args.timeout, trust=local)
     finally:
         await store.close()
 
@@ -180,7 +232,8 @@ async def detail_of(channel: Channel, id_: str) -> ReviewDetail:
             f"the Supervisor answered with the review of {detail.report.action_id}, not "
             f"{id_!r}; not trusted"
         )
-    return detail
+    final = channel.shown(detail.final) if detail.final is not None else None
+    return msgspec.structs.replace(detail, report=channel.shown(detail.report), final=final)
 
 
 def _open_review(detail: ReviewDetail, id_: str) -> HumanLayerReport:
@@ -237,12 +290,11 @@ async def resolve(
     data = _resolution(report, verdict, reviewer, reason)
     subject = subjects.review_resolve(action_id)
     outcome: list[HumanLayerReport | EngineError] = []
+    sends = 0
     async with (
         bus.subscribe(subjects.decision(report.agent_id)) as decisions,
         bus.subscribe(subjects.dlq) as letters,
     ):
-        await bus.flush()
-        await bus.publish(subject, data)
         await bus.flush()
         with anyio.move_on_after(wait):
             async with anyio.create_task_group() as tg:
@@ -254,23 +306,41 @@ async def resolve(
                 async def refusals() -> None:
                     async for msg in letters:
                         refused = _refusal(msg, subject, action_id)
-                        if refused is not None:
+                        if refused is not None and not ack.transient(refused):
                             await settle(refused)
 
+                async def finals() -> None:
+                    async for msg in decisions:
+                        final = _final(msg, report, reviewer, reason)
+                        if final is not None:
+                            await settle(final)
+
                 tg.start_soon(refusals)
-                async for msg in decisions:
-                    final = _final(msg, report, reviewer, reason)
-                    if final is not None:
-                        await settle(final)
-    if not outcome:
-        raise channel.refused(
-            f"the resolution of {action_id} was sent {channel.where} but no final decision came "
-            f"within {wait:g}s; `humangr show {action_id}` tells whether it was applied"
-        )
-    result = outcome[0]
-    if isinstance(result, EngineError):
-        raise result
-    return result
+                tg.start_soon(finals)
+                while True:  # sent again while nothing acknowledges it (its Supervisor died)
+                    await bus.publish(subject, data)
+                    await bus.flush()
+                    sends += 1
+                    await anyio.sleep(ack.RESEND_S)
+    first = outcome[0] if outcome else None
+    if isinstance(first, HumanLayerReport):
+        return first
+    if first is not None and sends == 1:
+        raise first
+    try:
+        detail: ReviewDetail | None = await detail_of(channel, action_id)
+    except SignatureError:
+        raise
+    except EngineError:
+        detail = None
+    found = ack.after_silence(
+        detail, report, reviewer, reason, sends=sends, wait=wait, where=channel.where
+    )
+    if isinstance(found, HumanLayerReport):
+        return found  # an earlier send was applied; the refusal was of a later one
+    if first is not None:
+        raise first
+    raise channel.refused(str(found)) if detail is None else found
 
 
 def _refusal(msg: Msg, subject: str, action_id: str) -> EngineError | None:
