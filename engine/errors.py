@@ -28,6 +28,7 @@ __all__ = [
     "StateError",
     "StateFileError",
     "SubmissionRefused",
+    "sole_exception",
 ]
 
 
@@ -215,3 +216,14 @@ class Rejected(EngineError):
         )
         self.report = report
         self.call = call
+
+
+def sole_exception(group: BaseExceptionGroup[BaseException]) -> BaseException | None:
+    """The one exception a (nested) group holds, if it holds exactly one: what a context
+    manager built on a task group re-raises as itself, so ``except ReviewTimeout`` catches it."""
+    inner: BaseException = group
+    while isinstance(inner, BaseExceptionGroup):
+        if len(inner.exceptions) != 1:
+            return None
+        inner = inner.exceptions[0]
+    return inner

@@ -17,7 +17,13 @@ from anyio.lowlevel import EventLoopToken, current_token
 from humangr.contracts import ActionContext, HumanLayerReport, Subjects, encode
 from humangr.engine.bus import Bus
 from humangr.engine.decisions import DecisionWaiters
-from humangr.engine.errors import ConfigError, ContractError, EngineError, ReviewTimeout
+from humangr.engine.errors import (
+    ConfigError,
+    ContractError,
+    EngineError,
+    ReviewTimeout,
+    sole_exception,
+)
 from humangr.engine.redact import redact_url
 from humangr.engine.submission import new_action_id, submission
 from humangr.engine.trust import mark_unsigned
@@ -214,20 +220,10 @@ async def _connected(settings: Settings) -> AsyncIterator[Client]:
         async with _running(settings) as client:
             yield client
     except BaseExceptionGroup as group:
-        sole = _sole(group)
+        sole = sole_exception(group)
         if sole is None:
             raise
         raise sole from None
-
-
-def _sole(group: BaseExceptionGroup[BaseException]) -> BaseException | None:
-    """The one exception a (nested) group holds, if it holds exactly one."""
-    inner: BaseException = group
-    while isinstance(inner, BaseExceptionGroup):
-        if len(inner.exceptions) != 1:
-            return None
-        inner = inner.exceptions[0]
-    return inner
 
 
 @asynccontextmanager

@@ -32,7 +32,6 @@ from humangr.engine.errors import (
     BusTimeoutError,
     ConfigError,
     ContractError,
-    DecisionMismatch,
     EngineError,
     SignatureError,
 )
@@ -364,11 +363,4 @@ def _final(
         return None
     if final.action_id != report.action_id or not final.resolved_by:
         return None
-    if final.action_hash != report.action_hash:
-        return DecisionMismatch(report.action_id, report.action_hash, final.action_hash)
-    if final.resolved_by != reviewer or final.resolution_reason != reason:
-        return EngineError(
-            f"the review of {report.action_id} was resolved first by {final.resolved_by}: "
-            f"{final.outcome.value} ({final.resolution_reason or 'no reason'})"
-        )
-    return final
+    return ack.judge(final, report, reviewer, reason)

@@ -29,7 +29,7 @@ from humangr.contracts import (
 from humangr.engine.actor import SupervisionPolicy
 from humangr.engine.bus import Bus, MemoryBus
 from humangr.engine.config import ReviewConfig
-from humangr.engine.errors import ConfigError
+from humangr.engine.errors import ConfigError, sole_exception
 from humangr.engine.llm import LLMClient
 from humangr.engine.metrics import Metrics
 from humangr.engine.review import action_hash
@@ -259,20 +259,10 @@ async def humangr(
         async with _running(nats_url, llm, prefix, nats_options, drain_timeout, config) as kit:
             yield kit
     except BaseExceptionGroup as group:
-        sole = _sole(group)
+        sole = sole_exception(group)
         if sole is None:
             raise
         raise sole from None
-
-
-def _sole(group: BaseExceptionGroup[BaseException]) -> BaseException | None:
-    """The one exception a (nested) group holds, if it holds exactly one."""
-    inner: BaseException = group
-    while isinstance(inner, BaseExceptionGroup):
-        if len(inner.exceptions) != 1:
-            return None
-        inner = inner.exceptions[0]
-    return inner
 
 
 @asynccontextmanager
