@@ -190,14 +190,20 @@ class HumanReviews:
         if await self._finalize(report, Outcome.REJECTED, TIMEOUT_BY, reason, extra_reason=reason):
             self._count(report, TIMEOUT_BY)
 
-    async def on_report_query(self, query: ReportQuery, msg: Msg) -> None:
+    async def on_report_query(
+        self, query: ReportQuery, msg: Msg, *, agent_id: str | None = None
+    ) -> None:
         """Answer with the latest published decision; a state that cannot be read is an error
-        reply (never silence, never a report that is not there)."""
+        reply (never silence, never a report that is not there). With ``agent_id`` (an agent's
+        own query subject) a report of another agent is answered as an unknown id is, so an
+        agent can neither read nor probe the ids of others."""
         try:
             record = await self.state.latest(query.id)
         except StateError as exc:
             await self.ctx.reply(msg, ReportReply(error=_unreadable(exc)))
             return
+        if record is not None and agent_id is not None and record.report.agent_id != agent_id:
+            record = None
         reply = (
             ReportReply(report=record.report)
             if record is not None

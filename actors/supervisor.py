@@ -167,10 +167,17 @@ class SupervisorActor(Actor):
         self._ctx = ctx
         s = ctx.subjects
         return [
-            Route(s.action_submit, ActionSubmitted, self._on_action, queue="supervisor"),
+            Route(
+                s.action_submit,
+                ActionSubmitted,
+                self._on_action,
+                queue="supervisor",
+                sender=lambda submitted: submitted.action.agent_id,
+            ),
             Route(s.layer_report, LayerReport, self._on_report),
             Route(s.review_resolves, ReviewResolution, self._on_resolution, queue="supervisor"),
             Route(s.report_get, ReportQuery, self._on_report_query, queue="supervisor"),
+            Route(s.agent_report_gets, ReportQuery, self._on_agent_query, queue="supervisor"),
             Route(s.review_query, ReviewQuery, self._on_review_query, queue="supervisor"),
         ]
 
@@ -488,6 +495,11 @@ class SupervisorActor(Actor):
 
     async def _on_report_query(self, query: ReportQuery, msg: Msg) -> None:
         await self.humans.on_report_query(query, msg)
+
+    async def _on_agent_query(self, query: ReportQuery, msg: Msg) -> None:
+        """A query on ``agent_report_get(<agent>)``: only that agent's reports are answered."""
+        agent = msg.subject.rpartition(".")[2]
+        await self.humans.on_report_query(query, msg, agent_id=agent)
 
     async def _on_review_query(self, query: ReviewQuery, msg: Msg) -> None:
         await self.humans.on_review_query(query, msg)

@@ -85,6 +85,16 @@ class Subjects:
         """Request/reply: a ``ReportQuery`` answered with a ``ReportReply``."""
         return self._s("reports", "get")
 
+    def agent_report_get(self, agent_id: str) -> str:
+        """Request/reply for one agent: a ``ReportQuery`` the Supervisor answers only with a
+        report of ``agent_id`` (any other is "no report", as for an unknown id)."""
+        return self._s("reports", "get", _token(agent_id, "agent id"))
+
+    @property
+    def agent_report_gets(self) -> str:
+        """Every agent's ``agent_report_get`` (what the Supervisor answers)."""
+        return self._s("reports", "get", "*")
+
     @property
     def work_order(self) -> str:
         return self._s("work", "order")
@@ -139,7 +149,17 @@ class Subjects:
 
     @property
     def dlq(self) -> str:
+        """Every dead letter (operators, reviewers, the Supervisors; never an agent)."""
         return self._s("dlq")
+
+    def agent_dlq(self, agent_id: str) -> str:
+        """The dead letters of one agent's own submissions (a copy of those on ``dlq``)."""
+        return self._s("dlq", "agent", _token(agent_id, "agent id"))
+
+    @property
+    def agent_dlqs(self) -> str:
+        """Every agent's ``agent_dlq``."""
+        return self._s("dlq", "agent", "*")
 
     def last_token(self, subject: str, index: int) -> str:
         """The token at ``index`` after the prefix (for example the action id of a cancel)."""

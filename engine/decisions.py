@@ -1,5 +1,6 @@
-"""Waiting for decisions: one subscription on ``decisions.>`` (and one on ``dlq``) serves every
-waiting submitter. A decision is accepted only for the hash of the action submitted."""
+"""Waiting for decisions: one subscription on ``decisions.>`` (and one on the dead letters,
+``dlq`` or the agents' own ``dlq.agent.<agent_id>``) serves every waiting submitter. A decision
+is accepted only for the hash of the action submitted."""
 
 from __future__ import annotations
 
@@ -112,16 +113,18 @@ class DecisionWaiters:
         *,
         task_status: TaskStatus[None],
         pattern: str | None = None,
+        letters: str | None = None,
     ) -> None:
         """Listen on ``pattern`` (default ``decisions.>``; one agent's decisions for an agent
-        that may read only its own) and ``dlq`` until cancelled; ready once subscribed."""
+        that may read only its own) and on ``letters`` (default ``dlq``; an agent's own
+        ``agent_dlq``) until cancelled; ready once subscribed."""
         async with (
             bus.subscribe(pattern or subjects.decisions) as decisions,
-            bus.subscribe(subjects.dlq) as letters,
+            bus.subscribe(letters or subjects.dlq) as refusals,
             anyio.create_task_group() as tg,
         ):
             task_status.started()
-            tg.start_soon(self._refusals, letters, subjects)
+            tg.start_soon(self._refusals, refusals, subjects)
             async for msg in decisions:
                 try:
                     report = decode(msg.data, HumanLayerReport)

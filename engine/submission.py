@@ -57,12 +57,13 @@ async def submit_and_wait(
 
     The decision must name the hash of ``action`` (else ``DecisionMismatch``) and, when
     ``trusted_keys`` are given, be signed by one of them (else ``SignatureError``); a dead
-    letter refusing the submission raises ``SubmissionRefused`` at once."""
+    letter refusing the submission (on the agent's own ``agent_dlq``) raises
+    ``SubmissionRefused`` at once."""
     submitted = submission(action, action_id or new_action_id(), layers)
     digest = submitted.action_hash or ""
     async with (
         bus.subscribe(subjects.decision(action.agent_id)) as decisions,
-        bus.subscribe(subjects.dlq) as letters,
+        bus.subscribe(subjects.agent_dlq(action.agent_id)) as letters,
     ):
         await bus.publish(subjects.action_submit, encode(submitted))
         refused: list[str] = []
@@ -114,10 +115,18 @@ def submission(
 
 
 async def fetch_report(
-    bus: Bus, subjects: Subjects, id_: str, *, timeout: float = 5.0
+    bus: Bus,
+    subjects: Subjects,
+    id_: str,
+    *,
+    timeout: float = 5.0,
+    agent_id: str | None = None,
 ) -> HumanLayerReport:
-    """Ask the Supervisor for a stored report by report id or action id."""
-    reply = await bus.request(subjects.report_get, encode(ReportQuery(id=id_)), timeout=timeout)
+    """Ask the Supervisor for a stored report by report id or action id. With ``agent_id``
+    (an agent asking, on its own ``agent_report_get`` subject) only that agent's reports are
+    answered; without it (reviewers, operators) any report is."""
+    subject = subjects.report_get if agent_id is None else subjects.agent_report_get(agent_id)
+    reply = await bus.request(subject, encode(ReportQuery(id=id_)), timeout=timeout)
     answer = decode(reply.data, ReportReply)
     if answer.report is None:
         raise EngineError(answer.error or f"no report {id_!r}")

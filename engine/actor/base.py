@@ -27,6 +27,9 @@ class Route(Generic[T]):
     ``queue`` shares the subject among the members of a queue group (workers).
     ``report_undecodable=False`` drops a message that cannot be decoded without a dead letter:
     for a route that only observes a subject whose owner (another process) reports them.
+    ``sender`` names the agent a decoded message comes from: its dead letters (refused or
+    failed) are also published on ``agent_dlq(sender)``, the only dead letters that agent
+    may read.
     """
 
     subject: str
@@ -34,6 +37,7 @@ class Route(Generic[T]):
     handler: Callable[[T, Msg], Awaitable[None]]
     queue: str | None = None
     report_undecodable: bool = True
+    sender: Callable[[T], str] | None = None
 
 
 @dataclass(slots=True)

@@ -9,6 +9,7 @@ is in ``letters``.
 from __future__ import annotations
 
 import logging
+import re
 from typing import TYPE_CHECKING, Any, Literal
 
 import anyio
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
 __all__ = ["Delivery", "settle", "single"]
 
 log = logging.getLogger("humangr.actor")
+_AGENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 
 
 class Delivery:
@@ -55,16 +57,17 @@ class Delivery:
         except Exception as caught:
             exc = single(caught)
             correlation = correlation_of(message)
+            sender = _sender(route, message)
             if isinstance(exc, MessageRefused):
                 correlation = exc.correlation_id or correlation
                 if not await self.dead_letter(
-                    route, msg, exc.reason, correlation=correlation, reason="refused"
+                    route, msg, exc.reason, correlation=correlation, reason="refused", sender=sender
                 ):
                     await settle(msg, "nak", self._nak_delay(msg))
                     return
                 await settle(msg, "term")
                 return
-            await self._failed(route, msg, exc, correlation)
+            await self._failed(route, msg, exc, correlation, sender)
             return
         await settle(msg, "ack")
         self.stats.handled += 1
@@ -104,7 +107,9 @@ class Delivery:
                 raise group.exceptions[0] from None
             raise
 
-    async def _failed(self, route: Route[Any], msg: Msg, exc: Exception, correlation: str) -> None:
+    async def _failed(
+        self, route: Route[Any], msg: Msg, exc: Exception, correlation: str, sender: str = ""
+    ) -> None:
         """A handler raised: a core message is dead-lettered at once; a durable one goes back
         to the server for redelivery until its last delivery, which is dead-lettered."""
         self.stats.failures += 1
@@ -129,6 +134,7 @@ class Delivery:
             deliveries=msg.delivered,
             correlation=correlation,
             reason="failed",
+            sender=sender,
         )
         if reported and msg.durable:
             self.system.metrics.max_deliver_dead_letters.labels(route.subject).inc()
@@ -148,11 +154,13 @@ class Delivery:
         deliveries: int = 1,
         correlation: str = "",
         reason: str = "refused",
+        sender: str = "",
     ) -> bool:
         """Publish a dead letter for ``msg`` unless another actor of this system just did (see
         ``LetterBook``). Raw bytes are kept only for an undecodable message. ``False`` when
         the letter could not be published. ``reason`` labels the count (``undecodable`` is
-        implied by ``undecodable``)."""
+        implied by ``undecodable``); with ``sender`` (an agent id) a copy goes to that agent's
+        own ``agent_dlq``."""
         self.stats.refused += 1
         book = self.system.letters
         key = book.key(msg.subject, msg.data, None if undecodable else error)
@@ -169,23 +177,42 @@ class Delivery:
             raw_size=len(msg.data),
             stream_sequence=msg.sequence or 0,
         )
-        if await self.publish_letter(route, letter, "undecodable" if undecodable else reason):
+        if await self.publish_letter(
+            route, letter, "undecodable" if undecodable else reason, sender=sender
+        ):
             return True
         book.forget(key)
         return False
 
-    async def publish_letter(self, route: Route[Any], letter: DeadLetter, reason: str) -> bool:
+    async def publish_letter(
+        self, route: Route[Any], letter: DeadLetter, reason: str, *, sender: str = ""
+    ) -> bool:
         """Publish ``letter`` on the dead-letter subject and count it under ``reason`` (one of
-        ``DEAD_LETTER_REASONS``); ``False`` (logged) when it could not be published."""
+        ``DEAD_LETTER_REASONS``); ``False`` (logged) when it could not be published. With
+        ``sender`` (the agent the message came from) a copy goes to ``agent_dlq(sender)``,
+        so that agent learns of it without reading anyone else's letters; a lost copy is
+        logged only (the agent's wait then times out: never an approval)."""
         self.stats.dead_letters += 1
         self.system.metrics.dead_letters.labels(route.subject).inc()
         self.system.metrics.dead_letter_reasons.labels(reason=reason).inc()
         log.warning("actor %s → dlq: %s: %s", self.actor_name, letter.subject, letter.error)
+        data = encode(letter)
+        subjects = self.system.subjects
         try:
-            await self.system.bus.publish(self.system.subjects.dlq, encode(letter))
+            await self.system.bus.publish(subjects.dlq, data)
         except Exception as exc:  # a lost letter must not take the actor down
             log.error("dead letter for %s lost: %s", letter.subject, redact_secrets(str(exc)))
             return False
+        if sender:
+            try:
+                await self.system.bus.publish(subjects.agent_dlq(sender), data)
+            except Exception as exc:
+                log.error(
+                    "copy of the dead letter for %s to agent %s lost: %s",
+                    letter.subject,
+                    sender,
+                    redact_secrets(str(exc)),
+                )
         return True
 
 
@@ -197,6 +224,19 @@ def single(exc: Exception) -> Exception:
             break
         exc = inner
     return exc
+
+
+def _sender(route: Route[Any], message: Any) -> str:
+    """The agent ``message`` came from (``route.sender``) if it is a valid subject token, else
+    ``""``: its letter then goes to ``dlq`` only."""
+    if route.sender is None:
+        return ""
+    try:
+        sender = route.sender(message)
+    except Exception as exc:  # a bad message must not take the actor down
+        log.warning("sender of a message on %s unknown: %s", route.subject, type(exc).__name__)
+        return ""
+    return sender if isinstance(sender, str) and _AGENT.fullmatch(sender) else ""
 
 
 def _cannot_decode(route: Route[Any], exc: Exception) -> str:

@@ -181,8 +181,14 @@ class Client(Guarding):
     async def _run(self, *, task_status: TaskStatus[None]) -> None:
         self._token = current_token()
         self.loop_thread = threading.get_ident()
-        pattern = self.subjects.decision(self.agent_id) if self._own_user else None
-        await self.waiters.run(self.bus, self.subjects, task_status=task_status, pattern=pattern)
+        subjects = self.subjects
+        own = self._own_user
+        pattern = subjects.decision(self.agent_id) if own else None
+        # refusals of its own submissions only: never ``dlq``, which holds every agent's
+        letters = subjects.agent_dlq(self.agent_id) if own else subjects.agent_dlqs
+        await self.waiters.run(
+            self.bus, subjects, task_status=task_status, pattern=pattern, letters=letters
+        )
 
     @property
     def _own_user(self) -> bool:

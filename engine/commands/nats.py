@@ -52,9 +52,7 @@ async def _submit(args: argparse.Namespace) -> int:
         raise UsageError("humangr submit", "--final waits past needs_review: give it with --wait")
     trust = _trust(args) if args.wait else Trust((), insecure=True)
     actions = load_actions(args.sources)
-    if args.agent_id:  # an agent's own NATS user reads only its own decisions
-        if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}", args.agent_id):
-            raise UsageError("humangr submit", "--agent-id is 1-64 letters, digits, _ or -")
+    if _agent_id("humangr submit", args.agent_id):  # its NATS user reads only its own
         actions = [(n, msgspec.structs.replace(a, agent_id=args.agent_id)) for n, a in actions]
     bus = await connect_nats(args.nats)
     try:
@@ -142,11 +140,24 @@ async def _watch(args: argparse.Namespace) -> int:
     return 0
 
 
+_AGENT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+
+
+def _agent_id(command: str, value: str | None) -> str | None:
+    """``--agent-id`` checked (1-64 letters, digits, _ or -), before anything is sent."""
+    if value and not _AGENT_ID.fullmatch(value):
+        raise UsageError(command, "--agent-id is 1-64 letters, digits, _ or -")
+    return value or None
+
+
 async def _report(args: argparse.Namespace) -> int:
     trust = _trust(args)
+    agent = _agent_id("humangr report", args.agent_id)
     bus = await connect_nats(args.nats)
     try:
-        found = await fetch_report(bus, Subjects(args.prefix), args.id, timeout=args.timeout)
+        found = await fetch_report(
+            bus, Subjects(args.prefix), args.id, timeout=args.timeout, agent_id=agent
+        )
     finally:
         await bus.close()
     report = _verified(found, trust)
@@ -207,5 +218,11 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     report.add_argument("id")
     report.add_argument("--timeout", type=float, default=5.0)
     report.add_argument("--format", choices=["text", "json", "markdown"], default="text")
+    report.add_argument(
+        "--agent-id",
+        default=os.environ.get("HUMANGR_AGENT_ID"),
+        help="ask as this agent, for its own reports only (default: $HUMANGR_AGENT_ID); on "
+        "deploy/nats-server.conf an agent's NATS user may ask only this way, reviewers without",
+    )
     _key_options(report)
     report.set_defaults(func=runner(_report))

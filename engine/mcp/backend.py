@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -59,9 +60,11 @@ class ReviewBackend(Protocol):
         ...
 
 
-async def _lookup(bus: Bus, subjects: Subjects, id_: str, timeout: float) -> HumanLayerReport:
+async def _lookup(
+    bus: Bus, subjects: Subjects, id_: str, timeout: float, agent_id: str | None = None
+) -> HumanLayerReport:
     try:
-        return await fetch_report(bus, subjects, id_, timeout=timeout)
+        return await fetch_report(bus, subjects, id_, timeout=timeout, agent_id=agent_id)
     except (BusError, ContractError):
         raise
     except EngineError as exc:
@@ -115,6 +118,9 @@ class NatsBackend:
     trusted_keys: tuple[str, ...] = ()
     """Public keys a decision must be signed by; none only when the user chose
     ``--insecure-unsigned``, and then every report says "unsigned: not verified"."""
+    agent_id: str | None = None
+    """The agent this server speaks for (``$HUMANGR_AGENT_ID``): reports are asked for on that
+    agent's own subject, which its NATS user may use; none: the reviewers' unscoped one."""
 
     async def validate(self, action: ActionContext) -> HumanLayerReport:
         report = await submit_and_wait(
@@ -125,7 +131,7 @@ class NatsBackend:
     async def report(self, id_: str) -> HumanLayerReport:
         """The stored report, verified against the trusted keys (``SignatureError`` if no
         trusted key signed it), or marked "unsigned: not verified" without keys."""
-        report = await _lookup(self.bus, self.subjects, id_, min(self.timeout, 10.0))
+        report = await _lookup(self.bus, self.subjects, id_, min(self.timeout, 10.0), self.agent_id)
         if self.trusted_keys:
             from humangr.engine.signing import verify_decision
 
@@ -165,6 +171,9 @@ async def nats_backend(
         mode = f"nats {redact_url(url)}"
         if not trust.keys:
             mode += " (unsigned: not verified)"
-        yield NatsBackend(bus, Subjects(prefix), config, mode, timeout, llm_review, trust.keys)
+        agent_id = os.environ.get("HUMANGR_AGENT_ID") or None
+        yield NatsBackend(
+            bus, Subjects(prefix), config, mode, timeout, llm_review, trust.keys, agent_id
+        )
     finally:
         await bus.close()

@@ -8,7 +8,8 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-from collections.abc import Iterator, Mapping
+from collections.abc import AsyncIterator, Iterator, Mapping
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import anyio
@@ -22,17 +23,31 @@ from deploy_helpers import (
     agent_password_variable,
     connect_as,
     env_example,
+    password,
     serving,
     with_agent,
 )
 from test_nats_permissions import nothing_arrives, subscribed, wait_for_violation
 
 import humangr
+from humangr.contracts import ActionContext, DeadLetter, ReportQuery, Subjects, decode, encode
+from humangr.engine.actor import ActorSystem
+from humangr.engine.bus import Bus
 from humangr.engine.bus.jetstream import durable_name
 from humangr.engine.bus.nats import NatsBus
 from humangr.engine.bus.subject import inbox_prefix_for
-from humangr.engine.errors import ConfigError, StateError
+from humangr.engine.config import ReviewConfig
+from humangr.engine.errors import (
+    BusError,
+    ConfigError,
+    EngineError,
+    StateError,
+    SubmissionRefused,
+)
+from humangr.engine.runtime import review_actors
+from humangr.engine.signing import SigningKey
 from humangr.engine.state import KeyValueStateStore
+from humangr.engine.submission import fetch_report, submit_and_wait
 from humangr.engine.testing.natsserver import NatsServer
 
 pytestmark = [pytest.mark.anyio, pytest.mark.nats]
@@ -108,7 +123,7 @@ async def test_an_agent_cannot_read_another_agents_replies(
     try:
         async with (
             subscribed(spy, pattern) as snoop,
-            subscribed(supervisor, "hl.reports.get", queue="supervisor") as queries,
+            subscribed(supervisor, "hl.reports.get.*", queue="supervisor") as queries,
             anyio.create_task_group() as tg,
         ):
 
@@ -120,7 +135,7 @@ async def test_an_agent_cannot_read_another_agents_replies(
                     return
 
             tg.start_soon(answer)
-            reply = await bob.request("hl.reports.get", b"act-bob", timeout=5)
+            reply = await bob.request("hl.reports.get.bob", b"act-bob", timeout=5)
             assert reply.data == b"bob's report: the diff act-bob"
             assert await nothing_arrives(snoop) == []
     finally:
@@ -327,3 +342,165 @@ async def test_no_role_but_the_supervisor_reads_its_state(
         await bus.close()
         await owner.close()
     await wait_for_violation(caplog, 'subscription to "$kv.hl_pending.>"')
+
+
+S = Subjects()
+DIFF = "--- a/app/x.py\n+++ b/app/x.py\n@@ -1 +1 @@\n-def f(): pass\n+def g(): pass\n"
+
+
+def an_action(agent_id: str, diff: str = DIFF) -> ActionContext:
+    return ActionContext(
+        agent_id=agent_id,
+        action_type="code_diff",
+        action_description="rename f to g",
+        code_diff=diff,
+    )
+
+
+@asynccontextmanager
+async def review_supervisor(url: str) -> AsyncIterator[str]:
+    """The Supervisor (local checks only) in this process as user ``supervisor``; yields the
+    public key of its decisions."""
+    key = SigningKey.generate()
+    bus = await connect_as(url, "supervisor")
+    try:
+        system = ActorSystem(bus)
+        system.add(*review_actors(ReviewConfig(), None, roles=("supervisor",), signing_key=key))
+        async with system.running():
+            yield key.public_key
+    finally:
+        await bus.close()
+
+
+async def no_report(bus: Bus, id_: str, agent_id: str) -> str:
+    """The Supervisor's answer to ``agent_id`` asking for ``id_`` (the id replaced by ID)."""
+    with pytest.raises(EngineError) as caught:
+        await fetch_report(bus, S, id_, agent_id=agent_id)
+    assert type(caught.value) is EngineError, f"an answer, not a bus failure: {caught.value}"
+    return str(caught.value).replace(repr(id_), "ID")
+
+
+async def test_an_agent_gets_its_own_reports_only_and_reviewers_every_one(
+    two_agents: NatsServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING, logger="humangr.bus")
+    async with review_supervisor(two_agents.url):
+        spy = await connect_as(two_agents.url, "agent")
+        bob = await connect_bob(two_agents.url)
+        reviewer = await connect_as(two_agents.url, "reviewer")
+        operator = await connect_as(two_agents.url, "operator")
+        try:
+            with anyio.fail_after(30):
+                bobs = await submit_and_wait(bob, S, an_action(BOB), timeout=30)
+                spys = await submit_and_wait(spy, S, an_action("agent"), timeout=30)
+            unknown = await no_report(spy, "act-00000000000000000000", "agent")
+            for id_ in (bobs.action_id, bobs.report_id):
+                assert await no_report(spy, id_, "agent") == unknown, "ids cannot be probed"
+                query = encode(ReportQuery(id=id_))
+                for subject in ("hl.reports.get", "hl.reports.get.bob"):
+                    with pytest.raises(BusError):  # refused by the server: never answered
+                        await spy.request(subject, query, timeout=1)
+                assert await fetch_report(bob, S, id_, agent_id=BOB) == bobs
+                assert await fetch_report(reviewer, S, id_) == bobs
+                assert await fetch_report(operator, S, id_) == bobs
+            for id_ in (spys.action_id, spys.report_id):
+                assert await fetch_report(spy, S, id_, agent_id="agent") == spys
+                assert await no_report(bob, id_, BOB) == unknown
+                assert await fetch_report(reviewer, S, id_) == spys
+        finally:
+            for bus in (spy, bob, reviewer, operator):
+                await bus.close()
+    await wait_for_violation(caplog, 'publish to "hl.reports.get"')
+    await wait_for_violation(caplog, 'publish to "hl.reports.get.bob"')
+
+
+@pytest.mark.parametrize("pattern", ["hl.dlq", "hl.dlq.agent.bob", "hl.dlq.agent.*", "hl.dlq.>"])
+async def test_an_agent_never_sees_another_agents_refusals(
+    two_agents: NatsServer, caplog: pytest.LogCaptureFixture, pattern: str
+) -> None:
+    caplog.set_level(logging.WARNING, logger="humangr.bus")
+    async with review_supervisor(two_agents.url):
+        spy = await connect_as(two_agents.url, "agent")
+        bob = await connect_bob(two_agents.url)
+        reviewer = await connect_as(two_agents.url, "reviewer")
+        try:
+            async with (
+                subscribed(spy, pattern) as snoop,
+                subscribed(reviewer, "hl.dlq") as letters,
+            ):
+                with anyio.fail_after(5), pytest.raises(SubmissionRefused, match="empty"):
+                    await submit_and_wait(bob, S, an_action(BOB, diff=""), timeout=30)
+                with anyio.fail_after(5):
+                    letter = decode((await anext(aiter(letters))).data, DeadLetter)
+                assert "code_diff is empty" in letter.error, "reviewers still read every letter"
+                assert await nothing_arrives(snoop) == []
+        finally:
+            for bus in (spy, bob, reviewer):
+                await bus.close()
+    await wait_for_violation(caplog, f'subscription to "{pattern}"')
+
+
+async def test_an_agent_learns_of_its_own_refusal_at_once(
+    two_agents: NatsServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Through ``humangr.connect`` as its own user: no permissions violation, no waiting."""
+    caplog.set_level(logging.WARNING, logger="humangr.bus")
+    async with (
+        review_supervisor(two_agents.url) as key,
+        humangr.connect(
+            two_agents.url,
+            agent_id="agent",
+            user="agent",
+            password=password("agent"),
+            public_key=key,
+        ) as hg,
+    ):
+        with anyio.fail_after(5), pytest.raises(SubmissionRefused, match="code_diff is empty"):
+            await hg.review(an_action("agent", diff=""), timeout=60)
+        with anyio.fail_after(30):
+            report = await hg.review(an_action("agent"), timeout=30)
+        assert report.agent_id == "agent"
+    logged = "\n".join(r.getMessage().lower() for r in caplog.records)
+    assert "permissions violation" not in logged, logged
+
+
+async def test_the_report_and_submit_commands_of_an_agent_use_its_own_subjects(
+    two_agents: NatsServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``humangr report --agent-id`` and ``submit --wait --agent-id`` as the agent's user."""
+    from humangr.engine.cli import main
+
+    monkeypatch.setenv("HUMANGR_NATS_USER", BOB_USER)
+    monkeypatch.setenv("HUMANGR_NATS_PASSWORD", BOB_PASSWORD)
+    monkeypatch.delenv("HUMANGR_INBOX_PREFIX", raising=False)
+    monkeypatch.delenv("HUMANGR_AGENT_ID", raising=False)
+    async with review_supervisor(two_agents.url) as key:
+        spy = await connect_as(two_agents.url, "agent")
+        bob = await connect_bob(two_agents.url)
+        try:
+            with anyio.fail_after(30):
+                bobs = await submit_and_wait(bob, S, an_action(BOB), timeout=30)
+                spys = await submit_and_wait(spy, S, an_action("agent"), timeout=30)
+        finally:
+            await spy.close()
+            await bob.close()
+        common = ["--nats", two_agents.url, "--public-key", key, "--format", "json"]
+        own = ["report", bobs.action_id, "--agent-id", BOB, *common]
+        assert await anyio.to_thread.run_sync(main, own) == 0
+        assert json.loads(capsys.readouterr().out)["report_id"] == bobs.report_id
+        theirs = ["report", spys.action_id, "--agent-id", BOB, *common]
+        assert await anyio.to_thread.run_sync(main, theirs) == 3
+        assert "no report with report id or action id" in capsys.readouterr().err
+        bad = ["report", spys.action_id, "--agent-id", "bob.>", *common]
+        assert await anyio.to_thread.run_sync(main, bad) != 0
+        assert "--agent-id is 1-64 letters" in capsys.readouterr().err
+        empty = tmp_path / "empty.json"
+        empty.write_text(encode(an_action("x", diff="")).decode())  # --agent-id makes it bob's
+        submit = ["submit", str(empty), "--wait", "--agent-id", BOB, "--timeout", "60", *common]
+        with anyio.fail_after(10):  # at once, not after --timeout
+            code = await anyio.to_thread.run_sync(main, submit)
+        assert code != 0
+        assert "code_diff is empty" in capsys.readouterr().err

@@ -111,7 +111,14 @@ ALLOWED = [
     # `humangr reviews`, `show` and `resolve`: the reviewer asks, reads refusals
     ("reviewer", "hl.reviews.query", "supervisor", "hl.reviews.query"),
     ("supervisor", "hl.dlq", "reviewer", "hl.dlq"),
+    ("supervisor", "hl.dlq", "operator", "hl.dlq"),
+    ("supervisor", "hl.dlq", "monitor", "hl.dlq"),
     ("layer", "hl.dlq", "observer", "hl.>"),
+    # an agent's own refusals, and its own report query
+    ("supervisor", "hl.dlq.agent.agent", "agent", "hl.dlq.agent.agent"),
+    ("agent", "hl.reports.get.agent", "supervisor", "hl.reports.get.*"),
+    ("reviewer", "hl.reports.get", "supervisor", "hl.reports.get"),
+    ("operator", "hl.reports.get", "supervisor", "hl.reports.get"),
     # the pipeline: agent workers (worker) and the Monitor with its Supervisor (monitor)
     ("monitor", "hl.agents.dev.request", "worker", "hl.agents.*.request"),
     ("worker", "hl.agents.result", "monitor", "hl.agents.result"),
@@ -208,7 +215,7 @@ async def test_an_agent_asks_for_a_report_and_the_supervisor_answers(
 ) -> None:
     async with (
         buses(secured_nats.url, "agent", "supervisor") as bus,
-        subscribed(bus["supervisor"], "hl.reports.get", queue="supervisor") as queries,
+        subscribed(bus["supervisor"], "hl.reports.get.*", queue="supervisor") as queries,
     ):
 
         async def answer() -> None:
@@ -219,7 +226,7 @@ async def test_an_agent_asks_for_a_report_and_the_supervisor_answers(
 
         async with anyio.create_task_group() as tg:
             tg.start_soon(answer)
-            reply = await bus["agent"].request("hl.reports.get", b"act-1", timeout=5)
+            reply = await bus["agent"].request("hl.reports.get.agent", b"act-1", timeout=5)
     assert reply.data == b"the report of act-1"
 
 
