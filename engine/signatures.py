@@ -26,8 +26,9 @@ from __future__ import annotations
 import base64
 import binascii
 import enum
+import functools
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -46,6 +47,7 @@ __all__ = [
     "layer_report_bytes",
     "report_bytes",
     "report_parts",
+    "sign_report",
     "signed_binding",
     "task_digest",
     "verify_decision",
@@ -81,18 +83,27 @@ def _default(field: msgspec.structs.FieldInfo) -> Any:
     return msgspec.NODEFAULT
 
 
+@functools.cache
+def _layout(kind: type[msgspec.Struct]) -> tuple[tuple[str, str, Any], ...]:
+    """Each field of a Struct type: its name, its encoded name and its default (read once per
+    type: ``msgspec.structs.fields`` evaluates the annotations on every call). A default
+    made by a factory is made once here and only compared against, never handed out."""
+    return tuple(
+        (field.name, field.encode_name, _default(field)) for field in msgspec.structs.fields(kind)
+    )
+
+
 def _plain(value: Any, skip: frozenset[str] = frozenset()) -> Any:
     """``value`` as plain JSON values, canonically (see the module docstring)."""
     if isinstance(value, msgspec.Struct):
         out: dict[str, Any] = {}
-        for field in msgspec.structs.fields(value):
-            if field.name in skip:
+        for name, encoded, default in _layout(type(value)):
+            if name in skip:
                 continue
-            item = getattr(value, field.name)
-            default = _default(field)
+            item = getattr(value, name)
             if default is not msgspec.NODEFAULT and _same(item, default):
                 continue
-            out[field.encode_name] = _plain(item)
+            out[encoded] = _plain(item)
         return out
     if isinstance(value, enum.Enum):
         return _plain(value.value)
@@ -160,18 +171,53 @@ def _digest(value: Any) -> str:
     return hashlib.sha256(data).hexdigest()[:16]
 
 
+def _hash(plain: Any) -> str:
+    return hashlib.sha256(msgspec.json.encode(plain, order="sorted")).hexdigest()[:16]
+
+
+def sign_report(
+    report: HumanLayerReport, signer: str, sign: Callable[[bytes], str]
+) -> HumanLayerReport:
+    """``report`` signed by ``signer`` (``sign`` makes a signature of bytes): ``signature``
+    over its binding, ``signed_parts``, and ``report_signature`` over the whole report — the
+    same bytes ``report_bytes`` and ``report_parts`` give, from one canonical pass."""
+    unsigned = msgspec.structs.replace(
+        report, signer=signer, signature=None, report_signature=None, signed_parts={}
+    )
+    plain = _plain(unsigned)
+    parts: dict[str, str] = {}
+    names: dict[str, str] = {}
+    for name, encoded, _ in _layout(type(unsigned)):
+        names[name] = encoded
+        if name in _UNSIGNED_PARTS:
+            continue
+        if name == "layer_results":
+            for lid, result in plain.get(encoded, {}).items():
+                parts[f"layer_results.{lid}"] = _hash(result)
+            continue
+        parts[name] = _hash(plain[encoded] if encoded in plain else _plain(getattr(unsigned, name)))
+    binding = sign(signed_binding(unsigned))
+    plain[names["signature"]] = binding
+    if parts:
+        plain[names["signed_parts"]] = parts
+    whole = sign(msgspec.json.encode([_REPORT_TAG, plain], order="sorted"))
+    return msgspec.structs.replace(
+        unsigned, signature=binding, signed_parts=parts, report_signature=whole
+    )
+
+
 def report_parts(report: HumanLayerReport) -> dict[str, str]:
     """A short digest of each part of ``report`` (``layer_results`` one per layer), for naming
     what was changed after signing. Diagnostic only: the signature covers the parts in full."""
     parts: dict[str, str] = {}
-    for field in msgspec.structs.fields(report):
-        if field.name in _UNSIGNED_PARTS:
+    for name, _, _ in _layout(type(report)):
+        if name in _UNSIGNED_PARTS:
             continue
-        if field.name == "layer_results":
+        if name == "layer_results":
             for lid, result in report.layer_results.items():
                 parts[f"layer_results.{lid.value}"] = _digest(result)
             continue
-        parts[field.name] = _digest(getattr(report, field.name))
+        parts[name] = _digest(getattr(report, name))
     return parts
 
 
@@ -247,8 +293,8 @@ def verify_decision(
     if report.signer not in keys:
         raise SignatureError(f"{what} is signed by {report.signer}, which is not a trusted key")
     verify_key(report.signer)
-    changed = changed_parts(report)
     if not _check(report.signer, report.signature, signed_binding(report)):
+        changed = changed_parts(report)  # only to name what changed: a failure is rare
         parts = f" ({', '.join(changed)} changed)" if changed else ""
         raise SignatureError(
             f"the signature of {what} does not match it{parts}: the decision was changed after "
@@ -266,6 +312,7 @@ def verify_decision(
             )
         return f"{what} is {BINDING_ONLY_NOTICE}"
     if not _check(report.signer, report.report_signature, report_bytes(report)):
+        changed = changed_parts(report)
         if changed:
             raise SignatureError(
                 f"the report's {', '.join(changed)} of {what} changed after it was signed "

@@ -37,8 +37,7 @@ from humangr.contracts import HumanLayerReport, LayerReport
 from humangr.engine.errors import ConfigError
 from humangr.engine.signatures import (
     layer_report_bytes,
-    report_bytes,
-    report_parts,
+    sign_report,
     signed_binding,
     verify_decision,
 )
@@ -144,15 +143,7 @@ class SigningKey:
     def sign(self, report: HumanLayerReport) -> HumanLayerReport:
         """``report`` signed by this key: ``signature`` over its binding, then ``signed_parts``
         and ``report_signature`` over the whole report (earlier signatures are replaced)."""
-        unsigned = msgspec.structs.replace(
-            report, signer=self.public_key, signature=None, report_signature=None, signed_parts={}
-        )
-        bound = msgspec.structs.replace(
-            unsigned,
-            signature=self.sign_bytes(signed_binding(unsigned)),
-            signed_parts=report_parts(unsigned),
-        )
-        return msgspec.structs.replace(bound, report_signature=self.sign_bytes(report_bytes(bound)))
+        return sign_report(report, self.public_key, self.sign_bytes)
 
     def sign_layer_report(self, report: LayerReport) -> LayerReport:
         """``report`` with ``signer`` and ``signature`` set over its canonical encoding."""

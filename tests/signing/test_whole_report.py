@@ -230,3 +230,16 @@ async def test_a_human_resolution_is_signed_whole_and_its_reason_is_covered(bus:
     unblocked = msgspec.structs.replace(final, blocking_reasons=[])
     with pytest.raises(SignatureError, match="blocking_reasons"):
         verify_decision(unblocked, running.public_key)
+
+
+def test_the_one_pass_signature_covers_the_same_bytes_as_the_reference_encoding() -> None:
+    from humangr.engine.signatures import report_bytes, report_parts
+
+    signed = KEY.sign(report())
+    unsigned = msgspec.structs.replace(
+        signed, signature=None, report_signature=None, signed_parts={}
+    )
+    assert signed.signed_parts == report_parts(unsigned)
+    reference = msgspec.structs.replace(signed, report_signature=None)
+    assert KEY.sign_bytes(report_bytes(reference)) == signed.report_signature
+    assert verify_decision(signed, [KEY.public_key]) is None

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from .shell_catalogue import words
 from .shell_model import MAX_DEPTH, Budget, Pipeline, Redirect, Script, Simple, Sub
 
-__all__ = ["RESERVED", "ansi_c", "finish_simple", "lex", "unquote"]
+__all__ = ["RESERVED", "ansi_c", "finish_simple", "lex", "unquote", "word_subs"]
 
 Reader = Callable[[str, int, Budget], Script]
 
@@ -31,7 +31,8 @@ _HEADS = words(
 )
 _ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=")
 _REDIR = re.compile(r"(\d{1,2})?(&>>|&>|<<<|<<-|<<|<>|>>|>&|<&|>\||>|<)")
-_OPS = ("&&", "||", ";;", "|&", ";", "&", "|", "(", ")")
+_OPS = re.compile(r"&&|\|\||;;|\|&|[;&|()]")
+"""The control operators, longest first."""
 _STOP = frozenset(" \t\n;&|()<>")
 _ESCAPES = {
     "n": "\n",
@@ -131,6 +132,8 @@ class _Lexer:
         self.start = 0
         self.heredocs: list[tuple[Simple, int, str, bool]] = []
         self.parens = 0
+        self.piped = False
+        self.params = 0
 
     def sub(self, kind: str, inner: str, word: int) -> None:
         if self.depth + 1 > MAX_DEPTH:
@@ -138,15 +141,15 @@ class _Lexer:
             return
         self.cmd.subs.append(Sub(kind, word, self.reader(inner, self.depth + 1, self.budget)))
 
-    def end_command(self) -> None:
-        self.cmd.text = self.text[self.start : self.i].strip()
+    def end_command(self, end: int | None = None) -> None:
+        self.cmd.text = self.text[self.start : self.i if end is None else end].strip()
         done = finish_simple(self.cmd)
         if done is not None and self.budget.take():
             self.pipe.commands.append(done)
         self.cmd = Simple()
 
-    def end_pipeline(self, background: bool = False) -> None:
-        self.end_command()
+    def end_pipeline(self, background: bool = False, end: int | None = None) -> None:
+        self.end_command(end)
         if self.pipe.commands:
             self.pipe.background = background
             self.script.pipelines.append(self.pipe)
@@ -249,6 +252,8 @@ class _Lexer:
                 end = n
             if close == ")":
                 self.sub("$", text[i + 2 : end], index)
+            else:
+                self.param(i + 2, end, index)
             out.append(text[i : end + 1])
             return end + 1
         if text[i] == "`":
@@ -262,6 +267,24 @@ class _Lexer:
             return end + 1
         out.append(text[i])
         return i + 1
+
+    def param(self, i: int, end: int, index: int) -> None:
+        """The substitutions inside ``${…}`` (``${x:-$(id)}`` runs ``id``), at most
+        ``MAX_DEPTH`` braces deep (each level scans its body again)."""
+        if self.params >= MAX_DEPTH:
+            self.budget.problem("commands nested too deep")
+            return
+        self.params += 1
+        text = self.text
+        while i < end:
+            c = text[i]
+            if c == "\\":
+                i += 2
+            elif c == "`" or (c == "$" and text.startswith(("$(", "${"), i)):
+                i = self.dollar(i, [], index)
+            else:
+                i += 1
+        self.params -= 1
 
     def redirect(self, m: re.Match[str]) -> None:
         self.i = m.end()
@@ -291,7 +314,10 @@ class _Lexer:
                 end = text.find("\n", self.i)
                 self.i = n if end < 0 else end
             elif c == "\n":
-                self.end_pipeline()
+                cmd = self.cmd
+                if not (self.piped and not (cmd.words or cmd.assigns or cmd.redirects)):
+                    self.end_pipeline()  # a line ending in ``|`` goes on on the next one
+                    self.piped = False
                 self.i += 1
                 self.read_heredocs()
                 self.start = self.i
@@ -299,8 +325,8 @@ class _Lexer:
                 m.group(2) in ("<", ">") and text.startswith("(", m.end())
             ):
                 self.redirect(m)
-            elif (op := next((o for o in _OPS if text.startswith(o, self.i)), None)) is not None:
-                self.operator(op)
+            elif (op := _OPS.match(text, self.i)) is not None:
+                self.operator(op.group())
             else:
                 before = self.i
                 self.cmd.words.append(self.word())
@@ -313,9 +339,11 @@ class _Lexer:
         return self.script
 
     def operator(self, op: str) -> None:
+        at = self.i  # the command's text ends before its operator
         self.i += len(op)
+        self.piped = op in ("|", "|&")
         if op in ("|", "|&"):
-            self.end_command()
+            self.end_command(at)
         elif op == "(" and len(self.cmd.words) == 1 and self.text.startswith(")", self.i):
             self.cmd = Simple()  # ``name() { … }``: a function definition, not a command
             self.i += 1
@@ -324,7 +352,7 @@ class _Lexer:
             self.pipe = Pipeline()
         else:
             self.parens += {"(": 1, ")": -1}.get(op, 0)
-            self.end_pipeline(background=op == "&")
+            self.end_pipeline(background=op == "&", end=at)
         self.start = self.i
 
 
@@ -332,6 +360,14 @@ def unquote(raw: str) -> str:
     """One word's text with its quotes removed, as the shell would (``'a "b"'`` → ``a "b"``);
     substitutions inside are kept as written, not read."""
     return _Lexer(raw, MAX_DEPTH, Budget(), lambda t, d, b: Script()).word()
+
+
+def word_subs(raw: str, depth: int, budget: Budget, reader: Reader) -> list[Sub]:
+    """The substitutions the lexer reads in one word as written (``${x:-$(id)}``), each
+    read with ``reader``."""
+    lexer = _Lexer(raw, depth, budget, reader)
+    lexer.word()
+    return lexer.cmd.subs
 
 
 def lex(text: str, depth: int, budget: Budget, reader: Reader | None = None) -> Script:

@@ -5,6 +5,12 @@ bashlex is a real bash grammar but it does not implement ``[[ … ]]``, ``case``
 ``time``, ``coproc`` or quoted heredoc delimiters, and it recurses on nesting; anything it
 refuses, and any text longer than ``_BASHLEX_LIMIT``, is read by the lexer instead. Only what
 neither can read (an unbalanced quote, too deep, too many commands) becomes a problem.
+
+bashlex is also ten times slower than the lexer, so text the two read alike (``plain``: no
+compound command, subshell, negation, function, trailing comment, backslash or ``$'…'``) goes
+to the lexer straight away (issue 19: p99 of a shell judgement under 5 ms). Where bashlex
+misreads, the lexer reads instead: ``$(…)`` inside ``${…}`` or after ``~``, and backticks
+around several lines, of which bashlex keeps only the first.
 """
 
 from __future__ import annotations
@@ -15,13 +21,33 @@ from typing import Any
 import bashlex
 
 from .shell_lex import finish_simple, lex, unquote
+from .shell_lex import word_subs as lex_word_subs
 from .shell_model import MAX_DEPTH, MAX_TEXT, Budget, Pipeline, Redirect, Script, Simple, Sub
 
-__all__ = ["read_script"]
+__all__ = ["bashlex_script", "plain", "read_script"]
 
 _BASHLEX_LIMIT = 12_000
 _BASHLEX_LOOPS = re.compile(r"\$\{(?![^}'\"`\n]*\})")
 """A ``${`` whose ``}`` is missing or beyond a quote: bashlex 0.18 loops forever on it."""
+_COMPOUND = re.compile(
+    r"(?:^|[\n;&|()`])[ \t]*(?:(?:if|then|else|elif|fi|do|done|while|until|for|select|case|"
+    r"esac|function|time|coproc|in|\{|\}|\[\[|\]\])(?=[\s;&|()<>]|$)|\(|!)|\(\s*\)|;;"
+)
+"""What the lexer reads otherwise than bashlex: reserved words, ``(``, ``!`` at the head of a
+command (compound commands, subshells, negation), function definitions, ``case`` arms."""
+_LATER_RESERVED = re.compile(
+    r"[\s<>&|](?:if|then|else|elif|fi|do|done|while|until|for|select|case|esac|function|time|"
+    r"coproc|in|\{|\}|\[\[|\]\]|!|\()(?=[\s;&|()<>]|$)"
+)
+_HEAD = re.compile(r"(?:^|[\n;&|()`])[ \t]*(?:[A-Za-z_]\w*(?:\[[^\]\n]*\])?\+?=|\d*[<>]|&>)")
+"""With ``_LATER_RESERVED``: a reserved word after a command's leading assignment or
+redirection, which bashlex still reads as reserved (``X=1 fi``)."""
+_COMMENT = re.compile(r"(?<=[\s;&|()<>])#")
+_MAX_SUSPECTS = 32
+"""Past this many comments or later reserved words, text goes to bashlex (keeps ``plain``
+linear)."""
+_BACKTICK_LINES = re.compile(r"`[^`]*\n[^`]*`")
+"""Backticks around several lines: bashlex reads only the first line inside."""
 _BASHLEX_FAILS = (
     bashlex.errors.ParsingError,
     NotImplementedError,
@@ -103,6 +129,12 @@ class _Walker:
         return [cmd for pipe in inner.pipelines for cmd in pipe.commands]
 
     def word_subs(self, node: Any, index: int, cmd: Simple) -> None:
+        raw = self.raw(node)
+        if ("${" in raw or "~" in raw) and ("$(" in raw or "`" in raw):
+            # bashlex leaves ``$(…)`` inside ``${…}`` or after ``~`` unread: the lexer reads it
+            for sub in lex_word_subs(raw, self.depth, self.budget, read_script):
+                cmd.subs.append(Sub(sub.kind, index, sub.script))
+            return
         for part in getattr(node, "parts", []) or []:
             kind = getattr(part, "kind", "")
             if kind in ("commandsubstitution", "processsubstitution"):
@@ -134,7 +166,7 @@ class _Walker:
         cmd = Simple(text=self.raw(node).strip())
         for part in node.parts:
             kind = getattr(part, "kind", "")
-            if kind == "word":
+            if kind == "word" or (kind == "assignment" and cmd.words):  # ``a >f X=1``: a word
                 raw = self.raw(part)
                 word = str(part.word)
                 if any(c in raw for c in "'\"\\"):
@@ -157,6 +189,40 @@ class _Walker:
         return done
 
 
+def plain(text: str) -> bool:
+    """True when the fallback lexer reads ``text`` exactly as bashlex does (the same
+    ``Script`` and budget; ``tests/checks/tools/test_shell_reader.py`` holds the two to it):
+    no compound command, subshell, negation, function, comment after a word, backslash or
+    ``$'…'``. Such text skips bashlex, which is ten times slower; the ``$(…)`` inside it is
+    read by ``read_script`` again. Linear in ``text``."""
+    if "\\" in text or "$'" in text or _COMPOUND.search(text):
+        return False
+    for count, m in enumerate(_COMMENT.finditer(text)):
+        if count >= _MAX_SUSPECTS or text[text.rfind("\n", 0, m.start()) + 1 : m.start()].strip():
+            return False  # a comment after a word on its line
+    for count, m in enumerate(_LATER_RESERVED.finditer(text)):
+        start = max(text.rfind("\n", 0, m.start()), text.rfind(";", 0, m.start()), 0)
+        if count >= _MAX_SUSPECTS or _HEAD.search(text, start, m.start() + 1):
+            return False
+    return True
+
+
+def bashlex_script(text: str, depth: int, budget: Budget) -> Script | None:
+    """``text`` as bashlex reads it, or None (the budget as it was) when bashlex cannot."""
+    used = budget.commands
+    problems = list(budget.problems)
+    try:
+        nodes = bashlex.parse(text)
+        return _Walker(text, depth, budget).script(list(nodes))
+    except _BASHLEX_FAILS:
+        pass
+    except Exception:  # any other bashlex bug: the lexer reads the text
+        pass
+    budget.commands = used
+    budget.problems[:] = problems
+    return None
+
+
 def read_script(text: str, depth: int = 0, budget: Budget | None = None) -> Script:
     """The pipelines of ``text``; what could not be read goes to ``budget.problems``.
     Never raises."""
@@ -169,16 +235,14 @@ def read_script(text: str, depth: int = 0, budget: Budget | None = None) -> Scri
         text = text[:MAX_TEXT]
     if "\x00" in text:
         text = text.replace("\x00", " ")
-    if len(text) <= _BASHLEX_LIMIT and text.strip() and not _BASHLEX_LOOPS.search(text):
-        used = budget.commands
-        problems = list(budget.problems)
-        try:
-            nodes = bashlex.parse(text)
-            return _Walker(text, depth, budget).script(list(nodes))
-        except _BASHLEX_FAILS:
-            budget.commands = used
-            budget.problems[:] = problems
-        except Exception:
-            budget.commands = used
-            budget.problems[:] = problems
+    if (
+        len(text) <= _BASHLEX_LIMIT
+        and text.strip()
+        and not _BASHLEX_LOOPS.search(text)
+        and not _BACKTICK_LINES.search(text)
+        and not plain(text)
+    ):
+        script = bashlex_script(text, depth, budget)
+        if script is not None:
+            return script
     return lex(text, depth, budget, read_script)
