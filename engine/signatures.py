@@ -95,21 +95,27 @@ def _layout(kind: type[msgspec.Struct]) -> tuple[tuple[str, str, Any], ...]:
 
 def _plain(value: Any, skip: frozenset[str] = frozenset()) -> Any:
     """``value`` as plain JSON values, canonically (see the module docstring)."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return value  # the common leaves first: this runs for every node of every signature
     if isinstance(value, msgspec.Struct):
         out: dict[str, Any] = {}
-        for name, encoded, default in _layout(type(value)):
+        for name, encoded, default in _layout(kind):
             if name in skip:
                 continue
             item = getattr(value, name)
-            if default is not msgspec.NODEFAULT and _same(item, default):
+            if default is not msgspec.NODEFAULT and (item is default or _same(item, default)):
                 continue
-            out[encoded] = _plain(item)
+            leaf = type(item)
+            out[encoded] = item if leaf is str or leaf is int or leaf is bool else _plain(item)
         return out
+    if kind is list or kind is tuple:
+        return [_plain(item) for item in value]
     if isinstance(value, enum.Enum):
         return _plain(value.value)
     if isinstance(value, datetime):
         return _instant(value)
-    if isinstance(value, bool) or value is None or isinstance(value, str | int):
+    if isinstance(value, str | int):  # bool is an int
         return value
     if isinstance(value, float):
         return int(value) if value.is_integer() and abs(value) < _EXACT else value
