@@ -264,13 +264,20 @@ def verify_key(public_key: str) -> nacl.signing.VerifyKey:
     return nacl.signing.VerifyKey(body[1:])
 
 
+@functools.lru_cache(maxsize=256)
+def _verifier(public_key: str) -> nacl.signing.VerifyKey:
+    """``verify_key``, kept for the few keys a process meets (bounded: a stream of forged
+    signers cannot grow it; a bad key raises and is not kept)."""
+    return verify_key(public_key)
+
+
 def _check(signer: str, signature: str, data: bytes) -> bool:
     """Whether ``signature`` (base64url) is ``signer``'s over ``data``."""
     import nacl.exceptions
 
     try:
         raw = base64.urlsafe_b64decode(signature + "=" * (-len(signature) % 4))
-        verify_key(signer).verify(data, raw)
+        _verifier(signer).verify(data, raw)
     except (binascii.Error, ValueError, nacl.exceptions.BadSignatureError, SignatureError):
         return False
     return True
