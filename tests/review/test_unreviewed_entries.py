@@ -171,3 +171,15 @@ def test_a_tool_calls_content_and_patch_are_read_whole(name: str) -> None:
         )
         outcome, _ = local_outcome(run_checks(action, local_only=True))
         assert outcome is Outcome.REJECTED, call.name
+
+
+@pytest.mark.parametrize("text", list(TRICKS.values()), ids=list(TRICKS))
+def test_the_pipelines_diff_of_a_dev_file_keeps_every_trick_in_view(text: str) -> None:
+    """The pipeline reviews a Dev's file as a diff it builds itself: a marker in the content is
+    a line of the new file, and what follows it is still reviewed."""
+    from humangr.engine.pipeline.context import review_diff
+
+    for current in ({}, {"app.py": "x = 1\n"}):
+        diff = review_diff([("app.py", text)], current)
+        outcome, _ = local_outcome(run_checks(content_action(diff)))
+        assert outcome is Outcome.REJECTED, current
