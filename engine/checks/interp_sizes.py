@@ -42,6 +42,8 @@ def weight(value: object, limit: int = MAX_FOLD) -> int:
             total += v.bit_length() // 3 + 2
         elif isinstance(v, float):
             total += _FLOAT_WEIGHT
+        elif isinstance(v, complex):  # (-1.0) ** 0.5
+            total += _COMPLEX_WEIGHT
         elif isinstance(v, tuple):
             total += 2
             if total + len(v) > limit:
@@ -61,6 +63,8 @@ def _length(v: str | bytes | tuple[object, ...]) -> int:
 
 _FLOAT_WEIGHT = 24
 """``weight`` of any float."""
+_COMPLEX_WEIGHT = 2 * _FLOAT_WEIGHT + 4
+"""``weight`` of any complex number: two floats, a sign, ``j`` and parentheses."""
 
 
 def _repeated(v: str | bytes | tuple[object, ...], n: int) -> int:
@@ -78,11 +82,13 @@ _NUMBER_BITS: dict[Callable[[Any, Any], Any], Callable[[int, int], int]] = {
     operator.add: lambda a, b: max(a, b) + 1,
     operator.sub: lambda a, b: max(a, b) + 1,
     operator.mul: lambda a, b: a + b,
-    operator.and_: max,
-    operator.or_: max,
-    operator.xor: max,
-    operator.floordiv: lambda a, b: a,
-    operator.mod: max,
+    # One bit more than the operands: with negative numbers (two's complement) the result can
+    # outgrow both (1 ^ -3 == -4).
+    operator.and_: lambda a, b: max(a, b) + 1,
+    operator.or_: lambda a, b: max(a, b) + 1,
+    operator.xor: lambda a, b: max(a, b) + 1,
+    operator.floordiv: lambda a, b: a + 1,
+    operator.mod: lambda a, b: max(a, b) + 1,
     operator.truediv: lambda a, b: 64,
 }
 
@@ -99,6 +105,8 @@ def _number_size(fn: Callable[[Any, Any], Any], a: int | float, b: int | float) 
             return None
         bits = rule(_bits(a), _bits(b))
     floats = isinstance(a, float) or isinstance(b, float) or fn is operator.truediv
+    if fn is operator.pow and a < 0 and not isinstance(b, int):
+        return _COMPLEX_WEIGHT  # a negative base to a fractional power is complex
     if floats or (fn is operator.pow and b < 0):
         return _FLOAT_WEIGHT
     return bits // 3 + 2 if bits <= MAX_INT_BITS else MAX_FOLD + bits
