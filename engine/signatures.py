@@ -100,7 +100,7 @@ def _plain(value: Any, skip: frozenset[str] = frozenset()) -> Any:
         return value  # the common leaves first: this runs for every node of every signature
     if isinstance(value, msgspec.Struct):
         out: dict[str, Any] = {}
-        for name, encoded, default in _layout(kind):
+        for name, encoded, default in _layout(type(value)):
             if name in skip:
                 continue
             item = getattr(value, name)
