@@ -172,13 +172,23 @@ def task_digest(task: LayerTask) -> str:
     return hashlib.sha256(canonical_bytes(_TASK_TAG, task)).hexdigest()
 
 
-def _digest(value: Any) -> str:
-    data = msgspec.json.encode(_plain(value), order="sorted")
-    return hashlib.sha256(data).hexdigest()[:16]
-
-
 def _hash(plain: Any) -> str:
     return hashlib.sha256(msgspec.json.encode(plain, order="sorted")).hexdigest()[:16]
+
+
+def _parts(report: HumanLayerReport, plain: dict[str, Any]) -> dict[str, str]:
+    """The digest of each part of ``report`` from its canonical form ``plain`` (a part at its
+    default value is left out of ``plain``, and digested as that default)."""
+    parts: dict[str, str] = {}
+    for name, encoded, _ in _layout(type(report)):
+        if name in _UNSIGNED_PARTS:
+            continue
+        if name == "layer_results":
+            for lid, result in plain.get(encoded, {}).items():
+                parts[f"layer_results.{lid}"] = _hash(result)
+            continue
+        parts[name] = _hash(plain[encoded] if encoded in plain else _plain(getattr(report, name)))
+    return parts
 
 
 def sign_report(
@@ -191,17 +201,8 @@ def sign_report(
         report, signer=signer, signature=None, report_signature=None, signed_parts={}
     )
     plain = _plain(unsigned)
-    parts: dict[str, str] = {}
-    names: dict[str, str] = {}
-    for name, encoded, _ in _layout(type(unsigned)):
-        names[name] = encoded
-        if name in _UNSIGNED_PARTS:
-            continue
-        if name == "layer_results":
-            for lid, result in plain.get(encoded, {}).items():
-                parts[f"layer_results.{lid}"] = _hash(result)
-            continue
-        parts[name] = _hash(plain[encoded] if encoded in plain else _plain(getattr(unsigned, name)))
+    parts = _parts(unsigned, plain)
+    names = {name: encoded for name, encoded, _ in _layout(type(unsigned))}
     binding = sign(signed_binding(unsigned))
     plain[names["signature"]] = binding
     if parts:
@@ -215,16 +216,7 @@ def sign_report(
 def report_parts(report: HumanLayerReport) -> dict[str, str]:
     """A short digest of each part of ``report`` (``layer_results`` one per layer), for naming
     what was changed after signing. Diagnostic only: the signature covers the parts in full."""
-    parts: dict[str, str] = {}
-    for name, _, _ in _layout(type(report)):
-        if name in _UNSIGNED_PARTS:
-            continue
-        if name == "layer_results":
-            for lid, result in report.layer_results.items():
-                parts[f"layer_results.{lid.value}"] = _digest(result)
-            continue
-        parts[name] = _digest(getattr(report, name))
-    return parts
+    return _parts(report, _plain(report))
 
 
 def changed_parts(report: HumanLayerReport) -> list[str]:
