@@ -4,6 +4,7 @@ each damaged entry is one dead letter and one count, and the Supervisor never re
 
 from __future__ import annotations
 
+import sys
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -35,24 +36,12 @@ from humangr.engine.runtime import Engine, run_engine
 from humangr.engine.state import MemoryStateStore, StateStore
 from humangr.engine.state.reviews import OutboxRecord
 
+sys.path.insert(0, str(Path(__file__).parent / "e2e"))
+from e2e_helpers import SWALLOWED  # one medium veto: needs_review without an LLM
+
 pytestmark = pytest.mark.anyio
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "actions"
-SWALLOWED = """\
-diff --git a/app/util.py b/app/util.py
---- a/app/util.py
-+++ b/app/util.py
-@@ -1,2 +1,7 @@
- import json
-+
-+
-+def load(text: str) -> object:
-+    try:
-+        return json.loads(text)
-+    except:
-+        pass
-"""
-"""One medium veto from the local checks: needs_review without an LLM."""
 
 
 def clean_action() -> ActionContext:
