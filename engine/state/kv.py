@@ -12,10 +12,13 @@ import re
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
+import anyio
 import nats.errors
 import nats.js.errors
 from nats.js import JetStreamContext
 from nats.js.api import KeyValueConfig, StorageType
+from nats.js.kv import KV_DEL as _KV_DEL
+from nats.js.kv import KV_PURGE as _KV_PURGE
 from nats.js.kv import KeyValue
 
 from humangr.engine.errors import StateConflict, StateError
@@ -26,6 +29,7 @@ __all__ = ["KeyValueStateStore", "namespace_of"]
 
 T = TypeVar("T")
 _WRONG_LAST_SEQUENCE = (10071, 10164)
+_LIST_TIMEOUT_S = 10.0
 
 
 def namespace_of(prefix: str) -> str:
@@ -91,18 +95,31 @@ class KeyValueBucket:
 
     async def entries(self) -> list[Entry]:
         async def read() -> list[Entry]:
-            watcher = await self._kv.watchall(ignore_deletes=True)
+            if not (await self._kv.status()).stream_info.state.messages:
+                return []
+            # nats-py may put its "initial values done" marker before the first value has
+            # arrived (an empty listing of a full bucket), so the marker is not trusted: deletes
+            # are read too, so the last key's update (delta 0) always comes.
+            watcher = await self._kv.watchall()
             found: dict[str, Entry] = {}
             try:
-                async for update in watcher:
-                    if update is None:
-                        break
-                    if update.revision is not None:
-                        found[update.key] = Entry(
-                            update.key, bytes(update.value or b""), int(update.revision)
-                        )
-                    if not update.delta:
-                        break
+                with anyio.fail_after(_LIST_TIMEOUT_S):
+                    async for update in watcher:
+                        if update is None:
+                            continue
+                        if update.operation in (_KV_DEL, _KV_PURGE):
+                            found.pop(update.key, None)
+                        elif update.revision is not None:
+                            found[update.key] = Entry(
+                                update.key, bytes(update.value or b""), int(update.revision)
+                            )
+                        if not update.delta:
+                            break
+            except TimeoutError:
+                raise StateError(
+                    f"KV bucket {self.full_name}: listing its keys got no end within "
+                    f"{_LIST_TIMEOUT_S:g}s; is the NATS server reachable?"
+                ) from None
             finally:
                 await watcher.stop()  # type: ignore[no-untyped-call]
             return [found[key] for key in sorted(found)]
