@@ -281,6 +281,12 @@ class Metrics:
             self.review_resolution_time.labels(verdict=verdict)
         for reason in SAVED_REASONS:
             self.llm_calls_saved.labels(reason=reason)
+        for page in INBOX_PAGES:
+            self.inbox_page_views.labels(page=page)
+        for verdict in INBOX_DECISIONS:
+            self.inbox_decisions.labels(verdict=verdict)
+        for reason in INBOX_REFUSALS:
+            self.inbox_refused.labels(reason=reason)
 
     def observe_cost(self, cost: ReviewCost) -> None:
         """Count a review's estimated price and the calls it saved."""
@@ -293,12 +299,6 @@ class Metrics:
         ):
             if saved:
                 self.llm_calls_saved.labels(reason=reason).inc(saved)
-        for page in INBOX_PAGES:
-            self.inbox_page_views.labels(page=page)
-        for verdict in INBOX_DECISIONS:
-            self.inbox_decisions.labels(verdict=verdict)
-        for reason in INBOX_REFUSALS:
-            self.inbox_refused.labels(reason=reason)
 
     def observe_llm_call(self, outcome: str, seconds: float, usage: Usage | None) -> None:
         """Count one LLM call (``ok``, ``invalid``, ``error`` or ``cancelled``), its latency

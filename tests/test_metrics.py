@@ -14,7 +14,13 @@ from humangr.contracts import ActionContext, LayerID, Outcome, Usage
 from humangr.engine.errors import ConfigError, LLMError
 from humangr.engine.llm import AnthropicLLM, LLMRequest, Message, ScriptedLLM
 from humangr.engine.llm.metered import MeteredLLM, metered
-from humangr.engine.metrics import Metrics, exported_names
+from humangr.engine.metrics import (
+    INBOX_DECISIONS,
+    INBOX_PAGES,
+    INBOX_REFUSALS,
+    Metrics,
+    exported_names,
+)
 from humangr.engine.metrics_server import metrics_server
 from humangr.engine.runtime import run_engine
 
@@ -256,6 +262,15 @@ def test_series_known_in_advance_start_at_zero() -> None:
         assert found[("humangr_review_resolutions_total", key)] == 0
         assert found[("humangr_review_resolution_seconds_count", key)] == 0
     assert found[("humangr_pending_reviews", frozenset())] == 0
+    # the inbox's series too, before any decision was made
+    for page in INBOX_PAGES:
+        key = frozenset({("page", page)})
+        assert found[("humangr_inbox_page_views_total", key)] == 0
+    for verdict in INBOX_DECISIONS:
+        assert found[("humangr_inbox_decisions_total", frozenset({("verdict", verdict)}))] == 0
+    for reason in INBOX_REFUSALS:
+        key = frozenset({("reason", reason)})
+        assert found[("humangr_inbox_refused_requests_total", key)] == 0
 
 
 async def test_human_review_metrics_follow_pending_reviews_and_resolutions() -> None:
