@@ -297,7 +297,12 @@ def verify_decision(
         raise SignatureError(f"{what} is not signed")
     if report.signer not in keys:
         raise SignatureError(f"{what} is signed by {report.signer}, which is not a trusted key")
-    verify_key(report.signer)
+    _verifier(report.signer)  # a malformed signer key is its own error
+    whole = report.report_signature
+    if whole is not None and _check(report.signer, whole, report_bytes(report)):
+        # The whole report, its binding signature included, is as the signer made it: that
+        # binding signature is the signer's own, so checking it again adds nothing.
+        return None
     if not _check(report.signer, report.signature, signed_binding(report)):
         changed = changed_parts(report)  # only to name what changed: a failure is rare
         parts = f" ({', '.join(changed)} changed)" if changed else ""
@@ -316,18 +321,16 @@ def verify_decision(
                 f"{what} is {BINDING_ONLY_NOTICE}; a whole-report signature is required"
             )
         return f"{what} is {BINDING_ONLY_NOTICE}"
-    if not _check(report.signer, report.report_signature, report_bytes(report)):
-        changed = changed_parts(report)
-        if changed:
-            raise SignatureError(
-                f"the report's {', '.join(changed)} of {what} changed after it was signed "
-                "(the outcome's binding is intact; do not trust the rest of the report)"
-            )
+    changed = changed_parts(report)
+    if changed:
         raise SignatureError(
-            f"the report's body was changed after signing ({what}); its binding is intact, "
-            "the rest of the report is not to be trusted"
+            f"the report's {', '.join(changed)} of {what} changed after it was signed "
+            "(the outcome's binding is intact; do not trust the rest of the report)"
         )
-    return None
+    raise SignatureError(
+        f"the report's body was changed after signing ({what}); its binding is intact, "
+        "the rest of the report is not to be trusted"
+    )
 
 
 def verify_layer_report(report: LayerReport, trusted: Iterable[str]) -> None:

@@ -16,6 +16,7 @@ import dataclasses
 import datetime as dt
 import decimal
 import enum
+import functools
 import inspect
 import math
 import pathlib
@@ -245,15 +246,31 @@ def _run_value(
         ) from None
 
 
+def _read_signature(func: Callable[..., Any]) -> inspect.Signature:
+    try:
+        return inspect.signature(func, eval_str=True)
+    except Exception:  # annotations naming what is not importable here: rebuild by value type
+        return inspect.signature(func)
+
+
+_cached_signature = functools.lru_cache(maxsize=1024)(_read_signature)
+
+
+def _signature(func: Callable[..., Any]) -> inspect.Signature:
+    """``func``'s signature with its annotations evaluated, read once per tool (a bounded
+    cache; a callable that cannot be hashed is read every time)."""
+    try:
+        return _cached_signature(func)
+    except TypeError:
+        return _read_signature(func)
+
+
 def _pairs(
     func: Callable[..., Any], args: tuple[Any, ...], kwargs: Mapping[str, Any]
 ) -> tuple[inspect.BoundArguments, list[tuple[str, str, Any, Any]]]:
     """The bound call and its reviewed arguments: (argument name, parameter, value,
     annotation); ``self``/``cls`` of methods are left out."""
-    try:
-        signature = inspect.signature(func, eval_str=True)
-    except Exception:  # annotations naming what is not importable here: rebuild by value type
-        signature = inspect.signature(func)
+    signature = _signature(func)
     bound = signature.bind(*args, **kwargs)  # a wrong call raises TypeError, as it would
     bound.apply_defaults()
     params = list(signature.parameters.values())
