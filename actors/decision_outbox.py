@@ -14,10 +14,9 @@ from __future__ import annotations
 import logging
 from typing import Protocol, runtime_checkable
 
-import anyio
-
 from humangr.contracts import ActionContext, HumanLayerReport, encode
 from humangr.engine.actor import ActorContext
+from humangr.engine.backoff import Backoff
 from humangr.engine.errors import BusClosedError, BusError, StateError
 from humangr.engine.signing import SigningKey
 from humangr.engine.state.records import DamagedEntry
@@ -29,7 +28,8 @@ log = logging.getLogger("humangr.supervisor")
 
 PUBLISH_ATTEMPTS = 4
 """Tries to publish a decision at once before it is left to the outbox."""
-_BACKOFF_S = (0.05, 0.25, 1.0)
+_BACKOFF = Backoff(0.05, factor=5.0, cap=1.0)
+"""Waits between those tries: 50 ms, 250 ms, 1 s."""
 
 
 @runtime_checkable
@@ -95,7 +95,7 @@ class DecisionOutbox:
         subject = self.ctx.subjects.decision(report.agent_id)
         headers = {"Nats-Msg-Id": decision_msg_id(key)}
         data = encode(report)
-        for attempt, backoff in enumerate((*_BACKOFF_S, None), 1):
+        for attempt in range(PUBLISH_ATTEMPTS):
             try:
                 await self.ctx.bus.publish(subject, data, headers=headers)
                 return True
@@ -105,13 +105,12 @@ class DecisionOutbox:
                 log.warning(
                     "publishing the decision %s failed (attempt %d of %d): %s",
                     key,
-                    attempt,
+                    attempt + 1,
                     PUBLISH_ATTEMPTS,
                     exc,
                 )
-                if backoff is None:
-                    return False
-                await anyio.sleep(backoff)
+                if attempt + 1 < PUBLISH_ATTEMPTS:
+                    await _BACKOFF.sleep(attempt)
         return False
 
     async def drain(self) -> None:

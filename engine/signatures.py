@@ -33,6 +33,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import msgspec
+import nkeys  # type: ignore[import-untyped]
 
 from humangr.contracts import HumanLayerReport, LayerReport, LayerTask
 from humangr.engine.errors import SignatureError
@@ -44,6 +45,7 @@ __all__ = [
     "BINDING_ONLY_NOTICE",
     "canonical_bytes",
     "changed_parts",
+    "key_kind",
     "layer_report_bytes",
     "report_bytes",
     "report_parts",
@@ -59,7 +61,6 @@ _BINDING_TAG = "humangr-decision-v1"
 _REPORT_TAG = "humangr-report-v2"
 _LAYER_TAG = "humangr-layer-report-v1"
 _TASK_TAG = "humangr-layer-task-v1"
-_PREFIX_SERVER = 13 << 3
 _EXACT = 2.0**53
 """Integral floats below this are encoded as integers (an int and its float encode alike)."""
 _UNSIGNED_PARTS = frozenset({"report_signature", "signed_parts", "signature", "signer"})
@@ -232,23 +233,46 @@ def changed_parts(report: HumanLayerReport) -> list[str]:
     )
 
 
+_KINDS = {
+    nkeys.PREFIX_BYTE_SERVER: "a server",
+    nkeys.PREFIX_BYTE_USER: "a user",
+    nkeys.PREFIX_BYTE_ACCOUNT: "an account",
+    nkeys.PREFIX_BYTE_OPERATOR: "an operator",
+    nkeys.PREFIX_BYTE_CLUSTER: "a cluster",
+}
+
+
+def key_kind(prefix: int) -> str:
+    """What an nkey prefix byte names, for error messages ("a user", "an account"…)."""
+    return _KINDS.get(prefix, "an unknown kind of")
+
+
 def verify_key(public_key: str) -> nacl.signing.VerifyKey:
-    """The ed25519 key of a public nkey (``N…``); ``SignatureError`` if it is not one."""
+    """The ed25519 key of a public server nkey (``N…``); ``SignatureError`` saying what was
+    given instead (a seed, another kind of nkey, a damaged key) if it is not one.
+
+    The ``nkeys`` package (0.2.1, the latest) encodes keys and seeds but has no decoder for
+    public keys, so this reads the base32 itself and checks it with ``nkeys``' CRC-16."""
     import nacl.signing
 
-    if public_key.strip().startswith("S"):
+    text = public_key.strip()
+    if text.startswith("S"):
         raise SignatureError(
             "a seed (S…) was given where a public key (N…) belongs: keep the seed secret and "
             "give its public key (`humangr key` prints it)"
         )
     try:
-        text = public_key.strip()
-        raw = base64.b32decode((text + "=" * (-len(text) % 8)).encode("ascii"))
+        raw = base64.b32decode(text.encode("ascii") + b"=" * (-len(text) % 8))
     except (binascii.Error, UnicodeEncodeError, ValueError):
         raw = b""
     body = raw[:-2]
-    good = len(raw) == 35 and binascii.crc_hqx(body, 0).to_bytes(2, "little") == raw[-2:]
-    if not good or body[0] != _PREFIX_SERVER:
+    good = len(raw) == 35 and bytes(nkeys.crc16_checksum(body)) == raw[-2:]
+    if good and body[0] != nkeys.PREFIX_BYTE_SERVER and nkeys.valid_public_prefix_byte(body[0]):
+        raise SignatureError(
+            f"{public_key[:60]!r} is {key_kind(body[0])} nkey; a HUMANGR public key is a "
+            "server nkey ('N…', 56 characters, as `humangr key` prints it)"
+        )
+    if not good or body[0] != nkeys.PREFIX_BYTE_SERVER:
         raise SignatureError(
             f"{public_key[:60]!r} is not a HUMANGR public key (expected 'N…', 56 characters, "
             "as `humangr key` prints it)"

@@ -24,7 +24,6 @@ verifying one, is ``humangr.engine.signatures``; layer workers' keys are
 from __future__ import annotations
 
 import base64
-import binascii
 import os
 import stat
 import time
@@ -32,10 +31,12 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 import msgspec
+import nkeys  # type: ignore[import-untyped]
 
 from humangr.contracts import HumanLayerReport, LayerReport
 from humangr.engine.errors import ConfigError
 from humangr.engine.signatures import (
+    key_kind,
     layer_report_bytes,
     sign_report,
     signed_binding,
@@ -59,54 +60,40 @@ __all__ = [
 SEED_ENV = "HUMANGR_SIGNING_SEED"
 SEED_FILE_ENV = "HUMANGR_SIGNING_KEY_FILE"
 PUBLIC_KEY_ENV = "HUMANGR_PUBLIC_KEY"
-_PREFIX_SEED = 18 << 3
-_PREFIX_SERVER = 13 << 3
-
-
-def _crc16(data: bytes) -> int:
-    """The CRC-16/XMODEM nkeys append (polynomial 0x1021, initial 0)."""
-    return binascii.crc_hqx(data, 0)
-
-
-def _b32(data: bytes) -> str:
-    return base64.b32encode(data).decode().rstrip("=")
-
-
-def _unb32(text: str) -> bytes:
-    padded = text.strip() + "=" * (-len(text.strip()) % 8)
-    try:
-        return base64.b32decode(padded.encode("ascii"))
-    except (binascii.Error, UnicodeEncodeError, ValueError) as exc:
-        raise ValueError("not base32") from exc
-
-
-def _with_crc(data: bytes) -> bytes:
-    return data + _crc16(data).to_bytes(2, "little")
-
-
-def _checked(raw: bytes) -> bytes:
-    if len(raw) < 3 or _crc16(raw[:-2]).to_bytes(2, "little") != raw[-2:]:
-        raise ValueError("bad checksum")
-    return raw[:-2]
 
 
 def _encode_seed(raw: bytes) -> str:
-    head = bytes([_PREFIX_SEED | _PREFIX_SERVER >> 5, (_PREFIX_SERVER & 31) << 3])
-    return _b32(_with_crc(head + raw))
+    """The server nkey seed (``SN…``) of the 32 bytes ``raw``."""
+    return str(nkeys.encode_seed(raw, nkeys.PREFIX_BYTE_SERVER).decode("ascii"))
 
 
 def _decode_seed(seed: str) -> bytes:
+    """The 32 bytes of a server nkey seed; ``ConfigError`` saying what is wrong otherwise.
+
+    ``nkeys.decode_seed`` reads the prefix and the bytes but checks neither the CRC-16 nor
+    the length, so the seed is encoded again and must come out as given: a mistyped
+    character fails the checksum here instead of becoming another key."""
+    text = seed.strip().rstrip("=")
+    bad = ConfigError(
+        "the signing seed is not a valid nkey seed (expected 'SN…' as `humangr key "
+        "--generate` writes it)"
+    )
     try:
-        body = _checked(_unb32(seed))
-    except ValueError:
+        prefix, raw = nkeys.decode_seed(text.encode("ascii"))
+    except (nkeys.NkeysError, UnicodeEncodeError, ValueError):
+        raise bad from None
+    if prefix != nkeys.PREFIX_BYTE_SERVER:
         raise ConfigError(
-            "the signing seed is not a valid nkey seed (expected 'SN…' as `humangr key "
-            "--generate` writes it)"
-        ) from None
-    prefix = ((body[0] & 7) << 5) | ((body[1] & 248) >> 3)
-    if body[0] & 248 != _PREFIX_SEED or prefix != _PREFIX_SERVER or len(body) != 34:
-        raise ConfigError("the signing seed must be a server nkey seed ('SN…', 58 characters)")
-    return body[2:]
+            f"the signing seed is {key_kind(prefix)} seed; it must be a server nkey seed "
+            "('SN…', 58 characters, as `humangr key --generate` writes it)"
+        )
+    try:
+        canonical = _encode_seed(bytes(raw))
+    except nkeys.NkeysError:
+        raise bad from None
+    if canonical != text:
+        raise bad
+    return bytes(raw)
 
 
 class SigningKey:
@@ -117,9 +104,13 @@ class SigningKey:
     def __init__(self, seed: str) -> None:
         import nacl.signing
 
-        self._key = nacl.signing.SigningKey(_decode_seed(seed))
-        raw = bytes([_PREFIX_SERVER]) + bytes(self._key.verify_key)
-        self.public_key = _b32(_with_crc(raw))
+        raw = _decode_seed(seed)
+        # Signing goes to PyNaCl directly: ``nkeys.KeyPair.sign`` is the same call behind one
+        # more indirection, and signing is on the path of every decision.
+        self._key = nacl.signing.SigningKey(raw)
+        canonical = seed.strip().rstrip("=").encode("ascii")  # as ``_decode_seed`` checked it
+        pair = nkeys.KeyPair(seed=canonical, keys=self._key)
+        self.public_key = str(pair.public_key.decode("ascii"))
 
     @classmethod
     def generate(cls) -> SigningKey:

@@ -248,9 +248,7 @@ async def test_llm_error_texts_carry_no_credential_of_the_url_or_the_body() -> N
             f"http://{host}/proxy?api_key={QUERY_KEY}&x=1",
         ):
             fake.script(echoing_error())
-            llm = AnthropicLLM(
-                api_key=API_KEY, base_url=base_url, base_delay=0.001, model="claude-test"
-            )
+            llm = AnthropicLLM(api_key=API_KEY, base_url=base_url, model="claude-test")
             try:
                 with pytest.raises(LLMError) as caught:
                     await llm.complete(request())
@@ -286,7 +284,6 @@ async def test_a_review_through_a_credentialed_endpoint_reports_no_credential() 
         llm = AnthropicLLM(
             api_key=API_KEY,
             base_url=f"http://alice:{PASSWORD}@{host}/?key={QUERY_KEY}",
-            base_delay=0.001,
             model="claude-test",
         )
         try:

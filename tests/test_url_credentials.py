@@ -37,9 +37,7 @@ def closed_anthropic_url() -> str:
 
 
 def anthropic(url: str) -> AnthropicLLM:
-    return AnthropicLLM(
-        api_key="sk-test-key-0123456789", base_url=url, base_delay=0.001, model="claude-test"
-    )
+    return AnthropicLLM(api_key="sk-test-key-0123456789", base_url=url, model="claude-test")
 
 
 async def test_an_anthropic_url_with_credentials_is_in_no_report_error_or_log(

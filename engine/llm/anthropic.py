@@ -7,7 +7,7 @@ import json
 import logging
 import os
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Mapping
 from types import TracebackType
 from typing import Any
 
@@ -15,14 +15,16 @@ import anthropic
 import anyio
 
 from humangr.contracts import Usage
+from humangr.engine.backoff import Backoff
 from humangr.engine.errors import ConfigError
 from humangr.engine.metrics import Metrics
 from humangr.engine.redact import redact_secrets, redact_url
 
 from .anthropic_failures import TRANSPORT_ERRORS, classify
+from .anthropic_watch import AttemptWatch
 from .base import LLMReply, LLMRequest
 from .errors import LLMReplyInvalid, LLMTransportError
-from .retry import RetryPolicy
+from .retry import CallAttempts, RetryAfterRefused, RetryPolicy, watching
 from .schema import decode_reply, schema_name, tool_input_schema, tool_name_for
 from .warmup import (
     CacheWarmer,
@@ -36,6 +38,9 @@ __all__ = ["DEFAULT_MODEL", "AnthropicLLM"]
 
 DEFAULT_MODEL = "claude-sonnet-4-5"
 log = logging.getLogger("humangr.llm")
+_STREAM_RETRY = Backoff(0.5, cap=8.0, jitter=0.25)
+"""The wait before retrying a stream broken mid-way: the SDK's own schedule, which it does
+not apply there (the response was already handed over)."""
 
 
 class AnthropicLLM:
@@ -43,9 +48,12 @@ class AnthropicLLM:
     ``input_schema`` is the schema type's JSON Schema; the system prompt carries
     ``cache_control`` on the blocks that end the shared prefix.
 
-    The SDK's own retries are off: this client retries 429, 529, 5xx, 408 and timeouts itself
-    (``max_retries`` times, exponential backoff with jitter, or the server's ``retry-after``),
-    so every retry is counted and no call is retried twice over.
+    Transport retries are the SDK's (``max_retries``: 408, 409, 429, 5xx/529, timeouts and
+    broken connections, waiting the server's ``retry-after`` or backing off exponentially with
+    jitter); ``anthropic_watch.AttemptWatch`` counts each retry and refuses a ``retry-after`` above
+    ``max_retry_after``, which the SDK cannot. A streamed reply that breaks after the SDK handed
+    it over (an ``overloaded_error`` event mid-stream) is beyond the SDK's retries and is
+    retried here, within the same ``max_retries`` in all.
 
     Cache warming (``cache_warming``, on by default): when the cacheable prefix (the tools and
     the system blocks up to the last breakpoint) is estimated above the model's minimum
@@ -66,11 +74,8 @@ class AnthropicLLM:
         base_url: str | None = None,
         timeout: float = 120.0,
         max_retries: int = 2,
-        base_delay: float = 0.5,
-        max_delay: float = 8.0,
         max_retry_after: float = 60.0,
         metrics: Metrics | None = None,
-        sleep: Callable[[float], Awaitable[None]] = anyio.sleep,
         cache_warming: bool | None = None,
         stream: bool | None = None,
         warmup_delay_s: float | None = None,
@@ -92,16 +97,22 @@ class AnthropicLLM:
             raise ConfigError(f"cache_min_tokens must be >= 1, got {cache_min_tokens}")
         self.model = model or os.environ.get("HUMANGR_MODEL") or DEFAULT_MODEL
         self.timeout = timeout
-        self.retry = RetryPolicy(max_retries, base_delay, max_delay, max_retry_after)
+        try:
+            self.retry = RetryPolicy(max_retries, max_retry_after)
+        except ValueError as exc:
+            raise ConfigError(f"LLM retries: {exc}") from None
         self.metrics = metrics
-        self._sleep = sleep
         self._secret = key
         self.stream = warmup.stream
         self.cache_min_tokens = cache_min_tokens
         hold = warmup_max_wait_s if warmup.stream else min(warmup_max_wait_s, warmup.delay_s)
         self.warmer = CacheWarmer(hold_s=hold) if warmup.enabled else None
         self._client = anthropic.AsyncAnthropic(
-            api_key=key, base_url=base_url, timeout=timeout, max_retries=0
+            api_key=key,
+            base_url=base_url,
+            timeout=timeout,
+            max_retries=max_retries,
+            middleware=[AttemptWatch(self.retry)],
         )
 
     def __repr__(self) -> str:
@@ -202,46 +213,66 @@ class AnthropicLLM:
         self, params: dict[str, Any], tags: Mapping[str, str], turn: WarmTurn | None
     ) -> Any:
         streamed = turn is not None and turn.leader and self.stream
-        attempt = 0
-        while True:
-            attempt += 1
-            try:
-                if streamed and turn is not None:
-                    return await self._stream(params, turn)
-                message = await self._client.messages.create(**params)
-                if turn is not None:
-                    turn.started()
-                return message
-            except TRANSPORT_ERRORS as exc:
-                if turn is not None:
-                    turn.release()
-                failure = classify(exc, self.timeout, str(self._client.base_url))
-            if not failure.retryable or attempt > self.retry.max_retries:
-                tail = f" (gave up after {attempt} attempts)" if failure.retryable else ""
-                raise LLMTransportError(
-                    self._redact(failure.problem + tail),
-                    reason=failure.reason,
-                    status=failure.status,
-                    attempts=attempt,
-                    retryable=failure.retryable,
-                ) from None
-            delay = self.retry.delay(attempt, failure.retry_after)
-            log.info(
-                "LLM call failed (%s), retry %d in %.3fs; tags %s",
-                failure.reason,
-                attempt,
-                delay,
-                dict(tags),
-            )
-            if self.metrics is not None:
-                self.metrics.retries.labels(reason=failure.reason).inc()
-            await self._sleep(delay)
+        call = CallAttempts(
+            on_retry=lambda reason, number: self._retrying(reason, number, tags),
+            on_failure=turn.release if turn is not None else lambda: None,
+        )
+        with watching(call):
+            while True:
+                try:
+                    if streamed and turn is not None:
+                        return await self._stream(params, turn, call)
+                    message = await self._client.messages.create(**params)
+                    if turn is not None:
+                        turn.started()
+                    return message
+                except RetryAfterRefused as exc:
+                    raise LLMTransportError(
+                        str(exc),
+                        reason=exc.reason,
+                        status=exc.status,
+                        attempts=call.attempts,
+                        retryable=True,
+                    ) from None
+                except TRANSPORT_ERRORS as exc:
+                    if turn is not None:
+                        turn.release()
+                    failure = classify(exc, self.timeout, str(self._client.base_url))
+                    error = exc
+                # The SDK retried what it could; a stream broken after it was handed over
+                # (``_broke_mid_stream``) is retried here, as long as attempts are left.
+                if not (
+                    failure.retryable
+                    and _broke_mid_stream(error)
+                    and call.attempts <= self.retry.max_retries
+                ):
+                    tail = f" (gave up after {call.attempts} attempts)" if failure.retryable else ""
+                    raise LLMTransportError(
+                        self._redact(failure.problem + tail),
+                        reason=failure.reason,
+                        status=failure.status,
+                        attempts=max(call.attempts, 1),
+                        retryable=failure.retryable,
+                    ) from None
+                self._retrying(failure.reason, call.attempts, tags)
+                await _STREAM_RETRY.sleep(call.attempts - 1)
 
-    async def _stream(self, params: dict[str, Any], turn: WarmTurn) -> Any:
+    def _retrying(self, reason: str, number: int, tags: Mapping[str, str]) -> None:
+        """Count and log retry ``number`` of a call, after a failure for ``reason``."""
+        log.info("LLM call failed (%s), retry %d; tags %s", reason, number, dict(tags))
+        if self.metrics is not None:
+            self.metrics.retries.labels(reason=reason).inc()
+
+    async def _stream(self, params: dict[str, Any], turn: WarmTurn, call: CallAttempts) -> Any:
         """One streamed call: ``turn`` is started at ``message_start``; the SDK assembles the
-        same ``Message`` a plain call returns."""
+        same ``Message`` a plain call returns. A second stream of one call gets the SDK
+        retries that are left (``call.attempts`` counts the attempts made so far)."""
         ends: set[str] = set()
-        async with self._client.messages.stream(**params) as stream:
+        client = self._client
+        if call.attempts:
+            left = max(self.retry.max_retries - call.attempts, 0)
+            client = client.with_options(max_retries=left)
+        async with client.messages.stream(**params) as stream:
             async for event in stream:
                 if event.type == "message_start":
                     turn.started()
@@ -309,6 +340,14 @@ class AnthropicLLM:
         if self._secret:
             text = text.replace(self._secret, "[redacted]")
         return redact_secrets(text)
+
+
+def _broke_mid_stream(exc: Exception) -> bool:
+    """Whether ``exc`` broke a stream the SDK had already handed over (an ``error`` event in a
+    200 response, or the connection failing while it was read): the SDK did not retry it."""
+    if isinstance(exc, anthropic.APIStatusError):
+        return exc.status_code == 200
+    return not isinstance(exc, anthropic.APIError | ValueError)
 
 
 def _usage(message: Any) -> Usage:

@@ -10,7 +10,7 @@ from typing import Any
 
 import anthropic
 
-from .retry import parse_retry_after, retry_reason
+from .retry import parse_retry_after, retry_reason, status_reason
 
 __all__ = ["STREAM_ERRORS", "TRANSPORT_ERRORS", "Failure", "classify"]
 
@@ -49,10 +49,7 @@ def classify(exc: Exception, timeout: float, base_url: str) -> Failure:
         )
     if isinstance(exc, anthropic.APIStatusError):
         status = exc.status_code
-        reason = retry_reason(status)
-        hint = exc.response.headers.get("x-should-retry")
-        if hint in ("true", "false"):
-            reason = (reason or "server_requested") if hint == "true" else None
+        reason = status_reason(status, exc.response.headers)
         return Failure(
             f"Anthropic API answered HTTP {status}: {_api_message(exc)}; {_advice(status)}",
             reason or f"http_{status}",

@@ -1,11 +1,12 @@
 """The layer prompts: jinja2 templates in ``agents/layers/``, built once into one Environment.
 
-A layer request has the prompt-caching layout of DESIGN.md §6: the shared prefix (reviewer
-protocol, then the fenced action, ending in the cache breakpoint) is identical for every layer
-of one action, so the calls of a review share one cached prefix; the layer's instructions (and
-HL7's prior findings) come after it, then the layer's findings of the local checks, if any.
-The protocol ends in a breakpoint of its own: it is the same for every action, so the first
-call of a new action reads it from the cache while it writes only the action.
+A layer request has the prompt-caching layout of docs/design.md#prompt-layout-and-caching: the
+shared prefix (reviewer protocol, then the fenced action, ending in the cache breakpoint) is
+identical for every layer of one action, so the calls of a review share one cached prefix; the
+layer's instructions (and HL7's prior findings) come after it, then the layer's findings of the
+local checks, if any. The protocol ends in a breakpoint of its own: it is the same for every
+action, so the first call of a new action reads it from the cache while it writes only the
+action.
 """
 
 from __future__ import annotations

@@ -45,7 +45,7 @@ async def test_review_over_the_sdk_retries_uses_tool_json_and_reports_cache_usag
 
     config = ReviewConfig(layers=(LayerID.HL2, LayerID.HL4), partial=True)
     async with FakeAnthropic(api_key=KEY, responder=respond) as fake:
-        llm = AnthropicLLM(api_key=KEY, base_url=fake.url, model="claude-test", base_delay=0.001)
+        llm = AnthropicLLM(api_key=KEY, base_url=fake.url, model="claude-test")
         async with llm, run_engine(llm=llm, config=config) as engine:
             report = await engine.submit(ACTION, timeout=30)
         bodies = [r.json() for r in fake.requests]

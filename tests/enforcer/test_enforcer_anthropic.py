@@ -20,10 +20,6 @@ pytestmark = pytest.mark.anyio
 KEY = "sk-ant-test-enforcer"
 
 
-async def no_wait(_: float) -> None:
-    return None
-
-
 @pytest.fixture
 async def fake() -> AsyncIterator[FakeAnthropic]:
     async with FakeAnthropic(api_key=KEY) as server:
@@ -37,7 +33,6 @@ def client(fake: FakeAnthropic, metrics: Metrics) -> AnthropicLLM:
         model="claude-test",
         max_retries=2,
         metrics=metrics,
-        sleep=no_wait,
     )
 
 

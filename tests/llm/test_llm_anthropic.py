@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -52,17 +53,6 @@ ACTION = ActionContext(
 )
 
 
-class SleepLog:
-    """Records the retry waits the client asked for, and waits them."""
-
-    def __init__(self) -> None:
-        self.delays: list[float] = []
-
-    async def __call__(self, delay: float) -> None:
-        self.delays.append(delay)
-        await anyio.sleep(delay)
-
-
 @pytest.fixture
 async def fake() -> AsyncIterator[FakeAnthropic]:
     async with FakeAnthropic(api_key=KEY) as server:
@@ -83,11 +73,16 @@ def client(fake: FakeAnthropic, **kwargs: object) -> AnthropicLLM:
     options: dict[str, object] = {
         "api_key": KEY,
         "base_url": fake.url,
-        "base_delay": 0.001,
         "model": "claude-test",
     }
     options.update(kwargs)
     return AnthropicLLM(**options)  # type: ignore[arg-type]
+
+
+def gaps(fake: FakeAnthropic) -> list[float]:
+    """Seconds between the requests the stand-in received, in order."""
+    times = sorted(r.received_at for r in fake.requests)
+    return [later - earlier for earlier, later in itertools.pairwise(times)]
 
 
 def layer_request() -> LLMRequest:
@@ -181,13 +176,13 @@ async def test_retry_after_is_honoured(
     fake: FakeAnthropic, metrics: Metrics, error: ApiError, expected: float
 ) -> None:
     fake.script(error, ToolUse(VERDICT))
-    sleeps = SleepLog()
-    async with client(fake, metrics=metrics, sleep=sleeps) as llm:
+    async with client(fake, metrics=metrics) as llm:
         reply = await llm.complete(layer_request())
 
     assert isinstance(reply.data, LayerVerdict)
     assert len(fake.requests) == 2
-    assert sleeps.delays == [pytest.approx(expected)]
+    # The SDK waited what the server asked, not its own backoff (0.375 s at least).
+    assert expected * 0.9 <= gaps(fake)[0] < 0.3
     reason = "rate_limited" if error.status == 429 else "overloaded"
     assert sample(metrics, "humangr_retries_total", reason=reason) == 1
 
@@ -197,14 +192,100 @@ async def test_overloaded_without_retry_after_backs_off_then_succeeds(
     fake: FakeAnthropic, metrics: Metrics
 ) -> None:
     fake.script(ApiError.overloaded(), ApiError.overloaded(), ToolUse(VERDICT))
-    sleeps = SleepLog()
-    async with client(fake, metrics=metrics, sleep=sleeps, base_delay=0.004) as llm:
+    async with client(fake, metrics=metrics) as llm:
         await llm.complete(layer_request())
     assert len(fake.requests) == 3
-    first, second = sleeps.delays
-    assert 0.002 <= first <= 0.004
-    assert 0.004 <= second <= 0.008
+    first, second = gaps(fake)
+    # The SDK's backoff: 0.5 s then 1 s, each shortened by up to a quarter.
+    assert 0.35 <= first < 0.75
+    assert 0.7 <= second < 1.5
     assert sample(metrics, "humangr_retries_total", reason="overloaded") == 2
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("error", "asked"),
+    [
+        (ApiError.rate_limited(retry_after=3600), "3600s"),
+        (ApiError.rate_limited(retry_after=float("inf")), "infs"),
+        (ApiError.rate_limited(retry_after_ms=9e9), "9e+06s"),
+    ],
+)
+async def test_a_retry_after_beyond_the_cap_is_refused_at_once(
+    fake: FakeAnthropic, metrics: Metrics, error: ApiError, asked: str
+) -> None:
+    # A server (or a proxy in front of it) asking for an hour, or for ever, must not hold a
+    # decision up: the SDK alone would sleep up to ~50 days.
+    fake.script(error, ToolUse(VERDICT))
+    async with client(fake, metrics=metrics, max_retry_after=5.0) as llm:
+        with anyio.fail_after(3), pytest.raises(LLMTransportError) as caught:
+            await llm.complete(layer_request())
+    assert len(fake.requests) == 1
+    assert caught.value.status == 429
+    assert caught.value.reason == "rate_limited"
+    assert caught.value.attempts == 1
+    assert f"asked to wait {asked}" in str(caught.value)
+    assert "max_retry_after" in str(caught.value)
+    assert sample(metrics, "humangr_retries_total", reason="rate_limited") == 0
+    assert sample(metrics, "humangr_llm_calls_total", outcome="error") == 1
+
+
+@pytest.mark.anyio
+async def test_a_retry_after_within_the_cap_on_the_last_attempt_is_the_plain_error(
+    fake: FakeAnthropic,
+) -> None:
+    fake.script(ApiError.rate_limited(retry_after=3600))
+    async with client(fake, max_retries=0, max_retry_after=5.0) as llm:
+        with pytest.raises(LLMTransportError) as caught:
+            await llm.complete(layer_request())
+    assert len(fake.requests) == 1
+    assert "rate limited" in str(caught.value)
+    assert "max_retry_after" not in str(caught.value)
+
+
+@pytest.mark.anyio
+async def test_the_sdk_retries_and_says_which_retry_each_request_is(
+    fake: FakeAnthropic, metrics: Metrics
+) -> None:
+    fake.script(ApiError.server_error(), ApiError.overloaded(retry_after=0.01), ToolUse(VERDICT))
+    async with client(fake, metrics=metrics) as llm:
+        await llm.complete(layer_request())
+        await llm.complete(layer_request())
+    sent = sorted(fake.requests, key=lambda r: r.received_at)
+    assert sample(metrics, "humangr_retries_total", reason="server_error") == 1
+    assert sample(metrics, "humangr_retries_total", reason="overloaded") == 1
+    assert [r.headers.get("x-stainless-retry-count") for r in sent] == ["0", "1", "2", "0"]
+
+
+@pytest.mark.anyio
+async def test_the_server_saying_not_to_retry_is_obeyed(
+    fake: FakeAnthropic, metrics: Metrics
+) -> None:
+    fake.script(
+        ApiError(529, "overloaded_error", "Overloaded", {"x-should-retry": "false"}),
+        ToolUse(VERDICT),
+    )
+    async with client(fake, metrics=metrics) as llm:
+        with pytest.raises(LLMTransportError) as caught:
+            await llm.complete(layer_request())
+    assert len(fake.requests) == 1
+    assert not caught.value.retryable
+    assert sample(metrics, "humangr_retries_total", reason="overloaded") == 0
+
+
+@pytest.mark.anyio
+async def test_cancellation_while_waiting_to_retry_is_not_swallowed(
+    fake: FakeAnthropic, metrics: Metrics
+) -> None:
+    fake.script(ApiError.rate_limited(retry_after=30), ToolUse(VERDICT))
+    async with client(fake, metrics=metrics) as llm:
+        with anyio.move_on_after(0.3) as scope:
+            await llm.complete(layer_request())
+            pytest.fail("the call outlived its cancellation")
+    assert scope.cancelled_caught
+    assert len(fake.requests) == 1
+    assert sample(metrics, "humangr_llm_calls_total", outcome="cancelled") == 1
+    assert sample(metrics, "humangr_retries_total", reason="rate_limited") == 0
 
 
 @pytest.mark.anyio
@@ -364,7 +445,7 @@ async def test_url_credentials_never_appear_in_errors_or_repr(
     secret = "Pa55-w0rd-never-shown"
     caplog.set_level(logging.INFO, logger="humangr.llm")
     url = f"http://user:{secret}@127.0.0.1:{free_port()}"
-    llm = AnthropicLLM(api_key=KEY, base_url=url, base_delay=0.001, model="claude-test")
+    llm = AnthropicLLM(api_key=KEY, base_url=url, model="claude-test")
     async with llm:
         assert secret not in repr(llm)
         with anyio.fail_after(30), pytest.raises(LLMTransportError) as caught:

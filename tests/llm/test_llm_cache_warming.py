@@ -66,7 +66,6 @@ def client(fake: FakeAnthropic, **options: object) -> AnthropicLLM:
         "api_key": KEY,
         "base_url": fake.url,
         "model": MODEL,
-        "base_delay": 0.001,
     }
     settings.update(options)
     return AnthropicLLM(**settings)  # type: ignore[arg-type]
@@ -312,6 +311,7 @@ async def test_a_stream_broken_by_overload_is_retried_and_its_entry_stays_readab
     async with client(fake) as llm:
         replies = await complete_all(llm, review_requests()[:3])
     assert len(replies) == 3
+    assert len(fake.requests) == 4  # the broken stream was tried again, once
     first, *rest = sorted(fake.requests, key=lambda r: r.received_at)
     assert first.streamed
     assert all(r.received_at >= began(first) for r in rest)

@@ -11,7 +11,7 @@ import pytest
 
 from humangr.contracts import LayerVerdict, ResponseEnvelope
 from humangr.engine.llm import LLMReplyInvalid, LLMRequest, Message, RetryPolicy, SystemBlock
-from humangr.engine.llm.retry import parse_retry_after, retry_reason
+from humangr.engine.llm.retry import parse_retry_after, retry_reason, status_reason
 from humangr.engine.llm.schema import decode_reply, tool_input_schema, tool_name_for
 
 
@@ -92,6 +92,7 @@ def test_decode_reply_errors_name_the_path_and_keep_the_raw() -> None:
         (500, "server_error"),
         (503, "server_error"),
         (408, "timeout"),
+        (409, "conflict"),
         (400, None),
         (401, None),
         (404, None),
@@ -113,16 +114,33 @@ def test_parse_retry_after() -> None:
     assert parse_retry_after({"retry-after": date}, now=1_000_000) == 30.0
 
 
-def test_retry_policy_delays() -> None:
-    policy = RetryPolicy(max_retries=3, base_delay=0.5, max_delay=3.0, max_retry_after=10.0)
-    assert policy.delay(1, 4.0) == 4.0
-    assert policy.delay(1, 120.0) == 10.0
-    assert policy.delay(1, None, rand=lambda: 1.0) == 0.5
-    assert policy.delay(2, None, rand=lambda: 1.0) == 1.0
-    assert policy.delay(2, None, rand=lambda: 0.0) == 0.5
-    assert policy.delay(5, None, rand=lambda: 1.0) == 3.0
+def test_retry_policy_allows_a_retry_after_up_to_its_cap() -> None:
+    policy = RetryPolicy(max_retries=3, max_retry_after=10.0)
+    assert policy.allows(None)
+    assert policy.allows(0.0)
+    assert policy.allows(10.0)
+    assert not policy.allows(10.5)
     with pytest.raises(ValueError, match="max_retries"):
         RetryPolicy(max_retries=-1)
+    with pytest.raises(ValueError, match="max_retry_after"):
+        RetryPolicy(max_retry_after=-1.0)
+
+
+@pytest.mark.parametrize(
+    ("status", "hint", "reason"),
+    [
+        (529, None, "overloaded"),
+        (529, "false", None),
+        (400, "true", "server_requested"),
+        (429, "true", "rate_limited"),
+        (409, None, "conflict"),
+    ],
+)
+def test_x_should_retry_overrules_the_status(
+    status: int, hint: str | None, reason: str | None
+) -> None:
+    headers = {} if hint is None else {"x-should-retry": hint}
+    assert status_reason(status, headers) == reason
 
 
 def test_request_validation_and_shared_prefix() -> None:
