@@ -1,4 +1,5 @@
-"""``MonitorActor``: the deterministic state machine that drives each project (DESIGN.md §7)."""
+"""``MonitorActor``: the deterministic state machine that drives each project
+(docs/design.md#the-monitor)."""
 
 from __future__ import annotations
 

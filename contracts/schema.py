@@ -36,7 +36,8 @@ MESSAGES: dict[str, type[msgspec.Struct]] = {
     "BreakerChanged": pipeline.BreakerChanged,
     "DeadLetter": system.DeadLetter,
 }
-"""Every message by name, in the order of DESIGN.md §2."""
+"""Every message by name, in the order of the subjects table (docs/design.md#subjects); the
+types sent on no subject of their own sit beside the messages that carry them."""
 
 
 def schema_of(name: str) -> dict[str, Any]:

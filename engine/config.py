@@ -25,7 +25,7 @@ __all__ = [
 ALL_LAYERS: tuple[LayerID, ...] = tuple(LayerID)
 _HOST = re.compile(r"^(?:\*\.)?[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9-]{1,63}){0,20}$")
 MAX_REPAIRS = 2
-"""The design's repair budget of one LLM reply (DESIGN.md section 6)."""
+"""The repair budget of one LLM reply (docs/design.md#structured-replies-and-repairs)."""
 
 
 STRONG_LAYERS: tuple[LayerID, ...] = (LayerID.HL4, LayerID.HL6, LayerID.HL7)
@@ -34,7 +34,8 @@ design (security, compliance, the final review)."""
 
 
 def below_design_floor(gate: GateSettings, max_repairs: int) -> list[str]:
-    """Every threshold weaker than the design (DESIGN.md section 4), as a sentence naming it."""
+    """Every threshold weaker than the design (docs/design.md#config-floors), as a sentence
+    naming it."""
     weak = []
     if gate.runs_per_layer == 0:
         weak.append(

@@ -1,5 +1,5 @@
-"""The path policy of DESIGN.md §7, pure (no I/O): where an artifact may live, and who may
-write there.
+"""The path policy (docs/design.md#path-policy-and-storage), pure (no I/O): where an artifact
+may live, and who may write there.
 
 ``check_path`` says whether a path may hold an artifact at all; ``write_problem`` says whether
 one agent may write it (its write set). A refused path raises ``PathPolicyError`` naming the

@@ -1,4 +1,5 @@
-"""Circuit breakers per (project, agent, mode), shared through the state store (DESIGN.md §6).
+"""Circuit breakers per (project, agent, mode), shared through the state store
+(docs/design.md#circuit-breakers).
 
 ``closed`` → ``threshold`` consecutive failures → ``open`` (calls refused) → after
 ``cool_down`` seconds ``half_open`` (one trial call; others refused) → ``closed`` when the trial

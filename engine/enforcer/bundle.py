@@ -1,4 +1,4 @@
-"""The prompt bundle of one agent call (DESIGN.md §7), as an ``LLMRequest``.
+"""The prompt bundle of one agent call (docs/design.md#the-prompt-bundle), as an ``LLMRequest``.
 
 System prompt, in order and in full: ``AGENT_PROTOCOL.md`` (cache breakpoint: shared by every
 agent), the agent's ``SYSTEM_PROMPT.md`` and its ``skills.md`` (cache breakpoint: shared by

@@ -1,4 +1,5 @@
-"""The ``Enforcer``: one agent call from envelope to a validated ``AgentResult`` (DESIGN.md §6).
+"""The ``Enforcer``: one agent call from envelope to a validated ``AgentResult``
+(docs/design.md#the-enforcer-and-envelope-gates).
 
 Order: the request is checked (a mode no reply could satisfy is ``BLOCKED`` at once), the
 breaker of (project, agent, mode) is asked (open → ``BLOCKED`` with ``breaker_open``, no LLM
@@ -10,8 +11,8 @@ never the last output. Each of those counts as a breaker failure; a valid reply 
 status) closes the breaker.
 
 Transport retries are not repeated here: ``LLMTransportError`` means the client already gave
-up after its own retries (``AnthropicLLM`` retries 429/5xx/overloaded/timeouts with backoff,
-jitter and ``retry-after``; it alone sees the status and headers). Retrying again here would
+up after its own retries (``AnthropicLLM`` lets the SDK retry 429/5xx/overloaded/timeouts
+with backoff, jitter and ``retry-after``; only it sees the status and headers). Retrying here would
 multiply the attempts, so the enforcer treats every transport error as final for this call.
 """
 

@@ -1,4 +1,5 @@
-"""The gates of DESIGN.md §7: what every agent reply must satisfy, checked in code (pure).
+"""The envelope gates (docs/design.md#the-enforcer-and-envelope-gates): what every agent reply
+must satisfy, checked in code (pure).
 
 ``check_reply(request, reply)`` returns the ``Violation``s of a decoded ``ResponseEnvelope``;
 an empty list means the reply passes. Gate names are stable metric labels.

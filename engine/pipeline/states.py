@@ -1,4 +1,4 @@
-"""The task state machine of DESIGN.md §7: the only transitions a task may take."""
+"""The task state machine (docs/design.md#task-states): the only transitions a task may take."""
 
 from __future__ import annotations
 

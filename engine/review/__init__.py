@@ -1,6 +1,6 @@
 """The review logic: one layer run, a layer's consensus, the veto gate, the final report.
 
-Pure functions over ``contracts`` with no I/O (DESIGN.md section 4).
+Pure functions over ``contracts`` with no I/O (docs/design.md#review-semantics).
 """
 
 from .consensus import MAX_MERGED_FINDINGS, VOTING_STATUSES, consensus, is_confirmed, status_rank

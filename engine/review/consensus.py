@@ -1,4 +1,5 @@
-"""Consensus of one layer over its runs and its local checks (DESIGN.md section 4).
+"""Consensus of one layer over its runs and its local checks
+(docs/design.md#consensus-of-a-layer).
 
 Choices where the design leaves room:
 

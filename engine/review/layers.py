@@ -1,4 +1,4 @@
-"""The seven reviewer layers (DESIGN.md section 4) and the review thresholds."""
+"""The seven reviewer layers (docs/design.md#the-seven-layers) and the review thresholds."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Every gate of DESIGN.md §7: one reply that passes and one that fails, per gate."""
+"""Every envelope gate (docs/design.md#the-enforcer-and-envelope-gates): one reply that passes
+and one that fails, per gate."""
 
 from __future__ import annotations
 

@@ -26,7 +26,7 @@ EXPECTED_ALLOWED = {
     (S.BLOCKED, S.IN_PROGRESS),
     (S.BLOCKED, S.CANCELLED),
 }
-"""DESIGN.md §7, written out independently of the implementation's table."""
+"""docs/design.md#task-states, written out independently of the implementation's table."""
 
 ALL_PAIRS = list(itertools.product(S, S))
 

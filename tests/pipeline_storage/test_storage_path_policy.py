@@ -1,5 +1,5 @@
 """The pure path policy (``check_path``), the write sets and ``project_id`` validation of
-DESIGN.md §7."""
+docs/design.md#path-policy-and-storage."""
 
 from __future__ import annotations
 

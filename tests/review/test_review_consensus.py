@@ -1,4 +1,4 @@
-"""Consensus of one layer over its runs and local checks (DESIGN.md section 4)."""
+"""Consensus of one layer over its runs and local checks (docs/design.md#consensus-of-a-layer)."""
 
 from __future__ import annotations
 
