@@ -138,7 +138,7 @@ class DevReviews:
         submitted = ActionSubmitted(
             action_id=review.action_id, action=action, action_hash=review.action_hash
         )
-        await self.ctx.publish(self.ctx.subjects.action_submit, submitted)
+        await self.ctx.publish(self.ctx.subjects.agent_submit(action.agent_id), submitted)
 
     async def on_decision(self, report: HumanLayerReport, _: Msg) -> None:
         if not report.action_id.startswith(ACTION_PREFIX):
@@ -156,7 +156,7 @@ class DevReviews:
         the project files, never from the letter); any other refusal ends the order
         ``BLOCKED`` with the engine's reason (fail closed: nothing is written)."""
         action_id = letter.correlation_id
-        if letter.subject != self.ctx.subjects.action_submit:
+        if not self.ctx.subjects.is_submit(letter.subject):
             return
         if not action_id.startswith(ACTION_PREFIX):
             return

@@ -168,12 +168,14 @@ class SupervisorActor(Actor):
         s = ctx.subjects
         return [
             Route(
-                s.action_submit,
+                s.agent_submits,
                 ActionSubmitted,
                 self._on_action,
                 queue="supervisor",
-                sender=lambda submitted: submitted.action.agent_id,
+                # the submitter is the subject's agent, never the id the action claims
+                subject_sender=s.submitter,
             ),
+            Route(s.action_submit, ActionSubmitted, self._on_bare_submit, queue="supervisor"),
             Route(s.layer_report, LayerReport, self._on_report),
             Route(s.review_resolves, ReviewResolution, self._on_resolution, queue="supervisor"),
             Route(s.report_get, ReportQuery, self._on_report_query, queue="supervisor"),
@@ -199,7 +201,16 @@ class SupervisorActor(Actor):
                 "review with LLM runs will need a human; trust the workers' keys (--trust-workers)"
             )
 
-    async def _on_action(self, message: ActionSubmitted, _: Msg) -> None:
+    async def _on_action(self, message: ActionSubmitted, msg: Msg) -> None:
+        submitter = self._ctx.subjects.submitter(msg.subject)
+        if submitter != message.action.agent_id:
+            raise MessageRefused(
+                f"action {message.action_id}: submitted on {msg.subject} by agent "
+                f"{submitter!r}, but the action claims agent_id {message.action.agent_id!r}: "
+                "an agent submits its own actions only, on "
+                f"{self._ctx.subjects.agent_submits.removesuffix('*')}<its agent id>",
+                correlation_id=message.action_id,
+            )
         expected = await self._admit(message)
         if expected is not None:
             await self._review(message, expected)
@@ -222,6 +233,17 @@ class SupervisorActor(Actor):
         finally:
             self._uncount(review)
             self._reviews.pop(submitted.action_id, None)
+
+    async def _on_bare_submit(self, message: ActionSubmitted, msg: Msg) -> None:
+        """A submission on the bare subject of older clients names no submitter: refused
+        (on ``dlq`` only, since no agent can be told for sure)."""
+        raise MessageRefused(
+            f"action {message.action_id}: submitted on {msg.subject}, which does not say "
+            "which agent sent it; submit on "
+            f"{self._ctx.subjects.agent_submits.removesuffix('*')}<your agent id> "
+            "(a client older than the per-agent submit subjects: upgrade it)",
+            correlation_id=message.action_id,
+        )
 
     def _uncount(self, review: _Review) -> None:
         if review.counted:

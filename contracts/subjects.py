@@ -12,6 +12,8 @@ __all__ = ["DEFAULT_PREFIX", "Subjects"]
 DEFAULT_PREFIX = "hl"
 _PREFIX = re.compile(r"^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$")
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]+$")
+_CANCEL = "cancel"
+"""Not an agent id: ``<prefix>.actions.submit.cancel`` is the cancel of action ``submit``."""
 
 
 def _token(value: str, what: str) -> str:
@@ -24,7 +26,7 @@ def _token(value: str, what: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Subjects:
-    """The subject names of DESIGN.md §2 under ``prefix``."""
+    """The subject names of docs/design.md#subjects under ``prefix``."""
 
     prefix: str = DEFAULT_PREFIX
 
@@ -37,7 +39,38 @@ class Subjects:
 
     @property
     def action_submit(self) -> str:
+        """The bare submit subject of older clients: the Supervisor refuses what arrives there
+        (a dead letter naming ``agent_submit``), since it says nothing of who sent it."""
         return self._s("actions", "submit")
+
+    def agent_submit(self, agent_id: str) -> str:
+        """Where agent ``agent_id`` submits its actions (``ActionSubmitted``). The Supervisor
+        takes the submitter's id from this subject, never from the action (one claiming
+        another id is refused), and the server's permissions let each agent's user publish
+        on its own only (deploy/nats-server.conf)."""
+        if agent_id == _CANCEL:
+            raise ValueError(
+                f"agent id {agent_id!r} is reserved: {self._s('actions', 'submit', _CANCEL)} "
+                "is the cancel subject of action 'submit'; choose another agent id"
+            )
+        return self._s("actions", "submit", _token(agent_id, "agent id"))
+
+    @property
+    def agent_submits(self) -> str:
+        """Every agent's ``agent_submit`` (what the Supervisor serves)."""
+        return self._s("actions", "submit", "*")
+
+    def submitter(self, subject: str) -> str | None:
+        """The agent id of a per-agent submit subject (``agent_submit``), else ``None``."""
+        head = self._s("actions", "submit") + "."
+        if not subject.startswith(head):
+            return None
+        agent_id = subject[len(head) :]
+        return agent_id if _TOKEN.fullmatch(agent_id) and agent_id != _CANCEL else None
+
+    def is_submit(self, subject: str) -> bool:
+        """Whether ``subject`` is a submit subject: an agent's own, or the bare one."""
+        return subject == self.action_submit or self.submitter(subject) is not None
 
     def layer_task(self, layer_id: str) -> str:
         return self._s("layers", _token(str(layer_id), "layer id"), "task")

@@ -21,6 +21,9 @@ Every ``ReviewConfig`` setting may be given at the top level, the gate threshold
     output = 15.0
     cache_read = 0.3
     cache_write = 3.75
+
+    [nats]
+    replicas = 3     # of the JetStream streams and KV buckets (serve --replicas wins)
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from humangr.engine.errors import ConfigError
 from .config import ReviewConfig
 from .review.cost import DEFAULT_PRICES, ModelPrice
 
-__all__ = ["load_review_config", "review_config"]
+__all__ = ["load_nats_replicas", "load_review_config", "review_config"]
 
 
 class _Price(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -45,6 +48,10 @@ class _Price(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     output: Annotated[float, msgspec.Meta(ge=0)]
     cache_read: Annotated[float, msgspec.Meta(ge=0)]
     cache_write: Annotated[float, msgspec.Meta(ge=0)]
+
+
+class _Nats(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    replicas: Annotated[int, msgspec.Meta(ge=1, le=5)] | None = None
 
 
 class _File(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -63,6 +70,7 @@ class _File(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     unsafe_policy: bool | None = None
     allowed_hosts: list[str] | None = None
     allowed_email_domains: list[str] | None = None
+    nats: _Nats | None = None
 
 
 def review_config(base: ReviewConfig | None = None, **settings: Any) -> ReviewConfig:
@@ -77,17 +85,8 @@ def review_config(base: ReviewConfig | None = None, **settings: Any) -> ReviewCo
 def load_review_config(path: Path | str) -> ReviewConfig:
     """The ``ReviewConfig`` a TOML file describes (defaults for what it leaves out)."""
     path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise ConfigError(f"cannot read the config file {path}: {exc.strerror or exc}") from None
-    try:
-        found = msgspec.toml.decode(data, type=_File)
-    except msgspec.ValidationError as exc:
-        raise ConfigError(f"{path}: {exc}") from None
-    except (msgspec.DecodeError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path} is not a valid TOML file: {exc}") from None
-    values = {f: getattr(found, f) for f in found.__struct_fields__}
+    found = _load(path)
+    values = {f: getattr(found, f) for f in found.__struct_fields__ if f != "nats"}
     if found.prices is not None:
         values["prices"] = {
             **DEFAULT_PRICES,
@@ -100,3 +99,23 @@ def load_review_config(path: Path | str) -> ReviewConfig:
         return review_config(**values)
     except ConfigError as exc:
         raise ConfigError(f"{path}: {exc}") from None
+
+
+def load_nats_replicas(path: Path | str) -> int | None:
+    """``replicas`` of the file's ``[nats]`` table (``serve --replicas`` wins over it), if set."""
+    found = _load(Path(path))
+    return None if found.nats is None else found.nats.replicas
+
+
+def _load(path: Path) -> _File:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"cannot read the config file {path}: {exc.strerror or exc}") from None
+    try:
+        found = msgspec.toml.decode(data, type=_File)
+    except msgspec.ValidationError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+    except (msgspec.DecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path} is not a valid TOML file: {exc}") from None
+    return found

@@ -45,12 +45,13 @@ def check_decision(
 
 
 def refusal(msg: Msg, subjects: Subjects) -> DeadLetter | None:
-    """The dead letter in ``msg`` if it refuses a submission (``actions.submit``), else None."""
+    """The dead letter in ``msg`` if it refuses a submission (``actions.submit[.<agent>]``),
+    else None."""
     try:
         letter = decode(msg.data, DeadLetter)
     except ContractError:
         return None
-    if letter.subject != subjects.action_submit or not letter.correlation_id:
+    if not subjects.is_submit(letter.subject) or not letter.correlation_id:
         return None
     return letter
 

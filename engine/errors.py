@@ -21,6 +21,7 @@ __all__ = [
     "NoRespondersError",
     "PathPolicyError",
     "Rejected",
+    "ReplicaMismatch",
     "ReviewTimeout",
     "SignatureError",
     "SlowConsumerError",
@@ -45,6 +46,21 @@ class ConfigError(EngineError, ValueError):
 
 class BusError(EngineError):
     """A bus operation failed."""
+
+
+class ReplicaMismatch(ConfigError):
+    """An existing JetStream stream or KV bucket has another replica count than this process's
+    setting; it was left as it is."""
+
+    def __init__(self, what: str, theirs: int, ours: int) -> None:
+        super().__init__(
+            f"{what} has {theirs} replica(s), but this process is set to {ours}; it was not "
+            f"changed. Start with --replicas {theirs} (the cluster's setting), or, as the "
+            f"operator, run `humangr serve --replicas {ours} --update-streams` once to change it"
+        )
+        self.what = what
+        self.theirs = theirs
+        self.ours = ours
 
 
 class BusClosedError(BusError):

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
     "install_log_redaction",
     "redact_record",
     "redact_secrets",
+    "redact_seed_urls",
     "redact_url",
     "redact_urls",
 ]
@@ -69,6 +70,23 @@ def redact_urls(text: str) -> str:
 def redact_url(url: str) -> str:
     """One URL without its user-info."""
     return redact_urls(url)
+
+
+def _redact_seed(entry: str) -> str:
+    scheme, sep, rest = entry.partition("://")
+    if not sep:
+        scheme, rest = "", entry
+    if "@" in rest:  # whatever it holds (spaces too): a bare ``user:pass@host`` is a URL to NATS
+        rest = f"{REDACTED}@{rest.rsplit('@', 1)[1]}"
+    return redact_urls(f"{scheme}{sep}{rest}")
+
+
+def redact_seed_urls(urls: str | Sequence[str]) -> str:
+    """A NATS seed list (``"nats://u:p@a:4222,b:4222"`` or a sequence of URLs) to show: each
+    URL without its user-info, even one without a scheme or with a space inside, joined by
+    ``", "``."""
+    entries = urls.split(",") if isinstance(urls, str) else [str(url) for url in urls]
+    return ", ".join(_redact_seed(entry.strip()) for entry in entries)
 
 
 _PRIVATE_KEY = re.compile(

@@ -182,7 +182,7 @@ class Engine:
         limit = timeout or self.config.layer_deadline_s * 2 + 5
         submitted = submission(action, action_id, layers)
         self.waiters.expect(action_id, submitted.action_hash or "", final=final)
-        await self.bus.publish(self.subjects.action_submit, encode(submitted))
+        await self.bus.publish(self.subjects.agent_submit(action.agent_id), encode(submitted))
         report = await self.waiters.wait(action_id, timeout=limit)
         if report is None:
             raise BusTimeoutError(self.subjects.decision(action.agent_id), limit)
@@ -223,7 +223,13 @@ async def run_engine(
     own_bus = bus is None
     the_bus: Bus = bus if bus is not None else MemoryBus()
     try:
-        system = ActorSystem(the_bus, subjects=subjects, metrics=metrics, policy=policy)
+        system = ActorSystem(
+            the_bus,
+            subjects=subjects,
+            metrics=metrics,
+            policy=policy,
+            claim_exhausted="supervisor" in roles,  # the Supervisor claims exhausted work
+        )
         durable = getattr(the_bus, "jetstream", None) is not None
         key = signing_key or SigningKey.generate()
         actors = review_actors(

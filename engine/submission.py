@@ -65,7 +65,7 @@ async def submit_and_wait(
         bus.subscribe(subjects.decision(action.agent_id)) as decisions,
         bus.subscribe(subjects.agent_dlq(action.agent_id)) as letters,
     ):
-        await bus.publish(subjects.action_submit, encode(submitted))
+        await bus.publish(subjects.agent_submit(action.agent_id), encode(submitted))
         refused: list[str] = []
         failed: list[EngineError] = []
         with anyio.move_on_after(timeout):

@@ -120,7 +120,7 @@ async def test_a_refusal_goes_to_its_agents_letters_and_to_dlq_only(bus: Bus) ->
             mine = decode((await anext(aiter(bobs))).data, DeadLetter)
             logged = decode((await anext(aiter(everything))).data, DeadLetter)
         assert mine == logged, "the agent's copy is the letter on dlq"
-        assert mine.subject == s.action_submit
+        assert mine.subject == s.agent_submit("bob")
         assert mine.correlation_id.startswith("act-")
         assert await collect(alices) == [], "alice never sees bob's refusal"
 
@@ -134,7 +134,7 @@ async def test_an_undecodable_submission_is_dead_lettered_on_dlq_only(bus: Bus) 
     ):
         await bus.flush()
         forged = b'{"action_id": "act-forged", "action": {"agent_id": "bob", "x": 1}}'
-        await bus.publish(s.action_submit, forged)
+        await bus.publish(s.agent_submit("bob"), forged)
         with anyio.fail_after(5):
             letter = decode((await anext(aiter(everything))).data, DeadLetter)
         assert letter.correlation_id == "act-forged"

@@ -151,7 +151,7 @@ async def test_submit_checks_every_action_before_publishing_any(
     args += ["--wait", "--insecure-unsigned"] if wait else []
     async with (
         await NatsBus.connect(nats_url) as bus,
-        bus.subscribe(Subjects(prefix).action_submit) as submitted,
+        bus.subscribe(Subjects(prefix).agent_submits) as submitted,
     ):
         started = time.monotonic()
         with anyio.fail_after(30):

@@ -127,6 +127,37 @@ async def test_a_message_no_handler_finishes_is_one_dead_letter_across_two_proce
     assert sorted(counted) == [0.0, 1.0], "counted by the process that reported it"
 
 
+class HangSubmissions(Actor):
+    """Takes every agent's submissions and never finishes one."""
+
+    name = "hang-submissions"
+
+    def routes(self, ctx: ActorContext) -> Sequence[Route[Any]]:
+        return [Route(ctx.subjects.agent_submits, CancelAction, self.handle, queue="supervisor")]
+
+    async def handle(self, message: CancelAction, msg: Msg) -> None:
+        await anyio.sleep_forever()
+
+
+async def test_an_exhausted_submission_is_told_to_its_agent_only(
+    connect: Factory, subjects: Subjects
+) -> None:
+    bus, observer = await connect(), await connect(core=True)
+    system = ActorSystem(bus, subjects=subjects, policy=HANGING)
+    system.add(HangSubmissions())
+    async with (
+        observer.subscribe(subjects.dlq) as dlq,
+        observer.subscribe(subjects.agent_dlq("bob")) as bobs,
+        observer.subscribe(subjects.agent_dlq("alice")) as alices,
+        system.running(),
+    ):
+        await observer.publish(subjects.agent_submit("bob"), encode(CancelAction(action_id="b")))
+        letter = await first_letter(dlq)
+        assert await first_letter(bobs) == letter, "the submitter's own copy"
+        assert await letters(alices, 0.5) == []
+    assert (letter.subject, letter.correlation_id) == (subjects.agent_submit("bob"), "b")
+
+
 class Late(Actor):
     """Finishes its layer tasks of HL1 only once told to: too late, after the claim."""
 
@@ -203,6 +234,8 @@ async def test_forged_and_repeated_advisories_remove_nothing_else(
         ]
         for data in hostile:
             await observer.publish(advisory, data)
+        # a consumer the stream does not have, on its own advisory subject
+        await observer.publish(advisory_subject(work, "nobody"), forged(1, consumer="nobody"))
         await observer.flush()
         assert await letters(dlq, 1.0) == []
         assert await stored(bus) == 1, "the other subject's message is still stored"
@@ -215,24 +248,25 @@ async def test_forged_and_repeated_advisories_remove_nothing_else(
         assert await stored(bus) == 1
     logged = "\n".join(r.getMessage() for r in caplog.records)
     assert "malformed advisory" in logged
-    assert "not this consumer's subject" in logged
+    assert "not the subject of consumer" in logged
     assert "about another consumer" in logged
+    assert "no such consumer" in logged
 
 
-async def test_a_subscription_yields_what_it_claimed_and_core_ones_nothing(
+async def test_the_bus_watch_yields_what_it_claimed_and_a_core_bus_nothing(
     connect: Factory, subjects: Subjects
 ) -> None:
     bus = await connect()
     subject = subjects.pipeline_start
     await bus.publish(subject, b'{"project_id": "p-1"}')
-    async with bus.subscribe(subject, queue="monitor") as sub:
+    assert isinstance(bus, ExhaustedSource)
+    async with bus.watch_exhausted() as exhausted, bus.subscribe(subject, queue="monitor") as sub:
         for delivery in (1, 2):
             msg = await anext_within(sub)
             assert (msg.delivered, msg.sequence) == (delivery, 1)
             await msg.nak()
-        assert isinstance(sub, ExhaustedSource)
         with anyio.fail_after(10):
-            record = await anext(aiter(sub.exhausted()))
+            record = await anext(aiter(exhausted))
         with anyio.move_on_after(1.5):
             extra = await sub.__anext__()
             pytest.fail(f"delivered beyond max_deliver: {extra!r}")
@@ -245,10 +279,28 @@ async def test_a_subscription_yields_what_it_claimed_and_core_ones_nothing(
         sub.consumer,  # type: ignore[attr-defined]
     )
     assert await stored(bus) == 0
-    async with bus.subscribe(subjects.layer_report) as core:
-        assert isinstance(core, ExhaustedSource)
+    core = await connect(core=True)
+    async with core.watch_exhausted() as nothing:
         with anyio.fail_after(1):
-            assert [r async for r in core.exhausted()] == []
+            assert [r async for r in nothing] == []
+
+
+async def test_a_system_that_does_not_claim_leaves_the_message_stored(
+    connect: Factory, subjects: Subjects
+) -> None:
+    """A work role's system (``claim_exhausted=False``) neither reads nor deletes: the message
+    stays in the stream until a claiming system (the Supervisor's) hears its advisory."""
+    bus, observer = await connect(), await connect(core=True)
+    deliveries: list[int] = []
+    worker = ActorSystem(bus, subjects=subjects, policy=HANGING, claim_exhausted=False)
+    worker.add(Hang(deliveries))
+    async with observer.subscribe(subjects.dlq) as dlq, worker.running():
+        await observer.publish(subjects.layer_task("HL1"), encode(CancelAction(action_id="w")))
+        with anyio.fail_after(10):
+            while len(deliveries) < 2:  # noqa: ASYNC110 - polling test state
+                await anyio.sleep(0.05)
+        assert await letters(dlq, 2.5) == []
+        assert await stored(bus) == 1, "nobody claimed it: still stored"
 
 
 async def anext_within(sub: Subscription, timeout: float = 10.0) -> Msg:

@@ -29,7 +29,10 @@ class Route(Generic[T]):
     for a route that only observes a subject whose owner (another process) reports them.
     ``sender`` names the agent a decoded message comes from: its dead letters (refused or
     failed) are also published on ``agent_dlq(sender)``, the only dead letters that agent
-    may read.
+    may read. ``subject_sender`` names it from the subject the message arrived on instead
+    (``None``: no agent), for subjects the server's permissions give each agent its own of
+    (``Subjects.agent_submit``): what the message itself says of its sender is never trusted
+    then.
     """
 
     subject: str
@@ -38,6 +41,7 @@ class Route(Generic[T]):
     queue: str | None = None
     report_undecodable: bool = True
     sender: Callable[[T], str] | None = None
+    subject_sender: Callable[[str], str | None] | None = None
 
 
 @dataclass(slots=True)

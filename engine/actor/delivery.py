@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import anyio
 
 from humangr.contracts import DeadLetter, decode, encode
+from humangr.engine.backoff import Backoff
 from humangr.engine.bus import Msg
 from humangr.engine.errors import ContractError, MessageRefused
 from humangr.engine.redact import redact_secrets
@@ -57,7 +58,7 @@ class Delivery:
         except Exception as caught:
             exc = single(caught)
             correlation = correlation_of(message)
-            sender = _sender(route, message)
+            sender = _sender(route, message, msg)
             if isinstance(exc, MessageRefused):
                 correlation = exc.correlation_id or correlation
                 if not await self.dead_letter(
@@ -142,7 +143,8 @@ class Delivery:
 
     def _nak_delay(self, msg: Msg) -> float:
         policy = self.system.policy
-        return min(policy.initial_backoff * 2.0 ** max(msg.delivered - 1, 0), policy.max_backoff)
+        backoff = Backoff(policy.initial_backoff, cap=policy.max_backoff)
+        return backoff.delay(msg.delivered - 1)
 
     async def dead_letter(
         self,
@@ -226,13 +228,18 @@ def single(exc: Exception) -> Exception:
     return exc
 
 
-def _sender(route: Route[Any], message: Any) -> str:
-    """The agent ``message`` came from (``route.sender``) if it is a valid subject token, else
-    ``""``: its letter then goes to ``dlq`` only."""
-    if route.sender is None:
+def _sender(route: Route[Any], message: Any, msg: Msg) -> str:
+    """The agent ``message`` came from (``route.subject_sender`` of its subject, else
+    ``route.sender``) if it is a valid subject token, else ``""``: its letter then goes to
+    ``dlq`` only."""
+    if route.subject_sender is None and route.sender is None:
         return ""
     try:
-        sender = route.sender(message)
+        if route.subject_sender is not None:
+            sender = route.subject_sender(msg.subject)
+        else:
+            assert route.sender is not None
+            sender = route.sender(message)
     except Exception as exc:  # a bad message must not take the actor down
         log.warning("sender of a message on %s unknown: %s", route.subject, type(exc).__name__)
         return ""

@@ -12,7 +12,8 @@ import anyio
 from anyio.abc import TaskGroup, TaskStatus
 
 from humangr.contracts import Subjects
-from humangr.engine.bus import Bus, ExhaustedSource, Msg, Subscription
+from humangr.engine.backoff import Backoff
+from humangr.engine.bus import Bus, Exhausted, ExhaustedSource, Msg, Subscription
 from humangr.engine.errors import BusClosedError, ConfigError, SlowConsumerError
 from humangr.engine.metrics import Metrics
 from humangr.engine.redact import redact_secrets
@@ -81,6 +82,7 @@ class _Runner:
         self.ctx = ActorContext(system.bus, system.subjects, system.metrics, actor.name)
         self.stats = ActorStats()
         self.subscriptions: list[Subscription] = []
+        self.routed: list[tuple[Route[Any], Subscription]] = []
         self.retries: list[_Retry] = []
         self.inflight: dict[int, _Retry] = {}
         self.stopping = False
@@ -90,7 +92,8 @@ class _Runner:
     async def supervise(self, *, task_status: TaskStatus[None]) -> None:
         """Subscribe once (the mailbox outlives restarts), then run and restart the actor."""
         policy = self.system.policy
-        backoff = policy.initial_backoff
+        restarts = Backoff(policy.initial_backoff, cap=policy.max_backoff)
+        crashes = 0
         routes = list(self.actor.routes(self.ctx))
         if not routes:
             raise ConfigError(f"actor {self.actor.name!r} has no routes")
@@ -104,6 +107,7 @@ class _Runner:
                 )
                 subs.append((route, sub))
             self.subscriptions = [sub for _, sub in subs]
+            self.routed = subs
             self._zero_series(routes)
             try:
                 while True:
@@ -117,12 +121,13 @@ class _Runner:
                         if self.stopping:
                             return
                         if self.stats.handled > handled:
-                            backoff = policy.initial_backoff
-                        self._crashed(exc, backoff)
-                    await anyio.sleep(backoff)
-                    backoff = min(backoff * 2, policy.max_backoff)
+                            crashes = 0
+                        self._crashed(exc, restarts.delay(crashes))
+                    await restarts.sleep(crashes)
+                    crashes += 1
             finally:
                 self.subscriptions = []
+                self.routed = []
 
     def _zero_series(self, routes: list[Route[Any]]) -> None:
         """Start the loss series of every route at zero, before any loss."""
@@ -200,8 +205,6 @@ class _Runner:
                 tg.start_soon(self._process, retry.route, retry.msg, limiter)
             for route, sub in subs:
                 tg.start_soon(self._pump, route, sub, limiter, tg)
-                if isinstance(sub, ExhaustedSource):
-                    tg.start_soon(report_exhausted, self.delivery, route, sub)
 
     async def _pump(
         self, route: Route[Any], sub: Subscription, limiter: anyio.Semaphore, tg: TaskGroup
@@ -246,8 +249,10 @@ class ActorSystem:
     handlers of other messages keep running. Only a failing ``setup`` or ``background``
     restarts an actor. Messages an actor never received are dead letters too (``losses``):
     those its subscription lost as a slow consumer, with their count, and durable ones that
-    exhausted their deliveries without a handler finishing them, reported by one subscription
-    of all that share the consumer.
+    exhausted their deliveries without a handler finishing them, each reported by one system
+    of all those that watch the bus with ``claim_exhausted`` (the default; a work role's
+    system, whose NATS user may not read or delete work messages, passes ``False`` and leaves
+    them to the Supervisor's).
 
     Use ``async with system.running():`` — it returns once every actor is subscribed and set
     up, and on exit stops intake and lets in-flight messages finish within ``drain_timeout``.
@@ -260,8 +265,12 @@ class ActorSystem:
         subjects: Subjects | None = None,
         metrics: Metrics | None = None,
         policy: SupervisionPolicy | None = None,
+        claim_exhausted: bool = True,
     ) -> None:
         self.bus = bus
+        self.claim_exhausted = claim_exhausted
+        """Whether this system claims and dead-letters the work messages, of every consumer,
+        that exhausted their deliveries (``losses.report_exhausted``)."""
         self.subjects = subjects or Subjects()
         self.metrics = metrics or Metrics()
         self.policy = policy or SupervisionPolicy()
@@ -290,12 +299,27 @@ class ActorSystem:
         try:
             with anyio.CancelScope() as scope:
                 self._scope = scope
-                async with anyio.create_task_group() as tg:
-                    for runner in self._runners.values():
-                        await tg.start(runner.supervise)
-                    task_status.started()
+                async with anyio.create_task_group() as watching:
+                    if self.claim_exhausted and isinstance(self.bus, ExhaustedSource):
+                        # listening before any consumer pulls: see engine/bus/exhausted.py
+                        await watching.start(report_exhausted, self.bus, self._exhausted_owner)
+                    async with anyio.create_task_group() as tg:
+                        for runner in self._runners.values():
+                            await tg.start(runner.supervise)
+                        task_status.started()
+                    watching.cancel_scope.cancel()
         finally:
             self._done.set()
+
+    def _exhausted_owner(self, record: Exhausted) -> tuple[Delivery, Route[Any]]:
+        """The actor whose route pulls ``record.consumer`` in this system, else the
+        consumer's queue group (another process's actor)."""
+        for runner in self._runners.values():
+            for route, sub in runner.routed:
+                if getattr(sub, "consumer", None) == record.consumer:
+                    return runner.delivery, route
+        queue = record.consumer.partition("__")[0] or record.consumer
+        return Delivery(self, queue, ActorStats()), Route(record.subject, bytes, _foreign)
 
     async def stop(self) -> None:
         """Stop intake, drain in-flight messages within the deadline, then cancel the rest."""
@@ -325,3 +349,7 @@ class ActorSystem:
             finally:
                 with anyio.CancelScope(shield=True):
                     await self.stop()
+
+
+async def _foreign(message: bytes, msg: Msg) -> None:
+    """The handler of another process's route (never called: it only names a letter)."""

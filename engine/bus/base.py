@@ -109,8 +109,8 @@ class Msg:
 @dataclass(frozen=True, slots=True)
 class Exhausted:
     """A durable message the server stopped redelivering after ``deliveries`` deliveries that
-    were never acknowledged, now removed from ``stream`` by the subscription that yields this
-    record, the only one to do so: report it, nobody else will."""
+    were never acknowledged by ``consumer``, now removed from ``stream`` by the watch that
+    yields this record, the only one to do so: report it, nobody else will."""
 
     subject: str
     data: bytes
@@ -122,11 +122,12 @@ class Exhausted:
 
 @runtime_checkable
 class ExhaustedSource(Protocol):
-    """A subscription that can receive durable messages which may exhaust their deliveries."""
+    """A bus whose durable messages may exhaust their deliveries (``NatsBus``)."""
 
-    def exhausted(self) -> AsyncIterator[Exhausted]:
-        """The messages that exhausted their deliveries, each yielded by one subscription of
-        all those sharing the consumer, in any process; ends when the subscription does."""
+    def watch_exhausted(self) -> AbstractAsyncContextManager[AsyncIterator[Exhausted]]:
+        """While the block runs, the messages of any consumer that exhausted their
+        deliveries, each yielded by one watch of all those open, in any process (the
+        Supervisor's: a watch needs the right to read and delete any work message)."""
         ...
 
 

@@ -35,7 +35,8 @@ from nats.js.api import (
 )
 
 from humangr.contracts.subjects import Subjects
-from humangr.engine.errors import BusClosedError, BusError, ConfigError
+from humangr.engine.backoff import Backoff
+from humangr.engine.errors import BusClosedError, BusError, ConfigError, ReplicaMismatch
 
 from .base import Msg
 
@@ -44,6 +45,7 @@ __all__ = [
     "JetStreamConfig",
     "PullConsumer",
     "PullSink",
+    "check_replicas",
     "covers",
     "durable_name",
     "ensure_consumer",
@@ -54,6 +56,8 @@ __all__ = [
     "work_subjects",
 ]
 
+_RECOVER = Backoff(0.1, cap=5.0)
+"""Waits between tries to restore a consumer whose pull failed."""
 log = logging.getLogger("humangr.bus")
 
 
@@ -68,6 +72,8 @@ class JetStreamConfig:
     duplicate_window: float = 120.0
     """Window in which a second message with the same ``Nats-Msg-Id`` is dropped."""
     replicas: int = 1
+    """Replicas of each stream on a cluster. An existing stream with another count is refused
+    (``ReplicaMismatch``), never changed, unless ``update_streams``."""
     storage: Literal["file", "memory"] = "file"
     events_max_age: float = 7 * 24 * 3600.0
     """How long decision events are kept."""
@@ -76,6 +82,9 @@ class JetStreamConfig:
     poll_interval: float = 1.0
     """Expiry of one pull request; bounds how long a closed subscription's pull lingers."""
     publish_timeout: float = 5.0
+    update_streams: bool = False
+    """Change the replica count of existing streams to ``replicas`` (``serve --update-streams``,
+    an operator's decision) instead of refusing to start."""
 
     def __post_init__(self) -> None:
         for name in (
@@ -105,6 +114,7 @@ def work_subjects(subjects: Subjects) -> tuple[str, ...]:
     """Subjects whose messages are work: stored until one consumer acks them."""
     return (
         subjects.action_submit,
+        subjects.agent_submits,
         subjects.layer_tasks,
         subjects.agent_requests,
         subjects.work_order,
@@ -176,8 +186,10 @@ async def ensure_streams(js: JetStreamContext, subjects: Subjects, config: JetSt
         # A role that may not change streams (only the operator and the Supervisor may: see
         # deploy/nats-server.conf) binds to a stream that is already as wanted, asking nothing.
         try:
-            if _unchanged(await js.stream_info(str(stream.name)), stream):
+            existing = await js.stream_info(str(stream.name))
+            if _unchanged(existing, stream):
                 continue
+            check_replicas(f"JetStream stream {stream.name}", existing.config, stream, config)
         except nats.js.errors.NotFoundError:
             pass
         except (nats.errors.Error, OSError) as exc:
@@ -192,11 +204,13 @@ async def ensure_streams(js: JetStreamContext, subjects: Subjects, config: JetSt
             raise _bus_error(f"cannot create JetStream stream {stream.name}", exc) from exc
         try:
             info = await js.stream_info(str(stream.name))
-            if sorted(info.config.subjects or []) != sorted(stream.subjects or []):
+            # an older release's stream lacks some subjects (hl.actions.submit.*): added
+            if not set(info.config.subjects or []) <= set(stream.subjects or []):
                 raise BusError(
                     f"JetStream stream {stream.name} exists with subjects {info.config.subjects}, "
                     f"not {stream.subjects}; use another subject prefix or delete the stream"
                 )
+            check_replicas(f"JetStream stream {stream.name}", info.config, stream, config)
             await js.update_stream(stream)
         except (nats.errors.Error, OSError) as exc:
             raise _bus_error(
@@ -205,6 +219,17 @@ async def ensure_streams(js: JetStreamContext, subjects: Subjects, config: JetSt
                 "settings)",
                 exc,
             ) from exc
+
+
+def check_replicas(
+    what: str, have: StreamConfig, wanted: StreamConfig, config: JetStreamConfig
+) -> None:
+    """Refuse (``ReplicaMismatch``) to change the replica count of an existing stream, unless
+    ``config.update_streams``: a process started without the cluster's setting must not
+    shrink (or grow) what every other process shares."""
+    ours, theirs = wanted.num_replicas or 1, have.num_replicas or 1
+    if ours != theirs and not config.update_streams:
+        raise ReplicaMismatch(what, theirs, ours)
 
 
 def _unchanged(info: StreamInfo, wanted: StreamConfig) -> bool:
@@ -335,7 +360,7 @@ class PullConsumer:
         self._open_until = 0.0
         self._outstanding = 0
         self._problem: str | None = None
-        self._backoff = 0.1
+        self._failures = 0
         self._changed = anyio.Event()
 
     async def open(self) -> None:
@@ -397,14 +422,14 @@ class PullConsumer:
             "pull from consumer %s failed (%s); retrying in %.1fs",
             self.consumer,
             self._problem,
-            self._backoff,
+            _RECOVER.delay(self._failures),
         )
         self._problem = None
-        await anyio.sleep(self._backoff)
-        self._backoff = min(self._backoff * 2, 5.0)
+        await _RECOVER.sleep(self._failures)
+        self._failures += 1
         try:
             await self._reensure()
         except BusError as exc:
             log.warning("could not restore consumer %s: %s", self.consumer, exc)
             return
-        self._backoff = 0.1
+        self._failures = 0

@@ -23,9 +23,9 @@ from humangr.engine.errors import (
     ConfigError,
     NoRespondersError,
 )
-from humangr.engine.redact import redact_url, redact_urls
+from humangr.engine.redact import redact_seed_urls, redact_urls
 
-from .base import DEFAULT_MAX_PENDING, Headers, Msg, Subscription, check_payload
+from .base import DEFAULT_MAX_PENDING, Exhausted, Headers, Msg, Subscription, check_payload
 from .exhausted import ExhaustedWatch
 from .jetstream import (
     JetStreamConfig,
@@ -38,8 +38,9 @@ from .jetstream import (
     stream_names,
     work_subjects,
 )
-from .nats_subscription import CLEANUP_TIMEOUT, NatsSubscription, from_core
+from .nats_subscription import CLEANUP_TIMEOUT, NatsSubscription, NoneExhausted, from_core
 from .publish_log import log_position, published_since
+from .seeds import parse_seed_urls
 from .subject import (
     matches,
     validate_inbox_prefix,
@@ -65,8 +66,8 @@ class NatsBus:
     created on connect; publishing on a stored subject waits for JetStream's ack (and honours
     ``Nats-Msg-Id``), and a queue-group subscription to a work subject pulls from a durable
     consumer shared by the group, yielding messages to ack, nak or term; a message that
-    exhausts its deliveries is claimed by one subscription of the group, in whatever process,
-    and comes out of its ``exhausted()`` (see ``ExhaustedWatch``). Other subscriptions,
+    exhausts its deliveries is claimed by one ``watch_exhausted()`` of all the processes
+    that watch (the Supervisor's: see ``ExhaustedWatch``). Other subscriptions,
     and publishes with a ``reply`` subject, stay core NATS; ``request`` on a stored subject is
     refused (the stream's ack would be the answer).
     """
@@ -87,6 +88,7 @@ class NatsBus:
         self._work_patterns = self._stored_patterns[: len(work_subjects(subjects))]
         self._stored_cache: dict[str, bool] = {}
         self._subs: set[NatsSubscription] = set()
+        self._watches: set[ExhaustedWatch] = set()
         self._by_core: dict[object, NatsSubscription] = {}
         self._connecting = 0
         self._connect_errors = 0
@@ -112,14 +114,20 @@ class NatsBus:
     ) -> NatsBus:
         """Connect to NATS (failing fast with ``BusError`` if no server of ``url`` answers).
 
+        ``url`` is one URL or a cluster's seed URLs (a sequence, or comma-separated:
+        ``parse_seed_urls``; a bad entry is a ``BusError`` naming it): the first that answers
+        is used, and a lost connection moves to any of them or of the servers the cluster
+        announces.
+
         Once connected, a lost connection is retried every ``reconnect_time_wait`` seconds,
         ``max_reconnect_attempts`` times (-1: forever), logged under ``humangr.bus``.
         ``inbox_prefix`` is where replies to this connection's requests arrive (default
         ``_INBOX``); a server that scopes replies per user wants its own (``inbox_prefix_for``).
         """
-        servers = [url] if isinstance(url, str) else list(url)
-        if not servers:
-            raise ConfigError("no NATS server URL given")
+        try:
+            servers = list(parse_seed_urls(url))
+        except ConfigError as exc:  # the bus's callers expect a BusError for any bad URL
+            raise BusError(f"cannot connect to NATS at the URL given: {exc}") from None
         if inbox_prefix is not None:
             try:
                 validate_inbox_prefix(inbox_prefix)
@@ -134,7 +142,7 @@ class NatsBus:
                 raise ConfigError(
                     "a NATS creds file needs the nkeys package: pip install 'nats-py[nkeys]'"
                 )
-        shown = ", ".join(redact_url(server) for server in servers)
+        shown = redact_seed_urls(servers)
         bus = cls(Client(), shown, subjects or Subjects(), jetstream)
         bus._connecting = len(servers)
         cause: BaseException | None = None
@@ -350,17 +358,6 @@ class NatsBus:
         consumer = durable_name(queue, sub.subject)
         await self._ensure_consumer(consumer, sub.subject)
         sub.consumer = consumer
-        sub.watch = ExhaustedWatch(
-            self.client,
-            self.work_stream,
-            consumer,
-            validate_subscribe_subject(sub.subject),
-            self.jetstream_config.publish_timeout,
-        )
-        try:
-            await sub.watch.open()
-        except nats.errors.ConnectionClosedError as exc:
-            raise BusClosedError("the bus connection is closed; create a new bus") from exc
         sub.pull = PullConsumer(
             self.client,
             self.work_stream,
@@ -373,6 +370,26 @@ class NatsBus:
             await sub.pull.open()
         except nats.errors.ConnectionClosedError as exc:
             raise BusClosedError("the bus connection is closed; create a new bus") from exc
+
+    @asynccontextmanager
+    async def watch_exhausted(self) -> AsyncIterator[AsyncIterator[Exhausted]]:
+        """Until the block ends, claim the work messages of every consumer that exhaust their
+        deliveries (iterate what it yields: each ``Exhausted`` is removed from the stream for
+        this caller alone to report). Open it before the consumers pull; only a user that may
+        read and delete any work message can (the Supervisor). Nothing without JetStream."""
+        self._check_open()
+        if self.jetstream_config is None:
+            yield NoneExhausted()
+            return
+        watch = ExhaustedWatch(self.client, self.work_stream, self.jetstream_config.publish_timeout)
+        self._watches.add(watch)
+        try:
+            await watch.open()
+            yield watch
+        finally:
+            self._watches.discard(watch)
+            await watch.close()
+            watch.close_receiver()
 
     def _forget(self, sub: NatsSubscription) -> None:
         self._subs.discard(sub)
@@ -454,6 +471,8 @@ class NatsBus:
         self._closed = True
         for sub in list(self._subs):
             await sub.unsubscribe()
+        for watch in list(self._watches):
+            await watch.close()
         with anyio.move_on_after(CLEANUP_TIMEOUT, shield=True):
             await self.client.close()
 

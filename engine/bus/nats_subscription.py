@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 
 import anyio
 import nats.errors
@@ -12,10 +12,9 @@ from nats.aio.subscription import Subscription as CoreSubscription
 
 from .base import Exhausted, Msg
 from .buffer import BoundedBuffer
-from .exhausted import ExhaustedWatch
 from .jetstream import PullConsumer
 
-__all__ = ["CLEANUP_TIMEOUT", "NatsSubscription", "from_core"]
+__all__ = ["CLEANUP_TIMEOUT", "NatsSubscription", "NoneExhausted", "from_core"]
 
 log = logging.getLogger("humangr.bus")
 CLEANUP_TIMEOUT = 5.0
@@ -28,10 +27,10 @@ def from_core(msg: NatsMsg) -> Msg:
     return Msg(msg.subject, data, dict(msg.headers) if msg.headers else None, msg.reply or None)
 
 
-class _NoneExhausted:
-    """The ``exhausted()`` of a core subscription: nothing, ever."""
+class NoneExhausted:
+    """The exhausted messages of a bus without JetStream: nothing, ever."""
 
-    def __aiter__(self) -> _NoneExhausted:
+    def __aiter__(self) -> NoneExhausted:
         return self
 
     async def __anext__(self) -> Exhausted:
@@ -44,7 +43,8 @@ class NatsSubscription(BoundedBuffer):
     Core messages that find the buffer full are dropped and reported once as
     ``SlowConsumerError`` (NATS core does not wait for a slow consumer). A pull subscription
     never fetches more than the buffer has room for, so durable messages wait on the server
-    instead of being dropped; those that exhaust their deliveries come out of ``exhausted()``.
+    instead of being dropped; those that exhaust their deliveries are claimed by the
+    Supervisor's ``NatsBus.watch_exhausted()``, not by the subscription.
     """
 
     def __init__(
@@ -65,12 +65,6 @@ class NatsSubscription(BoundedBuffer):
         self._on_close = on_close
         self.core: CoreSubscription | None = None
         self.pull: PullConsumer | None = None
-        self.watch: ExhaustedWatch | None = None
-
-    def exhausted(self) -> AsyncIterator[Exhausted]:
-        """The durable messages this subscription claimed after JetStream gave up on them
-        (see ``ExhaustedWatch``); ends when the subscription does. Empty for core NATS."""
-        return _NoneExhausted() if self.watch is None else self.watch
 
     async def on_core(self, msg: NatsMsg) -> None:
         """The callback of the core subscription."""
@@ -95,16 +89,9 @@ class NatsSubscription(BoundedBuffer):
         self._on_close(self)
         if self.pull is not None:
             await self.pull.close()
-        if self.watch is not None:
-            await self.watch.close()
         if self.core is not None:
             with anyio.move_on_after(CLEANUP_TIMEOUT, shield=True):
                 try:
                     await self.core.unsubscribe()
                 except nats.errors.Error as exc:
                     log.debug("unsubscribe from %s: %s", self.subject, exc)
-
-    def close_receiver(self) -> None:
-        super().close_receiver()
-        if self.watch is not None:
-            self.watch.close_receiver()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 from typing import TYPE_CHECKING, Any, Unpack
 
@@ -24,7 +24,7 @@ from humangr.engine.errors import (
     ReviewTimeout,
     sole_exception,
 )
-from humangr.engine.redact import redact_url
+from humangr.engine.redact import redact_seed_urls, redact_urls
 from humangr.engine.submission import new_action_id, submission
 from humangr.engine.trust import mark_unsigned
 
@@ -159,7 +159,9 @@ class Client(Guarding):
         waited = False
         try:
             with scope:
-                await self.bus.publish(self.subjects.action_submit, encode(submitted))
+                await self.bus.publish(
+                    self.subjects.agent_submit(submitted.action.agent_id), encode(submitted)
+                )
                 waited = True
                 report = await self.waiters.wait(action_id, timeout=limit)
         finally:
@@ -204,9 +206,12 @@ class Client(Guarding):
 
 
 def connect(
-    url: str | None = None, **options: Unpack[ConnectOptions]
+    url: str | Sequence[str] | None = None, **options: Unpack[ConnectOptions]
 ) -> AbstractAsyncContextManager[Client]:
     """Connect an agent to HUMANGR: ``async with humangr.connect() as hg: ...``.
+
+    ``url`` is a NATS URL or a cluster's seed URLs (a list, or comma-separated): any that
+    answers is used, and a lost connection moves to another.
 
     Without ``url`` the engine runs in this process (on an in-memory bus, local checks unless
     ``llm=`` is given) and its decisions are trusted by its own key. With a NATS URL (or
@@ -248,7 +253,7 @@ async def _running(settings: Settings) -> AsyncIterator[Client]:
         elif settings.bus is not None:
             bus, trusted = settings.bus, settings.trusted
         else:
-            bus = await _connect_nats(str(settings.url), settings, subjects)
+            bus = await _connect_nats(settings.url or (), settings, subjects)
             stack.push_async_callback(bus.close)
             trusted = settings.trusted
         if not trusted:
@@ -269,7 +274,7 @@ async def _running(settings: Settings) -> AsyncIterator[Client]:
                 tg.cancel_scope.cancel()
 
 
-async def _connect_nats(url: str, settings: Settings, subjects: Subjects) -> Bus:
+async def _connect_nats(url: Sequence[str], settings: Settings, subjects: Subjects) -> Bus:
     from humangr.engine.bus.nats import NatsBus
     from humangr.engine.bus.subject import inbox_prefix_for
 
@@ -289,4 +294,6 @@ async def _connect_nats(url: str, settings: Settings, subjects: Subjects) -> Bus
     except EngineError:
         raise
     except Exception as exc:
-        raise EngineError(f"cannot connect to NATS at {redact_url(url)}: {exc}") from exc
+        raise EngineError(
+            f"cannot connect to NATS at {redact_seed_urls(url)}: {redact_urls(str(exc))}"
+        ) from exc

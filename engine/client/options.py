@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from humangr.contracts import Subjects
+from humangr.engine.bus.seeds import parse_seed_urls
 from humangr.engine.errors import ConfigError
 from humangr.engine.trust import PUBLIC_KEY_ENV, Trust, client_trust
 
@@ -64,7 +65,8 @@ class ConnectOptions(TypedDict, total=False):
 class Settings:
     """The options of one client, checked."""
 
-    url: str | None
+    url: tuple[str, ...] | None
+    """The NATS seed URLs (one or a cluster's; any that answers), or None."""
     agent_id: str
     timeout: float | None
     prefix: str
@@ -84,7 +86,10 @@ class Settings:
 
     @classmethod
     def parse(
-        cls, url: str | None, options: Mapping[str, Any], environ: Mapping[str, str] | None = None
+        cls,
+        url: str | Sequence[str] | None,
+        options: Mapping[str, Any],
+        environ: Mapping[str, str] | None = None,
     ) -> Settings:
         """Check ``options``: an unknown one is a ``TypeError`` naming it; a value that cannot
         work, or an option that does not fit the kind of connection, a ``ConfigError``."""
@@ -93,11 +98,14 @@ class Settings:
             known = ", ".join(sorted(ConnectOptions.__annotations__))
             raise TypeError(f"humangr.connect: unknown option(s) {', '.join(unknown)}; use {known}")
         env = os.environ if environ is None else environ
-        if url is not None and not re.match(r"^(nats|tls|wss?)://", url):
-            raise ConfigError(
-                f"humangr.connect: {url!r} is not a NATS URL (nats://host:4222); give no URL "
-                "to run the engine in this process"
-            )
+        servers = None
+        if url is not None:
+            try:
+                servers = parse_seed_urls(url, require_scheme=True)
+            except ConfigError as exc:
+                raise ConfigError(
+                    f"humangr.connect: {exc} (or give no URL to run the engine in this process)"
+                ) from None
         remote = url is not None or options.get("bus") is not None
         if url is not None and options.get("bus") is not None:
             raise ConfigError("humangr.connect: give a NATS URL or a bus, not both")
@@ -149,7 +157,7 @@ class Settings:
             "inbox_prefix": options.get("inbox_prefix", env.get("HUMANGR_INBOX_PREFIX")),
         }
         return cls(
-            url=url,
+            url=servers,
             agent_id=agent_id,
             timeout=float(timeout) if timeout is not None else None,
             prefix=prefix,

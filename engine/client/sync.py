@@ -4,7 +4,7 @@ caller until the decision."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any, Unpack
 
@@ -55,7 +55,7 @@ class SyncClient(Guarding):
 
 
 def connect_sync(
-    url: str | None = None, **options: Unpack[ConnectOptions]
+    url: str | Sequence[str] | None = None, **options: Unpack[ConnectOptions]
 ) -> AbstractContextManager[SyncClient]:
     """``humangr.connect`` for sync code: ``with humangr.connect_sync() as hg: ...``; the same
     options, checked here. The engine (embedded) or the NATS connection lives in a thread of its
@@ -65,7 +65,7 @@ def connect_sync(
 
 
 @contextmanager
-def _connected(url: str | None, options: ConnectOptions) -> Iterator[SyncClient]:
+def _connected(url: str | Sequence[str] | None, options: ConnectOptions) -> Iterator[SyncClient]:
     with (
         start_blocking_portal() as portal,
         portal.wrap_async_context_manager(connect(url, **options)) as client,

@@ -4,8 +4,9 @@ NATS."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,7 +15,7 @@ import anyio
 from humangr.contracts import Subjects
 from humangr.engine.bus import Bus
 from humangr.engine.errors import ConfigError, EngineError
-from humangr.engine.redact import redact_url
+from humangr.engine.redact import redact_seed_urls, redact_urls
 
 if TYPE_CHECKING:
     from humangr.engine.llm import LLMClient
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
 from .inputs import load_actions
 
 __all__ = [
+    "NATS_HELP",
     "connect_nats",
     "llm_description",
     "llm_spec",
@@ -66,23 +68,38 @@ def llm_description(llm: LLMClient | None) -> str:
 
 
 async def connect_nats(
-    url: str, *, jetstream: bool = False, prefix: str = "hl", ack_wait: float | None = None
+    url: str | Sequence[str],
+    *,
+    jetstream: bool = False,
+    prefix: str = "hl",
+    ack_wait: float | None = None,
+    replicas: int | None = None,
+    update_streams: bool = False,
 ) -> Bus:
-    """Connect to NATS with credentials from the environment (``HUMANGR_NATS_USER``,
+    """Connect to NATS at ``url`` (one URL or a cluster's seed URLs, comma-separated: any that
+    answers) with credentials from the environment (``HUMANGR_NATS_USER``,
     ``HUMANGR_NATS_PASSWORD``, ``HUMANGR_NATS_CREDS``; replies to ``HUMANGR_INBOX_PREFIX``,
     default ``_INBOX_<user>``); ``ack_wait`` (seconds) is how long a
-    durable message may stay unacknowledged before JetStream delivers it again."""
+    durable message may stay unacknowledged before JetStream delivers it again; ``replicas``
+    the streams' replica count (an existing stream with another is refused unless
+    ``update_streams``)."""
     from humangr.engine.bus.nats import JetStreamConfig, NatsBus
+    from humangr.engine.bus.seeds import parse_seed_urls
     from humangr.engine.bus.subject import inbox_prefix_for
 
-    settings = JetStreamConfig() if ack_wait is None else JetStreamConfig(ack_wait=ack_wait)
+    settings = JetStreamConfig(update_streams=update_streams)
+    if ack_wait is not None:
+        settings = dataclasses.replace(settings, ack_wait=ack_wait)
+    if replicas is not None:
+        settings = dataclasses.replace(settings, replicas=replicas)
+    servers = parse_seed_urls(url)
     user = os.environ.get("HUMANGR_NATS_USER")
     # replies come to the user's own inbox (deploy/nats-server.conf: `_INBOX_<user>.>`)
     inbox = os.environ.get("HUMANGR_INBOX_PREFIX") or (inbox_prefix_for(user) if user else None)
 
     try:
         return await NatsBus.connect(
-            url,
+            servers,
             inbox_prefix=inbox,
             user=user,
             password=os.environ.get("HUMANGR_NATS_PASSWORD"),
@@ -93,13 +110,21 @@ async def connect_nats(
     except EngineError:
         raise
     except Exception as exc:
-        raise EngineError(f"cannot connect to NATS at {redact_url(url)}: {exc}") from exc
+        raise EngineError(
+            f"cannot connect to NATS at {redact_seed_urls(servers)}: {redact_urls(str(exc))}"
+        ) from exc
 
 
 def nats_options(parser: argparse.ArgumentParser) -> None:
-    """``--nats URL`` (required) and ``--prefix``."""
-    parser.add_argument("--nats", required=True, help="NATS URL, e.g. nats://127.0.0.1:4222")
+    """``--nats URL[,URL...]`` (required) and ``--prefix``."""
+    parser.add_argument("--nats", required=True, help=NATS_HELP)
     parser.add_argument("--prefix", default="hl", help="subject prefix (default hl)")
+
+
+NATS_HELP = (
+    "NATS URL, e.g. nats://127.0.0.1:4222, or a cluster's seed URLs separated by commas "
+    "(nats://a:4222,nats://b:4222): any that answers is used"
+)
 
 
 def runner(

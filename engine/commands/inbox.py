@@ -19,7 +19,7 @@ from humangr.contracts import Subjects
 from humangr.engine.bus import Bus
 from humangr.engine.errors import ConfigError
 from humangr.engine.metrics import Metrics
-from humangr.engine.redact import redact_url
+from humangr.engine.redact import redact_seed_urls
 from humangr.engine.trust import PUBLIC_KEY_ENV, client_trust
 
 from .reviews import key_options, seconds
@@ -137,7 +137,7 @@ async def inbox_beside(
         key_option="$HUMANGR_PUBLIC_KEY",
         insecure_option="no key",
     )
-    where = f"via {redact_url(args.nats)}"
+    where = f"via {redact_seed_urls(args.nats)}"
     channel = Channel(bus, Subjects(args.prefix), where, 10.0, trust=trust)
     async with anyio.create_task_group() as tg:
         serve = partial(
@@ -172,7 +172,11 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         help="serve the review inbox: a web page where reviewers read flagged actions and decide",
     )
     target = inbox.add_mutually_exclusive_group(required=True)
-    target.add_argument("--nats", help="NATS URL of the engine, e.g. nats://127.0.0.1:4222")
+    target.add_argument(
+        "--nats",
+        help="NATS URL of the engine, e.g. nats://127.0.0.1:4222 (a cluster: its URLs, "
+        "comma-separated)",
+    )
     target.add_argument(
         "--state",
         metavar="PATH",

@@ -63,7 +63,9 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     )
     mcp.add_argument("--transport", choices=["stdio", "http"], default="stdio")
     mcp.add_argument(
-        "--nats", help="submit to the engine behind this NATS URL instead of running it in process"
+        "--nats",
+        help="submit to the engine behind this NATS URL (a cluster: its URLs, comma-separated) "
+        "instead of running it in process",
     )
     mcp.add_argument("--prefix", default="hl", help="subject prefix with --nats (default hl)")
     mcp.add_argument(

@@ -25,7 +25,7 @@ from humangr.engine.commands.common import connect_nats, load_actions, nats_opti
 from humangr.engine.commands.failure import UsageError
 from humangr.engine.commands.render import EXIT_CODES, render
 from humangr.engine.errors import BusTimeoutError, ContractError, EngineError, SignatureError
-from humangr.engine.redact import redact_url
+from humangr.engine.redact import redact_seed_urls
 from humangr.engine.review import action_hash
 from humangr.engine.submission import fetch_report, new_action_id, submit_and_wait
 from humangr.engine.trust import Trust, client_trust
@@ -63,7 +63,7 @@ async def _submit(args: argparse.Namespace) -> int:
                 submitted = ActionSubmitted(
                     action_id=new_action_id(), action=action, action_hash=action_hash(action)
                 )
-                await bus.publish(subjects.action_submit, encode(submitted))
+                await bus.publish(subjects.agent_submit(action.agent_id), encode(submitted))
                 print(f"{name}: submitted as {submitted.action_id}")
                 continue
             report = trust.shown(await _wait(bus, subjects, name, action, args, trust))
@@ -72,7 +72,7 @@ async def _submit(args: argparse.Namespace) -> int:
                     f"{name}: the decision {report.report_id} is for another action (hash "
                     f"{report.action_hash[:16]}…, not {action_hash(action)[:16]}…); not trusted"
                 )
-            print(render(args.format, name, report, f"via {redact_url(args.nats)}", action))
+            print(render(args.format, name, report, f"via {redact_seed_urls(args.nats)}", action))
             worst = max(worst, EXIT_CODES[report.outcome])
         await bus.flush()
         return worst
@@ -161,7 +161,7 @@ async def _report(args: argparse.Namespace) -> int:
     finally:
         await bus.close()
     report = _verified(found, trust)
-    print(render(args.format, report.action_id, report, f"via {redact_url(args.nats)}"))
+    print(render(args.format, report.action_id, report, f"via {redact_seed_urls(args.nats)}"))
     return 0
 
 

@@ -318,7 +318,11 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     run.add_argument(
         "--llm", help="anthropic | scripted:FILE (default: anthropic when ANTHROPIC_API_KEY is set)"
     )
-    run.add_argument("--nats", help="run the actors over NATS at this URL (default: in process)")
+    run.add_argument(
+        "--nats",
+        help="run the actors over NATS at this URL (a cluster: its URLs, comma-separated; "
+        "default: in process)",
+    )
     run.add_argument("--state", help=STATE_OPTION_HELP)
     run.add_argument("--prefix", default="hl", help=PREFIX_HELP)
     run.add_argument("--variant", default="generic", help="dev/qa prompt variant")

@@ -22,7 +22,7 @@ from humangr.engine.commands.common import connect_nats, make_llm
 from humangr.engine.errors import ConfigError, ContractError, EngineError
 from humangr.engine.pipeline import CommandRefused, apply_command
 from humangr.engine.pipeline.ledger import WorkLedger
-from humangr.engine.redact import redact_url
+from humangr.engine.redact import redact_seed_urls
 from humangr.engine.state import StateStore
 
 from .failure import describe
@@ -151,7 +151,7 @@ def _over_nats(args: argparse.Namespace, command: PipelineCommand) -> int:
         return EXIT_CODES["running"]
     if status is None:
         raise EngineError(
-            f"no status from the engine at {redact_url(args.nats)} within {args.wait:g}s "
+            f"no status from the engine at {redact_seed_urls(args.nats)} within {args.wait:g}s "
             "(is a Monitor running there?)"
         )
     print(
@@ -224,8 +224,8 @@ def add_human_parsers(
         )
         p.add_argument(
             "--nats",
-            help="send the command to the engine running at this URL "
-            "instead of running it in process",
+            help="send the command to the engine running at this URL (a cluster: its URLs, "
+            "comma-separated) instead of running it in process",
         )
         p.add_argument(
             "--deadline",

@@ -35,7 +35,7 @@ from humangr.engine.errors import (
     EngineError,
     SignatureError,
 )
-from humangr.engine.redact import redact_url
+from humangr.engine.redact import redact_seed_urls
 from humangr.engine.trust import LOCAL, UNVERIFIED, Trust, client_trust
 
 from . import resolution_ack as ack
@@ -160,7 +160,7 @@ async def open_channel(args: argparse.Namespace) -> AsyncIterator[Channel]:
             trust = channel_trust(args)
             bus = await connect_nats(args.nats, prefix=args.prefix)
             try:
-                where = f"via {redact_url(args.nats)}"
+                where = f"via {redact_seed_urls(args.nats)}"
                 yield Channel(bus, subjects, where, args.timeout, found, trust)
             finally:
                 await bus.close()

@@ -143,7 +143,11 @@ def key_options(parser: argparse.ArgumentParser) -> None:
 
 def _where(parser: argparse.ArgumentParser) -> None:
     target = parser.add_mutually_exclusive_group(required=True)
-    target.add_argument("--nats", help="NATS URL of the engine, e.g. nats://127.0.0.1:4222")
+    target.add_argument(
+        "--nats",
+        help="NATS URL of the engine, e.g. nats://127.0.0.1:4222 (a cluster: its URLs, "
+        "comma-separated)",
+    )
     target.add_argument(
         "--state",
         metavar="PATH",

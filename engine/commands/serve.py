@@ -20,12 +20,12 @@ from humangr.engine.commands.common import connect_nats, make_llm, nats_options,
 from humangr.engine.commands.inbox import add_serve_options, inbox_beside
 from humangr.engine.commands.state import STATE_HELP, open_state
 from humangr.engine.config import ReviewConfig
-from humangr.engine.config_file import load_review_config, review_config
+from humangr.engine.config_file import load_nats_replicas, load_review_config, review_config
 from humangr.engine.errors import ConfigError
 from humangr.engine.llm import LLMClient
 from humangr.engine.metrics import Metrics
 from humangr.engine.metrics_server import serve_metrics
-from humangr.engine.redact import redact_url
+from humangr.engine.redact import redact_seed_urls
 from humangr.engine.runtime import review_actors
 from humangr.engine.signing import load_signing_key
 from humangr.engine.worker_keys import parse_trusted_workers
@@ -44,6 +44,7 @@ __all__ = [
     "has_credentials",
     "pipeline_factory",
     "resolve_roles",
+    "serve_replicas",
     "warn_without_permissions",
 ]
 
@@ -112,6 +113,15 @@ def serve_config(args: argparse.Namespace) -> ReviewConfig:
     )
 
 
+def serve_replicas(args: argparse.Namespace) -> int:
+    """The replica count of ``serve``: ``--replicas``, else ``[nats] replicas`` of ``--config``,
+    else 1."""
+    if args.replicas is not None:
+        return int(args.replicas)
+    found = load_nats_replicas(args.config) if args.config else None
+    return 1 if found is None else found
+
+
 async def _serve(args: argparse.Namespace) -> int:
     config = serve_config(args)
     roles, factories = resolve_roles(args.role)
@@ -143,8 +153,14 @@ async def _serve_on_nats(
     metrics: Metrics,
 ) -> None:
     trusted = parse_trusted_workers(args.trust_workers) if "supervisor" in roles else None
+    replicas = serve_replicas(args)
     bus = await connect_nats(
-        args.nats, jetstream=args.jetstream, prefix=args.prefix, ack_wait=args.ack_wait
+        args.nats,
+        jetstream=args.jetstream,
+        prefix=args.prefix,
+        ack_wait=args.ack_wait,
+        replicas=replicas,
+        update_streams=args.update_streams,
     )
     try:
         warn_without_permissions(args.nats)
@@ -163,7 +179,13 @@ async def _serve_on_nats(
                 )
         state = None
         if set(roles) & {"supervisor", *PIPELINE_ROLES}:
-            state = await open_state(args.state, bus, prefix=args.prefix)
+            state = await open_state(
+                args.state,
+                bus,
+                prefix=args.prefix,
+                replicas=replicas,
+                update_replicas=args.update_streams,
+            )
             print(f"humangr state: {state.description}", flush=True)
         actors: list[Actor] = review_actors(
             config,
@@ -203,14 +225,34 @@ async def _run_actors(
         policy = SupervisionPolicy(
             progress_interval=min(policy.progress_interval, args.ack_wait / 3)
         )
-    system = ActorSystem(bus, subjects=Subjects(args.prefix), metrics=metrics, policy=policy)
+    # Only the Supervisor's NATS user may read and delete any work message: it alone claims
+    # and dead-letters the messages, of every role, that exhausted their deliveries.
+    system = ActorSystem(
+        bus,
+        subjects=Subjects(args.prefix),
+        metrics=metrics,
+        policy=policy,
+        claim_exhausted="supervisor" in roles,
+    )
     system.add(*actors)
     with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with system.running():
-            print(f"humangr serving {', '.join(roles)} on {redact_url(args.nats)}", flush=True)
+            print(
+                f"humangr serving {', '.join(roles)} on {redact_seed_urls(args.nats)}", flush=True
+            )
             async for signum in signals:
                 log.warning("signal %s: draining", signum)
                 break
+
+
+def _replicas(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= 5:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a replica count from 1 to 5")
+    return value
 
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -223,6 +265,21 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         metavar="SECONDS",
         help="with --jetstream: how long work may stay unacknowledged (a worker died) before "
         "JetStream delivers it again (default 60)",
+    )
+    serve.add_argument(
+        "--replicas",
+        type=_replicas,
+        metavar="N",
+        help="replicas of the JetStream streams and KV buckets (default: [nats] replicas of "
+        "--config, else 1; a NATS cluster: usually 3). Every process of a deployment must give "
+        "the same: an existing stream or bucket with another count is refused at start, not "
+        "changed",
+    )
+    serve.add_argument(
+        "--update-streams",
+        action="store_true",
+        help="operator only: change existing streams and buckets to --replicas instead of "
+        "refusing to start",
     )
     serve.add_argument(
         "--role",

@@ -21,7 +21,8 @@ def has_credentials(url: str, environ: Mapping[str, str] | None = None) -> bool:
     env = os.environ if environ is None else environ
     if env.get("HUMANGR_NATS_USER") or env.get("HUMANGR_NATS_CREDS"):
         return True
-    return any("@" in urlsplit(part.strip()).netloc for part in url.split(","))
+    # a bare ``user:pass@host:4222`` carries them too (nats-py reads it as nats://…)
+    return any("@" in urlsplit(part.strip()).netloc or "@" in part for part in url.split(","))
 
 
 def warn_without_permissions(url: str) -> None:

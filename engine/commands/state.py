@@ -21,8 +21,17 @@ STATE_HELP = (
 )
 
 
-async def open_state(spec: str, bus: Bus | None, *, prefix: str = "hl") -> StateStore:
-    """The store ``spec`` names: ``auto``, ``kv``, ``memory`` or a SQLite file path."""
+async def open_state(
+    spec: str,
+    bus: Bus | None,
+    *,
+    prefix: str = "hl",
+    replicas: int | None = None,
+    update_replicas: bool = False,
+) -> StateStore:
+    """The store ``spec`` names: ``auto``, ``kv``, ``memory`` or a SQLite file path. KV buckets
+    get ``replicas`` (``serve --replicas``; ``None``: those of an existing bucket, else one);
+    an existing bucket with another count is refused unless ``update_replicas``."""
     if spec == "memory":
         return MemoryStateStore()
     if spec not in ("auto", "kv"):
@@ -50,4 +59,10 @@ async def open_state(spec: str, bus: Bus | None, *, prefix: str = "hl") -> State
         )
         return MemoryStateStore()
     where = getattr(bus, "servers", "NATS")
-    return KeyValueStateStore(js, namespace=namespace_of(prefix), where=str(where))
+    return KeyValueStateStore(
+        js,
+        namespace=namespace_of(prefix),
+        where=str(where),
+        replicas=replicas,
+        update_replicas=update_replicas,
+    )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Protocol
@@ -13,7 +13,7 @@ from humangr.engine.bus import Bus
 from humangr.engine.config import ReviewConfig
 from humangr.engine.errors import BusError, ContractError, EngineError
 from humangr.engine.llm import LLMClient
-from humangr.engine.redact import redact_url
+from humangr.engine.redact import redact_seed_urls, redact_url
 from humangr.engine.runtime import Engine, fetch_report, run_engine, submit_and_wait
 from humangr.engine.trust import Trust, client_trust
 
@@ -150,7 +150,7 @@ async def in_process_backend(
 
 @asynccontextmanager
 async def nats_backend(
-    url: str,
+    url: str | Sequence[str],
     config: ReviewConfig,
     *,
     prefix: str = "hl",
@@ -158,7 +158,8 @@ async def nats_backend(
     llm_review: bool = True,
     trust: Trust | None = None,
 ) -> AsyncIterator[NatsBackend]:
-    """A connection to the engine behind ``url`` (credentials from the environment). Decisions
+    """A connection to the engine behind ``url`` (one URL or a cluster's seed URLs; credentials
+    from the environment). Decisions
     must be signed by ``trust``'s keys (default: ``$HUMANGR_PUBLIC_KEY``, comma-separated);
     without any key it refuses to start (``ConfigError``) before connecting, unless ``trust``
     is explicitly insecure."""
@@ -168,7 +169,7 @@ async def nats_backend(
         trust = mcp_trust((), insecure=False, who="nats_backend")
     bus = await connect_nats(url)
     try:
-        mode = f"nats {redact_url(url)}"
+        mode = f"nats {redact_seed_urls(url)}"
         if not trust.keys:
             mode += " (unsigned: not verified)"
         agent_id = os.environ.get("HUMANGR_AGENT_ID") or None

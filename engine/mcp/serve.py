@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import signal
 import socket
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any, Literal
 
@@ -30,7 +30,7 @@ async def open_backend(
     config: ReviewConfig,
     llm: LLMClient | None,
     *,
-    nats_url: str | None = None,
+    nats_url: str | Sequence[str] | None = None,
     prefix: str = "hl",
     timeout: float = 300.0,
     trust: Trust | None = None,

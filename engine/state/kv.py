@@ -21,7 +21,7 @@ from nats.js.kv import KV_DEL as _KV_DEL
 from nats.js.kv import KV_PURGE as _KV_PURGE
 from nats.js.kv import KeyValue
 
-from humangr.engine.errors import StateConflict, StateError
+from humangr.engine.errors import ConfigError, ReplicaMismatch, StateConflict, StateError
 
 from .base import Bucket, Entry, check_key, check_name
 
@@ -128,7 +128,11 @@ class KeyValueBucket:
 
 
 class KeyValueStateStore:
-    """A ``StateStore`` in JetStream KV buckets (``js`` from a connected client)."""
+    """A ``StateStore`` in JetStream KV buckets (``js`` from a connected client).
+
+    New buckets get ``replicas`` replicas (``None``: one). An existing bucket keeps its own
+    count: with ``replicas`` given and another count there, opening it is refused
+    (``ReplicaMismatch``) unless ``update_replicas`` (``serve --update-streams``)."""
 
     def __init__(
         self,
@@ -136,20 +140,24 @@ class KeyValueStateStore:
         *,
         namespace: str = "HL",
         storage: str = "file",
-        replicas: int = 1,
+        replicas: int | None = None,
         where: str = "NATS",
+        update_replicas: bool = False,
     ) -> None:
+        if replicas is not None and replicas < 1:
+            raise ConfigError(f"KV replicas must be >= 1, not {replicas}")
         self._js = js
         self.namespace = check_name(namespace)
         self._storage = StorageType.FILE if storage == "file" else StorageType.MEMORY
         self._replicas = replicas
+        self._update_replicas = update_replicas
         self.description = f"JetStream KV on {where} (buckets {self.namespace}_*)"
         self._buckets: dict[str, KeyValueBucket] = {}
 
     async def bucket(self, name: str, *, ttl: float | None = None) -> Bucket:
         full = f"{self.namespace}_{check_name(name)}"
         config = KeyValueConfig(
-            bucket=full, history=1, ttl=ttl, storage=self._storage, replicas=self._replicas
+            bucket=full, history=1, ttl=ttl, storage=self._storage, replicas=self._replicas or 1
         )
         try:
             try:
@@ -158,6 +166,11 @@ class KeyValueStateStore:
                 if exc.err_code != 10058:  # exists with another configuration: update it
                     raise
                 stream = await self._js.stream_info(f"KV_{full}")
+                theirs = stream.config.num_replicas or 1
+                if self._replicas is not None and self._replicas != theirs:
+                    if not self._update_replicas:
+                        raise ReplicaMismatch(f"KV bucket {full}", theirs, self._replicas) from None
+                    stream.config.num_replicas = self._replicas
                 stream.config.max_age = ttl
                 await self._js.update_stream(stream.config)
                 kv = await self._js.key_value(full)

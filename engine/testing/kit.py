@@ -122,7 +122,7 @@ class HumangrTestEngine(LayerScripting):
         data = encode(submitted)
         decode(data, ActionSubmitted)
         since = len(self._record.dead_letters)
-        subject = self.subjects.action_submit
+        subject = self.subjects.agent_submit(action.agent_id)
         await self.bus.publish(subject, data)
 
         def found() -> Decision | None:
@@ -240,7 +240,7 @@ def _action(action: ActionContext | None, fields: dict[str, Any]) -> ActionConte
 @asynccontextmanager
 async def humangr(
     *,
-    nats_url: str | None = None,
+    nats_url: str | Sequence[str] | None = None,
     llm: LLMClient | Literal["scripted"] | None = "scripted",
     prefix: str | None = None,
     nats_options: Mapping[str, Any] | None = None,
@@ -249,8 +249,9 @@ async def humangr(
 ) -> AsyncIterator[HumangrTestEngine]:
     """Run a HUMANGR engine for a test and yield its ``HumangrTestEngine``.
 
-    ``nats_url``: run on that NATS server (core NATS, a unique subject prefix per engine) instead
-    of an in-memory bus. ``llm``: ``"scripted"`` (every layer answers clean until scripted),
+    ``nats_url``: run on that NATS server, or cluster (its seed URLs, a sequence or
+    comma-separated), with core NATS and a unique subject prefix per engine, instead of an
+    in-memory bus. ``llm``: ``"scripted"`` (every layer answers clean until scripted),
     ``None`` (local checks only) or your own ``LLMClient``. Other keywords go to
     ``ReviewConfig`` (``layers``, ``early_exit``, ...); deadlines default to 10 seconds.
     An exception raised in the ``async with`` body comes out as itself, not in a group.
@@ -267,7 +268,7 @@ async def humangr(
 
 @asynccontextmanager
 async def _running(
-    nats_url: str | None,
+    nats_url: str | Sequence[str] | None,
     llm: LLMClient | Literal["scripted"] | None,
     prefix: str | None,
     nats_options: Mapping[str, Any] | None,

@@ -6,7 +6,8 @@ Async tests use anyio's plugin: mark them ``@pytest.mark.anyio``.
 - ``@pytest.mark.humangr(**options)`` passes keywords to ``humangr()`` for that test, e.g.
   ``layers=["HL2", "HL4"]``, ``review_deadline_s=0.5``, ``llm=None`` (local checks only).
 - ``--humangr-nats URL`` (or the environment variable ``HUMANGR_NATS_URL``) runs every
-  ``humangr_engine`` on that NATS server instead of the in-memory bus. The URL is the
+  ``humangr_engine`` on that NATS server (a cluster: its seed URLs, comma-separated) instead
+  of the in-memory bus. The URL is the
   ``humangr_nats_url`` fixture: override or parametrize it to run a suite both ways.
 """
 

@@ -86,7 +86,7 @@ class FileEditAgent:
             action_id=action_id, action=action, action_hash=action_hash(action)
         )
         async with self.bus.subscribe(self.subjects.decision(self.agent_id)) as decisions:
-            await self.bus.publish(self.subjects.action_submit, encode(submitted))
+            await self.bus.publish(self.subjects.agent_submit(self.agent_id), encode(submitted))
             with anyio.fail_after(self.decision_timeout):
                 decision = await self._final_decision(decisions, action_id)
         # A decision binds to the exact action it reviewed: check the hash before acting.

@@ -105,7 +105,7 @@ async def stage(request: pytest.FixtureRequest) -> AsyncIterator[Stage]:
 
 async def decide(stage: Stage, *decisions: Forge, ready: anyio.Event) -> None:
     """Answer each submission with ``decisions`` applied to the genuine decision, in order."""
-    async with stage.bus.subscribe(stage.subjects.action_submit) as submissions:
+    async with stage.bus.subscribe(stage.subjects.agent_submits) as submissions:
         ready.set()
         async for msg in submissions:
             submitted = decode(msg.data, ActionSubmitted)
@@ -162,7 +162,7 @@ async def test_without_a_key_the_client_refuses_to_start(
     seen: list[bytes] = []
 
     async def record() -> None:
-        async with stage.bus.subscribe(stage.subjects.action_submit) as submissions:
+        async with stage.bus.subscribe(stage.subjects.agent_submits) as submissions:
             async for msg in submissions:
                 seen.append(msg.data)
 
@@ -238,7 +238,7 @@ async def test_a_forged_approval_racing_a_real_engine_never_runs_the_tool(
         env.kit.script(delay_ms=300)
 
         async def forger(ready: anyio.Event) -> None:
-            async with env.kit.bus.subscribe(env.kit.subjects.action_submit) as submissions:
+            async with env.kit.bus.subscribe(env.kit.subjects.agent_submits) as submissions:
                 ready.set()
                 async for msg in submissions:
                     submitted = decode(msg.data, ActionSubmitted)

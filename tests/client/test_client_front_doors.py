@@ -133,7 +133,7 @@ async def stand_in(nats_url: str, answer: Answer) -> AsyncIterator[str]:
     subjects = Subjects(prefix)
     async with (
         await NatsBus.connect(nats_url, subjects=subjects) as bus,
-        bus.subscribe(subjects.action_submit) as submissions,
+        bus.subscribe(subjects.agent_submits) as submissions,
         anyio.create_task_group() as tg,
     ):
 

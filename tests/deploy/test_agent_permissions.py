@@ -55,7 +55,7 @@ pytestmark = [pytest.mark.anyio, pytest.mark.nats]
 BOB = "bob"
 BOB_USER = f"agent-{BOB}"
 BOB_PASSWORD = "dev-bob-change-me"
-SUPERVISOR_CONSUMER = durable_name("supervisor", "hl.actions.submit")
+SUPERVISOR_CONSUMER = durable_name("supervisor", "hl.actions.submit.*")
 
 
 @pytest.fixture(scope="module")
@@ -183,9 +183,9 @@ async def test_a_work_role_cannot_change_delete_or_steal_the_queued_work(
     attacker = await connect_as(two_agents.url, role)
     agent = await connect_as(two_agents.url, "agent")
     try:
-        async with owner.subscribe("hl.actions.submit", queue="supervisor"):
+        async with owner.subscribe("hl.actions.submit.*", queue="supervisor"):
             pass  # the Supervisor's durable consumer exists, as in production
-        await agent.publish("hl.actions.submit", b'{"queued": "submission"}')
+        await agent.publish("hl.actions.submit.agent", b'{"queued": "submission"}')
         await agent.flush()
         with anyio.fail_after(5):
             while (await queued_submissions(operator))[0] < 1:  # noqa: ASYNC110 (no event)
@@ -197,6 +197,10 @@ async def test_a_work_role_cannot_change_delete_or_steal_the_queued_work(
         assert await raw_request(attacker, "$JS.API.STREAM.UPDATE.HL_WORK", emptying) == {}
         assert await raw_request(attacker, "$JS.API.STREAM.PURGE.HL_WORK", {}) == {}
         assert await raw_request(attacker, "$JS.API.STREAM.DELETE.HL_WORK", {}) == {}
+        # nor read (every agent's diffs) or delete (their queued submissions) one message
+        last = {"seq": int(info.state.last_seq)}
+        assert await raw_request(attacker, "$JS.API.STREAM.MSG.GET.HL_WORK", last) == {}
+        assert await raw_request(attacker, "$JS.API.STREAM.MSG.DELETE.HL_WORK", last) == {}
         thief = {
             "stream_name": "HL_WORK",
             "config": {
@@ -225,6 +229,8 @@ async def test_a_work_role_cannot_change_delete_or_steal_the_queued_work(
     await wait_for_violation(caplog, 'publish to "$js.api.stream.update.hl_work"')
     await wait_for_violation(caplog, 'publish to "$js.api.stream.delete.hl_work"')
     await wait_for_violation(caplog, 'publish to "$js.api.consumer.create.hl_work.thief')
+    await wait_for_violation(caplog, 'publish to "$js.api.stream.msg.get.hl_work"')
+    await wait_for_violation(caplog, 'publish to "$js.api.stream.msg.delete.hl_work"')
 
 
 async def test_the_operator_changes_and_deletes_streams_and_consumers(

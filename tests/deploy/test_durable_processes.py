@@ -165,7 +165,7 @@ async def test_a_needs_review_survives_kill_9_and_is_resolved_after(
     try:
         async with watching(agent) as decisions:
             async with serving(supervisor(url), layers(url), log_dir=tmp_path) as (sup, _):
-                await agent.publish(S.action_submit, encode(submission(1)))
+                await agent.publish(S.agent_submit("agent"), encode(submission(1)))
                 await decisions.until(lambda: decisions.seen, 30)
                 await anyio.sleep(0.5)
                 await sup.kill9()
@@ -209,7 +209,9 @@ async def test_kill_9_while_30_actions_are_in_review_leaves_one_decision_each(
         ):
             async with serving(supervisor(url, *llm), log_dir=tmp_path) as (sup,):
                 for n in range(30):
-                    await agent.publish(S.action_submit, encode(submission(n, flawed=False)))
+                    await agent.publish(
+                        S.agent_submit("agent"), encode(submission(n, flawed=False))
+                    )
                 await anyio.sleep(2.0)
                 before = len(decisions.seen)
                 await sup.kill9()
@@ -236,7 +238,7 @@ async def test_two_supervisors_serve_every_resolution_and_report_query(
             serving(supervisor(url), supervisor(url), layers(url), log_dir=tmp_path),
         ):
             for n in range(6):
-                await agent.publish(S.action_submit, encode(submission(n)))
+                await agent.publish(S.agent_submit("agent"), encode(submission(n)))
             await decisions.until(lambda: len(decisions.seen) == 6, 60)
             firsts = list(decisions.seen)
             for decision in firsts:
@@ -273,7 +275,7 @@ async def test_a_deadline_that_expired_while_down_rejects_at_start(
         async with watching(agent) as decisions, serving(layers(url), log_dir=tmp_path):
             deadline = ("--review-deadline", "2")
             async with serving(supervisor(url, *deadline), log_dir=tmp_path) as (sup,):
-                await agent.publish(S.action_submit, encode(submission(7)))
+                await agent.publish(S.agent_submit("agent"), encode(submission(7)))
                 await decisions.until(lambda: decisions.seen, 30)
                 await sup.kill9()
             await anyio.sleep(3.0)
@@ -310,7 +312,9 @@ async def test_switching_from_core_to_jetstream_does_not_decide_again(
             core_layers = Spec(("--role", "layers", "--nats", url), role="layer")
             async with serving(Spec(core, role="supervisor"), core_layers, log_dir=tmp_path):
                 for n in range(3):
-                    await agent.publish(S.action_submit, encode(submission(n, flawed=False)))
+                    await agent.publish(
+                        S.agent_submit("agent"), encode(submission(n, flawed=False))
+                    )
                 await decisions.until(lambda: len(decisions.seen) == 3, 30)
             async with serving(supervisor(url), layers(url), log_dir=tmp_path):
                 await anyio.sleep(4.0)

@@ -18,7 +18,7 @@ from humangr.engine.testing.natsserver import NatsServer
 
 pytestmark = [pytest.mark.anyio, pytest.mark.nats]
 
-CONTROL = "hl.actions.submit"
+CONTROL = "hl.actions.submit.agent"
 """An agent may publish here; its arrival proves that what the agent sent before was handled."""
 
 
@@ -100,7 +100,7 @@ async def test_an_agent_cannot_publish_decisions_or_resolutions(
 
 ALLOWED = [
     # publisher, subject, subscriber, subscription
-    ("agent", "hl.actions.submit", "supervisor", "hl.actions.submit"),
+    ("agent", "hl.actions.submit.agent", "supervisor", "hl.actions.submit.*"),
     ("supervisor", "hl.layers.HL4.task", "layer", "hl.layers.*.task"),
     ("layer", "hl.layers.report", "supervisor", "hl.layers.report"),
     ("supervisor", "hl.actions.act-1.cancel", "layer", "hl.actions.*.cancel"),
@@ -124,7 +124,7 @@ ALLOWED = [
     ("worker", "hl.agents.result", "monitor", "hl.agents.result"),
     ("worker", "hl.audit.proj-1", "monitor", "hl.audit.*"),
     ("worker", "hl.breaker", "observer", "hl.>"),
-    ("monitor", "hl.actions.submit", "supervisor", "hl.actions.submit"),
+    ("monitor", "hl.actions.submit.dev-proj-1", "supervisor", "hl.actions.submit.*"),
     ("supervisor", "hl.decisions.dev-proj-1", "monitor", "hl.decisions.>"),
     ("monitor", "hl.handoffs.proj-1", "observer", "hl.handoffs.*"),
     ("monitor", "hl.work.order", "observer", "hl.>"),
@@ -170,6 +170,11 @@ REFUSED_PUBLISH = [
     ("agent", "hl.reviews.query"),
     ("layer", "hl.reviews.query"),
     ("worker", "hl.reviews.query"),
+    # an agent submits on its own subject only: never the bare one, nor another agent's
+    ("agent", "hl.actions.submit"),
+    ("agent", "hl.actions.submit.bob"),
+    ("monitor", "hl.actions.submit"),
+    ("layer", "hl.actions.submit.agent"),
 ]
 
 
@@ -206,7 +211,7 @@ async def test_only_allowed_roles_read_work_and_nobody_else_joins_a_queue_group(
         assert len(got) == 21, "the supervisor's queue group must get every action"
         assert await nothing_arrives(thief, 0.1) == []
         assert await nothing_arrives(snoop, 0.1) == []
-    await wait_for_violation(caplog, 'Subscription to "hl.actions.submit"')
+    await wait_for_violation(caplog, f'Subscription to "{CONTROL}"')
     await wait_for_violation(caplog, 'Subscription to "hl.layers.report"')
 
 
@@ -241,9 +246,9 @@ async def test_supervisor_and_layer_workers_use_jetstream_work_queues(
         try:
             async with (
                 subscribed(layer, "hl.layers.HL4.task", queue="layer-HL4") as tasks,
-                subscribed(supervisor, "hl.actions.submit", queue="supervisor") as actions,
+                subscribed(supervisor, "hl.actions.submit.*", queue="supervisor") as actions,
             ):
-                await agent.publish("hl.actions.submit", b"durable action")
+                await agent.publish("hl.actions.submit.agent", b"durable action")
                 await supervisor.publish("hl.layers.HL4.task", b"durable task")
                 got = [
                     *await drain(actions, b"durable action", 10),

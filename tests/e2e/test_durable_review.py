@@ -189,7 +189,7 @@ async def test_a_redelivered_submission_that_was_decided_publishes_nothing_new()
             action_id="act-once", action=action, action_hash=action_hash(action)
         )
         for _ in range(3):
-            await bus.publish(running.subjects.action_submit, encode(submitted))
+            await bus.publish(running.subjects.agent_submit(action.agent_id), encode(submitted))
         await seen.wait(1)
         await anyio.sleep(0.5)
     assert [d.action_id for d in seen.seen] == ["act-once"]
@@ -234,7 +234,7 @@ async def test_a_review_in_flight_is_run_again_after_its_supervisor_died(tmp_pat
     async with MemoryBus() as bus:
         store = SqliteStateStore(path)
         async with engine(bus, store, llm=slow, lease_s=1.0) as doomed:
-            await bus.publish(doomed.subjects.action_submit, encode(submitted))
+            await bus.publish(doomed.subjects.agent_submit(action.agent_id), encode(submitted))
             await anyio.sleep(0.5)
         await store.close()
     fast = ScriptedLLM.from_lines([{"match": {}, **CLEAN}])
@@ -259,7 +259,7 @@ async def test_a_decision_stuck_in_the_outbox_is_published_once_by_another_super
             submitted = ActionSubmitted(
                 action_id="act-stuck", action=action, action_hash=action_hash(action)
             )
-            await bus.publish(first.subjects.action_submit, encode(submitted))
+            await bus.publish(first.subjects.agent_submit(action.agent_id), encode(submitted))
             await anyio.sleep(2.0)  # the four attempts take 1.3 s
         assert broken.failed >= 4
         assert seen.seen == []

@@ -104,7 +104,7 @@ async def test_a_submission_naming_its_layers_is_refused(bus: Bus) -> None:
         s = engine.subjects
         submitted = ActionSubmitted(action_id="chosen", action=shell_action(), layers=[LayerID.HL1])
         async with recording(bus, s.dlq) as letters, recording(bus, s.decisions) as decisions:
-            await bus.publish(s.action_submit, encode(submitted))
+            await bus.publish(s.agent_submit(submitted.action.agent_id), encode(submitted))
             await letters.wait()
         letter = decode(letters[0], DeadLetter)
         assert "Supervisor alone decides" in letter.error

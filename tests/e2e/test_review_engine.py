@@ -237,13 +237,14 @@ async def test_oversized_and_mismatched_submissions_are_dead_lettered(bus: Bus) 
         action = diff_action("01-clean-refactor.diff")
         async with bus.subscribe(s.dlq) as dlq:
             await bus.publish(
-                s.action_submit, encode(ActionSubmitted(action_id="big", action=action))
+                s.agent_submit(action.agent_id),
+                encode(ActionSubmitted(action_id="big", action=action)),
             )
             letter = decode((await dlq.__anext__()).data, DeadLetter)
             assert "the limit is 100" in letter.error
             small = ActionContext(agent_id="a", action_type="t", action_description="d")
             wrong = ActionSubmitted(action_id="w", action=small, action_hash="f" * 64)
-            await bus.publish(s.action_submit, encode(wrong))
+            await bus.publish(s.agent_submit("a"), encode(wrong))
             letter = decode((await dlq.__anext__()).data, DeadLetter)
             assert "action_hash does not match" in letter.error
 

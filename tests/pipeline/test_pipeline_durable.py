@@ -208,7 +208,7 @@ async def test_a_decision_taken_while_the_supervisor_was_down_is_acted_on(
     llm, store, subj = scripted([*script_lines()]), MemoryStateStore(), subjects()
     async with (
         run_engine(bus=bus, llm=scripted(layer_lines(300)), subjects=subj, policy=POLICY),
-        bus.subscribe(subj.action_submit) as submits,
+        bus.subscribe(subj.agent_submits) as submits,
         bus.subscribe(subj.decisions) as decisions,
         bus.subscribe(subj.handoff(PROJECT)) as handoffs,
     ):
@@ -231,7 +231,7 @@ async def test_a_review_the_engine_lost_is_submitted_again_under_the_same_action
 ) -> None:
     llm, store, subj = scripted(), MemoryStateStore(), subjects()
     async with (
-        bus.subscribe(subj.action_submit) as submits,
+        bus.subscribe(subj.agent_submits) as submits,
         bus.subscribe(subj.handoff(PROJECT)) as handoffs,
     ):
         async with supervisor(bus, subj, tmp_path, store, llm):
@@ -258,7 +258,7 @@ async def test_a_review_waiting_for_a_human_survives_a_restart_and_its_decision_
     llm, store, subj = scripted(), MemoryStateStore(), subjects()
     known: list[HumanLayerReport] = []
     async with (
-        bus.subscribe(subj.action_submit) as submits,
+        bus.subscribe(subj.agent_submits) as submits,
         bus.subscribe(subj.handoff(PROJECT)) as handoffs,
         bus.subscribe(subj.report_get) as queries,
         anyio.create_task_group() as tg,
@@ -312,7 +312,7 @@ async def test_an_approval_for_an_order_the_project_no_longer_waits_for_writes_n
     llm, store, subj = scripted(), MemoryStateStore(), subjects()
     persist(tmp_path, state="running", pending=dev_order())
     async with (
-        bus.subscribe(subj.action_submit) as submits,
+        bus.subscribe(subj.agent_submits) as submits,
         bus.subscribe(subj.handoff(PROJECT)) as handoffs,
         supervisor(bus, subj, tmp_path, store, llm),
     ):
@@ -346,7 +346,7 @@ async def test_a_restart_drops_the_orders_of_a_cancelled_project(bus: Bus, tmp_p
 async def test_late_duplicated_and_unknown_answers_change_nothing(bus: Bus, tmp_path: Path) -> None:
     llm, store, subj = scripted(), MemoryStateStore(), subjects()
     async with (
-        bus.subscribe(subj.action_submit) as submits,
+        bus.subscribe(subj.agent_submits) as submits,
         bus.subscribe(subj.agent_result) as results,
         bus.subscribe(subj.handoff(PROJECT)) as handoffs,
         supervisor(bus, subj, tmp_path, store, llm),

@@ -57,7 +57,7 @@ async def test_a_dev_output_that_changes_nothing_goes_to_qa_unreviewed_and_unwri
     llm, subj = scripted(), subjects()
     async with (
         run_engine(bus=bus, llm=scripted(layer_lines()), subjects=subj, policy=POLICY),
-        bus.subscribe(subj.action_submit) as submits,
+        bus.subscribe(subj.agent_submits) as submits,
         bus.subscribe(subj.handoff(PROJECT)) as handoffs,
         supervisor(bus, subj, tmp_path, MemoryStateStore(), llm),
     ):
@@ -103,7 +103,7 @@ async def test_a_forged_empty_diff_letter_never_approves_a_real_change(
     files: the pipeline decides "no change" from the files, not from the letter."""
     llm, subj = scripted(), subjects()
     async with (
-        bus.subscribe(subj.action_submit) as submits,
+        bus.subscribe(subj.agent_submits) as submits,
         bus.subscribe(subj.handoff(PROJECT)) as handoffs,
         supervisor(bus, subj, tmp_path, MemoryStateStore(), llm),
     ):

@@ -92,7 +92,7 @@ async def test_the_dev_change_is_reviewed_before_anything_is_written(
     system.add(*worker_actors(tmp_path, scripted()))
     async with (
         system.running(),
-        bus.subscribe(subj.action_submit) as submits,
+        bus.subscribe(subj.agent_submits) as submits,
         bus.subscribe(subj.handoff("sup")) as handoffs,
     ):
         await bus.publish(subj.work_order, encode(dev_order(1)))
@@ -165,7 +165,7 @@ async def test_a_path_the_store_refuses_goes_back_to_the_agent_then_blocks(
     system.add(*worker_actors(tmp_path, llm))
     async with (
         system.running(),
-        bus.subscribe(subj.action_submit) as submits,
+        bus.subscribe(subj.agent_submits) as submits,
         bus.subscribe(subj.handoff("sym")) as handoffs,
     ):
         await bus.publish(subj.work_order, encode(dev_order(1, "sym")))
@@ -220,7 +220,7 @@ async def test_needs_review_waits_for_the_final_decision_before_writing(
     system.add(*worker_actors(tmp_path, llm))
     async with (
         system.running(),
-        bus.subscribe(subj.action_submit) as submits,
+        bus.subscribe(subj.agent_submits) as submits,
         bus.subscribe(subj.handoff("hum")) as handoffs,
     ):
         await bus.publish(subj.work_order, encode(dev_order(1, "hum")))

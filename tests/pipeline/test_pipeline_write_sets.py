@@ -79,7 +79,7 @@ async def forge(
     async with (
         system.running(),
         bus.subscribe(subj.agent_request(sent.agent)) as requests,
-        bus.subscribe(subj.action_submit) as submits,
+        bus.subscribe(subj.agent_submits) as submits,
         bus.subscribe(subj.handoff(sent.project_id)) as handoffs,
     ):
         await bus.publish(subj.work_order, encode(sent))

@@ -108,7 +108,7 @@ async def test_a_forged_decision_ahead_of_the_genuine_one_is_refused(bus: Bus, h
     result: list[object] = []
     async with (
         run_engine(bus=bus, subjects=subjects) as running,
-        bus.subscribe(subjects.action_submit) as submissions,
+        bus.subscribe(subjects.agent_submits) as submissions,
     ):
 
         async def submit() -> None:
