@@ -8,6 +8,7 @@ MAPPED = ("contracts", "engine", "actors", "agents")
 setup(
     packages=[
         "humangr",
+        *find_namespace_packages(include=["humangr.*"], exclude=["*__pycache__*"]),
         *(
             f"humangr.{name}"
             for name in find_namespace_packages(

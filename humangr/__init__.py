@@ -20,6 +20,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from humangr.client import Client, ConnectOptions, SyncClient, connect, connect_sync
     from humangr.contracts import (
         ActionContext,
         ConsensusResult,
@@ -34,7 +35,6 @@ if TYPE_CHECKING:
         Usage,
         VetoLevel,
     )
-    from humangr.engine.client import Client, ConnectOptions, SyncClient, connect, connect_sync
     from humangr.engine.config import ReviewConfig
     from humangr.engine.errors import (
         ConfigError,
@@ -48,7 +48,8 @@ if TYPE_CHECKING:
     )
     from humangr.engine.llm import ScriptedLLM
     from humangr.engine.signing import verify_decision
-    from humangr.engine.testing import (
+    from humangr.engine.trust import UNSIGNED_NOTE
+    from humangr.testing import (
         HumangrTestEngine,
         KitError,
         KitTimeout,
@@ -56,14 +57,13 @@ if TYPE_CHECKING:
         finding,
         findings,
     )
-    from humangr.engine.testing import humangr as testing_engine
-    from humangr.engine.trust import UNSIGNED_NOTE
+    from humangr.testing import humangr as testing_engine
 
 __version__ = "0.1.0"
 
 _HOME: dict[str, tuple[str, str]] = {
     **{
-        name: ("humangr.engine.client", name)
+        name: ("humangr.client", name)
         for name in ("Client", "ConnectOptions", "SyncClient", "connect", "connect_sync")
     },
     **{
@@ -101,10 +101,10 @@ _HOME: dict[str, tuple[str, str]] = {
     "verify_decision": ("humangr.engine.signing", "verify_decision"),
     "UNSIGNED_NOTE": ("humangr.engine.trust", "UNSIGNED_NOTE"),
     **{
-        name: ("humangr.engine.testing", name)
+        name: ("humangr.testing", name)
         for name in ("HumangrTestEngine", "KitError", "KitTimeout", "clean", "finding", "findings")
     },
-    "testing_engine": ("humangr.engine.testing", "humangr"),
+    "testing_engine": ("humangr.testing", "humangr"),
 }
 
 __all__ = [

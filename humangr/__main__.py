@@ -2,6 +2,6 @@
 
 import sys
 
-from humangr.engine.cli import main
+from humangr.cli.main import main
 
 sys.exit(main())

@@ -14,12 +14,12 @@ from typing import Any
 import anyio
 import pytest
 
+from humangr.actors.runtime import Engine, run_engine
+from humangr.cli.main import main
 from humangr.contracts import ActionContext, Subjects
 from humangr.engine.bus.nats import NatsBus
-from humangr.engine.cli import main
 from humangr.engine.config import ReviewConfig
 from humangr.engine.llm import ScriptedLLM
-from humangr.engine.runtime import Engine, run_engine
 from humangr.engine.signing import SigningKey
 from humangr.engine.state import MemoryStateStore, StateStore
 

@@ -14,6 +14,7 @@ from typing import Any
 import anyio
 import pytest
 
+from humangr.actors.runtime import Engine, run_engine
 from humangr.contracts import (
     ActionContext,
     DeadLetter,
@@ -27,7 +28,6 @@ from humangr.contracts import (
 from humangr.engine.actor import Actor, ActorContext, ActorSystem, Route
 from humangr.engine.bus import Bus, Msg, Subscription
 from humangr.engine.errors import EngineError, MessageRefused, SubmissionRefused
-from humangr.engine.runtime import Engine, run_engine
 from humangr.engine.submission import fetch_report, submit_and_wait
 
 pytestmark = pytest.mark.anyio
@@ -198,7 +198,7 @@ async def test_the_client_of_one_agent_reads_its_own_refusal_at_once(bus: Bus) -
 
 async def test_the_mcp_backend_of_an_agent_asks_on_its_own_subject(bus: Bus) -> None:
     from humangr.engine.config import ReviewConfig
-    from humangr.engine.mcp import NatsBackend, ReportNotFound
+    from humangr.mcp import NatsBackend, ReportNotFound
 
     s = fresh()
     async with engine(bus, s) as running:

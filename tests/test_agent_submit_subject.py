@@ -13,6 +13,7 @@ from contextlib import asynccontextmanager
 import anyio
 import pytest
 
+from humangr.actors.runtime import Engine, run_engine
 from humangr.contracts import (
     ActionContext,
     ActionSubmitted,
@@ -23,7 +24,6 @@ from humangr.contracts import (
 )
 from humangr.engine.bus import Bus, Msg, Subscription
 from humangr.engine.review import action_hash
-from humangr.engine.runtime import Engine, run_engine
 from humangr.engine.submission import submit_and_wait
 
 pytestmark = pytest.mark.anyio

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 import humangr
+from humangr.actors.runtime import current_policy_version
 from humangr.contracts import Outcome
 from humangr.engine.config import ReviewConfig
 from humangr.engine.config_file import load_review_config
 from humangr.engine.errors import ConfigError
-from humangr.engine.runtime import current_policy_version
 
 pytestmark = pytest.mark.anyio
 

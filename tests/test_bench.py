@@ -8,10 +8,10 @@ from typing import Any
 import anyio
 import pytest
 
+from humangr.cli.bench import bench_bus
+from humangr.cli.bench_tools import SAMPLE_CALLS
+from humangr.cli.main import main
 from humangr.engine.bus.nats import NatsBus
-from humangr.engine.cli import main
-from humangr.engine.commands.bench import bench_bus
-from humangr.engine.commands.bench_tools import SAMPLE_CALLS
 
 KEYS = {
     "decisions_per_s",

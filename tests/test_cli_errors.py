@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from cli_helpers import CLEAN_DIFF, assert_error, humangr
 
+from humangr.cli.failure import run_guarded
 from humangr.contracts.types import MAX_DIFF_BYTES
-from humangr.engine.commands.failure import run_guarded
-from humangr.engine.testing.natsserver import free_port
+from humangr.testing.natsserver import free_port
 
 ACTION = {
     "agent_id": "a",

@@ -13,12 +13,12 @@ import anyio
 import pytest
 from cli_helpers import command
 
+from humangr.actors.runtime import run_engine
+from humangr.cli.common import load_actions
+from humangr.cli.main import main
 from humangr.contracts import Subjects
 from humangr.contracts.types import MAX_DIFF_BYTES
 from humangr.engine.bus.nats import NatsBus
-from humangr.engine.cli import main
-from humangr.engine.commands.common import load_actions
-from humangr.engine.runtime import run_engine
 
 pytestmark = [pytest.mark.anyio, pytest.mark.nats]
 
@@ -77,7 +77,7 @@ async def test_watch_streams_decisions(nats_url: str) -> None:
     command = [
         sys.executable,
         "-m",
-        "humangr.engine.cli",
+        "humangr.cli.main",
         "watch",
         "--nats",
         nats_url,

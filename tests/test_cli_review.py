@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from humangr.engine.cli import main
+from humangr.cli.main import main
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "actions"
 

@@ -13,6 +13,7 @@ import anyio
 import pytest
 from cli_helpers import assert_error, environment, humangr
 
+from humangr.actors.runtime import run_engine
 from humangr.contracts import (
     ActionContext,
     HumanLayerReport,
@@ -23,10 +24,9 @@ from humangr.contracts import (
 )
 from humangr.engine.config import ReviewConfig
 from humangr.engine.errors import ConfigError
-from humangr.engine.runtime import run_engine
 from humangr.engine.state import SqliteStateStore
 
-from humangr.engine.commands.reviews import check_reason, reviewer_name  # isort: skip
+from humangr.cli.reviews import check_reason, reviewer_name  # isort: skip
 
 SLOW = """\
 diff --git a/app/worker.py b/app/worker.py

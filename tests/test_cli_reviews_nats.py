@@ -17,6 +17,7 @@ from cli_reviews_helpers import (
     pricing_action,
 )
 
+from humangr.actors.runtime import Engine
 from humangr.contracts import (
     HumanLayerReport,
     Outcome,
@@ -28,7 +29,6 @@ from humangr.contracts import (
     encode,
 )
 from humangr.engine.bus.nats import NatsBus
-from humangr.engine.runtime import Engine
 from humangr.engine.state import MemoryStateStore
 from humangr.engine.state.reviews import ReviewState
 
@@ -223,7 +223,7 @@ async def test_two_reviewers_at_once_one_wins_the_other_is_told(nats_url: str, c
 
 
 def _main(args: list[str]) -> int:
-    from humangr.engine.cli import main
+    from humangr.cli.main import main
 
     return main(args)
 

@@ -17,8 +17,8 @@ from humangr.contracts import (
     ReviewSummary,
     Severity,
 )
-from humangr.engine.commands.render import render_listing, span
-from humangr.engine.commands.render_diff import diff_with_findings, printable
+from humangr.render.diff import diff_with_findings, printable
+from humangr.render.text import render_listing, span
 
 TWO_FILES = """\
 diff --git a/app/a.py b/app/a.py

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from humangr.cli.main import main
 from humangr.contracts import LayerID, VetoLevel
-from humangr.engine.cli import main
 from humangr.engine.config_file import load_review_config
 from humangr.engine.errors import ConfigError
 from humangr.engine.review.cost import DEFAULT_PRICES

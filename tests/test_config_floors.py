@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from humangr.cli.main import main
 from humangr.contracts import GateSettings, LayerID
-from humangr.engine.cli import main
 from humangr.engine.config import ReviewConfig
 from humangr.engine.config_file import load_review_config
 from humangr.engine.errors import ConfigError
-from humangr.engine.testing import humangr
+from humangr.testing import humangr
 
 WEAK_FILES = {
     "no LLM run": ("[gate]\nruns_per_layer = 0\n", "runs_per_layer=0"),

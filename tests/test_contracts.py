@@ -8,6 +8,7 @@ from typing import Any
 import msgspec
 import pytest
 
+from humangr.cli.main import main
 from humangr.contracts import (
     MESSAGES,
     ActionContext,
@@ -27,7 +28,6 @@ from humangr.contracts import (
     schema_of,
 )
 from humangr.contracts.types import MAX_DIFF_BYTES
-from humangr.engine.cli import main
 from humangr.engine.errors import ConfigError, ContractError
 
 

@@ -10,6 +10,7 @@ import pytest
 from prometheus_client import CollectorRegistry, generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 
+from humangr.actors.runtime import run_engine
 from humangr.contracts import ActionContext, LayerID, Outcome, Usage
 from humangr.engine.errors import ConfigError, LLMError
 from humangr.engine.llm import AnthropicLLM, LLMRequest, Message, ScriptedLLM
@@ -21,8 +22,7 @@ from humangr.engine.metrics import (
     Metrics,
     exported_names,
 )
-from humangr.engine.metrics_server import metrics_server
-from humangr.engine.runtime import run_engine
+from humangr.metrics_server import metrics_server
 
 pytestmark = pytest.mark.anyio
 
@@ -274,7 +274,7 @@ def test_series_known_in_advance_start_at_zero() -> None:
 
 
 async def test_human_review_metrics_follow_pending_reviews_and_resolutions() -> None:
-    from humangr.engine.testing import humangr
+    from humangr.testing import humangr
 
     async with humangr(llm="scripted", review_deadline_s=1.5) as kit:
         kit.needs_review("HL2", "No test for an empty input")

@@ -8,9 +8,9 @@ from cli_helpers import CLEAN_DIFF, assert_error
 from cli_helpers import humangr as run_humangr
 
 import humangr
+from humangr.cli.common import connect_nats
 from humangr.engine.bus.nats import NatsBus
 from humangr.engine.bus.seeds import MAX_SEEDS, parse_seed_urls
-from humangr.engine.commands.common import connect_nats
 from humangr.engine.errors import BusError, ConfigError
 from humangr.engine.redact import redact_seed_urls
 

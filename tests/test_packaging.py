@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import fnmatch
 import os
 import shutil
 import subprocess
@@ -43,18 +44,58 @@ def test_no_module_imports_a_bare_top_level_name() -> None:
     assert offenders == []
 
 
+def _docker_context() -> list[Path]:
+    """The files ``docker build`` sends for ``deploy/Dockerfile`` (``COPY . .``): those the
+    repository's ``.dockerignore`` admits (its last matching pattern wins; a pattern matching a
+    folder covers what is inside)."""
+    rules: list[tuple[bool, str]] = []
+    for line in (ROOT / ".dockerignore").read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            rules.append((line.startswith("!"), line.lstrip("!").rstrip("/")))
+
+    def admitted(relative: str) -> bool:
+        parts = relative.split("/")
+        prefixes = ["/".join(parts[: n + 1]) for n in range(len(parts))]
+        keep = True
+        for negated, pattern in rules:
+            glob = pattern.removeprefix("**/")
+            hit = any(
+                fnmatch.fnmatchcase(prefix, pattern)
+                or (pattern.startswith("**/") and fnmatch.fnmatchcase(prefix.split("/")[-1], glob))
+                for prefix in prefixes
+            )
+            if hit:
+                keep = negated
+        return keep
+
+    return [
+        path
+        for path in ROOT.rglob("*")
+        if path.is_file()
+        and not path.relative_to(ROOT).parts[0].startswith(".")
+        and admitted(path.relative_to(ROOT).as_posix())
+    ]
+
+
+def test_docker_context_holds_the_package_and_nothing_else() -> None:
+    tops = {path.relative_to(ROOT).parts[0] for path in _docker_context()}
+    assert tops == {"pyproject.toml", "setup.py", "README.md", "humangr", *MAPPED}
+    assert not [p for p in _docker_context() if "__pycache__" in p.parts]
+    dockerfile = (ROOT / "deploy" / "Dockerfile").read_text(encoding="utf-8")
+    assert "COPY . ." in dockerfile
+
+
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel built from exactly the Docker build context (so the image's install works)."""
     out = tmp_path_factory.mktemp("wheel")
     # Build from a copy: pip builds in the source tree and would leave build/ behind.
     source = tmp_path_factory.mktemp("source") / "humangr"
-    shutil.copytree(
-        ROOT,
-        source,
-        ignore=shutil.ignore_patterns(
-            ".git", ".venv", ".typecheck", "build", "*.egg-info", "__pycache__", ".*_cache"
-        ),
-    )
+    for path in _docker_context():
+        target = source / path.relative_to(ROOT)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, target)
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(out), str(source)],
         check=True,
@@ -73,22 +114,22 @@ def test_wheel_holds_only_the_humangr_package(wheel: Path) -> None:
     for needed in (
         "humangr/__init__.py",
         "humangr/py.typed",
-        "humangr/engine/cli.py",
+        "humangr/cli/main.py",
         "humangr/contracts/review.py",
         "humangr/actors/supervisor.py",
         "humangr/agents/AGENT_PROTOCOL.md",
         "humangr/agents/layers/HL4.md.j2",
         "humangr/agents/dev/python/SYSTEM_PROMPT.md",
-        "humangr/engine/inbox/templates/review.html",
-        "humangr/engine/inbox/static/inbox.js",
-        "humangr/engine/inbox/static/inbox.css",
+        "humangr/inbox/templates/review.html",
+        "humangr/inbox/static/inbox.js",
+        "humangr/inbox/static/inbox.css",
     ):
         assert needed in names
     assert not [n for n in names if "__pycache__" in n or n.startswith("humangr/tests/")]
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()
-    assert "humangr = humangr.engine.cli:main" in text
-    assert "humangr = humangr.engine.testing.pytest_plugin" in text
+    assert "humangr = humangr.cli.main:main" in text
+    assert "humangr = humangr.testing.pytest_plugin" in text
 
 
 def test_wheel_installs_beside_a_user_package_named_agents(wheel: Path, tmp_path: Path) -> None:
@@ -114,7 +155,7 @@ def test_wheel_installs_beside_a_user_package_named_agents(wheel: Path, tmp_path
     (project / "contracts").mkdir()
     (project / "contracts" / "__init__.py").write_text("MINE = 'the user contracts package'\n")
     code = (
-        "import agents, contracts, humangr, humangr.agents, humangr.engine.cli\n"
+        "import agents, contracts, humangr, humangr.agents, humangr.cli.main\n"
         "from humangr.contracts import ActionContext\n"
         "assert agents.MINE == 'the user agents package', agents.__file__\n"
         "assert contracts.MINE == 'the user contracts package'\n"

@@ -18,6 +18,7 @@ import anyio
 import msgspec
 import pytest
 
+from humangr.actors.runtime import review_actors, run_engine
 from humangr.contracts import ActionContext, DeadLetter, Outcome, Subjects, decode
 from humangr.engine.actor import Actor, ActorContext, SupervisionPolicy
 from humangr.engine.bus import Bus, MemoryBus, Subscription
@@ -27,7 +28,6 @@ from humangr.engine.config import ReviewConfig
 from humangr.engine.llm import ScriptedLLM
 from humangr.engine.metrics import Metrics
 from humangr.engine.review import action_hash
-from humangr.engine.runtime import review_actors, run_engine
 
 pytestmark = pytest.mark.anyio
 

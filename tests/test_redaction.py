@@ -17,6 +17,7 @@ import time
 
 import pytest
 
+from humangr.actors.runtime import run_engine
 from humangr.contracts import ActionContext, DeadLetter, LayerID, encode
 from humangr.contracts.review import LayerVerdict
 from humangr.contracts.system import DEAD_LETTER_MAX_BYTES
@@ -28,11 +29,10 @@ from humangr.engine.llm.base import LLMRequest, Message, SystemBlock
 from humangr.engine.llm.structured import complete_structured
 from humangr.engine.redact import redact_secrets
 from humangr.engine.review import error_run
-from humangr.engine.runtime import run_engine
 from humangr.engine.signing import SigningKey
 from humangr.engine.state.records import Damaged
-from humangr.engine.testing.fake_anthropic import FakeAnthropic
-from humangr.engine.testing.fake_replies import ApiError
+from humangr.testing.fake_anthropic import FakeAnthropic
+from humangr.testing.fake_replies import ApiError
 
 pytestmark = pytest.mark.anyio
 

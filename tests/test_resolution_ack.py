@@ -15,16 +15,16 @@ import pytest
 from cli_reviews_helpers import REASON, pricing_action, script
 
 from humangr.actors.human_review import CLAIM_S
+from humangr.actors.runtime import run_engine
 from humangr.actors.supervisor import SupervisorActor
 from humangr.contracts import HumanLayerReport, LayerID, Outcome, ReviewResolution, Subjects
 from humangr.engine.actor import ActorSystem
 from humangr.engine.bus import Bus, Msg
-from humangr.engine.commands.review_client import Channel, resolve
 from humangr.engine.config import ReviewConfig
 from humangr.engine.errors import EngineError
-from humangr.engine.runtime import run_engine
 from humangr.engine.state import MemoryStateStore, StateStore
 from humangr.engine.state.reviews import ReviewState
+from humangr.reviewing import Channel, resolve
 
 pytestmark = pytest.mark.anyio
 PROMPT_S = CLAIM_S + 1.5

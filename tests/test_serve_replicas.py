@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from humangr.cli.failure import UsageError
+from humangr.cli.main import build_parser
+from humangr.cli.serve import serve_replicas
 from humangr.engine.bus.jetstream import JetStreamConfig
-from humangr.engine.cli import build_parser
-from humangr.engine.commands.failure import UsageError
-from humangr.engine.commands.serve import serve_replicas
 from humangr.engine.config_file import load_nats_replicas, load_review_config
 from humangr.engine.errors import ConfigError
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from humangr.engine import cli
+from humangr.cli import main as cli
 
 HEAVY = (
     "anthropic",
@@ -22,14 +22,14 @@ HEAVY = (
     "uvicorn",
     "jinja2",
     "prometheus_client",
-    "humangr.engine.runtime",
+    "humangr.actors.runtime",
     "humangr.engine.llm.prompts",
     "humangr.engine.checks.registry",
     "humangr.actors",
 )
 PROBE = """
 import json, sys
-from humangr.engine.cli import main
+from humangr.cli.main import main
 try:
     main(sys.argv[1:])
 except SystemExit:
@@ -80,7 +80,7 @@ def test_client_commands_load_nothing_heavy(tmp_path: Path, args: tuple[str, ...
 
 def test_serve_without_an_llm_does_not_import_the_llm_sdk(tmp_path: Path) -> None:
     modules = loaded(tmp_path, "serve", "--llm", "none", "--nats", UNREACHABLE)
-    assert "humangr.engine.commands.serve" in modules, "the command ran"
+    assert "humangr.cli.serve" in modules, "the command ran"
     assert "anthropic" not in modules
     assert "httpx" not in modules
 

@@ -15,6 +15,7 @@ import anyio
 import msgspec
 import pytest
 
+from humangr.actors.runtime import Engine, run_engine
 from humangr.contracts import (
     ActionContext,
     DeadLetter,
@@ -32,7 +33,6 @@ from humangr.engine.actor import SupervisionPolicy
 from humangr.engine.bus import Bus
 from humangr.engine.config import ReviewConfig
 from humangr.engine.errors import SubmissionRefused
-from humangr.engine.runtime import Engine, run_engine
 from humangr.engine.state import MemoryStateStore, StateStore
 from humangr.engine.state.reviews import OutboxRecord
 

@@ -17,6 +17,7 @@ import anyio
 import pytest
 from tool_call_samples import PICKLE_VIEW
 
+from humangr.cli.main import main
 from humangr.contracts import (
     ActionContext,
     ConsensusResult,
@@ -32,16 +33,6 @@ from humangr.contracts import (
     ToolKind,
     VetoLevel,
 )
-from humangr.engine.cli import main
-from humangr.engine.commands.render import render_markdown, render_text
-from humangr.engine.commands.render_tool import (
-    MAX_CALL_LINES,
-    MAX_LINE_CHARS,
-    action_with_findings,
-    call_summary,
-    md_code,
-    tool_call_lines,
-)
 from humangr.engine.tool_json import pretty_json
 from humangr.engine.tool_render import (
     MAX_CALL_CHARS,
@@ -49,6 +40,15 @@ from humangr.engine.tool_render import (
     owner,
     split_findings,
     tool_call_shown,
+)
+from humangr.render.text import render_markdown, render_text
+from humangr.render.tool import (
+    MAX_CALL_LINES,
+    MAX_LINE_CHARS,
+    action_with_findings,
+    call_summary,
+    md_code,
+    tool_call_lines,
 )
 
 TOKEN = "ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
@@ -459,8 +459,8 @@ def test_submit_refuses_a_bad_tool_call_before_connecting(
 async def test_submit_sends_a_tool_call_and_its_decision_names_the_argument(
     nats_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    from humangr.actors.runtime import run_engine
     from humangr.engine.bus.nats import NatsBus
-    from humangr.engine.runtime import run_engine
 
     call = {"name": "http_request", "arguments": {"url": "https://example.com/hook"}}
     call["arguments"]["headers"] = {"Authorization": f"token {TOKEN}"}

@@ -12,14 +12,14 @@ import anyio
 import pytest
 from cli_helpers import CLEAN_DIFF, ROOT, assert_error, command, environment, humangr
 
+from humangr.actors.runtime import run_engine
+from humangr.cli.main import main
 from humangr.contracts import ActionContext, Outcome, encode
 from humangr.engine.bus.nats import NatsBus
-from humangr.engine.cli import main
 from humangr.engine.config import ReviewConfig
 from humangr.engine.errors import BusError
 from humangr.engine.llm import AnthropicLLM
-from humangr.engine.runtime import run_engine
-from humangr.engine.testing.natsserver import NatsServer, free_port
+from humangr.testing.natsserver import NatsServer, free_port
 
 pytestmark = pytest.mark.anyio
 

@@ -13,7 +13,7 @@ import pytest
 from diff_agent import EditResult, FileEditAgent
 
 from humangr.contracts import Decision, Outcome
-from humangr.engine.testing import HumangrTestEngine
+from humangr.testing import HumangrTestEngine
 
 pytestmark = pytest.mark.anyio
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from humangr.cli.main import main
 from humangr.engine.checks.corpus import load_corpus
 from humangr.engine.checks.eval_report import load_minimums, shortfalls
 from humangr.engine.checks.scoring import Scores, evaluate
-from humangr.engine.cli import main
 from humangr.engine.errors import ConfigError
 
 HERE = Path(__file__).parent

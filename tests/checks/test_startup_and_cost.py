@@ -8,8 +8,8 @@ import subprocess
 import sys
 import time
 
+from humangr.cli.bench import _action
 from humangr.engine.checks import run_checks
-from humangr.engine.commands.bench import _action
 
 _HEAVY = "sorted({m.split('.')[0] for m in sys.modules} & {'bandit', 'detect_secrets'})"
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from humangr.cli.main import main
 from humangr.contracts import (
     ActionContext,
     Finding,
@@ -29,7 +30,6 @@ from humangr.engine.checks.eval_report import load_minimums, shortfalls
 from humangr.engine.checks.tool_cases import ToolCase
 from humangr.engine.checks.tool_report import tools_text
 from humangr.engine.checks.tool_scoring import ToolScores, evaluate_tools
-from humangr.engine.cli import main
 from humangr.engine.errors import ConfigError
 
 HERE = Path(__file__).parent

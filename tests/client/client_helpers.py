@@ -8,9 +8,9 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from humangr.client import Client, connect
 from humangr.contracts import Decision, Outcome
-from humangr.engine.client import Client, connect
-from humangr.engine.testing import HumangrTestEngine, humangr
+from humangr.testing import HumangrTestEngine, humangr
 
 AWS_KEY = "AKIAZ3MHALXQ4TESTKEY"
 

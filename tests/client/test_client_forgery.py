@@ -17,6 +17,7 @@ import pytest
 from client_helpers import served
 
 from humangr import ConfigError, DecisionMismatch, EngineError, SignatureError
+from humangr.client import Client, connect
 from humangr.contracts import (
     ActionSubmitted,
     HumanLayerReport,
@@ -27,7 +28,6 @@ from humangr.contracts import (
     encode,
 )
 from humangr.engine.bus import Bus, MemoryBus
-from humangr.engine.client import Client, connect
 from humangr.engine.signing import SigningKey
 from humangr.engine.trust import UNSIGNED_NOTE
 

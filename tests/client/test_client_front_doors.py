@@ -16,6 +16,7 @@ import anyio
 import msgspec
 import pytest
 
+from humangr.cli.main import main
 from humangr.contracts import (
     ActionSubmitted,
     HumanLayerReport,
@@ -28,12 +29,11 @@ from humangr.contracts import (
     encode,
 )
 from humangr.engine.bus.nats import NatsBus
-from humangr.engine.cli import main
 from humangr.engine.config import ReviewConfig
 from humangr.engine.errors import ConfigError
-from humangr.engine.mcp.serve import open_backend
 from humangr.engine.signing import SigningKey
 from humangr.engine.trust import UNSIGNED_NOTE, client_trust, mark_unsigned
+from humangr.mcp.serve import open_backend
 
 UNREACHABLE = "nats://127.0.0.1:1"
 DIFF = Path(__file__).resolve().parents[2] / "examples" / "actions" / "01-clean-refactor.diff"
@@ -252,7 +252,7 @@ async def test_watch_with_a_key_skips_forged_decisions_and_prints_signed_ones(
 ) -> None:
     prefix = f"fd{uuid.uuid4().hex[:10]}"
     subjects = Subjects(prefix)
-    command = [sys.executable, "-m", "humangr.engine.cli", "watch", "--nats", nats_url]
+    command = [sys.executable, "-m", "humangr.cli.main", "watch", "--nats", nats_url]
     command += ["--prefix", prefix, "--format", "json", "--public-key", SUPERVISOR.public_key]
     forged = decision("act-forged", "0" * 64, Outcome.APPROVED, "cli")
     genuine = SUPERVISOR.sign(decision("act-genuine", "1" * 64, Outcome.REJECTED, "cli"))

@@ -16,8 +16,8 @@ import msgspec
 import pytest
 
 import humangr
+from humangr.client import ArgumentError, Client, prepare_call
 from humangr.contracts import ActionContext, Outcome, ToolKind
-from humangr.engine.client import ArgumentError, Client, prepare_call
 from humangr.engine.errors import ConfigError
 
 pytestmark = pytest.mark.anyio

@@ -15,11 +15,11 @@ HEAVY = (
     "nats",
     "anthropic",
     "httpx",
-    "humangr.engine.runtime",
-    "humangr.engine.client",
+    "humangr.actors.runtime",
+    "humangr.client",
     "humangr.engine.llm",
     "humangr.engine.checks",
-    "humangr.engine.testing",
+    "humangr.testing",
     "humangr.actors",
     "humangr.contracts",
 )
@@ -43,7 +43,7 @@ def test_every_public_name_resolves() -> None:
     assert issubclass(humangr.Rejected, humangr.EngineError)
     assert issubclass(humangr.ReviewTimeout, TimeoutError)
     assert issubclass(humangr.ReviewTimeout, humangr.EngineError)
-    assert humangr.testing_engine.__module__ == "humangr.engine.testing.kit"
+    assert humangr.testing_engine.__module__ == "humangr.testing.kit"
 
 
 def test_an_unknown_name_is_an_attribute_error() -> None:

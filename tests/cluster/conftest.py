@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from humangr.engine.testing.nats_cluster import NatsCluster
+from humangr.testing.nats_cluster import NatsCluster
 
 
 @pytest.fixture(scope="module")

@@ -19,7 +19,7 @@ from humangr.engine.bus.jetstream import JetStreamConfig, stream_names
 from humangr.engine.bus.nats import NatsBus
 from humangr.engine.errors import ConfigError, ReplicaMismatch
 from humangr.engine.state.kv import KeyValueStateStore
-from humangr.engine.testing.nats_cluster import NatsCluster
+from humangr.testing.nats_cluster import NatsCluster
 
 pytestmark = [pytest.mark.anyio, pytest.mark.nats]
 

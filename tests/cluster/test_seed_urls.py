@@ -25,10 +25,10 @@ from humangr.contracts import Outcome
 from humangr.engine.bus.nats import NatsBus
 from humangr.engine.config import ReviewConfig
 from humangr.engine.errors import BusError
-from humangr.engine.mcp.backend import nats_backend
-from humangr.engine.testing import HumangrTestEngine
-from humangr.engine.testing.nats_cluster import NatsCluster
 from humangr.engine.trust import Trust
+from humangr.mcp.backend import nats_backend
+from humangr.testing import HumangrTestEngine
+from humangr.testing.nats_cluster import NatsCluster
 
 pytestmark = [pytest.mark.anyio, pytest.mark.nats]
 

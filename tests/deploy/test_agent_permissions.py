@@ -30,6 +30,7 @@ from deploy_helpers import (
 from test_nats_permissions import nothing_arrives, subscribed, wait_for_violation
 
 import humangr
+from humangr.actors.runtime import review_actors
 from humangr.contracts import ActionContext, DeadLetter, ReportQuery, Subjects, decode, encode
 from humangr.engine.actor import ActorSystem
 from humangr.engine.bus import Bus
@@ -44,11 +45,10 @@ from humangr.engine.errors import (
     StateError,
     SubmissionRefused,
 )
-from humangr.engine.runtime import review_actors
 from humangr.engine.signing import SigningKey
 from humangr.engine.state import KeyValueStateStore
 from humangr.engine.submission import fetch_report, submit_and_wait
-from humangr.engine.testing.natsserver import NatsServer
+from humangr.testing.natsserver import NatsServer
 
 pytestmark = [pytest.mark.anyio, pytest.mark.nats]
 
@@ -477,7 +477,7 @@ async def test_the_report_and_submit_commands_of_an_agent_use_its_own_subjects(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """``humangr report --agent-id`` and ``submit --wait --agent-id`` as the agent's user."""
-    from humangr.engine.cli import main
+    from humangr.cli.main import main
 
     monkeypatch.setenv("HUMANGR_NATS_USER", BOB_USER)
     monkeypatch.setenv("HUMANGR_NATS_PASSWORD", BOB_PASSWORD)

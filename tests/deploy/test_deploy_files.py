@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from deploy_helpers import DEPLOY, ROLES, env_example
 
-from humangr.engine.commands.serve import ROLES as SERVE_ROLES
+from humangr.cli.serve import ROLES as SERVE_ROLES
 from humangr.engine.metrics import Metrics, exported_names
 
 DASHBOARD = DEPLOY / "grafana" / "dashboards" / "humangr.json"

@@ -11,9 +11,9 @@ import anyio
 import pytest
 from deploy_helpers import ROOT, Spec, connect_as, fetch, parse_exposition, serving, total
 
+from humangr.actors.runtime import submit_and_wait
 from humangr.contracts import ActionContext, HumanLayerReport, LayerID, Outcome, Subjects, VetoLevel
-from humangr.engine.runtime import submit_and_wait
-from humangr.engine.testing.natsserver import NatsServer
+from humangr.testing.natsserver import NatsServer
 
 pytestmark = [pytest.mark.anyio, pytest.mark.nats]
 

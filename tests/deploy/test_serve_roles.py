@@ -6,8 +6,8 @@ import socket
 
 import pytest
 
-from humangr.engine.cli import main
-from humangr.engine.commands.serve import resolve_roles
+from humangr.cli.main import main
+from humangr.cli.serve import resolve_roles
 from humangr.engine.errors import ConfigError
 
 MISSING = {"agents": "humangr.actors.no_such_module", "monitor": "humangr.actors.no_such_monitor"}

@@ -8,12 +8,12 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+from humangr.actors.runtime import Engine, run_engine
 from humangr.contracts import ActionContext, Subjects
 from humangr.engine.actor import SupervisionPolicy
 from humangr.engine.bus import Bus
 from humangr.engine.config import ReviewConfig
 from humangr.engine.llm import LLMClient
-from humangr.engine.runtime import Engine, run_engine
 from humangr.engine.signing import SigningKey
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "actions"

@@ -13,6 +13,7 @@ import pytest
 from e2e_helpers import CLEAN, diff_action
 from flaky_bus import FlakyBus
 
+from humangr.actors.runtime import Engine, run_engine
 from humangr.contracts import (
     ActionContext,
     ActionSubmitted,
@@ -30,7 +31,6 @@ from humangr.engine.bus import Bus, MemoryBus
 from humangr.engine.config import ReviewConfig
 from humangr.engine.llm import LLMClient, ScriptedLLM
 from humangr.engine.review import action_hash
-from humangr.engine.runtime import Engine, run_engine
 from humangr.engine.signing import SigningKey
 from humangr.engine.state import MemoryStateStore, SqliteStateStore, StateStore
 

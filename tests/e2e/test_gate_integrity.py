@@ -13,6 +13,7 @@ import pytest
 from e2e_helpers import CLEAN, STAND_IN_WORKER, diff_action, engine_on, swallowed_action
 from flaky_bus import FlakyBus
 
+from humangr.actors.runtime import Engine, run_engine, submit_and_wait
 from humangr.contracts import (
     ActionContext,
     ActionSubmitted,
@@ -38,7 +39,6 @@ from humangr.engine.config import ReviewConfig
 from humangr.engine.errors import ConfigError, SubmissionRefused
 from humangr.engine.llm import ScriptedLLM
 from humangr.engine.review import consensus, make_run
-from humangr.engine.runtime import Engine, run_engine, submit_and_wait
 from humangr.engine.signatures import task_digest
 
 pytestmark = pytest.mark.anyio
@@ -333,7 +333,7 @@ def forged_decision(action: ActionContext, action_id: str) -> HumanLayerReport:
 @pytest.mark.parametrize("client", ["engine", "submit_and_wait", "kit"])
 async def test_a_decision_for_another_action_hash_is_refused_by_the_client(client: str) -> None:
     from humangr.engine.errors import DecisionMismatch
-    from humangr.engine.testing import humangr
+    from humangr.testing import humangr
 
     action = diff_action("01-clean-refactor.diff")
     forged = encode(forged_decision(action, "act-target"))
@@ -366,7 +366,7 @@ def test_an_operators_partial_review_says_so_and_has_its_own_policy(
 ) -> None:
     from e2e_helpers import EXAMPLES
 
-    from humangr.engine.cli import main
+    from humangr.cli.main import main
 
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     diff = str(EXAMPLES / "01-clean-refactor.diff")

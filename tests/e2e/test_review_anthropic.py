@@ -6,11 +6,11 @@ import json
 
 import pytest
 
+from humangr.actors.runtime import run_engine
 from humangr.contracts import ActionContext, LayerID, Outcome, Usage, VetoLevel
 from humangr.engine.config import ReviewConfig
 from humangr.engine.llm import AnthropicLLM
-from humangr.engine.runtime import run_engine
-from humangr.engine.testing.fake_anthropic import (
+from humangr.testing.fake_anthropic import (
     ApiError,
     FakeAnthropic,
     FakeUsage,

@@ -8,6 +8,7 @@ import anyio
 import pytest
 from e2e_helpers import CLEAN, diff_action, engine_on
 
+from humangr.actors.runtime import Engine
 from humangr.contracts import (
     ActionContext,
     DeadLetter,
@@ -24,7 +25,6 @@ from humangr.contracts import (
 from humangr.engine.bus import Bus
 from humangr.engine.errors import EngineError
 from humangr.engine.llm import ScriptedLLM
-from humangr.engine.runtime import Engine
 
 pytestmark = pytest.mark.anyio
 

@@ -10,10 +10,10 @@ import anyio
 import pytest
 from e2e_helpers import CLEAN, diff_action, engine_on, swallowed_action
 
+from humangr.actors.runtime import Engine
 from humangr.contracts import LayerID, LayerTask, Outcome, decode
 from humangr.engine.bus import Bus
 from humangr.engine.llm import ScriptedLLM
-from humangr.engine.runtime import Engine
 
 pytestmark = pytest.mark.anyio
 

@@ -14,15 +14,15 @@ import anyio
 import httpx2 as httpx
 from cli_reviews_helpers import FINDINGS, pricing_action, script
 
+from humangr.actors.runtime import Engine, run_engine
 from humangr.contracts import ActionContext, HumanLayerReport, Outcome, Subjects
 from humangr.engine.bus import Bus
-from humangr.engine.commands.review_client import Channel
 from humangr.engine.config import ReviewConfig
-from humangr.engine.inbox import InboxSettings, Reviewers, parse_tokens, serve_inbox
 from humangr.engine.llm import LLMClient
 from humangr.engine.metrics import Metrics
-from humangr.engine.runtime import Engine, run_engine
 from humangr.engine.state import MemoryStateStore
+from humangr.inbox import InboxSettings, Reviewers, parse_tokens, serve_inbox
+from humangr.reviewing import Channel
 
 __all__ = [
     "FINDINGS",

@@ -20,7 +20,7 @@ import pytest
 from cli_helpers import ROOT, assert_error, command, environment, humangr
 from inbox_helpers import REASON, TOKENS, csrf_of
 
-from humangr.engine.inbox import ENV_TOKENS
+from humangr.inbox import ENV_TOKENS
 
 SLOW = """\
 diff --git a/app/worker.py b/app/worker.py

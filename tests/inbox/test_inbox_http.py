@@ -19,9 +19,9 @@ from inbox_helpers import (
 )
 
 from humangr.contracts import Outcome
-from humangr.engine.commands.review_client import detail_of
-from humangr.engine.inbox.security import SECURITY_HEADERS
-from humangr.engine.inbox.sessions import COOKIE
+from humangr.inbox.security import SECURITY_HEADERS
+from humangr.inbox.sessions import COOKIE
+from humangr.reviewing import detail_of
 
 pytestmark = pytest.mark.anyio
 

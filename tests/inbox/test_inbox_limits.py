@@ -14,9 +14,9 @@ import pytest
 from inbox_helpers import TOKENS, csrf_of, engine_on, served_inbox, signed_in
 
 from humangr.engine.errors import ConfigError
-from humangr.engine.inbox import InboxSettings
-from humangr.engine.inbox.limits import SignInLimiter, client_key
-from humangr.engine.inbox.tokens import MIN_TOKEN_BITS, estimated_bits, parse_tokens
+from humangr.inbox import InboxSettings
+from humangr.inbox.limits import SignInLimiter, client_key
+from humangr.inbox.tokens import MIN_TOKEN_BITS, estimated_bits, parse_tokens
 
 pytestmark = pytest.mark.anyio
 

@@ -18,10 +18,10 @@ from inbox_helpers import (
     signed_in,
 )
 
-from humangr.engine.commands.review_client import Channel
-from humangr.engine.inbox import Hub, InboxSettings, LiveEvent
-from humangr.engine.inbox.live import TooManyClients
 from humangr.engine.metrics import Metrics
+from humangr.inbox import Hub, InboxSettings, LiveEvent
+from humangr.inbox.live import TooManyClients
+from humangr.reviewing import Channel
 
 pytestmark = pytest.mark.anyio
 

@@ -19,7 +19,7 @@ from inbox_helpers import (
 )
 
 from humangr.contracts import HumanLayerReport, Outcome
-from humangr.engine.commands.review_client import detail_of
+from humangr.reviewing import detail_of
 
 pytestmark = pytest.mark.anyio
 FORM = {"content-type": "application/x-www-form-urlencoded"}

@@ -27,12 +27,12 @@ from humangr.contracts import (
     ToolCall,
     VetoLevel,
 )
-from humangr.engine.inbox.app import templates
-from humangr.engine.inbox.pages import review_page
-from humangr.engine.inbox.security import CSP
-from humangr.engine.inbox.sessions import Session
 from humangr.engine.llm import ScriptedLLM
 from humangr.engine.tool_render import MAX_CALL_CHARS
+from humangr.inbox.app import templates
+from humangr.inbox.pages import review_page
+from humangr.inbox.security import CSP
+from humangr.inbox.sessions import Session
 
 HOSTILE = '<script>window.__xss = 1</script><img src=x onerror="window.__xss = 2">'
 CONTROL = "\x1b[2J\x1b]0;pwned\x07 abc\u202edcba"

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from humangr.engine.errors import ConfigError
-from humangr.engine.inbox.sessions import Session, Sessions, _b64
-from humangr.engine.inbox.tokens import ENV_TOKENS, load_reviewers, parse_tokens
+from humangr.inbox.sessions import Session, Sessions, _b64
+from humangr.inbox.tokens import ENV_TOKENS, load_reviewers, parse_tokens
 
 A = "h0vAyP_oA0wxIiM8DDkD-KUS6fcdqRO4mRbuDFb1DNo"
 B = "B-._~+/=U-wfa5C8iuEp2v-dGVM-B1wDd386tHdb"

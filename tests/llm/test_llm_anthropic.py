@@ -26,7 +26,7 @@ from humangr.engine.llm import (
     tool_name_for,
 )
 from humangr.engine.metrics import Metrics
-from humangr.engine.testing.fake_anthropic import (
+from humangr.testing.fake_anthropic import (
     ApiError,
     FakeAnthropic,
     FakeUsage,
@@ -35,7 +35,7 @@ from humangr.engine.testing.fake_anthropic import (
     Text,
     ToolUse,
 )
-from humangr.engine.testing.natsserver import free_port
+from humangr.testing.natsserver import free_port
 
 KEY = "sk-ant-test-0123456789-secret"
 VERDICT = {

@@ -10,12 +10,12 @@ import anyio
 import pytest
 from mcp_helpers import EVAL_DIFF, TIMEOUT, data, mcp_session, resource_json
 
+from humangr.actors.runtime import run_engine
 from humangr.contracts import Subjects
 from humangr.engine.actor import SupervisionPolicy
 from humangr.engine.bus.nats import NatsBus
 from humangr.engine.config import ReviewConfig
-from humangr.engine.runtime import run_engine
-from humangr.engine.testing.natsserver import NatsServer
+from humangr.testing.natsserver import NatsServer
 
 pytestmark = [pytest.mark.anyio, pytest.mark.nats]
 

@@ -20,13 +20,13 @@ from humangr.contracts.types import MAX_DIFF_BYTES
 from humangr.engine.bus import MemoryBus
 from humangr.engine.config import ReviewConfig
 from humangr.engine.llm import LLMClient, ScriptedLLM
-from humangr.engine.mcp import HumanLayerMCP, NatsBackend, quick_verdict
-from humangr.engine.mcp.backend import redact_url
-from humangr.engine.mcp.quick import quick_layer
-from humangr.engine.mcp.resources import parse_layer_uri, thresholds_document
-from humangr.engine.mcp.schemas import QuickLayer
-from humangr.engine.mcp.serve import open_backend
 from humangr.engine.review import GateSettings, error_run, make_run
+from humangr.mcp import HumanLayerMCP, NatsBackend, quick_verdict
+from humangr.mcp.backend import redact_url
+from humangr.mcp.quick import quick_layer
+from humangr.mcp.resources import parse_layer_uri, thresholds_document
+from humangr.mcp.schemas import QuickLayer
+from humangr.mcp.serve import open_backend
 
 pytestmark = pytest.mark.anyio
 

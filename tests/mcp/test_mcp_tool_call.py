@@ -20,8 +20,8 @@ from mcp_helpers import TIMEOUT, data, mcp_session
 from tool_call_samples import PICKLE_VIEW
 
 from humangr.engine.config import ReviewConfig
-from humangr.engine.mcp import HumanLayerMCP
-from humangr.engine.mcp.serve import open_backend
+from humangr.mcp import HumanLayerMCP
+from humangr.mcp.serve import open_backend
 
 pytestmark = pytest.mark.anyio
 

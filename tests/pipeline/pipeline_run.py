@@ -18,6 +18,7 @@ import anyio
 from humangr.actors.agent import agent_actors
 from humangr.actors.monitor import MonitorActor
 from humangr.actors.pipeline_supervisor import PipelineSupervisor
+from humangr.actors.runtime import Engine, run_engine
 from humangr.contracts import (
     Handoff,
     HumanLayerReport,
@@ -32,7 +33,6 @@ from humangr.engine.actor import Actor, SupervisionPolicy
 from humangr.engine.bus import Bus
 from humangr.engine.enforcer import BreakerStore
 from humangr.engine.llm import LLMClient, ScriptedLLM
-from humangr.engine.runtime import Engine, run_engine
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples" / "pipeline"

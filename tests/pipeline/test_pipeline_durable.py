@@ -17,6 +17,7 @@ from pipeline_run import POLICY, SPEC, script_lines, scripted, subjects
 
 from humangr.actors.agent import agent_actors
 from humangr.actors.pipeline_supervisor import PipelineSupervisor
+from humangr.actors.runtime import run_engine
 from humangr.contracts import (
     ActionSubmitted,
     AgentName,
@@ -41,7 +42,6 @@ from humangr.engine.enforcer import BreakerStore
 from humangr.engine.llm import ScriptedLLM
 from humangr.engine.pipeline import ProjectState, encode_state
 from humangr.engine.pipeline.ledger import WorkLedger
-from humangr.engine.runtime import run_engine
 from humangr.engine.state import MemoryStateStore, StateStore
 from humangr.engine.storage import ProjectStore
 

@@ -23,6 +23,7 @@ from test_pipeline_durable import (
     written,
 )
 
+from humangr.actors.runtime import run_engine
 from humangr.contracts import (
     ActionSubmitted,
     AgentName,
@@ -33,7 +34,6 @@ from humangr.contracts import (
 )
 from humangr.engine.bus import Bus
 from humangr.engine.config import ReviewConfig
-from humangr.engine.runtime import run_engine
 from humangr.engine.state import MemoryStateStore
 from humangr.engine.storage import ProjectStore
 

@@ -18,6 +18,8 @@ from pipeline_run import POLICY, SCRIPT, SPEC, follow, start_of, subjects
 
 from humangr.actors.monitor import MonitorActor, load_project
 from humangr.actors.pipeline_supervisor import PipelineSupervisor
+from humangr.cli.failure import EXIT_ERROR
+from humangr.cli.main import main
 from humangr.contracts import (
     AgentName,
     DeadLetter,
@@ -31,8 +33,6 @@ from humangr.contracts import (
 )
 from humangr.engine.actor import ActorSystem
 from humangr.engine.bus import Bus
-from humangr.engine.cli import main
-from humangr.engine.commands.failure import EXIT_ERROR
 from humangr.engine.errors import PathPolicyError, StateFileError
 from humangr.engine.pipeline import TASK_STATE_PATH, encode_state, start_project
 from humangr.engine.storage import ProjectStore

@@ -20,10 +20,10 @@ from pipeline_run import (
     write_script,
 )
 
+from humangr.cli.main import main
 from humangr.contracts import PipelineStatus, Subjects, decode
 from humangr.engine.bus import Bus
 from humangr.engine.bus.nats import NatsBus
-from humangr.engine.cli import main
 from humangr.engine.pipeline import decode_state
 from humangr.engine.storage import ProjectStore
 

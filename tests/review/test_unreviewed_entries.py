@@ -18,6 +18,8 @@ import anyio
 import pytest
 from mcp import Client
 
+from humangr.actors.runtime import review_actors
+from humangr.cli.inputs import InputError, load_actions
 from humangr.contracts import (
     ActionContext,
     HumanLayerReport,
@@ -30,15 +32,13 @@ from humangr.engine.actor import ActorSystem
 from humangr.engine.bus import Bus
 from humangr.engine.checks import run_checks
 from humangr.engine.checks.coverage import NOT_REVIEWED
-from humangr.engine.commands.inputs import InputError, load_actions
 from humangr.engine.config import ReviewConfig
 from humangr.engine.llm import LLMClient, ScriptedLLM
-from humangr.engine.mcp import HumanLayerMCP
-from humangr.engine.mcp.quick import quick_review
-from humangr.engine.mcp.serve import open_backend
 from humangr.engine.review import local_outcome
-from humangr.engine.runtime import review_actors
 from humangr.engine.submission import submit_and_wait
+from humangr.mcp import HumanLayerMCP
+from humangr.mcp.quick import quick_review
+from humangr.mcp.serve import open_backend
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "checks"))
 from test_input_reader import HOSTILE, LITERAL, MARKERS

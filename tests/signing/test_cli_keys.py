@@ -15,10 +15,10 @@ sys.path.insert(0, str(Path(__file__).parent.parent))
 from cli_helpers import CLEAN_DIFF, assert_error, environment, humangr
 from test_signing import decision
 
+from humangr.actors.runtime import run_engine
+from humangr.cli.main import main
 from humangr.contracts import HumanLayerReport, Outcome, Subjects, decode, encode
 from humangr.engine.bus.nats import NatsBus
-from humangr.engine.cli import main
-from humangr.engine.runtime import run_engine
 from humangr.engine.signing import SigningKey
 
 

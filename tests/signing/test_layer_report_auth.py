@@ -17,6 +17,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent.parent / "e2e"))
 from e2e_helpers import CLEAN, diff_action, swallowed_action
 
+from humangr.actors.runtime import Engine, run_engine
 from humangr.contracts import (
     ActionContext,
     DeadLetter,
@@ -38,7 +39,6 @@ from humangr.engine.config import ReviewConfig
 from humangr.engine.errors import SignatureError
 from humangr.engine.llm import ScriptedLLM
 from humangr.engine.review import consensus, make_run
-from humangr.engine.runtime import Engine, run_engine
 from humangr.engine.signatures import task_digest, verify_layer_report
 from humangr.engine.signing import SigningKey
 

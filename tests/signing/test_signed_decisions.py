@@ -12,6 +12,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent.parent / "e2e"))
 from test_durable_review import decisions_on, engine, needs_review_action, resolution
 
+from humangr.actors.runtime import run_engine
 from humangr.contracts import (
     ActionContext,
     ActionSubmitted,
@@ -25,7 +26,6 @@ from humangr.contracts import (
 from humangr.engine.bus import Bus
 from humangr.engine.errors import SignatureError
 from humangr.engine.review import action_hash
-from humangr.engine.runtime import run_engine
 from humangr.engine.signing import SigningKey, verify_decision
 from humangr.engine.state import MemoryStateStore
 from humangr.engine.submission import submit_and_wait

@@ -17,11 +17,11 @@ sys.path.insert(0, str(Path(__file__).parent.parent / "deploy"))
 from cli_helpers import environment, humangr
 from deploy_helpers import Spec, serving
 
+from humangr.actors.runtime import submit_and_wait
+from humangr.cli.serve import has_credentials
 from humangr.contracts import ActionContext, DeadLetter, Outcome, Subjects, decode
 from humangr.engine.bus.nats import NatsBus
-from humangr.engine.commands.serve import has_credentials
 from humangr.engine.errors import ConfigError
-from humangr.engine.runtime import submit_and_wait
 from humangr.engine.signing import SigningKey, default_key_path, write_new_key
 from humangr.engine.worker_keys import load_worker_key, parse_trusted_workers
 

@@ -8,7 +8,7 @@ import anyio
 import pytest
 
 from humangr.contracts import Decision, Outcome
-from humangr.engine.testing import humangr
+from humangr.testing import humangr
 
 pytestmark = pytest.mark.anyio
 

@@ -8,7 +8,7 @@ import pytest
 
 from humangr.contracts import ActionContext, DeadLetter, Outcome, encode
 from humangr.engine.errors import ContractError
-from humangr.engine.testing import HumangrTestEngine, KitError, KitTimeout, humangr
+from humangr.testing import HumangrTestEngine, KitError, KitTimeout, humangr
 
 pytestmark = pytest.mark.anyio
 

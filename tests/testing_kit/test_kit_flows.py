@@ -9,7 +9,7 @@ import anyio
 import pytest
 
 from humangr.contracts import ActionContext, LayerID, LayerStatus, Outcome, VetoLevel
-from humangr.engine.testing import HumangrTestEngine, finding, humangr
+from humangr.testing import HumangrTestEngine, finding, humangr
 
 pytestmark = pytest.mark.anyio
 

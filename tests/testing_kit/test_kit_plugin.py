@@ -11,7 +11,7 @@ import pytest
 
 from humangr.contracts import Outcome
 from humangr.engine.bus.nats import NatsBus
-from humangr.engine.testing import HumangrTestEngine, humangr
+from humangr.testing import HumangrTestEngine, humangr
 
 pytestmark = pytest.mark.anyio
 

@@ -8,7 +8,7 @@ import pytest
 
 from humangr.contracts import LayerID, LayerStatus, Outcome, VetoLevel
 from humangr.engine.errors import ConfigError
-from humangr.engine.testing import (
+from humangr.testing import (
     HumangrTestEngine,
     clean,
     finding,
