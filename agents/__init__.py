@@ -16,7 +16,7 @@ from functools import cache
 from pathlib import Path
 from typing import Final
 
-from humangr.engine.errors import ConfigError
+from humangr.contracts.errors import ConfigError
 
 __all__ = [
     "AGENT_PROTOCOL_PATH",

@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from humangr.engine.errors import ContractError
+from .errors import ContractError
 
 __all__ = ["canonical_json", "decode", "encode", "sha256_hex"]
 

@@ -9,6 +9,7 @@ import msgspec
 from msgspec import Meta
 
 from .enums import FindingSource, LayerID, LayerStatus, Outcome, Severity, ToolKind, VetoLevel
+from .errors import ConfigError
 from .types import (
     Body,
     Count,
@@ -230,8 +231,6 @@ class GateSettings(_Frozen, frozen=True, kw_only=True):
     """A lone ``strong`` run overruled by the majority still raises the layer to this level."""
 
     def __post_init__(self) -> None:
-        from humangr.engine.errors import ConfigError
-
         checks = (
             ("runs_per_layer", self.runs_per_layer, 0, 16),
             ("min_valid_runs", self.min_valid_runs, 1, 16),

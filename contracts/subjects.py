@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from humangr.engine.errors import ConfigError
+from .errors import ConfigError
 
 __all__ = ["DEFAULT_PREFIX", "Subjects"]
 

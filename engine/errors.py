@@ -1,8 +1,11 @@
-"""The engine's error tree. Every error says what was wrong and what to do about it."""
+"""The core's errors, rooted at ``HumangrError`` (``humangr.contracts.errors``; the whole tree is
+documented in ``humangr.errors``). Every error says what was wrong and what to do about it."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
+from humangr.contracts.errors import ConfigError, ContractError, HumangrError
 
 if TYPE_CHECKING:
     from humangr.contracts import HumanLayerReport
@@ -16,6 +19,8 @@ __all__ = [
     "DecisionMismatch",
     "EngineError",
     "GateError",
+    "HandlerSignal",
+    "HumangrError",
     "LLMError",
     "MessageRefused",
     "NoRespondersError",
@@ -33,15 +38,8 @@ __all__ = [
 ]
 
 
-class EngineError(Exception):
-    """Base of every error HUMANGR raises on purpose."""
-
-
-class ConfigError(EngineError, ValueError):
-    """The configuration cannot work; the message names the setting.
-
-    A ``ValueError``, so that settings carried in a message (``GateSettings`` in a ``LayerTask``)
-    that fail their checks decode as a ``ContractError``, not as a crash."""
+EngineError = HumangrError
+"""The former name of ``HumangrError``, the root of the tree (``humangr.errors``)."""
 
 
 class BusError(EngineError):
@@ -103,18 +101,12 @@ class SlowConsumerError(BusError):
         self.waited = waited
 
 
-class ContractError(EngineError, ValueError):
-    """A payload does not match its contract."""
-
-    def __init__(self, type_name: str, path: str, problem: str) -> None:
-        where = f" at {path}" if path else ""
-        super().__init__(f"invalid {type_name}{where}: {problem}")
-        self.type_name = type_name
-        self.path = path
-        self.problem = problem
+class HandlerSignal(Exception):
+    """What a message handler raises to tell the actor system how a message ends. Not part of
+    the error tree: it never reaches a user."""
 
 
-class MessageRefused(EngineError):
+class MessageRefused(HandlerSignal):
     """Raised by a handler to refuse a well-formed but unacceptable message.
 
     The actor system sends the message to the dead-letter subject with ``reason`` and the

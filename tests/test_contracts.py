@@ -29,6 +29,7 @@ from humangr.contracts import (
 )
 from humangr.contracts.types import MAX_DIFF_BYTES
 from humangr.engine.errors import ConfigError, ContractError
+from humangr.engine.letters import dead_letter
 
 
 def test_veto_levels_order_by_rank_not_by_string() -> None:
@@ -139,7 +140,7 @@ def test_handoff_uses_from_on_the_wire() -> None:
 
 
 def test_dead_letter_truncates_and_records_size() -> None:
-    letter = DeadLetter.of("hl.x", "bad" * 2000, b"y" * 10_000, actor="a")
+    letter = dead_letter("hl.x", "bad" * 2000, b"y" * 10_000, actor="a")
     assert len(letter.raw) == 4096
     assert letter.raw_size == 10_000
     assert len(letter.error) <= 2000
@@ -316,7 +317,7 @@ def test_dead_letter_redacts_secrets_from_raw_bytes_and_error() -> None:
         b'{"action_id":"\xff","key":"AKIAIOSFODNN7EXAMPLE",'
         b'"url":"nats://admin:hunter22@nats:4222","password":"correct-horse"}'
     )
-    letter = DeadLetter.of("hl.x", "failed on nats://admin:hunter22@nats:4222", raw)
+    letter = dead_letter("hl.x", "failed on nats://admin:hunter22@nats:4222", raw)
     for secret in (b"AKIAIOSFODNN7EXAMPLE", b"hunter22", b"correct-horse"):
         assert secret not in letter.raw
         assert secret.decode() not in letter.error
@@ -326,6 +327,6 @@ def test_dead_letter_redacts_secrets_from_raw_bytes_and_error() -> None:
 
 def test_dead_letter_redacts_a_secret_that_crosses_the_cut() -> None:
     raw = b"x" * 4_090 + b" AKIAIOSFODNN7EXAMPLE"
-    letter = DeadLetter.of("hl.x", "bad", raw)
+    letter = dead_letter("hl.x", "bad", raw)
     assert letter.raw.endswith(b" ***")
     assert b"AKIA" not in letter.raw

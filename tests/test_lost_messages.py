@@ -15,6 +15,7 @@ from humangr.contracts import CancelAction, DeadLetter, Subjects, decode, encode
 from humangr.engine.actor import Actor, ActorContext, ActorSystem, Route, SupervisionPolicy
 from humangr.engine.bus import Bus, MemoryBus, Msg, Subscription
 from humangr.engine.errors import ContractError
+from humangr.engine.letters import dead_letter
 
 pytestmark = pytest.mark.anyio
 
@@ -172,7 +173,7 @@ async def test_a_nats_slow_consumer_drop_is_a_dead_letter_with_the_count(nats_ur
 
 
 def test_a_loss_letter_round_trips_and_its_counts_are_bounded() -> None:
-    letter = DeadLetter.of("hl.in", "slow", actor="a", deliveries=0, lost=7, stream_sequence=3)
+    letter = dead_letter("hl.in", "slow", actor="a", deliveries=0, lost=7, stream_sequence=3)
     assert decode(encode(letter), DeadLetter) == letter
     assert (letter.lost, letter.stream_sequence, letter.raw) == (7, 3, b"")
     older = decode(b'{"subject": "hl.in", "error": "x"}', DeadLetter)

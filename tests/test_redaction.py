@@ -24,6 +24,7 @@ from humangr.contracts.system import DEAD_LETTER_MAX_BYTES
 from humangr.engine.actor.damaged import PREVIEW_BYTES, damaged_letter
 from humangr.engine.checks.secrets import scan_secrets
 from humangr.engine.errors import LLMError
+from humangr.engine.letters import dead_letter
 from humangr.engine.llm import AnthropicLLM
 from humangr.engine.llm.base import LLMRequest, Message, SystemBlock
 from humangr.engine.llm.structured import complete_structured
@@ -72,7 +73,7 @@ def secret_part(text: str) -> str:
 
 
 def letter_of(raw: str) -> DeadLetter:
-    return DeadLetter.of("hl.actions.submit", f"invalid ActionSubmitted: {raw[:300]}", raw.encode())
+    return dead_letter("hl.actions.submit", f"invalid ActionSubmitted: {raw[:300]}", raw.encode())
 
 
 def shown(letter: DeadLetter) -> str:
@@ -182,11 +183,11 @@ def test_a_secret_across_the_size_limit_is_still_redacted() -> None:
     _, key = private_keys()[0]
     body = "\n".join(body_lines(key))
     raw = ("x" * (DEAD_LETTER_MAX_BYTES - 100) + "\n" + body).encode()
-    letter = DeadLetter.of("s", "e", raw)
+    letter = dead_letter("s", "e", raw)
     assert len(letter.raw) <= DEAD_LETTER_MAX_BYTES
     assert body_lines(key)[0][:24] not in letter.raw.decode()
     seed = nkey_seed("U")
-    cut = DeadLetter.of("s", "e", ("y" * (DEAD_LETTER_MAX_BYTES - 20) + " " + seed).encode())
+    cut = dead_letter("s", "e", ("y" * (DEAD_LETTER_MAX_BYTES - 20) + " " + seed).encode())
     assert seed[:19] not in cut.raw.decode()
 
 
@@ -315,6 +316,6 @@ async def test_a_review_through_a_credentialed_endpoint_reports_no_credential() 
 def test_the_new_patterns_take_linear_time_on_hostile_text(text: str) -> None:
     letter_of("warm up the detector")
     started = time.perf_counter()
-    DeadLetter.of("s", text[:4_000], text.encode())
+    dead_letter("s", text[:4_000], text.encode())
     redact_secrets(text[:20_000])
     assert time.perf_counter() - started < 1.0

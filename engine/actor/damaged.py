@@ -10,8 +10,8 @@ from __future__ import annotations
 import logging
 
 from humangr.contracts import DeadLetter
-from humangr.contracts.system import redacted_bytes
 from humangr.engine.errors import BusError
+from humangr.engine.letters import dead_letter, redacted_bytes
 from humangr.engine.state.records import QUARANTINE_BUCKET, Damaged
 
 from .base import ActorContext
@@ -40,7 +40,7 @@ def damaged_letter(damaged: Damaged, actor: str) -> DeadLetter:
         f"{damaged.reason}; a copy is in the {QUARANTINE_BUCKET} bucket as "
         f"{damaged.quarantined_as} and {fate}"
     )
-    return DeadLetter.of(
+    return dead_letter(
         f"state/{damaged.bucket}",
         error,
         redacted_bytes(damaged.raw, PREVIEW_BYTES),

@@ -18,6 +18,7 @@ from humangr.contracts import DeadLetter, decode, encode
 from humangr.engine.backoff import Backoff
 from humangr.engine.bus import Msg
 from humangr.engine.errors import ContractError, MessageRefused
+from humangr.engine.letters import dead_letter
 from humangr.engine.redact import redact_secrets
 
 from .base import Route
@@ -169,7 +170,7 @@ class Delivery:
         if not msg.durable and not book.first(key, anyio.current_time()):
             log.debug("actor %s: %s already dead-lettered", self.actor_name, msg.subject)
             return True
-        letter = DeadLetter.of(
+        letter = dead_letter(
             msg.subject,
             error,
             msg.data if undecodable else b"",

@@ -24,6 +24,7 @@ from anyio.abc import TaskStatus
 from humangr.contracts import DeadLetter
 from humangr.engine.bus import Exhausted, ExhaustedSource
 from humangr.engine.errors import BusClosedError, SlowConsumerError
+from humangr.engine.letters import dead_letter
 
 from .base import Route
 from .letters import payload_correlation
@@ -48,7 +49,7 @@ async def report_slow_consumer(
     log.error("actor %s: %s", delivery.actor_name, exc)
     delivery.stats.lost += exc.dropped
     delivery.system.metrics.messages_lost.labels(route.subject).inc(exc.dropped)
-    letter = DeadLetter.of(
+    letter = dead_letter(
         route.subject, str(exc), actor=delivery.actor_name, deliveries=0, lost=exc.dropped
     )
     await delivery.publish_letter(route, letter, "lost")
@@ -62,7 +63,7 @@ def exhausted_letter(record: Exhausted, actor: str) -> DeadLetter:
         "never finished within the ack wait, or its worker stopped, every time; removed from "
         f"stream {record.stream} (sequence {record.sequence}, consumer {record.consumer})"
     )
-    return DeadLetter.of(
+    return dead_letter(
         record.subject,
         error,
         actor=actor,

@@ -6,8 +6,9 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from humangr.contracts import ActionContext, DeadLetter, Outcome, encode
+from humangr.contracts import ActionContext, Outcome, encode
 from humangr.engine.errors import ContractError
+from humangr.engine.letters import dead_letter
 from humangr.testing import HumangrTestEngine, KitError, KitTimeout, humangr
 
 pytestmark = pytest.mark.anyio
@@ -99,7 +100,7 @@ async def test_a_decision_that_never_comes_times_out(kit: HumangrTestEngine) -> 
 
 async def test_malformed_messages_on_recorded_subjects_are_kept(kit: HumangrTestEngine) -> None:
     await kit.bus.publish(kit.subjects.decision("forger"), b'{"outcome": "approved"}')
-    await kit.bus.publish(kit.subjects.dlq, encode(DeadLetter.of("x.y", "refused", b"raw")))
+    await kit.bus.publish(kit.subjects.dlq, encode(dead_letter("x.y", "refused", b"raw")))
     decision = await kit.submit(action_description="after the noise")
 
     assert decision.outcome is Outcome.APPROVED
