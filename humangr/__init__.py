@@ -36,11 +36,12 @@ if TYPE_CHECKING:
         VetoLevel,
     )
     from humangr.engine.config import ReviewConfig
-    from humangr.engine.errors import (
+    from humangr.errors import (
         ConfigError,
         ContractError,
         DecisionMismatch,
         EngineError,
+        HumangrError,
         Rejected,
         ReviewTimeout,
         SignatureError,
@@ -84,12 +85,13 @@ _HOME: dict[str, tuple[str, str]] = {
         )
     },
     **{
-        name: ("humangr.engine.errors", name)
+        name: ("humangr.errors", name)
         for name in (
             "ConfigError",
             "ContractError",
             "DecisionMismatch",
             "EngineError",
+            "HumangrError",
             "Rejected",
             "ReviewTimeout",
             "SignatureError",
@@ -120,6 +122,7 @@ __all__ = [
     "EngineError",
     "Finding",
     "HumanLayerReport",
+    "HumangrError",
     "HumangrTestEngine",
     "KitError",
     "KitTimeout",
