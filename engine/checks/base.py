@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import ast
 import functools
-import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Literal
 
 from humangr.contracts import ActionContext, LayerID, Severity
@@ -15,12 +13,13 @@ from humangr.contracts import ActionContext, LayerID, Severity
 from .diff import DiffLine, DiffParse, FileDiff, read_input
 from .fragments import PyFile, python_view
 from .options import DEFAULT_OPTIONS, CheckOptions
+from .taint import Analysis, analyze
+from .testfiles import is_test_path
 from .tools.files import ToolFiles, tool_files
 from .tools.view import ToolView, tool_view
 
 if TYPE_CHECKING:
     from .bandit_scan import BanditHit
-    from .taint import Analysis
 
 __all__ = [
     "Check",
@@ -36,10 +35,6 @@ __all__ = [
 
 Source = Literal["bandit", "detect-secrets", "humangr"]
 
-_TEST_DIRS = frozenset({"tests", "test", "testing", "__tests__", "spec", "specs"})
-_TEST_NAME = re.compile(
-    r"^(?:test_.*\.py|.*_test\.(?:py|go|rb)|conftest\.py|.*\.(?:spec|test)\.[jt]sx?)$"
-)
 _PY_EXT = (".py", ".pyi", ".pyw")
 
 
@@ -79,14 +74,6 @@ class Check:
 
 
 @functools.lru_cache(maxsize=1024)
-def is_test_path(path: str | None) -> bool:
-    """Whether a path is a test, by directory (``tests/``, ...) or by file name."""
-    if not path:
-        return False
-    p = PurePosixPath(path.replace("\\", "/"))
-    return bool(_TEST_DIRS.intersection(p.parts[:-1])) or bool(_TEST_NAME.match(p.name))
-
-
 def is_python(file: FileDiff) -> bool:
     """A ``.py`` file, a Python shebang, or unnamed content that parses as Python."""
     path = file.path or ""
@@ -156,8 +143,6 @@ class CheckInput:
     def taint(self) -> Analysis:
         """The taint engine's sinks over every Python file of the action (run once)."""
         if self._taint is None:
-            from .taint import analyze
-
             self._taint = analyze(list(self.python_files()))
         return self._taint
 

@@ -11,14 +11,27 @@ through a MAC computed earlier), and for file paths a containment check of a nor
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from .flow import KINDS, NORM, PATH, REQUEST, TAINTED
-from .pyast import dotted
-from .sources import NORMALIZERS
+from .flow import KINDS, NORM, PATH, REQUEST, TAINTED, Val
+from .pynames import dotted
+from .sources import NORMALIZERS, Imports
 
-if TYPE_CHECKING:
-    from .interp import Interp
+
+class Interp(Protocol):
+    """What a guard needs of the interpreter reading the code around it."""
+
+    imports: Imports
+    macs: dict[str, set[str]]
+
+    def ev(self, e: ast.expr) -> Val:
+        """The value of an expression."""
+        ...
+
+    def lookup(self, name: str) -> Val:
+        """The value a name holds here."""
+        ...
+
 
 __all__ = ["Guard", "guards_of", "key_of", "mac_inputs"]
 

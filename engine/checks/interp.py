@@ -32,6 +32,7 @@ from .guards import guards_of, key_of, mac_inputs
 from .interp_budget import Budget
 from .interp_calls import CallEval, Resolver, collapse, with_items
 from .interp_expr import element
+from .sinks_data import weak_hash_stored
 from .sources import TERMINATORS, Imports, is_cred_name
 
 __all__ = ["Interp", "Reporter", "merge"]
@@ -157,8 +158,6 @@ class Interp(CallEval):
 
     def _credential(self, name: object, v: Val, target: ast.AST) -> None:
         if v.tags & WEAKHASH and v.node is not None and is_cred_name(name):
-            from .sinks_data import weak_hash_stored
-
             weak_hash_stored(self, v.node, str(name))
 
     def truth(self, test: ast.expr) -> bool | None:

@@ -36,7 +36,7 @@ from .flow import (
 )
 from .interp_expr import ExprEval, element, from_const
 from .interp_sizes import method_size
-from .pyast import dotted
+from .pynames import dotted
 from .sinks_data import hash_result
 from .sources import (
     FULL_SANITIZERS,
@@ -185,6 +185,10 @@ class CallEval(ExprEval):
         src: tuple[str | None, int] | None = None,
     ) -> None:
         raise NotImplementedError
+
+    def is_local_call(self, e: ast.Call) -> bool:
+        """Whether ``e`` calls a function defined in the analysed code."""
+        return self.prog.is_local(self, e)
 
     def call(self, e: ast.Call) -> Val:
         func = e.func

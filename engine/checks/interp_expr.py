@@ -36,7 +36,7 @@ from .flow import (
 from .interp_budget import MAX_FOLD, Budget, BudgetExceeded
 from .interp_const import SAFE_LOADER, from_const, sql_text
 from .interp_sizes import operation_size, spec_size, weight
-from .pyast import dotted
+from .pynames import dotted
 from .sources import INPUT_ATTRS, Imports, cgi_key, is_cred_name, is_request_name
 
 __all__ = ["ExprEval", "element", "from_const", "sql_text"]

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from .base import CheckInput
 from .diff import FileDiff
 from .fragments import Fragment, PyFile, Region
+from .pynames import dotted
 
 __all__ = [
     "INPUT",
@@ -46,26 +47,6 @@ class Uncovered:
     index: int
     line: int
     text: str
-
-
-def dotted(node: ast.AST) -> str:
-    """``a.b.c`` for a Name/Attribute chain (calls in the chain are kept as ``()``)."""
-    parts: list[str] = []
-    cur: ast.AST | None = node
-    while cur is not None:
-        if isinstance(cur, ast.Attribute):
-            parts.append(cur.attr)
-            cur = cur.value
-        elif isinstance(cur, ast.Name):
-            parts.append(cur.id)
-            cur = None
-        elif isinstance(cur, ast.Call):
-            parts.append("()")
-            cur = cur.func
-        else:
-            parts.append("?")
-            cur = None
-    return ".".join(reversed(parts)).replace(".()", "()")
 
 
 def scope_walk(node: ast.AST) -> Iterator[ast.AST]:

@@ -7,7 +7,7 @@ import ast
 import re
 
 from .flow import REQUEST, Val, constant, tainted, unknown
-from .pyast import dotted
+from .pynames import dotted
 from .sources import Imports
 
 __all__ = ["defaults_of", "entry_params", "is_web", "param_names", "request_param"]

@@ -1,12 +1,42 @@
-"""What every sink shares: severities by flow, descriptions, argument lookup."""
+"""What every sink shares: the call site it reports through, severities by flow, descriptions,
+argument lookup."""
 
 from __future__ import annotations
+
+import ast
+from typing import Protocol
 
 from humangr.contracts import Severity
 
 from .flow import NOCONST, TAINTED, UNKNOWN, Val, level
 
-__all__ = ["arg", "detail", "flow_severity"]
+__all__ = ["Site", "arg", "detail", "flow_severity"]
+
+
+class Site(Protocol):
+    """The interpreter as a sink sees it, at the call being evaluated."""
+
+    context: str
+    """The name of the function being analysed (empty at module level)."""
+    path_checked: bool
+    """A path containment check ran in this body."""
+
+    def report(
+        self,
+        check: str,
+        node: ast.AST,
+        severity: Severity,
+        title: str,
+        detail: str,
+        flow: int,
+        src: tuple[str | None, int] | None = None,
+    ) -> None:
+        """Report a finding of ``check`` at ``node``."""
+        ...
+
+    def is_local_call(self, e: ast.Call) -> bool:
+        """Whether ``e`` calls a function defined in the analysed code."""
+        ...
 
 
 def flow_severity(

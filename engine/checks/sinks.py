@@ -11,17 +11,13 @@ from __future__ import annotations
 import ast
 import posixpath
 import re
-from typing import TYPE_CHECKING
 
 from humangr.contracts import Severity
 
 from .flow import CONST, FMT, NOCONST, SHELL, SQL, SQLTEXT, TAINTED, UNKNOWN, Val, joined, level
-from .sink_util import arg, detail, flow_severity
+from .sink_util import Site, arg, detail, flow_severity
 from .sinks_data import data_sinks
 from .sources import SHELLS
-
-if TYPE_CHECKING:
-    from .interp_calls import CallEval
 
 __all__ = ["on_call"]
 
@@ -46,7 +42,7 @@ _EXEC = re.compile(r"^os\.(exec|spawn|posix_spawn)(l|v)?p?e?$")
 _DASH_C = frozenset({"-c", "/c", "/C", "-Command", "-lc", "-ec", "-xc", "-ic", "-cl"})
 
 
-def _shell_string(it: CallEval, e: ast.Call, cmd: Val, sink: str) -> None:
+def _shell_string(it: Site, e: ast.Call, cmd: Val, sink: str) -> None:
     flow = level(cmd, SHELL)
     sev = flow_severity(flow, S.CRITICAL, S.HIGH, S.LOW)
     titles = {
@@ -62,7 +58,7 @@ def _shell_string(it: CallEval, e: ast.Call, cmd: Val, sink: str) -> None:
         it.report("shell-injection", e, sev, title, text, flow, cmd.src)
 
 
-def _argv(it: CallEval, e: ast.Call, parts: list[Val], sink: str) -> None:
+def _argv(it: Site, e: ast.Call, parts: list[Val], sink: str) -> None:
     """An argument vector run without a shell: a shell with ``-c``, or a program from input."""
     if not parts:
         return
@@ -94,7 +90,7 @@ def _parts(v: Val) -> list[Val]:
 
 
 def _shell(
-    it: CallEval, e: ast.Call, canon: str, method: str | None, args: list[Val], kw: dict[str, Val]
+    it: Site, e: ast.Call, canon: str, method: str | None, args: list[Val], kw: dict[str, Val]
 ) -> None:
     if canon in _SHELL_ARG:
         cmd = arg(args, kw, _SHELL_ARG[canon], "cmd", "command")
@@ -152,7 +148,7 @@ _SQL_NAMED = re.compile(
 
 
 def _sql(
-    it: CallEval, e: ast.Call, canon: str, method: str | None, args: list[Val], kw: dict[str, Val]
+    it: Site, e: ast.Call, canon: str, method: str | None, args: list[Val], kw: dict[str, Val]
 ) -> None:
     strong = canon in _SQL_FUNCS or method in _SQL_STRONG
     if method == "extra":
@@ -161,14 +157,14 @@ def _sql(
                 _sql_flow(it, e, kw[name], f".extra({name}=...)", True)
         return
     name = method or canon.rsplit(".", 1)[-1]
-    if not strong and not (_SQL_NAMED.match(name) and not it.prog.is_local(it, e)):
+    if not strong and not (_SQL_NAMED.match(name) and not it.is_local_call(e)):
         return
     q = arg(args, kw, 0, "sql", "query", "statement", "operation", "stmt")
     if q is not None:
         _sql_flow(it, e, q, name, strong)
 
 
-def _sql_flow(it: CallEval, e: ast.Call, q: Val, sink: str, strong: bool) -> None:
+def _sql_flow(it: Site, e: ast.Call, q: Val, sink: str, strong: bool) -> None:
     flow = level(q, SQL)
     if flow == TAINTED and (strong or q.tags & SQLTEXT):
         it.report(
@@ -199,7 +195,7 @@ _TEMPLATES = frozenset(
 
 
 def _code(
-    it: CallEval, e: ast.Call, canon: str, method: str | None, args: list[Val], kw: dict[str, Val]
+    it: Site, e: ast.Call, canon: str, method: str | None, args: list[Val], kw: dict[str, Val]
 ) -> None:
     if canon in _CODE:
         code = arg(args, kw, 0, "source", "expression", "object")
@@ -230,7 +226,7 @@ def _code(
 
 
 def on_call(
-    it: CallEval, e: ast.Call, canon: str, recv: Val | None, args: list[Val], kw: dict[str, Val]
+    it: Site, e: ast.Call, canon: str, recv: Val | None, args: list[Val], kw: dict[str, Val]
 ) -> None:
     """Report the sinks a call reaches."""
     method = e.func.attr if isinstance(e.func, ast.Attribute) else None

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import TYPE_CHECKING
 
 from humangr.contracts import Severity
 
@@ -22,11 +21,8 @@ from .flow import (
     constant,
     level,
 )
-from .sink_util import arg, detail, flow_severity
+from .sink_util import Site, arg, detail, flow_severity
 from .sources import is_cred_name, names
-
-if TYPE_CHECKING:
-    from .interp_calls import CallEval
 
 __all__ = ["data_sinks", "hash_result", "weak_hash_stored"]
 
@@ -40,7 +36,7 @@ _DESER_FILES = frozenset({"pandas.read_pickle", "joblib.load", "torch.load", "nu
 
 
 def _deser(
-    it: CallEval, e: ast.Call, canon: str, method: str | None, args: list[Val], kw: dict[str, Val]
+    it: Site, e: ast.Call, canon: str, method: str | None, args: list[Val], kw: dict[str, Val]
 ) -> None:
     data = arg(args, kw, 0, "data", "stream", "file", "s", "filename", "f")
     if data is None:
@@ -110,7 +106,7 @@ _PATH_METHODS = names(
 
 
 def _path(
-    it: CallEval,
+    it: Site,
     e: ast.Call,
     canon: str,
     method: str | None,
@@ -148,7 +144,7 @@ def _path(
             return
 
 
-def _tar(it: CallEval, e: ast.Call, archive: Val, kw: dict[str, Val]) -> None:
+def _tar(it: Site, e: ast.Call, archive: Val, kw: dict[str, Val]) -> None:
     """tarfile extraction without a filter: member names like ``../x`` escape the target."""
     if "filter" in kw or "members" in kw or level(archive, PATH) == CONST or it.path_checked:
         return
@@ -204,7 +200,7 @@ def hash_result(e: ast.Call, canon: str, args: list[Val], kw: dict[str, Val]) ->
 
 
 def _hash(
-    it: CallEval,
+    it: Site,
     e: ast.Call,
     canon: str,
     method: str | None,
@@ -240,15 +236,15 @@ def _hash(
         )
 
 
-def _password_context(it: CallEval, args: list[Val]) -> bool:
+def _password_context(it: Site, args: list[Val]) -> bool:
     return bool(re.search(r"(?i)pass|pwd", it.context)) or any(a.tags & CRED for a in args)
 
 
-def _weak_hit(it: CallEval, node: ast.AST, why: str) -> None:
+def _weak_hit(it: Site, node: ast.AST, why: str) -> None:
     it.report("weak-password-hash", node, S.HIGH, _HASH_FIX_TITLE[0], f"md5/sha1: {why}.", CONST)
 
 
-def weak_hash_stored(it: CallEval, node: ast.AST, name: str) -> None:
+def weak_hash_stored(it: Site, node: ast.AST, name: str) -> None:
     """An md5/sha1 result stored as a password, token or secret."""
     _weak_hit(it, node, f"its result is stored as {name!r}")
 
@@ -257,7 +253,7 @@ _JWT = {"jwt.encode": 1, "jwt.decode": 1, "jose.jwt.encode": 1, "jose.jwt.decode
 
 
 def _jwt(
-    it: CallEval, e: ast.Call, canon: str, method: str | None, args: list[Val], kw: dict[str, Val]
+    it: Site, e: ast.Call, canon: str, method: str | None, args: list[Val], kw: dict[str, Val]
 ) -> None:
     if canon not in _JWT:
         return
@@ -286,7 +282,7 @@ _AIOHTTP = frozenset(
 )
 
 
-def _tls(it: CallEval, e: ast.Call, canon: str, method: str | None, kw: dict[str, Val]) -> None:
+def _tls(it: Site, e: ast.Call, canon: str, method: str | None, kw: dict[str, Val]) -> None:
     for name, v in kw.items():
         off = name in _TLS_OFF and v.const is False
         off = off or (
@@ -308,7 +304,7 @@ def _tls(it: CallEval, e: ast.Call, canon: str, method: str | None, kw: dict[str
 
 
 def data_sinks(
-    it: CallEval,
+    it: Site,
     e: ast.Call,
     canon: str,
     method: str | None,

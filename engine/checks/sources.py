@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable
 
 from .flow import PATH, SHELL, SQL
-from .pyast import dotted
+from .pynames import dotted
 
 __all__ = [
     "FULL_SANITIZERS",

@@ -18,16 +18,16 @@ from functools import partial
 
 from humangr.contracts import Severity
 
-from .base import is_test_path
 from .diff import FileDiff
 from .flow import REQUEST, Val, constant, join, joined, unknown
 from .fragments import Fragment, PyFile
 from .interp import Interp, Reporter, merge
 from .interp_budget import Budget, BudgetExceeded, Limit
 from .interp_calls import CallEval
-from .pyast import dotted
+from .pynames import dotted
 from .routes import defaults_of, entry_params, is_web, param_names, request_param
 from .sources import Imports
+from .testfiles import is_test_path
 
 __all__ = ["Analysis", "SinkEvent", "analyze"]
 

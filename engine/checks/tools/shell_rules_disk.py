@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from .shell_model import Cmd, Program
 from .shell_paths import DEVICE, PRIVILEGE_FILES, classify, normal
-from .shell_rules import Context, Flag, critical, high, operands, program_rule, rule, short_flags
+from .shell_rule_kit import Context, Flag, critical, high, operands, program_rule, rule, short_flags
 from .shell_rules_fs import UNDER_SYSTEM, WHAT
 
 __all__: list[str] = []

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from .shell_binaries import PASSIVE, PRIVILEGED, SYSTEM_BINARIES, TRANSPARENT
 from .shell_catalogue import LAUNCHERS, SHELL_PATH, SHELLS, words
 from .shell_model import Cmd, Program
-from .shell_rules import Context, Flag, critical, high, program_rule, rule
+from .shell_rule_kit import Context, Flag, critical, high, program_rule, rule
 from .shell_wrappers import shell_flags
 
 __all__: list[str] = []

@@ -21,7 +21,7 @@ from .shell_paths import (
     normal,
     outside_workspace,
 )
-from .shell_rules import Context, Flag, critical, high, operands, rule, short_flags
+from .shell_rule_kit import Context, Flag, critical, high, operands, rule, short_flags
 
 __all__ = ["UNDER_SYSTEM", "WHAT", "write_targets"]
 

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from .shell_catalogue import words
 from .shell_model import Cmd
-from .shell_rules import Context, Flag, critical, high, operands, rule, short_flags
+from .shell_rule_kit import Context, Flag, critical, high, operands, rule, short_flags
 
 __all__: list[str] = []
 

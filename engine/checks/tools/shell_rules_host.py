@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 from .shell_binaries import PRIVILEGED
 from .shell_model import Cmd
-from .shell_rules import Context, Flag, critical, high, operands, rule, short_flags
+from .shell_rule_kit import Context, Flag, critical, high, operands, rule, short_flags
 
 __all__: list[str] = []
 

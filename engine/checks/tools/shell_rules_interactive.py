@@ -15,7 +15,7 @@ from .shell_binaries import PRIVILEGED, SHELL_TUIS, SHELL_VERBS
 from .shell_catalogue import INTERPRETERS, LAUNCHERS
 from .shell_model import Cmd, Program
 from .shell_paths import PRIVILEGE_FILES, is_secret, normal
-from .shell_rules import Context, Flag, Rule, critical, high, operands, program_rule, rule
+from .shell_rule_kit import Context, Flag, Rule, critical, high, operands, program_rule, rule
 from .shell_rules_lists import LIST_OPTIONS, listed_reads
 
 __all__: list[str] = []

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from .shell_model import Cmd
 from .shell_paths import PRIVILEGE_FILES, is_secret, normal
-from .shell_rules import Context, Flag, critical
+from .shell_rule_kit import Context, Flag, critical
 
 __all__ = ["LIST_OPTIONS", "listed_reads"]
 

@@ -11,7 +11,7 @@ from .shell_binaries import DOWNLOADERS, RAW_NET
 from .shell_catalogue import INTERPRETERS, SHELLS
 from .shell_model import Cmd, Program
 from .shell_paths import normal
-from .shell_rules import (
+from .shell_rule_kit import (
     Context,
     Flag,
     critical,

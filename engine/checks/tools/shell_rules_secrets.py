@@ -10,7 +10,7 @@ from .shell_binaries import DOWNLOADERS, RAW_NET
 from .shell_catalogue import words
 from .shell_model import Cmd
 from .shell_paths import is_secret, normal
-from .shell_rules import Context, Flag, critical, high, operands, rule, short_flags
+from .shell_rule_kit import Context, Flag, critical, high, operands, rule, short_flags
 from .shell_rules_net import DEV_TCP, REMOTE, URL, allowed, fed, host_of
 
 __all__: list[str] = []

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from .shell_binaries import NET_TOOLS, RAW_NET
 from .shell_catalogue import words
 from .shell_model import Cmd
-from .shell_rules import Context, Flag, high, operands, piped, rule
+from .shell_rule_kit import Context, Flag, high, operands, piped, rule
 
 __all__: list[str] = []
 
