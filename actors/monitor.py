@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-import msgspec
 
 from humangr.contracts import (
     Artifact,
@@ -35,7 +34,6 @@ from humangr.engine.pipeline import (
     Step,
     TransitionRefused,
     apply_command,
-    decode_state,
     events_since,
     on_handoff,
     pipeline_status,
@@ -43,17 +41,14 @@ from humangr.engine.pipeline import (
     render_task_state,
     start_project,
 )
-from humangr.engine.state import StateStore
 from humangr.engine.storage import ProjectStore, resolve_root, validate_project_id
 
-__all__ = ["STATE_REMEDY", "MonitorActor", "load_project", "serve_actors"]
+from .pipeline_files import STATE_REMEDY, load_project
+
+__all__ = ["STATE_REMEDY", "MonitorActor", "load_project"]
 
 log = logging.getLogger("humangr.monitor")
 now = time.monotonic
-STATE_REMEDY = (
-    "restore the file from a backup, or move the project folder away and start the project "
-    "again; the Monitor will not resume from a guess"
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,30 +58,6 @@ class _Reissue:
     order_id: str
     at: float
     delay: float
-
-
-def load_project(store: ProjectStore) -> ProjectState | None:
-    """The persisted state of ``store``'s project, or ``None`` if it has none.
-
-    A state file that cannot be read or decoded, or that belongs to another project, raises
-    ``StateFileError`` naming the file: resuming from a guess is not allowed.
-    """
-    path = str(store.dir / TASK_STATE_PATH)
-    try:
-        state = decode_state(store.read(TASK_STATE_PATH))
-    except FileNotFoundError:
-        return None
-    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-        problem = f"the project state is damaged ({str(exc)[:300]})"
-    except UnicodeDecodeError:
-        problem = "the project state is not UTF-8 text"
-    except (PathPolicyError, OSError) as exc:
-        problem = f"the project state cannot be read ({str(exc)[:300]})"
-    else:
-        if state.project_id == store.project_id:
-            return state
-        problem = f"the project state belongs to project {state.project_id!r}"
-    raise StateFileError(path, problem, STATE_REMEDY)
 
 
 class MonitorActor(Actor):
@@ -346,15 +317,3 @@ class MonitorActor(Actor):
             self._ctx.metrics.tasks.labels(status.value).set(count)
         subject = self._ctx.subjects.pipeline_status(project.project_id)
         await self._ctx.publish(subject, pipeline_status(project, message))
-
-
-def serve_actors(
-    *, llm: object = None, root: Path | str, state: StateStore | None = None
-) -> list[Actor]:
-    """The ``monitor`` role of ``humangr serve``: the pipeline Supervisor (its orders and
-    reviews in ``state``) and the Monitor (its projects in their ``TASK_STATE.json``); run one
-    of each per deployment. The Supervisor comes first, so it listens before the Monitor
-    issues the pending orders again."""
-    from humangr.actors.pipeline_supervisor import PipelineSupervisor
-
-    return [PipelineSupervisor(root, state=state), MonitorActor(root)]

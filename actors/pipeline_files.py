@@ -7,15 +7,20 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
+import msgspec
+
 from humangr.contracts import AgentResult, Artifact, MessageEnvelope, WorkOrder
-from humangr.engine.errors import PathPolicyError
+from humangr.engine.errors import PathPolicyError, StateFileError
+from humangr.engine.pipeline import TASK_STATE_PATH, ProjectState, decode_state
 from humangr.engine.pipeline.context import RESERVED_PREFIX, build_envelope, relevant_paths
 from humangr.engine.storage import ProjectStore
 
 __all__ = [
     "RESERVED_PREFIX",
+    "STATE_REMEDY",
     "current",
     "envelope_for",
+    "load_project",
     "mismatch",
     "order_is_live",
     "refused",
@@ -55,8 +60,6 @@ def order_is_live(store: ProjectStore, order: WorkOrder) -> bool:
     """Whether the project still waits for ``order``: its persisted state is running with
     this order pending. A project without a state (no Monitor drives it) takes any order; a
     damaged state raises ``StateFileError``."""
-    from humangr.actors.monitor import load_project
-
     project = load_project(store)
     if project is None:
         return True
@@ -113,3 +116,33 @@ def mismatch(order: WorkOrder, result: AgentResult) -> str:
     if asked == answered:
         return ""
     return f"it answers {answered} but the request was {asked}"
+
+
+STATE_REMEDY = (
+    "restore the file from a backup, or move the project folder away and start the project "
+    "again; the Monitor will not resume from a guess"
+)
+
+
+def load_project(store: ProjectStore) -> ProjectState | None:
+    """The persisted state of ``store``'s project, or ``None`` if it has none.
+
+    A state file that cannot be read or decoded, or that belongs to another project, raises
+    ``StateFileError`` naming the file: resuming from a guess is not allowed.
+    """
+    path = str(store.dir / TASK_STATE_PATH)
+    try:
+        state = decode_state(store.read(TASK_STATE_PATH))
+    except FileNotFoundError:
+        return None
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        problem = f"the project state is damaged ({str(exc)[:300]})"
+    except UnicodeDecodeError:
+        problem = "the project state is not UTF-8 text"
+    except (PathPolicyError, OSError) as exc:
+        problem = f"the project state cannot be read ({str(exc)[:300]})"
+    else:
+        if state.project_id == store.project_id:
+            return state
+        problem = f"the project state belongs to project {state.project_id!r}"
+    raise StateFileError(path, problem, STATE_REMEDY)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import time
 import uuid
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import anyio
 import msgspec
@@ -26,11 +26,13 @@ from humangr.contracts import (
     AgentResult,
     ArtifactRef,
     DeadLetter,
+    Handoff,
     HumanLayerReport,
     Outcome,
     ReportQuery,
     ReportReply,
     ResponseStatus,
+    WorkOrder,
     decode,
     encode,
 )
@@ -38,13 +40,48 @@ from humangr.engine.actor import ActorContext
 from humangr.engine.bus import Msg
 from humangr.engine.errors import BusError, ContractError
 from humangr.engine.pipeline.context import review_diff, review_findings
-from humangr.engine.pipeline.ledger import Held, ReviewRecord
+from humangr.engine.pipeline.ledger import Held, ReviewRecord, WorkLedger
 from humangr.engine.review import action_hash
+from humangr.engine.storage import ProjectStore
 
 from .pipeline_files import current
 
-if TYPE_CHECKING:
-    from .pipeline_supervisor import PipelineSupervisor
+
+class Settling(Protocol):
+    """What the Dev reviews need of the pipeline Supervisor that owns them."""
+
+    ledger: WorkLedger
+    max_diff_bytes: int
+    decision_timeout: float
+    report_timeout: float
+
+    def store_of(self, project_id: str) -> ProjectStore:
+        """The files of a project."""
+        ...
+
+    async def settle(self, held: Held, status: ResponseStatus, **fields: Any) -> None:
+        """End an order with its hand-off."""
+        ...
+
+    async def finish_write(self, held: Held) -> None:
+        """Write an order's artifacts and hand it off."""
+        ...
+
+    def handoff(
+        self,
+        order: WorkOrder,
+        status: ResponseStatus,
+        *,
+        to: AgentName = AgentName.MONITOR,
+        **fields: Any,
+    ) -> Handoff:
+        """The hand-off that ends ``order``."""
+        ...
+
+    async def publish_handoff(self, handoff: Handoff) -> None:
+        """Publish a hand-off to the Monitor."""
+        ...
+
 
 __all__ = ["DevReviews"]
 
@@ -56,7 +93,7 @@ ACTION_PREFIX = "dev-"
 class DevReviews:
     """Submits Dev outputs, acts on their decisions, and takes reviews up after a restart."""
 
-    def __init__(self, supervisor: PipelineSupervisor, ctx: ActorContext) -> None:
+    def __init__(self, supervisor: Settling, ctx: ActorContext) -> None:
         self.sup = supervisor
         self.ctx = ctx
         self.unconfirmed: dict[str, str] = {}

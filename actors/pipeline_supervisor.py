@@ -49,10 +49,11 @@ from humangr.engine.pipeline.ledger import Held, OrderRecord, WorkLedger
 from humangr.engine.state import MemoryStateStore, StateStore
 from humangr.engine.storage import ProjectStore, resolve_root
 
+from .monitor import MonitorActor
 from .pipeline_files import envelope_for, mismatch, order_is_live, refused, write_if_live
 from .pipeline_review import DevReviews
 
-__all__ = ["WRITE_RETRIES", "PipelineSupervisor"]
+__all__ = ["WRITE_RETRIES", "PipelineSupervisor", "serve_actors"]
 
 log = logging.getLogger("humangr.pipeline")
 R = ResponseStatus
@@ -443,3 +444,13 @@ class PipelineSupervisor(Actor):
                     held, R.BLOCKED, reason=f"no answer from {held.record.order.agent}"
                 )
         await self.reviews.sweep(now)
+
+
+def serve_actors(
+    *, llm: object = None, root: Path | str, state: StateStore | None = None
+) -> list[Actor]:
+    """The ``monitor`` role of ``humangr serve``: the pipeline Supervisor (its orders and
+    reviews in ``state``) and the Monitor (its projects in their ``TASK_STATE.json``); run one
+    of each per deployment. The Supervisor comes first, so it listens before the Monitor
+    issues the pending orders again."""
+    return [PipelineSupervisor(root, state=state), MonitorActor(root)]

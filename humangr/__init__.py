@@ -36,6 +36,9 @@ if TYPE_CHECKING:
         VetoLevel,
     )
     from humangr.engine.config import ReviewConfig
+    from humangr.engine.llm import ScriptedLLM
+    from humangr.engine.signing import verify_decision
+    from humangr.engine.trust import UNSIGNED_NOTE
     from humangr.errors import (
         ConfigError,
         ContractError,
@@ -47,9 +50,6 @@ if TYPE_CHECKING:
         SignatureError,
         SubmissionRefused,
     )
-    from humangr.engine.llm import ScriptedLLM
-    from humangr.engine.signing import verify_decision
-    from humangr.engine.trust import UNSIGNED_NOTE
     from humangr.testing import (
         HumangrTestEngine,
         KitError,

@@ -39,7 +39,7 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "actions"
 def pipeline_actors(root: Path) -> list[Actor]:
     """The actors of ``humangr serve --role monitor`` and ``--role agents``."""
     from humangr.actors.agent import serve_actors as agents
-    from humangr.actors.monitor import serve_actors as monitor
+    from humangr.actors.pipeline_supervisor import serve_actors as monitor
 
     return [*monitor(root=root), *agents(llm=ScriptedLLM([]), root=root)]
 

@@ -20,10 +20,10 @@ import msgspec
 from humangr.contracts import PipelineCommand, TaskState, TaskStatus
 from humangr.engine.errors import EngineError
 
-from .flow import Step
 from .orders import QA_MODE, log, new_order
 from .project import COMMANDS_LIMIT, CommandRecord, ProjectState, Resume, round_key
 from .states import transition
+from .step import Step
 from .tasks import finish_task, rework_step, start_next_task
 
 __all__ = ["CommandRefused", "apply_command", "human_inputs"]

@@ -9,7 +9,6 @@ and remembers in ``resume`` the step a human's ``unblock`` re-orders (``engine.p
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import datetime
 
 import msgspec
@@ -21,13 +20,13 @@ from humangr.contracts import (
     ResponseStatus,
     TaskState,
     TaskStatus,
-    WorkOrder,
 )
 
 from .backlog import BacklogError, order_tasks, parse_backlog
 from .orders import DEV_MODE, QA_MODE, STAGE_STEPS, log, new_order, render_findings
 from .project import ProjectState, Resume, Stage
 from .states import transition
+from .step import Step, block
 from .tasks import finish_task, rework_resume, rework_step, start_next_task
 
 __all__ = ["BACKLOG_PATH", "Step", "block", "on_handoff", "start_project"]
@@ -47,16 +46,6 @@ _NEXT_STAGE = {
     "cto_validate_engineer": "backlog",
     "backlog": "cto_validate_backlog",
 }
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """The outcome of one event: the new state, the orders to publish, whether it changed."""
-
-    project: ProjectState
-    orders: tuple[WorkOrder, ...] = ()
-    changed: bool = True
-    note: str = ""
 
 
 def start_project(start: PipelineStart, *, run_id: str, now: datetime) -> Step:
@@ -80,24 +69,6 @@ def _stage(
     project = msgspec.structs.replace(project, stage=stage)
     project, order = new_order(project, agent, mode, task=task, inputs=inputs, now=now)
     return Step(project, (order,))
-
-
-def block(
-    project: ProjectState, owner: str, reason: str, now: datetime, *, resume: Resume | None = None
-) -> Step:
-    """The project ends ``blocked`` with ``owner`` named and ``reason`` given; ``resume`` is
-    what a human's ``unblock`` would re-order (``None``: nothing, only ``cancel``)."""
-    project = msgspec.structs.replace(
-        project,
-        state="blocked",
-        pending=None,
-        waiting_human=False,
-        next_owner=owner,
-        blocked_owner=owner,
-        reason=reason[:2_000],
-        resume=resume,
-    )
-    return Step(log(project, f"BLOCKED (owner {owner}): {reason}", now))
 
 
 def _retry(project: ProjectState) -> Resume | None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -13,9 +12,7 @@ from humangr.contracts import AgentName, TaskState, TaskStatus
 from .orders import DEV_MODE, log, new_order
 from .project import ProjectState, Resume
 from .states import transition
-
-if TYPE_CHECKING:
-    from .flow import Step
+from .step import Step, block
 
 __all__ = ["finish_task", "rework_resume", "rework_step", "start_next_task"]
 
@@ -31,7 +28,6 @@ def finish_task(project: ProjectState, task: TaskState) -> ProjectState:
 def _finish_project(project: ProjectState, now: datetime) -> Step:
     """Every task is done or cancelled: ``done`` if at least one was delivered, else
     ``cancelled`` (nothing was delivered)."""
-    from .flow import Step
 
     done = [t.task_id for t in project.tasks if t.status is S.DONE]
     cancelled = [t.task_id for t in project.tasks if t.status is S.CANCELLED]
@@ -56,7 +52,6 @@ def _finish_project(project: ProjectState, now: datetime) -> Step:
 def start_next_task(project: ProjectState, now: datetime) -> Step:
     """Assign the next new task to the Dev, or finish the project when every task is done
     or cancelled."""
-    from .flow import Step, block
 
     task = next((t for t in project.tasks if t.status is S.NEW), None)
     if task is None:
@@ -113,7 +108,6 @@ def rework_step(
     extra_task: str = "",
 ) -> Step:
     """Send ``task`` back to the Dev (one more rework and attempt) with ``resume``'s order."""
-    from .flow import Step
 
     changes = {"rework": task.rework + 1, "attempt": task.attempt + 1}
     if task.status is S.IN_PROGRESS:

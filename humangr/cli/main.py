@@ -43,7 +43,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "mcp",
         "serve the review as MCP tools (validate, test_action, get_report, list_layers)",
     ),
-    "pipeline": ("pipeline", "run the agent pipeline (CTO → … → QA)"),
+    "pipeline": ("pipeline_commands", "run the agent pipeline (CTO → … → QA)"),
     "checks-eval": (
         "checks_eval",
         "score the local checks on a labelled folder of code and of agents' tool calls",

@@ -50,7 +50,10 @@ __all__ = [
 
 log = logging.getLogger("humangr.serve")
 ROLES = ("supervisor", "layers", "agents", "monitor", "all")
-PIPELINE_ROLES = {"agents": "humangr.actors.agent", "monitor": "humangr.actors.monitor"}
+PIPELINE_ROLES = {
+    "agents": "humangr.actors.agent",
+    "monitor": "humangr.actors.pipeline_supervisor",
+}
 """Roles served by the pipeline's actors, and the module that must provide them."""
 PIPELINE_HOOK = "serve_actors"
 """``serve_actors(*, llm, root, state) -> Sequence[Actor]`` in a pipeline role's module."""

@@ -8,11 +8,12 @@ import re
 import threading
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, ParamSpec, TypeVar, cast, overload
+from typing import Any, Literal, ParamSpec, Protocol, TypeVar, cast, overload
 
 import anyio.from_thread
+from anyio.lowlevel import EventLoopToken
 
-from humangr.contracts import Outcome, ToolKind
+from humangr.contracts import ActionContext, HumanLayerReport, Outcome, ToolKind
 from humangr.contracts.review import TOOL_NAME_PATTERN
 from humangr.contracts.types import MAX_DIFF_BYTES
 from humangr.engine.errors import ConfigError, EngineError, Rejected
@@ -27,8 +28,38 @@ from .tool_call import (
     tool_action,
 )
 
-if TYPE_CHECKING:
-    from .client import Client
+
+class Reviewer(Protocol):
+    """What a guard needs of its client (``Client`` is one)."""
+
+    @property
+    def agent_id(self) -> str:
+        """The agent the client submits as."""
+        ...
+
+    @property
+    def closed(self) -> bool:
+        """Whether the client was closed."""
+        ...
+
+    @property
+    def token(self) -> EventLoopToken:
+        """The client's event loop, for calls from other threads."""
+        ...
+
+    loop_thread: int | None
+    """The thread the client's event loop runs in."""
+
+    async def review(
+        self,
+        action: ActionContext | Mapping[str, Any],
+        *,
+        final: bool = False,
+        timeout: float | None = None,
+    ) -> HumanLayerReport:
+        """Submit ``action`` and return its checked decision."""
+        ...
+
 
 __all__ = ["Guard", "Guarding", "NeedsReview", "ToolOptions"]
 
@@ -85,7 +116,7 @@ class Guard:
 
     def __init__(
         self,
-        client: Client,
+        client: Reviewer,
         *,
         agent_id: str | None,
         action_type: str,
@@ -212,7 +243,7 @@ class Guarding:
     """``guard`` for a client: ``@hg.guard`` or ``@hg.guard(agent_id=..., ...)``. The client
     says which ``Client`` reviews the calls and whether only sync functions may be guarded."""
 
-    def _guard_target(self) -> tuple[Client, bool]:
+    def _guard_target(self) -> tuple[Reviewer, bool]:
         raise NotImplementedError
 
     @overload

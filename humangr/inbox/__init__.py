@@ -7,8 +7,9 @@ with a token of ``load_reviewers``. Templates and static files ship in this pack
 
 from __future__ import annotations
 
-from .app import Inbox, InboxSettings, create_app
+from .app import Inbox, InboxSettings
 from .live import Hub, LiveEvent
+from .routes import create_app
 from .server import Tls, is_loopback, serve_inbox
 from .tokens import ENV_TOKENS, Reviewers, load_reviewers, parse_tokens
 

@@ -9,11 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
-from starlette.routing import Mount, Route
-from starlette.staticfiles import StaticFiles
+from starlette.responses import HTMLResponse, PlainTextResponse, Response
 
 from humangr.engine.metrics import Metrics
 from humangr.render.diff import printable
@@ -22,11 +19,10 @@ from humangr.reviewing import Channel
 from .limits import SignInLimiter
 from .live import Hub
 from .pages import age, time_left
-from .security import SecurityHeaders
 from .sessions import COOKIE, Session, Sessions
 from .tokens import Reviewers
 
-__all__ = ["HERE", "Inbox", "InboxSettings", "create_app"]
+__all__ = ["HERE", "Inbox", "InboxSettings"]
 
 HERE = Path(__file__).resolve().parent
 
@@ -158,27 +154,3 @@ class Inbox:
         """A refused request: counted, answered in one line."""
         self.metrics.inbox_refused.labels(reason=reason).inc()
         return PlainTextResponse(message + "\n", status_code=status)
-
-
-def create_app(inbox: Inbox) -> Starlette:
-    """The inbox's ASGI app."""
-    from . import events, handlers
-
-    routes = [
-        Route("/", lambda _: RedirectResponse("/reviews", 303)),
-        Route("/healthz", lambda _: PlainTextResponse("ok\n")),
-        Route("/signin", handlers.signin_page, methods=["GET"]),
-        Route("/signin", handlers.signin, methods=["POST"]),
-        Route("/signout", handlers.signout, methods=["POST"]),
-        Route("/reviews", handlers.review_list, methods=["GET"]),
-        Route("/reviews/rows", handlers.review_rows, methods=["GET"]),
-        Route("/reviews/open", handlers.open_review, methods=["GET"]),
-        Route("/reviews/{id}", handlers.review, methods=["GET"]),
-        Route("/reviews/{id}/resolve", handlers.resolve_review, methods=["POST"]),
-        Route("/events", events.live_events, methods=["GET"]),
-        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
-    ]
-    app = Starlette(routes=routes)
-    app.state.inbox = inbox
-    app.add_middleware(SecurityHeaders)
-    return app

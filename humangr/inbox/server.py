@@ -18,8 +18,9 @@ from humangr.engine.errors import ConfigError
 from humangr.engine.metrics import Metrics
 from humangr.reviewing import Channel
 
-from .app import Inbox, InboxSettings, create_app
+from .app import Inbox, InboxSettings
 from .live import Hub
+from .routes import create_app
 from .tokens import Reviewers
 
 __all__ = ["GRACE_S", "Tls", "is_loopback", "listen", "serve_inbox"]

@@ -27,7 +27,9 @@ def test_a_pipeline_role_this_build_lacks_is_refused_clearly() -> None:
 
 def test_all_is_the_review_plus_the_pipeline_roles_that_exist() -> None:
     assert resolve_roles("all", MISSING) == (("supervisor", "layers"), {})
-    roles, factories = resolve_roles("all", {**MISSING, "monitor": "humangr.actors.monitor"})
+    roles, factories = resolve_roles(
+        "all", {**MISSING, "monitor": "humangr.actors.pipeline_supervisor"}
+    )
     assert roles == ("supervisor", "layers", "monitor")
     assert set(factories) == {"monitor"}
     with pytest.raises(ConfigError, match="unknown role"):

@@ -199,8 +199,7 @@ def test_the_cli_exits_1_when_the_project_blocks(tmp_path: Path) -> None:
 
 
 def test_serve_role_monitor_runs_the_monitor_and_the_pipeline_supervisor(tmp_path: Path) -> None:
-    from humangr.actors.monitor import serve_actors
-    from humangr.actors.pipeline_supervisor import PipelineSupervisor
+    from humangr.actors.pipeline_supervisor import PipelineSupervisor, serve_actors
 
     actors = serve_actors(llm=None, root=tmp_path)
     assert [type(a) for a in actors] == [PipelineSupervisor, MonitorActor]
