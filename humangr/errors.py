@@ -5,6 +5,7 @@ each message says what was wrong and what to do.
 
     HumangrError
     ├── ConfigError (ValueError)           a setting cannot work; the message names it
+    │   ├── ReplicaMismatch                a stream or bucket has another replica count
     │   └── ScriptError                    a ScriptedLLM script line is malformed
     ├── ContractError (ValueError)         a payload does not match its contract (.path)
     │   └── ArgumentError                  a guarded call's argument cannot be reviewed faithfully
@@ -57,6 +58,7 @@ from humangr.engine.errors import (
     NoRespondersError,
     PathPolicyError,
     Rejected,
+    ReplicaMismatch,
     ReviewTimeout,
     SignatureError,
     SlowConsumerError,
@@ -95,6 +97,7 @@ __all__ = [
     "NoScriptMatch",
     "PathPolicyError",
     "Rejected",
+    "ReplicaMismatch",
     "ReviewError",
     "ReviewTimeout",
     "ScriptError",

@@ -14,6 +14,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CORE = ("contracts", "engine", "actors")
 INTERNAL = {
     "BudgetExceeded": "the checks' analysis budget, raised and caught inside one check run",
+    "RetryAfterRefused": "raised by the SDK middleware, turned into an LLMTransportError",
 }
 """Public-looking exception classes that never leave their module, and why."""
 

@@ -5,6 +5,7 @@ imports, type-only and function-level ones included."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Collection
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,7 +31,9 @@ def _layer(module: str) -> str:
     return "front"
 
 
-def _imports(path: Path, module: str) -> list[tuple[int, str]]:
+def _imports(
+    path: Path, module: str, modules: Collection[str] | None = None
+) -> list[tuple[int, str]]:
     tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     found: list[tuple[int, str]] = []
@@ -43,9 +46,14 @@ def _imports(path: Path, module: str) -> list[tuple[int, str]]:
                 target = ".".join([*base, *([node.module] if node.module else [])])
             else:
                 target = node.module or ""
-            found.append((node.lineno, target))
-            # `from humangr import cli` names a module too
-            found += [(node.lineno, f"{target}.{alias.name}") for alias in node.names]
+            for alias in node.names:
+                named = f"{target}.{alias.name}"
+                if modules is None:
+                    # `from humangr import cli` names a module too
+                    found += [(node.lineno, target), (node.lineno, named)]
+                else:
+                    # a submodule imported from its package depends on the submodule only
+                    found.append((node.lineno, named if named in modules else target))
     return [(line, name) for line, name in found if name.split(".")[0] == "humangr"]
 
 
@@ -103,3 +111,74 @@ def test_arrows_run_one_way() -> None:
     matched = {_known(file, name) for file, name in found}
     gone = sorted(f"{file}: {name}" for file, name in KNOWN if (file, name) not in matched)
     assert gone == [], "these no longer import against the arrows: remove them from KNOWN"
+
+
+def _graph() -> dict[str, set[str]]:
+    """Module → the modules of ours it imports (type-only and function-level imports too)."""
+    paths = {
+        _module(path): path
+        for folder in (ROOT / "humangr", *(ROOT / f for f in CORE))
+        for path in folder.rglob("*.py")
+    }
+
+    def owner(name: str) -> str:
+        while name and name not in paths:
+            name = name.rpartition(".")[0]
+        return name
+
+    graph: dict[str, set[str]] = {}
+    for module, path in paths.items():
+        targets = {owner(name) for _line, name in _imports(path, module, paths)}
+        graph[module] = {t for t in targets if t and t != module and t != "humangr"}
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan, iteratively)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph.get(child, ())))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def test_no_import_cycles_at_any_level() -> None:
+    assert _cycles(_graph()) == []
+
+
+def test_the_cycle_finder_finds_cycles() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
+    assert _cycles(graph) == [["a", "b", "c"]]

@@ -10,22 +10,32 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Protocol
 
 import anyio
 
-from humangr.contracts import DeadLetter, decode, encode
+from humangr.contracts import DeadLetter, Subjects, decode, encode
 from humangr.engine.backoff import Backoff
-from humangr.engine.bus import Msg
+from humangr.engine.bus import Bus, Msg
 from humangr.engine.errors import ContractError, MessageRefused
 from humangr.engine.letters import dead_letter
+from humangr.engine.metrics import Metrics
 from humangr.engine.redact import redact_secrets
 
 from .base import Route
-from .letters import correlation_of, payload_correlation
+from .letters import LetterBook, correlation_of, payload_correlation
+from .settings import ActorStats, SupervisionPolicy
 
-if TYPE_CHECKING:
-    from .system import ActorStats, ActorSystem
+
+class Host(Protocol):
+    """What a delivery needs of the actor system it runs in (``ActorSystem`` is one)."""
+
+    bus: Bus
+    subjects: Subjects
+    metrics: Metrics
+    policy: SupervisionPolicy
+    letters: LetterBook
+
 
 __all__ = ["Delivery", "settle", "single"]
 
@@ -36,7 +46,7 @@ _AGENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 class Delivery:
     """Decodes, handles and settles the messages of one actor."""
 
-    def __init__(self, system: ActorSystem, actor_name: str, stats: ActorStats) -> None:
+    def __init__(self, system: Host, actor_name: str, stats: ActorStats) -> None:
         self.system = system
         self.actor_name = actor_name
         self.stats = stats

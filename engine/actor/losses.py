@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import anyio
 from anyio.abc import TaskStatus
@@ -27,14 +27,12 @@ from humangr.engine.errors import BusClosedError, SlowConsumerError
 from humangr.engine.letters import dead_letter
 
 from .base import Route
+from .delivery import Delivery
 from .letters import payload_correlation
-
-if TYPE_CHECKING:
-    from .delivery import Delivery
 
 __all__ = ["exhausted_letter", "report_exhausted", "report_slow_consumer"]
 
-Owner = Callable[[Exhausted], "tuple[Delivery, Route[Any]]"]
+Owner = Callable[[Exhausted], tuple[Delivery, Route[Any]]]
 """The delivery and route that report an exhausted message (by its consumer)."""
 _REOPEN_S = 1.0
 _LETTER_S = 10.0
