@@ -50,8 +50,8 @@ def current_policy_version(
 ) -> str:
     """The policy version of ``config`` with the shipped prompts: the layer table, the prompts,
     the thresholds, the repair budget, adaptive redundancy, the unsafe switch, whether the
-    layers run LLM runs, and the layers that review (``layers``, by default the configured
-    ones)."""
+    layers run LLM runs, the layers that review (``layers``, by default the configured
+    ones) and the policy file's sha256 (``config.rules``)."""
     chosen = config.layers if layers is None else tuple(layers)
     thresholds = {
         "llm_review": llm_review,
@@ -61,6 +61,8 @@ def current_policy_version(
         "unsafe_policy": config.unsafe_policy,
         "review_layers": sorted(lid.value for lid in chosen),
     }
+    if config.rules is not None:
+        thresholds["policy_file"] = config.rules.digest
     if config.allowed_hosts or config.allowed_email_domains:
         thresholds["allowed_hosts"] = sorted({h.lower() for h in config.allowed_hosts})
         thresholds["allowed_email_domains"] = sorted(

@@ -46,6 +46,14 @@ from humangr.engine.errors import (
     SignatureError,
     StateError,
 )
+from humangr.engine.policy import (
+    LOCAL_CHECKS,
+    Effect,
+    PolicyDecision,
+    decide,
+    policy_report,
+    suppress,
+)
 from humangr.engine.review import (
     ReviewError,
     action_hash,
@@ -94,6 +102,8 @@ class _Review:
     settled_by_rules: bool = False
     tasks: dict[LayerID, str] = field(default_factory=dict)
     """The digest of the task sent to each layer: a report must name it."""
+    policy: PolicyDecision | None = None
+    """What the policy file decided (``None``: no policy file)."""
 
     @property
     def action_id(self) -> str:
@@ -193,6 +203,13 @@ class SupervisorActor(Actor):
             on_damaged=functools.partial(report_damaged, ctx),
         )
         await self.state.open()
+        policy = self.config.rules
+        if policy is not None:
+            ctx.metrics.start_policy(
+                [(r.id, r.effect.value) for r in policy.rules]
+                + [("default", policy.default.value)],
+                [s.id for s in policy.suppressions],
+            )
         self.outbox = DecisionOutbox(ctx, self.state, self.signing_key)
         self.humans = HumanReviews(ctx, self.state, self.outbox)
         if self.llm_review and not self.trusted_workers:
@@ -218,10 +235,14 @@ class SupervisorActor(Actor):
     async def _review(self, submitted: ActionSubmitted, expected: tuple[LayerID, ...]) -> None:
         digest = action_hash(submitted.action)
         planned = self.config.gate.runs_per_layer if self.llm_review else 0
-        rules = {
-            lid: await self._checks.findings(digest, submitted.action, lid) for lid in expected
-        }
-        review = _Review(submitted, digest, expected, planned, rules, time.perf_counter())
+        decision = self._policy_decision(submitted)
+        rules: dict[LayerID, list[Finding]] = {lid: [] for lid in expected}
+        if decision is None or decision.effect is not Effect.DENY:  # deny needs no check
+            for lid in expected:
+                rules[lid] = await self._checks.findings(digest, submitted.action, lid)
+            rules = self._suppressed(submitted, rules)
+        started = time.perf_counter()
+        review = _Review(submitted, digest, expected, planned, rules, started, policy=decision)
         self._reviews[submitted.action_id] = review
         metrics = self._ctx.metrics
         metrics.actions_submitted.inc()
@@ -244,6 +265,39 @@ class SupervisorActor(Actor):
             "(a client older than the per-agent submit subjects: upgrade it)",
             correlation_id=message.action_id,
         )
+
+    def _policy_decision(self, submitted: ActionSubmitted) -> PolicyDecision | None:
+        """What the policy file decides (``None``: no policy file); a policy that cannot be
+        evaluated sends the action to the layers: never an allow."""
+        policy = self.config.rules
+        if policy is None:
+            return None
+        try:
+            decision = decide(policy, submitted.action)
+        except Exception:
+            log.error(
+                "policy of %s failed; the layers review it", submitted.action_id, exc_info=True
+            )
+            decision = PolicyDecision(Effect.REVIEW, reason="the policy could not be evaluated")
+        rule = decision.rule_id or "default"
+        self._ctx.metrics.policy_decisions.labels(rule=rule, effect=decision.effect.value).inc()
+        return decision
+
+    def _suppressed(
+        self, submitted: ActionSubmitted, rules: dict[LayerID, list[Finding]]
+    ) -> dict[LayerID, list[Finding]]:
+        """The rule findings with the policy's suppressions marked (none if that fails)."""
+        policy = self.config.rules
+        if policy is None or not policy.suppressions:
+            return rules
+        try:
+            marked, applied = suppress(policy, submitted.action, rules)
+        except Exception:
+            log.error("suppressions of %s failed; none applied", submitted.action_id, exc_info=True)
+            return rules
+        for sid in applied:
+            self._ctx.metrics.suppressions_applied.labels(suppression=sid).inc()
+        return marked
 
     def _uncount(self, review: _Review) -> None:
         if review.counted:
@@ -317,9 +371,10 @@ class SupervisorActor(Actor):
             for lid in review.expected
         }
         rejected = is_settled(rules_only, review.expected, settings=self.config.gate)
-        if rejected is Outcome.REJECTED or review.planned == 0:
+        decided = review.policy is not None and review.policy.effect is not Effect.REVIEW
+        if decided or rejected is Outcome.REJECTED or review.planned == 0:
             review.results = rules_only
-            review.settled_by_rules = review.planned > 0
+            review.settled_by_rules = review.planned > 0 and not decided
             await self._decide(review, early=False)
             return
         first = tuple(lid for lid in review.expected if lid is not FINAL_LAYER)
@@ -419,6 +474,9 @@ class SupervisorActor(Actor):
             ]
         if review.settled_by_rules:
             notes = ["settled by local checks: no LLM call was needed", *notes]
+        decision = review.policy
+        if decision is not None and decision.effect is Effect.REVIEW and decision.rule_id:
+            notes = [f"policy rule {decision.rule_id}: review", *notes]
         report = build_report(
             report_id=f"rpt-{uuid.uuid4().hex[:20]}",
             action_id=submitted.action_id,
@@ -431,7 +489,12 @@ class SupervisorActor(Actor):
             settings=self.config.gate,
             policy_notes=notes,
         )
-        report = msgspec.structs.replace(report, cost=self._cost(review))
+        by_rules = review.settled_by_rules or review.planned == 0
+        report = msgspec.structs.replace(
+            report, cost=self._cost(review), decided_by=LOCAL_CHECKS if by_rules else "layers"
+        )
+        if decision is not None:
+            report = policy_report(report, decision)
         if not early:
             return report
         skipped = {
@@ -455,11 +518,12 @@ class SupervisorActor(Actor):
                 early_exit += per_layer
             elif result.status is not LayerStatus.ERROR and not review.settled_by_rules:
                 adaptive += max(0, result.planned_runs - result.executed_runs)
+        by_policy = review.policy is not None and review.policy.effect is not Effect.REVIEW
         cost = review_cost(
             review.runs,
             self.config.prices,
             calls_planned=planned,
-            saved_by_rules=planned if review.settled_by_rules else 0,
+            saved_by_rules=planned if review.settled_by_rules or by_policy else 0,
             saved_by_adaptive=adaptive,
             saved_by_early_exit=early_exit,
         )

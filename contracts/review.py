@@ -176,6 +176,11 @@ class Finding(_Frozen, frozen=True, kw_only=True):
     """For a tool call: the argument the finding concerns (``command``, ``headers.Cookie``)."""
     tool: ToolName | None = None
     """For a tool call: the tool's name, so a reason reads "argument `command` of bash: …"."""
+    suppressed_by: Annotated[str, Meta(max_length=64)] = ""
+    """The id of the policy's ``[[suppress]]`` entry that matched this local-check finding:
+    it stays in the report and vetoes nothing (empty: not suppressed)."""
+    suppression_reason: ShortText = ""
+    """The suppression's reason, as the policy file gives it."""
 
 
 class LayerRunResult(_Frozen, frozen=True, kw_only=True):
@@ -360,6 +365,11 @@ class HumanLayerReport(_Frozen, frozen=True, kw_only=True):
     signed_parts: Annotated[dict[PartName, PartDigest], Meta(max_length=64)] = {}
     """A short digest of each part of the report as it was signed (``layer_results.HL3``,
     ``blocking_reasons``…), so ``humangr verify`` can name the part changed after signing."""
+    decided_by: Annotated[str, Meta(max_length=80)] = ""
+    """What decided the outcome: ``rule:<id>`` (a rule of the policy file), ``policy default``
+    (the policy's default effect), ``layers`` (the review layers), ``local checks`` (the local
+    checks alone settled it); a human's later resolution keeps it and sets ``resolved_by``.
+    Empty in reports of older Supervisors."""
 
 
 Decision = HumanLayerReport

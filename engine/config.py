@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from humangr.contracts import LayerID, VetoLevel
 from humangr.contracts.types import MAX_DIFF_BYTES
@@ -12,6 +13,9 @@ from humangr.engine.checks.options import CheckOptions
 from humangr.engine.errors import ConfigError
 from humangr.engine.review import DEFAULT_SETTINGS, GateSettings
 from humangr.engine.review.cost import DEFAULT_PRICES, ModelPrice
+
+if TYPE_CHECKING:
+    from humangr.engine.policy import Policy
 
 __all__ = [
     "ALL_LAYERS",
@@ -137,6 +141,10 @@ class ReviewConfig:
     host is outside, so secrets or personal data sent anywhere are reported."""
     allowed_email_domains: tuple[str, ...] = ()
     """Domains e-mail may carry personal data to; empty: every domain is outside."""
+    rules: Policy | None = None
+    """The policy file's rules and suppressions (``--policy FILE``; ``load_policy``), applied
+    before any layer runs; its sha256 is part of the policy version. ``None``: every action is
+    reviewed by the layers."""
 
     def __post_init__(self) -> None:
         if not self.layers:
@@ -177,6 +185,9 @@ class ReviewConfig:
         if self.partial or self.layers != ALL_LAYERS:
             notes.append(f"partial review: {', '.join(lid.value for lid in self.layers)}")
         notes += [f"unsafe policy: {weak}" for weak in weaker_settings(self)]
+        if self.rules is not None:
+            name = self.rules.source.rsplit("/", 1)[-1][:60]
+            notes.append(f"policy file {name} ({self.rules.digest[:12]})")
         return notes
 
     @staticmethod

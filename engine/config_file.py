@@ -11,6 +11,7 @@ Every ``ReviewConfig`` setting may be given at the top level, the gate threshold
     report_retention_s = 2592000
     allowed_hosts = ["api.example.com", "*.internal.example.com"]   # tool calls may send data
     allowed_email_domains = ["example.com"]
+    policy = "policy.toml"          # a policy file, relative to this file (README, Policies)
 
     [gate]
     runs_per_layer = 3
@@ -71,6 +72,7 @@ class _File(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     allowed_hosts: list[str] | None = None
     allowed_email_domains: list[str] | None = None
     nats: _Nats | None = None
+    policy: str | None = None
 
 
 def review_config(base: ReviewConfig | None = None, **settings: Any) -> ReviewConfig:
@@ -86,7 +88,11 @@ def load_review_config(path: Path | str) -> ReviewConfig:
     """The ``ReviewConfig`` a TOML file describes (defaults for what it leaves out)."""
     path = Path(path)
     found = _load(path)
-    values = {f: getattr(found, f) for f in found.__struct_fields__ if f != "nats"}
+    values = {f: getattr(found, f) for f in found.__struct_fields__ if f not in ("nats", "policy")}
+    if found.policy is not None:
+        from .policy import load_policy
+
+        values["rules"] = load_policy(path.parent / found.policy)
     if found.prices is not None:
         values["prices"] = {
             **DEFAULT_PRICES,

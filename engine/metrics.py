@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from humangr.contracts import ReviewCost, Usage
 
 __all__ = [
@@ -254,6 +256,19 @@ class Metrics:
             "Pages dropped from the live updates because they fell behind.",
             registry=r,
         )
+        self.policy_decisions = Counter(
+            "humangr_policy_decisions",
+            "Actions the policy file decided, by rule id (``default``: no rule matched) and effect "
+            "(allow, review, ask, deny).",
+            ["rule", "effect"],
+            registry=r,
+        )
+        self.suppressions_applied = Counter(
+            "humangr_suppressions_applied",
+            "Local-check findings marked suppressed, by the policy's suppression id.",
+            ["suppression"],
+            registry=r,
+        )
         self._start_at_zero()
         # labelled children of the hot paths, looked up once
         self._llm_calls: dict[str, Counter] = {}
@@ -319,6 +334,14 @@ class Metrics:
             tokens["cache_read"].inc(usage.cache_read_tokens)
         if usage.cache_write_tokens:
             tokens["cache_write"].inc(usage.cache_write_tokens)
+
+    def start_policy(self, rules: Iterable[tuple[str, str]], suppressions: Iterable[str]) -> None:
+        """Start the series of a loaded policy at zero: each ``(rule id, effect)`` (the default
+        as ``("default", effect)``) and each suppression id."""
+        for rule, effect in rules:
+            self.policy_decisions.labels(rule=rule, effect=effect)
+        for suppression in suppressions:
+            self.suppressions_applied.labels(suppression=suppression)
 
     def set_breaker(self, agent: str, mode: str, state: str) -> None:
         """Set ``humangr_breaker_state{agent,mode}`` from a state name of ``BREAKER_STATES``."""

@@ -17,6 +17,8 @@ Choices where the design leaves room:
   (``votes >= settings.confirm_votes``) and unconfirmed findings are both kept in
   ``merged_findings``; unconfirmed ones never raise the veto (only run vetoes vote). A merged
   finding's severity is the one at least ``confirm_votes`` of its runs reach.
+* A rule finding the policy suppressed (``suppressed_by``) is kept but sets neither status nor
+  veto.
 * Rule findings are added once with ``source=rules`` and ``votes = max(valid runs,
   confirm_votes)``, so they read as confirmed; see ``is_confirmed``.
 """
@@ -164,8 +166,9 @@ def consensus(
     power = LAYERS[layer_id].veto_power
     ordered_runs = sorted(runs, key=lambda r: r.run_number)
     valid = [r for r in ordered_runs if r.status in VOTING_STATUSES]
-    rules_status = run_status(rule_findings)
-    rules_veto = run_veto(rule_findings, power)
+    active = [f for f in rule_findings if not f.suppressed_by]  # suppressed: veto nothing
+    rules_status = run_status(active)
+    rules_veto = run_veto(active, power)
     rules = _rule_findings(layer_id, rule_findings, max(len(valid), settings.confirm_votes))
     findings = _order(_merge_llm(layer_id, valid, settings) + rules, settings)
 

@@ -96,7 +96,7 @@ def _where(f: Finding) -> str:
 
 
 def _veto_reason(label: str, r: ConsensusResult) -> str:
-    blocking = [f for f in r.merged_findings if f.severity >= Severity.HIGH]
+    blocking = [f for f in r.merged_findings if f.severity >= Severity.HIGH and not f.suppressed_by]
     named = [f for f in blocking if is_confirmed(f)] or blocking
     parts = [f"{_argument(f)}{f.title}{_where(f)}" for f in named[:_SHOWN_FINDINGS]]
     if len(named) > _SHOWN_FINDINGS:

@@ -346,6 +346,13 @@ async def _bench_tools(args: argparse.Namespace) -> int:
         f"p99 {guard['p99_ms']} ms over {guard['calls']} calls ({guard['approved']} approved, "
         f"{guard['stopped']} stopped)"
     )
+    policy = results["policy"]
+    print(
+        f"guarded call decided by a rule of a {policy['rules']}-rule policy (no layer task, no "
+        f"LLM call): p50 {policy['p50_ms']} ms  p99 {policy['p99_ms']} ms over "
+        f"{policy['calls']} calls (allow p50 {policy['allow_p50_ms']} ms, with the local checks; "
+        f"deny p50 {policy['deny_p50_ms']} ms)"
+    )
     return 0
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from humangr.contracts import ActionContext, ToolCall
 
-__all__ = ["SAMPLE_CALLS", "bench_tool_calls"]
+__all__ = ["POLICY_RULES", "SAMPLE_CALLS", "bench_policy", "bench_tool_calls"]
 
 SAMPLE_CALLS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("bash", {"command": "git status --short"}),
@@ -109,10 +109,69 @@ async def _guard_latency(rounds: int) -> dict[str, Any]:
     }
 
 
+POLICY_RULES = 200
+"""Rules of the policy ``bench --tool-calls`` decides with (the two that match come last)."""
+
+
+def bench_policy(rules: int = POLICY_RULES) -> bytes:
+    """A policy of ``rules`` rules whose last two decide: allow ``pytest*``, deny force pushes."""
+    filler = "".join(
+        f'[[rule]]\nid = "r{i}"\neffect = "deny"\ntools = ["tool-{i}"]\n'
+        f'match.command = ["never-{i} *"]\n'
+        for i in range(rules - 2)
+    )
+    return (
+        filler + '[[rule]]\nid = "tests"\neffect = "allow"\nmatch.command = ["pytest*"]\n'
+        '[[rule]]\nid = "no-force-push"\neffect = "deny"\n'
+        'match.command = ["git push --force*", "git push -f*"]\n'
+    ).encode()
+
+
+async def _policy_latency(rounds: int) -> dict[str, Any]:
+    """A guarded call on the embedded engine decided by a rule of a ``POLICY_RULES``-rule
+    policy: no layer task, no LLM call."""
+    import dataclasses
+
+    from humangr.client import connect
+    from humangr.engine.config import ReviewConfig
+    from humangr.engine.errors import Rejected
+    from humangr.engine.policy import parse_policy
+
+    config = dataclasses.replace(ReviewConfig(), rules=parse_policy(bench_policy()))
+    times: dict[str, list[float]] = {"allow": [], "deny": []}
+    async with connect(agent_id="bench", config=config) as hg:
+
+        @hg.guard(tool="bash", on_needs_review="raise")
+        async def bash(command: str) -> str:
+            return command
+
+        commands = {"allow": "pytest -q tests/", "deny": "git push --force origin main"}
+        for command in commands.values():  # warm-up
+            with contextlib.suppress(Rejected):
+                await bash(command)
+        for _ in range(rounds):
+            for effect, command in commands.items():
+                start = time.perf_counter()
+                with contextlib.suppress(Rejected):
+                    await bash(command)
+                times[effect].append(time.perf_counter() - start)
+    every = times["allow"] + times["deny"]
+    return {
+        "rules": POLICY_RULES,
+        "calls": len(every),
+        "p50_ms": _ms(every, 0.5),
+        "p99_ms": _ms(every, 0.99),
+        "allow_p50_ms": _ms(times["allow"], 0.5),
+        "deny_p50_ms": _ms(times["deny"], 0.5),
+    }
+
+
 async def bench_tool_calls(rounds: int) -> dict[str, Any]:
-    """The local checks of one tool call in process, and a guarded call on the embedded engine
-    (decided by the local checks): latency percentiles over ``rounds`` of the sample calls."""
+    """The local checks of one tool call in process, a guarded call on the embedded engine
+    (decided by the local checks), and one decided by a rule of a 200-rule policy: latency
+    percentiles over ``rounds`` of the sample calls."""
     return {
         "checks": _checks_latency(rounds),
         "guard": await _guard_latency(max(1, rounds)),
+        "policy": await _policy_latency(max(1, rounds)),
     }

@@ -39,6 +39,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "key": ("keys", "print the public key decisions are signed with"),
     "verify": ("keys", "verify a decision's signature offline"),
     "bench": ("bench", "measure engine overhead with an instant LLM"),
+    "policy": ("policy", "check a policy file, or test it on a folder of cases"),
     "mcp": (
         "mcp",
         "serve the review as MCP tools (validate, test_action, get_report, list_layers)",

@@ -8,6 +8,7 @@ import logging
 import anyio
 
 from humangr.cli.common import llm_description, make_llm
+from humangr.cli.policy import add_policy_option, with_policy
 from humangr.engine.config import ReviewConfig
 from humangr.engine.errors import ConfigError
 
@@ -26,11 +27,17 @@ async def _mcp(args: argparse.Namespace) -> int:
             "humangr mcp: --public-key and --insecure-unsigned are for --nats; the engine in "
             "process trusts its own key"
         )
+    if args.nats is not None and args.policy:
+        raise ConfigError(
+            "humangr mcp: --policy configures the engine in process; with --nats the policy is "
+            "the served engine's (humangr serve --policy FILE)"
+        )
     config = ReviewConfig(
         layers=ReviewConfig.parse_layers(args.layers) if args.layers else ReviewConfig().layers,
         layer_deadline_s=args.deadline,
         partial=bool(args.layers),
     )
+    config = with_policy(config, args.policy)
     llm = make_llm(args.llm)
     sock = listen(args.host, args.port) if args.transport == "http" else None
     try:
@@ -90,6 +97,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     )
     mcp.add_argument("--layers", help="comma-separated layers, e.g. HL4,HL6 (default: all)")
     mcp.add_argument("--deadline", type=float, default=120.0, help="seconds per layer")
+    add_policy_option(mcp)
     mcp.add_argument(
         "--timeout", type=float, default=300.0, help="seconds to wait for a decision with --nats"
     )

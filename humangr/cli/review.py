@@ -13,6 +13,7 @@ from humangr.actors.runtime import run_engine
 from humangr.cli.common import llm_description, load_actions, make_llm
 from humangr.cli.failure import UsageError
 from humangr.cli.inputs import STDIN
+from humangr.cli.policy import add_policy_option, with_policy
 from humangr.contracts import ActionContext, HumanLayerReport, Outcome
 from humangr.engine.config import ReviewConfig
 from humangr.engine.review import LAYERS
@@ -81,6 +82,7 @@ def review_command(args: argparse.Namespace) -> int:
         layer_deadline_s=args.deadline,
         partial=bool(args.layers),
     )
+    config = with_policy(config, args.policy)
     limit = config.max_diff_bytes
     actions = load_actions(_sources(args), max_diff_bytes=limit)
     if args.action:
@@ -136,6 +138,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         action="store_true",
         help="exit 0 whatever the outcomes (errors still exit 3)",
     )
+    add_policy_option(review)
     review.set_defaults(func=review_command, usage=review.format_usage())
 
     layers = sub.add_parser("layers", help="list the seven layers, their focus and veto power")

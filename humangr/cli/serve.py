@@ -16,6 +16,7 @@ import anyio
 from humangr.actors.runtime import review_actors
 from humangr.cli.common import connect_nats, make_llm, nats_options, runner
 from humangr.cli.inbox import add_serve_options, inbox_beside
+from humangr.cli.policy import add_policy_option, with_policy
 from humangr.cli.state import STATE_HELP, open_state
 from humangr.contracts import Subjects
 from humangr.engine.actor import Actor, ActorSystem, SupervisionPolicy
@@ -108,12 +109,13 @@ def resolve_roles(
 def serve_config(args: argparse.Namespace) -> ReviewConfig:
     """The review settings of ``serve``: ``--config FILE`` (TOML), then the flags on top."""
     base = load_review_config(args.config) if args.config else ReviewConfig()
-    return review_config(
+    config = review_config(
         base,
         layers=ReviewConfig.parse_layers(args.layers) if args.layers else None,
         review_deadline_s=args.review_deadline,
         layer_deadline_s=args.layer_deadline,
     )
+    return with_policy(config, getattr(args, "policy", None))
 
 
 def serve_replicas(args: argparse.Namespace) -> int:
@@ -292,6 +294,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         "pipeline), or all of them (default); run roles as separate processes to scale",
     )
     serve.add_argument("--layers", help="comma-separated layers to serve (default: all)")
+    add_policy_option(serve)
     serve.add_argument("--llm", help="none | anthropic | scripted:FILE")
     serve.add_argument("--state", default="auto", help=STATE_HELP)
     serve.add_argument(

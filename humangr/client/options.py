@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 __all__ = ["PUBLIC_KEY_ENV", "ConnectOptions", "Settings"]
 
 _TOKEN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
-_EMBEDDED_ONLY = ("config", "llm")
+_EMBEDDED_ONLY = ("config", "llm", "policy")
 
 
 class ConnectOptions(TypedDict, total=False):
@@ -45,6 +45,10 @@ class ConnectOptions(TypedDict, total=False):
     """The embedded engine's ``ReviewConfig`` (no URL only)."""
     llm: LLMClient | None
     """The embedded engine's LLM client (no URL only; default none: local checks only)."""
+    policy: str | os.PathLike[str]
+    """A policy file (TOML) for the embedded engine: allow / ask / deny / review rules and
+    suppressions applied before any layer runs (no URL only: a served engine's policy is
+    ``humangr serve --policy FILE``)."""
     bus: Bus
     """A bus you already have (and close yourself), instead of a URL."""
     user: str
@@ -113,7 +117,8 @@ class Settings:
         if misplaced:
             raise ConfigError(
                 f"humangr.connect: {', '.join(misplaced)} configure the embedded engine; a "
-                "served engine is configured where it runs (`humangr serve`)"
+                "served engine is configured where it runs (`humangr serve`, its policy with "
+                "`humangr serve --policy FILE`)"
             )
         given_nats = [
             n for n in ("user", "password", "creds_file", "token", "inbox_prefix") if n in options
@@ -156,6 +161,9 @@ class Settings:
             "token": options.get("token"),
             "inbox_prefix": options.get("inbox_prefix", env.get("HUMANGR_INBOX_PREFIX")),
         }
+        config = options.get("config")
+        if "policy" in options:
+            config = _with_policy(config, options["policy"])
         return cls(
             url=servers,
             agent_id=agent_id,
@@ -163,8 +171,20 @@ class Settings:
             prefix=prefix,
             trusted=trust.keys,
             insecure_unsigned=trust.insecure,
-            config=options.get("config"),
+            config=config,
             llm=options.get("llm"),
             bus=options.get("bus"),
             nats=nats,
         )
+
+
+def _with_policy(config: ReviewConfig | None, path: Any) -> ReviewConfig:
+    """``config`` (the defaults when ``None``) with the policy file at ``path`` loaded."""
+    import dataclasses
+
+    from humangr.engine.config import ReviewConfig
+    from humangr.engine.policy import load_policy
+
+    if not isinstance(path, str | os.PathLike):
+        raise ConfigError("humangr.connect: policy is the path of a policy file (TOML)")
+    return dataclasses.replace(config or ReviewConfig(), rules=load_policy(os.fspath(path)))

@@ -145,11 +145,20 @@ class ReviewPage:
         return self.detail.report
 
 
+def _decider(report: HumanLayerReport) -> str:
+    """Who made the first decision: the policy rule that did, else the gate."""
+    by = report.decided_by
+    return by if by.startswith(("rule:", "policy ")) else "the gate"
+
+
 def _history(detail: ReviewDetail) -> list[HistoryEntry]:
     report, final = detail.report, detail.final
     entries = [
         HistoryEntry(
-            report.decided_at, report.outcome.value, "the gate", list(report.blocking_reasons)
+            report.decided_at,
+            report.outcome.value,
+            _decider(report),
+            list(report.blocking_reasons),
         )
     ]
     if final is not None:

@@ -72,6 +72,11 @@ def finding_lines(
         f"{indent}{marker}[{finding.severity.value}] {finding.layer_id.value} "
         f"{label}{printable(finding.title)}{place} ({finding.source.value})"
     ]
+    if finding.suppressed_by:
+        lines[0] += (
+            f" — suppressed by {printable(finding.suppressed_by)}: "
+            f"{printable(finding.suppression_reason)}"
+        )
     indent += " " * len(marker)
     for text in finding.description.splitlines():
         if text.strip():

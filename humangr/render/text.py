@@ -21,7 +21,7 @@ from humangr.engine.tool_render import argument_label
 from .diff import printable
 from .tool import action_with_findings, call_summary, call_summary_markdown
 
-__all__ = ["EXIT_CODES", "render", "render_detail", "render_listing", "span"]
+__all__ = ["EXIT_CODES", "render", "render_detail", "render_listing", "span", "suppressed"]
 
 EXIT_CODES = {Outcome.APPROVED: 0, Outcome.NEEDS_REVIEW: 1, Outcome.REJECTED: 2}
 
@@ -78,6 +78,7 @@ def render_text(
         f"  report {report.report_id}  action {report.action_id}  action_hash "
         f"{report.action_hash[:16]}…  {note}",
         *(f"  policy: {policy_note}" for policy_note in report.policy_notes),
+        *([f"  decided by {printable(report.decided_by)}"] if report.decided_by else []),
     ]
     cost = cost_line(report)
     if cost is not None:
@@ -102,11 +103,19 @@ def render_text(
         for finding in result.merged_findings:
             lines.append(
                 f"      [{finding.severity.value}] {printable(_headline(finding, tool))} "
-                f"({finding.source.value})"
+                f"({finding.source.value}){suppressed(finding)}"
             )
     for reason in report.blocking_reasons:
         lines.append(f"  ! {printable(reason)}")
     return "\n".join(lines)
+
+
+def suppressed(finding: Finding) -> str:
+    """`` — suppressed by <id>: <reason>`` for a finding the policy suppressed, else ``""``."""
+    if not finding.suppressed_by:
+        return ""
+    why = printable(finding.suppression_reason)
+    return f" — suppressed by {printable(finding.suppressed_by)}: {why}"
 
 
 def _reason(report: HumanLayerReport) -> str:
@@ -129,6 +138,7 @@ def render_markdown(
         "",
         f"Report `{report.report_id}`, action hash `{report.action_hash}`. {note}.",
         *(f"Policy: {policy_note}." for policy_note in report.policy_notes),
+        *([f"Decided by {_md(report.decided_by)}."] if report.decided_by else []),
         *([f"{cost_line(report)}."] if cost_line(report) else []),
         "",
     ]
@@ -140,7 +150,8 @@ def render_markdown(
     ]
     for lid, result in sorted(report.layer_results.items()):
         titles = "; ".join(
-            f"{f.severity.value}: {_md(_headline(f, tool))}" for f in result.merged_findings
+            f"{f.severity.value}: {_md(_headline(f, tool) + suppressed(f))}"
+            for f in result.merged_findings
         )
         lines.append(
             f"| {lid} {LAYERS[lid].name} | {result.status.value} | {result.veto_level.value} "
@@ -231,6 +242,8 @@ def render_detail(detail: ReviewDetail, where: str, *, now: datetime | None = No
         lines.append(f"  {printable(action.action_type)}" + (f" on {files}" if files else ""))
         lines.extend(f"  | {printable(text)}" for text in action.action_description.splitlines())
     lines.extend(f"  policy: {printable(note)}" for note in report.policy_notes)
+    if report.decided_by:
+        lines.append(f"  decided by {printable(report.decided_by)}")
     lines.extend(f"  ! {printable(reason)}" for reason in report.blocking_reasons)
     findings = []
     for lid, result in sorted(report.layer_results.items()):
