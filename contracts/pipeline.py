@@ -10,7 +10,7 @@ from msgspec import Meta
 
 from .enums import AgentName, ResponseStatus, TaskStatus
 from .review import Finding, Usage
-from .types import Body, Count, LongText, Millis, Name, Path, ShortText, Title, Token, utc_now
+from .types import END, Body, Count, LongText, Millis, Name, Path, ShortText, Title, Token, utc_now
 
 __all__ = [
     "AgentResult",
@@ -32,8 +32,8 @@ __all__ = [
     "WorkOrder",
 ]
 
-Mode = Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_]{0,63}$")]
-Variant = Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_-]{0,31}$")]
+Mode = Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_]{0,63}" + END)]
+Variant = Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_-]{0,31}" + END)]
 
 
 class _Frozen(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

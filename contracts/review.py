@@ -11,6 +11,7 @@ from msgspec import Meta
 from .enums import FindingSource, LayerID, LayerStatus, Outcome, Severity, ToolKind, VetoLevel
 from .errors import ConfigError
 from .types import (
+    END,
     Body,
     Count,
     Hash,
@@ -65,7 +66,7 @@ class _Frozen(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     error naming its JSON path, never an empty value that approves."""
 
 
-TOOL_NAME_PATTERN = r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$"
+TOOL_NAME_PATTERN = r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}" + END
 """A tool's name as frameworks spell it (``bash``, ``Write``, ``mcp__github__create_issue``)."""
 MAX_TOOL_DEPTH = 32
 """How deeply a tool call's arguments may nest (objects and arrays)."""

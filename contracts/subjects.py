@@ -17,7 +17,7 @@ _CANCEL = "cancel"
 
 
 def _token(value: str, what: str) -> str:
-    if not _TOKEN.match(value):
+    if not _TOKEN.fullmatch(value):
         raise ValueError(
             f"{what} {value!r} is not a valid subject token (letters, digits, _ and -)"
         )
@@ -31,7 +31,7 @@ class Subjects:
     prefix: str = DEFAULT_PREFIX
 
     def __post_init__(self) -> None:
-        if not _PREFIX.match(self.prefix):
+        if not _PREFIX.fullmatch(self.prefix):
             raise ConfigError(f"subject prefix {self.prefix!r} must be dot-separated tokens")
 
     def _s(self, *parts: str) -> str:

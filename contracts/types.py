@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from typing import Annotated
 
 from msgspec import Meta
 
 __all__ = [
+    "END",
     "MAX_DIFF_BYTES",
+    "TOKEN_PATTERN",
     "Body",
     "Count",
     "Hash",
@@ -20,6 +23,7 @@ __all__ = [
     "ShortText",
     "Title",
     "Token",
+    "is_token",
     "utc_now",
 ]
 
@@ -28,10 +32,16 @@ MAX_DIFF_BYTES = 1_000_000
 text within the byte limit never exceeds), the engine, the CLI and MCP all use it; an engine may
 be configured lower, never higher."""
 
+TOKEN_PATTERN = r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}"
+"""An identifier that is also one NATS subject token (action, agent, report ids)."""
+END = r"(?![\s\S])"
+"""The end of the text, in a pattern. ``$`` also accepts a final newline (in Python, and so in
+msgspec, which searches with ``re``): ``"agent\n"`` would pass as an id and reach a subject."""
+
 Token = Annotated[
     str,
     Meta(
-        pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$",
+        pattern=f"^{TOKEN_PATTERN}{END}",
         description="An identifier that is also a valid NATS subject token.",
     ),
 ]
@@ -47,7 +57,7 @@ Body = Annotated[
     ),
 ]
 Path = Annotated[str, Meta(min_length=1, max_length=512)]
-Hash = Annotated[str, Meta(pattern=r"^[0-9a-f]{64}$")]
+Hash = Annotated[str, Meta(pattern=f"^[0-9a-f]{{64}}{END}")]
 Count = Annotated[int, Meta(ge=0)]
 Millis = Annotated[float, Meta(ge=0)]
 Ratio = Annotated[float, Meta(ge=0.0, le=1.0)]
@@ -56,3 +66,11 @@ Ratio = Annotated[float, Meta(ge=0.0, le=1.0)]
 def utc_now() -> datetime:
     """The current time, timezone-aware in UTC."""
     return datetime.now(UTC)
+
+
+_TOKEN = re.compile(TOKEN_PATTERN)
+
+
+def is_token(value: object) -> bool:
+    """Whether ``value`` is a ``Token``: a string that is one identifier, nothing around it."""
+    return isinstance(value, str) and _TOKEN.fullmatch(value) is not None

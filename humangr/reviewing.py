@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import re
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
@@ -28,6 +27,7 @@ from humangr.contracts import (
     decode,
     encode,
 )
+from humangr.contracts.types import is_token
 from humangr.engine.bus import Bus, Msg
 from humangr.engine.errors import (
     BusTimeoutError,
@@ -50,7 +50,6 @@ __all__ = [
 ]
 
 Verdict = Literal["approve", "reject"]
-_TOKEN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +115,7 @@ def _watch_violations(found: list[str]) -> Iterator[None]:
 
 def check_id(value: str) -> str:
     """``value`` if it can be an action or report id, else a ``ConfigError`` (nothing sent)."""
-    if not _TOKEN.match(value):
+    if not is_token(value):
         shown = value if len(value) <= 70 else value[:67] + "..."
         raise ConfigError(
             f"{shown!r} is not an action or report id (1-64 letters, digits, _ and -, e.g. "

@@ -9,12 +9,12 @@ is in ``letters``.
 from __future__ import annotations
 
 import logging
-import re
 from typing import Any, Literal, Protocol
 
 import anyio
 
 from humangr.contracts import DeadLetter, Subjects, decode, encode
+from humangr.contracts.types import is_token
 from humangr.engine.backoff import Backoff
 from humangr.engine.bus import Bus, Msg
 from humangr.engine.errors import ContractError, MessageRefused
@@ -40,7 +40,6 @@ class Host(Protocol):
 __all__ = ["Delivery", "settle", "single"]
 
 log = logging.getLogger("humangr.actor")
-_AGENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 
 
 class Delivery:
@@ -254,7 +253,7 @@ def _sender(route: Route[Any], message: Any, msg: Msg) -> str:
     except Exception as exc:  # a bad message must not take the actor down
         log.warning("sender of a message on %s unknown: %s", route.subject, type(exc).__name__)
         return ""
-    return sender if isinstance(sender, str) and _AGENT.fullmatch(sender) else ""
+    return sender if isinstance(sender, str) and is_token(sender) else ""
 
 
 def _cannot_decode(route: Route[Any], exc: Exception) -> str:

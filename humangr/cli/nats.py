@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-import re
 
 import msgspec
 
@@ -22,6 +21,7 @@ from humangr.contracts import (
     decode,
     encode,
 )
+from humangr.contracts.types import is_token
 from humangr.engine.bus import Bus
 from humangr.engine.errors import BusTimeoutError, ContractError, EngineError, SignatureError
 from humangr.engine.redact import redact_seed_urls
@@ -140,12 +140,9 @@ async def _watch(args: argparse.Namespace) -> int:
     return 0
 
 
-_AGENT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
-
-
 def _agent_id(command: str, value: str | None) -> str | None:
     """``--agent-id`` checked (1-64 letters, digits, _ or -), before anything is sent."""
-    if value and not _AGENT_ID.fullmatch(value):
+    if value and not is_token(value):
         raise UsageError(command, "--agent-id is 1-64 letters, digits, _ or -")
     return value or None
 

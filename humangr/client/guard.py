@@ -15,7 +15,7 @@ from anyio.lowlevel import EventLoopToken
 
 from humangr.contracts import ActionContext, HumanLayerReport, Outcome, ToolKind
 from humangr.contracts.review import TOOL_NAME_PATTERN
-from humangr.contracts.types import MAX_DIFF_BYTES
+from humangr.contracts.types import MAX_DIFF_BYTES, is_token
 from humangr.engine.errors import ConfigError, EngineError, Rejected
 
 from .tool_call import (
@@ -66,7 +66,6 @@ __all__ = ["Guard", "Guarding", "NeedsReview", "ToolOptions"]
 P = ParamSpec("P")
 R = TypeVar("R")
 NeedsReview = Literal["wait", "raise"]
-_TOKEN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 _TOOL = re.compile(TOOL_NAME_PATTERN)
 
 
@@ -130,7 +129,7 @@ class Guard:
                 f"guard: on_needs_review must be 'wait' (for the human) or 'raise', "
                 f"not {on_needs_review!r}"
             )
-        if agent_id is not None and not _TOKEN.match(agent_id):
+        if agent_id is not None and not is_token(agent_id):
             raise ConfigError(f"guard: agent_id {agent_id!r} must be 1-64 letters, digits, _ or -")
         if not 1 <= len(action_type) <= 128:
             raise ConfigError("guard: action_type must be 1-128 characters")

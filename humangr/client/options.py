@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from humangr.contracts import Subjects
+from humangr.contracts.types import is_token
 from humangr.engine.bus.seeds import parse_seed_urls
 from humangr.engine.errors import ConfigError
 from humangr.engine.trust import PUBLIC_KEY_ENV, Trust, client_trust
@@ -20,7 +20,6 @@ if TYPE_CHECKING:
 
 __all__ = ["PUBLIC_KEY_ENV", "ConnectOptions", "Settings"]
 
-_TOKEN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 _EMBEDDED_ONLY = ("config", "llm", "policy")
 
 
@@ -128,7 +127,7 @@ class Settings:
                 f"humangr.connect: {', '.join(given_nats)} are NATS credentials; give a NATS URL"
             )
         agent_id = str(options.get("agent_id", "agent"))
-        if not _TOKEN.match(agent_id):
+        if not is_token(agent_id):
             raise ConfigError(
                 f"humangr.connect: agent_id {agent_id!r} must be 1-64 letters, digits, _ or -"
             )

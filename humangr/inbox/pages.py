@@ -3,7 +3,6 @@ escape it)."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import datetime
 from urllib.parse import urlencode
@@ -16,7 +15,7 @@ from humangr.contracts import (
     ReviewDetail,
     ReviewSummary,
 )
-from humangr.contracts.types import utc_now
+from humangr.contracts.types import is_token, utc_now
 from humangr.engine.review import LAYERS
 from humangr.engine.tool_render import ToolCallShown, split_findings, tool_call_shown
 from humangr.render.text import span
@@ -36,8 +35,6 @@ __all__ = [
     "review_page",
     "time_left",
 ]
-
-_AGENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 
 
 def time_left(deadline: datetime | None, now: datetime | None = None) -> str:
@@ -64,7 +61,7 @@ class Filters:
     def of(cls, agent: str | None, layer: str | None) -> Filters:
         """Filters from the query string; a ``BadForm`` if one cannot match anything."""
         agent, layer = (agent or "").strip(), (layer or "").strip()
-        if agent and not _AGENT.fullmatch(agent):
+        if agent and not is_token(agent):
             raise BadForm("agent: an agent id is 1-64 letters, digits, _ and -")
         if layer and layer not in LayerID.__members__:
             raise BadForm("layer: one of HL1 … HL7")
