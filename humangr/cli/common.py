@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import anyio
 
-from humangr.contracts import Subjects
+from humangr.contracts import DEFAULT_PREFIX, Subjects
 from humangr.engine.bus import Bus
 from humangr.engine.errors import ConfigError, EngineError
 from humangr.engine.redact import redact_seed_urls, redact_urls
@@ -71,7 +71,7 @@ async def connect_nats(
     url: str | Sequence[str],
     *,
     jetstream: bool = False,
-    prefix: str = "hl",
+    prefix: str = DEFAULT_PREFIX,
     ack_wait: float | None = None,
     replicas: int | None = None,
     update_streams: bool = False,
@@ -118,7 +118,9 @@ async def connect_nats(
 def nats_options(parser: argparse.ArgumentParser) -> None:
     """``--nats URL[,URL...]`` (required) and ``--prefix``."""
     parser.add_argument("--nats", required=True, help=NATS_HELP)
-    parser.add_argument("--prefix", default="hl", help="subject prefix (default hl)")
+    parser.add_argument(
+        "--prefix", default=DEFAULT_PREFIX, help="subject prefix (default %(default)s)"
+    )
 
 
 NATS_HELP = (

@@ -15,7 +15,7 @@ from functools import partial
 
 import anyio
 
-from humangr.contracts import Subjects
+from humangr.contracts import DEFAULT_PREFIX, Subjects
 from humangr.engine.bus import Bus
 from humangr.engine.errors import ConfigError
 from humangr.engine.metrics import Metrics
@@ -182,7 +182,9 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         help="the SQLite state of a single process (`humangr review --state PATH`), read by a "
         "Supervisor started here; never the file of an engine that serves NATS",
     )
-    inbox.add_argument("--prefix", default="hl", help="subject prefix (default hl)")
+    inbox.add_argument(
+        "--prefix", default=DEFAULT_PREFIX, help="subject prefix (default %(default)s)"
+    )
     key_options(inbox)
     inbox.add_argument(
         "--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1)"

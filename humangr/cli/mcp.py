@@ -9,6 +9,7 @@ import anyio
 
 from humangr.cli.common import llm_description, make_llm
 from humangr.cli.policy import add_policy_option, with_policy
+from humangr.contracts import DEFAULT_PREFIX
 from humangr.engine.config import ReviewConfig
 from humangr.engine.errors import ConfigError
 
@@ -74,7 +75,9 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         help="submit to the engine behind this NATS URL (a cluster: its URLs, comma-separated) "
         "instead of running it in process",
     )
-    mcp.add_argument("--prefix", default="hl", help="subject prefix with --nats (default hl)")
+    mcp.add_argument(
+        "--prefix", default=DEFAULT_PREFIX, help="subject prefix with --nats (default %(default)s)"
+    )
     mcp.add_argument(
         "--public-key",
         action="append",

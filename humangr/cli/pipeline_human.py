@@ -16,7 +16,14 @@ from typing import Literal
 import anyio
 
 from humangr.cli.common import connect_nats, make_llm
-from humangr.contracts import PipelineCommand, PipelineStatus, Subjects, decode, encode
+from humangr.contracts import (
+    DEFAULT_PREFIX,
+    PipelineCommand,
+    PipelineStatus,
+    Subjects,
+    decode,
+    encode,
+)
 from humangr.contracts.types import utc_now
 from humangr.engine.actor import Actor
 from humangr.engine.errors import ConfigError, ContractError, EngineError
@@ -216,7 +223,7 @@ def add_human_parsers(
             )
         p.add_argument("--root", help=root_help)
         p.add_argument("--state", help=f"in process: {STATE_OPTION_HELP}")
-        p.add_argument("--prefix", default="hl", help=PREFIX_HELP)
+        p.add_argument("--prefix", default=DEFAULT_PREFIX, help=PREFIX_HELP)
         p.add_argument(
             "--llm",
             help="anthropic | scripted:FILE (in process; needed when the "

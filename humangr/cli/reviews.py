@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable
 
 import anyio
 
-from humangr.contracts import encode
+from humangr.contracts import DEFAULT_PREFIX, encode
 from humangr.engine.errors import ConfigError
 from humangr.render.text import EXIT_CODES, render, render_detail, render_listing
 from humangr.reviewing import Verdict, check_id, detail_of, list_reviews, open_channel, resolve
@@ -153,7 +153,9 @@ def _where(parser: argparse.ArgumentParser) -> None:
         help="the SQLite state of a single process (`humangr review --state PATH`), read by a "
         "Supervisor started here; never the file of an engine that serves NATS",
     )
-    parser.add_argument("--prefix", default="hl", help="subject prefix (default hl)")
+    parser.add_argument(
+        "--prefix", default=DEFAULT_PREFIX, help="subject prefix (default %(default)s)"
+    )
     key_options(parser)
     parser.add_argument(
         "--timeout",

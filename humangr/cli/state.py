@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from humangr.contracts import DEFAULT_PREFIX
 from humangr.engine.bus import Bus
 from humangr.engine.errors import ConfigError, StateError
 from humangr.engine.state import MemoryStateStore, SqliteStateStore, StateStore
@@ -25,7 +26,7 @@ async def open_state(
     spec: str,
     bus: Bus | None,
     *,
-    prefix: str = "hl",
+    prefix: str = DEFAULT_PREFIX,
     replicas: int | None = None,
     update_replicas: bool = False,
 ) -> StateStore:

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from humangr.contracts import Subjects
+from humangr.contracts import DEFAULT_PREFIX, Subjects
 from humangr.contracts.types import is_token
 from humangr.engine.bus.seeds import parse_seed_urls
 from humangr.engine.errors import ConfigError
@@ -131,7 +131,7 @@ class Settings:
             raise ConfigError(
                 f"humangr.connect: agent_id {agent_id!r} must be 1-64 letters, digits, _ or -"
             )
-        prefix = Subjects(str(options.get("prefix", "hl"))).prefix
+        prefix = Subjects(str(options.get("prefix", DEFAULT_PREFIX))).prefix
         timeout = options.get("timeout")
         if timeout is not None and not (isinstance(timeout, int | float) and timeout > 0):
             raise ConfigError("humangr.connect: timeout must be a positive number of seconds")

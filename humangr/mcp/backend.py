@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from humangr.actors.runtime import Engine, fetch_report, run_engine, submit_and_wait
-from humangr.contracts import ActionContext, HumanLayerReport, Subjects
+from humangr.contracts import DEFAULT_PREFIX, ActionContext, HumanLayerReport, Subjects
 from humangr.engine.bus import Bus
 from humangr.engine.config import ReviewConfig
 from humangr.engine.errors import BusError, ContractError, EngineError
@@ -153,7 +153,7 @@ async def nats_backend(
     url: str | Sequence[str],
     config: ReviewConfig,
     *,
-    prefix: str = "hl",
+    prefix: str = DEFAULT_PREFIX,
     timeout: float = 300.0,
     llm_review: bool = True,
     trust: Trust | None = None,

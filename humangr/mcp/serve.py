@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 import anyio
 
+from humangr.contracts import DEFAULT_PREFIX
 from humangr.engine.config import ReviewConfig
 from humangr.engine.errors import ConfigError
 from humangr.engine.llm import LLMClient
@@ -31,7 +32,7 @@ async def open_backend(
     llm: LLMClient | None,
     *,
     nats_url: str | Sequence[str] | None = None,
-    prefix: str = "hl",
+    prefix: str = DEFAULT_PREFIX,
     timeout: float = 300.0,
     trust: Trust | None = None,
 ) -> AsyncIterator[ReviewBackend]:

@@ -16,6 +16,7 @@ import anyio
 
 from humangr.actors.runtime import Engine, new_action_id, run_engine
 from humangr.contracts import (
+    DEFAULT_PREFIX,
     ActionContext,
     ActionSubmitted,
     DeadLetter,
@@ -287,7 +288,7 @@ async def _running(
     if isinstance(client, str):
         raise ConfigError(f"llm must be 'scripted', None or an LLMClient, not {client!r}")
     if prefix is None:
-        prefix = "hl" if nats_url is None else f"hltest-{uuid.uuid4().hex[:12]}"
+        prefix = DEFAULT_PREFIX if nats_url is None else f"hltest-{uuid.uuid4().hex[:12]}"
     subjects = Subjects(prefix=prefix)
     policy = SupervisionPolicy(initial_backoff=0.01, drain_timeout=drain_timeout)
     async with AsyncExitStack() as stack:
