@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from policy_helpers import SAMPLE_KEY, bash, call, engine_with, policy, tasks_of
 
-from humangr.contracts import Outcome
+from humangr.contracts import ActionContext, Outcome
 from humangr.engine.bus import Bus
 from humangr.engine.llm import ScriptedLLM
 from humangr.engine.signatures import verify_decision
@@ -149,3 +149,45 @@ async def test_an_ask_goes_to_a_human_whose_resolution_keeps_the_rule() -> None:
     assert final.outcome is Outcome.APPROVED
     assert final.resolved_by == "alice"
     assert final.decided_by == "rule:prod-needs-a-human"
+
+
+UNREAD = """\
+version = 1
+
+[[rule]]
+id = "release-notes"
+effect = "allow"
+agents = ["writer"]
+action_types = ["release_notes"]
+reason = "release notes are plain text, read by people before they ship"
+"""
+
+
+async def test_what_no_local_check_can_read_needs_a_human_unless_a_rule_allows_it(
+    bus: Bus,
+) -> None:
+    """Without an LLM, an action no local check can read is never approved as if reviewed
+    (a human decides); an explicit allow rule is the one way to let it through."""
+    notes = ActionContext(
+        agent_id="writer",
+        action_type="release_notes",
+        action_description="Publish the 2.4 release notes: faster start-up, two bug fixes.",
+    )
+    async with engine_with(bus, None) as engine:
+        unread = await engine.submit(notes, timeout=30)
+    assert unread.outcome is Outcome.NEEDS_REVIEW
+    titles = [f.title for r in unread.layer_results.values() for f in r.merged_findings]
+    assert "Not reviewed by any local check" in titles
+    async with engine_with(bus, policy(UNREAD)) as engine:
+        allowed = await engine.submit(notes, timeout=30)
+        other = await engine.submit(
+            ActionContext(
+                agent_id="coder",
+                action_type="release_notes",
+                action_description=notes.action_description,
+            ),
+            timeout=30,
+        )
+    assert allowed.outcome is Outcome.APPROVED
+    assert allowed.decided_by == "rule:release-notes"
+    assert other.outcome is Outcome.NEEDS_REVIEW, "the rule names its agent; others still wait"
