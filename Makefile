@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-SOURCES := humangr contracts engine actors agents tests examples
+SOURCES := humangr $(shell ./.ci/mapped-folders) tests examples
 
 .PHONY: install run test lint clean browser screenshots
 

@@ -16,7 +16,16 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-MAPPED = ("contracts", "engine", "actors", "agents")
+MAPPED = tuple(
+    subprocess.run(
+        [sys.executable, str(ROOT / ".ci" / "mapped-folders")],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+)
+"""The folders setup.py installs under ``humangr`` (read from setup.py, where alone it is
+written)."""
 SOURCES = ("humangr", *MAPPED, "tests", "examples")
 
 
