@@ -7,6 +7,10 @@ with a token of ``load_reviewers``. Templates and static files ship in this pack
 
 from __future__ import annotations
 
+from humangr.extras import require_extra
+
+require_extra("inbox")
+
 from .app import Inbox, InboxSettings
 from .live import Hub, LiveEvent
 from .routes import create_app

@@ -2,6 +2,10 @@
 (``validate``, ``test_action``, ``get_report``, ``list_layers``) and read-only
 ``human_layer://`` resources, built on the official ``mcp`` SDK."""
 
+from humangr.extras import require_extra
+
+require_extra("mcp")
+
 from .backend import EngineBackend, NatsBackend, ReportNotFound, ReviewBackend
 from .quick import quick_review, quick_verdict
 from .schemas import (

@@ -1,0 +1,82 @@
+"""Optional parts without their extra: one clear error naming what to install, exit 3 in the
+CLI — never a traceback. The absence is real for the process under test: a finder placed first
+on ``sys.meta_path`` makes the extra's modules unimportable, as on an installation without them."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from humangr.extras import EXTRAS
+
+HIDE = textwrap.dedent(
+    """
+    import importlib.abc, sys
+
+    HIDDEN = {hidden!r}
+
+    class Absent(importlib.abc.MetaPathFinder):
+        def find_spec(self, name, path=None, target=None):
+            if name.split(".")[0] in HIDDEN:
+                raise ModuleNotFoundError(f"No module named {{name!r}}", name=name)
+            return None
+
+    sys.meta_path.insert(0, Absent())
+    """
+)
+
+
+def _run(hidden: tuple[str, ...], code: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", HIDE.format(hidden=hidden) + textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.mark.parametrize(
+    ("command", "extra"),
+    [
+        (["mcp", "--llm", "none"], "mcp"),
+        (["inbox", "--state", "x.sqlite", "--port", "0"], "inbox"),
+    ],
+)
+def test_a_command_without_its_extra_says_what_to_install(command: list[str], extra: str) -> None:
+    done = _run(
+        EXTRAS[extra][1],
+        f"""
+        from humangr.cli.main import main
+        raise SystemExit(main({command!r}))
+        """,
+    )
+    assert done.returncode == 3, done.stderr
+    assert f"pip install 'humangr[{extra}]'" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("extra", sorted(EXTRAS))
+def test_importing_a_part_without_its_extra_is_one_clear_error(extra: str) -> None:
+    done = _run(
+        EXTRAS[extra][1],
+        f"""
+        from humangr.engine.errors import ConfigError
+        try:
+            import humangr.{extra}
+        except ConfigError as exc:
+            print(exc)
+        """,
+    )
+    assert done.returncode == 0, done.stderr
+    assert f"pip install 'humangr[{extra}]'" in done.stdout
+
+
+def test_with_the_extras_installed_the_parts_import() -> None:
+    import humangr.inbox
+    import humangr.mcp
+
+    assert humangr.inbox.serve_inbox is not None
+    assert humangr.mcp.HumanLayerMCP is not None
