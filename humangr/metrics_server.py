@@ -1,42 +1,111 @@
-"""A small anyio HTTP server for Prometheus: ``GET /metrics`` of an injected registry.
+"""``GET /metrics`` of an injected registry, served by prometheus_client's own WSGI server.
 
-It runs as a task in the caller's task group (no thread), so it stops — and its port closes —
-when that group is cancelled. It also answers ``GET /healthz`` (for container health checks).
+prometheus_client's server (``prometheus_client.exposition``: a threading ``wsgiref`` server)
+is in the core install, so ``serve --metrics-port`` works without the ``inbox`` extra
+(uvicorn); one server for both installs keeps one behaviour to test. Its app answers any path
+and only GET, so a small WSGI router in front keeps ours: ``/metrics`` (GET, HEAD), ``/healthz``
+(for container health checks), 404 elsewhere, 405 for other methods. The server runs in a
+thread owned by a task of the caller's task group: cancelling the group stops it and closes
+its port. A request whose head trickles in is dropped after ``REQUEST_TIMEOUT`` seconds.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+import socket
+import threading
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
-from functools import partial
+from typing import Any
+from wsgiref.simple_server import WSGIRequestHandler, make_server
 
 import anyio
-from anyio.abc import SocketAttribute, SocketStream, TaskStatus
-from anyio.streams.buffered import BufferedByteReceiveStream
-from anyio.streams.stapled import MultiListener
+from anyio.abc import TaskStatus
 from prometheus_client import CollectorRegistry
-from prometheus_client.exposition import choose_encoder
+from prometheus_client.exposition import ThreadingWSGIServer, make_wsgi_app
 
-from humangr.engine.errors import ConfigError
+from humangr.contracts.errors import ConfigError
 
-__all__ = ["metrics_server", "respond", "serve_metrics"]
+__all__ = ["metrics_app", "metrics_server", "serve_metrics"]
 
 log = logging.getLogger("humangr.metrics")
 
-MAX_REQUEST_HEAD = 16_384
 REQUEST_TIMEOUT = 10.0
+TEXT = [("Content-Type", "text/plain; charset=utf-8")]
+
+StartResponse = Callable[..., Any]
+WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 
 
-async def _bind(host: str, port: int) -> MultiListener[SocketStream]:
+def metrics_app(registry: CollectorRegistry) -> WsgiApp:
+    """The WSGI app: prometheus_client's exposition of ``registry`` on ``/metrics`` (GET and
+    HEAD), ``ok`` on ``/healthz``, 404 on other paths and 405 for other methods."""
+    exposition: WsgiApp = make_wsgi_app(registry)
+
+    def app(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        method, path = environ["REQUEST_METHOD"], environ.get("PATH_INFO", "")
+        status, headers, body = _route(exposition, environ, method, path)
+        start_response(status, [*headers, ("Content-Length", str(len(body)))])
+        return [b""] if method == "HEAD" else [body]
+
+    return app
+
+
+def _route(
+    exposition: WsgiApp, environ: dict[str, Any], method: str, path: str
+) -> tuple[str, list[tuple[str, str]], bytes]:
+    if method not in ("GET", "HEAD"):
+        return "405 Method Not Allowed", [*TEXT, ("Allow", "GET, HEAD")], b"only GET and HEAD\n"
+    if path == "/healthz":
+        return "200 OK", TEXT, b"ok\n"
+    if path != "/metrics":
+        return "404 Not Found", TEXT, b"not found; metrics are on /metrics\n"
+    answer: list[tuple[str, list[tuple[str, str]]]] = []
+
+    def capture(status: str, headers: list[tuple[str, str]], *_: object) -> None:
+        answer.append((status, headers))
+
     try:
-        return await anyio.create_tcp_listener(local_host=host, local_port=port)
-    except OSError as exc:
-        raise ConfigError(f"cannot serve /metrics on {host}:{port}: {exc}") from exc
+        body = b"".join(exposition({**environ, "REQUEST_METHOD": "GET"}, capture))
+    except Exception:
+        log.exception("collecting the metrics failed")
+        return "500 Internal Server Error", TEXT, b"collecting metrics failed\n"
+    status, headers = answer[0]
+    return status, [h for h in headers if h[0].lower() != "content-length"], body
 
 
-def _port(listener: MultiListener[SocketStream]) -> int:
-    return int(listener.extra(SocketAttribute.local_port))
+class _Handler(WSGIRequestHandler):
+    timeout = REQUEST_TIMEOUT  # a socket timeout: a slow request is dropped
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Log nothing: requests are not worth a line each."""
+
+
+def _bind(registry: CollectorRegistry, host: str, port: int) -> ThreadingWSGIServer:
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+
+        class Server(ThreadingWSGIServer):
+            address_family = family
+
+        return make_server(host, port, metrics_app(registry), Server, _Handler)
+    except (OSError, OverflowError) as exc:
+        raise ConfigError(
+            f"cannot serve /metrics on {host}:{port}: {exc}; choose a free port (0: any free one)"
+        ) from exc
+
+
+async def _run(httpd: ThreadingWSGIServer) -> None:
+    thread = threading.Thread(
+        target=httpd.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True
+    )
+    thread.start()
+    try:
+        await anyio.sleep_forever()
+    finally:
+        with anyio.CancelScope(shield=True):
+            await anyio.to_thread.run_sync(httpd.shutdown)
+        httpd.server_close()
 
 
 async def serve_metrics(
@@ -51,10 +120,9 @@ async def serve_metrics(
     Use with ``await tg.start(serve_metrics, registry, host, port)``, which returns the bound
     port (useful with ``port=0``). A port that cannot be bound is a ``ConfigError``.
     """
-    listener = await _bind(host, port)
-    async with listener:
-        task_status.started(_port(listener))
-        await listener.serve(partial(_handle, registry))
+    httpd = _bind(registry, host, port)
+    task_status.started(int(httpd.server_port))
+    await _run(httpd)
 
 
 @asynccontextmanager
@@ -65,73 +133,10 @@ async def metrics_server(
 
     A port that cannot be bound is a ``ConfigError``, raised before the block runs.
     """
-    listener = await _bind(host, port)
-    async with listener, anyio.create_task_group() as tg:
-        tg.start_soon(listener.serve, partial(_handle, registry))
+    httpd = _bind(registry, host, port)
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(_run, httpd)
         try:
-            yield _port(listener)
+            yield int(httpd.server_port)
         finally:
             tg.cancel_scope.cancel()
-
-
-def _response(status: str, content_type: str, body: bytes, *, head: bool = False) -> bytes:
-    lines = [
-        f"HTTP/1.1 {status}",
-        f"Content-Type: {content_type}",
-        f"Content-Length: {len(body)}",
-        "Connection: close",
-        "",
-        "",
-    ]
-    return "\r\n".join(lines).encode("latin-1") + (b"" if head else body)
-
-
-def respond(registry: CollectorRegistry, method: str, target: str, accept: str) -> bytes:
-    """The HTTP response to one request (pure, apart from collecting the registry)."""
-    path = target.split("?", 1)[0]
-    text = "text/plain; charset=utf-8"
-    if method not in ("GET", "HEAD"):
-        return _response("405 Method Not Allowed", text, b"only GET and HEAD\n")
-    head = method == "HEAD"
-    if path == "/metrics":
-        encoder, content_type = choose_encoder(accept)
-        try:
-            body = encoder(registry)
-        except Exception:
-            log.exception("collecting the metrics failed")
-            return _response("500 Internal Server Error", text, b"collecting metrics failed\n")
-        return _response("200 OK", content_type, body, head=head)
-    if path == "/healthz":
-        return _response("200 OK", text, b"ok\n", head=head)
-    return _response("404 Not Found", text, b"not found; metrics are on /metrics\n", head=head)
-
-
-def _accept_header(head: bytes) -> str:
-    for line in head.split(b"\r\n")[1:]:
-        name, _, value = line.partition(b":")
-        if name.strip().lower() == b"accept":
-            return value.strip().decode("latin-1")
-    return ""
-
-
-async def _handle(registry: CollectorRegistry, stream: SocketStream) -> None:
-    async with stream:
-        try:
-            with anyio.fail_after(REQUEST_TIMEOUT):
-                buffered = BufferedByteReceiveStream(stream)
-                head = await buffered.receive_until(b"\r\n\r\n", MAX_REQUEST_HEAD)
-                parts = head.split(b"\r\n", 1)[0].decode("latin-1").split()
-                if len(parts) != 3 or not parts[2].startswith("HTTP/"):
-                    await stream.send(_response("400 Bad Request", "text/plain", b"bad request\n"))
-                    return
-                method, target, _ = parts
-                await stream.send(respond(registry, method, target, _accept_header(head)))
-        except (
-            TimeoutError,
-            anyio.IncompleteRead,
-            anyio.DelimiterNotFound,
-            anyio.BrokenResourceError,
-            anyio.ClosedResourceError,
-            anyio.EndOfStream,
-        ) as exc:
-            log.debug("metrics request dropped: %s", type(exc).__name__)

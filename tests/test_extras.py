@@ -80,3 +80,28 @@ def test_with_the_extras_installed_the_parts_import() -> None:
 
     assert humangr.inbox.serve_inbox is not None
     assert humangr.mcp.HumanLayerMCP is not None
+
+
+def test_metrics_are_served_without_the_inbox_extra() -> None:
+    done = _run(
+        EXTRAS["inbox"][1],
+        """
+        import sys, urllib.request
+        import anyio
+        from prometheus_client import CollectorRegistry, Counter
+        from humangr.metrics_server import metrics_server
+
+        async def main() -> None:
+            registry = CollectorRegistry()
+            Counter("seen", "seen", registry=registry).inc()
+            async with metrics_server(registry) as port:
+                url = f"http://127.0.0.1:{port}/metrics"
+                body = await anyio.to_thread.run_sync(lambda: urllib.request.urlopen(url).read())
+                print(body.decode())
+            assert "uvicorn" not in sys.modules and "starlette" not in sys.modules
+
+        anyio.run(main)
+        """,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "seen_total 1.0" in done.stdout

@@ -209,7 +209,7 @@ async def test_metrics_server_serves_the_injected_registry_and_closes_its_port()
     metrics.decisions.labels(outcome="rejected").inc(2)
     async with metrics_server(metrics.registry) as port:
         status, headers, body = await http(port, b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
-        assert status == "HTTP/1.1 200 OK"
+        assert status.endswith(" 200 OK")
         assert headers["content-type"].startswith("text/plain")
         assert int(headers["content-length"]) == len(body)
         found = {
@@ -231,7 +231,18 @@ async def test_metrics_server_serves_the_injected_registry_and_closes_its_port()
         assert (await http(port, b"GET /other HTTP/1.1\r\n\r\n"))[0].endswith("404 Not Found")
         post = await http(port, b"POST /metrics HTTP/1.1\r\n\r\n")
         assert post[0].endswith("405 Method Not Allowed")
-        assert (await http(port, b"nonsense\r\n\r\n"))[0].endswith("400 Bad Request")
+        assert (await http(port, b"PUT /metrics HTTP/1.1\r\n\r\n"))[0].endswith(
+            "405 Method Not Allowed"
+        )
+        # a malformed request gets no metrics: an HTTP/0.9-style error page, not a 200
+        status, headers, body = await http(port, b"nonsense\r\n\r\n")
+        raw = "\n".join([status, *headers, *headers.values()]).encode() + body
+        assert b"400" in raw
+        assert b"200 OK" not in raw
+        assert b"humangr_" not in raw
+        assert (await http(port, b"GET /metrics/../x HTTP/1.1\r\n\r\n"))[0].endswith(
+            "404 Not Found"
+        )
     with pytest.raises(ConnectionRefusedError):
         socket.create_connection(("127.0.0.1", port), timeout=1).close()
 

@@ -5,17 +5,19 @@ from __future__ import annotations
 import logging
 import signal
 import socket
-from collections.abc import AsyncIterator, Iterator, Sequence
-from contextlib import asynccontextmanager, contextmanager
-from typing import Any, Literal
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from functools import partial
+from typing import Literal
 
 import anyio
 
+from humangr import serving
 from humangr.contracts import DEFAULT_PREFIX
 from humangr.engine.config import ReviewConfig
-from humangr.engine.errors import ConfigError
 from humangr.engine.llm import LLMClient
 from humangr.engine.trust import Trust
+from humangr.serving import serve_asgi
 
 from .backend import ReviewBackend, in_process_backend, nats_backend
 from .server import HumanLayerMCP
@@ -65,43 +67,27 @@ async def serve_stdio(app: HumanLayerMCP) -> None:
 
 def listen(host: str, port: int) -> socket.socket:
     """A listening socket for ``serve_http`` (port 0: a free port); bind it before starting
-    the engine so a busy port fails fast with a clear error."""
-    try:
-        return socket.create_server((host, port))
-    except OSError as exc:
-        raise ConfigError(f"cannot listen on {host}:{port}: {exc}") from exc
+    the engine so a busy port fails fast with a clear ``ConfigError``."""
+    return serving.listen(host, port, "MCP")
 
 
 async def serve_http(app: HumanLayerMCP, sock: socket.socket) -> None:
     """Serve streamable HTTP on ``http://<sock>/mcp`` until SIGINT or SIGTERM, then stop
-    gracefully (the engine drains after the HTTP server stops)."""
-    import uvicorn
-
-    class Embedded(uvicorn.Server):
-        @contextmanager
-        def capture_signals(self) -> Iterator[None]:
-            yield
-
+    gracefully (the engine drains after the HTTP server stops). ``sock`` comes from
+    ``listen``, bound before the engine starts so a busy port fails fast with a clear error."""
     host, port = sock.getsockname()[:2]
     asgi = app.server().streamable_http_app(host=host)
-    config = uvicorn.Config(asgi, log_config=None, log_level="warning", lifespan="on")
-    server = Embedded(config)
-    log.warning(
-        "humangr mcp: serving on http://%s:%d/mcp (%s, %s)",
-        host,
-        port,
-        app.backend.mode,
-        app.llm_note,
-    )
     async with anyio.create_task_group() as tg:
-        tg.start_soon(_stop_on_signal, server)
-        await server.serve(sockets=[sock])
+        await tg.start(partial(serve_asgi, asgi, sock, lifespan="on"))
+        log.warning(
+            "humangr mcp: serving on http://%s:%d/mcp (%s, %s)",
+            host,
+            port,
+            app.backend.mode,
+            app.llm_note,
+        )
+        with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+            async for signum in signals:
+                log.warning("humangr mcp: signal %s, shutting down", signum)
+                break
         tg.cancel_scope.cancel()
-
-
-async def _stop_on_signal(server: Any) -> None:
-    with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-        async for signum in signals:
-            log.warning("humangr mcp: signal %s, shutting down", signum)
-            server.should_exit = True
-            return

@@ -65,4 +65,4 @@ async def test_startup_errors_exit_3_with_a_clear_message_on_stderr() -> None:
             )
     assert result.returncode == 3
     assert result.stdout == b""
-    assert f"humangr mcp: cannot listen on 127.0.0.1:{port}" in result.stderr.decode()
+    assert f"humangr mcp: cannot serve MCP on 127.0.0.1:{port}" in result.stderr.decode()
