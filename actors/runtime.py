@@ -14,15 +14,11 @@ from humangr.contracts import (
     HumanLayerReport,
     LayerID,
     Subjects,
-    encode,
 )
 from humangr.engine.actor import Actor, ActorSystem, SupervisionPolicy
 from humangr.engine.bus import Bus, MemoryBus
 from humangr.engine.config import ReviewConfig
 from humangr.engine.decisions import DecisionWaiters
-from humangr.engine.errors import (
-    BusTimeoutError,
-)
 from humangr.engine.llm import LLMClient, prompts_digest
 from humangr.engine.metrics import Metrics
 from humangr.engine.review import policy_version
@@ -179,16 +175,13 @@ class Engine:
         final: bool = False,
     ) -> HumanLayerReport:
         """Submit ``action`` and return its decision (with ``final=True``: wait past
-        ``needs_review`` for the human resolution or the review timeout)."""
-        action_id = action_id or new_action_id()
+        ``needs_review`` for the human resolution or the review timeout); no decision in time
+        raises ``ReviewTimeout``, a refusal ``SubmissionRefused``."""
         limit = timeout or self.config.layer_deadline_s * 2 + 5
-        submitted = submission(action, action_id, layers)
-        self.waiters.expect(action_id, submitted.action_hash or "", final=final)
-        await self.bus.publish(self.subjects.agent_submit(action.agent_id), encode(submitted))
-        report = await self.waiters.wait(action_id, timeout=limit)
-        if report is None:
-            raise BusTimeoutError(self.subjects.decision(action.agent_id), limit)
-        return report
+        submitted = submission(action, action_id or new_action_id(), layers)
+        return await self.waiters.submit(
+            self.bus, self.subjects, submitted, timeout=limit, final=final
+        )
 
     async def report(self, id_: str, *, timeout: float = 5.0) -> HumanLayerReport:
         return await fetch_report(self.bus, self.subjects, id_, timeout=timeout)

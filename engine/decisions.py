@@ -11,12 +11,21 @@ from dataclasses import dataclass, field
 import anyio
 from anyio.abc import TaskStatus
 
-from humangr.contracts import DeadLetter, HumanLayerReport, Outcome, Subjects, decode
+from humangr.contracts import (
+    ActionSubmitted,
+    DeadLetter,
+    HumanLayerReport,
+    Outcome,
+    Subjects,
+    decode,
+    encode,
+)
 from humangr.engine.bus import Bus, Msg, Subscription
 from humangr.engine.errors import (
     ContractError,
     DecisionMismatch,
     EngineError,
+    ReviewTimeout,
     SignatureError,
     SubmissionRefused,
 )
@@ -106,6 +115,31 @@ class DecisionWaiters:
             return waiter.report
         finally:
             self._waiting.pop(action_id, None)
+
+    async def submit(
+        self,
+        bus: Bus,
+        subjects: Subjects,
+        submitted: ActionSubmitted,
+        *,
+        timeout: float,
+        final: bool = False,
+    ) -> HumanLayerReport:
+        """Publish ``submitted`` on its agent's submit subject and return its checked decision
+        (``run`` must be listening). No decision within ``timeout`` raises ``ReviewTimeout``;
+        a decision for another hash ``DecisionMismatch``, one no trusted key signed
+        ``SignatureError``, a refusal ``SubmissionRefused``: never an approval."""
+        action_id = submitted.action_id
+        self.expect(action_id, submitted.action_hash or "", final=final)
+        try:
+            await bus.publish(subjects.agent_submit(submitted.action.agent_id), encode(submitted))
+        except BaseException:
+            self.forget(action_id)  # never sent: ``wait`` would not remove it
+            raise
+        report = await self.wait(action_id, timeout=timeout)
+        if report is None:
+            raise ReviewTimeout(action_id, timeout, final=final)
+        return report
 
     async def run(
         self,

@@ -4,6 +4,7 @@ for a stored report. Light on purpose — a client command (``humangr submit``, 
 
 from __future__ import annotations
 
+import functools
 import logging
 import uuid
 from collections.abc import Sequence
@@ -22,14 +23,8 @@ from humangr.contracts import (
     encode,
 )
 from humangr.engine.bus import Bus
-from humangr.engine.decisions import check_decision, refusal, settles
-from humangr.engine.errors import (
-    BusTimeoutError,
-    DecisionMismatch,
-    EngineError,
-    SignatureError,
-    SubmissionRefused,
-)
+from humangr.engine.decisions import DecisionWaiters
+from humangr.engine.errors import EngineError, sole_exception
 from humangr.engine.review import action_hash
 
 __all__ = ["fetch_report", "new_action_id", "submission", "submit_and_wait"]
@@ -53,53 +48,39 @@ async def submit_and_wait(
     final: bool = False,
     trusted_keys: Sequence[str] = (),
 ) -> HumanLayerReport:
-    """Publish an ``ActionSubmitted`` and wait for its decision on ``decisions.<agent_id>``.
+    """Publish an ``ActionSubmitted`` and wait for its decision on ``decisions.<agent_id>``:
+    one submission through ``DecisionWaiters.submit``, listening only to this agent's
+    decisions and its own dead letters (``agent_dlq``).
 
     The decision must name the hash of ``action`` (else ``DecisionMismatch``) and, when
     ``trusted_keys`` are given, be signed by one of them (else ``SignatureError``); a dead
-    letter refusing the submission (on the agent's own ``agent_dlq``) raises
-    ``SubmissionRefused`` at once."""
+    letter refusing the submission raises ``SubmissionRefused`` at once; no decision within
+    ``timeout`` raises ``ReviewTimeout``."""
     submitted = submission(action, action_id or new_action_id(), layers)
-    digest = submitted.action_hash or ""
-    async with (
-        bus.subscribe(subjects.decision(action.agent_id)) as decisions,
-        bus.subscribe(subjects.agent_dlq(action.agent_id)) as letters,
-    ):
-        await bus.publish(subjects.agent_submit(action.agent_id), encode(submitted))
-        refused: list[str] = []
-        failed: list[EngineError] = []
-        with anyio.move_on_after(timeout):
-            async with anyio.create_task_group() as tg:
-
-                async def watch_refusals() -> None:
-                    async for msg in letters:
-                        letter = refusal(msg, subjects)
-                        if letter is not None and letter.correlation_id == submitted.action_id:
-                            refused.append(letter.error)
-                            tg.cancel_scope.cancel()
-
-                tg.start_soon(watch_refusals)
-                async for msg in decisions:
-                    try:
-                        report = decode(msg.data, HumanLayerReport)
-                        if report.action_id != submitted.action_id:
-                            continue
-                        check_decision(report, submitted.action_id, digest, trusted_keys)
-                    except EngineError as exc:
-                        if isinstance(exc, DecisionMismatch | SignatureError):
-                            failed.append(exc)
-                            break
-                        log.warning("undecodable decision on %s: %s", msg.subject, exc)
-                        continue
-                    if settles(report, final):
-                        tg.cancel_scope.cancel()
-                        return report
+    waiters = DecisionWaiters(trusted=trusted_keys)
+    agent = action.agent_id
+    try:
+        async with anyio.create_task_group() as tg:
+            await tg.start(
+                functools.partial(
+                    waiters.run,
+                    bus,
+                    subjects,
+                    pattern=subjects.decision(agent),
+                    letters=subjects.agent_dlq(agent),
+                )
+            )
+            try:
+                return await waiters.submit(bus, subjects, submitted, timeout=timeout, final=final)
+            finally:
                 tg.cancel_scope.cancel()
-        if failed:
-            raise failed[0]
-        if refused:
-            raise SubmissionRefused(submitted.action_id, refused[0])
-    raise BusTimeoutError(subjects.decision(action.agent_id), timeout)
+    except BaseExceptionGroup as group:
+        sole = sole_exception(group)
+        if sole is None:
+            raise
+        raise sole from None
+    # unreachable (the task group ends only by the return or an exception): fail closed
+    raise EngineError(f"the wait for {submitted.action_id} ended without a decision")
 
 
 def submission(

@@ -14,8 +14,7 @@ import anyio
 
 from humangr.contracts import DEFAULT_PREFIX, Subjects
 from humangr.engine.bus import Bus
-from humangr.engine.errors import ConfigError, EngineError
-from humangr.engine.redact import redact_seed_urls, redact_urls
+from humangr.engine.errors import ConfigError
 
 if TYPE_CHECKING:
     from humangr.engine.llm import LLMClient
@@ -83,36 +82,17 @@ async def connect_nats(
     durable message may stay unacknowledged before JetStream delivers it again; ``replicas``
     the streams' replica count (an existing stream with another is refused unless
     ``update_streams``)."""
-    from humangr.engine.bus.nats import JetStreamConfig, NatsBus
-    from humangr.engine.bus.seeds import parse_seed_urls
-    from humangr.engine.bus.subject import inbox_prefix_for
+    from humangr.client.connection import open_nats
+    from humangr.engine.bus.nats import JetStreamConfig
 
     settings = JetStreamConfig(update_streams=update_streams)
     if ack_wait is not None:
         settings = dataclasses.replace(settings, ack_wait=ack_wait)
     if replicas is not None:
         settings = dataclasses.replace(settings, replicas=replicas)
-    servers = parse_seed_urls(url)
-    user = os.environ.get("HUMANGR_NATS_USER")
-    # replies come to the user's own inbox (deploy/nats-server.conf: `_INBOX_<user>.>`)
-    inbox = os.environ.get("HUMANGR_INBOX_PREFIX") or (inbox_prefix_for(user) if user else None)
-
-    try:
-        return await NatsBus.connect(
-            servers,
-            inbox_prefix=inbox,
-            user=user,
-            password=os.environ.get("HUMANGR_NATS_PASSWORD"),
-            creds_file=os.environ.get("HUMANGR_NATS_CREDS"),
-            jetstream=settings if jetstream else None,
-            subjects=Subjects(prefix),
-        )
-    except EngineError:
-        raise
-    except Exception as exc:
-        raise EngineError(
-            f"cannot connect to NATS at {redact_seed_urls(servers)}: {redact_urls(str(exc))}"
-        ) from exc
+    return await open_nats(
+        url, subjects=Subjects(prefix), jetstream=settings if jetstream else None
+    )
 
 
 def nats_options(parser: argparse.ArgumentParser) -> None:

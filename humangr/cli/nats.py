@@ -23,7 +23,7 @@ from humangr.contracts import (
 )
 from humangr.contracts.types import is_token
 from humangr.engine.bus import Bus
-from humangr.engine.errors import BusTimeoutError, ContractError, EngineError, SignatureError
+from humangr.engine.errors import ContractError, EngineError, ReviewTimeout, SignatureError
 from humangr.engine.redact import redact_seed_urls
 from humangr.engine.review import action_hash
 from humangr.engine.submission import fetch_report, new_action_id, submit_and_wait
@@ -99,7 +99,7 @@ async def _wait(
             final=args.final,
             trusted_keys=trust.keys,
         )
-    except BusTimeoutError:
+    except ReviewTimeout:
         if not args.final:
             raise
         raise EngineError(

@@ -14,20 +14,19 @@ import msgspec
 from anyio.abc import TaskStatus
 from anyio.lowlevel import EventLoopToken, current_token
 
-from humangr.contracts import ActionContext, HumanLayerReport, Subjects, encode
+from humangr.contracts import ActionContext, HumanLayerReport, Subjects
 from humangr.engine.bus import Bus
 from humangr.engine.decisions import DecisionWaiters
 from humangr.engine.errors import (
     ConfigError,
     ContractError,
     EngineError,
-    ReviewTimeout,
     sole_exception,
 )
-from humangr.engine.redact import redact_seed_urls, redact_urls
 from humangr.engine.submission import new_action_id, submission
 from humangr.engine.trust import mark_unsigned
 
+from .connection import open_nats
 from .guard import Guarding
 from .options import ConnectOptions, Settings
 
@@ -150,31 +149,22 @@ class Client(Guarding):
                 "agent's user"
             )
         limit = timeout if timeout is not None else self.default_timeout(final)
-        action_id = new_action_id()
-        submitted = submission(checked, action_id, None)
-        self.waiters.expect(action_id, submitted.action_hash or "", final=final)
+        submitted = submission(checked, new_action_id(), None)
         scope = anyio.CancelScope()
         self._scopes.add(scope)
         report: HumanLayerReport | None = None
-        waited = False
         try:
             with scope:
-                await self.bus.publish(
-                    self.subjects.agent_submit(submitted.action.agent_id), encode(submitted)
+                report = await self.waiters.submit(
+                    self.bus, self.subjects, submitted, timeout=limit, final=final
                 )
-                waited = True
-                report = await self.waiters.wait(action_id, timeout=limit)
         finally:
             self._scopes.discard(scope)
-            if not waited:  # ``wait`` removes the registration; nothing else does
-                self.waiters.forget(action_id)
-        if scope.cancelled_caught:
+        if report is None:  # cancelled by ``_close``
             raise EngineError(
-                f"the HUMANGR client closed while {action_id} waited for its decision; "
-                "do not act on it"
+                f"the HUMANGR client closed while {submitted.action_id} waited for its "
+                "decision; do not act on it"
             )
-        if report is None:
-            raise ReviewTimeout(action_id, limit, final=final)
         return report if self.verified else mark_unsigned(report)
 
     def _guard_target(self) -> tuple[Client, bool]:
@@ -253,7 +243,12 @@ async def _running(settings: Settings) -> AsyncIterator[Client]:
         elif settings.bus is not None:
             bus, trusted = settings.bus, settings.trusted
         else:
-            bus = await _connect_nats(settings.url or (), settings, subjects)
+            bus = await open_nats(
+                settings.url or (),
+                credentials=settings.nats,
+                subjects=subjects,
+                name="humangr-client",
+            )
             stack.push_async_callback(bus.close)
             trusted = settings.trusted
         if not trusted:
@@ -272,28 +267,3 @@ async def _running(settings: Settings) -> AsyncIterator[Client]:
             finally:
                 client._close()
                 tg.cancel_scope.cancel()
-
-
-async def _connect_nats(url: Sequence[str], settings: Settings, subjects: Subjects) -> Bus:
-    from humangr.engine.bus.nats import NatsBus
-    from humangr.engine.bus.subject import inbox_prefix_for
-
-    user = settings.nats.get("user")
-    inbox = settings.nats.get("inbox_prefix") or (inbox_prefix_for(user) if user else None)
-    try:
-        return await NatsBus.connect(
-            url,
-            name="humangr-client",
-            subjects=subjects,
-            inbox_prefix=inbox,
-            user=user,
-            password=settings.nats.get("password"),
-            token=settings.nats.get("token"),
-            creds_file=settings.nats.get("creds_file"),
-        )
-    except EngineError:
-        raise
-    except Exception as exc:
-        raise EngineError(
-            f"cannot connect to NATS at {redact_seed_urls(url)}: {redact_urls(str(exc))}"
-        ) from exc

@@ -13,6 +13,8 @@ from humangr.engine.bus.seeds import parse_seed_urls
 from humangr.engine.errors import ConfigError
 from humangr.engine.trust import PUBLIC_KEY_ENV, Trust, client_trust
 
+from .connection import nats_credentials
+
 if TYPE_CHECKING:
     from humangr.engine.bus import Bus
     from humangr.engine.config import ReviewConfig
@@ -153,13 +155,11 @@ class Settings:
             if remote
             else Trust(())
         )
-        nats = {
-            "user": options.get("user", env.get("HUMANGR_NATS_USER")),
-            "password": options.get("password", env.get("HUMANGR_NATS_PASSWORD")),
-            "creds_file": options.get("creds_file", env.get("HUMANGR_NATS_CREDS")),
-            "token": options.get("token"),
-            "inbox_prefix": options.get("inbox_prefix", env.get("HUMANGR_INBOX_PREFIX")),
-        }
+        # the environment's credentials (the CLI's too), each replaced by its option if given
+        nats = nats_credentials(env) | {"token": None}
+        for key in nats:
+            if key in options:
+                nats[key] = options[key]
         config = options.get("config")
         if "policy" in options:
             config = _with_policy(config, options["policy"])
