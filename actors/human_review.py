@@ -30,9 +30,11 @@ from humangr.contracts.types import utc_now
 from humangr.engine.actor import ActorContext
 from humangr.engine.bus import Msg
 from humangr.engine.errors import BusClosedError, BusError, MessageRefused, StateError
+from humangr.engine.state.grants import GrantBook
 from humangr.engine.state.reviews import PendingRecord, ReviewState, Stored, final_key
 
 from .decision_outbox import DecisionOutbox
+from .grant_gate import create_grant, grant_problem
 
 __all__ = ["HumanReviews", "summary_of"]
 
@@ -67,10 +69,17 @@ def _unreadable(exc: StateError) -> str:
 
 
 class HumanReviews:
-    def __init__(self, ctx: ActorContext, state: ReviewState, outbox: DecisionOutbox) -> None:
+    def __init__(
+        self,
+        ctx: ActorContext,
+        state: ReviewState,
+        outbox: DecisionOutbox,
+        grants: GrantBook | None = None,
+    ) -> None:
         self.ctx = ctx
         self.state = state
         self.outbox = outbox
+        self.grants = grants
 
     async def announce(self, action_id: str) -> None:
         """Publish the ``ReviewRequested`` of a pending review (once it is marked, never again)."""
@@ -94,6 +103,10 @@ class HumanReviews:
                 f"no review pending for action {action_id} (unknown, already resolved or timed out)"
             )
         report = stored.value.report
+        if resolution.grant_s:
+            problem = grant_problem(resolution, stored.value.request.action)
+            if problem is not None:
+                raise refuse(f"resolution for {action_id}: {problem}")
         if resolution.action_hash != report.action_hash:
             raise refuse(
                 f"resolution for {action_id} names action_hash {resolution.action_hash[:12]}…, "
@@ -112,6 +125,8 @@ class HumanReviews:
         if not await self._finalize(report, outcome, resolution.reviewer, resolution.reason):
             raise refuse(f"the review of {action_id} was already resolved")
         self._count(report, outcome.value)
+        if resolution.grant_s and self.grants is not None:  # the approve won: one grant
+            await create_grant(self.grants, resolution, stored.value.request.action)
 
     async def _claim(self, stored: Stored[PendingRecord]) -> bool | None:
         """Claim the pending review for this resolution. While another Supervisor holds it,

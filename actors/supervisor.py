@@ -54,6 +54,7 @@ from humangr.engine.policy import (
     policy_report,
     suppress,
 )
+from humangr.engine.policy.replay import shadow_disagreement
 from humangr.engine.review import (
     ReviewError,
     action_hash,
@@ -70,6 +71,7 @@ from humangr.engine.state.records import DamagedEntry
 from humangr.engine.state.reviews import InflightRecord, ReviewState, Stored
 
 from .decision_outbox import PUBLISH_ATTEMPTS, DecisionOutbox
+from .grant_gate import GrantGate
 from .human_review import HumanReviews
 
 __all__ = ["PUBLISH_ATTEMPTS", "SupervisorActor"]
@@ -203,6 +205,9 @@ class SupervisorActor(Actor):
             on_damaged=functools.partial(report_damaged, ctx),
         )
         await self.state.open()
+        self.grants = await GrantGate(
+            self.store, ctx.metrics, functools.partial(report_damaged, ctx)
+        ).open()
         policy = self.config.rules
         if policy is not None:
             ctx.metrics.start_policy(
@@ -211,7 +216,7 @@ class SupervisorActor(Actor):
                 [s.id for s in policy.suppressions],
             )
         self.outbox = DecisionOutbox(ctx, self.state, self.signing_key)
-        self.humans = HumanReviews(ctx, self.state, self.outbox)
+        self.humans = HumanReviews(ctx, self.state, self.outbox, self.grants.book)
         if self.llm_review and not self.trusted_workers:
             log.warning(
                 "no layer worker key is trusted: every layer report will be refused and every "
@@ -236,6 +241,8 @@ class SupervisorActor(Actor):
         digest = action_hash(submitted.action)
         planned = self.config.gate.runs_per_layer if self.llm_review else 0
         decision = self._policy_decision(submitted)
+        self._shadow(submitted, decision)
+        decision, grant = await self.grants.decide(submitted, decision)
         rules: dict[LayerID, list[Finding]] = {lid: [] for lid in expected}
         if decision is None or decision.effect is not Effect.DENY:  # deny needs no check
             for lid in expected:
@@ -251,6 +258,7 @@ class SupervisorActor(Actor):
             if self.resume_inflight:
                 await self.state.track(submitted)
             await self._run(review)
+            await self.grants.used(grant)
         finally:
             self._uncount(review)
             self._reviews.pop(submitted.action_id, None)
@@ -282,6 +290,28 @@ class SupervisorActor(Actor):
         rule = decision.rule_id or "default"
         self._ctx.metrics.policy_decisions.labels(rule=rule, effect=decision.effect.value).inc()
         return decision
+
+    def _shadow(self, submitted: ActionSubmitted, live: PolicyDecision | None) -> None:
+        """Count and log (ids, effects and rules only) where the shadow policy disagrees; it
+        never affects the decision."""
+        if self.config.shadow is None:
+            return
+        try:
+            found = shadow_disagreement(self.config.shadow, submitted.action, live)
+        except Exception:
+            log.error("shadow policy of %s failed", submitted.action_id, exc_info=True)
+            return
+        if found is not None:
+            was, new = found
+            self._ctx.metrics.shadow_disagreements.labels(was.effect.value, new.effect.value).inc()
+            log.warning(
+                "shadow policy disagrees on %s: live %s (%s), shadow %s (%s)",
+                submitted.action_id,
+                was.effect.value,
+                was.decided_by,
+                new.effect.value,
+                new.decided_by,
+            )
 
     def _suppressed(
         self, submitted: ActionSubmitted, rules: dict[LayerID, list[Finding]]

@@ -13,6 +13,7 @@ from .enums import (
     ToolKind,
     VetoLevel,
 )
+from .grants import MAX_GRANT_S, Grant, GrantScope
 from .pipeline import (
     AgentResult,
     AgentRunRecord,
@@ -66,6 +67,7 @@ from .system import DeadLetter
 
 __all__ = [
     "DEFAULT_PREFIX",
+    "MAX_GRANT_S",
     "MESSAGES",
     "ActionContext",
     "ActionSubmitted",
@@ -83,6 +85,8 @@ __all__ = [
     "Finding",
     "FindingSource",
     "GateSettings",
+    "Grant",
+    "GrantScope",
     "Handoff",
     "HumanLayerReport",
     "LayerID",

@@ -28,6 +28,7 @@ from .types import (
 
 __all__ = [
     "LINE_BUCKET",
+    "MAX_GRANT_S",
     "TOOL_NAME_PATTERN",
     "ActionContext",
     "ActionSubmitted",
@@ -58,6 +59,8 @@ __all__ = [
 ]
 
 LINE_BUCKET = 10
+MAX_GRANT_S = 30 * 24 * 3600.0
+"""The longest a standing approval (grant) may last: 30 days; longer is refused, never cut."""
 """Findings whose lines fall in the same bucket of this many lines are the same finding."""
 
 
@@ -397,6 +400,12 @@ class ReviewResolution(_Frozen, frozen=True, kw_only=True):
     reviewer: Name
     reason: Annotated[str, Meta(min_length=20, max_length=2_000)]
     resolved_at: datetime = msgspec.field(default_factory=utc_now)
+    grant_s: Annotated[float, Meta(ge=0, le=MAX_GRANT_S)] = 0
+    """With an approve: keep approving this agent's calls for this many seconds (a standing
+    approval, ``Grant``); 0: none. At most ``MAX_GRANT_S``."""
+    grant_scope: Literal["exact", "tool"] = "exact"
+    """What the grant allows: the exact call reviewed, or any call of its tool the policy
+    would send to the layers."""
 
 
 class ReviewQuery(_Frozen, frozen=True, kw_only=True):

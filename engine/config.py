@@ -145,6 +145,9 @@ class ReviewConfig:
     """The policy file's rules and suppressions (``--policy FILE``; ``load_policy``), applied
     before any layer runs; its sha256 is part of the policy version. ``None``: every action is
     reviewed by the layers."""
+    shadow: Policy | None = None
+    """A second policy evaluated beside ``rules`` on every action (``serve --shadow-policy``):
+    it never affects the decision; each disagreement is counted and logged."""
 
     def __post_init__(self) -> None:
         if not self.layers:

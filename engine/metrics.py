@@ -41,7 +41,7 @@ SAVED_REASONS = ("rules", "adaptive", "early_exit")
 """The ``reason`` label values of ``humangr_llm_calls_saved_total``."""
 DEAD_LETTER_REASONS = ("undecodable", "refused", "failed", "max_deliver", "lost", "damaged_state")
 """The ``reason`` label values of ``humangr_dead_letter_reasons_total``."""
-STATE_BUCKETS = ("decisions", "reports", "outbox", "pending", "inflight")
+STATE_BUCKETS = ("decisions", "reports", "outbox", "pending", "inflight", "grants")
 """The ``bucket`` label values of ``humangr_state_quarantined_total``."""
 INBOX_PAGES = ("list", "review", "signin")
 """The ``page`` label values of ``humangr_inbox_page_views_total``."""
@@ -52,6 +52,8 @@ INBOX_REFUSALS = ("signed_out", "csrf", "bad_form", "bad_token", "rate_limited",
 """The ``reason`` label values of ``humangr_inbox_refused_requests_total``."""
 _OUTCOMES = ("approved", "rejected", "needs_review")
 _LAYERS = ("HL1", "HL2", "HL3", "HL4", "HL5", "HL6", "HL7")
+_EFFECTS = ("allow", "review", "ask", "deny")
+"""The effects of a policy rule (``engine.policy.Effect``)."""
 _RUN_STATUSES = ("pass", "warn", "fail", "error")
 _VETO_LEVELS = ("none", "weak", "medium", "strong")
 _LLM_OUTCOMES = ("ok", "invalid", "error", "cancelled")
@@ -269,6 +271,24 @@ class Metrics:
             ["suppression"],
             registry=r,
         )
+        self.shadow_disagreements = Counter(
+            "humangr_shadow_disagreements",
+            "Actions on which the shadow policy (serve --shadow-policy) decided another effect "
+            "than the live one, by both effects (no policy file: review).",
+            ["live", "shadow"],
+            registry=r,
+        )
+        self.grant_uses = Counter(
+            "humangr_grant_uses",
+            "Actions a standing approval (grant) decided, by the grant's scope (exact, tool).",
+            ["scope"],
+            registry=r,
+        )
+        self.grants_active = Gauge(
+            "humangr_grants_active",
+            "Standing approvals (grants) in force, as the Supervisor last read them.",
+            registry=r,
+        )
         self._start_at_zero()
         # labelled children of the hot paths, looked up once
         self._llm_calls: dict[str, Counter] = {}
@@ -298,6 +318,12 @@ class Metrics:
             self.llm_calls_saved.labels(reason=reason)
         for page in INBOX_PAGES:
             self.inbox_page_views.labels(page=page)
+        for live in _EFFECTS:
+            for shadow in _EFFECTS:
+                if live != shadow:
+                    self.shadow_disagreements.labels(live=live, shadow=shadow)
+        for scope in ("exact", "tool"):
+            self.grant_uses.labels(scope=scope)
         for verdict in INBOX_DECISIONS:
             self.inbox_decisions.labels(verdict=verdict)
         for reason in INBOX_REFUSALS:

@@ -251,13 +251,21 @@ def _open_review(detail: ReviewDetail, id_: str) -> HumanLayerReport:
     return report
 
 
-def _resolution(report: HumanLayerReport, verdict: Verdict, reviewer: str, reason: str) -> bytes:
+def _resolution(
+    report: HumanLayerReport,
+    verdict: Verdict,
+    reviewer: str,
+    reason: str,
+    grant: tuple[float, Literal["exact", "tool"]] = (0.0, "exact"),
+) -> bytes:
     draft = ReviewResolution(
         action_id=report.action_id,
         action_hash=report.action_hash,
         verdict=verdict,
         reviewer=reviewer,
         reason=reason,
+        grant_s=grant[0],
+        grant_scope=grant[1],
     )
     data = encode(draft)
     decode(data, ReviewResolution)
@@ -273,10 +281,13 @@ async def resolve(
     *,
     wait: float,
     expected_hash: str | None = None,
+    grant_s: float = 0.0,
+    grant_scope: Literal["exact", "tool"] = "exact",
 ) -> HumanLayerReport:
     """Resolve the pending review of ``id_`` (bound to the hash under review, which must be
     ``expected_hash`` if given) and return the final decision; ``EngineError`` if the
-    Supervisor refuses it or none comes in ``wait`` s."""
+    Supervisor refuses it or none comes in ``wait`` s. ``grant_s``: with an approve, a
+    standing approval (grant) of ``grant_scope`` for that long."""
     report = _open_review(await detail_of(channel, id_), id_)
     if expected_hash is not None and report.action_hash != expected_hash:
         raise EngineError(
@@ -284,7 +295,7 @@ async def resolve(
             f"not {expected_hash[:12]}… as the page you decided on showed; read it again"
         )
     action_id, subjects, bus = report.action_id, channel.subjects, channel.bus
-    data = _resolution(report, verdict, reviewer, reason)
+    data = _resolution(report, verdict, reviewer, reason, (grant_s, grant_scope))
     subject = subjects.review_resolve(action_id)
     outcome: list[HumanLayerReport | EngineError] = []
     sends = 0

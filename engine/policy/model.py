@@ -139,8 +139,19 @@ class PolicyDecision:
     effect: Effect
     rule_id: str = ""
     reason: str = ""
+    grant_id: str = ""
+    """The standing approval (grant) that decided instead of the rule, if one did."""
 
     @property
     def decided_by(self) -> str:
-        """``rule:<id>``, or ``policy default`` when no rule matched."""
+        """``grant:<id>``, ``rule:<id>``, or ``policy default`` when no rule matched."""
+        if self.grant_id:
+            return f"grant:{self.grant_id}"
         return f"rule:{self.rule_id}" if self.rule_id else "policy default"
+
+    @property
+    def label(self) -> str:
+        """How a report's reasons name what decided: ``grant X``, ``policy rule X``…"""
+        if self.grant_id:
+            return f"grant {self.grant_id}"
+        return f"policy rule {self.rule_id}" if self.rule_id else "policy default"

@@ -32,7 +32,7 @@ def policy_report(report: HumanLayerReport, decision: PolicyDecision) -> HumanLa
     effect = decision.effect
     if effect is Effect.REVIEW:
         return report
-    label = f"policy rule {decision.rule_id}" if decision.rule_id else "policy default"
+    label = decision.label
     why = f" — {decision.reason}" if decision.reason else ""
     local = list(report.blocking_reasons)
     local_rejects = report.outcome is Outcome.REJECTED

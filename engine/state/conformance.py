@@ -27,6 +27,7 @@ __all__ = [
     "check_damaged_entries",
     "check_delete",
     "check_entries",
+    "check_grants",
     "check_keys",
     "check_put_get",
     "check_retention",
@@ -280,6 +281,84 @@ async def _check_fates(
             raise _fail(f"a damaged {bucket} entry {key} must be removed: {entry!r}")
 
 
+def _grant(gid: str, *, expires_in: float, scope: str = "exact") -> Any:
+    from datetime import timedelta
+
+    from humangr.contracts import Grant
+    from humangr.contracts.types import utc_now
+
+    now = utc_now()
+    return Grant(
+        id=gid,
+        agent_id="coder",
+        tool="bash",
+        scope="tool" if scope == "tool" else "exact",
+        arguments_digest="0" * 64 if scope == "exact" else None,
+        reviewer="conformance",
+        reason="conformance check",
+        action_id="a1",
+        created_at=now,
+        expires_at=now + timedelta(seconds=expires_in),
+    )
+
+
+async def check_grants(store: StateStore, name: str) -> None:
+    """Grants: put, list in id order, count uses, one grant per id, expire, revoke; garbage,
+    wrong-type, naive-time and misplaced entries are quarantined, removed and never listed."""
+    import msgspec
+
+    from humangr.contracts.types import utc_now
+
+    from .grants import GrantBook
+
+    told: list[str] = []
+
+    async def on_damaged(damaged: Any) -> None:
+        told.append(damaged.key)
+
+    book = await GrantBook(store, on_damaged=on_damaged, bucket=name).open()
+    live, old = _grant("g-live", expires_in=3600), _grant("g-old", expires_in=-1, scope="tool")
+    if not (await book.add(live) and await book.add(old)):
+        raise _fail("adding new grants must succeed")
+    if await book.add(_grant("g-live", expires_in=60)):
+        raise _fail("a second grant with a taken id must be refused")
+    if [g.id for g in await book.all()] != ["g-live", "g-old"]:
+        raise _fail(f"grants must list in id order: {await book.all()}")
+    if [g.id for g in await book.active(utc_now())] != ["g-live"]:
+        raise _fail("an expired grant must not be active")
+    if not (await book.used("g-live") and await book.used("g-live")):
+        raise _fail("a use of a grant must be counted")
+    counted = await book.get("g-live")
+    if counted is None or counted.uses != 2:
+        raise _fail(f"two uses must be counted: {counted!r}")
+    raw = await store.bucket(name)
+    misplaced = msgspec.json.encode(msgspec.structs.replace(live, id="g-other"))
+    naive = msgspec.json.decode(msgspec.json.encode(live))
+    naive["expires_at"] = "2999-01-01T00:00:00"
+    damaged = {
+        "d-garbage": b"\x00\xff not json {{",
+        "d-truncated": msgspec.json.encode(live)[:40],
+        "d-wrong-type": b'{"owner": "x", "lease_until": 1.0, "kind": "outbox"}',
+        "d-misplaced": misplaced,
+        "d-naive": msgspec.json.encode(naive),
+    }
+    for key, value in damaged.items():
+        await raw.put(key, value)
+    if [g.id for g in await book.all()] != ["g-live", "g-old"]:
+        raise _fail("damaged grants must never be listed")
+    if sorted(told) != sorted(damaged):
+        raise _fail(f"each damaged grant must be reported once: {sorted(told)}")
+    for key in damaged:
+        if await raw.get(key) is not None:
+            raise _fail(f"a damaged grant {key} must be removed")
+    if await book.expire(utc_now()) != ["g-old"] or await book.get("g-old") is not None:
+        raise _fail("expire must remove the expired grant only")
+    if not await book.revoke("g-live") or await book.get("g-live") is not None:
+        raise _fail("a revoked grant must be gone at once")
+    if await book.revoke("g-live") or await book.used("g-live"):
+        raise _fail("revoking or using an unknown grant must say so, not raise")
+
+
 ALL_CHECKS: tuple[Check, ...] = (
     check_put_get,
     check_revisions,
@@ -291,4 +370,5 @@ ALL_CHECKS: tuple[Check, ...] = (
     check_retention,
     check_concurrent_claims,
     check_damaged_entries,
+    check_grants,
 )

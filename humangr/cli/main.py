@@ -28,6 +28,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "reviews": ("reviews", "list the reviews waiting for a human"),
     "show": ("reviews", "one review: its report, and the diff with each finding"),
     "resolve": ("reviews", "approve or reject a pending review and print the final decision"),
+    "grants": ("grants", "list the standing approvals, their uses and expiry"),
+    "revoke": ("grants", "end a standing approval at once"),
     "inbox": (
         "inbox",
         "serve the review inbox: a web page where reviewers read flagged actions and decide",
@@ -40,6 +42,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "verify": ("keys", "verify a decision's signature offline"),
     "bench": ("bench", "measure engine overhead with an instant LLM"),
     "policy": ("policy", "check a policy file, or test it on a folder of cases"),
+    "replay": ("replay", "re-decide stored decisions under a new policy; print what would change"),
     "mcp": (
         "mcp",
         "serve the review as MCP tools (validate, test_action, get_report, list_layers)",

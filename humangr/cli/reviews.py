@@ -11,12 +11,20 @@ from collections.abc import Awaitable, Callable
 
 import anyio
 
-from humangr.contracts import DEFAULT_PREFIX, encode
+from humangr.contracts import DEFAULT_PREFIX, MAX_GRANT_S, encode
 from humangr.engine.errors import ConfigError
 from humangr.render.text import EXIT_CODES, render, render_detail, render_listing
 from humangr.reviewing import Verdict, check_id, detail_of, list_reviews, open_channel, resolve
 
-__all__ = ["MIN_REASON", "add_parsers", "check_reason", "key_options", "reviewer_name", "seconds"]
+__all__ = [
+    "MIN_REASON",
+    "add_parsers",
+    "check_reason",
+    "grant_duration",
+    "key_options",
+    "reviewer_name",
+    "seconds",
+]
 
 MIN_REASON = 20
 """Characters a reason needs besides spaces: a reviewer says why, not "ok"."""
@@ -80,8 +88,18 @@ async def _show(args: argparse.Namespace) -> int:
 
 
 async def _resolve(args: argparse.Namespace, verdict: Verdict, reviewer: str) -> int:
+    grant_s = grant_duration(args.grant) if args.grant is not None else 0.0
     async with open_channel(args) as channel:
-        final = await resolve(channel, args.id, verdict, reviewer, args.reason, wait=args.timeout)
+        final = await resolve(
+            channel,
+            args.id,
+            verdict,
+            reviewer,
+            args.reason,
+            wait=args.timeout,
+            grant_s=grant_s,
+            grant_scope="tool" if args.scope == "tool" else "exact",
+        )
         final = channel.shown(final)  # verified against the trusted keys, or marked unsigned
     print(render(args.format, final.action_id, final, channel.where))
     return EXIT_CODES[final.outcome]
@@ -107,7 +125,34 @@ def resolve_command(args: argparse.Namespace) -> int:
     check_reason(args.reason)
     reviewer = reviewer_name(args.reviewer)
     verdict: Verdict = "approve" if args.approve else "reject"
+    if args.grant is not None:
+        grant_duration(args.grant)
+        if verdict != "approve":
+            raise ConfigError("--grant comes with --approve only: a rejection grants nothing")
+    elif args.scope is not None:
+        raise ConfigError("--scope says what a --grant allows: give --grant DURATION too")
     return anyio.run(_resolve, args, verdict, reviewer)
+
+
+_UNITS = {"s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
+
+
+def grant_duration(text: str) -> float:
+    """A ``--grant`` duration (``90s``, ``30m``, ``8h``, ``7d``) in seconds: above zero and at
+    most 30 days, else a ``ConfigError``."""
+    number, unit = text.strip()[:-1], text.strip()[-1:].lower()
+    try:
+        value = float(number) * _UNITS[unit] if number and number[0].isdigit() else math.nan
+    except (KeyError, ValueError):
+        value = math.nan
+    if not math.isfinite(value) or value <= 0:
+        raise ConfigError(
+            f"--grant {text[:40]!r} is not a duration: give a number above 0 and a unit, "
+            "e.g. 90s, 30m, 8h or 7d"
+        )
+    if value > MAX_GRANT_S:
+        raise ConfigError(f"--grant {text[:40]!r} is too long: a grant lasts at most 30d")
+    return value
 
 
 def seconds(text: str) -> float:
@@ -191,6 +236,18 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         help=f"why, for the audit trail (at least {MIN_REASON} characters besides spaces)",
     )
     resolve.add_argument("--reviewer", help="who decides (default: your user name)")
+    resolve.add_argument(
+        "--grant",
+        metavar="DURATION",
+        help="with --approve: keep approving this agent's call for that long (90s, 30m, 8h, "
+        "7d; at most 30d): a standing approval, listed by `humangr grants`",
+    )
+    resolve.add_argument(
+        "--scope",
+        choices=["exact", "tool"],
+        help="what the grant allows: the exact call reviewed (default), or any call of its "
+        "tool the policy would send to the layers (never what an ask or deny rule catches)",
+    )
     _where(resolve)
     resolve.add_argument("--format", choices=["text", "json"], default="text")
     resolve.set_defaults(func=resolve_command)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib
 import importlib.util
 import logging
@@ -26,6 +27,7 @@ from humangr.engine.config_file import load_nats_replicas, load_review_config, r
 from humangr.engine.errors import ConfigError
 from humangr.engine.llm import LLMClient
 from humangr.engine.metrics import Metrics
+from humangr.engine.policy import load_policy
 from humangr.engine.redact import redact_seed_urls
 from humangr.engine.signing import load_signing_key
 from humangr.engine.worker_keys import parse_trusted_workers
@@ -115,7 +117,9 @@ def serve_config(args: argparse.Namespace) -> ReviewConfig:
         review_deadline_s=args.review_deadline,
         layer_deadline_s=args.layer_deadline,
     )
-    return with_policy(config, getattr(args, "policy", None))
+    config = with_policy(config, getattr(args, "policy", None))
+    shadow = getattr(args, "shadow_policy", None)
+    return dataclasses.replace(config, shadow=load_policy(shadow)) if shadow else config
 
 
 def serve_replicas(args: argparse.Namespace) -> int:
@@ -295,6 +299,12 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     )
     serve.add_argument("--layers", help="comma-separated layers to serve (default: all)")
     add_policy_option(serve)
+    serve.add_argument(
+        "--shadow-policy",
+        metavar="FILE",
+        help="a second policy evaluated beside --policy on every action, never deciding: "
+        "disagreements are counted (humangr_shadow_disagreements_total) and logged",
+    )
     serve.add_argument("--llm", help="none | anthropic | scripted:FILE")
     serve.add_argument("--state", default="auto", help=STATE_HELP)
     serve.add_argument(
