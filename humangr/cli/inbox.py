@@ -15,14 +15,14 @@ from functools import partial
 
 import anyio
 
-from humangr.contracts import DEFAULT_PREFIX, Subjects
+from humangr.contracts import Subjects
 from humangr.engine.bus import Bus
 from humangr.engine.errors import ConfigError
 from humangr.engine.metrics import Metrics
 from humangr.engine.redact import redact_seed_urls
 from humangr.engine.trust import PUBLIC_KEY_ENV, client_trust
 
-from .reviews import key_options, seconds
+from .reviews import seconds, where_options
 
 __all__ = ["add_parsers", "add_serve_options", "inbox_beside", "inbox_command"]
 
@@ -170,22 +170,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         "inbox",
         help="serve the review inbox: a web page where reviewers read flagged actions and decide",
     )
-    target = inbox.add_mutually_exclusive_group(required=True)
-    target.add_argument(
-        "--nats",
-        help="NATS URL of the engine, e.g. nats://127.0.0.1:4222 (a cluster: its URLs, "
-        "comma-separated)",
-    )
-    target.add_argument(
-        "--state",
-        metavar="PATH",
-        help="the SQLite state of a single process (`humangr review --state PATH`), read by a "
-        "Supervisor started here; never the file of an engine that serves NATS",
-    )
-    inbox.add_argument(
-        "--prefix", default=DEFAULT_PREFIX, help="subject prefix (default %(default)s)"
-    )
-    key_options(inbox)
+    where_options(inbox)
     inbox.add_argument(
         "--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1)"
     )

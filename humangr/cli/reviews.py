@@ -24,6 +24,7 @@ __all__ = [
     "key_options",
     "reviewer_name",
     "seconds",
+    "where_options",
 ]
 
 MIN_REASON = 20
@@ -185,7 +186,9 @@ def key_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _where(parser: argparse.ArgumentParser) -> None:
+def where_options(parser: argparse.ArgumentParser) -> None:
+    """``--nats URL`` or ``--state PATH`` (one of them), ``--prefix`` and the key options:
+    where a reviewer's command finds the reviews."""
     target = parser.add_mutually_exclusive_group(required=True)
     target.add_argument(
         "--nats",
@@ -202,6 +205,10 @@ def _where(parser: argparse.ArgumentParser) -> None:
         "--prefix", default=DEFAULT_PREFIX, help="subject prefix (default %(default)s)"
     )
     key_options(parser)
+
+
+def _where(parser: argparse.ArgumentParser) -> None:
+    where_options(parser)
     parser.add_argument(
         "--timeout",
         type=seconds,

@@ -3,37 +3,25 @@ with no LLM call and no layer task; otherwise their findings travel with the lay
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager
 
-import anyio
 import pytest
 from e2e_helpers import CLEAN, diff_action, engine_on, swallowed_action
 
 from humangr.actors.runtime import Engine
-from humangr.contracts import LayerID, LayerTask, Outcome, decode
+from humangr.contracts import LayerID, LayerTask, Outcome
 from humangr.engine.bus import Bus
 from humangr.engine.llm import ScriptedLLM
+from humangr.testing.watch import layer_tasks
 
 pytestmark = pytest.mark.anyio
 
 SETTLED = "settled by local checks: no LLM call was needed"
 
 
-@asynccontextmanager
-async def tasks_of(bus: Bus, engine: Engine) -> AsyncIterator[list[LayerTask]]:
+def tasks_of(bus: Bus, engine: Engine) -> AbstractAsyncContextManager[list[LayerTask]]:
     """Every layer task the Supervisor sends while the block runs."""
-    seen: list[LayerTask] = []
-    async with bus.subscribe(engine.subjects.layer_tasks) as sub, anyio.create_task_group() as tg:
-
-        async def collect() -> None:
-            async for msg in sub:
-                seen.append(decode(msg.data, LayerTask))
-
-        tg.start_soon(collect)
-        yield seen
-        await anyio.sleep(0.2)
-        tg.cancel_scope.cancel()
+    return layer_tasks(bus, engine.subjects)
 
 
 @pytest.mark.parametrize(

@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
 
-import anyio
-
 from humangr.actors.runtime import Engine, run_engine
-from humangr.contracts import ActionContext, LayerTask, Subjects, ToolCall, ToolKind, decode
+from humangr.contracts import ActionContext, LayerTask, Subjects, ToolCall, ToolKind
 from humangr.engine.actor import SupervisionPolicy
 from humangr.engine.bus import Bus
 from humangr.engine.config import ReviewConfig
 from humangr.engine.llm import LLMClient
 from humangr.engine.policy import Policy, parse_policy
+from humangr.testing.watch import layer_tasks
 
 WORKSPACE = "/work/repo"
 SAMPLE_KEY = "AKIAIOSFODNN7EXAMPLE"
@@ -105,17 +104,6 @@ async def engine_with(
         yield engine
 
 
-@asynccontextmanager
-async def tasks_of(bus: Bus, engine: Engine) -> AsyncIterator[list[LayerTask]]:
+def tasks_of(bus: Bus, engine: Engine) -> AbstractAsyncContextManager[list[LayerTask]]:
     """Every layer task the Supervisor sends while the block runs."""
-    seen: list[LayerTask] = []
-    async with bus.subscribe(engine.subjects.layer_tasks) as sub, anyio.create_task_group() as tg:
-
-        async def collect() -> None:
-            async for msg in sub:
-                seen.append(decode(msg.data, LayerTask))
-
-        tg.start_soon(collect)
-        yield seen
-        await anyio.sleep(0.2)
-        tg.cancel_scope.cancel()
+    return layer_tasks(bus, engine.subjects)

@@ -148,8 +148,7 @@ async def test_a_grant_of_an_action_without_a_tool_call_is_refused(bus: Bus) -> 
     plain = msgspec.structs.replace(plain, action_type="deploy", action_description="deploy prod")
     async with engine_and_book(bus) as (engine, book):
         asked = await engine.submit(plain, timeout=30)
-        if asked.outcome is not Outcome.NEEDS_REVIEW:
-            pytest.skip("the test policy does not ask for this action")
+        assert asked.outcome is Outcome.NEEDS_REVIEW, "no local check reads a description"
         await resolve(bus, engine, asked)
         await anyio.sleep(0.5)
         assert await book.all() == []
