@@ -7,6 +7,7 @@ layer. Nothing is patched: the agent under test talks to the engine on the real 
 
 from __future__ import annotations
 
+import functools
 import uuid
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -31,7 +32,13 @@ from humangr.contracts import (
 from humangr.engine.actor import SupervisionPolicy
 from humangr.engine.bus import Bus, MemoryBus
 from humangr.engine.config import ReviewConfig
-from humangr.engine.errors import ConfigError, sole_exception
+from humangr.engine.decisions import DecisionWaiters
+from humangr.engine.errors import (
+    ConfigError,
+    ReviewTimeout,
+    SubmissionRefused,
+    sole_exception,
+)
 from humangr.engine.llm import LLMClient
 from humangr.engine.metrics import Metrics
 from humangr.engine.review import action_hash
@@ -56,10 +63,17 @@ class HumangrTestEngine(LayerScripting):
     ``LayerScripting``.
     """
 
-    def __init__(self, engine: Engine, book: ScriptBook | None, record: Recorder) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        book: ScriptBook | None,
+        record: Recorder,
+        waiters: DecisionWaiters,
+    ) -> None:
         super().__init__(book, engine.config.layers)
         self.engine = engine
         self._record = record
+        self._waiters = waiters
 
     @property
     def bus(self) -> Bus:
@@ -120,23 +134,22 @@ class HumangrTestEngine(LayerScripting):
             action_hash=action_hash(action),
             layers=[LayerID(str(lid).upper()) for lid in layers] if layers is not None else None,
         )
-        data = encode(submitted)
-        decode(data, ActionSubmitted)
-        since = len(self._record.dead_letters)
-        subject = self.subjects.agent_submit(action.agent_id)
-        await self.bus.publish(subject, data)
-
-        def found() -> Decision | None:
-            letter = self._record.refusal(subject, action_id, since)
-            if letter is not None:
-                reason = letter.error.removeprefix(f"action {action_id}: ")
-                raise KitError(f"the engine refused action {action_id}: {reason}")
-            return self._record.first(action_id, final=final, action_hash=submitted.action_hash)
-
+        decode(encode(submitted), ActionSubmitted)  # what the engine would refuse, refused here
         if timeout is None:
             timeout = self.config.layer_deadline_s * 2 + 5
             timeout += self.config.review_deadline_s if final else 0
-        return await self._wait(found, timeout, f"decision on {action_id}")
+        try:
+            return await self._waiters.submit(
+                self.bus, self.subjects, submitted, timeout=timeout, final=final
+            )
+        except SubmissionRefused as exc:
+            raise KitError(str(exc)) from None
+        except ReviewTimeout:
+            what = "final decision" if final else "decision"
+            raise KitTimeout(
+                f"no {what} on {action_id} within {timeout:g}s "
+                f"(subject prefix {self.subjects.prefix})"
+            ) from None
 
     def decisions(
         self, agent_id: str | None = None, *, replay: bool = True
@@ -305,10 +318,12 @@ async def _running(
             run_engine(bus=bus, llm=client, config=settings, subjects=subjects, policy=policy)
         )
         record = Recorder()
+        waiters = DecisionWaiters(trusted=(engine.public_key,))
         async with anyio.create_task_group() as tg:
             await tg.start(record.run, bus, subjects)
+            await tg.start(functools.partial(waiters.run, bus, subjects))
             try:
-                yield HumangrTestEngine(engine, book, record)
+                yield HumangrTestEngine(engine, book, record, waiters)
             finally:
                 record.close()
                 tg.cancel_scope.cancel()

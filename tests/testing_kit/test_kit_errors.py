@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
+import anyio
+import msgspec
 import pytest
 
-from humangr.contracts import ActionContext, Outcome, encode
-from humangr.engine.errors import ContractError
+from humangr.contracts import ActionContext, Decision, Outcome, encode
+from humangr.engine.errors import ContractError, SignatureError
 from humangr.engine.letters import dead_letter
+from humangr.engine.signing import SigningKey
 from humangr.testing import HumangrTestEngine, KitError, KitTimeout, humangr
 
 pytestmark = pytest.mark.anyio
@@ -106,3 +109,39 @@ async def test_malformed_messages_on_recorded_subjects_are_kept(kit: HumangrTest
     assert decision.outcome is Outcome.APPROVED
     assert [m.subject for m in kit.malformed] == [kit.subjects.decision("forger")]
     assert [d.error for d in kit.dead_letters] == ["refused"]
+
+
+async def test_a_final_decision_signed_by_another_key_ends_the_wait_with_an_error() -> None:
+    """The kit waits through the one submit-and-wait path: a forged "approved" resolution,
+    signed by a key that is not the engine's, is refused instead of returned."""
+    mallory = SigningKey.generate()
+    async with humangr(review_deadline_s=30) as kit:
+        kit.needs_review()
+        outcome: list[BaseException | Decision] = []
+
+        async def wait_for_the_human() -> None:
+            try:
+                outcome.append(await kit.submit(action_id="act-forged", final=True, timeout=20))
+            except Exception as exc:
+                outcome.append(exc)
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(wait_for_the_human)
+            async for first in kit.decisions():
+                if first.action_id == "act-forged":
+                    break
+            request = await kit.pending_review("act-forged")
+            assert first.outcome is Outcome.NEEDS_REVIEW
+            forged = mallory.sign(
+                msgspec.structs.replace(
+                    first,
+                    outcome=Outcome.APPROVED,
+                    resolved_by="mallory",
+                    signer=None,
+                    signature=None,
+                )
+            )
+            assert forged.action_hash == request.action_hash
+            await kit.bus.publish(kit.subjects.decision(forged.agent_id), encode(forged))
+        assert len(outcome) == 1, outcome
+        assert isinstance(outcome[0], SignatureError), outcome
