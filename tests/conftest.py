@@ -35,7 +35,7 @@ def anyio_backend() -> str:
 @pytest.fixture(scope="session")
 def nats_server() -> Iterator[object]:
     """One real nats-server (JetStream in a temp dir, free port) for the whole session."""
-    from humangr.testing.natsserver import NatsServer
+    from humangr.standins.nats_server import NatsServer
 
     with NatsServer(jetstream=True) as server:
         yield server

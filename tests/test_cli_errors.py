@@ -11,7 +11,7 @@ from cli_helpers import CLEAN_DIFF, assert_error, humangr
 
 from humangr.cli.failure import run_guarded
 from humangr.contracts.types import MAX_DIFF_BYTES
-from humangr.testing.natsserver import free_port
+from humangr.standins.nats_server import free_port
 
 ACTION = {
     "agent_id": "a",

@@ -20,7 +20,7 @@ from anyio.streams.text import TextReceiveStream
 from test_cli_reviews import REASON, SLOW
 
 from humangr.contracts import HumanLayerReport, Outcome, ReviewDetail, ReviewListing, decode
-from humangr.testing.natsserver import NatsServer
+from humangr.standins.nats_server import NatsServer
 
 pytestmark = [pytest.mark.anyio, pytest.mark.nats]
 

@@ -17,7 +17,7 @@ from humangr.engine.bus import Msg, Subscription
 from humangr.engine.bus.jetstream import JetStreamConfig, covers, durable_name, stream_names
 from humangr.engine.bus.nats import NatsBus
 from humangr.engine.errors import BusError
-from humangr.testing.natsserver import NatsServer
+from humangr.standins.nats_server import NatsServer
 
 pytestmark = [pytest.mark.anyio, pytest.mark.nats]
 

@@ -13,7 +13,7 @@ import pytest
 from humangr.engine.bus.jetstream import JetStreamConfig
 from humangr.engine.bus.nats import NatsBus
 from humangr.engine.errors import BusClosedError, BusError, ConfigError
-from humangr.testing.natsserver import NatsServer, NatsServerError, free_port
+from humangr.standins.nats_server import NatsServer, NatsServerError, free_port
 
 pytestmark = [pytest.mark.anyio, pytest.mark.nats]
 

@@ -32,8 +32,8 @@ from humangr.engine.redact import redact_secrets
 from humangr.engine.review import error_run
 from humangr.engine.signing import SigningKey
 from humangr.engine.state.records import Damaged
-from humangr.testing.fake_anthropic import FakeAnthropic
-from humangr.testing.fake_replies import ApiError
+from humangr.standins.messages_api import FakeAnthropic
+from humangr.standins.messages_replies import ApiError
 
 pytestmark = pytest.mark.anyio
 

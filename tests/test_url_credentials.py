@@ -19,7 +19,7 @@ from humangr.engine.bus.nats import NatsBus
 from humangr.engine.config import ReviewConfig
 from humangr.engine.errors import BusError
 from humangr.engine.llm import AnthropicLLM
-from humangr.testing.natsserver import NatsServer, free_port
+from humangr.standins.nats_server import NatsServer, free_port
 
 pytestmark = pytest.mark.anyio
 

@@ -257,7 +257,7 @@ async def _open_bus(kind: str, url: str | None) -> AsyncIterator[tuple[Bus, str 
             yield bus, None
         return
     from humangr.engine.bus.nats import NatsBus
-    from humangr.testing.natsserver import NatsServer
+    from humangr.standins.nats_server import NatsServer
 
     if url is not None:
         nats = await NatsBus.connect(url)

@@ -2,8 +2,8 @@
 
 The full engine (Supervisor and seven layer actors in this process) reviews three kinds of diff
 through the real ``anthropic`` SDK (``AnthropicLLM`` with ``base_url``) against the stand-in
-Messages API server of the testing kit, which answers every call with a clean verdict after
-the configured latency and counts tokens and prompt-cache use the way the API does (a cache
+Messages API (``humangr.standins.messages_api``), which answers every call with a clean verdict
+after the configured latency and counts tokens and prompt-cache use the way the API does (a cache
 entry is readable once the response that wrote it has begun). The same actions then go through
 an engine without LLM, for the latency the LLM adds.
 """
@@ -115,7 +115,7 @@ async def _decide(
 async def bench_llm(settings: LLMBenchSettings) -> dict[str, Any]:
     """Calls, tokens, cache share, cost and latency per decision, for each scenario."""
     from humangr.engine.llm import AnthropicLLM
-    from humangr.testing.fake_anthropic import FakeAnthropic, Latency, ToolUse
+    from humangr.standins.messages_api import FakeAnthropic, Latency, ToolUse
 
     if price_for(settings.model, DEFAULT_PRICES) is None:
         raise ConfigError(

@@ -1,5 +1,7 @@
-"""Testing helpers: the test kit for users' agents (``humangr()``), a nats-server launcher and a
-fake Messages API. The kit is imported on first use, so ``engine.testing.natsserver`` stays light.
+"""Testing helpers: the test kit for users' agents (``humangr()``), and the local stand-ins it
+offers tests (``natsserver``: a real nats-server; ``fake_anthropic``: the Messages API; both
+from ``humangr.standins``). The kit is imported on first use, so ``humangr.testing.natsserver``
+stays light.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ import urllib.request
 from types import TracebackType
 from typing import Any
 
-from .natsserver import NatsServer, NatsServerError, free_port
+from humangr.standins.nats_server import NatsServer, NatsServerError, free_port
 
 __all__ = ["NatsCluster"]
 

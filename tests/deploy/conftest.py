@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 from deploy_helpers import DEPLOY, env_example
 
-from humangr.testing.natsserver import NatsServer
+from humangr.standins.nats_server import NatsServer
 
 
 @pytest.fixture(scope="module")

@@ -48,7 +48,7 @@ from humangr.engine.errors import (
 from humangr.engine.signing import SigningKey
 from humangr.engine.state import KeyValueStateStore
 from humangr.engine.submission import fetch_report, submit_and_wait
-from humangr.testing.natsserver import NatsServer
+from humangr.standins.nats_server import NatsServer
 
 pytestmark = [pytest.mark.anyio, pytest.mark.nats]
 

@@ -24,7 +24,7 @@ from test_nats_permissions import nothing_arrives, subscribed, wait_for_violatio
 from humangr.contracts import ActionSubmitted, DeadLetter, decode, encode
 from humangr.engine.review import action_hash
 from humangr.engine.submission import submit_and_wait
-from humangr.testing.natsserver import NatsServer
+from humangr.standins.nats_server import NatsServer
 
 pytestmark = [pytest.mark.anyio, pytest.mark.nats]
 

@@ -34,7 +34,7 @@ from humangr.engine.bus.subject import inbox_prefix_for
 from humangr.engine.review import action_hash
 from humangr.engine.signing import load_signing_key, verify_decision
 from humangr.engine.state.kv import namespace_of
-from humangr.testing.natsserver import NatsServer
+from humangr.standins.nats_server import NatsServer
 
 pytestmark = [pytest.mark.anyio, pytest.mark.nats]
 

@@ -22,7 +22,7 @@ from humangr.engine.bus import Msg, Subscription
 from humangr.engine.bus.jetstream import JetStreamConfig, durable_name
 from humangr.engine.bus.nats import NatsBus
 from humangr.engine.bus.subject import inbox_prefix_for
-from humangr.testing.natsserver import NatsServer
+from humangr.standins.nats_server import NatsServer
 
 pytestmark = [pytest.mark.anyio, pytest.mark.nats]
 

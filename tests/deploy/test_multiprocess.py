@@ -13,7 +13,7 @@ from deploy_helpers import ROOT, Spec, connect_as, fetch, parse_exposition, serv
 
 from humangr.actors.runtime import submit_and_wait
 from humangr.contracts import ActionContext, HumanLayerReport, LayerID, Outcome, Subjects, VetoLevel
-from humangr.testing.natsserver import NatsServer
+from humangr.standins.nats_server import NatsServer
 
 pytestmark = [pytest.mark.anyio, pytest.mark.nats]
 

@@ -14,7 +14,7 @@ from deploy_helpers import DEPLOY, ROLES, connect_as
 from humangr.engine.bus import Msg, Subscription
 from humangr.engine.bus.nats import NatsBus
 from humangr.engine.errors import BusError
-from humangr.testing.natsserver import NatsServer
+from humangr.standins.nats_server import NatsServer
 
 pytestmark = [pytest.mark.anyio, pytest.mark.nats]
 

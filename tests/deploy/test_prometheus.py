@@ -21,7 +21,7 @@ from deploy_helpers import DEPLOY, ROOT, Spec, fetch, serving
 from humangr.actors.runtime import submit_and_wait
 from humangr.contracts import ActionContext, Outcome, Subjects
 from humangr.engine.bus.nats import NatsBus
-from humangr.testing.natsserver import free_port
+from humangr.standins.nats_server import free_port
 
 pytestmark = [pytest.mark.anyio, pytest.mark.nats]
 

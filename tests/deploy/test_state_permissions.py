@@ -10,7 +10,7 @@ from deploy_helpers import connect_as
 
 from humangr.engine.errors import StateError
 from humangr.engine.state import KeyValueStateStore
-from humangr.testing.natsserver import NatsServer
+from humangr.standins.nats_server import NatsServer
 
 pytestmark = [pytest.mark.anyio, pytest.mark.nats]
 

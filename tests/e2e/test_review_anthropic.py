@@ -10,7 +10,7 @@ from humangr.actors.runtime import run_engine
 from humangr.contracts import ActionContext, LayerID, Outcome, Usage, VetoLevel
 from humangr.engine.config import ReviewConfig
 from humangr.engine.llm import AnthropicLLM
-from humangr.testing.fake_anthropic import (
+from humangr.standins.messages_api import (
     ApiError,
     FakeAnthropic,
     FakeUsage,

@@ -13,7 +13,7 @@ from humangr.contracts import ResponseEnvelope, ResponseStatus
 from humangr.engine.enforcer import Enforcer
 from humangr.engine.llm import AnthropicLLM, tool_name_for
 from humangr.engine.metrics import Metrics
-from humangr.testing.fake_anthropic import ApiError, FakeAnthropic, Raw, ToolUse
+from humangr.standins.messages_api import ApiError, FakeAnthropic, Raw, ToolUse
 
 pytestmark = pytest.mark.anyio
 

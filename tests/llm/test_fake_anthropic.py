@@ -12,14 +12,14 @@ import anthropic
 import anyio
 import pytest
 
-from humangr.testing.fake_anthropic import (
+from humangr.standins.messages_api import (
     FakeAnthropic,
     Latency,
     RecordedRequest,
     Text,
     ToolUse,
 )
-from humangr.testing.fake_cache import (
+from humangr.standins.messages_cache import (
     MESSAGE_TOKENS,
     TOOL_PROMPT_TOKENS,
     PromptCache,

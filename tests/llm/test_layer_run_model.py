@@ -9,7 +9,7 @@ import pytest
 from humangr.contracts import ActionContext, LayerID, LayerRunResult, LayerStatus
 from humangr.engine.layer_run import llm_layer_run
 from humangr.engine.llm import AnthropicLLM, LLMClient, ScriptedLLM
-from humangr.testing.fake_anthropic import ApiError, FakeAnthropic, ToolUse
+from humangr.standins.messages_api import ApiError, FakeAnthropic, ToolUse
 
 pytestmark = pytest.mark.anyio
 

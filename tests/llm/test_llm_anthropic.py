@@ -26,7 +26,7 @@ from humangr.engine.llm import (
     tool_name_for,
 )
 from humangr.engine.metrics import Metrics
-from humangr.testing.fake_anthropic import (
+from humangr.standins.messages_api import (
     ApiError,
     FakeAnthropic,
     FakeUsage,
@@ -35,7 +35,7 @@ from humangr.testing.fake_anthropic import (
     Text,
     ToolUse,
 )
-from humangr.testing.natsserver import free_port
+from humangr.standins.nats_server import free_port
 
 KEY = "sk-ant-test-0123456789-secret"
 VERDICT = {

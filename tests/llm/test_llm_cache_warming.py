@@ -20,7 +20,7 @@ from humangr.engine.llm import (
     SystemBlock,
     render_layer_request,
 )
-from humangr.testing.fake_anthropic import (
+from humangr.standins.messages_api import (
     ApiError,
     FakeAnthropic,
     FakeUsage,

@@ -15,7 +15,7 @@ from humangr.contracts import Subjects
 from humangr.engine.actor import SupervisionPolicy
 from humangr.engine.bus.nats import NatsBus
 from humangr.engine.config import ReviewConfig
-from humangr.testing.natsserver import NatsServer
+from humangr.standins.nats_server import NatsServer
 
 pytestmark = [pytest.mark.anyio, pytest.mark.nats]
 
