@@ -19,6 +19,7 @@ from typing import Any, Protocol
 import anyio
 import msgspec
 
+from humangr.actors.pipeline_ledger import Held, ReviewRecord, WorkLedger
 from humangr.contracts import (
     ActionContext,
     ActionSubmitted,
@@ -40,7 +41,6 @@ from humangr.engine.actor import ActorContext
 from humangr.engine.bus import Msg
 from humangr.engine.errors import BusError, ContractError
 from humangr.engine.pipeline.context import review_diff, review_findings
-from humangr.engine.pipeline.ledger import Held, ReviewRecord, WorkLedger
 from humangr.engine.review import action_hash
 from humangr.engine.storage import ProjectStore
 

@@ -13,6 +13,7 @@ from typing import Any
 import anyio
 import msgspec
 
+from humangr.actors.pipeline_ledger import Held, OrderRecord, WorkLedger
 from humangr.contracts import (
     AgentName,
     AgentResult,
@@ -45,7 +46,6 @@ from humangr.engine.pipeline.context import (
     handoff_report,
     handoff_target,
 )
-from humangr.engine.pipeline.ledger import Held, OrderRecord, WorkLedger
 from humangr.engine.state import MemoryStateStore, StateStore
 from humangr.engine.storage import ProjectStore, resolve_root
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import anyio
 
+from humangr.actors.pipeline_ledger import WorkLedger
 from humangr.actors.runtime import run_engine
 from humangr.cli.common import connect_nats, make_llm
 from humangr.cli.inputs import read_text
@@ -29,7 +30,6 @@ from humangr.engine.bus import Bus
 from humangr.engine.errors import ConfigError, ContractError, EngineError
 from humangr.engine.llm import LLMClient
 from humangr.engine.pipeline import ProjectState, next_step, render_status, render_task_state
-from humangr.engine.pipeline.ledger import WorkLedger
 from humangr.engine.state import StateStore
 from humangr.engine.storage import ProjectStore
 

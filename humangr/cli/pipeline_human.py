@@ -15,6 +15,7 @@ from typing import Literal
 
 import anyio
 
+from humangr.actors.pipeline_ledger import WorkLedger
 from humangr.cli.common import connect_nats, make_llm
 from humangr.contracts import (
     DEFAULT_PREFIX,
@@ -28,7 +29,6 @@ from humangr.contracts.types import utc_now
 from humangr.engine.actor import Actor
 from humangr.engine.errors import ConfigError, ContractError, EngineError
 from humangr.engine.pipeline import CommandRefused, apply_command
-from humangr.engine.pipeline.ledger import WorkLedger
 from humangr.engine.redact import redact_seed_urls
 from humangr.engine.state import StateStore
 

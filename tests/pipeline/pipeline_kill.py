@@ -17,9 +17,9 @@ from typing import Any
 import anyio
 from pipeline_run import REPO, SPEC
 
+from humangr.actors.pipeline_ledger import OrderRecord, WorkLedger
 from humangr.contracts import AgentRunRecord, decode
 from humangr.engine.pipeline import ProjectState, decode_state
-from humangr.engine.pipeline.ledger import OrderRecord, WorkLedger
 from humangr.engine.state import SqliteStateStore
 from humangr.engine.storage import ProjectStore
 

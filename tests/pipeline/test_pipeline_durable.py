@@ -16,6 +16,7 @@ import pytest
 from pipeline_run import POLICY, SPEC, script_lines, scripted, subjects
 
 from humangr.actors.agent import agent_actors
+from humangr.actors.pipeline_ledger import WorkLedger
 from humangr.actors.pipeline_supervisor import PipelineSupervisor
 from humangr.actors.runtime import run_engine
 from humangr.contracts import (
@@ -41,7 +42,6 @@ from humangr.engine.bus import Bus, Subscription
 from humangr.engine.enforcer import BreakerStore
 from humangr.engine.llm import ScriptedLLM
 from humangr.engine.pipeline import ProjectState, encode_state
-from humangr.engine.pipeline.ledger import WorkLedger
 from humangr.engine.state import MemoryStateStore, StateStore
 from humangr.engine.storage import ProjectStore
 

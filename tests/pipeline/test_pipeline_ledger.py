@@ -6,9 +6,9 @@ import anyio
 import msgspec
 import pytest
 
+from humangr.actors.pipeline_ledger import ORDERS_BUCKET, OrderRecord, WorkLedger
 from humangr.contracts import AgentName, WorkOrder
 from humangr.engine.errors import StateError
-from humangr.engine.pipeline.ledger import ORDERS_BUCKET, OrderRecord, WorkLedger
 from humangr.engine.state import StateStore
 
 pytestmark = pytest.mark.anyio
