@@ -224,7 +224,7 @@ class MonitorActor(Actor):
         project = await self._known(command.project_id, command.command)
         try:
             step = apply_command(project, command, now=self.clock())
-        except (CommandRefused, TransitionRefused) as exc:
+        except CommandRefused as exc:  # TransitionRefused included
             log.warning(
                 "project %s: %s by %s refused: %s",
                 project.project_id,

@@ -25,6 +25,7 @@ __all__ = [
     "MessageRefused",
     "NoRespondersError",
     "PathPolicyError",
+    "Refused",
     "Rejected",
     "ReplicaMismatch",
     "ReviewTimeout",
@@ -145,14 +146,22 @@ class LLMError(EngineError):
         self.retryable = retryable
 
 
-class SubmissionRefused(EngineError):
+class Refused(EngineError):
+    """The engine refused a message you sent (a DeadLetter names it, with ``reason``): it has no
+    effect. ``SubmissionRefused`` is the one for a submitted action."""
+
+    def __init__(self, reason: str, message: str | None = None) -> None:
+        super().__init__(message or f"the engine refused the message: {reason}")
+        self.reason = reason
+
+
+class SubmissionRefused(Refused):
     """The engine refused a submitted action (a DeadLetter naming it): it will not be decided."""
 
     def __init__(self, action_id: str, reason: str) -> None:
         reason = reason.removeprefix(f"action {action_id}: ")
-        super().__init__(f"the engine refused action {action_id}: {reason}")
+        super().__init__(reason, f"the engine refused action {action_id}: {reason}")
         self.action_id = action_id
-        self.reason = reason
 
 
 class DecisionMismatch(EngineError):

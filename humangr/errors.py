@@ -25,13 +25,14 @@ each message says what was wrong and what to do.
     ├── ReviewError (ValueError)           the review logic got inputs that do not belong together
     ├── GateError                          a pipeline agent's reply failed a gate
     │   └── PathPolicyError                an artifact path is refused
-    ├── SubmissionRefused                  the engine refused a submitted action: never decided
+    ├── Refused                            the engine refused a message you sent: no effect
+    │   └── SubmissionRefused              it refused a submitted action: never decided
     ├── DecisionMismatch                   a decision names another action hash: it does not apply
     ├── SignatureError                     a decision is unsigned, from another key, or changed
     ├── ReviewTimeout (TimeoutError)       no decision in time: do not act
     ├── Rejected                           a guarded call was not approved and did not run
-    ├── TransitionRefused                  the pipeline's state machine refuses a transition
     ├── CommandRefused                     a pipeline command does not apply to the project
+    │   └── TransitionRefused              a task's transition the state machine does not allow
     └── BacklogError                       a backlog cannot be turned into tasks
 
 Errors of optional parts live with them: ``humangr.mcp.ReportNotFound``, and the testing kit's
@@ -57,6 +58,7 @@ from humangr.engine.errors import (
     MessageRefused,
     NoRespondersError,
     PathPolicyError,
+    Refused,
     Rejected,
     ReplicaMismatch,
     ReviewTimeout,
@@ -69,7 +71,7 @@ from humangr.engine.errors import (
 )
 from humangr.engine.llm.errors import LLMReplyInvalid, LLMTransportError, NoScriptMatch, ScriptError
 from humangr.engine.pipeline.backlog import BacklogError
-from humangr.engine.pipeline.commands import CommandRefused
+from humangr.engine.pipeline.errors import CommandRefused
 from humangr.engine.pipeline.states import TransitionRefused
 from humangr.engine.review.errors import ReviewError
 from humangr.engine.state.records import DamagedEntry
@@ -96,6 +98,7 @@ __all__ = [
     "NoRespondersError",
     "NoScriptMatch",
     "PathPolicyError",
+    "Refused",
     "Rejected",
     "ReplicaMismatch",
     "ReviewError",

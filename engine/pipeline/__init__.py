@@ -1,7 +1,8 @@
 """The delivery pipeline's pure logic: task states, project flow, backlog, status rendering."""
 
 from .backlog import BacklogError, BacklogTask, order_tasks, parse_backlog
-from .commands import CommandRefused, apply_command, human_inputs
+from .commands import apply_command, human_inputs
+from .errors import CommandRefused
 from .flow import Step, block, on_handoff, start_project
 from .orders import DEV_MODE, QA_MODE, STAGE_STEPS, events_since, render_findings
 from .project import (

@@ -18,26 +18,18 @@ from datetime import datetime
 import msgspec
 
 from humangr.contracts import PipelineCommand, TaskState, TaskStatus
-from humangr.engine.errors import EngineError
 
+from .errors import CommandRefused
 from .orders import QA_MODE, log, new_order
 from .project import COMMANDS_LIMIT, CommandRecord, ProjectState, Resume, round_key
 from .states import transition
 from .step import Step
 from .tasks import finish_task, rework_step, start_next_task
 
-__all__ = ["CommandRefused", "apply_command", "human_inputs"]
+__all__ = ["apply_command", "human_inputs"]
 
 S = TaskStatus
 _CANCELLABLE = (S.BLOCKED, S.IN_PROGRESS, S.QA_FAIL)
-
-
-class CommandRefused(EngineError):
-    """The command does not apply to the project as it is; ``reason`` says why."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
 
 
 def human_inputs(command: PipelineCommand) -> tuple[dict[str, str], str]:

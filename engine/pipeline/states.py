@@ -9,7 +9,8 @@ import msgspec
 
 from humangr.contracts import TaskState, TaskStatus
 from humangr.contracts.types import utc_now
-from humangr.engine.errors import EngineError
+
+from .errors import CommandRefused
 
 __all__ = ["ALLOWED", "TERMINAL", "TransitionRefused", "can_transition", "transition"]
 
@@ -31,15 +32,16 @@ ALLOWED: Mapping[TaskStatus, frozenset[TaskStatus]] = {
 TERMINAL = frozenset(status for status, targets in ALLOWED.items() if not targets)
 
 
-class TransitionRefused(EngineError):
-    """A task was asked to take a transition the state machine does not allow."""
+class TransitionRefused(CommandRefused):
+    """A task was asked to take a transition the state machine does not allow: the one kind of
+    ``CommandRefused`` that carries the task and the two states."""
 
     def __init__(self, task_id: str, current: TaskStatus, target: TaskStatus) -> None:
         allowed = ", ".join(sorted(ALLOWED[current])) or "none (terminal)"
         super().__init__(
             f"task {task_id}: transition {current} → {target} refused; from {current} "
             f"the allowed targets are: {allowed}"
-        )
+        )  # ``reason`` is the whole message
         self.task_id = task_id
         self.current = current
         self.target = target

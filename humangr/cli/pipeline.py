@@ -27,7 +27,7 @@ from humangr.contracts import (
 from humangr.contracts import encode as encode_message
 from humangr.engine.actor import Actor
 from humangr.engine.bus import Bus
-from humangr.engine.errors import ConfigError, ContractError, EngineError
+from humangr.engine.errors import ConfigError, ContractError, EngineError, Refused
 from humangr.engine.llm import LLMClient
 from humangr.engine.pipeline import ProjectState, next_step, render_status, render_task_state
 from humangr.engine.state import StateStore
@@ -36,7 +36,6 @@ from humangr.engine.storage import ProjectStore
 __all__ = [
     "EXIT_CODES",
     "Kick",
-    "Refused",
     "pipeline_actors",
     "run_command",
     "state_path",
@@ -130,10 +129,6 @@ Kick = Callable[[Subjects], tuple[str, bytes]]
 """The message that sets the project going: (subject, payload) under the engine's subjects."""
 
 
-class Refused(EngineError):
-    """The engine dead-lettered the message that was to set the project going."""
-
-
 def _ended(status: PipelineStatus) -> bool:
     return status.state != "running"
 
@@ -197,7 +192,7 @@ async def watch(
                     break
         tg.cancel_scope.cancel()
     if refusal:
-        raise Refused(refusal[0])
+        raise Refused(refusal[0], refusal[0])  # the dead letter says what was refused
     return last
 
 

@@ -27,7 +27,7 @@ from humangr.contracts import (
 )
 from humangr.contracts.types import utc_now
 from humangr.engine.actor import Actor
-from humangr.engine.errors import ConfigError, ContractError, EngineError
+from humangr.engine.errors import ConfigError, ContractError, EngineError, Refused
 from humangr.engine.pipeline import CommandRefused, apply_command
 from humangr.engine.redact import redact_seed_urls
 from humangr.engine.state import StateStore
@@ -39,7 +39,6 @@ from .pipeline import (
     PREFIX_HELP,
     STATE_OPTION_HELP,
     Kick,
-    Refused,
     _load,
     _root,
     _run,
