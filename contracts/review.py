@@ -377,7 +377,9 @@ class HumanLayerReport(_Frozen, frozen=True, kw_only=True):
 
 
 Decision = HumanLayerReport
-"""The decision event published on ``hl.decisions.<agent_id>`` is the full report."""
+"""The decision event published on ``hl.decisions.<agent_id>`` is the full report; ``Decision``
+is its name as a message (``humangr schema Decision``) and an alias kept for code written
+against it. The code here says ``HumanLayerReport``."""
 
 
 class ReviewRequested(_Frozen, frozen=True, kw_only=True):

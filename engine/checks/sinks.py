@@ -21,7 +21,6 @@ from .sources import SHELLS
 
 __all__ = ["on_call"]
 
-S = Severity
 _SHELL_ARG = {
     "os.system": 0,
     "os.popen": 0,
@@ -44,7 +43,7 @@ _DASH_C = frozenset({"-c", "/c", "/C", "-Command", "-lc", "-ec", "-xc", "-ic", "
 
 def _shell_string(it: Site, e: ast.Call, cmd: Val, sink: str) -> None:
     flow = level(cmd, SHELL)
-    sev = flow_severity(flow, S.CRITICAL, S.HIGH, S.LOW)
+    sev = flow_severity(flow, Severity.CRITICAL, Severity.HIGH, Severity.LOW)
     titles = {
         TAINTED: "Shell command built from request input (command injection)",
         UNKNOWN: "Shell command run through a shell (shell injection)",
@@ -75,7 +74,7 @@ def _argv(it: Site, e: ast.Call, parts: list[Val], sink: str) -> None:
         it.report(
             "shell-injection",
             e,
-            S.CRITICAL,
+            Severity.CRITICAL,
             "Program to run chosen by request input (command injection)",
             detail(chosen, SHELL, sink),
             TAINTED,
@@ -170,7 +169,7 @@ def _sql_flow(it: Site, e: ast.Call, q: Val, sink: str, strong: bool) -> None:
         it.report(
             "sql-injection",
             e,
-            S.CRITICAL,
+            Severity.CRITICAL,
             "SQL built from request input (SQL injection)",
             detail(q, SQL, sink),
             flow,
@@ -180,7 +179,7 @@ def _sql_flow(it: Site, e: ast.Call, q: Val, sink: str, strong: bool) -> None:
         it.report(
             "sql-injection",
             e,
-            S.HIGH,
+            Severity.HIGH,
             "SQL built by string formatting (SQL injection)",
             detail(q, SQL, sink),
             flow,
@@ -202,7 +201,7 @@ def _code(
         if code is None:
             return
         flow = level(code)
-        sev = flow_severity(flow, S.CRITICAL, S.HIGH, None)
+        sev = flow_severity(flow, Severity.CRITICAL, Severity.HIGH, None)
         title = (
             "eval/exec of request input (code injection)"
             if flow == TAINTED
@@ -217,7 +216,7 @@ def _code(
             it.report(
                 "eval-exec",
                 e,
-                S.CRITICAL,
+                Severity.CRITICAL,
                 "Template built from request input (server-side template injection)",
                 detail(src, 3, canon if canon in _TEMPLATES else "from_string"),
                 TAINTED,

@@ -26,7 +26,6 @@ from .sources import is_cred_name, names
 
 __all__ = ["data_sinks", "hash_result", "weak_hash_stored"]
 
-S = Severity
 _DESER = frozenset(
     {"pickle.loads", "pickle.load", "pickle.Unpickler", "marshal.loads", "marshal.load"}
     | {"jsonpickle.decode", "jsonpickle.loads", "yaml.unsafe_load", "yaml.unsafe_load_all"}
@@ -59,7 +58,7 @@ def _deser(
     elif canon not in _DESER:
         return
     flow = level(data)
-    sev = flow_severity(flow, S.CRITICAL, S.HIGH, None)
+    sev = flow_severity(flow, Severity.CRITICAL, Severity.HIGH, None)
     title = (
         "Deserialization of request input (remote code execution)"
         if flow == TAINTED
@@ -135,7 +134,7 @@ def _path(
             it.report(
                 "path-traversal",
                 e,
-                S.HIGH,
+                Severity.HIGH,
                 "File path built from request input (path traversal)",
                 detail(v, PATH, sink),
                 TAINTED,
@@ -151,7 +150,7 @@ def _tar(it: Site, e: ast.Call, archive: Val, kw: dict[str, Val]) -> None:
     it.report(
         "path-traversal",
         e,
-        S.HIGH,
+        Severity.HIGH,
         "Archive extracted without checking its member paths (tar slip)",
         detail(archive, PATH, "tarfile extraction")
         + " Member names such as ../../x are written outside the target directory.",
@@ -229,7 +228,7 @@ def _hash(
         it.report(
             "weak-password-hash",
             e,
-            S.MEDIUM,
+            Severity.MEDIUM,
             _HASH_FIX_TITLE[1],
             f"One round of {algo} is too fast for passwords.",
             CONST,
@@ -241,7 +240,9 @@ def _password_context(it: Site, args: list[Val]) -> bool:
 
 
 def _weak_hit(it: Site, node: ast.AST, why: str) -> None:
-    it.report("weak-password-hash", node, S.HIGH, _HASH_FIX_TITLE[0], f"md5/sha1: {why}.", CONST)
+    it.report(
+        "weak-password-hash", node, Severity.HIGH, _HASH_FIX_TITLE[0], f"md5/sha1: {why}.", CONST
+    )
 
 
 def weak_hash_stored(it: Site, node: ast.AST, name: str) -> None:
@@ -266,7 +267,7 @@ def _jwt(
     it.report(
         "secret",
         e,
-        S.HIGH,
+        Severity.HIGH,
         "Hard-coded secret: JWT signing key",
         "The JWT key is a literal in the code.",
         CONST,
@@ -295,7 +296,7 @@ def _tls(it: Site, e: ast.Call, canon: str, method: str | None, kw: dict[str, Va
             it.report(
                 "tls-verification",
                 e,
-                S.HIGH,
+                Severity.HIGH,
                 "TLS certificate verification disabled",
                 f"{name}={v.const!r} turns certificate verification off.",
                 CONST,

@@ -41,7 +41,6 @@ __all__ = [
     "request_problems",
 ]
 
-S = ResponseStatus
 MAX_QUESTIONS = 7
 SPEC_PATH = "docs/spec/PRODUCT_SPEC.md"
 ENGINEER_DOCS = tuple(
@@ -71,7 +70,7 @@ _BACKLOG_PATH = re.compile(r"^docs/pm/[^/]+/BACKLOG\.md$")
 _SPEC_SECTION = re.compile(r"^([0-9])(?![0-9])")
 _FR = re.compile(r"(?<![A-Za-z])FR-[A-Za-z0-9]")
 _REQ_ID = re.compile(r"(?<![A-Za-z])N?FR-[A-Za-z0-9]")
-_NOT_DELIVERABLE = frozenset({S.NEEDS_INFO, S.BLOCKED})
+_NOT_DELIVERABLE = frozenset({ResponseStatus.NEEDS_INFO, ResponseStatus.BLOCKED})
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,7 +148,9 @@ def _engineer(_: MessageEnvelope, reply: ResponseEnvelope) -> list[Violation]:
 
 def _cto_validation(request: MessageEnvelope, reply: ResponseEnvelope) -> list[Violation]:
     found = _require(reply, CTO_VALIDATION[request.mode])[1]
-    if reply.status is S.REVISION and not [i for i in reply.next_actions.items if i.strip()]:
+    if reply.status is ResponseStatus.REVISION and not [
+        i for i in reply.next_actions.items if i.strip()
+    ]:
         found.append(
             Violation("revision", "REVISION must list each gap to fix in next_actions.items")
         )
@@ -220,15 +221,21 @@ class _Mode:
     needs_task: bool = False
 
 
-_DELIVER = frozenset({S.OK, S.NEEDS_INFO, S.BLOCKED})
+_DELIVER = frozenset({ResponseStatus.OK, ResponseStatus.NEEDS_INFO, ResponseStatus.BLOCKED})
 MODES: dict[tuple[AgentName, str], _Mode] = {
     (AgentName.CTO, "spec_intake_and_normalize"): _Mode(_DELIVER, _spec_intake),
     (AgentName.ENGINEER, "generate_engineering_docs"): _Mode(_DELIVER, _engineer),
-    (AgentName.CTO, "validate_engineer_docs"): _Mode(_DELIVER | {S.REVISION}, _cto_validation),
-    (AgentName.CTO, "validate_backlog"): _Mode(_DELIVER | {S.REVISION}, _cto_validation),
+    (AgentName.CTO, "validate_engineer_docs"): _Mode(
+        _DELIVER | {ResponseStatus.REVISION}, _cto_validation
+    ),
+    (AgentName.CTO, "validate_backlog"): _Mode(
+        _DELIVER | {ResponseStatus.REVISION}, _cto_validation
+    ),
     (AgentName.PM, "generate_backlog"): _Mode(_DELIVER, _backlog),
     (AgentName.DEV, "implement_task"): _Mode(_DELIVER, _dev, needs_task=True),
-    (AgentName.QA, "validate_task"): _Mode(frozenset({S.QA_PASS, S.QA_FAIL}), _qa, needs_task=True),
+    (AgentName.QA, "validate_task"): _Mode(
+        frozenset({ResponseStatus.QA_PASS, ResponseStatus.QA_FAIL}), _qa, needs_task=True
+    ),
 }
 """Every (agent, mode) an LLM agent serves, with the statuses it may answer."""
 
@@ -265,10 +272,10 @@ def _global(agent: AgentName, mode: _Mode, reply: ResponseEnvelope) -> list[Viol
         )
     if not reply.summary.strip():
         found.append(Violation("summary", "summary is empty"))
-    if reply.status is S.OK and not reply.evidence:
+    if reply.status is ResponseStatus.OK and not reply.evidence:
         found.append(Violation("evidence", "status OK needs at least one evidence item"))
     questions = [q for q in reply.next_actions.questions if q.strip()]
-    if reply.status is S.NEEDS_INFO and not 1 <= len(questions) <= MAX_QUESTIONS:
+    if reply.status is ResponseStatus.NEEDS_INFO and not 1 <= len(questions) <= MAX_QUESTIONS:
         found.append(
             Violation(
                 "questions",

@@ -20,7 +20,7 @@ import msgspec
 from humangr.contracts import PipelineCommand, TaskState, TaskStatus
 
 from .errors import CommandRefused
-from .orders import QA_MODE, log, new_order
+from .orders import QA_MODE, new_order, noted
 from .project import COMMANDS_LIMIT, CommandRecord, ProjectState, Resume, round_key
 from .states import transition
 from .step import Step
@@ -28,8 +28,7 @@ from .tasks import finish_task, rework_step, start_next_task
 
 __all__ = ["apply_command", "human_inputs"]
 
-S = TaskStatus
-_CANCELLABLE = (S.BLOCKED, S.IN_PROGRESS, S.QA_FAIL)
+_CANCELLABLE = (TaskStatus.BLOCKED, TaskStatus.IN_PROGRESS, TaskStatus.QA_FAIL)
 
 
 def human_inputs(command: PipelineCommand) -> tuple[dict[str, str], str]:
@@ -66,7 +65,7 @@ def apply_command(project: ProjectState, command: PipelineCommand, *, now: datet
         )
     task = _blocked_task(project, command.task_id) if command.task_id else None
     if task is None:
-        blocked = next((t for t in project.tasks if t.status is S.BLOCKED), None)
+        blocked = next((t for t in project.tasks if t.status is TaskStatus.BLOCKED), None)
         if blocked is not None:
             raise CommandRefused(
                 f"project {pid} is blocked on task {blocked.task_id}: name it "
@@ -85,7 +84,7 @@ def apply_command(project: ProjectState, command: PipelineCommand, *, now: datet
 
 def _blocked_task(project: ProjectState, task_id: str) -> TaskState:
     task = _known_task(project, task_id)
-    if task.status is not S.BLOCKED:
+    if task.status is not TaskStatus.BLOCKED:
         raise CommandRefused(
             f"task {task_id} of project {project.project_id} is {task.status}, not blocked"
         )
@@ -105,7 +104,7 @@ def _cancellable_task(project: ProjectState, task_id: str) -> TaskState:
             f"works on {pending.task_id if pending and pending.task_id else 'no task'}: only "
             "the task in progress or a blocked one can be cancelled"
         )
-    if task.status not in (S.IN_PROGRESS, S.QA_FAIL):
+    if task.status not in (TaskStatus.IN_PROGRESS, TaskStatus.QA_FAIL):
         raise CommandRefused(
             f"task {task_id} of project {project.project_id} is {task.status} (QA is "
             "validating it) and cannot be cancelled now; cancel the project, or wait"
@@ -145,7 +144,7 @@ def _record(
         reason="",
         waiting_human=False,
     )
-    return log(
+    return noted(
         project, f"{command.reviewer}: {command.command} — {outcome}; why: {command.reason}", now
     )
 
@@ -170,11 +169,11 @@ def _unblock_task(
             project, task, resume, now, note=why, extra_inputs=inputs, extra_task=note
         )
     if resume.mode == QA_MODE:
-        task = transition(task, S.IN_PROGRESS, owner="qa", now=now, reason=why)
-        task = transition(task, S.WAITING_REVIEW, owner="qa", now=now)
+        task = transition(task, TaskStatus.IN_PROGRESS, owner="qa", now=now, reason=why)
+        task = transition(task, TaskStatus.WAITING_REVIEW, owner="qa", now=now)
     else:
         task = transition(
-            task, S.IN_PROGRESS, owner="dev", now=now, reason=why, attempt=task.attempt + 1
+            task, TaskStatus.IN_PROGRESS, owner="dev", now=now, reason=why, attempt=task.attempt + 1
         )
     return _order(finish_task(project, task), resume, inputs, note, task.attempt, now)
 
@@ -223,7 +222,7 @@ def _cancel_task(
 ) -> Step:
     task = transition(
         task,
-        S.CANCELLED,
+        TaskStatus.CANCELLED,
         owner="",
         now=now,
         reason=f"cancelled by {command.reviewer}: {command.reason}",
@@ -237,7 +236,9 @@ def _cancel_task(
 def _cancel(project: ProjectState, command: PipelineCommand, now: datetime) -> Step:
     why = f"cancelled by {command.reviewer}: {command.reason}"
     tasks = [
-        transition(t, S.CANCELLED, owner="", now=now, reason=why) if t.status in _CANCELLABLE else t
+        transition(t, TaskStatus.CANCELLED, owner="", now=now, reason=why)
+        if t.status in _CANCELLABLE
+        else t
         for t in project.tasks
     ]
     project = msgspec.structs.replace(project, tasks=tasks, pending=None, current_task=None)

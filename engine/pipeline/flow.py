@@ -23,7 +23,7 @@ from humangr.contracts import (
 )
 
 from .backlog import BacklogError, order_tasks, parse_backlog
-from .orders import DEV_MODE, QA_MODE, STAGE_STEPS, log, new_order, render_findings
+from .orders import DEV_MODE, QA_MODE, STAGE_STEPS, new_order, noted, render_findings
 from .project import ProjectState, Resume, Stage
 from .states import transition
 from .step import Step, block
@@ -32,7 +32,6 @@ from .tasks import finish_task, rework_resume, rework_step, start_next_task
 __all__ = ["BACKLOG_PATH", "Step", "block", "on_handoff", "start_project"]
 
 BACKLOG_PATH = re.compile(r"^docs/pm/[A-Za-z0-9_-]+/BACKLOG\.md$")
-S = TaskStatus
 R = ResponseStatus
 ESCALATION_OWNER = "cto"
 OPERATOR = "human"
@@ -58,7 +57,7 @@ def start_project(start: PipelineStart, *, run_id: str, now: datetime) -> Step:
         created_at=now,
         updated_at=now,
     )
-    project = log(project, "project started", now)
+    project = noted(project, "project started", now)
     return _stage(project, "spec_intake", now, {"spec_raw": start.spec_raw})
 
 
@@ -121,8 +120,8 @@ def on_handoff(
         if project.waiting_human:
             return Step(project, changed=False, note="already waiting for a human review")
         project = msgspec.structs.replace(project, waiting_human=True, next_owner=OPERATOR)
-        return Step(log(project, f"waiting for a human review: {handoff.reason}", now))
-    project = log(project, _describe(handoff), now)
+        return Step(noted(project, f"waiting for a human review: {handoff.reason}", now))
+    project = noted(project, _describe(handoff), now)
     if project.stage == "tasks":
         return _on_task_handoff(project, handoff, now)
     return _on_stage_handoff(project, handoff, backlog_text, now)
@@ -209,7 +208,7 @@ def _plan_tasks(project: ProjectState, backlog_text: str | None, now: datetime) 
         tasks=[TaskState(task_id=t.task_id, title=t.title, updated_at=now) for t in tasks],
         task_specs={t.task_id: t.body for t in tasks},
     )
-    project = log(project, f"backlog accepted: {len(tasks)} task(s)", now)
+    project = noted(project, f"backlog accepted: {len(tasks)} task(s)", now)
     return start_next_task(project, now)
 
 
@@ -245,7 +244,12 @@ def _on_dev(project: ProjectState, task: TaskState, handoff: Handoff, now: datet
             _retry(project),
         )
     task = transition(
-        task, S.WAITING_REVIEW, owner="qa", now=now, reason="", code_refs=list(handoff.code_refs)
+        task,
+        TaskStatus.WAITING_REVIEW,
+        owner="qa",
+        now=now,
+        reason="",
+        code_refs=list(handoff.code_refs),
     )
     project = finish_task(project, task)
     project, order = new_order(
@@ -267,16 +271,16 @@ def _on_dev(project: ProjectState, task: TaskState, handoff: Handoff, now: datet
 
 def _on_qa(project: ProjectState, task: TaskState, handoff: Handoff, now: datetime) -> Step:
     if handoff.status is R.QA_PASS:
-        task = transition(task, S.QA_PASS, owner="monitor", now=now)
-        task = transition(task, S.DONE, owner="", now=now, reason="")
-        project = log(finish_task(project, task), f"{task.task_id} done", now)
+        task = transition(task, TaskStatus.QA_PASS, owner="monitor", now=now)
+        task = transition(task, TaskStatus.DONE, owner="", now=now, reason="")
+        project = noted(finish_task(project, task), f"{task.task_id} done", now)
         return start_next_task(project, now)
     if handoff.status is R.QA_FAIL:
-        task = transition(task, S.QA_FAIL, owner="dev", now=now, reason=handoff.summary)
+        task = transition(task, TaskStatus.QA_FAIL, owner="dev", now=now, reason=handoff.summary)
         return _rework(
             project, task, "QA_FAIL", "qa_report", handoff.report or handoff.summary, now
         )
-    task = transition(task, S.QA_FAIL, now=now, reason=f"no QA verdict: {handoff.status}")
+    task = transition(task, TaskStatus.QA_FAIL, now=now, reason=f"no QA verdict: {handoff.status}")
     return _fail_task(project, task, _failure_owner(handoff), _why(handoff), now, _retry(project))
 
 
@@ -305,5 +309,5 @@ def _fail_task(
     now: datetime,
     resume: Resume | None,
 ) -> Step:
-    task = transition(task, S.BLOCKED, owner=owner, reason=reason, now=now)
+    task = transition(task, TaskStatus.BLOCKED, owner=owner, reason=reason, now=now)
     return block(finish_task(project, task), owner, f"{task.task_id}: {reason}", now, resume=resume)

@@ -16,8 +16,8 @@ __all__ = [
     "QA_MODE",
     "STAGE_STEPS",
     "events_since",
-    "log",
     "new_order",
+    "noted",
     "render_findings",
 ]
 
@@ -54,7 +54,7 @@ STAGE_STEPS: Mapping[str, tuple[AgentName, str, str]] = {
 """Stage → (agent, mode, task text) for the stages before the per-task loop."""
 
 
-def log(project: ProjectState, text: str, now: datetime) -> ProjectState:
+def noted(project: ProjectState, text: str, now: datetime) -> ProjectState:
     """``project`` with ``text`` appended to its bounded history and as its message."""
     history = [*project.history, Event(at=now, text=text[:2_000])][-HISTORY_LIMIT:]
     return msgspec.structs.replace(
@@ -102,7 +102,7 @@ def new_order(
     updated = msgspec.structs.replace(
         project, orders=number, pending=order, next_owner=str(agent), waiting_human=False
     )
-    return log(updated, f"ordered {agent} {mode}{where}", now), order
+    return noted(updated, f"ordered {agent} {mode}{where}", now), order
 
 
 def render_findings(findings: Sequence[Finding], fallback: str = "") -> str:

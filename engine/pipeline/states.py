@@ -14,18 +14,21 @@ from .errors import CommandRefused
 
 __all__ = ["ALLOWED", "TERMINAL", "TransitionRefused", "can_transition", "transition"]
 
-S = TaskStatus
 
 ALLOWED: Mapping[TaskStatus, frozenset[TaskStatus]] = {
-    S.NEW: frozenset({S.ASSIGNED}),
-    S.ASSIGNED: frozenset({S.IN_PROGRESS}),
-    S.IN_PROGRESS: frozenset({S.WAITING_REVIEW, S.BLOCKED, S.CANCELLED}),
-    S.WAITING_REVIEW: frozenset({S.QA_PASS, S.QA_FAIL}),
-    S.QA_PASS: frozenset({S.DONE}),
-    S.QA_FAIL: frozenset({S.IN_PROGRESS, S.BLOCKED, S.CANCELLED}),
-    S.BLOCKED: frozenset({S.IN_PROGRESS, S.CANCELLED}),
-    S.DONE: frozenset(),
-    S.CANCELLED: frozenset(),
+    TaskStatus.NEW: frozenset({TaskStatus.ASSIGNED}),
+    TaskStatus.ASSIGNED: frozenset({TaskStatus.IN_PROGRESS}),
+    TaskStatus.IN_PROGRESS: frozenset(
+        {TaskStatus.WAITING_REVIEW, TaskStatus.BLOCKED, TaskStatus.CANCELLED}
+    ),
+    TaskStatus.WAITING_REVIEW: frozenset({TaskStatus.QA_PASS, TaskStatus.QA_FAIL}),
+    TaskStatus.QA_PASS: frozenset({TaskStatus.DONE}),
+    TaskStatus.QA_FAIL: frozenset(
+        {TaskStatus.IN_PROGRESS, TaskStatus.BLOCKED, TaskStatus.CANCELLED}
+    ),
+    TaskStatus.BLOCKED: frozenset({TaskStatus.IN_PROGRESS, TaskStatus.CANCELLED}),
+    TaskStatus.DONE: frozenset(),
+    TaskStatus.CANCELLED: frozenset(),
 }
 """Every allowed transition; anything else is refused."""
 

@@ -9,7 +9,7 @@ import msgspec
 
 from humangr.contracts import WorkOrder
 
-from .orders import log
+from .orders import noted
 from .project import ProjectState, Resume
 
 __all__ = ["Step", "block"]
@@ -40,4 +40,4 @@ def block(
         reason=reason[:2_000],
         resume=resume,
     )
-    return Step(log(project, f"BLOCKED (owner {owner}): {reason}", now))
+    return Step(noted(project, f"BLOCKED (owner {owner}): {reason}", now))

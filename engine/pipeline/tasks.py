@@ -9,14 +9,12 @@ import msgspec
 
 from humangr.contracts import AgentName, TaskState, TaskStatus
 
-from .orders import DEV_MODE, log, new_order
+from .orders import DEV_MODE, new_order, noted
 from .project import ProjectState, Resume
 from .states import transition
 from .step import Step, block
 
 __all__ = ["finish_task", "rework_resume", "rework_step", "start_next_task"]
-
-S = TaskStatus
 
 
 def finish_task(project: ProjectState, task: TaskState) -> ProjectState:
@@ -29,8 +27,8 @@ def _finish_project(project: ProjectState, now: datetime) -> Step:
     """Every task is done or cancelled: ``done`` if at least one was delivered, else
     ``cancelled`` (nothing was delivered)."""
 
-    done = [t.task_id for t in project.tasks if t.status is S.DONE]
-    cancelled = [t.task_id for t in project.tasks if t.status is S.CANCELLED]
+    done = [t.task_id for t in project.tasks if t.status is TaskStatus.DONE]
+    cancelled = [t.task_id for t in project.tasks if t.status is TaskStatus.CANCELLED]
     state = "done" if done or not cancelled else "cancelled"
     project = msgspec.structs.replace(
         project,
@@ -46,21 +44,25 @@ def _finish_project(project: ProjectState, now: datetime) -> Step:
     text = f"project {state}: {len(done)} task(s) done"
     if cancelled:
         text += f", {len(cancelled)} cancelled ({', '.join(cancelled)})"
-    return Step(log(project, text, now))
+    return Step(noted(project, text, now))
 
 
 def start_next_task(project: ProjectState, now: datetime) -> Step:
     """Assign the next new task to the Dev, or finish the project when every task is done
     or cancelled."""
 
-    task = next((t for t in project.tasks if t.status is S.NEW), None)
+    task = next((t for t in project.tasks if t.status is TaskStatus.NEW), None)
     if task is None:
-        open_tasks = [t.task_id for t in project.tasks if t.status not in (S.DONE, S.CANCELLED)]
+        open_tasks = [
+            t.task_id
+            for t in project.tasks
+            if t.status not in (TaskStatus.DONE, TaskStatus.CANCELLED)
+        ]
         if open_tasks:
             return block(project, "human", f"tasks not done: {', '.join(open_tasks)}", now)
         return _finish_project(project, now)
-    task = transition(task, S.ASSIGNED, owner="dev", now=now)
-    task = transition(task, S.IN_PROGRESS, owner="dev", now=now, attempt=1)
+    task = transition(task, TaskStatus.ASSIGNED, owner="dev", now=now)
+    task = transition(task, TaskStatus.IN_PROGRESS, owner="dev", now=now, attempt=1)
     project = finish_task(project, task)
     project, order = new_order(
         project,
@@ -110,13 +112,15 @@ def rework_step(
     """Send ``task`` back to the Dev (one more rework and attempt) with ``resume``'s order."""
 
     changes = {"rework": task.rework + 1, "attempt": task.attempt + 1}
-    if task.status is S.IN_PROGRESS:
+    if task.status is TaskStatus.IN_PROGRESS:
         task = msgspec.structs.replace(
             task, owner="dev", reason=note[:2_000], updated_at=now, **changes
         )
     else:
-        task = transition(task, S.IN_PROGRESS, owner="dev", now=now, reason=note, **changes)
-    project = log(finish_task(project, task), f"{task.task_id} back to dev: {note}", now)
+        task = transition(
+            task, TaskStatus.IN_PROGRESS, owner="dev", now=now, reason=note, **changes
+        )
+    project = noted(finish_task(project, task), f"{task.task_id} back to dev: {note}", now)
     project, order = new_order(
         project,
         AgentName.DEV,

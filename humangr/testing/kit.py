@@ -21,7 +21,7 @@ from humangr.contracts import (
     ActionContext,
     ActionSubmitted,
     DeadLetter,
-    Decision,
+    HumanLayerReport,
     LayerID,
     ReviewRequested,
     ReviewResolution,
@@ -101,7 +101,7 @@ class HumangrTestEngine(LayerScripting):
         """Messages on a recorded subject that did not decode."""
         return self._record.malformed
 
-    def decision(self, action_id: str) -> Decision | None:
+    def decision(self, action_id: str) -> HumanLayerReport | None:
         """The latest decision on ``action_id`` seen so far (a resolution replaces a review)."""
         seen = self._record.by_action.get(action_id)
         return seen[-1] if seen else None
@@ -116,7 +116,7 @@ class HumangrTestEngine(LayerScripting):
         final: bool = False,
         timeout: float | None = None,
         **fields: Any,
-    ) -> Decision:
+    ) -> HumanLayerReport:
         """Submit an action and return its decision.
 
         Give an ``ActionContext`` or its fields as keywords (``agent_id`` defaults to
@@ -153,7 +153,7 @@ class HumangrTestEngine(LayerScripting):
 
     def decisions(
         self, agent_id: str | None = None, *, replay: bool = True
-    ) -> AsyncIterator[Decision]:
+    ) -> AsyncIterator[HumanLayerReport]:
         """Every decision (all agents, or ``agent_id``'s) as it is published; a human's
         resolution is a second decision on the same action. With ``replay`` (the default) it
         starts with the decisions made since the engine started, so none is missed; otherwise
@@ -186,13 +186,13 @@ class HumangrTestEngine(LayerScripting):
 
     async def resolve(
         self,
-        action: str | Decision,
+        action: str | HumanLayerReport,
         verdict: Verdict,
         reviewer: str = "test-reviewer",
         reason: str | None = None,
         *,
         timeout: float = 10.0,
-    ) -> Decision:
+    ) -> HumanLayerReport:
         """Answer a ``needs_review`` as a human would and return the final decision.
 
         The ``ReviewResolution`` binds to the action_hash of the pending review. An unknown or
@@ -215,7 +215,7 @@ class HumangrTestEngine(LayerScripting):
         subject = self.subjects.review_resolve(action_id)
         await self.bus.publish(subject, data)
 
-        def found() -> Decision | None:
+        def found() -> HumanLayerReport | None:
             letter = self._record.refusal(subject, action_id, since)
             if letter is not None:
                 raise KitError(f"the engine refused the resolution of {action_id}: {letter.error}")
@@ -230,7 +230,7 @@ class HumangrTestEngine(LayerScripting):
         what = f"final decision on {action_id} after the resolution"
         return await self._wait(found, timeout, what)
 
-    async def report(self, id_: str, *, timeout: float = 5.0) -> Decision:
+    async def report(self, id_: str, *, timeout: float = 5.0) -> HumanLayerReport:
         """A stored report, asked of the Supervisor by report id or action id."""
         return await self.engine.report(id_, timeout=timeout)
 

@@ -8,7 +8,7 @@ import anyio
 import msgspec
 import pytest
 
-from humangr.contracts import ActionContext, Decision, Outcome, encode
+from humangr.contracts import ActionContext, HumanLayerReport, Outcome, encode
 from humangr.engine.errors import ContractError, SignatureError
 from humangr.engine.letters import dead_letter
 from humangr.engine.signing import SigningKey
@@ -117,7 +117,7 @@ async def test_a_final_decision_signed_by_another_key_ends_the_wait_with_an_erro
     mallory = SigningKey.generate()
     async with humangr(review_deadline_s=30) as kit:
         kit.needs_review()
-        outcome: list[BaseException | Decision] = []
+        outcome: list[BaseException | HumanLayerReport] = []
 
         async def wait_for_the_human() -> None:
             try:
