@@ -22,15 +22,34 @@ if TYPE_CHECKING:
 from .inputs import load_actions
 
 __all__ = [
+    "DEFAULT_ROOT",
     "NATS_HELP",
+    "PROJECTS_ROOT_ENV",
     "connect_nats",
     "llm_description",
     "llm_spec",
     "load_actions",
     "make_llm",
     "nats_options",
+    "projects_root",
     "runner",
 ]
+
+DEFAULT_ROOT = "projects"
+PROJECTS_ROOT_ENV = "HUMANGR_PROJECTS_ROOT"
+_FORMER_ROOT_ENV = "HUMANGR_PROJECT_ROOT"
+
+
+def projects_root(given: str | None) -> Path:
+    """The pipeline's projects root: ``--root`` as given, else ``$HUMANGR_PROJECTS_ROOT``, else
+    ``./projects``; the same for ``humangr pipeline`` and ``humangr serve``."""
+    if given:
+        return Path(given)
+    if os.environ.get(_FORMER_ROOT_ENV) and not os.environ.get(PROJECTS_ROOT_ENV):
+        raise ConfigError(
+            f"${_FORMER_ROOT_ENV} was renamed ${PROJECTS_ROOT_ENV}; set that one (or --root)"
+        )
+    return Path(os.environ.get(PROJECTS_ROOT_ENV) or DEFAULT_ROOT)
 
 
 def llm_spec(spec: str | None) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -12,7 +11,7 @@ import anyio
 
 from humangr.actors.pipeline_ledger import WorkLedger
 from humangr.actors.runtime import run_engine
-from humangr.cli.common import connect_nats, make_llm
+from humangr.cli.common import connect_nats, make_llm, projects_root
 from humangr.cli.inputs import read_text
 from humangr.cli.state import open_state
 from humangr.contracts import (
@@ -46,7 +45,6 @@ __all__ = [
 EXIT_CODES = {"done": 0, "blocked": 1, "cancelled": 4, "running": 5}
 """Exit codes of the pipeline commands by project state; an error exits ``EXIT_ERROR`` (3),
 as every command does."""
-DEFAULT_ROOT = "projects"
 STATE_FILE = ".humangr-state.db"
 """A project's durable state in ``pipeline run``: the pipeline Supervisor's orders and reviews,
 the review engine's decisions and pending reviews, and the circuit breakers (SQLite)."""
@@ -59,7 +57,7 @@ STATE_OPTION_HELP = (
 
 
 def _root(args: argparse.Namespace) -> Path:
-    return Path(args.root or os.environ.get("HUMANGR_PROJECTS_ROOT") or DEFAULT_ROOT)
+    return projects_root(args.root)
 
 
 def _load(root: Path, project_id: str) -> tuple[ProjectStore, ProjectState | None]:

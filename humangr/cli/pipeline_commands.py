@@ -6,8 +6,8 @@ import argparse
 
 from humangr.contracts import DEFAULT_PREFIX
 
+from .common import DEFAULT_ROOT, PROJECTS_ROOT_ENV
 from .pipeline import (
-    DEFAULT_ROOT,
     PREFIX_HELP,
     STATE_OPTION_HELP,
     run_command,
@@ -22,7 +22,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     """``humangr pipeline``: run and status here, the human's commands from ``pipeline_human``."""
     pipeline = sub.add_parser("pipeline", help="run the agent pipeline (CTO → … → QA)")
     commands = pipeline.add_subparsers(dest="pipeline_command", required=True, metavar="ACTION")
-    root_help = f"projects root (default $HUMANGR_PROJECTS_ROOT or ./{DEFAULT_ROOT})"
+    root_help = f"projects root (default ${PROJECTS_ROOT_ENV} or ./{DEFAULT_ROOT})"
 
     run = commands.add_parser("run", help="run a project from a free-text spec to done/blocked")
     run.add_argument("--spec-file", required=True, help="the free-text spec (markdown or text)")

@@ -7,15 +7,21 @@ import dataclasses
 import importlib
 import importlib.util
 import logging
-import os
 import signal
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
 
 import anyio
 
 from humangr.actors.runtime import review_actors
-from humangr.cli.common import connect_nats, make_llm, nats_options, runner
+from humangr.cli.common import (
+    DEFAULT_ROOT,
+    PROJECTS_ROOT_ENV,
+    connect_nats,
+    make_llm,
+    nats_options,
+    projects_root,
+    runner,
+)
 from humangr.cli.inbox import add_serve_options, inbox_beside
 from humangr.cli.policy import add_policy_option, with_policy
 from humangr.cli.state import STATE_HELP, open_state
@@ -209,7 +215,7 @@ async def _serve_on_nats(
         )
         for role, factory in factories.items():
             try:
-                actors.extend(factory(llm=llm, root=Path(args.root), state=state))
+                actors.extend(factory(llm=llm, root=projects_root(args.root), state=state))
             except ConfigError as exc:
                 if args.role != "all":
                     raise
@@ -357,8 +363,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     add_serve_options(serve)
     serve.add_argument(
         "--root",
-        default=os.environ.get("HUMANGR_PROJECT_ROOT", "projects"),
-        help="project files root of the pipeline roles (default $HUMANGR_PROJECT_ROOT or "
-        "./projects)",
+        help=f"project files root of the pipeline roles (default ${PROJECTS_ROOT_ENV} or "
+        f"./{DEFAULT_ROOT})",
     )
     serve.set_defaults(func=runner(_serve))
