@@ -1,6 +1,6 @@
 """HUMANGR wire contracts: every message, the subjects, JSON Schema export."""
 
-from .codec import canonical_json, decode, encode, sha256_hex
+from .codec import canonical_json, contract_error, convert, decode, encode, sha256_hex
 from .enums import (
     AgentName,
     FindingSource,
@@ -126,6 +126,8 @@ __all__ = [
     "WorkOrder",
     "action_problem",
     "canonical_json",
+    "contract_error",
+    "convert",
     "decode",
     "encode",
     "schema_of",

@@ -11,13 +11,32 @@ import msgspec
 
 from .errors import ContractError
 
-__all__ = ["canonical_json", "decode", "encode", "sha256_hex"]
+__all__ = ["canonical_json", "contract_error", "convert", "decode", "encode", "sha256_hex"]
 
 T = TypeVar("T")
 
 _encoder = msgspec.json.Encoder()
 _canonical_encoder = msgspec.json.Encoder(order="sorted")
 _PATH = re.compile(r" - at `(?:key` in `)?(\$[^`]*)`$")
+
+
+def contract_error(name: str, exc: msgspec.ValidationError) -> ContractError:
+    """``exc`` as a ``ContractError`` on ``name``, with the JSON path msgspec names (``$`` when
+    it names none): the one place its message is read."""
+    text = str(exc)
+    match = _PATH.search(text)
+    if match:
+        return ContractError(name, match.group(1), text[: match.start()])
+    return ContractError(name, "$", text)
+
+
+def convert(value: Any, type_: type[T]) -> T:
+    """``value`` (plain Python: dicts, lists, strings…) as ``type_``, checked as ``decode``
+    checks JSON; a problem is a ``ContractError`` naming the JSON path."""
+    try:
+        return msgspec.convert(value, type_)
+    except msgspec.ValidationError as exc:
+        raise contract_error(getattr(type_, "__name__", repr(type_)), exc) from None
 
 
 def encode(message: Any) -> bytes:
@@ -47,11 +66,7 @@ def decode(data: bytes | str, type_: type[T]) -> T:
     try:
         return _decoder(type_).decode(data)  # type: ignore[no-any-return, arg-type]
     except msgspec.ValidationError as exc:
-        text = str(exc)
-        match = _PATH.search(text)
-        if match:
-            raise ContractError(name, match.group(1), text[: match.start()]) from None
-        raise ContractError(name, "$", text) from None
+        raise contract_error(name, exc) from None
     except msgspec.DecodeError as exc:
         raise ContractError(name, "", f"not valid JSON ({exc})") from None
     except UnicodeError:

@@ -330,3 +330,16 @@ def test_dead_letter_redacts_a_secret_that_crosses_the_cut() -> None:
     letter = dead_letter("hl.x", "bad", raw)
     assert letter.raw.endswith(b" ***")
     assert b"AKIA" not in letter.raw
+
+
+def test_convert_names_the_json_path_as_decode_does() -> None:
+    """Plain Python values are checked the way JSON is: one reading of msgspec's error, so a
+    wrong field is named by its path in both."""
+    from humangr.contracts import ActionContext, convert, decode
+
+    bad = {"agent_id": "a", "action_type": "x", "action_description": "d", "tool_call": {"name": 3}}
+    with pytest.raises(ContractError) as converted:
+        convert(bad, ActionContext)
+    with pytest.raises(ContractError) as decoded:
+        decode(json.dumps(bad), ActionContext)
+    assert converted.value.path == decoded.value.path == "$.tool_call.name"

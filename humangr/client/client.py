@@ -10,11 +10,10 @@ from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontext
 from typing import TYPE_CHECKING, Any, Unpack
 
 import anyio
-import msgspec
 from anyio.abc import TaskStatus
 from anyio.lowlevel import EventLoopToken, current_token
 
-from humangr.contracts import ActionContext, HumanLayerReport, Subjects
+from humangr.contracts import ActionContext, HumanLayerReport, Subjects, convert
 from humangr.engine.bus import Bus
 from humangr.engine.decisions import DecisionWaiters
 from humangr.engine.errors import (
@@ -49,14 +48,7 @@ def as_action(action: ActionContext | Mapping[str, Any]) -> ActionContext:
         raise ContractError(
             "ActionContext", "$", f"expected an ActionContext or a dict, got {type(action)}"
         )
-    try:
-        return msgspec.convert(dict(action), ActionContext)
-    except msgspec.ValidationError as exc:
-        text = str(exc)
-        where, _, path = text.rpartition(" - at `")
-        if where:
-            raise ContractError("ActionContext", path.rstrip("`"), where) from None
-        raise ContractError("ActionContext", "$", text) from None
+    return convert(dict(action), ActionContext)
 
 
 class Client(Guarding):
