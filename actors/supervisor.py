@@ -34,6 +34,8 @@ from humangr.contracts import (
     VetoLevel,
     action_problem,
 )
+from humangr.contracts.grants import GrantQuery, GrantRevoke
+from humangr.contracts.history import HistoryQuery
 from humangr.engine.actor import Actor, ActorContext, Route
 from humangr.engine.actor.damaged import report_damaged
 from humangr.engine.bus import Msg
@@ -71,6 +73,7 @@ from humangr.engine.state.records import DamagedEntry
 from humangr.engine.state.reviews import InflightRecord, ReviewState, Stored
 
 from .decision_outbox import PUBLISH_ATTEMPTS, DecisionOutbox
+from .grant_desk import GrantDesk
 from .grant_gate import GrantGate
 from .human_review import HumanReviews
 
@@ -193,6 +196,10 @@ class SupervisorActor(Actor):
             Route(s.report_get, ReportQuery, self._on_report_query, queue="supervisor"),
             Route(s.agent_report_gets, ReportQuery, self._on_agent_query, queue="supervisor"),
             Route(s.review_query, ReviewQuery, self._on_review_query, queue="supervisor"),
+            # reviewers' grant and history requests (GrantDesk)
+            Route(s.grant_query, GrantQuery, self._on_grant_query, queue="supervisor"),
+            Route(s.grant_revoke, GrantRevoke, self._on_grant_revoke, queue="supervisor"),
+            Route(s.history_query, HistoryQuery, self._on_history_query, queue="supervisor"),
         ]
 
     async def setup(self, ctx: ActorContext) -> None:
@@ -217,6 +224,7 @@ class SupervisorActor(Actor):
             )
         self.outbox = DecisionOutbox(ctx, self.state, self.signing_key)
         self.humans = HumanReviews(ctx, self.state, self.outbox, self.grants.book)
+        self.desk = GrantDesk(ctx, self.grants.book, self.state)
         if self.llm_review and not self.trusted_workers:
             log.warning(
                 "no layer worker key is trusted: every layer report will be refused and every "
@@ -619,6 +627,15 @@ class SupervisorActor(Actor):
 
     async def _on_review_query(self, query: ReviewQuery, msg: Msg) -> None:
         await self.humans.on_review_query(query, msg)
+
+    async def _on_grant_query(self, query: GrantQuery, msg: Msg) -> None:
+        await self.desk.on_grant_query(query, msg)
+
+    async def _on_grant_revoke(self, request: GrantRevoke, msg: Msg) -> None:
+        await self.desk.on_grant_revoke(request, msg)
+
+    async def _on_history_query(self, query: HistoryQuery, msg: Msg) -> None:
+        await self.desk.on_history_query(query, msg)
 
     async def background(self, ctx: ActorContext) -> None:
         """Every tick (or sooner when woken): publish what the outbox holds, announce and time

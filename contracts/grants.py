@@ -12,9 +12,21 @@ from typing import Annotated, Literal
 from msgspec import Meta
 
 from .review import MAX_GRANT_S, ToolName, _Frozen
-from .types import Count, Hash, Name, Token
+from .types import Count, Hash, Name, ShortText, Token
 
-__all__ = ["MAX_GRANT_S", "Grant", "GrantScope"]
+__all__ = [
+    "MAX_GRANT_PAGE",
+    "MAX_GRANT_S",
+    "Grant",
+    "GrantListing",
+    "GrantQuery",
+    "GrantRevoke",
+    "GrantRevoked",
+    "GrantScope",
+]
+
+MAX_GRANT_PAGE = 200
+"""Grants in one ``GrantListing`` at most (a page; the next one is asked ``after`` it)."""
 
 GrantScope = Literal["exact", "tool"]
 """``exact``: that agent's call with exactly the arguments the reviewer saw (may answer an
@@ -37,3 +49,40 @@ class Grant(_Frozen, frozen=True, kw_only=True):
     created_at: datetime
     expires_at: datetime
     uses: Count = 0
+
+
+class GrantQuery(_Frozen, frozen=True, kw_only=True):
+    """Ask a Supervisor for the standing approvals, expired or not, in id order
+    (``hl.grants.query``, request/reply, reviewers only), answered with a ``GrantListing``."""
+
+    after: Token | None = None
+    """Only the grants whose id sorts after this one (the last id of the previous page)."""
+    limit: Annotated[int, Meta(ge=1, le=MAX_GRANT_PAGE)] = MAX_GRANT_PAGE
+
+
+class GrantListing(_Frozen, frozen=True, kw_only=True):
+    """The answer to a ``GrantQuery``: one page of grants, or an error saying why there is
+    none."""
+
+    grants: Annotated[list[Grant], Meta(max_length=MAX_GRANT_PAGE)] = []
+    more: bool = False
+    """More grants follow: ask again ``after`` the last id of this page."""
+    error: ShortText | None = None
+
+
+class GrantRevoke(_Frozen, frozen=True, kw_only=True):
+    """End a standing approval at once (``hl.grants.revoke``, request/reply, reviewers only),
+    answered with a ``GrantRevoked``."""
+
+    grant_id: Token
+    reviewer: Name
+    """Who ends it (logged by the Supervisor)."""
+    reason: ShortText = ""
+
+
+class GrantRevoked(_Frozen, frozen=True, kw_only=True):
+    """The answer to a ``GrantRevoke``: the grant ended, or an error saying why not."""
+
+    grant_id: Token
+    revoked: bool = False
+    error: ShortText | None = None

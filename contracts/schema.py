@@ -6,7 +6,7 @@ from typing import Any
 
 import msgspec
 
-from . import pipeline, review, system
+from . import grants, history, pipeline, review, system
 
 __all__ = ["MESSAGES", "schema_of"]
 
@@ -23,6 +23,12 @@ MESSAGES: dict[str, type[msgspec.Struct]] = {
     "ReportReply": review.ReportReply,
     "ReviewQuery": review.ReviewQuery,
     "ReviewListing": review.ReviewListing,
+    "GrantQuery": grants.GrantQuery,
+    "GrantListing": grants.GrantListing,
+    "GrantRevoke": grants.GrantRevoke,
+    "GrantRevoked": grants.GrantRevoked,
+    "HistoryQuery": history.HistoryQuery,
+    "HistoryPage": history.HistoryPage,
     "WorkOrder": pipeline.WorkOrder,
     "MessageEnvelope": pipeline.MessageEnvelope,
     "ResponseEnvelope": pipeline.ResponseEnvelope,

@@ -114,6 +114,22 @@ class Subjects:
         return self._s("reviews", "query")
 
     @property
+    def grant_query(self) -> str:
+        """Request/reply, reviewers only: a ``GrantQuery`` answered with a ``GrantListing``."""
+        return self._s("grants", "query")
+
+    @property
+    def grant_revoke(self) -> str:
+        """Request/reply, reviewers only: a ``GrantRevoke`` answered with a ``GrantRevoked``."""
+        return self._s("grants", "revoke")
+
+    @property
+    def history_query(self) -> str:
+        """Request/reply, reviewers only: a ``HistoryQuery`` answered with a ``HistoryPage``
+        (the stored decisions ``humangr replay --nats`` re-decides)."""
+        return self._s("history", "query")
+
+    @property
     def report_get(self) -> str:
         """Request/reply: a ``ReportQuery`` answered with a ``ReportReply``."""
         return self._s("reports", "get")

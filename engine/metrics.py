@@ -43,7 +43,7 @@ DEAD_LETTER_REASONS = ("undecodable", "refused", "failed", "max_deliver", "lost"
 """The ``reason`` label values of ``humangr_dead_letter_reasons_total``."""
 STATE_BUCKETS = ("decisions", "reports", "outbox", "pending", "inflight", "grants")
 """The ``bucket`` label values of ``humangr_state_quarantined_total``."""
-INBOX_PAGES = ("list", "review", "signin")
+INBOX_PAGES = ("list", "review", "signin", "grants")
 """The ``page`` label values of ``humangr_inbox_page_views_total``."""
 INBOX_DECISIONS = ("approved", "rejected", "refused", "unconfirmed")
 """The ``verdict`` label values of ``humangr_inbox_decisions_total``: the final decision of a
@@ -232,7 +232,7 @@ class Metrics:
         )
         self.inbox_page_views = Counter(
             "humangr_inbox_page_views",
-            "Pages the review inbox served, by page (list, review, signin).",
+            "Pages the review inbox served, by page (list, review, signin, grants).",
             ["page"],
             registry=r,
         )

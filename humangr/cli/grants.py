@@ -1,6 +1,8 @@
 """``humangr grants`` and ``humangr revoke``: the standing approvals (grants) reviewers made
 with ``resolve --approve --grant DURATION``, listed with their use counts and expiry, and ended
-at once. They read the SQLite state of a single process (``--state PATH``)."""
+at once. They read the SQLite state of a single process (``--state PATH``), or ask a served
+engine's Supervisor (``--nats URL``: ``hl.grants.query`` and ``hl.grants.revoke``, which the
+shipped server configuration lets reviewers alone publish on)."""
 
 from __future__ import annotations
 
@@ -11,10 +13,13 @@ from pathlib import Path
 
 import anyio
 
-from humangr.contracts import Grant, encode
-from humangr.contracts.types import is_token, utc_now
+from humangr.cli.reviews import reviewer_name, seconds
+from humangr.contracts import DEFAULT_PREFIX, Grant, encode
+from humangr.contracts.types import utc_now
 from humangr.engine.errors import ConfigError
 from humangr.engine.state.grants import GrantBook
+from humangr.granting import check_grant_id, list_grants, revoke_grant
+from humangr.reviewing import Channel, open_channel
 
 __all__ = ["add_parsers", "render_grants"]
 
@@ -60,22 +65,48 @@ def _span(seconds: float) -> str:
     return f"{seconds:.0f}s"
 
 
+@asynccontextmanager
+async def _served(args: argparse.Namespace) -> AsyncIterator[Channel]:
+    """The Supervisor of the engine at ``--nats`` (no report is shown, so no key is needed)."""
+    where = argparse.Namespace(
+        nats=args.nats,
+        state=None,
+        prefix=args.prefix,
+        timeout=args.timeout,
+        public_key=[],
+        insecure_unsigned=True,
+    )
+    async with open_channel(where) as channel:
+        yield channel
+
+
 async def _grants(args: argparse.Namespace) -> int:
-    async with _book(args.state) as book:
-        grants = await book.all()
+    if args.nats is not None:
+        async with _served(args) as channel:
+            grants = await list_grants(channel)
+        where = channel.where
+    else:
+        async with _book(args.state) as book:
+            grants = await book.all()
+        where = f"in {args.state}"
     if args.format == "json":
         print(encode(grants).decode())
     else:
-        print(render_grants(grants, f"in {args.state}"))
+        print(render_grants(grants, where))
     return 0
 
 
 async def _revoke(args: argparse.Namespace) -> int:
-    async with _book(args.state) as book:
-        if not await book.revoke(args.id):
-            raise ConfigError(
-                f"no grant {args.id!r} in {args.state}: `humangr grants --state PATH` lists them"
-            )
+    if args.nats is not None:
+        async with _served(args) as channel:
+            await revoke_grant(channel, args.id, reviewer_name(args.reviewer))
+    else:
+        async with _book(args.state) as book:
+            if not await book.revoke(args.id):
+                raise ConfigError(
+                    f"no grant {args.id!r} in {args.state}: `humangr grants --state PATH` lists "
+                    "them"
+                )
     print(f"grant {args.id} revoked: it no longer applies")
     return 0
 
@@ -87,19 +118,42 @@ def grants_command(args: argparse.Namespace) -> int:
 
 def revoke_command(args: argparse.Namespace) -> int:
     """End one grant at once; exit 0, or 3 with one line if there is no such grant."""
-    if not is_token(args.id):
-        raise ConfigError(f"{args.id[:80]!r} is not a grant id (`humangr grants` lists them)")
+    check_grant_id(args.id)
     return anyio.run(_revoke, args)
+
+
+def _where(parser: argparse.ArgumentParser) -> None:
+    target = parser.add_mutually_exclusive_group(required=True)
+    target.add_argument(
+        "--state",
+        metavar="PATH",
+        help="the SQLite state of a single process (`humangr review --state PATH`)",
+    )
+    target.add_argument(
+        "--nats",
+        metavar="URL",
+        help="NATS URL of a served engine (its Supervisor answers; the reviewer user, "
+        "HUMANGR_NATS_USER): a cluster's URLs comma-separated",
+    )
+    parser.add_argument(
+        "--prefix", default=DEFAULT_PREFIX, help="subject prefix (default %(default)s)"
+    )
+    parser.add_argument(
+        "--timeout",
+        type=seconds,
+        default=10.0,
+        help="with --nats: seconds to wait for each answer of the Supervisor (default 10)",
+    )
 
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``grants`` and ``revoke``."""
-    state_help = "the SQLite state of a single process (`humangr review --state PATH`)"
     grants = sub.add_parser("grants", help="list the standing approvals, their uses and expiry")
-    grants.add_argument("--state", metavar="PATH", required=True, help=state_help)
+    _where(grants)
     grants.add_argument("--format", choices=["text", "json"], default="text")
     grants.set_defaults(func=grants_command)
     revoke = sub.add_parser("revoke", help="end a standing approval at once")
     revoke.add_argument("id", help="the grant's id (`humangr grants` lists them)")
-    revoke.add_argument("--state", metavar="PATH", required=True, help=state_help)
+    _where(revoke)
+    revoke.add_argument("--reviewer", help="with --nats: who ends it (default: your user name)")
     revoke.set_defaults(func=revoke_command)

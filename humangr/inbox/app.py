@@ -22,9 +22,19 @@ from .pages import age, time_left
 from .sessions import COOKIE, Session, Sessions
 from .tokens import Reviewers
 
-__all__ = ["HERE", "Inbox", "InboxSettings"]
+__all__ = ["GRANT_CHOICES", "HERE", "Inbox", "InboxSettings"]
 
 HERE = Path(__file__).resolve().parent
+GRANT_CHOICES = (
+    ("15m", "15 minutes"),
+    ("1h", "1 hour"),
+    ("8h", "8 hours"),
+    ("1d", "1 day"),
+    ("7d", "7 days"),
+    ("30d", "30 days"),
+)
+"""The standing-approval durations the review page offers (the server reads any duration
+``resolve --grant`` takes, at most 30 days)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +98,7 @@ def templates() -> jinja2.Environment:
     env.filters["first_line"] = lambda text: next(iter(str(text).strip().splitlines()), "")[:200]
     env.globals["left"] = time_left
     env.globals["age"] = age
+    env.globals["grant_choices"] = GRANT_CHOICES
     return env
 
 

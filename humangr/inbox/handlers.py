@@ -18,6 +18,7 @@ from humangr.reviewing import resolve as send_resolution
 
 from .app import Inbox
 from .forms import BadForm, clean_text, read_form, require
+from .grants import Scope, grant_choice
 from .pages import Filters, filter_reviews, review_page
 from .sessions import COOKIE, Session
 
@@ -206,7 +207,9 @@ def _review_page(
     status: int = 200,
     error: str = "",
     reason: str = "",
+    form: dict[str, str] | None = None,
 ) -> HTMLResponse:
+    chosen = form or {}
     return inbox.page(
         request,
         session,
@@ -215,6 +218,8 @@ def _review_page(
         view=review_page(detail),
         error=error,
         reason=reason,
+        grant=chosen.get("grant", ""),
+        scope=chosen.get("scope", "exact"),
     )
 
 
@@ -252,7 +257,7 @@ async def resolve_review(request: Request) -> Response:
         return inbox.refuse("signed_out", "sign in first: no anonymous resolution", 403)
     fields = ("action_hash", "verdict", "reason")
     try:
-        form = await _form(request, inbox, session, fields, *fields)
+        form = await _form(request, inbox, session, (*fields, "grant", "scope"), *fields)
     except _Refused as refused:
         return inbox.refuse(refused.reason, str(refused), refused.status)
     verdict, expected = form["verdict"], form["action_hash"]
@@ -264,12 +269,20 @@ async def resolve_review(request: Request) -> Response:
         return _missing(request, inbox, session, exc)
     try:
         reason = check_reason(clean_text(form["reason"], "reason").strip())
+        grant = grant_choice(form, verdict)  # the CLI's own checks: never trust the form
     except (BadForm, ConfigError) as exc:
         text = str(exc).replace("--reason", "the reason")
         return _review_page(
-            request, inbox, session, detail, status=400, error=text, reason=form["reason"]
+            request,
+            inbox,
+            session,
+            detail,
+            status=400,
+            error=text,
+            reason=form["reason"],
+            form=form,
         )
-    return await _send(request, inbox, session, detail, _verdict(verdict), reason, expected)
+    return await _send(request, inbox, session, detail, _verdict(verdict), reason, expected, grant)
 
 
 def _verdict(value: str) -> Verdict:
@@ -284,6 +297,7 @@ async def _send(
     verdict: Verdict,
     reason: str,
     expected: str,
+    grant: tuple[float, Scope] = (0.0, "exact"),
 ) -> Response:
     action_id, reviewer = detail.report.action_id, session.reviewer or ""
     metrics = inbox.metrics.inbox_decisions
@@ -296,6 +310,8 @@ async def _send(
             reason,
             wait=inbox.settings.timeout,
             expected_hash=expected,
+            grant_s=grant[0],
+            grant_scope=grant[1],
         )
     except EngineError as exc:
         with contextlib.suppress(EngineError):

@@ -7,7 +7,7 @@ from starlette.responses import PlainTextResponse, RedirectResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from . import events, handlers
+from . import events, grants, handlers
 from .app import HERE, Inbox
 from .security import SecurityHeaders
 
@@ -27,6 +27,8 @@ def create_app(inbox: Inbox) -> Starlette:
         Route("/reviews/open", handlers.open_review, methods=["GET"]),
         Route("/reviews/{id}", handlers.review, methods=["GET"]),
         Route("/reviews/{id}/resolve", handlers.resolve_review, methods=["POST"]),
+        Route("/grants", grants.grant_list, methods=["GET"]),
+        Route("/grants/{id}/revoke", grants.revoke, methods=["POST"]),
         Route("/events", events.live_events, methods=["GET"]),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]

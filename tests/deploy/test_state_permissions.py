@@ -15,7 +15,15 @@ from humangr.standins.nats_server import NatsServer
 pytestmark = [pytest.mark.anyio, pytest.mark.nats]
 
 OWN = {
-    "supervisor": ("decisions", "reports", "outbox", "pending", "inflight", "quarantine"),
+    "supervisor": (
+        "decisions",
+        "reports",
+        "outbox",
+        "pending",
+        "inflight",
+        "quarantine",
+        "grants",
+    ),
     "worker": ("breakers",),
     "monitor": ("pipeline_orders", "pipeline_reviews"),
 }
