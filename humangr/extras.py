@@ -1,5 +1,6 @@
 """Optional parts and the extras that install them: the review inbox (``humangr[inbox]``:
-Starlette and uvicorn) and the MCP server (``humangr[mcp]``: the official MCP SDK). Importing a
+Starlette and uvicorn), the MCP server (``humangr[mcp]``: the official MCP SDK) and the framework
+adapters (``humangr[openai-agents]``, ``humangr[langchain]``). Importing a
 part without its extra is one clear error naming what to install."""
 
 from __future__ import annotations
@@ -13,6 +14,11 @@ __all__ = ["EXTRAS", "require_extra"]
 EXTRAS: dict[str, tuple[str, tuple[str, ...]]] = {
     "inbox": ("the review inbox", ("starlette", "uvicorn")),
     "mcp": ("the MCP server", ("mcp",)),
+    "openai-agents": ("the OpenAI Agents SDK adapter", ("agents",)),
+    "langchain": (
+        "the LangChain / LangGraph adapter",
+        ("langchain", "langchain_core", "langgraph"),
+    ),
 }
 """Each extra: what needs it, and the modules it installs."""
 

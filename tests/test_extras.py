@@ -58,6 +58,13 @@ def test_a_command_without_its_extra_says_what_to_install(command: list[str], ex
     assert "Traceback" not in done.stderr
 
 
+PARTS = {
+    "openai-agents": "humangr.adapters.openai_agents",
+    "langchain": "humangr.adapters.langchain",
+}
+"""The module an extra installs the packages of, where it is not ``humangr.<extra>``."""
+
+
 @pytest.mark.parametrize("extra", sorted(EXTRAS))
 def test_importing_a_part_without_its_extra_is_one_clear_error(extra: str) -> None:
     done = _run(
@@ -65,7 +72,7 @@ def test_importing_a_part_without_its_extra_is_one_clear_error(extra: str) -> No
         f"""
         from humangr.engine.errors import ConfigError
         try:
-            import humangr.{extra}
+            import {PARTS.get(extra, f"humangr.{extra}")}
         except ConfigError as exc:
             print(exc)
         """,
@@ -74,12 +81,39 @@ def test_importing_a_part_without_its_extra_is_one_clear_error(extra: str) -> No
     assert f"pip install 'humangr[{extra}]'" in done.stdout
 
 
+def test_import_humangr_and_connect_import_no_framework() -> None:
+    done = _run(
+        (),
+        """
+        import sys
+        import anyio
+        import humangr, humangr.adapters
+
+        async def main() -> None:
+            async with humangr.connect() as hg:
+                await hg.review(
+                    {"agent_id": "a", "action_type": "note", "action_description": "say hi"}
+                )
+
+        anyio.run(main)
+        frameworks = ("agents", "langchain", "langchain_core", "langgraph", "openai")
+        print(sorted(name for name in frameworks if name in sys.modules))
+        """,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
 def test_with_the_extras_installed_the_parts_import() -> None:
+    import humangr.adapters.langchain
+    import humangr.adapters.openai_agents
     import humangr.inbox
     import humangr.mcp
 
     assert humangr.inbox.serve_inbox is not None
     assert humangr.mcp.HumanLayerMCP is not None
+    assert humangr.adapters.openai_agents.guard_tools is not None
+    assert humangr.adapters.langchain.HumangrMiddleware is not None
 
 
 def test_metrics_are_served_without_the_inbox_extra() -> None:
