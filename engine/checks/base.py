@@ -120,6 +120,7 @@ class CheckInput:
         self._py: dict[int, PyFile | None] = {}
         self._bandit: dict[int, list[BanditHit]] = {}
         self._taint: Analysis | None = None
+        self._python_files: tuple[PyFile, ...] | None = None
 
     def added(self) -> Iterator[tuple[FileDiff, DiffLine]]:
         """Every added line of every file."""
@@ -135,10 +136,10 @@ class CheckInput:
         return self._py[key]
 
     def python_files(self) -> Iterator[PyFile]:
-        for f in self.files:
-            py = self.python(f)
-            if py is not None:
-                yield py
+        """The Python views of the action's Python files (built once)."""
+        if self._python_files is None:
+            self._python_files = tuple(py for f in self.files if (py := self.python(f)) is not None)
+        return iter(self._python_files)
 
     def taint(self) -> Analysis:
         """The taint engine's sinks over every Python file of the action (run once)."""

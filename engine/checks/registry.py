@@ -136,7 +136,8 @@ def run_checks(
         except Exception as exc:
             log.error("local check %s (%s) failed", check.id, check.layer.value, exc_info=True)
             hits = [_failure(check.id, exc)]
-        out[check.layer].extend(_findings(check.layer, check.id, hits, ctx))
+        if hits:
+            out[check.layer].extend(_findings(check.layer, check.id, hits, ctx))
     if ctx.parse.error is not None:
         _whole_failure(out, wanted, checks, "diff", _failure("diff", ctx.parse.error))
     if local_only:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from pathlib import PurePosixPath
 
 __all__ = ["is_test_path"]
@@ -13,6 +14,7 @@ _TEST_NAME = re.compile(
 )
 
 
+@lru_cache(maxsize=4096)
 def is_test_path(path: str | None) -> bool:
     """Whether a path is a test, by directory (``tests/``, ...) or by file name."""
     if not path:

@@ -164,6 +164,16 @@ def consensus(
     its local-check findings into one verdict. See the module docstring for the rules."""
     _check(layer_id, runs, planned_runs, rule_findings)
     power = LAYERS[layer_id].veto_power
+    if planned_runs == 0 and not runs and not rule_findings:  # the common case, made cheap
+        return ConsensusResult(
+            status=run_status(()),
+            veto_level=run_veto((), power),
+            merged_findings=[],
+            agreement_ratio=1.0,
+            local_only=True,
+            executed_runs=0,
+            usage=Usage(),
+        )
     ordered_runs = sorted(runs, key=lambda r: r.run_number)
     valid = [r for r in ordered_runs if r.status in VOTING_STATUSES]
     active = [f for f in rule_findings if not f.suppressed_by]  # suppressed: veto nothing
