@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import math
 import os
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
@@ -26,6 +27,7 @@ __all__ = [
     "NATS_HELP",
     "PROJECTS_ROOT_ENV",
     "connect_nats",
+    "engine_where",
     "llm_description",
     "llm_spec",
     "load_actions",
@@ -33,11 +35,42 @@ __all__ = [
     "nats_options",
     "projects_root",
     "runner",
+    "seconds",
 ]
 
 DEFAULT_ROOT = "projects"
 PROJECTS_ROOT_ENV = "HUMANGR_PROJECTS_ROOT"
 _FORMER_ROOT_ENV = "HUMANGR_PROJECT_ROOT"
+
+
+def seconds(text: str) -> float:
+    """A ``--timeout``: a finite number of seconds above zero."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds above 0")
+    return value
+
+
+def engine_where(
+    parser: argparse.ArgumentParser,
+    *,
+    state_help: str,
+    nats_help: str,
+    timeout_help: str | None = None,
+) -> None:
+    """``--nats URL`` or ``--state PATH`` (one of them) and ``--prefix``: where a reviewer's
+    command finds the engine; with ``timeout_help`` also ``--timeout`` (default 10 s)."""
+    target = parser.add_mutually_exclusive_group(required=True)
+    target.add_argument("--nats", metavar="URL", help=nats_help)
+    target.add_argument("--state", metavar="PATH", help=state_help)
+    parser.add_argument(
+        "--prefix", default=DEFAULT_PREFIX, help="subject prefix (default %(default)s)"
+    )
+    if timeout_help is not None:
+        parser.add_argument("--timeout", type=seconds, default=10.0, help=timeout_help)
 
 
 def projects_root(given: str | None) -> Path:

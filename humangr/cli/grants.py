@@ -13,8 +13,9 @@ from pathlib import Path
 
 import anyio
 
-from humangr.cli.reviews import reviewer_name, seconds
-from humangr.contracts import DEFAULT_PREFIX, Grant, encode
+from humangr.cli.common import engine_where
+from humangr.cli.reviews import reviewer_name
+from humangr.contracts import Grant, encode
 from humangr.contracts.types import utc_now
 from humangr.engine.errors import ConfigError
 from humangr.engine.state.grants import GrantBook
@@ -123,26 +124,12 @@ def revoke_command(args: argparse.Namespace) -> int:
 
 
 def _where(parser: argparse.ArgumentParser) -> None:
-    target = parser.add_mutually_exclusive_group(required=True)
-    target.add_argument(
-        "--state",
-        metavar="PATH",
-        help="the SQLite state of a single process (`humangr review --state PATH`)",
-    )
-    target.add_argument(
-        "--nats",
-        metavar="URL",
-        help="NATS URL of a served engine (its Supervisor answers; the reviewer user, "
+    engine_where(
+        parser,
+        state_help="the SQLite state of a single process (`humangr review --state PATH`)",
+        nats_help="NATS URL of a served engine (its Supervisor answers; the reviewer user, "
         "HUMANGR_NATS_USER): a cluster's URLs comma-separated",
-    )
-    parser.add_argument(
-        "--prefix", default=DEFAULT_PREFIX, help="subject prefix (default %(default)s)"
-    )
-    parser.add_argument(
-        "--timeout",
-        type=seconds,
-        default=10.0,
-        help="with --nats: seconds to wait for each answer of the Supervisor (default 10)",
+        timeout_help="with --nats: seconds to wait for each answer of the Supervisor (default 10)",
     )
 
 

@@ -22,7 +22,8 @@ from humangr.engine.metrics import Metrics
 from humangr.engine.redact import redact_seed_urls
 from humangr.engine.trust import PUBLIC_KEY_ENV, client_trust
 
-from .reviews import seconds, where_options
+from .common import seconds
+from .reviews import where_options
 
 __all__ = ["add_parsers", "add_serve_options", "inbox_beside", "inbox_command"]
 

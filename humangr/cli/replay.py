@@ -25,8 +25,7 @@ from urllib.parse import quote
 
 import anyio
 
-from humangr.cli.reviews import seconds
-from humangr.contracts import DEFAULT_PREFIX
+from humangr.cli.common import engine_where
 from humangr.contracts.errors import ConfigError
 from humangr.contracts.history import MAX_HISTORY_PAGE, HistoryPage, HistoryQuery, StoredDecision
 from humangr.contracts.types import utc_now
@@ -231,22 +230,12 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     parser = sub.add_parser(
         "replay", help="re-decide stored decisions under a new policy; print what would change"
     )
-    target = parser.add_mutually_exclusive_group(required=True)
-    target.add_argument("--state", metavar="PATH", help="the SQLite state file (read-only)")
-    target.add_argument(
-        "--nats",
-        metavar="URL",
-        help="NATS URL of a served engine: its Supervisor lists the stored decisions "
+    engine_where(
+        parser,
+        state_help="the SQLite state file (read-only)",
+        nats_help="NATS URL of a served engine: its Supervisor lists the stored decisions "
         "(the reviewer user, HUMANGR_NATS_USER); a cluster's URLs comma-separated",
-    )
-    parser.add_argument(
-        "--prefix", default=DEFAULT_PREFIX, help="with --nats: subject prefix (default %(default)s)"
-    )
-    parser.add_argument(
-        "--timeout",
-        type=seconds,
-        default=10.0,
-        help="with --nats: seconds to wait for each page (default 10)",
+        timeout_help="with --nats: seconds to wait for each page (default 10)",
     )
     parser.add_argument("--policy", required=True, metavar="FILE", help="the new policy (TOML)")
     parser.add_argument(

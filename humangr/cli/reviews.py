@@ -11,7 +11,8 @@ from collections.abc import Awaitable, Callable
 
 import anyio
 
-from humangr.contracts import DEFAULT_PREFIX, MAX_GRANT_S, encode
+from humangr.cli.common import engine_where
+from humangr.contracts import MAX_GRANT_S, encode
 from humangr.engine.errors import ConfigError
 from humangr.render.text import EXIT_CODES, render, render_detail, render_listing
 from humangr.reviewing import Verdict, check_id, detail_of, list_reviews, open_channel, resolve
@@ -23,7 +24,6 @@ __all__ = [
     "grant_duration",
     "key_options",
     "reviewer_name",
-    "seconds",
     "where_options",
 ]
 
@@ -156,17 +156,6 @@ def grant_duration(text: str) -> float:
     return value
 
 
-def seconds(text: str) -> float:
-    """A ``--timeout``: a finite number of seconds above zero."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds above 0")
-    return value
-
-
 def key_options(parser: argparse.ArgumentParser) -> None:
     """``--public-key`` and ``--insecure-unsigned`` of a reviewer command on NATS."""
     parser.add_argument(
@@ -186,35 +175,24 @@ def key_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def where_options(parser: argparse.ArgumentParser) -> None:
+def where_options(parser: argparse.ArgumentParser, *, timeout: bool = False) -> None:
     """``--nats URL`` or ``--state PATH`` (one of them), ``--prefix`` and the key options:
-    where a reviewer's command finds the reviews."""
-    target = parser.add_mutually_exclusive_group(required=True)
-    target.add_argument(
-        "--nats",
-        help="NATS URL of the engine, e.g. nats://127.0.0.1:4222 (a cluster: its URLs, "
+    where a reviewer's command finds the reviews; with ``timeout`` also ``--timeout``."""
+    engine_where(
+        parser,
+        nats_help="NATS URL of the engine, e.g. nats://127.0.0.1:4222 (a cluster: its URLs, "
         "comma-separated)",
-    )
-    target.add_argument(
-        "--state",
-        metavar="PATH",
-        help="the SQLite state of a single process (`humangr review --state PATH`), read by a "
-        "Supervisor started here; never the file of an engine that serves NATS",
-    )
-    parser.add_argument(
-        "--prefix", default=DEFAULT_PREFIX, help="subject prefix (default %(default)s)"
+        state_help="the SQLite state of a single process (`humangr review --state PATH`), "
+        "read by a Supervisor started here; never the file of an engine that serves NATS",
+        timeout_help="seconds to wait for each answer of the Supervisor (default 10)"
+        if timeout
+        else None,
     )
     key_options(parser)
 
 
 def _where(parser: argparse.ArgumentParser) -> None:
-    where_options(parser)
-    parser.add_argument(
-        "--timeout",
-        type=seconds,
-        default=10.0,
-        help="seconds to wait for each answer of the Supervisor (default 10)",
-    )
+    where_options(parser, timeout=True)
 
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
