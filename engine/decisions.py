@@ -5,7 +5,7 @@ is accepted only for the hash of the action submitted."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import anyio
@@ -72,6 +72,8 @@ class _Waiter:
     event: anyio.Event = field(default_factory=anyio.Event)
     report: HumanLayerReport | None = None
     error: EngineError | None = None
+    on_pending: Callable[[HumanLayerReport], None] | None = None
+    """Told once of a ``needs_review`` a ``final`` waiter waits past (the human is owed it)."""
 
     def settle(
         self, *, report: HumanLayerReport | None = None, error: EngineError | None = None
@@ -94,8 +96,15 @@ class DecisionWaiters:
         self._waiting: dict[str, _Waiter] = {}
         self.trusted: tuple[str, ...] = tuple(trusted)
 
-    def expect(self, action_id: str, action_hash: str, *, final: bool = False) -> None:
-        self._waiting[action_id] = _Waiter(action_hash, final)
+    def expect(
+        self,
+        action_id: str,
+        action_hash: str,
+        *,
+        final: bool = False,
+        on_pending: Callable[[HumanLayerReport], None] | None = None,
+    ) -> None:
+        self._waiting[action_id] = _Waiter(action_hash, final, on_pending=on_pending)
 
     def forget(self, action_id: str) -> None:
         """Drop the registration of ``action_id`` (its submission was never sent)."""
@@ -124,13 +133,15 @@ class DecisionWaiters:
         *,
         timeout: float,
         final: bool = False,
+        on_pending: Callable[[HumanLayerReport], None] | None = None,
     ) -> HumanLayerReport:
         """Publish ``submitted`` on its agent's submit subject and return its checked decision
         (``run`` must be listening). No decision within ``timeout`` raises ``ReviewTimeout``;
         a decision for another hash ``DecisionMismatch``, one no trusted key signed
-        ``SignatureError``, a refusal ``SubmissionRefused``: never an approval."""
+        ``SignatureError``, a refusal ``SubmissionRefused``: never an approval. With ``final``,
+        ``on_pending`` is called once with the ``needs_review`` decision waited past."""
         action_id = submitted.action_id
-        self.expect(action_id, submitted.action_hash or "", final=final)
+        self.expect(action_id, submitted.action_hash or "", final=final, on_pending=on_pending)
         try:
             await bus.publish(subjects.agent_submit(submitted.action.agent_id), encode(submitted))
         except BaseException:
@@ -177,6 +188,12 @@ class DecisionWaiters:
                     continue
                 if settles(report, waiter.final):
                     waiter.settle(report=report)
+                elif waiter.on_pending is not None:
+                    told, waiter.on_pending = waiter.on_pending, None
+                    try:
+                        told(report)
+                    except Exception:  # a listener's bug never stops the routing of decisions
+                        log.exception("on_pending of %s failed", report.action_id)
 
     async def _refusals(self, letters: Subscription, subjects: Subjects) -> None:
         async for msg in letters:

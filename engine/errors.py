@@ -206,15 +206,19 @@ class SignatureError(EngineError):
 class ReviewTimeout(EngineError, TimeoutError):
     """No decision on a submitted action within the time the client waits: do not act."""
 
-    def __init__(self, action_id: str, timeout: float, *, final: bool = False) -> None:
+    def __init__(
+        self, action_id: str, timeout: float, *, final: bool = False, hint: str | None = None
+    ) -> None:
         what = "final decision" if final else "decision"
-        hint = (
-            f"; if a human must decide, `humangr show {action_id}` and `humangr resolve "
-            f"{action_id}` do it, or wait longer (timeout=)"
-            if final
-            else "; is the engine running (`humangr serve`), on the same subject prefix?"
-        )
-        super().__init__(f"no {what} on {action_id} within {timeout:g}s{hint}")
+        if hint is None:  # ``hint``: what can reach this engine, said by whoever knows it
+            hint = (
+                f"if a human must decide, `humangr show {action_id}` and `humangr resolve "
+                f"{action_id}` do it, or wait longer (timeout=)"
+                if final
+                else "is the engine running (`humangr serve`), on the same subject prefix?"
+            )
+        super().__init__(f"no {what} on {action_id} within {timeout:g}s; {hint}")
+        self.final = final
         self.action_id = action_id
         self.timeout = timeout
 
@@ -222,14 +226,15 @@ class ReviewTimeout(EngineError, TimeoutError):
 class Rejected(EngineError):
     """A guarded call was not approved, so it did not run; ``report`` is the decision."""
 
-    def __init__(self, report: HumanLayerReport, call: str = "") -> None:
+    def __init__(self, report: HumanLayerReport, call: str = "", *, hint: str = "") -> None:
         reasons = "; ".join(report.blocking_reasons[:5]) or "no reason given"
         more = len(report.blocking_reasons) - 5
         if more > 0:
             reasons += f"; and {more} more"
         what = f"{call} was not run: " if call else ""
+        then = f"; {hint}" if hint else ""  # ``hint``: what to do, said by whoever knows it
         super().__init__(
-            f"{what}the decision on {report.action_id} is {report.outcome.value} ({reasons})"
+            f"{what}the decision on {report.action_id} is {report.outcome.value} ({reasons})" + then
         )
         self.report = report
         self.call = call

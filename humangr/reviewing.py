@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Literal
 
 import anyio
+import anyio.to_thread
 import msgspec
 
 from humangr import resolution_ack as ack
@@ -164,6 +165,7 @@ async def open_channel(args: argparse.Namespace) -> AsyncIterator[Channel]:
                 await bus.close()
         return
     from humangr.actors.runtime import run_engine
+    from humangr.engine.signing import load_signing_key
     from humangr.engine.state import SqliteStateStore
 
     path = Path(args.state)
@@ -172,10 +174,15 @@ async def open_channel(args: argparse.Namespace) -> AsyncIterator[Channel]:
             f"{path}: no such state file; give the --state PATH of the `humangr review` whose "
             "reviews you want (or --nats URL for an engine served on NATS)"
         )
+    # This machine's key, as `humangr serve` and `humangr.connect(state=...)` sign with: an
+    # agent waiting on this file trusts a final decision signed by it, and by no other key.
+    key, _ = await anyio.to_thread.run_sync(load_signing_key)
     store = SqliteStateStore(path, create=False)  # a file that is not a state is an error
     try:
         with _quiet_dead_letters(getattr(args, "verbose", False)):
-            async with run_engine(state=store, roles=("supervisor",), subjects=subjects) as eng:
+            async with run_engine(
+                state=store, roles=("supervisor",), subjects=subjects, signing_key=key
+            ) as eng:
                 # The file's reports were signed by whichever engine wrote them: verified
                 # with --public-key if given, else read as they are (no bus to forge on).
                 local = Trust(given) if (given := _given_keys(args)) else LOCAL

@@ -17,6 +17,7 @@ from humangr.cli.policy import add_policy_option, with_policy
 from humangr.contracts import ActionContext, HumanLayerReport, Outcome
 from humangr.engine.config import ReviewConfig
 from humangr.engine.review import LAYERS
+from humangr.engine.signing import load_signing_key
 from humangr.engine.state import SqliteStateStore
 from humangr.render.text import EXIT_CODES, render
 
@@ -47,8 +48,11 @@ async def _review(
     note = llm_description(llm)
     worst = 0
     state = SqliteStateStore(args.state) if args.state else None
+    # a state file's decisions are signed by this machine's key, as `humangr resolve --state`
+    # and `humangr.connect(state=...)` sign theirs (docs/design.md, "Human review")
+    key = load_signing_key()[0] if state is not None else None
     try:
-        async with run_engine(llm=llm, config=config, state=state) as engine:
+        async with run_engine(llm=llm, config=config, state=state, signing_key=key) as engine:
             for name, action in actions:
                 report = await engine.submit(action)
                 print(render(args.format, name, report, note, action))

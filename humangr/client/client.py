@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import logging
 import threading
+import uuid
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Unpack
 
 import anyio
+import anyio.to_thread
 from anyio.abc import TaskStatus
 from anyio.lowlevel import EventLoopToken, current_token
 
@@ -20,6 +23,7 @@ from humangr.engine.errors import (
     ConfigError,
     ContractError,
     EngineError,
+    ReviewTimeout,
     sole_exception,
 )
 from humangr.engine.submission import new_action_id, submission
@@ -27,6 +31,7 @@ from humangr.engine.trust import mark_unsigned
 
 from .connection import open_nats
 from .guard import Guarding
+from .human_route import HumanRoute, StatePoller, route_of
 from .options import ConnectOptions, Settings
 
 if TYPE_CHECKING:
@@ -66,6 +71,7 @@ class Client(Guarding):
         *,
         trusted: tuple[str, ...],
         engine: Engine | None = None,
+        poller: StatePoller | None = None,
     ) -> None:
         self.bus = bus
         self.subjects = subjects
@@ -73,6 +79,9 @@ class Client(Guarding):
         self.engine = engine
         """The embedded engine (``connect()`` without a URL), else ``None``."""
         self.waiters = DecisionWaiters(trusted=trusted)
+        self.route: HumanRoute = route_of(settings)
+        """Where a human reaches this engine's reviews (none: the embedded engine in memory)."""
+        self.poller = poller
         self._scopes: set[anyio.CancelScope] = set()
         self._closed = False
         self._token: EventLoopToken | None = None
@@ -82,6 +91,13 @@ class Client(Guarding):
     @property
     def agent_id(self) -> str:
         return self.settings.agent_id
+
+    @property
+    def human_reachable(self) -> bool:
+        """Whether a human can resolve this engine's reviews while the agent waits: a served
+        engine (the reviewer commands and the inbox on NATS) or the embedded one with
+        ``state=``. It sets what ``guard`` does on ``needs_review`` by default."""
+        return self.route.reachable
 
     @property
     def closed(self) -> bool:
@@ -128,9 +144,11 @@ class Client(Guarding):
         """Submit ``action`` and return its decision, checked: it names this action's hash (else
         ``DecisionMismatch``) and, with trusted keys, one of them signed it unchanged (else
         ``SignatureError``). With ``final=True`` a ``needs_review`` is waited past for the
-        human's resolution. No decision within ``timeout`` raises ``ReviewTimeout``; a refused
-        submission ``SubmissionRefused``. Without trusted keys (``insecure_unsigned``) the
-        report's first policy note says "unsigned: not verified"."""
+        human's resolution: one WARNING then names the action and the command that resolves it.
+        No decision within ``timeout`` raises ``ReviewTimeout`` (naming only commands that
+        reach this engine); a refused submission ``SubmissionRefused``. Without trusted keys
+        (``insecure_unsigned``) the report's first policy note says "unsigned: not
+        verified"."""
         checked = as_action(action)
         if self._closed:
             raise EngineError("the HUMANGR client is closed; open a new one with connect()")
@@ -145,13 +163,27 @@ class Client(Guarding):
         scope = anyio.CancelScope()
         self._scopes.add(scope)
         report: HumanLayerReport | None = None
+        action_id = submitted.action_id
+        poller = self.poller if final else None
+        if poller is not None:
+            poller.watch(action_id)
         try:
             with scope:
                 report = await self.waiters.submit(
-                    self.bus, self.subjects, submitted, timeout=limit, final=final
+                    self.bus,
+                    self.subjects,
+                    submitted,
+                    timeout=limit,
+                    final=final,
+                    on_pending=lambda first: log.warning(self.route.waiting(first.action_id)),
                 )
+        except ReviewTimeout as exc:
+            hint = self.route.timeout_hint(action_id, final=final, embedded=self.settings.embedded)
+            raise ReviewTimeout(action_id, exc.timeout, final=final, hint=hint) from None
         finally:
             self._scopes.discard(scope)
+            if poller is not None:
+                poller.unwatch(action_id)
         if report is None:  # cancelled by ``_close``
             raise EngineError(
                 f"the HUMANGR client closed while {submitted.action_id} waited for its "
@@ -224,8 +256,12 @@ async def _running(settings: Settings) -> AsyncIterator[Client]:
     async with AsyncExitStack() as stack:
         subjects = Subjects(settings.prefix)
         engine: Engine | None = None
+        poller: StatePoller | None = None
         trusted: tuple[str, ...]
-        if settings.embedded:
+        if settings.embedded and settings.state is not None:
+            engine, poller = await _with_state(stack, settings, subjects, settings.state)
+            bus, trusted = engine.bus, (engine.public_key,)
+        elif settings.embedded:
             from humangr.actors.runtime import run_engine
 
             engine = await stack.enter_async_context(
@@ -251,11 +287,43 @@ async def _running(settings: Settings) -> AsyncIterator[Client]:
                 'hash only, their signatures are not checked; every report says "unsigned: '
                 'not verified"'
             )
-        client = Client(bus, subjects, settings, trusted=trusted, engine=engine)
+        client = Client(bus, subjects, settings, trusted=trusted, engine=engine, poller=poller)
         async with anyio.create_task_group() as tg:
             await tg.start(client._run)
+            if client.poller is not None:
+                await tg.start(client.poller.run)
             try:
                 yield client
             finally:
                 client._close()
                 tg.cancel_scope.cancel()
+
+
+async def _with_state(
+    stack: AsyncExitStack, settings: Settings, subjects: Subjects, path: Path
+) -> tuple[Engine, StatePoller]:
+    """The embedded engine on the SQLite file of ``state=``, signing with this machine's key
+    (the key ``humangr resolve --state`` signs with), and the poller that brings it the
+    resolutions other processes write there."""
+    from humangr.actors.runtime import run_engine
+    from humangr.engine.config import ReviewConfig
+    from humangr.engine.signing import load_signing_key
+    from humangr.engine.state import SqliteStateStore
+    from humangr.engine.state.reviews import ReviewState
+
+    key, _ = await anyio.to_thread.run_sync(load_signing_key)
+    store = SqliteStateStore(path)
+    stack.push_async_callback(store.close)
+    config = settings.config or ReviewConfig()
+    engine = await stack.enter_async_context(
+        run_engine(llm=settings.llm, config=config, subjects=subjects, state=store, signing_key=key)
+    )
+    state = ReviewState(
+        store,
+        owner=f"client-{uuid.uuid4().hex[:12]}",  # reads only: it never claims anything
+        retention_s=config.report_retention_s,
+        review_deadline_s=config.review_deadline_s,
+        lease_s=config.lease_s,
+    )
+    await state.open()
+    return engine, StatePoller(state, engine.bus, subjects, path)

@@ -18,6 +18,7 @@ from humangr.contracts.review import TOOL_NAME_PATTERN
 from humangr.contracts.types import MAX_DIFF_BYTES, is_token
 from humangr.engine.errors import ConfigError, EngineError, Rejected
 
+from .human_route import HumanRoute
 from .tool_call import (
     Encoder,
     Oversize,
@@ -49,6 +50,16 @@ class Reviewer(Protocol):
 
     loop_thread: int | None
     """The thread the client's event loop runs in."""
+
+    @property
+    def human_reachable(self) -> bool:
+        """Whether a human can resolve the client's reviews while the agent waits."""
+        ...
+
+    @property
+    def route(self) -> HumanRoute:
+        """Where a human reaches the client's reviews."""
+        ...
 
     async def review(
         self,
@@ -119,11 +130,13 @@ class Guard:
         *,
         agent_id: str | None,
         action_type: str,
-        on_needs_review: NeedsReview,
+        on_needs_review: NeedsReview | None,
         timeout: float | None,
         sync_only: bool = False,
         tool: ToolOptions | None = None,
     ) -> None:
+        if on_needs_review is None:  # wait only where a human can answer
+            on_needs_review = "wait" if client.human_reachable else "raise"
         if on_needs_review not in ("wait", "raise"):
             raise ConfigError(
                 f"guard: on_needs_review must be 'wait' (for the human) or 'raise', "
@@ -215,9 +228,25 @@ class Guard:
         )
         final = self.on_needs_review == "wait"
         report = await self.client.review(action, final=final, timeout=self.timeout)
+        if report.outcome is Outcome.NEEDS_REVIEW and not report.resolved_by:
+            raise Rejected(report, prepared.tool_call.name, hint=self._no_wait(report.action_id))
         if report.outcome is not Outcome.APPROVED:
             raise Rejected(report, prepared.tool_call.name)
         return prepared
+
+    def _no_wait(self, action_id: str) -> str:
+        """What a ``needs_review`` the guard did not wait for asks of the user."""
+        route = self.client.route
+        if not route.reachable:
+            return (
+                "a human must decide, and no human can reach the reviews of an embedded "
+                "engine without a state file: connect(state='reviews.db') keeps them for "
+                "`humangr resolve --state reviews.db` and lets the guard wait for the decision"
+            )
+        return (
+            f"a human may decide with `{route.resolve_command(action_id)}`; "
+            "guard(on_needs_review='wait') waits for that decision"
+        )
 
     def check_blocking(
         self, func: Callable[..., Any], args: tuple[Any, ...], kwargs: Mapping[str, Any]
@@ -254,7 +283,7 @@ class Guarding:
         *,
         agent_id: str | None = None,
         action_type: str = "tool_call",
-        on_needs_review: NeedsReview = "wait",
+        on_needs_review: NeedsReview | None = None,
         timeout: float | None = None,
         tool: str | None = None,
         kind: ToolKind | str | None = None,
@@ -270,7 +299,7 @@ class Guarding:
         *,
         agent_id: str | None = None,
         action_type: str = "tool_call",
-        on_needs_review: NeedsReview = "wait",
+        on_needs_review: NeedsReview | None = None,
         timeout: float | None = None,
         tool: str | None = None,
         kind: ToolKind | str | None = None,
@@ -285,7 +314,14 @@ class Guarding:
         review). ``tool``/``kind`` name the tool and what it does (else inferred);
         ``workspace`` is the folder it may work in; ``encoders``/``decoders`` give argument
         types a JSON form; ``oversize="review"`` lets arguments past the size limit be cut
-        and sent to a human instead of refused."""
+        and sent to a human instead of refused.
+
+        ``on_needs_review`` says what a ``needs_review`` does: ``"wait"`` for the human's
+        final decision (one WARNING names the command that resolves it), or ``"raise"``
+        ``Rejected`` at once. By default it waits where a human can answer — a served engine,
+        or the embedded one with ``connect(state=...)`` — and raises on the embedded engine
+        without a state file, whose reviews no human can reach: never a silent day-long
+        wait."""
         client, sync_only = self._guard_target()
         guard = Guard(
             client,

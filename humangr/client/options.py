@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from humangr.contracts import DEFAULT_PREFIX, Subjects
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 
 __all__ = ["PUBLIC_KEY_ENV", "ConnectOptions", "Settings"]
 
-_EMBEDDED_ONLY = ("config", "llm", "policy")
+_EMBEDDED_ONLY = ("config", "llm", "policy", "state")
 
 
 class ConnectOptions(TypedDict, total=False):
@@ -50,6 +51,14 @@ class ConnectOptions(TypedDict, total=False):
     """A policy file (TOML) for the embedded engine: allow / ask / deny / review rules and
     suppressions applied before any layer runs (no URL only: a served engine's policy is
     ``humangr serve --policy FILE``)."""
+    state: str | os.PathLike[str]
+    """A SQLite file (created if missing) where the embedded engine keeps its decisions and
+    the reviews waiting for a human (no URL only), so that a human in another process
+    resolves them while the agent waits: ``humangr reviews|show|resolve --state PATH`` or
+    ``humangr inbox --state PATH``. The engine then signs with this machine's key
+    (``$HUMANGR_SIGNING_SEED``, ``$HUMANGR_SIGNING_KEY_FILE`` or ``~/.humangr/signing.seed``,
+    as ``humangr serve``), the key those commands sign with too. Without it no human can
+    reach a review of the embedded engine, so ``guard`` raises on ``needs_review``."""
     bus: Bus
     """A bus you already have (and close yourself), instead of a URL."""
     user: str
@@ -83,6 +92,8 @@ class Settings:
     llm: LLMClient | None
     bus: Bus | None
     nats: dict[str, str | None]
+    state: Path | None = None
+    """The embedded engine's SQLite state file (``state=``), or None (in memory)."""
 
     @property
     def embedded(self) -> bool:
@@ -160,6 +171,7 @@ class Settings:
         for key in nats:
             if key in options:
                 nats[key] = options[key]
+        state = _state_path(options["state"]) if "state" in options else None
         config = options.get("config")
         if "policy" in options:
             config = _with_policy(config, options["policy"])
@@ -174,7 +186,24 @@ class Settings:
             llm=options.get("llm"),
             bus=options.get("bus"),
             nats=nats,
+            state=state,
         )
+
+
+def _state_path(value: Any) -> Path:
+    """``state=`` as a path: a file, not a folder (it is created when missing)."""
+    raw = os.fspath(value) if isinstance(value, str | os.PathLike) else None
+    if not isinstance(raw, str) or not raw.strip():
+        raise ConfigError(
+            "humangr.connect: state is the path of a SQLite file (e.g. state='reviews.db') "
+            "where the embedded engine keeps its reviews"
+        )
+    path = Path(raw)
+    if path.is_dir():
+        raise ConfigError(
+            f"humangr.connect: state={raw!r} is a folder; give a file in it (e.g. reviews.db)"
+        )
+    return path
 
 
 def _with_policy(config: ReviewConfig | None, path: Any) -> ReviewConfig:

@@ -36,6 +36,12 @@ class SyncClient(Guarding):
         return self.client.trusted_keys
 
     @property
+    def human_reachable(self) -> bool:
+        """``Client.human_reachable``: whether a human can resolve the reviews while the agent
+        waits (a served engine, or the embedded one with ``state=``)."""
+        return self.client.human_reachable
+
+    @property
     def verified(self) -> bool:
         """``Client.verified``: ``False`` only with ``insecure_unsigned=True``."""
         return self.client.verified
