@@ -356,7 +356,51 @@ async def _bench_tools(args: argparse.Namespace) -> int:
     return 0
 
 
+async def _bench_gateway(args: argparse.Namespace) -> int:
+    from .bench_gateway import bench_gateway
+
+    r = await bench_gateway(args.actions or 200)
+    if args.format == "json":
+        print(json.dumps(r, indent=2))
+        return 0
+    for name in ("direct", "gateway"):
+        t = r[name]
+        print(
+            f"{name:>7}: approved echo p50 {t['p50_ms']} ms  p99 {t['p99_ms']} ms  "
+            f"mean {t['mean_ms']} ms over {t['calls']} calls"
+        )
+    print(
+        f"gateway overhead per call: p50 {r['overhead_p50_ms']} ms  p99 "
+        f"{r['overhead_p99_ms']} ms; start-up to the first tool list {r['startup_ms']} ms"
+    )
+    return 0
+
+
+async def _bench_hook(args: argparse.Namespace) -> int:
+    from .bench_hook import bench_hook
+
+    r = await bench_hook(args.actions or 20, args.nats)
+    if args.format == "json":
+        print(json.dumps(r, indent=2))
+        return 0
+    for name, what in (
+        ("python_start", "python -c pass"),
+        ("embedded", "hook, embedded engine"),
+        ("served", "hook, engine on NATS"),
+    ):
+        t = r[name]
+        print(
+            f"{what:>22}: p50 {t['p50_ms']} ms  p90 {t['p90_ms']} ms  mean {t['mean_ms']} ms  "
+            f"(min {t['min_ms']}, max {t['max_ms']}) over {t['runs']} runs"
+        )
+    return 0
+
+
 async def _bench(args: argparse.Namespace) -> int:
+    if getattr(args, "hook", False):
+        return await _bench_hook(args)
+    if getattr(args, "gateway", False):
+        return await _bench_gateway(args)
     if args.tool_calls:
         return await _bench_tools(args)
     if args.llm_latency is not None:
@@ -416,6 +460,18 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         action="store_true",
         help="measure tool-call reviews with no LLM: the local checks of one call, and a "
         "guarded call on the embedded engine (--actions rounds of the sample calls, 50)",
+    )
+    bench.add_argument(
+        "--gateway",
+        action="store_true",
+        help="measure what humangr mcp-gateway adds to an approved MCP tool call: an echo "
+        "straight to an MCP server and through the gateway (--actions calls each, 200)",
+    )
+    bench.add_argument(
+        "--hook",
+        action="store_true",
+        help="measure humangr hook claude-code per tool call: the wall time of the hook process "
+        "for an approved Bash call, embedded and served on NATS (--actions runs each, 20)",
     )
     llm = bench.add_argument_group("LLM economy (--llm-latency)")
     llm.add_argument(

@@ -47,6 +47,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "mcp",
         "serve the review as MCP tools (validate, test_action, get_report, list_layers)",
     ),
+    "mcp-gateway": ("gateway", "serve MCP servers' tools with every call reviewed first"),
     "hook": ("hook", "Claude Code's PreToolUse hook: review each tool call before it runs"),
     "pipeline": ("pipeline_commands", "run the agent pipeline (CTO → … → QA)"),
     "checks-eval": (
