@@ -18,8 +18,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import bashlex
-
 from .shell_lex import finish_simple, lex, unquote
 from .shell_lex import word_subs as lex_word_subs
 from .shell_model import MAX_DEPTH, MAX_TEXT, Budget, Pipeline, Redirect, Script, Simple, Sub
@@ -48,17 +46,6 @@ _MAX_SUSPECTS = 32
 linear)."""
 _BACKTICK_LINES = re.compile(r"`[^`]*\n[^`]*`")
 """Backticks around several lines: bashlex reads only the first line inside."""
-_BASHLEX_FAILS = (
-    bashlex.errors.ParsingError,
-    NotImplementedError,
-    RecursionError,
-    AssertionError,
-    AttributeError,
-    IndexError,
-    KeyError,
-    TypeError,
-    ValueError,
-)
 
 
 class _Walker:
@@ -211,12 +198,12 @@ def bashlex_script(text: str, depth: int, budget: Budget) -> Script | None:
     """``text`` as bashlex reads it, or None (the budget as it was) when bashlex cannot."""
     used = budget.commands
     problems = list(budget.problems)
+    import bashlex  # here, not at the top: importing it builds its grammar (0.15 s a process)
+
     try:
         nodes = bashlex.parse(text)
         return _Walker(text, depth, budget).script(list(nodes))
-    except _BASHLEX_FAILS:
-        pass
-    except Exception:  # any other bashlex bug: the lexer reads the text
+    except Exception:  # bashlex's ParsingError, or any bashlex bug: the lexer reads the text
         pass
     budget.commands = used
     budget.problems[:] = problems

@@ -16,9 +16,9 @@ from humangr.contracts import Severity
 
 from ..base import CheckInput, Hit
 from .sql_args import MAX_STRICT, clearly_sql, production_target, sql_dialect, sql_texts
+from .sql_issue import Issue
 from .sql_lex import TokKind
 from .sql_parse import Parsed, read_sql
-from .sql_rules import Issue, statement_issues
 from .view import ToolView
 
 __all__ = ["review_sql", "sql_statement", "sql_texts"]
@@ -87,6 +87,8 @@ def review_sql(
     sql: str, dialect: str | None = None, *, production: bool = False, depth: int = 0
 ) -> list[Issue]:
     """Everything the SQL text ``sql`` would do that a reviewer must know, worst first."""
+    from .sql_rules import statement_issues  # with sqlglot, only once SQL is read
+
     lexed, parsed = read_sql(sql, dialect)
     out: list[Issue] = []
     for problem in lexed.problems:

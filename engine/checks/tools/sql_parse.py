@@ -7,17 +7,16 @@ generic dialect, then the dialect the text's quoting suggests. Never raises.
 
 from __future__ import annotations
 
-import functools
 import logging
 from dataclasses import dataclass
-
-import sqlglot
-from sqlglot import exp
-from sqlglot.dialects.dialect import Dialect
+from typing import TYPE_CHECKING
 
 from .sql_lex import Lexed, Statement, Tok, TokKind, lex
 
-__all__ = ["Parsed", "dialect_of", "read_sql"]
+if TYPE_CHECKING:
+    from sqlglot import exp
+
+__all__ = ["SQLGLOT_DIALECTS", "Parsed", "dialect_of", "read_sql"]
 
 _MAX_PARSE = 24_000
 """Characters of one statement given to sqlglot; a longer one is read from its tokens only."""
@@ -102,10 +101,21 @@ def dialect_of(name: str | None) -> str | None:
     return found or (key if key in _known_dialects() else None)
 
 
-@functools.cache
+SQLGLOT_DIALECTS = frozenset(
+    {
+        "athena", "bigquery", "clickhouse", "databricks", "dax", "doris", "dremio", "drill",
+        "druid", "duckdb", "dune", "exasol", "fabric", "hive", "materialize", "mysql", "oracle",
+        "postgres", "presto", "prql", "redshift", "risingwave", "singlestore", "snowflake",
+        "solr", "spark", "spark2", "sqlite", "starrocks", "tableau", "teradata", "trino", "tsql",
+    }
+)  # fmt: skip
+"""sqlglot's dialect names (``sqlglot.dialects.DIALECTS``, lower-cased; a test keeps the two
+equal). Written out because reading sqlglot's own list imports sqlglot, a tenth of a second
+of every process's start, and the Claude Code hook starts one per tool call."""
+
+
 def _known_dialects() -> frozenset[str]:
-    """sqlglot's dialect names (its registry imports every dialect module when listed)."""
-    return frozenset(Dialect.classes)
+    return SQLGLOT_DIALECTS
 
 
 def _normalised(text: str, stmt: Statement) -> str:
@@ -147,11 +157,18 @@ def _guesses(tokens: tuple[Tok, ...]) -> list[str]:
 
 
 def _parse(text: str, dialect: str | None) -> exp.Expression | None:
+    # sqlglot is imported on the first SQL read, not with the checks: a tenth of a second of
+    # every process's start (the Claude Code hook starts one per tool call)
+    import sqlglot
+    from sqlglot import exp
+
     trees = sqlglot.parse(text, read=dialect)
     return next((t for t in trees if isinstance(t, exp.Expression)), None)
 
 
 def _one(text: str, stmt: Statement, dialect: str | None) -> tuple[exp.Expression | None, bool]:
+    from sqlglot import exp
+
     tries: list[str | None] = [dialect] if dialect else []
     tries.append(None)
     tries.extend(d for d in _guesses(stmt.tokens) if d != dialect)
