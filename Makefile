@@ -36,6 +36,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check $(SOURCES)
 	./.ci/typecheck-tree
 	$(BIN)/mypy --strict
+	./.ci/typecheck-tests
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .typecheck

@@ -348,7 +348,7 @@ async def test_submit_wait_final_waits_past_needs_review(nats_url: str, capsys: 
                 codes.append(await anyio.to_thread.run_sync(_main, args))
 
             tg.start_soon(wait_final)
-            ids = set()
+            ids: set[str] = set()
             with anyio.fail_after(20):
                 while len(ids) < 2:
                     ids = {r.action_id for r in (await _listing(engine)).reviews}

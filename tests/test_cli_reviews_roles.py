@@ -124,7 +124,15 @@ async def test_a_reviewer_resolves_what_an_agent_waits_for(
 
         async def agent_waits() -> None:
             # --agent-id: the id whose decisions the `agent` user may read
-            args = ("submit", str(diff), *nats, "--wait", "--final", "--agent-id", "agent")
+            args: tuple[str, ...] = (
+                "submit",
+                str(diff),
+                *nats,
+                "--wait",
+                "--final",
+                "--agent-id",
+                "agent",
+            )
             args = (*args, "--timeout", "60")
             waited.append(await run("agent", *args, "--format", "json"))
 

@@ -3,6 +3,7 @@ fresh interpreter has loaded after running the command, not on timings."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
@@ -90,6 +91,7 @@ def test_the_command_table_matches_what_each_module_adds() -> None:
     commands the table gives it, with the same help."""
     parser = cli.build_parser(full=True)
     action = next(a for a in parser._actions if a.dest == "command")
+    assert isinstance(action, argparse._SubParsersAction)
     helps = {choice.dest: choice.help for choice in action._choices_actions}
     assert set(helps) == {*cli.COMMANDS, "schema"}
     for name, (_module, help_text) in cli.COMMANDS.items():

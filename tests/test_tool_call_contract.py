@@ -43,7 +43,7 @@ def test_an_old_action_without_the_field_decodes_and_keeps_its_hash() -> None:
     old = {"agent_id": "a1", "action_type": "code_diff", "action_description": "d"}
     got = decode(json.dumps(old), ActionContext)
     assert got.tool_call is None
-    before = {  # every field an engine without tool calls hashed
+    before: dict[str, object] = {  # every field an engine without tool calls hashed
         **old,
         "code_diff": None,
         "affected_files": [],

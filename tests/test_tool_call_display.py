@@ -462,8 +462,11 @@ async def test_submit_sends_a_tool_call_and_its_decision_names_the_argument(
     from humangr.actors.runtime import run_engine
     from humangr.engine.bus.nats import NatsBus
 
-    call = {"name": "http_request", "arguments": {"url": "https://example.com/hook"}}
-    call["arguments"]["headers"] = {"Authorization": f"token {TOKEN}"}
+    headers = {"Authorization": f"token {TOKEN}"}
+    call = {
+        "name": "http_request",
+        "arguments": {"url": "https://example.com/hook", "headers": headers},
+    }
     source = write_action(tmp_path / "call.json", call, description="post a hook")
     prefix = f"tc{uuid.uuid4().hex[:8]}"
     bus = await NatsBus.connect(nats_url)

@@ -4,6 +4,7 @@ folder is scored, with bandit beside us; bad folders and labels exit 3 with one 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -65,7 +66,9 @@ def test_bandit_figures_are_computed_beside_ours(scores: Scores) -> None:
     assert by_class["shell-injection"].bandit_false_alarms == pytest.approx(1.0)
 
 
-def _corpus(tmp_path: Path, labels: list[object] | str, files: dict[str, str]) -> Path:
+def _corpus(
+    tmp_path: Path, labels: Sequence[object] | str, files: dict[str, str]
+) -> Path:
     tmp_path.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():
         path = tmp_path / name

@@ -5,6 +5,7 @@ human (or raises at once)."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from typing import Literal
 
 import anyio
 import pytest
@@ -86,7 +87,9 @@ async def test_the_reviewed_action_shows_the_call_and_its_arguments(env: Served)
 
 
 @pytest.mark.parametrize("verdict", ["approve", "reject"])
-async def test_needs_review_waits_for_the_human(env: Served, verdict: str) -> None:
+async def test_needs_review_waits_for_the_human(
+    env: Served, verdict: Literal["approve", "reject"]
+) -> None:
     env.kit.needs_review("HL2", "Sends mail to every customer")
     calls: list[str] = []
     outcome: list[BaseException | str] = []

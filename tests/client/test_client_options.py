@@ -123,7 +123,7 @@ async def test_a_sync_tool_called_inside_the_event_loop_is_refused_not_run() -> 
 async def test_guard_options_are_checked_when_decorating() -> None:
     async with humangr.connect() as hg:
         with pytest.raises(ConfigError, match="on_needs_review"):
-            hg.guard(on_needs_review="ignore")  # type: ignore[arg-type]
+            hg.guard(on_needs_review="ignore")  # type: ignore[call-overload]
         with pytest.raises(ConfigError, match="agent_id"):
             hg.guard(agent_id="a b")
         with pytest.raises(ConfigError, match="timeout"):

@@ -254,7 +254,7 @@ async def test_a_decision_stuck_in_the_outbox_is_published_once_by_another_super
     async with MemoryBus() as bus, decisions_on(bus) as seen:
         broken = FlakyBus(bus)
         broken.fail(Subjects("dur").decisions, 1_000)
-        async with engine(broken, store, lease_s=1.0) as first:  # type: ignore[arg-type]
+        async with engine(broken, store, lease_s=1.0) as first:
             action = diff_action("01-clean-refactor.diff")
             submitted = ActionSubmitted(
                 action_id="act-stuck", action=action, action_hash=action_hash(action)

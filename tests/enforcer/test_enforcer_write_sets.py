@@ -60,8 +60,8 @@ def test_every_folder_outside_the_agents_write_set_is_refused(agent: str, mode: 
 
 @pytest.mark.parametrize(("agent", "mode"), NOT_DEV)
 def test_a_reply_that_delivers_nothing_is_held_to_the_write_set_too(agent: str, mode: str) -> None:
-    allowed = {s.value for s in GATE_MODES[(AgentName(agent), mode)].statuses}
-    statuses = [s for s in ("BLOCKED", "NEEDS_INFO") if s in allowed] or sorted(allowed)
+    allowed: set[str] = {s.value for s in GATE_MODES[(AgentName(agent), mode)].statuses}
+    statuses: list[str] = [s for s in ("BLOCKED", "NEEDS_INFO") if s in allowed] or sorted(allowed)
     for status in statuses:
         data = {
             "status": status,

@@ -11,6 +11,7 @@ pipeline takes it as "no change" rather than wait 600 s for a decision that neve
 from __future__ import annotations
 
 import copy
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -153,13 +154,13 @@ def _reviewing(k: int) -> Callable[[Path], bool]:
 POINTS: dict[str, Point] = {
     **{
         f"call {k:02d} {CALLS[k - 1][0]} {CALLS[k - 1][1]} {CALLS[k - 1][2] or ''}".strip(): Point(
-            lambda k=k: _slow_call(k), _calling(k), k - 1
+            functools.partial(_slow_call, k), _calling(k), k - 1
         )
         for k in range(1, len(CALLS) + 1)
     },
     **{
         f"review {n} of dev call {k} at {layer}": Point(
-            lambda n=n, layer=layer: _slow_review(n, layer), _reviewing(k), k
+            functools.partial(_slow_review, n, layer), _reviewing(k), k
         )
         for n, k in enumerate(REVIEWED, 1)
         for layer in ("HL1", "HL7")

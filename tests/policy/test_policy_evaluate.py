@@ -3,6 +3,8 @@ compound shell commands and path normalisation — including what a hostile agen
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from policy_helpers import bash, call, policy
 
@@ -200,7 +202,7 @@ def test_the_realistic_policy_reads_as_intended() -> None:
     ],
 )
 def test_an_allow_rule_must_name_every_command_or_path_the_call_carries(
-    arguments: dict[str, object],
+    arguments: dict[str, Any],
 ) -> None:
     text = '[[rule]]\nid = "tests"\neffect = "allow"\nmatch.command = ["pytest*"]\n'
     assert effect_of(text, call("bash", **arguments)) == ("review", "")
