@@ -73,7 +73,6 @@ class Check:
         return " + ".join(self.sources)
 
 
-@functools.lru_cache(maxsize=1024)
 def is_python(file: FileDiff) -> bool:
     """A ``.py`` file, a Python shebang, or unnamed content that parses as Python."""
     path = file.path or ""
@@ -84,8 +83,16 @@ def is_python(file: FileDiff) -> bool:
         return True
     if path or not file.new_file:
         return False
+    return _parses("\n".join(ln.text for ln in file.added))
+
+
+@functools.lru_cache(maxsize=64)
+def _parses(source: str) -> bool:
+    """Whether ``source`` parses as Python. Cached by the text alone, a few at a time: a cache
+    keyed by the parsed file kept every file of every action reviewed (hundreds of MB after a
+    flood of large diffs)."""
     try:
-        ast.parse("\n".join(ln.text for ln in file.added))
+        ast.parse(source)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return False
     return True

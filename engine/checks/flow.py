@@ -15,11 +15,13 @@ __all__ = [
     "ARCHIVE",
     "CONST",
     "CRED",
+    "DECODED",
     "FMT",
     "KINDS",
     "MODULE",
     "NOCONST",
     "NORM",
+    "PASSWD",
     "PATH",
     "PATHOBJ",
     "REQUEST",
@@ -67,7 +69,12 @@ SAFELOADER = 256
 """A yaml loader that builds plain data only (SafeLoader, CSafeLoader, BaseLoader)."""
 ARCHIVE = 512
 """An open tar archive (``tarfile.open``): its extraction is a file sink."""
-_DATA_TAGS = SQLTEXT | FMT | CRED | WEAKHASH | SAFELOADER
+DECODED = 1024
+"""Decoded or decompressed data (base64, hex, rot13, zlib, marshal): code hidden from review
+when it reaches eval/exec."""
+PASSWD = 2048
+"""Derived from a password (a ``CRED`` named password, passwd, pwd, passphrase, ...)."""
+_DATA_TAGS = SQLTEXT | FMT | CRED | WEAKHASH | SAFELOADER | DECODED | PASSWD
 
 
 class _NoConst:

@@ -11,6 +11,7 @@ through a MAC computed earlier), and for file paths a containment check of a nor
 from __future__ import annotations
 
 import ast
+import re
 from typing import Protocol
 
 from .flow import KINDS, NORM, PATH, REQUEST, TAINTED, Val
@@ -32,6 +33,10 @@ class Interp(Protocol):
         """The value a name holds here."""
         ...
 
+    def defs(self, name: str) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+        """The functions named ``name`` defined in the analysed code."""
+        ...
+
 
 __all__ = ["Guard", "guards_of", "key_of", "mac_inputs"]
 
@@ -45,6 +50,8 @@ _NOT_PATH = tuple(k for k in KINDS if k != PATH)
 _AUTHENTICATORS = frozenset({"hmac.compare_digest", "secrets.compare_digest"})
 """A signature check: the data it authenticates was produced by us."""
 _TRAVERSAL = frozenset({"..", "../", "..\\", "/"})
+_CONTAINMENT = re.compile(r"(?i)^_*(?:is_)?(?:within|inside|contained|under|sub_?path|safe_?path)")
+"""Names of helpers that check a path stays inside a directory."""
 
 
 def key_of(node: ast.AST) -> str | None:
@@ -86,6 +93,9 @@ def guards_of(it: Interp, test: ast.expr) -> tuple[list[Guard], bool]:
         keys = {n.id for a in test.args for n in ast.walk(a) if isinstance(n, ast.Name)}
         keys |= {m for k in list(keys) for m in it.macs.get(k, ())}
         return [(k, KINDS) for k in sorted(keys)], True
+    helper = _helper_guard(it, test)
+    if helper:
+        return helper, True
     if isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute):
         return _call_guard(it, test, test.func), True
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
@@ -118,6 +128,35 @@ def _call_guard(
     return []
 
 
+def _helper_guard(it: Interp, test: ast.expr) -> list[tuple[str, tuple[int, ...]]]:
+    """A containment helper (``is_within_directory(dest, path)``): named so, and when it is
+    defined in the analysed code, making a containment check itself. Its path arguments are
+    clean for file paths where it holds."""
+    if not isinstance(test, ast.Call) or not isinstance(test.func, ast.Name | ast.Attribute):
+        return []
+    name = test.func.id if isinstance(test.func, ast.Name) else test.func.attr
+    if not _CONTAINMENT.search(name):
+        return []
+    bodies = it.defs(name)
+    if bodies and not any(_checks_containment(b) for b in bodies):
+        return []
+    keys = [key_of(a) for a in test.args]
+    return [(k, (PATH,)) for k in keys if k is not None]
+
+
+def _checks_containment(fdef: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether a function normalizes a path and compares it with a directory."""
+    calls = {
+        dotted(node.func).rsplit(".", 1)[-1]
+        for node in ast.walk(fdef)
+        if isinstance(node, ast.Call)
+    }
+    normalizes = bool(calls & {"realpath", "abspath", "normpath", "resolve", "commonpath"})
+    return normalizes and bool(
+        calls & {"startswith", "is_relative_to", "relative_to", "commonpath", "commonprefix"}
+    )
+
+
 def _normalized(it: Interp, node: ast.expr) -> list[tuple[str, tuple[int, ...]]]:
     key = key_of(node)
     if key is not None and it.lookup(key).tags & NORM:
@@ -131,6 +170,15 @@ def _normalized(it: Interp, node: ast.expr) -> list[tuple[str, tuple[int, ...]]]
 def _compare_guard(it: Interp, test: ast.Compare) -> tuple[list[tuple[str, tuple[int, ...]]], bool]:
     op, right = test.ops[0], test.comparators[0]
     right_key = key_of(right)
+    if (
+        right_key is None
+        and isinstance(right, ast.Call)
+        and isinstance(right.func, ast.Attribute)
+        and right.func.attr in ("split", "rsplit", "parts")
+    ):
+        right_key = key_of(right.func.value)  # '..' in name.split('/')
+    elif isinstance(right, ast.Attribute) and right.attr == "parts":
+        right_key = key_of(right.value)  # '..' in path.parts
     if isinstance(op, ast.In | ast.NotIn) and right_key is not None:
         needle = it.ev(test.left).const
         if needle in _TRAVERSAL:

@@ -17,13 +17,17 @@ from . import sinks
 from .flow import (
     ARCHIVE,
     CRED,
+    DECODED,
     FMT,
     MODULE,
     NOCONST,
     NORM,
+    PASSWD,
     PATH,
     PATHOBJ,
     REQUEST,
+    SAFELOADER,
+    TAINTED,
     UNKNOWN,
     Val,
     clean,
@@ -32,10 +36,23 @@ from .flow import (
     join,
     joined,
     light,
+    tainted,
     unknown,
 )
+from .interp_const import SAFE_LOADER
 from .interp_expr import ExprEval, element, from_const
 from .interp_sizes import method_size
+from .libtypes import (
+    DECODERS,
+    FN,
+    MEMBER_LISTS,
+    constructed,
+    fn_name,
+    handed_call,
+    lib_kind,
+    method_result,
+    reference,
+)
 from .pynames import dotted
 from .sinks_data import hash_result
 from .sources import (
@@ -46,9 +63,10 @@ from .sources import (
     PATH_CLASSES,
     PURE,
     cgi_key,
-    is_cred_name,
+    cred_tags,
     is_self_input,
     names,
+    norm,
 )
 
 __all__ = ["CallEval", "Resolver", "collapse", "with_items"]
@@ -106,6 +124,10 @@ class Resolver(Protocol):
         """Whether a call goes to a function defined in the analysed code."""
         ...
 
+    def defs(self, name: str) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+        """The functions named ``name`` defined in the analysed code."""
+        ...
+
 
 def _floor(v: Val, name: str) -> Val:
     """The result of a call the engine does not know: at least unknown, tainted when its
@@ -116,7 +138,7 @@ def _floor(v: Val, name: str) -> Val:
         max(v.lv[2], UNKNOWN),
         max(v.lv[3], UNKNOWN),
     )
-    tags = (data_tags(v) & ~CRED) | (CRED if is_cred_name(name.rsplit(".", 1)[-1]) else 0)
+    tags = (data_tags(v) & ~(CRED | PASSWD)) | cred_tags(name.rsplit(".", 1)[-1])
     return Val(lv, tags, v.origin, node=v.node, src=v.src)
 
 
@@ -190,14 +212,27 @@ class CallEval(ExprEval):
         """Whether ``e`` calls a function defined in the analysed code."""
         return self.prog.is_local(self, e)
 
+    def defs(self, name: str) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+        """The functions named ``name`` defined in the analysed code."""
+        return self.prog.defs(name)
+
     def call(self, e: ast.Call) -> Val:
         func = e.func
         canon = self.imports.canon(func)
         recv: Val | None = None
         if isinstance(func, ast.Attribute):
             recv = self.ev(func.value)
+            ref = fn_name(recv.cls)
+            bound = self.env.get(dotted(func))
+            if bound is not None and fn_name(bound.cls) is not None:
+                canon = fn_name(bound.cls) or canon
+            elif ref is not None:
+                canon = norm(f"{ref}.{func.attr}")
         elif not isinstance(func, ast.Name):
-            self.ev(func)
+            self._callee(e, func)
+            canon = fn_name(self.ev(func).cls) or canon
+        elif func.id in self.env or func.id in self.globals:
+            canon = fn_name(self.lookup(func.id).cls) or canon
         args = [self.ev(a) for a in e.args]
         kw: dict[str, Val] = {}
         extra: list[Val] = []
@@ -208,7 +243,26 @@ class CallEval(ExprEval):
             else:
                 kw[k.arg] = v
         sinks.on_call(self, e, canon, recv, args, kw)
+        method = func.attr if isinstance(func, ast.Attribute) else None
+        handed = handed_call(canon, method, args, kw)
+        if handed is not None:
+            sinks.on_call(self, e, handed[0], None, handed[1], handed[2])
         return self._result(e, canon, recv, args, kw, extra)
+
+    def _callee(self, e: ast.Call, func: ast.expr) -> None:
+        """A callee picked by a name computed at run time from a module or namespace."""
+        if isinstance(func, ast.Subscript) and isinstance(func.value, ast.Call):
+            space = self.imports.canon(func.value.func)
+            if space in ("globals", "locals", "vars", "builtins.globals", "builtins.vars"):
+                sinks.chosen_callee(self, e, self.ev(func.slice), f"{space}()[...]")
+        elif (
+            isinstance(func, ast.Call)
+            and len(func.args) >= 2
+            and self.imports.canon(func.func) in ("getattr", "builtins.getattr")
+        ):
+            owner = fn_name(self.ev(func.args[0]).cls)
+            if owner is not None:
+                sinks.chosen_callee(self, e, self.ev(func.args[1]), f"getattr({owner}, ...)")
 
     def _result(
         self,
@@ -236,6 +290,13 @@ class CallEval(ExprEval):
             return clean(joined(vals), kinds)
         if canon in _SERIALIZERS:
             return constant()
+        if canon in DECODERS:
+            return joined(vals, DECODED)
+        ref = reference(canon, args)
+        if ref is not None:
+            loader = SAFELOADER if SAFE_LOADER.match(ref.rsplit(".", 1)[-1]) else 0
+            out = unknown(MODULE | loader)._replace(cls=FN + ref)
+            return join(out, args[2]) if canon.endswith("getattr") and len(args) > 2 else out
         hashed = hash_result(e, canon, args, kw)
         if hashed is not None:
             return hashed
@@ -250,6 +311,9 @@ class CallEval(ExprEval):
         if canon in _ARCHIVES:
             out = joined(args[:1] + [kw[k] for k in ("name", "fileobj") if k in kw])
             return out._replace(tags=out.tags | ARCHIVE)
+        made = constructed(canon)
+        if made is not None:
+            return _floor(joined(vals), canon)._replace(cls=made)
         local = self.prog.call_local(self, e, recv, args, kw)
         if local is not None:
             return local
@@ -283,6 +347,11 @@ class CallEval(ExprEval):
         func = e.func
         assert isinstance(func, ast.Attribute)
         key = dotted(func.value)
+        if method in MEMBER_LISTS and (recv.tags & ARCHIVE or lib_kind(recv.cls) == "zip"):
+            return self.member_names(e, method)
+        typed = method_result(recv.cls, method)
+        if typed is not None:
+            return _floor(joined([recv, *vals]), method)._replace(cls=typed)
         mutated = self._mutate(key, recv, method, args)
         if mutated is not None:
             return mutated
@@ -304,6 +373,8 @@ class CallEval(ExprEval):
                 self.env[key] = clean(recv, (PATH,))
             if method in _PATH_METHODS:
                 return joined([recv, *vals], PATHOBJ)
+        if recv.tags & MODULE and canon in PURE:
+            return joined(vals)
         if method in _PREDICATES:
             return constant(self.fold_method(e, recv, method, args))
         if method in _STR_METHODS:
@@ -315,6 +386,14 @@ class CallEval(ExprEval):
         if recv.tags & MODULE:
             return joined(vals) if canon in PURE else _floor(joined(vals), canon)
         return _floor(joined([recv, *vals]), method)
+
+    def member_names(self, e: ast.Call, method: str) -> Val:
+        """Member names of an archive: chosen by whoever made the archive, so a path built
+        from them may escape the target directory (zip slip), like request input."""
+        line = self.line_of(e)
+        what = f"archive member names (.{method}(), line {line})"
+        v = tainted(what, src=(self.path, line) if line is not None else None)
+        return v._replace(lv=(UNKNOWN, UNKNOWN, TAINTED, UNKNOWN))
 
     def _mutate(self, key: str, recv: Val, method: str, args: list[Val]) -> Val | None:
         if "?" in key or "()" in key or recv.tags & (MODULE | REQUEST):

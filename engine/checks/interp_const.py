@@ -5,9 +5,9 @@ from __future__ import annotations
 import bisect
 import re
 
-from .flow import CONST, CRED, NOCONST, SAFELOADER, SQLTEXT, Val, constant
+from .flow import CONST, NOCONST, SAFELOADER, SQLTEXT, Val, constant
 from .interp_budget import MAX_FOLD
-from .sources import is_cred_name
+from .sources import cred_tags
 
 __all__ = ["SAFE_LOADER", "SQL_TEXT", "from_const", "sql_text"]
 
@@ -21,6 +21,8 @@ SQL_TEXT = re.compile(
 )
 """SQL statements but ``SELECT ... FROM`` (``sql_text`` finds that one in linear time)."""
 _SELECT = re.compile(r"(?i)\bselect\s")
+_VERB_HEAD = re.compile(r"^\s*(?:SELECT|INSERT|UPDATE|DELETE)\s")
+"""An upper-case SQL verb opening a literal (``"SELECT " + cols + " FROM " + table``)."""
 _FROM = re.compile(r"(?i)\sfrom\b")
 _SELECT_SPAN = 400
 _SQL_WORDS = (
@@ -37,7 +39,7 @@ def sql_text(text: object) -> bool:
     low = text.lower()
     if not any(word in low for word in _SQL_WORDS):
         return False
-    if SQL_TEXT.search(text):
+    if SQL_TEXT.search(text) or _VERB_HEAD.match(text):
         return True
     froms = [m.start() for m in _FROM.finditer(text)]
     if not froms:
@@ -67,7 +69,7 @@ def from_const(value: object, depth: int = _ITEM_DEPTH) -> Val:
         tags = SQLTEXT if sql_text(value) else 0
         if isinstance(value, str) and SAFE_LOADER.match(value):
             tags |= SAFELOADER
-        if isinstance(value, str) and is_cred_name(value):
-            tags |= CRED
+        if isinstance(value, str):
+            tags |= cred_tags(value)
         return constant(value, tags)
     return constant(value if isinstance(value, tuple) else NOCONST)

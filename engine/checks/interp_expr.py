@@ -15,7 +15,6 @@ from typing import Any
 
 from .flow import (
     CONST,
-    CRED,
     FMT,
     MODULE,
     NOCONST,
@@ -36,8 +35,9 @@ from .flow import (
 from .interp_budget import MAX_FOLD, Budget, BudgetExceeded
 from .interp_const import SAFE_LOADER, from_const, sql_text
 from .interp_sizes import operation_size, spec_size, weight
+from .libtypes import FN, fn_name
 from .pynames import dotted
-from .sources import INPUT_ATTRS, Imports, cgi_key, is_cred_name, is_request_name
+from .sources import INPUT_ATTRS, Imports, cgi_key, cred_tags, is_request_name, norm
 
 __all__ = ["ExprEval", "element", "from_const", "sql_text"]
 
@@ -168,14 +168,23 @@ class ExprEval:
             if canon is not None:
                 if SAFE_LOADER.match(canon.rsplit(".", 1)[-1]):
                     return unknown(MODULE | SAFELOADER)
-                return unknown(REQUEST if is_request_name(canon) else MODULE)
+                if is_request_name(canon):
+                    return unknown(REQUEST)
+                return unknown(MODULE)._replace(cls=FN + canon)
             if is_request_name(name):
                 return unknown(REQUEST)
-            if name in _BUILTINS or name in self.local_names:
+            if name == "__file__":
+                return constant()
+            if name == "__builtins__":
+                return unknown(MODULE)._replace(cls=FN + "builtins")
+            if name in _BUILTINS:
+                return unknown(MODULE)._replace(cls=FN + name)
+            if name in self.local_names:
                 return unknown(MODULE)
             v = unknown()
-        if is_cred_name(name) and not v.tags & CRED:
-            v = v._replace(tags=v.tags | CRED)
+        cred = cred_tags(name)
+        if cred and v.tags & cred != cred:
+            v = v._replace(tags=v.tags | cred)
         return v
 
     def _constant(self, e: ast.Constant) -> Val:
@@ -191,6 +200,8 @@ class ExprEval:
         canon = self.imports.canon(e)
         if canon == "sys.argv":
             return self.source("sys.argv", e, local=True)
+        if canon == "sys.executable":
+            return from_const("python")
         if is_request_name(canon):
             return unknown(REQUEST)
         base = self.ev(e.value)
@@ -200,8 +211,10 @@ class ExprEval:
             return unknown()
         if base.tags & MODULE:
             loader = SAFELOADER if SAFE_LOADER.match(e.attr) else 0
-            return unknown(MODULE | loader | (CRED if is_cred_name(e.attr) else 0))
-        tags = data_tags(base) | (CRED if is_cred_name(e.attr) else 0) | (base.tags & PATHOBJ)
+            ref = fn_name(base.cls)
+            out = unknown(MODULE | loader | cred_tags(e.attr))
+            return out._replace(cls=f"{FN}{norm(ref + '.' + e.attr)}") if ref else out
+        tags = data_tags(base) | cred_tags(e.attr) | (base.tags & PATHOBJ)
         return Val(base.lv, tags, base.origin, src=base.src)
 
     def _subscript(self, e: ast.Subscript) -> Val:
@@ -210,6 +223,8 @@ class ExprEval:
         k = key.const
         if k is not NOCONST and cgi_key(k) and self.imports.canon(e.value) == "os.environ":
             return self.source(f"os.environ[{k!r}]", e)
+        if isinstance(k, str) and fn_name(base.cls) in ("sys.modules", "builtins.__dict__"):
+            return unknown(MODULE)._replace(cls=FN + norm(k))
         if base.items is not None and k is not NOCONST and not isinstance(e.slice, ast.Slice):
             for ik, iv in base.items:
                 if ik == k and type(ik) is type(k):
@@ -221,7 +236,7 @@ class ExprEval:
             return from_const(c)
         if base.tags & REQUEST:
             return unknown()
-        tags = data_tags(base) | (CRED if is_cred_name(k) else 0)
+        tags = data_tags(base) | cred_tags(k)
         return Val(base.lv, tags, base.origin, src=base.src)
 
     def _joinedstr(self, e: ast.JoinedStr) -> Val:

@@ -79,6 +79,8 @@ def event_hits(ctx: CheckInput, check: str, suggestion: str) -> Iterator[Hit]:
         sev = ev.severity
         if check in _INJECTION and ev.flow == UNKNOWN and is_test_path(f.path):
             sev = _LOWER[sev]
+        elif check == "weak-password-hash" and is_test_path(f.path):
+            sev = min(sev, Severity.LOW)
         yield Hit(
             severity=sev,
             title=ev.title,
@@ -181,6 +183,9 @@ def eval_exec(ctx: CheckInput) -> Iterator[Hit]:
 _PASSWORD = re.compile(
     r"(?i)passw(?:or)?d|passwd|(?<![a-z])pass(?![a-z])|(?<![a-z])pwd(?![a-z])|token|secret"
 )
+_PASSWORD_ONLY = re.compile(
+    r"(?i)passw(?:or)?d|passwd|(?<![a-z])pass(?![a-z])|(?<![a-z])pwd(?![a-z])"
+)
 _HASH_FALLBACK = re.compile(
     r"(?i)\b(?:hashlib\.)?(md5|sha1|sha256|sha512)\s*\(|hashlib\.new\s*\(\s*[\"'](md5|sha1)"
 )
@@ -188,18 +193,21 @@ _HASH_FIX = "Hash passwords with a slow salted KDF: argon2, bcrypt, scrypt or ha
 
 
 def weak_password_hash(ctx: CheckInput) -> Iterator[Hit]:
-    """md5/sha1 of a password or token, or stored as one: high; one sha2 round of a password:
-    medium (``usedforsecurity=False`` is never flagged)."""
+    """md5/sha1 of a password or token, or stored as one, one sha2 round of a password, KDFs
+    with too few rounds, weak passlib schemes: high (``usedforsecurity=False`` is never
+    flagged)."""
     yield from event_hits(ctx, "weak-password-hash", _HASH_FIX)
     for f, line, text in pattern_lines(ctx):
         m = _HASH_FALLBACK.search(text)
         if m and _PASSWORD.search(text) and "usedforsecurity" not in text:
             weak = (m.group(1) or m.group(2)).lower() in ("md5", "sha1")
+            if not weak and not _PASSWORD_ONLY.search(text):
+                continue  # one sha2 round of a random token is how tokens are stored
             yield Hit(
-                severity=Severity.HIGH if weak else Severity.MEDIUM,
+                severity=Severity.HIGH,
                 title="Weak password hashing (md5/sha1)"
                 if weak
-                else "Fast unsalted hash of a password",
+                else "Fast hash of a password (no KDF)",
                 description=f"{_where(f.path, line)}: {snippet(text)}",
                 suggestion=_HASH_FIX,
                 file=f.path,

@@ -14,12 +14,26 @@ import re
 
 from humangr.contracts import Severity
 
-from .flow import CONST, FMT, NOCONST, SHELL, SQL, SQLTEXT, TAINTED, UNKNOWN, Val, joined, level
+from .flow import (
+    CONST,
+    DECODED,
+    FMT,
+    NOCONST,
+    SHELL,
+    SQL,
+    SQLTEXT,
+    TAINTED,
+    UNKNOWN,
+    Val,
+    joined,
+    level,
+)
+from .libtypes import CODE_AT_1, REMOTE_SHELL_FUNCS, code_method, remote_shell_method, sql_method
 from .sink_util import Site, arg, detail, flow_severity
 from .sinks_data import data_sinks
 from .sources import SHELLS
 
-__all__ = ["on_call"]
+__all__ = ["chosen_callee", "on_call"]
 
 _SHELL_ARG = {
     "os.system": 0,
@@ -38,6 +52,7 @@ _SUBPROCESS = frozenset(
     | {"subprocess.Popen", "asyncio.create_subprocess_exec", "pexpect.spawn", "pexpect.run"}
 )
 _EXEC = re.compile(r"^os\.(exec|spawn|posix_spawn)(l|v)?p?e?$")
+_PYTHON = re.compile(r"(?i)^(?:python|pypy)[\d.]*(?:\.exe)?$")
 _DASH_C = frozenset({"-c", "/c", "/C", "-Command", "-lc", "-ec", "-xc", "-ic", "-cl"})
 
 
@@ -50,7 +65,10 @@ def _shell_string(it: Site, e: ast.Call, cmd: Val, sink: str) -> None:
         CONST: "Constant shell command run through a shell",
     }
     text, title = detail(cmd, SHELL, sink), titles[flow]
-    if flow == CONST and cmd.const is NOCONST:
+    if flow == CONST and cmd.tags & DECODED:
+        sev, title = Severity.HIGH, "Shell command decoded at run time (hidden from review)"
+        text = f"{sink} runs a command decoded or decompressed at run time (base64, hex, zlib)."
+    elif flow == CONST and cmd.const is NOCONST:
         text = f"{sink} gets constant or sanitized text only (quoted, validated or numeric)."
         title = "Shell command run through a shell (sanitized input)"
     if sev is not None:
@@ -63,6 +81,15 @@ def _argv(it: Site, e: ast.Call, parts: list[Val], sink: str) -> None:
         return
     program = parts[0]
     name = program.const
+    if isinstance(name, str) and _PYTHON.match(posixpath.basename(name.replace("\\", "/"))):
+        for i, p in enumerate(parts[1:], start=1):
+            if p.const in ("-c", "-m") and i + 1 < len(parts):
+                _code_flow(it, e, parts[i + 1], f"{name} {p.const}")
+                return
+            if not (isinstance(p.const, str) and p.const.startswith("-")):
+                if level(p) == TAINTED:
+                    _code_flow(it, e, p, f"{name} <script>")
+                return
     if isinstance(name, str) and posixpath.basename(name.replace("\\", "/")).lower() in SHELLS:
         for i, p in enumerate(parts[1:-1], start=1):
             if p.const in _DASH_C:
@@ -88,9 +115,28 @@ def _parts(v: Val) -> list[Val]:
     return [v]
 
 
+def _remote(it: Site, e: ast.Call, cmd: Val, sink: str) -> None:
+    """A command line a remote or wrapped shell runs (paramiko, fabric, invoke, asyncssh):
+    judged like a local shell command, with no finding for constant text (every fabric task
+    is made of those)."""
+    if level(cmd, SHELL) != CONST:
+        _shell_string(it, e, cmd, sink)
+
+
 def _shell(
-    it: Site, e: ast.Call, canon: str, method: str | None, args: list[Val], kw: dict[str, Val]
+    it: Site,
+    e: ast.Call,
+    canon: str,
+    method: str | None,
+    args: list[Val],
+    kw: dict[str, Val],
+    recv: Val | None,
 ) -> None:
+    if canon in REMOTE_SHELL_FUNCS or (recv is not None and remote_shell_method(recv.cls, method)):
+        cmd = arg(args, kw, 0, "command", "cmd")
+        if cmd is not None:
+            _remote(it, e, cmd, canon if canon in REMOTE_SHELL_FUNCS else f".{method}()")
+        return
     if canon in _SHELL_ARG:
         cmd = arg(args, kw, _SHELL_ARG[canon], "cmd", "command")
         if cmd is not None:
@@ -101,6 +147,9 @@ def _shell(
         return
     if method == "subprocess_shell" and len(args) >= 2:
         _shell_string(it, e, args[1], "subprocess_shell")
+        return
+    if method == "subprocess_exec" and len(args) >= 2:
+        _argv(it, e, [x for a in args[1:] for x in _parts(a)], "subprocess_exec")
         return
     if canon in _SUBPROCESS:
         cmd = arg(args, kw, 0, "args", "cmd", "command")
@@ -147,9 +196,16 @@ _SQL_NAMED = re.compile(
 
 
 def _sql(
-    it: Site, e: ast.Call, canon: str, method: str | None, args: list[Val], kw: dict[str, Val]
+    it: Site,
+    e: ast.Call,
+    canon: str,
+    method: str | None,
+    args: list[Val],
+    kw: dict[str, Val],
+    recv: Val | None,
 ) -> None:
     strong = canon in _SQL_FUNCS or method in _SQL_STRONG
+    strong = strong or (recv is not None and sql_method(recv.cls, method))
     if method == "extra":
         for name in ("where", "select", "tables", "order_by"):
             if name in kw:
@@ -187,20 +243,79 @@ def _sql_flow(it: Site, e: ast.Call, q: Val, sink: str, strong: bool) -> None:
 
 
 _CODE = frozenset({"eval", "exec", "builtins.eval", "builtins.exec", "execfile"})
+_LOADERS = frozenset(
+    {"importlib.import_module", "__import__", "builtins.__import__", "importlib.__import__"}
+    | {
+        "runpy.run_path",
+        "runpy.run_module",
+        "imp.load_source",
+        "importlib.machinery.SourceFileLoader",
+    }
+)
+"""Calls that import or run a module or script named by their first argument."""
 _TEMPLATES = frozenset(
     {"flask.render_template_string", "jinja2.Template", "jinja2.environment.Template"}
     | {"mako.template.Template", "render_template_string", "django.template.Template"}
 )
 
 
+def _code_flow(it: Site, e: ast.Call, code: Val, sink: str) -> None:
+    """Code (or a module name) run by a Python interpreter: critical for request input, high
+    for code of unknown origin, nothing for constants."""
+    flow = level(code)
+    sev = flow_severity(flow, Severity.CRITICAL, Severity.HIGH, None)
+    if sev is not None:
+        title = (
+            "Python code from request input (code injection)"
+            if flow == TAINTED
+            else ("Python code of unknown origin run by an interpreter")
+        )
+        it.report("eval-exec", e, sev, title, detail(code, 3, sink), flow, code.src)
+
+
 def _code(
-    it: Site, e: ast.Call, canon: str, method: str | None, args: list[Val], kw: dict[str, Val]
+    it: Site,
+    e: ast.Call,
+    canon: str,
+    method: str | None,
+    args: list[Val],
+    kw: dict[str, Val],
+    recv: Val | None,
 ) -> None:
+    if canon in _LOADERS:
+        name = arg(args, kw, 0, "name", "path_name", "mod_name")
+        if name is not None and level(name) == TAINTED:
+            it.report(
+                "eval-exec",
+                e,
+                Severity.CRITICAL,
+                "Module or script to run chosen by request input (code injection)",
+                detail(name, 3, canon),
+                TAINTED,
+                name.src,
+            )
+        return
+    if canon in CODE_AT_1 or (recv is not None and code_method(recv.cls, method)):
+        code = arg(args, kw, 1 if canon in CODE_AT_1 else 0, "source", "code", "script")
+        if code is not None:
+            _code_flow(it, e, code, canon if canon in CODE_AT_1 else f".{method}()")
+        return
     if canon in _CODE:
         code = arg(args, kw, 0, "source", "expression", "object")
         if code is None:
             return
         flow = level(code)
+        if flow == CONST and code.tags & DECODED:
+            it.report(
+                "eval-exec",
+                e,
+                Severity.CRITICAL,
+                "eval/exec of a decoded payload (code hidden from review)",
+                f"{canon} runs code decoded or decompressed at run time (base64, hex, rot13, "
+                "zlib, marshal): what it does cannot be read in the change.",
+                CONST,
+            )
+            return
         sev = flow_severity(flow, Severity.CRITICAL, Severity.HIGH, None)
         title = (
             "eval/exec of request input (code injection)"
@@ -224,12 +339,27 @@ def _code(
             )
 
 
+def chosen_callee(it: Site, e: ast.Call, name: Val, where: str) -> None:
+    """A function picked by name from a module or a namespace (``getattr(os, name)(...)``,
+    ``globals()[name]()``): any function of it can be called when request input names it."""
+    if level(name) == TAINTED:
+        it.report(
+            "eval-exec",
+            e,
+            Severity.CRITICAL,
+            "Function to call chosen by request input (code injection)",
+            detail(name, 3, where),
+            TAINTED,
+            name.src,
+        )
+
+
 def on_call(
     it: Site, e: ast.Call, canon: str, recv: Val | None, args: list[Val], kw: dict[str, Val]
 ) -> None:
     """Report the sinks a call reaches."""
     method = e.func.attr if isinstance(e.func, ast.Attribute) else None
-    _shell(it, e, canon, method, args, kw)
-    _sql(it, e, canon, method, args, kw)
-    _code(it, e, canon, method, args, kw)
+    _shell(it, e, canon, method, args, kw, recv)
+    _sql(it, e, canon, method, args, kw, recv)
+    _code(it, e, canon, method, args, kw, recv)
     data_sinks(it, e, canon, method, recv, args, kw)

@@ -12,6 +12,7 @@ from .flow import (
     ARCHIVE,
     CONST,
     CRED,
+    PASSWD,
     PATH,
     PATHOBJ,
     SAFELOADER,
@@ -22,6 +23,7 @@ from .flow import (
     level,
 )
 from .sink_util import Site, arg, detail, flow_severity
+from .sinks_kdf import kdf_sinks
 from .sources import is_cred_name, names
 
 __all__ = ["data_sinks", "hash_result", "weak_hash_stored"]
@@ -29,7 +31,8 @@ __all__ = ["data_sinks", "hash_result", "weak_hash_stored"]
 _DESER = frozenset(
     {"pickle.loads", "pickle.load", "pickle.Unpickler", "marshal.loads", "marshal.load"}
     | {"jsonpickle.decode", "jsonpickle.loads", "yaml.unsafe_load", "yaml.unsafe_load_all"}
-    | {"yaml.full_load", "yaml.full_load_all", "shelve.open"}
+    | {"yaml.full_load", "yaml.full_load_all", "shelve.open", "shelve.DbfilenameShelf"}
+    | {"pickle._loads", "pickle._load", "pickle._Unpickler", "jsonpickle.unpickler.decode"}
 )
 _DESER_FILES = frozenset({"pandas.read_pickle", "joblib.load", "torch.load", "numpy.load"})
 
@@ -80,7 +83,12 @@ _FILE_ARGS: dict[str, tuple[int, ...]] = dict.fromkeys(
         fastapi.responses.FileResponse FileResponse os.remove os.unlink os.rmdir os.removedirs
         os.listdir os.scandir os.makedirs os.mkdir os.chmod os.chown os.truncate os.readlink
         shutil.rmtree io.FileIO aiofiles.os.remove os.path.exists os.path.isfile
-        os.path.getsize os.stat tarfile.open zipfile.ZipFile
+        os.path.getsize os.stat tarfile.open zipfile.ZipFile os.walk os.fwalk os.access
+        os.lstat os.utime os.lchown os.mkfifo os.path.isdir os.path.islink os.path.lexists
+        os.path.getmtime os.path.getatime os.path.getctime glob.glob glob.iglob shutil.chown
+        shutil.disk_usage aiofiles.os.stat aiofiles.os.rename aiofiles.os.rmdir
+        aiofiles.os.mkdir aiofiles.os.listdir aiofiles.os.unlink fileinput.input
+        fileinput.FileInput
         """
     ),
     (0,),
@@ -99,7 +107,8 @@ _FILE_ARGS.update(
 _PATH_METHODS = names(
     """
     read_text read_bytes write_text write_bytes open unlink rmdir touch mkdir iterdir rename
-    replace symlink_to hardlink_to
+    replace symlink_to hardlink_to exists is_file is_dir stat lstat chmod lchmod glob rglob
+    readlink walk owner group
     """
 )
 
@@ -118,7 +127,16 @@ def _path(
         values = [args[i] for i in _FILE_ARGS[canon] if i < len(args)]
         values += [
             kw[n]
-            for n in ("file", "path", "path_or_file", "filename", "directory", "src", "dst")
+            for n in (
+                "file",
+                "path",
+                "path_or_file",
+                "filename",
+                "directory",
+                "src",
+                "dst",
+                "files",
+            )
             if n in kw
         ]
     elif recv is not None and recv.tags & PATHOBJ and method in _PATH_METHODS:
@@ -128,6 +146,11 @@ def _path(
     elif recv is not None and recv.tags & ARCHIVE and method in ("extractall", "extract"):
         _tar(it, e, recv, kw)
         return
+    elif canon == "shutil.unpack_archive":
+        archive = arg(args, kw, 0, "filename")
+        if archive is not None:
+            _tar(it, e, archive, kw)
+        values = [args[1]] if len(args) > 1 else [kw["extract_dir"]] if "extract_dir" in kw else []
     for v in values:
         if level(v, PATH) == TAINTED:
             sink = canon if canon in _FILE_ARGS else f".{method}()"
@@ -164,7 +187,7 @@ _FAST = frozenset(
     {"sha224", "sha256", "sha384", "sha512", "blake2b", "blake2s", "sha3_224", "sha3_256"}
     | {"sha3_384", "sha3_512", "sha512_224", "sha512_256"}
 )
-_HASH_FIX_TITLE = ("Weak password hashing (md5/sha1)", "Fast unsalted hash of a password")
+_HASH_FIX_TITLE = ("Weak password hashing (md5/sha1)", "Fast hash of a password (no KDF)")
 
 
 def _algo(canon: str, args: list[Val], kw: dict[str, Val]) -> str | None:
@@ -228,15 +251,18 @@ def _hash(
         it.report(
             "weak-password-hash",
             e,
-            Severity.MEDIUM,
+            Severity.HIGH,
             _HASH_FIX_TITLE[1],
-            f"One round of {algo} is too fast for passwords.",
+            f"One round of {algo} is too fast for passwords: use a password KDF (argon2, "
+            "bcrypt, scrypt, PBKDF2 with enough iterations).",
             CONST,
         )
 
 
 def _password_context(it: Site, args: list[Val]) -> bool:
-    return bool(re.search(r"(?i)pass|pwd", it.context)) or any(a.tags & CRED for a in args)
+    """A password (not a random token or key, whose one sha2 round is how tokens are stored)
+    is hashed: a password-named argument or function."""
+    return bool(re.search(r"(?i)pass|pwd", it.context)) or any(a.tags & PASSWD for a in args)
 
 
 def _weak_hit(it: Site, node: ast.AST, why: str) -> None:
@@ -317,6 +343,7 @@ def data_sinks(
     _deser(it, e, canon, method, args, kw)
     _path(it, e, canon, method, args, kw, recv)
     _hash(it, e, canon, method, args, kw, recv)
+    kdf_sinks(it, e, canon, args, kw)
     _jwt(it, e, canon, method, args, kw)
     if kw:
         _tls(it, e, canon, method, kw)

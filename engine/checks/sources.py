@@ -13,7 +13,7 @@ import itertools
 import re
 from collections.abc import Iterable
 
-from .flow import PATH, SHELL, SQL
+from .flow import CRED, PASSWD, PATH, SHELL, SQL
 from .pynames import dotted
 
 __all__ = [
@@ -27,10 +27,12 @@ __all__ = [
     "TERMINATORS",
     "Imports",
     "cgi_key",
+    "cred_tags",
     "is_cred_name",
     "is_request_name",
     "is_self_input",
     "names",
+    "norm",
 ]
 
 
@@ -86,6 +88,11 @@ class Imports:
 
     def is_module(self, name: str) -> bool:
         return name in self.names
+
+
+def norm(name: str) -> str:
+    """``name`` with module synonyms resolved (``cPickle.loads`` -> ``pickle.loads``)."""
+    return _norm(name)
 
 
 def _norm(name: str) -> str:
@@ -170,6 +177,18 @@ def is_cred_name(name: object) -> bool:
     return any(p in _CRED_PAIRS for p in itertools.pairwise(words))
 
 
+_PASSWORD_WORDS = frozenset({"password", "passwd", "pwd", "pw", "pass", "passphrase", "passcode"})
+
+
+def cred_tags(name: object) -> int:
+    """``CRED`` for a name of a password, token or secret, with ``PASSWD`` for a password."""
+    if not is_cred_name(name):
+        return 0
+    assert isinstance(name, str)
+    words = {w.lower() for w in _WORD.findall(name)}
+    return CRED | (PASSWD if words & _PASSWORD_WORDS else 0)
+
+
 FULL_SANITIZERS = names(
     """
     int float bool len abs round ord hash id complex uuid.UUID decimal.Decimal
@@ -239,7 +258,8 @@ PURE = names(
     base64.urlsafe_b64encode base64.b32decode base64.b16decode binascii.unhexlify
     binascii.a2b_base64 codecs.decode codecs.encode json.loads json.dumps json.load
     textwrap.dedent textwrap.indent shlex.split copy.copy copy.deepcopy html.unescape
-    typing.cast re.sub re.split re.findall string.Template markupsafe.Markup
+    typing.cast re.sub re.split re.findall string.Template markupsafe.Markup compile
+    builtins.compile
     """
 )
 """Library calls whose result is made of their arguments (no data of their own)."""

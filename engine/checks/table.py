@@ -74,55 +74,90 @@ CHECKS: tuple[Check, ...] = (
         L.HL4,
         "shell-injection",
         "Commands run through a shell (shell=True, os.system, os.popen, "
-        'asyncio.create_subprocess_shell, ["sh", "-c", ...] argument lists, os.spawn* / '
-        "os.exec*) and programs chosen by request input",
+        'asyncio.create_subprocess_shell, loop.subprocess_shell, ["sh", "-c", ...] argument '
+        "lists also through asyncio.create_subprocess_exec, os.spawn* / os.exec*), remote and "
+        "wrapped shells (paramiko exec_command, fabric / invoke Connection and task Context run"
+        " / sudo / local, fabric.api run / sudo / local, asyncssh run), commands decoded at run"
+        " time, and programs chosen by request input; also through aliases, getattr(os, "
+        '"system"), __import__ / importlib.import_module("os") and sys.modules["os"]',
         ("humangr",),
-        "critical (request input reaches the command), high (command of unknown origin; medium in "
-        "test folders), low (constant or sanitized command)",
+        "critical (request input reaches the command), high (command of unknown origin, or "
+        "decoded at run time; medium in test folders), low (constant or sanitized local "
+        "command; nothing for a constant remote command)",
         security_code.shell_injection,
-        claim="OS command injection (CWE-78)",
-        limits='argument injection into a fixed program (["git", arg]); commands run by wrappers '
-        "(fabric, invoke, sh); input read from files or databases",
+        claim=("OS command injection (CWE-78)"),
+        limits=(
+            'argument injection into a fixed program (["git", arg]); the sh library and other '
+            "wrappers not listed; fabric / paramiko objects the code does not show being made, "
+            "annotated or handed to a task; callables kept in attributes set by another method "
+            "(self.run = os.system); input read from files or databases"
+        ),
     ),
     Check(
         L.HL4,
         "deserialization",
-        "pickle / _pickle / dill / marshal / jsonpickle loads, pickle.Unpickler, yaml.load and "
-        "load_all without a safe loader, yaml.unsafe_load / full_load",
+        "pickle / _pickle / cPickle / dill / cloudpickle / marshal / jsonpickle loads, "
+        "pickle.Unpickler, shelve.open, yaml.load and load_all without a safe loader (Loader, "
+        "UnsafeLoader, FullLoader), yaml.unsafe_load / full_load; also through aliases, `from "
+        '_pickle import loads as x`, getattr(pickle, "loads") and __import__("pickle")',
         ("humangr",),
-        "critical (request input), high (data of unknown origin; medium in test folders); nothing "
-        "for constants, data the code pickled itself or verified with hmac.compare_digest",
+        "critical (request input), high (data of unknown origin; medium in test folders); "
+        "nothing for constants, data the code pickled itself or verified with "
+        "hmac.compare_digest",
         security_code.deserialization,
-        claim="deserialization of untrusted data (CWE-502)",
-        limits="model loaders (torch.load, joblib.load, numpy.load, pandas.read_pickle) unless fed "
-        "request input; custom Unpickler subclasses; XML entities (XXE)",
+        claim=("deserialization of untrusted data (CWE-502)"),
+        limits=(
+            "model loaders (torch.load, joblib.load, numpy.load, pandas.read_pickle) unless fed"
+            " request input; custom Unpickler subclasses; XML entities (XXE)"
+        ),
     ),
     Check(
         L.HL4,
         "sql-injection",
-        "SQL text reaching execute / executemany / executescript / raw / extra / RawSQL / "
-        "sqlalchemy.text / psycopg2 sql.SQL / pandas.read_sql / query helpers",
+        "SQL text reaching execute / executemany / executescript / mogrify of any cursor or "
+        "connection (sqlite3, psycopg2, psycopg 3, aiopg, pymysql, Django's "
+        "connection.cursor()), SQLAlchemy text / exec_driver_sql / Session.execute of a string,"
+        " Django raw / extra / RawSQL, psycopg2 sql.SQL, pandas.read_sql, pg8000.native "
+        "Connection.run, asyncpg fetch / fetchrow / fetchval / execute on a connection or pool "
+        "the code makes or annotates, and query helpers named so",
         ("humangr",),
-        "critical (request input), high (built by f-string, %, .format or + from values of unknown "
-        "origin; medium in test folders); nothing for constants, bound parameters, int() values "
-        "and allow-listed names",
+        "critical (request input), high (built by f-string, %, .format or + from values of "
+        "unknown origin; medium in test folders); nothing for constants, bound parameters, "
+        "int() values and allow-listed names",
         security_code.sql_injection,
-        claim="SQL injection (CWE-89)",
-        limits="SQL executed through a wrapper whose name says neither query, sql nor execute; "
-        "raw SQL inside ORM expressions other than raw / extra / RawSQL; NoSQL injection",
+        claim=("SQL injection (CWE-89)"),
+        limits=(
+            "SQL executed through a wrapper whose name says neither query, sql, fetch nor "
+            "execute; raw SQL inside ORM expressions other than raw / extra / RawSQL; drivers "
+            "reached through objects of unknown type with generic method names (run); NoSQL "
+            "injection"
+        ),
     ),
     Check(
         L.HL4,
         "eval-exec",
-        "eval / exec of non-constant code; templates (render_template_string, jinja2 Template, "
-        "Environment.from_string) built from request input",
+        "eval / exec of non-constant code (also through aliases such as e = eval, "
+        'getattr(builtins, "exec"), getattr(__builtins__, "eval"), '
+        '__import__("builtins").exec); eval / exec of a payload decoded at run time (base64, '
+        "codecs rot13, bytes.fromhex, binascii, zlib / bz2 / lzma / gzip, marshal.loads) even "
+        "when constant; importlib.import_module / __import__ / runpy.run_path / run_module of a"
+        ' name from request input; Python source run by an interpreter ([sys.executable, "-c", '
+        "code], python -m, a script path from request input), code.InteractiveInterpreter / "
+        "InteractiveConsole, sub-interpreters (concurrent.interpreters exec, _interpreters / "
+        "_xxsubinterpreters run_string); sinks called through partial, run_in_executor, "
+        "to_thread, executor.submit, Thread(target=...) and map; templates "
+        "(render_template_string, jinja2 Template, Environment.from_string) built from request "
+        "input",
         ("humangr",),
-        "critical (request input), high (code of unknown origin; medium in test folders); nothing "
-        "for constant code",
+        "critical (request input; a decoded payload), high (code of unknown origin; medium in "
+        "test folders); nothing for constant code",
         security_code.eval_exec,
-        claim="code injection (CWE-94/95), server-side template injection (CWE-1336)",
-        limits="code run through importlib, runpy or getattr(builtins, ...); templates built from "
-        "data of unknown origin",
+        claim=("code injection (CWE-94/95), server-side template injection (CWE-1336)"),
+        limits=(
+            "imports of names of unknown origin (plugin loaders: not reported); code run "
+            "through compile() + types.FunctionType or ctypes; callables kept in attributes set"
+            " by another method; templates built from data of unknown origin"
+        ),
     ),
     Check(
         L.HL4,
@@ -140,29 +175,46 @@ CHECKS: tuple[Check, ...] = (
     Check(
         L.HL4,
         "weak-password-hash",
-        "md5 / sha1 of a password or token (by its name, a request field, hashlib.new + update, "
-        "the digest stored as a password or written to a password file); one fast sha2 round of "
-        "a password",
+        "md5 / sha1 of a password or token (by its name, a request field, hashlib.new + update,"
+        " the digest stored as a password or written to a password file); one fast sha2 / sha3 "
+        "/ blake2 round of a password (a KDF belongs there); PBKDF2 with fewer than 100,000 "
+        "iterations (hashlib.pbkdf2_hmac, cryptography PBKDF2HMAC, PyCryptodome PBKDF2 and its "
+        "default of 1,000); bcrypt.gensalt(rounds < 10); passlib pbkdf2_* / bcrypt with rounds "
+        "below those (.using(rounds=...), CryptContext <scheme>__rounds); passlib schemes "
+        "documented as insecure (md5_crypt, des_crypt, hex_*, ldap_md5 / sha1, nthash, mysql41,"
+        " ...) used to hash or as a CryptContext's default",
         ("humangr",),
-        "high (md5, sha1), medium (sha2, blake2); nothing with usedforsecurity=False",
+        "high (md5, sha1, a password's fast hash, weak KDF settings); low in test folders; "
+        "nothing for a random token's or key's sha2 digest (how tokens are stored) or with "
+        "usedforsecurity=False",
         security_code.weak_password_hash,
-        claim="weak hashing of passwords and tokens (CWE-328, CWE-916)",
-        limits="md5 / sha1 for other security uses (signatures, certificate pinning, download "
-        "integrity); passwords held in neutrally named variables",
+        claim=("weak hashing of passwords and tokens (CWE-328, CWE-916)"),
+        limits=(
+            "md5 / sha1 for other security uses (signatures, certificate pinning, download "
+            "integrity); passwords held in neutrally named variables; a fast hash fed a "
+            "password through update(); iteration counts read at run time"
+        ),
     ),
     Check(
         L.HL4,
         "path-traversal",
-        "open / send_file / FileResponse / os.remove / shutil / pathlib / os.path.exists / an "
-        "upload's .save() of request input; tar archives extracted without a filter or a member "
-        "check (tar slip)",
+        "open / aiofiles.open / send_file / FileResponse / os.remove / os.walk / os.access / "
+        "glob / shutil / pathlib (read, write, exists, stat, glob, ...) / os.path.exists / an "
+        "upload's .save() of request input; paths built from archive member names (zip slip: "
+        "ZipFile.infolist / namelist, TarFile.getmembers / getnames); tar archives and "
+        "shutil.unpack_archive extracted without a filter or a member check (tar slip)",
         ("humangr",),
-        "high; nothing after secure_filename, basename, safe_join, realpath / abspath / resolve "
-        "with a startswith / commonpath / is_relative_to check, a '..' check or an allow-list",
+        "high; nothing after secure_filename, basename, safe_join, realpath / abspath / resolve"
+        " with a startswith / commonpath / is_relative_to check, a '..' check (also on "
+        "name.split('/') and path.parts), a containment helper (is_within_directory, "
+        "is_safe_path, ... doing such a check when the diff defines it), or an allow-list",
         security_code.path_traversal,
-        claim="path traversal (CWE-22)",
-        limits="paths from parameters of code that is not a web handler (unknown origin is not "
-        "reported); zipfile extraction (Python strips .. itself); symlink races",
+        claim=("path traversal (CWE-22)"),
+        limits=(
+            "paths from parameters of code that is not a web handler (unknown origin is not "
+            "reported); zipfile.extractall (Python strips .. itself); containment helpers named"
+            " otherwise; symlink races"
+        ),
     ),
     Check(
         L.HL4,

@@ -24,6 +24,7 @@ from .fragments import Fragment, PyFile
 from .interp import Interp, Reporter, merge
 from .interp_budget import Budget, BudgetExceeded, Limit
 from .interp_calls import CallEval
+from .libtypes import annotated, context_param
 from .pynames import dotted
 from .routes import defaults_of, entry_params, is_web, param_names, request_param
 from .sources import Imports
@@ -246,6 +247,9 @@ class _Program:
     def is_local(self, it: CallEval, e: ast.Call) -> bool:
         return bool(self.resolve(e, None)[0])
 
+    def defs(self, name: str) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+        return [f.node for f in self.by_name.get(name, [])]
+
     def closure(self, node: ast.AST, env: dict[str, Val]) -> None:
         """The environment a nested function is defined in (its free names)."""
         old = self.closures.get(id(node))
@@ -265,6 +269,20 @@ class _Program:
             v = self.run_func(f, self._bind(f, args, kw, via_self), depth + 1)
             out = v if out is None else join(out, v)
         return out
+
+    def _typed(self, f: _Func, env: dict[str, Val]) -> dict[str, Val]:
+        """``env`` with the library types the parameters' annotations give."""
+        a = f.node.args
+        params = [*a.posonlyargs, *a.args, *a.kwonlyargs]
+        for p in params:
+            if p.annotation is not None and p.arg in env:
+                cls = annotated(p.annotation, f.unit.imports)
+                if cls is not None:
+                    env[p.arg] = env[p.arg]._replace(cls=cls)
+        task = context_param(f.node.decorator_list, f.unit.imports) if params else None
+        if task is not None and params[0].arg in env:
+            env[params[0].arg] = env[params[0].arg]._replace(cls=task)
+        return env
 
     def _bind(
         self, f: _Func, args: list[Val], kw: dict[str, Val], via_self: bool
@@ -299,10 +317,13 @@ class _Program:
             )
         if a.kwarg is not None:
             env[a.kwarg.arg] = joined([v for k, v in kw.items() if k not in names])
-        return env
+        return self._typed(f, env)
 
     def run_func(self, f: _Func, env: dict[str, Val], depth: int) -> Val:
-        key = (id(f.node), tuple((n, v.lv, v.tags, v.const, v.items) for n, v in env.items()))
+        key = (
+            id(f.node),
+            tuple((n, v.lv, v.tags, v.const, v.items, v.cls) for n, v in env.items()),
+        )
         if key in self.memo:
             return self.memo[key]
         if depth == 0 and self.runs >= self.max_runs:
@@ -340,7 +361,7 @@ class _Program:
                 env[extra.arg] = unknown()
         if f.entry is not None:
             env.update(f.entry)
-        return env
+        return self._typed(f, env)
 
     def needs_default(self, f: _Func) -> bool:
         name = f.node.name
@@ -371,7 +392,10 @@ class _Program:
         return None
 
     def _run_module(self, unit: _Unit, frag: Fragment) -> None:
-        self.interp(None, unit, frag, unit.globals).run(frag.tree.body)
+        it = self.interp(None, unit, frag, unit.globals)
+        it.run(frag.tree.body)
+        if it.env is not unit.globals:  # names bound in module-level branches
+            unit.globals.update(it.env)
 
     def _run_default(self, f: _Func) -> None:
         self.run_func(f, self.default_env(f), 0)

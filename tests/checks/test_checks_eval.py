@@ -52,9 +52,9 @@ def test_the_corpus_covers_every_claimed_class_both_ways(scores: Scores) -> None
     by_class = {c.cls: c for c in scores.classes}
     assert claimed <= set(by_class)
     for cls in claimed:
-        assert by_class[cls].vulnerable >= 8, cls
-        assert by_class[cls].safe >= 7, cls
-    assert by_class["commit"].safe >= 15
+        assert by_class[cls].vulnerable >= 11, cls
+        assert by_class[cls].safe >= 9, cls
+    assert by_class["commit"].safe >= 24
 
 
 def test_bandit_figures_are_computed_beside_ours(scores: Scores) -> None:
@@ -62,13 +62,13 @@ def test_bandit_figures_are_computed_beside_ours(scores: Scores) -> None:
     by_class = {c.cls: c for c in scores.classes}
     assert by_class["shell-injection"].bandit_recall is not None
     assert scores.bandit_overall["youden"] is not None
-    # bandit cannot tell request input from constants: it flags the safe variants too
-    assert by_class["shell-injection"].bandit_false_alarms == pytest.approx(1.0)
+    # bandit cannot tell request input from constants: it flags most safe variants too
+    shell = by_class["shell-injection"]
+    assert shell.bandit_false_alarms is not None
+    assert shell.bandit_false_alarms > 0.75
 
 
-def _corpus(
-    tmp_path: Path, labels: Sequence[object] | str, files: dict[str, str]
-) -> Path:
+def _corpus(tmp_path: Path, labels: Sequence[object] | str, files: dict[str, str]) -> Path:
     tmp_path.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():
         path = tmp_path / name

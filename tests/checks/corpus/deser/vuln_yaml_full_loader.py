@@ -1,0 +1,5 @@
+import yaml
+
+
+def read_pipeline(stream):
+    return yaml.load(stream, Loader=yaml.UnsafeLoader)
