@@ -18,11 +18,18 @@ from humangr.contracts import ActionContext, HumanLayerReport, encode
 from humangr.engine.actor import ActorContext
 from humangr.engine.backoff import Backoff
 from humangr.engine.errors import BusClosedError, BusError, StateError
+from humangr.engine.letters import dead_letter
 from humangr.engine.signing import SigningKey
 from humangr.engine.state.records import DamagedEntry
 from humangr.engine.state.reviews import FINAL, DecisionRecord, ReviewState
 
-__all__ = ["PUBLISH_ATTEMPTS", "DecisionOutbox", "PublishLog", "decision_msg_id"]
+__all__ = [
+    "DECISION_LOOKBACK",
+    "PUBLISH_ATTEMPTS",
+    "DecisionOutbox",
+    "PublishLog",
+    "decision_msg_id",
+]
 
 log = logging.getLogger("humangr.supervisor")
 
@@ -30,6 +37,9 @@ PUBLISH_ATTEMPTS = 4
 """Tries to publish a decision at once before it is left to the outbox."""
 _BACKOFF = Backoff(0.05, factor=5.0, cap=1.0)
 """Waits between those tries: 50 ms, 250 ms, 1 s."""
+DECISION_LOOKBACK = 2_000
+"""The latest messages of the events stream searched for an earlier decision under the same
+key before a new one is signed (a bound on the work of each check)."""
 
 
 @runtime_checkable
@@ -68,7 +78,14 @@ class DecisionOutbox:
         """Record, publish and mark the decision under ``key``. ``False`` when a decision is
         recorded there already (nothing is published). A publish that keeps failing is left in
         the outbox for ``drain``; the decision is recorded either way. It is signed first,
-        so what is stored, published and answered to ``report`` queries is the signed one."""
+        so what is stored, published and answered to ``report`` queries is the signed one.
+
+        At most one distinct signed decision goes out per key: before signing, the decisions
+        bucket and (on JetStream) the events stream are asked for an earlier one. One found is
+        republished as it is (byte for byte) when the bucket holds it, and this second one is
+        refused: dead-lettered on ``dlq`` with why, never signed nor published."""
+        if await self._decided_before(key, report):
+            return False
         report = self.signer.sign(report)
         since = 0
         if isinstance(self.ctx.bus, PublishLog):
@@ -76,7 +93,7 @@ class DecisionOutbox:
             since = await self.ctx.bus.log_position(subject) or 0
         record = DecisionRecord(report=report, action=action)
         if not await self.state.begin(key, record, since=since):
-            log.info("a decision on %s exists already; this one is dropped", key)
+            await self._refuse(key, report, "another Supervisor recorded its decision first")
             return False
         self.ctx.metrics.decisions.labels(report.outcome.value).inc()
         self._sending.add(key)
@@ -90,6 +107,74 @@ class DecisionOutbox:
             except StateError as exc:
                 log.warning("decision %s is out but not marked yet (%s); later", key, exc)
         return True
+
+    async def _decided_before(self, key: str, report: HumanLayerReport) -> bool:
+        """Whether a decision under ``key`` exists already (then it is republished if out, and
+        ``report`` is refused); a damaged entry is left to ``begin``, which refuses too."""
+        try:
+            existing = await self.state.decision(key)
+        except DamagedEntry:
+            return False
+        if existing is not None:
+            await self.republish(key)
+            await self._refuse(key, report, _described(existing.report))
+            return True
+        if not isinstance(self.ctx.bus, PublishLog):
+            return False
+        subject = self.ctx.subjects.decision(report.agent_id)
+        position = await self.ctx.bus.log_position(subject)
+        if position is None:
+            return False
+        since = max(0, position - DECISION_LOOKBACK)
+        found = await self.ctx.bus.was_published(subject, decision_msg_id(key), since=since)
+        if not found:
+            return False
+        await self._refuse(
+            key,
+            report,
+            "the events stream holds a decision published under this key, but the decisions "
+            "bucket has no record of it (a lost write, or a store restored from an older "
+            "backup); that decision stands",
+        )
+        return True
+
+    async def republish(self, key: str) -> bool:
+        """Publish again, byte for byte, the decision recorded and marked published under
+        ``key`` (one not out yet is the outbox's); ``True`` if it was sent."""
+        try:
+            record = await self.state.decision(key)
+        except DamagedEntry:
+            return False
+        if record is None or not record.published:
+            return False
+        return await self._send(key, record.report)
+
+    async def _refuse(self, key: str, report: HumanLayerReport, found: str) -> None:
+        """Dead-letter a second decision under ``key`` (on ``dlq`` only: the agent has, or
+        will get, the first one)."""
+        error = (
+            f"a second decision on {key} ({report.outcome}, for action hash "
+            f"{report.action_hash[:16]}…) was refused, not signed nor published: {found}. "
+            "At most one signed decision goes out per action; nothing to do unless the first "
+            "one is missing (then an operator looks at the decisions bucket)"
+        )
+        log.warning("%s", error)
+        letter = dead_letter(
+            self.ctx.subjects.decision(report.agent_id),
+            error,
+            actor=self.ctx.actor_name,
+            deliveries=0,
+            correlation_id=report.action_id,
+        )
+        metrics = self.ctx.metrics
+        metrics.dead_letters.labels(letter.subject).inc()
+        metrics.dead_letter_reasons.labels(reason="refused").inc()
+        try:
+            await self.ctx.publish(self.ctx.subjects.dlq, letter)
+        except BusClosedError:
+            raise
+        except BusError as exc:
+            log.error("dead letter of the second decision on %s lost: %s", key, exc)
 
     async def _send(self, key: str, report: HumanLayerReport) -> bool:
         subject = self.ctx.subjects.decision(report.agent_id)
@@ -153,3 +238,11 @@ class DecisionOutbox:
         if sent:
             log.info("decision %s published from the outbox", key)
             await self.state.finish(key)
+
+
+def _described(existing: HumanLayerReport) -> str:
+    return (
+        f"a decision is recorded under this key already (report {existing.report_id}, "
+        f"{existing.outcome}, for action hash {existing.action_hash[:16]}…); that one stands "
+        "and was published again unchanged if it was out"
+    )

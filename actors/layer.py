@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import time
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -13,15 +14,18 @@ from typing import Any
 import anyio
 
 from humangr.contracts import (
+    HEARTBEAT_INTERVAL_S,
     CancelAction,
     LayerID,
     LayerReport,
     LayerRunResult,
     LayerTask,
     Usage,
+    WorkerHeartbeat,
 )
 from humangr.engine.actor import Actor, ActorContext, Route
 from humangr.engine.bus import Msg
+from humangr.engine.heartbeats import sign_heartbeat
 from humangr.engine.layer_run import llm_layer_run
 from humangr.engine.llm import LLMClient
 from humangr.engine.llm.metered import metered
@@ -52,6 +56,10 @@ class LayerActor(Actor):
 
     Every report is signed with ``signing_key`` (a fresh key per actor when none is given; its
     public key is ``public_key``): the Supervisor accepts reports of the keys it trusts only.
+
+    It announces what it serves (``WorkerHeartbeat``: its layer, whether it has an LLM and
+    which model) at start and every ``heartbeat_s``, and once more when it stops: the
+    Supervisors plan LLM runs only for layers some worker can run them on.
     """
 
     max_concurrency = 64
@@ -75,6 +83,52 @@ class LayerActor(Actor):
         self._running: dict[str, list[_Running]] = {}
         self._cancelled: set[str] = set()
         self.cancelled_tasks = 0
+        self.heartbeat_s = HEARTBEAT_INTERVAL_S
+        self.worker_id = f"{self.name}-{uuid.uuid4().hex[:12]}"
+
+    @property
+    def model(self) -> str:
+        """The model of this worker's LLM (``""``: none, or not said)."""
+        model = getattr(self.llm, "model", "") if self.llm is not None else ""
+        return model if isinstance(model, str) else ""
+
+    def mode(self) -> str:
+        """What this worker does with a task, in words (logged at start)."""
+        if self.llm is None:
+            return "local checks only: no LLM configured, no LLM run (start it with --llm)"
+        return f"LLM runs ({self.model or type(self.llm).__name__})"
+
+    def heartbeat(self, *, stopping: bool = False) -> WorkerHeartbeat:
+        """What this worker announces on ``worker_heartbeat``."""
+        return WorkerHeartbeat(
+            worker=self.worker_id[:128],
+            layers=[self.layer_id],
+            llm=self.llm is not None,
+            model=self.model[:128],
+            interval_s=self.heartbeat_s,
+            stopping=stopping,
+        )
+
+    async def _announce(self, ctx: ActorContext, *, stopping: bool = False) -> None:
+        try:
+            beat = sign_heartbeat(self.heartbeat(stopping=stopping), self.signing_key)
+            await ctx.publish(ctx.subjects.worker_heartbeat, beat)
+        except Exception as exc:  # a lost heartbeat only delays what the Supervisor knows
+            log.warning("%s: heartbeat not sent: %s", self.name, exc)
+
+    async def setup(self, ctx: ActorContext) -> None:
+        log.info("%s: %s", self.name, self.mode())
+        await self._announce(ctx)
+
+    async def background(self, ctx: ActorContext) -> None:
+        """Announce this worker every ``heartbeat_s``."""
+        while True:
+            await anyio.sleep(self.heartbeat_s)
+            await self._announce(ctx)
+
+    async def teardown(self, ctx: ActorContext) -> None:
+        with anyio.move_on_after(1.0):
+            await self._announce(ctx, stopping=True)
 
     def routes(self, ctx: ActorContext) -> Sequence[Route[Any]]:
         self._ctx = ctx

@@ -32,6 +32,7 @@ from humangr.contracts import (
     ReviewResolution,
     Usage,
     VetoLevel,
+    WorkerHeartbeat,
     action_problem,
 )
 from humangr.contracts.grants import GrantQuery, GrantRevoke
@@ -48,6 +49,7 @@ from humangr.engine.errors import (
     SignatureError,
     StateError,
 )
+from humangr.engine.heartbeats import verify_heartbeat
 from humangr.engine.policy import (
     LOCAL_CHECKS,
     Effect,
@@ -76,6 +78,7 @@ from .decision_outbox import PUBLISH_ATTEMPTS, DecisionOutbox
 from .grant_desk import GrantDesk
 from .grant_gate import GrantGate
 from .human_review import HumanReviews
+from .worker_roster import WorkerRoster, describe_layers
 
 __all__ = ["PUBLISH_ATTEMPTS", "SupervisorActor"]
 
@@ -109,6 +112,8 @@ class _Review:
     """The digest of the task sent to each layer: a report must name it."""
     policy: PolicyDecision | None = None
     """What the policy file decided (``None``: no policy file)."""
+    local: tuple[LayerID, ...] = ()
+    """Layers given no LLM run: their live workers all say they have no LLM."""
 
     @property
     def action_id(self) -> str:
@@ -177,6 +182,10 @@ class SupervisorActor(Actor):
         )
         self._reviews: dict[str, _Review] = {}
         self._wake = anyio.Event()
+        self.roster = WorkerRoster()
+        """What the layer workers said they can serve (their heartbeats)."""
+        self.heartbeats_heard = 0
+        """Heartbeats handled (believed or refused): ``humangr bench`` leaves them out."""
 
     def routes(self, ctx: ActorContext) -> Sequence[Route[Any]]:
         self._ctx = ctx
@@ -189,9 +198,11 @@ class SupervisorActor(Actor):
                 queue="supervisor",
                 # the submitter is the subject's agent, never the id the action claims
                 subject_sender=s.submitter,
+                receipt=True,  # the submitter learns it was received (core NATS)
             ),
             Route(s.action_submit, ActionSubmitted, self._on_bare_submit, queue="supervisor"),
             Route(s.layer_report, LayerReport, self._on_report),
+            Route(s.worker_heartbeat, WorkerHeartbeat, self._on_heartbeat),
             Route(s.review_resolves, ReviewResolution, self._on_resolution, queue="supervisor"),
             Route(s.report_get, ReportQuery, self._on_report_query, queue="supervisor"),
             Route(s.agent_report_gets, ReportQuery, self._on_agent_query, queue="supervisor"),
@@ -225,6 +236,14 @@ class SupervisorActor(Actor):
         self.outbox = DecisionOutbox(ctx, self.state, self.signing_key)
         self.humans = HumanReviews(ctx, self.state, self.outbox, self.grants.book)
         self.desk = GrantDesk(ctx, self.grants.book, self.state)
+        if self.llm_review:
+            log.info(
+                "supervisor mode: LLM review, %s; a layer whose live workers all say they "
+                "have no LLM is local checks only",
+                self.roster.say_if_changed(quiet=True) or describe_layers(*self.roster.layers()),
+            )
+        else:
+            log.info("supervisor mode: local checks only (--llm none): no LLM run is planned")
         if self.llm_review and not self.trusted_workers:
             log.warning(
                 "no layer worker key is trusted: every layer report will be refused and every "
@@ -242,12 +261,17 @@ class SupervisorActor(Actor):
                 correlation_id=message.action_id,
             )
         expected = await self._admit(message)
-        if expected is not None:
-            await self._review(message, expected)
+        if expected is None:
+            self._ctx.metrics.submissions.labels(result="duplicate").inc()
+            return
+        await self._review(message, expected)
 
     async def _review(self, submitted: ActionSubmitted, expected: tuple[LayerID, ...]) -> None:
         digest = action_hash(submitted.action)
         planned = self.config.gate.runs_per_layer if self.llm_review else 0
+        local = self.roster.local_only(expected) if planned else ()
+        if local == expected:  # no worker can run an LLM call for any of them
+            planned = 0
         decision = self._policy_decision(submitted)
         self._shadow(submitted, decision)
         decision, grant = await self.grants.decide(submitted, decision)
@@ -257,7 +281,9 @@ class SupervisorActor(Actor):
                 rules[lid] = await self._checks.findings(digest, submitted.action, lid)
             rules = self._suppressed(submitted, rules)
         started = time.perf_counter()
-        review = _Review(submitted, digest, expected, planned, rules, started, policy=decision)
+        review = _Review(
+            submitted, digest, expected, planned, rules, started, policy=decision, local=local
+        )
         self._reviews[submitted.action_id] = review
         metrics = self._ctx.metrics
         metrics.actions_submitted.inc()
@@ -415,11 +441,16 @@ class SupervisorActor(Actor):
             review.settled_by_rules = review.planned > 0 and not decided
             await self._decide(review, early=False)
             return
-        first = tuple(lid for lid in review.expected if lid is not FINAL_LAYER)
+        for lid in review.local:  # no worker can run them: their local checks are the result
+            review.results[lid] = rules_only[lid]
+        first = tuple(
+            lid for lid in review.expected if lid is not FINAL_LAYER and lid not in review.local
+        )
         await self._dispatch(review, first)
         settled = await self._wait(review, first)
         if settled is None and FINAL_LAYER in review.expected:
-            await self._dispatch(review, (FINAL_LAYER,), prior=_merged(review, first))
+            if FINAL_LAYER not in review.local:
+                await self._dispatch(review, (FINAL_LAYER,), prior=_merged(review, first))
             settled = await self._wait(review, (FINAL_LAYER,))
         await self._decide(review, early=settled is not None)
 
@@ -480,7 +511,9 @@ class SupervisorActor(Actor):
         action_id = review.action_id
         self._ctx.metrics.decision_latency.observe(time.perf_counter() - review.started)
         self._uncount(review)
-        if not await self.outbox.publish(action_id, report, review.submitted.action):
+        recorded = await self.outbox.publish(action_id, report, review.submitted.action)
+        self._ctx.metrics.submissions.labels(result="decided" if recorded else "duplicate").inc()
+        if not recorded:
             return
         unfinished = [lid for lid in review.expected if lid not in review.results]
         try:
@@ -510,6 +543,8 @@ class SupervisorActor(Actor):
                 f"partial review: {', '.join(lid.value for lid in review.expected)}",
                 *(n for n in notes if not n.startswith("partial review")),
             ]
+        if review.local:
+            notes = [_local_note(review.local), *notes]
         if review.settled_by_rules:
             notes = ["settled by local checks: no LLM call was needed", *notes]
         decision = review.policy
@@ -548,7 +583,7 @@ class SupervisorActor(Actor):
 
     def _cost(self, review: _Review) -> ReviewCost:
         per_layer = review.planned
-        planned = per_layer * len(review.expected)
+        planned = per_layer * (len(review.expected) - len(review.local))
         adaptive = early_exit = 0
         for lid in review.expected:
             result = review.results.get(lid)
@@ -614,6 +649,16 @@ class SupervisorActor(Actor):
         review.timings[lid.value] = (time.perf_counter() - review.started) * 1000
         review.changed.set()
 
+    async def _on_heartbeat(self, beat: WorkerHeartbeat, _: Msg) -> None:
+        """A layer worker says what it serves: LLM runs are planned only where one can. Only
+        a trusted worker key's heartbeat counts (anyone else is refused: a dead letter)."""
+        self.heartbeats_heard += 1
+        try:
+            verify_heartbeat(beat, self.trusted_workers)
+        except SignatureError as exc:
+            raise MessageRefused(str(exc)) from None
+        self.roster.heard(beat, anyio.current_time())  # said at the next tick, if it changed
+
     async def _on_resolution(self, resolution: ReviewResolution, msg: Msg) -> None:
         await self.humans.on_resolution(resolution, msg)
 
@@ -645,6 +690,9 @@ class SupervisorActor(Actor):
         async with anyio.create_task_group() as tg:
             while True:
                 wait = tick
+                self.roster.expire(anyio.current_time())
+                if self.llm_review:
+                    self.roster.say_if_changed()
                 try:
                     await self.outbox.drain()
                     due = await self.humans.sweep()
@@ -691,6 +739,12 @@ class SupervisorActor(Actor):
             await self._review(submitted, expected)
         except Exception as exc:  # one lost review must not stop the background work
             log.error("running %s again failed: %s", submitted.action_id, exc)
+
+
+def _local_note(layers: Sequence[LayerID]) -> str:
+    """The report's note on layers that got no LLM run, said once."""
+    names = ", ".join(lid.value for lid in layers)
+    return f"local checks only for {names}: no live layer worker has an LLM for them"
 
 
 def _merged(review: _Review, layers: Sequence[LayerID]) -> list[Finding]:

@@ -64,9 +64,11 @@ from .review import (
 from .schema import MESSAGES, schema_of
 from .subjects import DEFAULT_PREFIX, Subjects
 from .system import DeadLetter
+from .workers import HEARTBEAT_INTERVAL_S, SubmitReceipt, WorkerHeartbeat
 
 __all__ = [
     "DEFAULT_PREFIX",
+    "HEARTBEAT_INTERVAL_S",
     "MAX_GRANT_S",
     "MESSAGES",
     "ActionContext",
@@ -117,6 +119,7 @@ __all__ = [
     "ReviewSummary",
     "Severity",
     "Subjects",
+    "SubmitReceipt",
     "TaskState",
     "TaskStatus",
     "ToolCall",
@@ -124,6 +127,7 @@ __all__ = [
     "Usage",
     "VetoLevel",
     "WorkOrder",
+    "WorkerHeartbeat",
     "action_problem",
     "canonical_json",
     "contract_error",

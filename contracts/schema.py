@@ -6,7 +6,7 @@ from typing import Any
 
 import msgspec
 
-from . import grants, history, pipeline, review, system
+from . import grants, history, pipeline, review, system, workers
 
 __all__ = ["MESSAGES", "schema_of"]
 
@@ -41,6 +41,8 @@ MESSAGES: dict[str, type[msgspec.Struct]] = {
     "AgentRunRecord": pipeline.AgentRunRecord,
     "BreakerChanged": pipeline.BreakerChanged,
     "DeadLetter": system.DeadLetter,
+    "SubmitReceipt": workers.SubmitReceipt,
+    "WorkerHeartbeat": workers.WorkerHeartbeat,
 }
 """Every message by name, in the order of the subjects table (docs/design.md#subjects); the
 types sent on no subject of their own sit beside the messages that carry them."""

@@ -210,6 +210,12 @@ class Subjects:
         """Every agent's ``agent_dlq``."""
         return self._s("dlq", "agent", "*")
 
+    @property
+    def worker_heartbeat(self) -> str:
+        """Where layer workers announce what they serve (``WorkerHeartbeat``): read by the
+        Supervisors, which plan LLM runs only for layers a worker can run them on."""
+        return self._s("workers", "heartbeat")
+
     def last_token(self, subject: str, index: int) -> str:
         """The token at ``index`` after the prefix (for example the action id of a cancel)."""
         return subject.split(".")[len(self.prefix.split(".")) + index]

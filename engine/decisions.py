@@ -22,12 +22,20 @@ from humangr.contracts import (
 )
 from humangr.engine.bus import Bus, Msg, Subscription
 from humangr.engine.errors import (
+    BusTimeoutError,
     ContractError,
     DecisionMismatch,
     EngineError,
     ReviewTimeout,
     SignatureError,
     SubmissionRefused,
+)
+from humangr.engine.receipts import (
+    RECEIPT_TIMEOUT_S,
+    RESEND,
+    SubmitWindow,
+    request_receipt,
+    stored_by_bus,
 )
 
 __all__ = ["DecisionWaiters", "check_decision", "refusal", "settles"]
@@ -95,6 +103,12 @@ class DecisionWaiters:
     def __init__(self, trusted: Sequence[str] = ()) -> None:
         self._waiting: dict[str, _Waiter] = {}
         self.trusted: tuple[str, ...] = tuple(trusted)
+        self.window = SubmitWindow()
+        """Bytes sent and not yet received by a Supervisor (core NATS): see ``receipts``."""
+        self.resends = 0
+        """Submissions sent again for want of a receipt."""
+        self.receipt_timeout = RECEIPT_TIMEOUT_S
+        """Longest wait for one receipt before the submission is sent again."""
 
     def expect(
         self,
@@ -139,18 +153,102 @@ class DecisionWaiters:
         (``run`` must be listening). No decision within ``timeout`` raises ``ReviewTimeout``;
         a decision for another hash ``DecisionMismatch``, one no trusted key signed
         ``SignatureError``, a refusal ``SubmissionRefused``: never an approval. With ``final``,
-        ``on_pending`` is called once with the ``needs_review`` decision waited past."""
+        ``on_pending`` is called once with the ``needs_review`` decision waited past.
+
+        The submission is stored before the wait begins: acknowledged by JetStream, or on core
+        NATS received by a Supervisor (``receipts``: sent again until a receipt comes; none by
+        the deadline raises ``ReviewTimeout`` saying that it was not stored)."""
         action_id = submitted.action_id
+        deadline = anyio.current_time() + timeout
+        subject = subjects.agent_submit(submitted.action.agent_id)
         self.expect(action_id, submitted.action_hash or "", final=final, on_pending=on_pending)
         try:
-            await bus.publish(subjects.agent_submit(submitted.action.agent_id), encode(submitted))
+            data = encode(submitted)
+            headers = {"Nats-Msg-Id": f"submit:{action_id}"}  # a stream keeps one copy
+            if stored_by_bus(bus, subject):
+                await self._store(bus, subject, data, headers, action_id, deadline)
+            else:
+                await self._send(bus, subject, data, headers, action_id, deadline, timeout)
+            data = b""  # stored: not kept for the wait (a flood's payloads add up)
         except BaseException:
-            self.forget(action_id)  # never sent: ``wait`` would not remove it
+            self.forget(action_id)  # never stored: ``wait`` would not remove it
             raise
-        report = await self.wait(action_id, timeout=timeout)
+        report = await self.wait(action_id, timeout=max(0.0, deadline - anyio.current_time()))
         if report is None:
             raise ReviewTimeout(action_id, timeout, final=final)
         return report
+
+    async def _store(
+        self,
+        bus: Bus,
+        subject: str,
+        data: bytes,
+        headers: dict[str, str],
+        action_id: str,
+        deadline: float,
+    ) -> None:
+        """Publish on a stream until it acknowledges (the same ``Nats-Msg-Id``: one copy is
+        kept); an acknowledgement that never comes by the deadline is raised."""
+        tries = 0
+        while True:
+            try:
+                await bus.publish(subject, data, headers=headers)
+                return
+            except BusTimeoutError as exc:
+                tries += 1
+                left = deadline - anyio.current_time()
+                if left <= 0:
+                    raise
+                self.resends += 1
+                log.warning("submission %s not stored (%s); sending it again", action_id, exc)
+                await anyio.sleep(min(left, RESEND.delay(tries - 1)))
+
+    async def _send(
+        self,
+        bus: Bus,
+        subject: str,
+        data: bytes,
+        headers: dict[str, str],
+        action_id: str,
+        deadline: float,
+        timeout: float,
+    ) -> None:
+        """Send until a Supervisor confirms receipt (or the wait settles first); past the
+        deadline without one, ``ReviewTimeout`` says that the action was not stored."""
+        settled = self._waiting[action_id].event
+        tries = 0
+        async with self.window.hold(len(data)):
+            while not settled.is_set():
+                left = deadline - anyio.current_time()
+                why = (
+                    await request_receipt(
+                        bus,
+                        subject,
+                        data,
+                        settled,
+                        min(self.receipt_timeout, max(left, 0.001)),
+                        headers,
+                    )
+                    if left > 0
+                    else "the deadline passed"
+                )
+                tries += 1
+                if why is None:
+                    return
+                left = deadline - anyio.current_time()
+                if left <= 0:
+                    raise ReviewTimeout(
+                        action_id,
+                        timeout,
+                        hint=f"no Supervisor confirmed receipt of it on {subject} ({tries} "
+                        f"tries; last: {why}): it was not stored and will not be decided; "
+                        "check that the Supervisor (`humangr serve`) runs on this NATS with "
+                        "this subject prefix and keeps up, then submit again",
+                    )
+                self.resends += 1
+                log.warning("submission %s not received (%s); sending it again", action_id, why)
+                with anyio.move_on_after(min(left, RESEND.delay(tries - 1))):
+                    await settled.wait()
 
     async def run(
         self,

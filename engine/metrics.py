@@ -19,10 +19,12 @@ __all__ = [
     "INBOX_REFUSALS",
     "LATENCY_BUCKETS",
     "RATIO_BUCKETS",
+    "RECEIPT_RESULTS",
     "RESOLUTIONS",
     "RESOLUTION_BUCKETS",
     "SAVED_REASONS",
     "STATE_BUCKETS",
+    "SUBMISSION_RESULTS",
     "TOKEN_KINDS",
     "Metrics",
     "exported_names",
@@ -43,6 +45,12 @@ DEAD_LETTER_REASONS = ("undecodable", "refused", "failed", "max_deliver", "lost"
 """The ``reason`` label values of ``humangr_dead_letter_reasons_total``."""
 STATE_BUCKETS = ("decisions", "reports", "outbox", "pending", "inflight", "grants")
 """The ``bucket`` label values of ``humangr_state_quarantined_total``."""
+SUBMISSION_RESULTS = ("received", "decided", "dead_lettered", "duplicate")
+"""The ``result`` label values of ``humangr_submissions_total``: a Supervisor took a submission
+from its mailbox, published its decision, dead-lettered it (a refusal, a failure, a loss), or
+found it under review or decided already (a submission sent again)."""
+RECEIPT_RESULTS = ("sent", "failed")
+"""The ``result`` label values of ``humangr_submit_receipts_total``."""
 INBOX_PAGES = ("list", "review", "signin", "grants")
 """The ``page`` label values of ``humangr_inbox_page_views_total``."""
 INBOX_DECISIONS = ("approved", "rejected", "refused", "unconfirmed")
@@ -289,6 +297,25 @@ class Metrics:
             "Standing approvals (grants) in force, as the Supervisor last read them.",
             registry=r,
         )
+        self.submissions = Counter(
+            "humangr_submissions",
+            "Submissions a Supervisor received, decided, dead-lettered, or found again "
+            "(duplicate); received - the others = under review.",
+            ["result"],
+            registry=r,
+        )
+        self.submit_receipts = Counter(
+            "humangr_submit_receipts",
+            "Receipts answering core-NATS submissions, by result (sent, failed).",
+            ["result"],
+            registry=r,
+        )
+        self.large_waiting = Gauge(
+            "humangr_large_messages_waiting",
+            "Large messages an actor holds, waiting for the lane of large ones.",
+            ["actor"],
+            registry=r,
+        )
         self._start_at_zero()
         # labelled children of the hot paths, looked up once
         self._llm_calls: dict[str, Counter] = {}
@@ -328,6 +355,10 @@ class Metrics:
             self.inbox_decisions.labels(verdict=verdict)
         for reason in INBOX_REFUSALS:
             self.inbox_refused.labels(reason=reason)
+        for result in SUBMISSION_RESULTS:
+            self.submissions.labels(result=result)
+        for result in RECEIPT_RESULTS:
+            self.submit_receipts.labels(result=result)
 
     def observe_cost(self, cost: ReviewCost) -> None:
         """Count a review's estimated price and the calls it saved."""

@@ -37,7 +37,6 @@ if TYPE_CHECKING:
     )
     from humangr.engine.config import ReviewConfig
     from humangr.engine.llm import ScriptedLLM
-    from humangr.engine.signing import verify_decision
     from humangr.engine.trust import UNSIGNED_NOTE
     from humangr.errors import (
         ConfigError,
@@ -59,6 +58,7 @@ if TYPE_CHECKING:
         findings,
     )
     from humangr.testing import humangr as testing_engine
+    from humangr.verifying import verify_decision
 
 __version__ = "0.1.0"
 
@@ -100,7 +100,7 @@ _HOME: dict[str, tuple[str, str]] = {
     },
     "ReviewConfig": ("humangr.engine.config", "ReviewConfig"),
     "ScriptedLLM": ("humangr.engine.llm", "ScriptedLLM"),
-    "verify_decision": ("humangr.engine.signing", "verify_decision"),
+    "verify_decision": ("humangr.verifying", "verify_decision"),
     "UNSIGNED_NOTE": ("humangr.engine.trust", "UNSIGNED_NOTE"),
     **{
         name: ("humangr.testing", name)

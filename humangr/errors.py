@@ -29,6 +29,7 @@ each message says what was wrong and what to do.
     │   └── SubmissionRefused              it refused a submitted action: never decided
     ├── DecisionMismatch                   a decision names another action hash: it does not apply
     ├── SignatureError                     a decision is unsigned, from another key, or changed
+    │   └── DecisionReused                 an approval was presented again: it authorises one act
     ├── ReviewTimeout (TimeoutError)       no decision in time: do not act
     ├── Rejected                           a guarded call was not approved and did not run
     ├── CommandRefused                     a pipeline command does not apply to the project
@@ -75,6 +76,7 @@ from humangr.engine.pipeline.errors import CommandRefused
 from humangr.engine.pipeline.states import TransitionRefused
 from humangr.engine.review.errors import ReviewError
 from humangr.engine.state.records import DamagedEntry
+from humangr.verifying import DecisionReused
 
 __all__ = [
     "ArgumentError",
@@ -87,6 +89,7 @@ __all__ = [
     "ContractError",
     "DamagedEntry",
     "DecisionMismatch",
+    "DecisionReused",
     "EngineError",
     "GateError",
     "HandlerSignal",

@@ -28,8 +28,8 @@ def test_memory_bench_reports_every_figure(capsys: pytest.CaptureFixture[str]) -
     assert main(["bench", "--actions", "20", "--concurrency", "5", "--format", "json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert set(result["memory"]) == KEYS
-    # a submission, seven layer tasks, seven reports, one decision
-    assert result["memory"]["messages_per_decision"] == 16.0
+    # a submission, its receipt, seven layer tasks, seven reports, one decision
+    assert result["memory"]["messages_per_decision"] == 17.0
     assert result["machine"]["python"]
     assert all(value > 0 for value in result["memory"].values())
 
@@ -46,7 +46,7 @@ async def test_nats_bench_with_layer_worker_processes(nats_url: str) -> None:
     finally:
         await bus.close()
     assert set(result) == KEYS
-    assert result["messages_per_decision"] == 16.0, "reports from the worker count too"
+    assert result["messages_per_decision"] == 17.0, "reports from the worker count too"
 
 
 LLM_KEYS = {

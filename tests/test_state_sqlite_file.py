@@ -187,3 +187,21 @@ async def test_serve_on_a_damaged_state_file_is_one_clear_error(
         assert last.startswith("humangr serve: cannot open the state file"), last
         assert str(broken) in last
         assert ADVICE in last
+
+
+async def test_an_opened_store_commits_with_synchronous_full(tmp_path: Path) -> None:
+    """Issue 24 item 1: each commit syncs the WAL (``synchronous=FULL``, 2), so a committed
+    decision survives a power loss, not only a crash of the process (NORMAL, 1)."""
+    store = SqliteStateStore(tmp_path / "state.db")
+    try:
+        raw = await store.bucket("decisions")
+        await raw.create("act-1", b"{}")
+
+        def pragmas(db: sqlite3.Connection) -> tuple[int, str]:
+            (sync,) = db.execute("PRAGMA synchronous").fetchone()
+            (journal,) = db.execute("PRAGMA journal_mode").fetchone()
+            return int(sync), str(journal)
+
+        assert await store._run(pragmas, write=False) == (2, "wal")
+    finally:
+        await store.close()

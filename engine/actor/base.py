@@ -32,7 +32,9 @@ class Route(Generic[T]):
     may read. ``subject_sender`` names it from the subject the message arrived on instead
     (``None``: no agent), for subjects the server's permissions give each agent its own of
     (``Subjects.agent_submit``): what the message itself says of its sender is never trusted
-    then.
+    then. ``receipt`` answers a core message that asks for a reply (a request) with a
+    ``SubmitReceipt`` as soon as the actor takes it from its mailbox: the sender then knows
+    it was received (a durable message needs none: JetStream acknowledged it).
     """
 
     subject: str
@@ -42,6 +44,7 @@ class Route(Generic[T]):
     report_undecodable: bool = True
     sender: Callable[[T], str] | None = None
     subject_sender: Callable[[str], str | None] | None = None
+    receipt: bool = False
 
 
 @dataclass(slots=True)
@@ -96,6 +99,15 @@ class Actor(abc.ABC):
     """Messages handled at once; when reached, the mailbox fills (backpressure)."""
     mailbox_size: int = 4_096
     """Bound of each route's subscription buffer."""
+    large_message_bytes: int = 256 * 1024
+    """Messages of at least this size are large: they wait in a lane of their own."""
+    large_backlog_bytes: int = 512 * 1024 * 1024
+    """Most bytes of large core messages held waiting; one more is refused (a dead letter
+    telling its sender to send it again later), so a flood cannot exhaust the memory."""
+    large_concurrency: int = 1
+    """Large messages handled at once; the others wait as received (undecoded), so a flood of
+    large messages neither holds up the small ones behind it nor multiplies its memory (their
+    checks hold the interpreter: more at once would not finish sooner)."""
 
     @abc.abstractmethod
     def routes(self, ctx: ActorContext) -> Sequence[Route[Any]]:

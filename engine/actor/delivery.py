@@ -207,6 +207,8 @@ class Delivery:
         self.stats.dead_letters += 1
         self.system.metrics.dead_letters.labels(route.subject).inc()
         self.system.metrics.dead_letter_reasons.labels(reason=reason).inc()
+        if route.receipt:  # a submission: it ends here, not in a decision
+            self.system.metrics.submissions.labels(result="dead_lettered").inc(letter.lost or 1)
         log.warning("actor %s → dlq: %s: %s", self.actor_name, letter.subject, letter.error)
         data = encode(letter)
         subjects = self.system.subjects

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -11,7 +12,7 @@ from typing import Any
 import anyio
 from anyio.abc import TaskGroup, TaskStatus
 
-from humangr.contracts import Subjects
+from humangr.contracts import Subjects, SubmitReceipt, encode
 from humangr.engine.backoff import Backoff
 from humangr.engine.bus import Bus, Exhausted, ExhaustedSource, Msg, Subscription
 from humangr.engine.errors import BusClosedError, ConfigError, SlowConsumerError
@@ -20,7 +21,7 @@ from humangr.engine.redact import redact_secrets
 
 from .base import Actor, ActorContext, Route
 from .delivery import Delivery, single
-from .letters import LetterBook
+from .letters import LetterBook, payload_correlation
 from .losses import report_exhausted, report_slow_consumer
 from .settings import ActorStats, SupervisionPolicy
 
@@ -50,6 +51,13 @@ class _Runner:
         self.stopping = False
         self.ready = False
         self.delivery = Delivery(system, actor.name, self.stats)
+        self.large_lane = anyio.Semaphore(max(1, actor.large_concurrency))
+        """Large messages handled at once (``Actor.large_concurrency``)."""
+        self.large_ids: set[str] = set()
+        self.large_bytes = 0
+        """Bytes of the large core messages held (``Actor.large_backlog_bytes`` at most)."""
+        """The ``Nats-Msg-Id`` of the large core messages held (waiting or handled): a copy sent
+        again while one is held is dropped, not held twice."""
 
     async def supervise(self, *, task_status: TaskStatus[None]) -> None:
         """Subscribe once (the mailbox outlives restarts), then run and restart the actor."""
@@ -94,6 +102,7 @@ class _Runner:
     def _zero_series(self, routes: list[Route[Any]]) -> None:
         """Start the loss series of every route at zero, before any loss."""
         metrics = self.system.metrics
+        metrics.large_waiting.labels(self.actor.name)
         for route in routes:
             for counter in (
                 metrics.dead_letters,
@@ -192,10 +201,100 @@ class _Runner:
         key = id(msg)
         self.inflight[key] = _Retry(route, msg)
         try:
-            await self.delivery.deliver(route, msg)
+            large = len(msg.data) >= self.actor.large_message_bytes
+            if route.receipt:
+                await self._received(route, msg)
+            if large and not msg.durable and await self._backlog_full(route, msg):
+                self.inflight.pop(key, None)
+                return
+            if large:
+                await self._large(route, msg)
+            else:
+                await self.delivery.deliver(route, msg)
             self.inflight.pop(key, None)
         finally:
             limiter.release()
+
+    async def _backlog_full(self, route: Route[Any], msg: Msg) -> bool:
+        """Refuse (a dead letter, to its sender too) a large core message that would take the
+        large ones held past ``Actor.large_backlog_bytes``: a flood of them cannot exhaust the
+        memory (durable ones wait on the server instead: JetStream hands out a few at a time)."""
+        held, limit = self.large_bytes, self.actor.large_backlog_bytes
+        if held + len(msg.data) <= limit or msg.header("Nats-Msg-Id") in self.large_ids:
+            return False  # room, or a copy of one held (dropped as such)
+        sender = ""
+        if route.subject_sender is not None:
+            with contextlib.suppress(Exception):
+                sender = route.subject_sender(msg.subject) or ""
+        await self.delivery.dead_letter(
+            route,
+            msg,
+            f"not taken: this {self.actor.name} holds {held // 1_000_000} MB of large messages "
+            f"waiting already (at most {limit // 1_000_000} MB); send it again later",
+            correlation=payload_correlation(msg.data),
+            reason="refused",
+            sender=sender,
+        )
+        return True
+
+    async def _received(self, route: Route[Any], msg: Msg) -> None:
+        """Count a submission taken from the mailbox and, for a core request, tell its sender
+        (``SubmitReceipt``) that it will be decided or dead-lettered (a lost receipt is
+        logged: the sender submits again, and the Supervisor knows the action id)."""
+        metrics = self.system.metrics
+        metrics.submissions.labels(result="received").inc()
+        if msg.durable or not msg.reply:
+            return
+        receipt = SubmitReceipt(subject=msg.subject, size=len(msg.data), actor=self.actor.name)
+        try:
+            await self.system.bus.publish(msg.reply, encode(receipt))
+        except Exception as exc:
+            metrics.submit_receipts.labels(result="failed").inc()
+            log.warning("receipt of a message on %s not sent: %s", msg.subject, exc)
+            return
+        metrics.submit_receipts.labels(result="sent").inc()
+
+    async def _large(self, route: Route[Any], msg: Msg) -> None:
+        """Handle a large message in the lane of large ones (``large_concurrency`` at once);
+        while it waits, a durable one is kept from redelivery with progress reports. A core
+        message whose ``Nats-Msg-Id`` is held already (sent again: its receipt was lost) is
+        dropped (a stream deduplicates durable ones itself)."""
+        msg_id = None if msg.durable else msg.header("Nats-Msg-Id")
+        if msg_id is not None:
+            if msg_id in self.large_ids:
+                if route.receipt:
+                    self.system.metrics.submissions.labels(result="duplicate").inc()
+                log.info("actor %s: %s held already; this copy dropped", self.actor.name, msg_id)
+                return
+            self.large_ids.add(msg_id)
+        held = 0 if msg.durable else len(msg.data)
+        self.large_bytes += held
+        try:
+            await self._large_lane(route, msg)
+        finally:
+            self.large_bytes -= held
+            if msg_id is not None:
+                self.large_ids.discard(msg_id)
+
+    async def _large_lane(self, route: Route[Any], msg: Msg) -> None:
+        lane, interval = self.large_lane, self.system.policy.progress_interval
+        waiting = self.system.metrics.large_waiting.labels(self.actor.name)
+        waiting.inc()
+        try:
+            while True:
+                with anyio.move_on_after(interval):
+                    await lane.acquire()
+                    break
+                try:
+                    await msg.in_progress()
+                except Exception as exc:  # the server redelivers after ack_wait at worst
+                    log.warning("progress of %s not reported: %s", msg.subject, exc)
+        finally:
+            waiting.dec()
+        try:
+            await self.delivery.deliver(route, msg)
+        finally:
+            lane.release()
 
     async def stop_intake(self) -> None:
         self.stopping = True

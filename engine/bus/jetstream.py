@@ -259,7 +259,7 @@ async def ensure_consumer(
         max_deliver=config.max_deliver,
     )
     try:
-        await js.add_consumer(stream, consumer)
+        await _add_consumer(js, stream, consumer)
     except nats.js.errors.BadRequestError as exc:
         if exc.err_code == 10100:
             raise BusError(
@@ -271,6 +271,25 @@ async def ensure_consumer(
         raise _bus_error(f"cannot create consumer {durable} on {stream}", exc) from exc
     except (nats.errors.Error, OSError) as exc:
         raise _bus_error(f"cannot create consumer {durable} on {stream}", exc) from exc
+
+
+CONSUMER_WAIT = 15.0
+"""How long creating a consumer is tried again while the cluster does not answer in time (a
+node rejoined and leaders are being elected): a process starting then waits, not exits."""
+
+
+async def _add_consumer(js: JetStreamContext, stream: str, consumer: ConsumerConfig) -> None:
+    deadline = anyio.current_time() + CONSUMER_WAIT
+    delay = 0.2
+    while True:
+        try:
+            await js.add_consumer(stream, consumer)
+            return
+        except (nats.errors.TimeoutError, nats.errors.NoRespondersError):
+            if anyio.current_time() + delay > deadline:
+                raise
+            await anyio.sleep(delay)
+            delay = min(delay * 2, 2.0)
 
 
 class JetStreamAcker:

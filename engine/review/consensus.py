@@ -46,7 +46,14 @@ from .errors import ReviewError
 from .layers import DEFAULT_SETTINGS, LAYERS, GateSettings
 from .run import clip, fingerprint, run_status, run_veto
 
-__all__ = ["MAX_MERGED_FINDINGS", "VOTING_STATUSES", "consensus", "is_confirmed", "status_rank"]
+__all__ = [
+    "MAX_MERGED_FINDINGS",
+    "VOTING_STATUSES",
+    "consensus",
+    "is_confirmed",
+    "merged_failures",
+    "status_rank",
+]
 
 MAX_MERGED_FINDINGS = 500
 VOTING_STATUSES = frozenset({LayerStatus.PASS, LayerStatus.WARN, LayerStatus.FAIL})
@@ -152,6 +159,23 @@ def _order(findings: list[Finding], settings: GateSettings) -> list[Finding]:
     return sorted(findings, key=key)[:MAX_MERGED_FINDINGS]
 
 
+def merged_failures(failures: Sequence[tuple[int, str]]) -> list[str]:
+    """``run N: error`` per failed run, runs with the same error said once: ``runs 1–3: …``
+    (consecutive numbers as a range, others listed: ``runs 1, 3: …``), in run order."""
+    by_error: dict[str, list[int]] = {}
+    for number, error in failures:
+        by_error.setdefault(error, []).append(number)
+    lines = []
+    for error, numbers in by_error.items():
+        if len(numbers) == 1:
+            lines.append(f"run {numbers[0]}: {error}")
+        elif numbers == list(range(numbers[0], numbers[-1] + 1)):
+            lines.append(f"runs {numbers[0]}–{numbers[-1]}: {error}")
+        else:
+            lines.append(f"runs {', '.join(map(str, numbers))}: {error}")
+    return lines
+
+
 def consensus(
     layer_id: LayerID,
     runs: Sequence[LayerRunResult],
@@ -196,11 +220,13 @@ def consensus(
 
     needed = min(settings.min_valid_runs, planned_runs)
     if len(valid) < needed:
-        failures = [
-            f"run {r.run_number}: {r.error or r.status.value}"
-            for r in ordered_runs
-            if r.status not in VOTING_STATUSES
-        ]
+        failures = merged_failures(
+            [
+                (r.run_number, r.error or r.status.value)
+                for r in ordered_runs
+                if r.status not in VOTING_STATUSES
+            ]
+        )
         missing = planned_runs - len(runs)
         if missing:
             failures.append(f"{missing} run(s) without a result")

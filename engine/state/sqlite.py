@@ -2,8 +2,9 @@
 that runs in one process without NATS (``--state PATH``).
 
 Every write is its own transaction (``BEGIN IMMEDIATE``, so processes sharing the file are
-serialised) in WAL mode with ``synchronous=NORMAL``: a committed write survives a crash of the
-process. Calls run in a worker thread so the event loop keeps serving.
+serialised) in WAL mode with ``synchronous=FULL``: the WAL is synced at every commit, so a
+committed write survives a crash of the process and a power loss of the machine. Calls run in
+a worker thread so the event loop keeps serving.
 """
 
 from __future__ import annotations

@@ -124,7 +124,9 @@ def connect(path: Path, schema: str, *, create: bool) -> sqlite3.Connection:
     try:
         _check(db, path, create=create)
         db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=NORMAL")
+        # FULL: WAL is synced at every commit, so a committed decision survives a power loss
+        # or a kernel crash too (NORMAL keeps it through a process crash only).
+        db.execute("PRAGMA synchronous=FULL")
         db.executescript(schema)
         _warn_if_shared(path)
     except StateError:

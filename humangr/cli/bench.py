@@ -63,7 +63,8 @@ class CountingBus:
     async def publish(
         self, subject: str, data: bytes, *, headers: Headers | None = None, reply: str | None = None
     ) -> None:
-        self.published += 1
+        if not subject.endswith(".workers.heartbeat"):  # a worker's, no decision's
+            self.published += 1
         await self.inner.publish(subject, data, headers=headers, reply=reply)
 
     def subscribe(
@@ -163,7 +164,8 @@ async def bench_bus(
         await engine.submit(_action(-1), timeout=30)
         counting.published = 0
         supervisor = engine.system.stats("supervisor")
-        handled_before = supervisor.handled
+        roster = next(a for a in engine.system.actors if a.name == "supervisor")
+        handled_before = supervisor.handled - getattr(roster, "heartbeats_heard", 0)
         limiter = anyio.Semaphore(concurrency)
         started = time.perf_counter()
 
@@ -177,12 +179,15 @@ async def bench_bus(
             for index in range(actions):
                 tg.start_soon(one, index)
         elapsed = time.perf_counter() - started
-        # the Supervisor handles each submission and each layer report once; the reports that
-        # worker processes published are those beyond the submissions
-        remote = supervisor.handled - handled_before - actions if layer_processes else 0
+        # the Supervisor handles each submission and each layer report once (and the workers'
+        # heartbeats, which are no decision's); the reports that worker processes published
+        # are those beyond the submissions
+        handled = supervisor.handled - getattr(roster, "heartbeats_heard", 0)
+        remote = handled - handled_before - actions if layer_processes else 0
+        published = counting.published
     latencies.sort()
     decisions_per_s = actions / elapsed
-    per_decision = (counting.published + remote) / actions
+    per_decision = (published + remote) / actions
     return {
         "decisions_per_s": round(decisions_per_s, 1),
         "p50_ms": round(latencies[len(latencies) // 2] * 1000, 2),
@@ -397,6 +402,10 @@ async def _bench_hook(args: argparse.Namespace) -> int:
 
 
 async def _bench(args: argparse.Namespace) -> int:
+    if getattr(args, "flood", False):
+        from .bench_flood import run_flood
+
+        return await run_flood(args)
     if getattr(args, "hook", False):
         return await _bench_hook(args)
     if getattr(args, "gateway", False):
@@ -473,6 +482,9 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         help="measure humangr hook claude-code per tool call: the wall time of the hook process "
         "for an approved Bash call, embedded and served on NATS (--actions runs each, 20)",
     )
+    from .bench_flood import add_flood_arguments
+
+    add_flood_arguments(bench)
     llm = bench.add_argument_group("LLM economy (--llm-latency)")
     llm.add_argument(
         "--llm-latency",

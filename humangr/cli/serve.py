@@ -51,6 +51,7 @@ __all__ = [
     "ROLES",
     "add_parsers",
     "has_credentials",
+    "mode_lines",
     "pipeline_factory",
     "resolve_roles",
     "serve_replicas",
@@ -192,6 +193,8 @@ async def _serve_on_nats(
                     "it could sign decisions; give the workers a key of their own",
                     key.public_key,
                 )
+        for line in mode_lines(roles, llm, llm_review):
+            print(line, flush=True)
         state = None
         if set(roles) & {"supervisor", *PIPELINE_ROLES}:
             state = await open_state(
@@ -225,6 +228,27 @@ async def _serve_on_nats(
             await _run_actors(args, bus, roles, actors, metrics)
     finally:
         await bus.close()
+
+
+def mode_lines(roles: Sequence[str], llm: LLMClient | None, llm_review: bool) -> list[str]:
+    """What ``serve`` says at start of the mode each review role runs in."""
+    lines = []
+    if "supervisor" in roles:
+        mode = (
+            "LLM review: runs planned for the layers whose workers have an LLM (a layer whose "
+            "live workers all have none is local checks only)"
+            if llm_review
+            else "local checks only (--llm none): no LLM run is planned"
+        )
+        lines.append(f"humangr supervisor mode: {mode}")
+    if "layers" in roles:
+        if llm is None:
+            mode = "local checks only: no LLM configured (--llm, or ANTHROPIC_API_KEY)"
+        else:
+            model = getattr(llm, "model", "")
+            mode = f"LLM runs ({type(llm).__name__}{f', {model}' if model else ''})"
+        lines.append(f"humangr layers mode: {mode}")
+    return lines
 
 
 async def _run_actors(

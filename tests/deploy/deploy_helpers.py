@@ -63,14 +63,15 @@ async def connect_as(url: str, role: str, *, jetstream: bool = False) -> NatsBus
 
 
 def with_agent(conf: str, agent_id: str) -> str:
-    """``conf`` with one more agent user, made from the block its comments document ("Adding
-    an agent") exactly as they say: uncomment, replace ``ID`` and ``ID_UPPER``."""
+    """``conf`` (the text of deploy/nats-accounts.conf) with one more agent user, made from the
+    block its comments document ("Adding an agent") exactly as they say: uncomment, replace
+    ``ID`` and ``ID_UPPER``."""
     lines = conf.splitlines()
     start = lines.index("#      {")
     end = lines.index("#      }", start)
     block = "\n".join(line.removeprefix("#") for line in lines[start : end + 1])
     block = block.replace("ID_UPPER", agent_id.upper().replace("-", "_")).replace("ID", agent_id)
-    assert "users: [\n" in conf, "nats-server.conf has no users list"
+    assert "users: [\n" in conf, "nats-accounts.conf has no users list"
     return conf.replace("users: [\n", "users: [\n" + block + "\n", 1)
 
 

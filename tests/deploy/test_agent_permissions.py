@@ -60,9 +60,13 @@ SUPERVISOR_CONSUMER = durable_name("supervisor", "hl.actions.submit.*")
 
 @pytest.fixture(scope="module")
 def two_agents(tmp_path_factory: pytest.TempPathFactory) -> Iterator[NatsServer]:
-    """deploy/nats-server.conf with agent ``bob`` added from its documented block."""
-    conf = tmp_path_factory.mktemp("agents") / "nats-server.conf"
-    conf.write_text(with_agent((DEPLOY / "nats-server.conf").read_text(), BOB))
+    """deploy/nats-server.conf with agent ``bob`` added from its documented block (in the
+    accounts file it includes, deploy/nats-accounts.conf)."""
+    folder = tmp_path_factory.mktemp("agents")
+    conf = folder / "nats-server.conf"
+    conf.write_text((DEPLOY / "nats-server.conf").read_text())
+    accounts = (DEPLOY / "nats-accounts.conf").read_text()
+    (folder / "nats-accounts.conf").write_text(with_agent(accounts, BOB))
     with pytest.MonkeyPatch.context() as env:
         for name, value in env_example().items():
             env.setenv(name, value)

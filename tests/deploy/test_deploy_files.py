@@ -169,7 +169,8 @@ def test_compose_mounts_files_that_exist() -> None:
 
 
 def test_every_password_variable_is_documented_and_passed_to_nats() -> None:
-    text = (DEPLOY / "nats-server.conf").read_text()
+    assert "include ./nats-accounts.conf" in (DEPLOY / "nats-server.conf").read_text()
+    text = (DEPLOY / "nats-accounts.conf").read_text()
     conf = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
     referenced = set(re.findall(r"\$(HUMANGR_[A-Z_]+_PASSWORD)", conf))
     assert referenced == {f"HUMANGR_{role.upper()}_PASSWORD" for role in ROLES}

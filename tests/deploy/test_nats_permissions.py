@@ -275,7 +275,7 @@ async def test_wrong_password_and_unknown_users_are_refused(secured_nats: NatsSe
 
 
 def test_every_role_has_a_user() -> None:
-    text = (DEPLOY / "nats-server.conf").read_text()
+    text = (DEPLOY / "nats-accounts.conf").read_text()
     for role in ROLES:
         assert f"user: {role}\n" in text
         assert f"password: $HUMANGR_{role.upper()}_PASSWORD\n" in text
