@@ -100,9 +100,12 @@ class DecisionWaiters:
     submission end the wait with an error.
     """
 
-    def __init__(self, trusted: Sequence[str] = ()) -> None:
+    def __init__(self, trusted: Sequence[str] = (), *, in_process: bool = False) -> None:
         self._waiting: dict[str, _Waiter] = {}
         self.trusted: tuple[str, ...] = tuple(trusted)
+        self.in_process = in_process
+        """The engine runs in this process, on its own ``MemoryBus``: a publish puts the
+        submission in the Supervisor's mailbox (or waits for room), so no receipt is asked."""
         self.window = SubmitWindow()
         """Bytes sent and not yet received by a Supervisor (core NATS): see ``receipts``."""
         self.resends = 0
@@ -165,7 +168,9 @@ class DecisionWaiters:
         try:
             data = encode(submitted)
             headers = {"Nats-Msg-Id": f"submit:{action_id}"}  # a stream keeps one copy
-            if stored_by_bus(bus, subject):
+            if self.in_process:
+                await bus.publish(subject, data, headers=headers)
+            elif stored_by_bus(bus, subject):
                 await self._store(bus, subject, data, headers, action_id, deadline)
             else:
                 await self._send(bus, subject, data, headers, action_id, deadline, timeout)

@@ -78,7 +78,7 @@ class Client(Guarding):
         self.settings = settings
         self.engine = engine
         """The embedded engine (``connect()`` without a URL), else ``None``."""
-        self.waiters = DecisionWaiters(trusted=trusted)
+        self.waiters = DecisionWaiters(trusted=trusted, in_process=engine is not None)
         self.route: HumanRoute = route_of(settings)
         """Where a human reaches this engine's reviews (none: the embedded engine in memory)."""
         self.poller = poller
