@@ -31,6 +31,7 @@ from humangr.engine.llm import ScriptedLLM
 from humangr.engine.signing import write_new_key
 
 from .bench_llm import LLMBenchSettings, bench_llm
+from .common import wait_serving
 
 __all__ = ["CountingBus", "add_parsers", "bench_bus"]
 
@@ -236,15 +237,7 @@ async def _layer_workers(
                     await anyio.open_process(command, stdout=subprocess.PIPE)
                 )
                 stack.push_async_callback(_stop, process)
-                assert process.stdout is not None
-                banner = b""
-                with anyio.move_on_after(30):
-                    async for chunk in process.stdout:
-                        banner += chunk
-                        if b"humangr serving" in banner:
-                            break
-                if b"humangr serving" not in banner:
-                    raise ConfigError(f"layer worker did not start: {banner[-500:]!r}")
+                await wait_serving(process, 30, "layer worker")
             yield (worker_key.public_key,)
 
 

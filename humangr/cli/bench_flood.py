@@ -30,6 +30,8 @@ from humangr.engine.decisions import DecisionWaiters
 from humangr.engine.errors import ConfigError, EngineError, ReviewTimeout, SubmissionRefused
 from humangr.engine.submission import new_action_id, submission
 
+from .common import wait_serving
+
 __all__ = ["add_flood_arguments", "bench_flood", "flood_action", "peak_rss_mb", "run_flood"]
 
 SERVER_CONFIG = "max_payload: 8MB\n"
@@ -114,16 +116,11 @@ async def _start_supervisor(url: str, prefix: str, jetstream: bool, home: str) -
     process = await anyio.open_process(
         command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env
     )
-    assert process.stdout is not None
-    banner = b""
-    with anyio.move_on_after(60):
-        async for chunk in process.stdout:
-            banner += chunk
-            if b"humangr serving" in banner:
-                break
-    if b"humangr serving" not in banner:
+    try:
+        await wait_serving(process, 60, "Supervisor")
+    except ConfigError:
         process.kill()
-        raise ConfigError(f"the bench's Supervisor did not start: {banner[-500:]!r}")
+        raise
     return process
 
 

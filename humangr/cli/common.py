@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import anyio
+from anyio.abc import Process
 
 from humangr.contracts import DEFAULT_PREFIX, Subjects
 from humangr.engine.bus import Bus
@@ -36,6 +37,7 @@ __all__ = [
     "projects_root",
     "runner",
     "seconds",
+    "wait_serving",
 ]
 
 DEFAULT_ROOT = "projects"
@@ -170,3 +172,16 @@ def runner(
         return anyio.run(func, args)
 
     return run
+
+
+async def wait_serving(process: Process, timeout: float, what: str) -> None:
+    """Wait for a ``humangr serve`` process to say it serves; ``ConfigError`` with the end of
+    what it printed if it does not within ``timeout`` seconds."""
+    assert process.stdout is not None
+    banner = b""
+    with anyio.move_on_after(timeout):
+        async for chunk in process.stdout:
+            banner += chunk
+            if b"humangr serving" in banner:
+                return
+    raise ConfigError(f"the bench's {what} did not start: {banner[-500:]!r}")
