@@ -17,12 +17,15 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 import anyio
 
 __all__ = ["Backoff"]
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,3 +76,25 @@ class Backoff:
         wait = self.delay(attempt)
         await anyio.sleep(wait)
         return wait
+
+    async def retrying(
+        self,
+        call: Callable[[], Awaitable[T]],
+        *,
+        on: tuple[type[Exception], ...],
+        within: float,
+    ) -> T:
+        """Await ``call()``, trying again after each of the ``on`` errors while the next try
+        would still start within ``within`` seconds of the first; then the last error is
+        raised. Other errors and cancellation pass through at once."""
+        deadline = anyio.current_time() + within
+        attempt = 0
+        while True:
+            try:
+                return await call()
+            except on:
+                wait = self.delay(attempt)
+                if anyio.current_time() + wait > deadline:
+                    raise
+            await anyio.sleep(wait)
+            attempt += 1

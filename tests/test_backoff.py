@@ -77,3 +77,44 @@ async def test_a_cancelled_sleep_is_not_swallowed() -> None:
         pytest.fail("the sleep outlived its cancellation")
     assert scope.cancelled_caught
     assert time.monotonic() - started < 5
+
+
+async def test_retrying_tries_again_on_the_named_errors_until_one_succeeds() -> None:
+    tries: list[int] = []
+
+    async def flaky() -> str:
+        tries.append(len(tries))
+        if len(tries) < 3:
+            raise TimeoutError("no answer yet")
+        return "done"
+
+    result = await Backoff(0.001).retrying(flaky, on=(TimeoutError,), within=5.0)
+    assert (result, tries) == ("done", [0, 1, 2])
+
+
+async def test_retrying_raises_the_last_error_once_the_next_try_would_be_too_late() -> None:
+    tries = 0
+
+    async def never() -> None:
+        nonlocal tries
+        tries += 1
+        raise TimeoutError(f"try {tries}")
+
+    started = anyio.current_time()
+    with pytest.raises(TimeoutError, match=r"try \d+"):
+        await Backoff(0.01, factor=1.0).retrying(never, on=(TimeoutError,), within=0.05)
+    assert 2 <= tries <= 7
+    assert anyio.current_time() - started < 1.0
+
+
+async def test_retrying_lets_other_errors_through_at_once() -> None:
+    tries = 0
+
+    async def broken() -> None:
+        nonlocal tries
+        tries += 1
+        raise ValueError("not a transient fault")
+
+    with pytest.raises(ValueError, match="not a transient"):
+        await Backoff(0.001).retrying(broken, on=(TimeoutError,), within=5.0)
+    assert tries == 1

@@ -15,7 +15,7 @@ import logging
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Literal, ParamSpec, Protocol, TypeVar
 
 import anyio
 import nats.errors
@@ -53,8 +53,12 @@ __all__ = [
     "event_subjects",
     "from_jetstream",
     "stream_names",
+    "through_election",
     "work_subjects",
 ]
+
+T = TypeVar("T")
+P = ParamSpec("P")
 
 _RECOVER = Backoff(0.1, cap=5.0)
 """Waits between tries to restore a consumer whose pull failed."""
@@ -186,7 +190,7 @@ async def ensure_streams(js: JetStreamContext, subjects: Subjects, config: JetSt
         # A role that may not change streams (only the operator and the Supervisor may: see
         # deploy/nats-server.conf) binds to a stream that is already as wanted, asking nothing.
         try:
-            existing = await js.stream_info(str(stream.name))
+            existing = await through_election(js.stream_info, str(stream.name))
             if _unchanged(existing, stream):
                 continue
             check_replicas(f"JetStream stream {stream.name}", existing.config, stream, config)
@@ -195,7 +199,7 @@ async def ensure_streams(js: JetStreamContext, subjects: Subjects, config: JetSt
         except (nats.errors.Error, OSError) as exc:
             raise _bus_error(f"cannot read JetStream stream {stream.name}", exc) from exc
         try:
-            await js.add_stream(stream)
+            await through_election(js.add_stream, stream)
             continue
         except nats.js.errors.BadRequestError as exc:
             if exc.err_code != 10058:  # stream name already in use with another configuration
@@ -203,7 +207,7 @@ async def ensure_streams(js: JetStreamContext, subjects: Subjects, config: JetSt
         except (nats.errors.Error, OSError) as exc:
             raise _bus_error(f"cannot create JetStream stream {stream.name}", exc) from exc
         try:
-            info = await js.stream_info(str(stream.name))
+            info = await through_election(js.stream_info, str(stream.name))
             # an older release's stream lacks some subjects (hl.actions.submit.*): added
             if not set(info.config.subjects or []) <= set(stream.subjects or []):
                 raise BusError(
@@ -211,7 +215,7 @@ async def ensure_streams(js: JetStreamContext, subjects: Subjects, config: JetSt
                     f"not {stream.subjects}; use another subject prefix or delete the stream"
                 )
             check_replicas(f"JetStream stream {stream.name}", info.config, stream, config)
-            await js.update_stream(stream)
+            await through_election(js.update_stream, stream)
         except (nats.errors.Error, OSError) as exc:
             raise _bus_error(
                 f"cannot update JetStream stream {stream.name} (only the operator and the "
@@ -273,23 +277,24 @@ async def ensure_consumer(
         raise _bus_error(f"cannot create consumer {durable} on {stream}", exc) from exc
 
 
-CONSUMER_WAIT = 15.0
-"""How long creating a consumer is tried again while the cluster does not answer in time (a
-node rejoined and leaders are being elected): a process starting then waits, not exits."""
+ELECTION_WAIT = 15.0
+"""How long a JetStream API call is tried again while the cluster does not answer in time (a
+node rejoined and a stream's leader is being elected): a process starting then waits, not exits."""
+
+_ELECTION = Backoff(0.2, cap=2.0)
+
+
+async def through_election(call: Callable[P, Awaitable[T]], *args: P.args, **kw: P.kwargs) -> T:
+    """``call(*args)``, tried again on a timeout or no responder for up to ``ELECTION_WAIT`` s."""
+    return await _ELECTION.retrying(
+        lambda: call(*args, **kw),
+        on=(nats.errors.TimeoutError, nats.errors.NoRespondersError),
+        within=ELECTION_WAIT,
+    )
 
 
 async def _add_consumer(js: JetStreamContext, stream: str, consumer: ConsumerConfig) -> None:
-    deadline = anyio.current_time() + CONSUMER_WAIT
-    delay = 0.2
-    while True:
-        try:
-            await js.add_consumer(stream, consumer)
-            return
-        except (nats.errors.TimeoutError, nats.errors.NoRespondersError):
-            if anyio.current_time() + delay > deadline:
-                raise
-            await anyio.sleep(delay)
-            delay = min(delay * 2, 2.0)
+    await through_election(js.add_consumer, stream, consumer)
 
 
 class JetStreamAcker:

@@ -21,6 +21,7 @@ from nats.js.kv import KV_DEL as _KV_DEL
 from nats.js.kv import KV_PURGE as _KV_PURGE
 from nats.js.kv import KeyValue
 
+from humangr.engine.bus.jetstream import through_election
 from humangr.engine.errors import ConfigError, ReplicaMismatch, StateConflict, StateError
 
 from .base import Bucket, Entry, check_key, check_name
@@ -161,19 +162,19 @@ class KeyValueStateStore:
         )
         try:
             try:
-                kv = await self._js.create_key_value(config)
+                kv = await through_election(self._js.create_key_value, config)
             except nats.js.errors.BadRequestError as exc:
                 if exc.err_code != 10058:  # exists with another configuration: update it
                     raise
-                stream = await self._js.stream_info(f"KV_{full}")
+                stream = await through_election(self._js.stream_info, f"KV_{full}")
                 theirs = stream.config.num_replicas or 1
                 if self._replicas is not None and self._replicas != theirs:
                     if not self._update_replicas:
                         raise ReplicaMismatch(f"KV bucket {full}", theirs, self._replicas) from None
                     stream.config.num_replicas = self._replicas
                 stream.config.max_age = ttl
-                await self._js.update_stream(stream.config)
-                kv = await self._js.key_value(full)
+                await through_election(self._js.update_stream, stream.config)
+                kv = await through_election(self._js.key_value, full)
         except (nats.errors.Error, OSError) as exc:
             if isinstance(
                 exc, nats.js.errors.ServiceUnavailableError | nats.errors.NoRespondersError
