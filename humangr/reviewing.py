@@ -164,7 +164,7 @@ async def open_channel(args: argparse.Namespace) -> AsyncIterator[Channel]:
             finally:
                 await bus.close()
         return
-    from humangr.actors.runtime import run_engine
+    from humangr.actors.roles import run_engine
     from humangr.engine.signing import load_signing_key
     from humangr.engine.state import SqliteStateStore
 

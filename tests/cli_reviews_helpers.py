@@ -14,7 +14,7 @@ from typing import Any
 import anyio
 import pytest
 
-from humangr.actors.runtime import Engine, run_engine
+from humangr.actors.roles import Engine, run_engine
 from humangr.cli.main import main
 from humangr.contracts import ActionContext, Subjects
 from humangr.engine.bus.nats import NatsBus

@@ -14,7 +14,7 @@ from typing import Any
 import anyio
 import pytest
 
-from humangr.actors.runtime import Engine, run_engine
+from humangr.actors.roles import Engine, run_engine
 from humangr.contracts import (
     ActionContext,
     DeadLetter,

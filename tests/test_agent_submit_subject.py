@@ -13,7 +13,7 @@ from contextlib import asynccontextmanager
 import anyio
 import pytest
 
-from humangr.actors.runtime import Engine, run_engine
+from humangr.actors.roles import Engine, run_engine
 from humangr.contracts import (
     ActionContext,
     ActionSubmitted,

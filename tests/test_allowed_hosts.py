@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import humangr
-from humangr.actors.runtime import current_policy_version
+from humangr.actors.roles import current_policy_version
 from humangr.contracts import Outcome
 from humangr.engine.config import ReviewConfig
 from humangr.engine.config_file import load_review_config

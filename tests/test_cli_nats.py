@@ -13,7 +13,7 @@ import anyio
 import pytest
 from cli_helpers import command
 
-from humangr.actors.runtime import run_engine
+from humangr.actors.roles import run_engine
 from humangr.cli.common import load_actions
 from humangr.cli.main import main
 from humangr.contracts import Subjects

@@ -13,7 +13,7 @@ import anyio
 import pytest
 from cli_helpers import assert_error, environment, humangr
 
-from humangr.actors.runtime import run_engine
+from humangr.actors.roles import run_engine
 from humangr.contracts import (
     ActionContext,
     HumanLayerReport,

@@ -17,7 +17,7 @@ from cli_reviews_helpers import (
     pricing_action,
 )
 
-from humangr.actors.runtime import Engine
+from humangr.actors.roles import Engine
 from humangr.contracts import (
     HumanLayerReport,
     Outcome,

@@ -17,8 +17,8 @@ from typing import Any
 import anyio
 import pytest
 
-from humangr.actors.runtime import current_policy_version
-from humangr.actors.supervisor import SupervisorActor
+from humangr.actors.review.supervisor import SupervisorActor
+from humangr.actors.roles import current_policy_version
 from humangr.contracts import (
     ActionContext,
     LayerID,

@@ -10,7 +10,7 @@ import pytest
 from prometheus_client import CollectorRegistry, generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 
-from humangr.actors.runtime import run_engine
+from humangr.actors.roles import run_engine
 from humangr.contracts import ActionContext, LayerID, Outcome, Usage
 from humangr.engine.errors import ConfigError, LLMError
 from humangr.engine.llm import AnthropicLLM, LLMRequest, Message, ScriptedLLM

@@ -150,7 +150,7 @@ def test_wheel_holds_only_the_humangr_package(wheel: Path) -> None:
         "humangr/py.typed",
         "humangr/cli/main.py",
         "humangr/contracts/review.py",
-        "humangr/actors/supervisor.py",
+        "humangr/actors/review/supervisor.py",
         "humangr/agents/AGENT_PROTOCOL.md",
         "humangr/agents/layers/HL4.md.j2",
         "humangr/agents/dev/python/SYSTEM_PROMPT.md",

@@ -18,7 +18,7 @@ import anyio
 import msgspec
 import pytest
 
-from humangr.actors.runtime import review_actors, run_engine
+from humangr.actors.roles import review_actors, run_engine
 from humangr.contracts import ActionContext, DeadLetter, Outcome, Subjects, decode
 from humangr.engine.actor import Actor, ActorContext, SupervisionPolicy
 from humangr.engine.bus import Bus, MemoryBus, Subscription
@@ -38,8 +38,8 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "actions"
 
 def pipeline_actors(root: Path) -> list[Actor]:
     """The actors of ``humangr serve --role monitor`` and ``--role agents``."""
-    from humangr.actors.agent import serve_actors as agents
-    from humangr.actors.pipeline_supervisor import serve_actors as monitor
+    from humangr.actors.pipeline.agent import serve_actors as agents
+    from humangr.actors.pipeline.supervisor import serve_actors as monitor
 
     return [*monitor(root=root), *agents(llm=ScriptedLLM([]), root=root)]
 

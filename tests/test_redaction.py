@@ -17,7 +17,7 @@ import time
 
 import pytest
 
-from humangr.actors.runtime import run_engine
+from humangr.actors.roles import run_engine
 from humangr.contracts import ActionContext, DeadLetter, LayerID, encode
 from humangr.contracts.review import LayerVerdict
 from humangr.contracts.system import DEAD_LETTER_MAX_BYTES

@@ -14,9 +14,9 @@ import anyio
 import pytest
 from cli_reviews_helpers import REASON, pricing_action, script
 
-from humangr.actors.human_review import CLAIM_S
-from humangr.actors.runtime import run_engine
-from humangr.actors.supervisor import SupervisorActor
+from humangr.actors.review.human_review import CLAIM_S
+from humangr.actors.review.supervisor import SupervisorActor
+from humangr.actors.roles import run_engine
 from humangr.contracts import HumanLayerReport, LayerID, Outcome, ReviewResolution, Subjects
 from humangr.engine.actor import ActorSystem
 from humangr.engine.bus import Bus, Msg

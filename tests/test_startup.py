@@ -23,7 +23,7 @@ HEAVY = (
     "uvicorn",
     "jinja2",
     "prometheus_client",
-    "humangr.actors.runtime",
+    "humangr.actors.roles",
     "humangr.engine.llm.prompts",
     "humangr.engine.checks.registry",
     "humangr.actors",

@@ -15,7 +15,7 @@ import anyio
 import msgspec
 import pytest
 
-from humangr.actors.runtime import Engine, run_engine
+from humangr.actors.roles import Engine, run_engine
 from humangr.contracts import (
     ActionContext,
     DeadLetter,

@@ -459,7 +459,7 @@ def test_submit_refuses_a_bad_tool_call_before_connecting(
 async def test_submit_sends_a_tool_call_and_its_decision_names_the_argument(
     nats_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from humangr.actors.runtime import run_engine
+    from humangr.actors.roles import run_engine
     from humangr.engine.bus.nats import NatsBus
 
     headers = {"Authorization": f"token {TOKEN}"}

@@ -12,7 +12,7 @@ import anyio
 import pytest
 from cli_helpers import CLEAN_DIFF, ROOT, assert_error, command, environment, humangr
 
-from humangr.actors.runtime import run_engine
+from humangr.actors.roles import run_engine
 from humangr.cli.main import main
 from humangr.contracts import ActionContext, Outcome, encode
 from humangr.engine.bus.nats import NatsBus

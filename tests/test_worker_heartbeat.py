@@ -14,10 +14,10 @@ from contextlib import asynccontextmanager
 import anyio
 import pytest
 
-from humangr.actors.layer import LayerActor
-from humangr.actors.runtime import review_actors
-from humangr.actors.supervisor import SupervisorActor
-from humangr.actors.worker_roster import WorkerRoster
+from humangr.actors.review.layer import LayerActor
+from humangr.actors.review.supervisor import SupervisorActor
+from humangr.actors.review.worker_roster import WorkerRoster
+from humangr.actors.roles import review_actors
 from humangr.cli.serve import mode_lines
 from humangr.contracts import (
     ActionContext,

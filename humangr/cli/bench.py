@@ -21,7 +21,7 @@ import anyio
 import anyio.lowlevel
 from anyio.abc import Process
 
-from humangr.actors.runtime import run_engine
+from humangr.actors.roles import run_engine
 from humangr.contracts import ActionContext, Subjects
 from humangr.engine.actor import SupervisionPolicy
 from humangr.engine.bus import Bus, Headers, MemoryBus, Msg, Subscription

@@ -64,7 +64,7 @@ def _summary(times: list[float]) -> dict[str, Any]:
 async def _served(runs: int, nats_url: str | None, env: dict[str, str]) -> dict[str, Any]:
     from contextlib import AsyncExitStack
 
-    from humangr.actors.runtime import run_engine
+    from humangr.actors.roles import run_engine
     from humangr.contracts import Subjects
     from humangr.engine.bus.nats import NatsBus
 

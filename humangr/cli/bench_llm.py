@@ -17,7 +17,7 @@ from typing import Any
 
 from anyio import from_thread
 
-from humangr.actors.runtime import run_engine
+from humangr.actors.roles import run_engine
 from humangr.contracts import ActionContext, HumanLayerReport, Usage
 from humangr.engine.config import ReviewConfig
 from humangr.engine.errors import ConfigError

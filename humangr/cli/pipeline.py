@@ -9,8 +9,9 @@ from pathlib import Path
 
 import anyio
 
-from humangr.actors.pipeline_ledger import WorkLedger
-from humangr.actors.runtime import run_engine
+from humangr.actors.pipeline.ledger import WorkLedger
+from humangr.actors.pipeline.storage import ProjectStore
+from humangr.actors.roles import run_engine
 from humangr.cli.common import connect_nats, make_llm, projects_root
 from humangr.cli.inputs import read_text
 from humangr.cli.state import open_state
@@ -30,7 +31,6 @@ from humangr.engine.errors import ConfigError, ContractError, EngineError, Refus
 from humangr.engine.llm import LLMClient
 from humangr.engine.pipeline import ProjectState, next_step, render_status, render_task_state
 from humangr.engine.state import StateStore
-from humangr.engine.storage import ProjectStore
 
 __all__ = [
     "EXIT_CODES",
@@ -61,7 +61,7 @@ def _root(args: argparse.Namespace) -> Path:
 
 
 def _load(root: Path, project_id: str) -> tuple[ProjectStore, ProjectState | None]:
-    from humangr.actors.monitor import load_project
+    from humangr.actors.pipeline.monitor import load_project
 
     store = ProjectStore(root, project_id)
     return store, load_project(store)
@@ -78,9 +78,9 @@ def pipeline_actors(
     """One actor per agent (the circuit breakers in ``state``), the pipeline Supervisor (its
     orders and reviews in ``state``) and the Monitor of ``project_id`` alone — in that order,
     so that each listens before the one that sends to it starts."""
-    from humangr.actors.agent import agent_actors
-    from humangr.actors.monitor import MonitorActor
-    from humangr.actors.pipeline_supervisor import PipelineSupervisor
+    from humangr.actors.pipeline.agent import agent_actors
+    from humangr.actors.pipeline.monitor import MonitorActor
+    from humangr.actors.pipeline.supervisor import PipelineSupervisor
     from humangr.engine.enforcer import BreakerStore
 
     return [

@@ -15,7 +15,7 @@ from typing import Literal
 
 import anyio
 
-from humangr.actors.pipeline_ledger import WorkLedger
+from humangr.actors.pipeline.ledger import WorkLedger
 from humangr.cli.common import connect_nats, make_llm
 from humangr.contracts import (
     DEFAULT_PREFIX,
@@ -82,7 +82,7 @@ def _kick(command: PipelineCommand) -> Kick:
 
 
 def _in_process(args: argparse.Namespace, command: PipelineCommand) -> int:
-    from humangr.actors.monitor import MonitorActor
+    from humangr.actors.pipeline.monitor import MonitorActor
 
     root = _root(args)
     store, project = _load(root, command.project_id)

@@ -9,7 +9,7 @@ import sys
 
 import anyio
 
-from humangr.actors.runtime import run_engine
+from humangr.actors.roles import run_engine
 from humangr.cli.common import llm_description, load_actions, make_llm
 from humangr.cli.failure import UsageError
 from humangr.cli.inputs import STDIN

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 import anyio
 
-from humangr.actors.runtime import review_actors
+from humangr.actors.roles import review_actors
 from humangr.cli.common import (
     DEFAULT_ROOT,
     PROJECTS_ROOT_ENV,
@@ -61,8 +61,8 @@ __all__ = [
 log = logging.getLogger("humangr.serve")
 ROLES = ("supervisor", "layers", "agents", "monitor", "all")
 PIPELINE_ROLES = {
-    "agents": "humangr.actors.agent",
-    "monitor": "humangr.actors.pipeline_supervisor",
+    "agents": "humangr.actors.pipeline.agent",
+    "monitor": "humangr.actors.pipeline.supervisor",
 }
 """Roles served by the pipeline's actors, and the module that must provide them."""
 PIPELINE_HOOK = "serve_actors"

@@ -1,6 +1,6 @@
 """The agent's side of HUMANGR: ``connect`` (async), ``connect_sync``, ``review`` and ``guard``.
 
-Light on purpose: the embedded engine (``humangr.actors.runtime``) and nats-py are imported only
+Light on purpose: the embedded engine (``humangr.actors.roles``) and nats-py are imported only
 when a client needs them."""
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ from .human_route import HumanRoute, StatePoller, route_of
 from .options import ConnectOptions, Settings
 
 if TYPE_CHECKING:
-    from humangr.actors.runtime import Engine
+    from humangr.actors.roles import Engine
 
 __all__ = ["Client", "as_action", "connect"]
 
@@ -262,7 +262,7 @@ async def _running(settings: Settings) -> AsyncIterator[Client]:
             engine, poller = await _with_state(stack, settings, subjects, settings.state)
             bus, trusted = engine.bus, (engine.public_key,)
         elif settings.embedded:
-            from humangr.actors.runtime import run_engine
+            from humangr.actors.roles import run_engine
 
             engine = await stack.enter_async_context(
                 run_engine(llm=settings.llm, config=settings.config, subjects=subjects)
@@ -305,7 +305,7 @@ async def _with_state(
     """The embedded engine on the SQLite file of ``state=``, signing with this machine's key
     (the key ``humangr resolve --state`` signs with), and the poller that brings it the
     resolutions other processes write there."""
-    from humangr.actors.runtime import run_engine
+    from humangr.actors.roles import run_engine
     from humangr.engine.config import ReviewConfig
     from humangr.engine.signing import load_signing_key
     from humangr.engine.state import SqliteStateStore

@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Protocol
 
-from humangr.actors.runtime import Engine, fetch_report, run_engine, submit_and_wait
+from humangr.actors.roles import Engine, fetch_report, run_engine, submit_and_wait
 from humangr.contracts import DEFAULT_PREFIX, ActionContext, HumanLayerReport, Subjects
 from humangr.engine.bus import Bus
 from humangr.engine.config import ReviewConfig

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from humangr.actors.runtime import current_policy_version
+from humangr.actors.roles import current_policy_version
 from humangr.contracts import LayerID
 from humangr.engine.config import ReviewConfig
 from humangr.engine.review import LAYERS

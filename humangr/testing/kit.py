@@ -15,7 +15,7 @@ from typing import Any, Literal, TypeVar
 
 import anyio
 
-from humangr.actors.runtime import Engine, new_action_id, run_engine
+from humangr.actors.roles import Engine, new_action_id, run_engine
 from humangr.contracts import (
     DEFAULT_PREFIX,
     ActionContext,

@@ -487,7 +487,7 @@ HEAVY = (
     "detect_secrets",
     "mcp",
     "starlette",
-    "humangr.actors.runtime",
+    "humangr.actors.roles",
     "humangr.engine.checks.registry",
     "humangr.inbox",
 )

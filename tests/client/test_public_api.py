@@ -15,7 +15,7 @@ HEAVY = (
     "nats",
     "anthropic",
     "httpx",
-    "humangr.actors.runtime",
+    "humangr.actors.roles",
     "humangr.client",
     "humangr.engine.llm",
     "humangr.engine.checks",

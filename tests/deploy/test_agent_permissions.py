@@ -30,7 +30,7 @@ from deploy_helpers import (
 from test_nats_permissions import nothing_arrives, subscribed, wait_for_violation
 
 import humangr
-from humangr.actors.runtime import review_actors
+from humangr.actors.roles import review_actors
 from humangr.contracts import ActionContext, DeadLetter, ReportQuery, Subjects, decode, encode
 from humangr.engine.actor import ActorSystem
 from humangr.engine.bus import Bus

@@ -17,7 +17,7 @@ import pytest
 from deploy_helpers import connect_as
 from test_nats_permissions import subscribed, wait_for_violation
 
-from humangr.actors.runtime import review_actors
+from humangr.actors.roles import review_actors
 from humangr.contracts import (
     ActionContext,
     Decision,

@@ -11,7 +11,7 @@ import anyio
 import pytest
 from deploy_helpers import ROOT, Spec, connect_as, fetch, parse_exposition, serving, total
 
-from humangr.actors.runtime import submit_and_wait
+from humangr.actors.roles import submit_and_wait
 from humangr.contracts import ActionContext, HumanLayerReport, LayerID, Outcome, Subjects, VetoLevel
 from humangr.standins.nats_server import NatsServer
 

@@ -18,7 +18,7 @@ import anyio
 import pytest
 from deploy_helpers import DEPLOY, ROOT, Spec, fetch, serving
 
-from humangr.actors.runtime import submit_and_wait
+from humangr.actors.roles import submit_and_wait
 from humangr.contracts import ActionContext, Outcome, Subjects
 from humangr.engine.bus.nats import NatsBus
 from humangr.standins.nats_server import free_port

@@ -22,13 +22,13 @@ def test_a_pipeline_role_this_build_lacks_is_refused_clearly() -> None:
     with pytest.raises(ConfigError, match=r"role 'agents' is not available yet.*no_such_module"):
         resolve_roles("agents", MISSING)
     with pytest.raises(ConfigError, match=r"role 'monitor' is not available yet.*serve_actors"):
-        resolve_roles("monitor", {"monitor": "humangr.actors.layer"})
+        resolve_roles("monitor", {"monitor": "humangr.actors.review.layer"})
 
 
 def test_all_is_the_review_plus_the_pipeline_roles_that_exist() -> None:
     assert resolve_roles("all", MISSING) == (("supervisor", "layers"), {})
     roles, factories = resolve_roles(
-        "all", {**MISSING, "monitor": "humangr.actors.pipeline_supervisor"}
+        "all", {**MISSING, "monitor": "humangr.actors.pipeline.supervisor"}
     )
     assert roles == ("supervisor", "layers", "monitor")
     assert set(factories) == {"monitor"}

@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from humangr.actors.runtime import Engine, run_engine
+from humangr.actors.roles import Engine, run_engine
 from humangr.contracts import ActionContext, Subjects
 from humangr.engine.actor import SupervisionPolicy
 from humangr.engine.bus import Bus

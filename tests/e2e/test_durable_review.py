@@ -13,7 +13,7 @@ import pytest
 from e2e_helpers import CLEAN, diff_action
 from flaky_bus import FlakyBus
 
-from humangr.actors.runtime import Engine, run_engine
+from humangr.actors.roles import Engine, run_engine
 from humangr.contracts import (
     ActionContext,
     ActionSubmitted,
@@ -278,7 +278,7 @@ async def test_a_decision_out_but_not_recorded_is_not_sent_again_on_jetstream(
     one finds it in the EVENTS stream and publishes nothing (a core subscriber sees one)."""
     import uuid
 
-    from humangr.actors.decision_outbox import decision_msg_id
+    from humangr.actors.review.outbox import decision_msg_id
     from humangr.engine.bus.jetstream import JetStreamConfig, stream_names
     from humangr.engine.bus.nats import NatsBus
     from humangr.engine.state.reviews import DecisionRecord, ReviewState

@@ -13,7 +13,7 @@ import pytest
 from e2e_helpers import CLEAN, STAND_IN_WORKER, diff_action, engine_on, swallowed_action
 from flaky_bus import FlakyBus
 
-from humangr.actors.runtime import Engine, run_engine, submit_and_wait
+from humangr.actors.roles import Engine, run_engine, submit_and_wait
 from humangr.contracts import (
     ActionContext,
     ActionSubmitted,
@@ -392,7 +392,7 @@ async def test_an_unsafe_policy_is_named_in_every_report() -> None:
 async def test_a_decision_whose_publish_keeps_failing_is_redelivered_and_published_once(
     nats_url: str,
 ) -> None:
-    from humangr.actors.supervisor import PUBLISH_ATTEMPTS
+    from humangr.actors.review.supervisor import PUBLISH_ATTEMPTS
     from humangr.engine.bus.jetstream import JetStreamConfig, stream_names
     from humangr.engine.bus.nats import NatsBus
 

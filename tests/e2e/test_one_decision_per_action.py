@@ -17,7 +17,7 @@ import pytest
 from e2e_helpers import CLEAN, diff_action
 from test_durable_review import DEPLOYMENT_KEY, engine
 
-from humangr.actors.runtime import run_engine
+from humangr.actors.roles import run_engine
 from humangr.contracts import (
     ActionSubmitted,
     DeadLetter,

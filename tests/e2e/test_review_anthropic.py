@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from humangr.actors.runtime import run_engine
+from humangr.actors.roles import run_engine
 from humangr.contracts import ActionContext, LayerID, Outcome, Usage, VetoLevel
 from humangr.engine.config import ReviewConfig
 from humangr.engine.llm import AnthropicLLM

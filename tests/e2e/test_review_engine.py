@@ -8,7 +8,7 @@ import anyio
 import pytest
 from e2e_helpers import CLEAN, diff_action, engine_on
 
-from humangr.actors.runtime import Engine
+from humangr.actors.roles import Engine
 from humangr.contracts import (
     ActionContext,
     DeadLetter,

@@ -8,7 +8,7 @@ from contextlib import AbstractAsyncContextManager
 import pytest
 from e2e_helpers import CLEAN, diff_action, engine_on, swallowed_action
 
-from humangr.actors.runtime import Engine
+from humangr.actors.roles import Engine
 from humangr.contracts import LayerID, LayerTask, Outcome
 from humangr.engine.bus import Bus
 from humangr.engine.llm import ScriptedLLM

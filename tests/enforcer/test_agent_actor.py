@@ -10,7 +10,7 @@ import anyio
 import pytest
 from enforcer_helpers import envelope, fake_assets, good
 
-from humangr.actors.agent import AgentActor, agent_actors, serve_actors
+from humangr.actors.pipeline.agent import AgentActor, agent_actors, serve_actors
 from humangr.contracts import (
     AgentName,
     AgentResult,

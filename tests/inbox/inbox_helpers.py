@@ -14,7 +14,7 @@ import anyio
 import httpx2 as httpx
 from cli_reviews_helpers import FINDINGS, pricing_action, script
 
-from humangr.actors.runtime import Engine, run_engine
+from humangr.actors.roles import Engine, run_engine
 from humangr.contracts import ActionContext, HumanLayerReport, Outcome, Subjects
 from humangr.engine.bus import Bus
 from humangr.engine.config import ReviewConfig

@@ -17,7 +17,7 @@ import pytest
 from gateway_helpers import gateway_session, received_tools, text
 from mcp_helpers import ROOT, humangr_command
 
-from humangr.actors.runtime import Engine, run_engine
+from humangr.actors.roles import Engine, run_engine
 from humangr.contracts import Subjects
 from humangr.engine.bus.nats import NatsBus
 from humangr.engine.config import ReviewConfig

@@ -10,7 +10,7 @@ import anyio
 import pytest
 from mcp_helpers import EVAL_DIFF, TIMEOUT, data, mcp_session, resource_json
 
-from humangr.actors.runtime import run_engine
+from humangr.actors.roles import run_engine
 from humangr.contracts import Subjects
 from humangr.engine.actor import SupervisionPolicy
 from humangr.engine.bus.nats import NatsBus

@@ -17,11 +17,11 @@ from typing import Any
 import anyio
 from pipeline_run import REPO, SPEC
 
-from humangr.actors.pipeline_ledger import OrderRecord, WorkLedger
+from humangr.actors.pipeline.ledger import OrderRecord, WorkLedger
+from humangr.actors.pipeline.storage import ProjectStore
 from humangr.contracts import AgentRunRecord, decode
 from humangr.engine.pipeline import ProjectState, decode_state
 from humangr.engine.state import SqliteStateStore
-from humangr.engine.storage import ProjectStore
 
 PROJECT = "demo"
 SLOW_MS = 60_000

@@ -15,10 +15,10 @@ from typing import Any
 
 import anyio
 
-from humangr.actors.agent import agent_actors
-from humangr.actors.monitor import MonitorActor
-from humangr.actors.pipeline_supervisor import PipelineSupervisor
-from humangr.actors.runtime import Engine, run_engine
+from humangr.actors.pipeline.agent import agent_actors
+from humangr.actors.pipeline.monitor import MonitorActor
+from humangr.actors.pipeline.supervisor import PipelineSupervisor
+from humangr.actors.roles import Engine, run_engine
 from humangr.contracts import (
     Handoff,
     HumanLayerReport,

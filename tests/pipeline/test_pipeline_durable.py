@@ -15,10 +15,11 @@ import msgspec
 import pytest
 from pipeline_run import POLICY, SPEC, script_lines, scripted, subjects
 
-from humangr.actors.agent import agent_actors
-from humangr.actors.pipeline_ledger import WorkLedger
-from humangr.actors.pipeline_supervisor import PipelineSupervisor
-from humangr.actors.runtime import run_engine
+from humangr.actors.pipeline.agent import agent_actors
+from humangr.actors.pipeline.ledger import WorkLedger
+from humangr.actors.pipeline.storage import ProjectStore
+from humangr.actors.pipeline.supervisor import PipelineSupervisor
+from humangr.actors.roles import run_engine
 from humangr.contracts import (
     ActionSubmitted,
     AgentName,
@@ -43,7 +44,6 @@ from humangr.engine.enforcer import BreakerStore
 from humangr.engine.llm import ScriptedLLM
 from humangr.engine.pipeline import ProjectState, encode_state
 from humangr.engine.state import MemoryStateStore, StateStore
-from humangr.engine.storage import ProjectStore
 
 pytestmark = pytest.mark.anyio
 T = TypeVar("T")

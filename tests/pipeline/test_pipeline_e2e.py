@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 from pipeline_run import follow, pipeline_engine, script_lines, scripted, start_of, subjects
 
+from humangr.actors.pipeline.audit import AuditLog
+from humangr.actors.pipeline.storage import ProjectStore
 from humangr.contracts import AgentName, Limits, Outcome, ResponseStatus, TaskStatus
-from humangr.engine.audit import AuditLog
 from humangr.engine.bus import Bus
 from humangr.engine.llm import ScriptedLLM
-from humangr.engine.storage import ProjectStore
 
 pytestmark = pytest.mark.anyio
 

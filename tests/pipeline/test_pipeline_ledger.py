@@ -6,7 +6,7 @@ import anyio
 import msgspec
 import pytest
 
-from humangr.actors.pipeline_ledger import ORDERS_BUCKET, OrderRecord, WorkLedger
+from humangr.actors.pipeline.ledger import ORDERS_BUCKET, OrderRecord, WorkLedger
 from humangr.contracts import AgentName, WorkOrder
 from humangr.engine.errors import StateError
 from humangr.engine.state import StateStore

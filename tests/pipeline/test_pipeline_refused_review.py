@@ -23,7 +23,8 @@ from test_pipeline_durable import (
     written,
 )
 
-from humangr.actors.runtime import run_engine
+from humangr.actors.pipeline.storage import ProjectStore
+from humangr.actors.roles import run_engine
 from humangr.contracts import (
     ActionSubmitted,
     AgentName,
@@ -35,7 +36,6 @@ from humangr.contracts import (
 from humangr.engine.bus import Bus
 from humangr.engine.config import ReviewConfig
 from humangr.engine.state import MemoryStateStore
-from humangr.engine.storage import ProjectStore
 
 pytestmark = pytest.mark.anyio
 PROMPTLY_S = 8.0

@@ -12,7 +12,8 @@ from msgspec.structs import replace
 from pipeline_helpers import reply, started
 from pipeline_run import POLICY, subjects
 
-from humangr.actors.monitor import MonitorActor
+from humangr.actors.pipeline.monitor import MonitorActor
+from humangr.actors.pipeline.storage import ProjectStore
 from humangr.contracts import (
     DeadLetter,
     Limits,
@@ -33,7 +34,6 @@ from humangr.engine.pipeline import (
     render_status,
     render_task_state,
 )
-from humangr.engine.storage import ProjectStore
 
 pytestmark = pytest.mark.anyio
 

@@ -22,13 +22,13 @@ from pipeline_run import (
     subjects,
 )
 
-from humangr.actors.monitor import MonitorActor
+from humangr.actors.pipeline.monitor import MonitorActor
+from humangr.actors.pipeline.storage import ProjectStore
 from humangr.contracts import AgentName, Handoff, decode
 from humangr.engine.actor import ActorSystem
 from humangr.engine.bus import Bus
 from humangr.engine.llm import LLMReply, LLMRequest, ScriptedLLM
 from humangr.engine.pipeline import decode_state
-from humangr.engine.storage import ProjectStore
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -199,7 +199,7 @@ def test_the_cli_exits_1_when_the_project_blocks(tmp_path: Path) -> None:
 
 
 def test_serve_role_monitor_runs_the_monitor_and_the_pipeline_supervisor(tmp_path: Path) -> None:
-    from humangr.actors.pipeline_supervisor import PipelineSupervisor, serve_actors
+    from humangr.actors.pipeline.supervisor import PipelineSupervisor, serve_actors
 
     actors = serve_actors(llm=None, root=tmp_path)
     assert [type(a) for a in actors] == [PipelineSupervisor, MonitorActor]

@@ -16,8 +16,9 @@ import anyio
 import pytest
 from pipeline_run import POLICY, SCRIPT, SPEC, follow, start_of, subjects
 
-from humangr.actors.monitor import MonitorActor, load_project
-from humangr.actors.pipeline_supervisor import PipelineSupervisor
+from humangr.actors.pipeline.monitor import MonitorActor, load_project
+from humangr.actors.pipeline.storage import ProjectStore
+from humangr.actors.pipeline.supervisor import PipelineSupervisor
 from humangr.cli.failure import EXIT_ERROR
 from humangr.cli.main import main
 from humangr.contracts import (
@@ -35,7 +36,6 @@ from humangr.engine.actor import ActorSystem
 from humangr.engine.bus import Bus
 from humangr.engine.errors import PathPolicyError, StateFileError
 from humangr.engine.pipeline import TASK_STATE_PATH, encode_state, start_project
-from humangr.engine.storage import ProjectStore
 
 Damage = Callable[[Path, Path], None]
 REPO = Path(__file__).resolve().parents[2]

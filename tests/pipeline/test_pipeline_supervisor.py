@@ -10,6 +10,7 @@ import msgspec
 import pytest
 from pipeline_run import POLICY, script_lines, scripted, subjects, worker_actors
 
+from humangr.actors.pipeline.storage import ProjectStore
 from humangr.contracts import (
     ActionSubmitted,
     AgentName,
@@ -29,7 +30,6 @@ from humangr.contracts import (
 )
 from humangr.engine.actor import ActorSystem
 from humangr.engine.bus import Bus, Subscription
-from humangr.engine.storage import ProjectStore
 
 pytestmark = pytest.mark.anyio
 

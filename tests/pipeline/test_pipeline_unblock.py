@@ -21,6 +21,7 @@ from pipeline_run import (
     subjects,
 )
 
+from humangr.actors.pipeline.storage import ProjectStore
 from humangr.contracts import (
     DeadLetter,
     Limits,
@@ -33,7 +34,6 @@ from humangr.contracts import (
 from humangr.engine.bus import Bus
 from humangr.engine.llm import ScriptedLLM
 from humangr.engine.pipeline import decode_state
-from humangr.engine.storage import ProjectStore
 
 pytestmark = pytest.mark.anyio
 

@@ -20,12 +20,12 @@ from pipeline_run import (
     write_script,
 )
 
+from humangr.actors.pipeline.storage import ProjectStore
 from humangr.cli.main import main
 from humangr.contracts import PipelineStatus, Subjects, decode
 from humangr.engine.bus import Bus
 from humangr.engine.bus.nats import NatsBus
 from humangr.engine.pipeline import decode_state
-from humangr.engine.storage import ProjectStore
 
 WHY = "The QA report is precise; one more attempt is worth it."
 

@@ -11,7 +11,8 @@ import msgspec
 import pytest
 from pipeline_run import POLICY, script_lines, subjects
 
-from humangr.actors.pipeline_supervisor import PipelineSupervisor
+from humangr.actors.pipeline.storage import ProjectStore
+from humangr.actors.pipeline.supervisor import PipelineSupervisor
 from humangr.contracts import (
     AgentName,
     AgentResult,
@@ -26,7 +27,6 @@ from humangr.contracts import (
 )
 from humangr.engine.actor import ActorSystem
 from humangr.engine.bus import Bus
-from humangr.engine.storage import ProjectStore
 
 pytestmark = pytest.mark.anyio
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from humangr import agents
+from humangr.actors.pipeline.storage import check_path
 from humangr.agents import (
     AGENT_PROTOCOL_PATH,
     ASSETS_DIR,
@@ -24,7 +25,6 @@ from humangr.agents import (
 from humangr.contracts import AgentName, MessageEnvelope, ResponseEnvelope, ResponseStatus
 from humangr.contracts.codec import decode
 from humangr.engine.errors import ConfigError
-from humangr.engine.storage import check_path
 
 EXPECTED = {
     "cto": ("generic",),

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from humangr.actors.pipeline.audit import AUDIT_DIR, AuditLog, audit_path
+from humangr.actors.pipeline.storage import ProjectStore
 from humangr.contracts import AgentName, AgentRunRecord, ResponseStatus, Usage
-from humangr.engine.audit import AUDIT_DIR, AuditLog, audit_path
 from humangr.engine.errors import ContractError, PathPolicyError
-from humangr.engine.storage import ProjectStore
 
 DAY = datetime(2025, 3, 14, 9, 30, tzinfo=UTC)
 

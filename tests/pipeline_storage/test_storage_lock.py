@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from humangr.actors.pipeline.storage import LOCK_NAME, ProjectStore
 from humangr.engine.errors import PathPolicyError
-from humangr.engine.storage import LOCK_NAME, ProjectStore
 
 INCREMENTS = 40
 
@@ -41,7 +41,7 @@ def increment(store: ProjectStore, times: int) -> None:
 
 CHILD = """
 import sys
-from humangr.engine.storage import ProjectStore
+from humangr.actors.pipeline.storage import ProjectStore
 store = ProjectStore(sys.argv[1], "demo")
 if sys.argv[2] == "hold":
     with store.lock():

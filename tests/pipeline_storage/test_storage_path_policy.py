@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-from humangr.contracts import AgentName
-from humangr.engine.errors import GateError, PathPolicyError
-from humangr.engine.path_policy import WRITE_SETS, write_problem, write_set
-from humangr.engine.storage import (
+from humangr.actors.pipeline.storage import (
     MAX_PATH_CHARS,
     MAX_SEGMENT_BYTES,
     check_path,
     validate_project_id,
 )
+from humangr.contracts import AgentName
+from humangr.engine.errors import GateError, PathPolicyError
+from humangr.engine.path_policy import WRITE_SETS, write_problem, write_set
 
 ACCEPTED = [
     "docs/spec/PRODUCT_SPEC.md",

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from humangr.actors.pipeline.storage import LOCK_NAME, TEMP_SUFFIX, ProjectStore
 from humangr.contracts import Artifact
 from humangr.engine.errors import PathPolicyError
-from humangr.engine.storage import LOCK_NAME, TEMP_SUFFIX, ProjectStore
 
 
 @pytest.fixture
@@ -362,7 +362,7 @@ class TestAtomicWrite:
         child = run_child(
             """
             import resource, signal, sys
-            from humangr.engine.storage import ProjectStore
+            from humangr.actors.pipeline.storage import ProjectStore
             store = ProjectStore(sys.argv[1], "demo")
             signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
             resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
@@ -434,7 +434,7 @@ class TestWriteMany:
             """
             import resource, signal, sys
             from humangr.contracts import Artifact
-            from humangr.engine.storage import ProjectStore
+            from humangr.actors.pipeline.storage import ProjectStore
             store = ProjectStore(sys.argv[1], "demo")
             signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
             resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))

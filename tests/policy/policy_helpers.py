@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
 
-from humangr.actors.runtime import Engine, run_engine
+from humangr.actors.roles import Engine, run_engine
 from humangr.contracts import ActionContext, LayerTask, Subjects, ToolCall, ToolKind
 from humangr.engine.actor import SupervisionPolicy
 from humangr.engine.bus import Bus

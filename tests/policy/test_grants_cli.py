@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from policy_helpers import bash, policy
 
-from humangr.actors.runtime import run_engine
+from humangr.actors.roles import run_engine
 from humangr.contracts import Decision, Grant, Outcome, decode
 from humangr.engine.config import ReviewConfig
 from humangr.engine.errors import ConfigError

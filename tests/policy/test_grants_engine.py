@@ -15,7 +15,7 @@ import msgspec
 import pytest
 from policy_helpers import bash, call, policy, tasks_of
 
-from humangr.actors.runtime import Engine, run_engine
+from humangr.actors.roles import Engine, run_engine
 from humangr.contracts import ActionContext, Grant, Outcome, Subjects
 from humangr.contracts.types import utc_now
 from humangr.engine.actor import SupervisionPolicy

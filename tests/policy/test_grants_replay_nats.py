@@ -18,7 +18,7 @@ import pytest
 from policy_helpers import bash, policy
 from test_policy_replay import CLEAN, COMMANDS, NEW, OLD
 
-from humangr.actors.runtime import Engine, run_engine
+from humangr.actors.roles import Engine, run_engine
 from humangr.contracts import Grant, Outcome, ReviewResolution, Subjects, decode, encode
 from humangr.engine.bus.nats import NatsBus
 from humangr.engine.config import ReviewConfig

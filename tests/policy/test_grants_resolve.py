@@ -15,8 +15,8 @@ import msgspec
 import pytest
 from policy_helpers import bash, call, policy
 
-from humangr.actors.grant_gate import grant_id_of
-from humangr.actors.runtime import Engine, run_engine
+from humangr.actors.review.grant_gate import grant_id_of
+from humangr.actors.roles import Engine, run_engine
 from humangr.contracts import (
     MAX_GRANT_S,
     ActionContext,

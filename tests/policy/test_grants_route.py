@@ -14,7 +14,7 @@ import anyio
 import pytest
 from policy_helpers import bash, policy
 
-from humangr.actors.runtime import Engine, run_engine
+from humangr.actors.roles import Engine, run_engine
 from humangr.contracts import DeadLetter, Grant, Outcome, ReviewResolution, Subjects, decode, encode
 from humangr.contracts.grants import MAX_GRANT_PAGE, GrantListing, GrantQuery
 from humangr.contracts.types import utc_now

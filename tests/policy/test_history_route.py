@@ -14,7 +14,7 @@ import msgspec
 import pytest
 from policy_helpers import bash, policy
 
-from humangr.actors.runtime import Engine, run_engine
+from humangr.actors.roles import Engine, run_engine
 from humangr.contracts import Outcome, Subjects
 from humangr.contracts.history import HistoryPage, HistoryQuery
 from humangr.contracts.types import utc_now

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from policy_helpers import bash
 
-from humangr.actors.runtime import run_engine
+from humangr.actors.roles import run_engine
 from humangr.cli.main import main
 from humangr.contracts import Outcome, Subjects
 from humangr.engine.config import ReviewConfig

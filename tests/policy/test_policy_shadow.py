@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from policy_helpers import bash, policy
 
-from humangr.actors.runtime import Engine, run_engine
+from humangr.actors.roles import Engine, run_engine
 from humangr.cli.main import build_parser
 from humangr.cli.serve import serve_config
 from humangr.contracts import Outcome, Subjects

@@ -18,7 +18,7 @@ import anyio
 import pytest
 from mcp import Client
 
-from humangr.actors.runtime import review_actors
+from humangr.actors.roles import review_actors
 from humangr.cli.inputs import InputError, load_actions
 from humangr.contracts import (
     ActionContext,

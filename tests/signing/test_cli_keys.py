@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).parent.parent))
 from cli_helpers import CLEAN_DIFF, assert_error, environment, humangr
 from test_signing import decision
 
-from humangr.actors.runtime import run_engine
+from humangr.actors.roles import run_engine
 from humangr.cli.main import main
 from humangr.contracts import HumanLayerReport, Outcome, Subjects, decode, encode
 from humangr.engine.bus.nats import NatsBus

@@ -17,7 +17,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent.parent / "e2e"))
 from e2e_helpers import CLEAN, diff_action, swallowed_action
 
-from humangr.actors.runtime import Engine, run_engine
+from humangr.actors.roles import Engine, run_engine
 from humangr.contracts import (
     ActionContext,
     DeadLetter,

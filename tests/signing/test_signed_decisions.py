@@ -12,7 +12,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent.parent / "e2e"))
 from test_durable_review import decisions_on, engine, needs_review_action, resolution
 
-from humangr.actors.runtime import run_engine
+from humangr.actors.roles import run_engine
 from humangr.contracts import (
     ActionContext,
     ActionSubmitted,

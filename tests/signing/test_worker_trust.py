@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).parent.parent / "deploy"))
 from cli_helpers import environment, humangr
 from deploy_helpers import Spec, serving
 
-from humangr.actors.runtime import submit_and_wait
+from humangr.actors.roles import submit_and_wait
 from humangr.cli.serve import has_credentials
 from humangr.contracts import ActionContext, DeadLetter, Outcome, Subjects, decode
 from humangr.engine.bus.nats import NatsBus

@@ -14,6 +14,7 @@ from typing import Any
 
 import anyio
 
+from humangr.actors.pipeline.storage import ProjectStore, resolve_root, validate_project_id
 from humangr.contracts import (
     Artifact,
     Handoff,
@@ -41,9 +42,8 @@ from humangr.engine.pipeline import (
     render_task_state,
     start_project,
 )
-from humangr.engine.storage import ProjectStore, resolve_root, validate_project_id
 
-from .pipeline_files import STATE_REMEDY, load_project
+from .files import STATE_REMEDY, load_project
 
 __all__ = ["STATE_REMEDY", "MonitorActor", "load_project"]
 

@@ -19,7 +19,8 @@ from typing import Any, Protocol
 import anyio
 import msgspec
 
-from humangr.actors.pipeline_ledger import Held, ReviewRecord, WorkLedger
+from humangr.actors.pipeline.ledger import Held, ReviewRecord, WorkLedger
+from humangr.actors.pipeline.storage import ProjectStore
 from humangr.contracts import (
     ActionContext,
     ActionSubmitted,
@@ -42,9 +43,8 @@ from humangr.engine.bus import Msg
 from humangr.engine.errors import BusError, ContractError
 from humangr.engine.pipeline.context import review_diff, review_findings
 from humangr.engine.review import action_hash
-from humangr.engine.storage import ProjectStore
 
-from .pipeline_files import current
+from .files import current
 
 
 class Settling(Protocol):

@@ -13,7 +13,9 @@ from typing import Any
 import anyio
 import msgspec
 
-from humangr.actors.pipeline_ledger import Held, OrderRecord, WorkLedger
+from humangr.actors.pipeline.audit import AuditLog
+from humangr.actors.pipeline.ledger import Held, OrderRecord, WorkLedger
+from humangr.actors.pipeline.storage import ProjectStore, resolve_root
 from humangr.contracts import (
     AgentName,
     AgentResult,
@@ -26,7 +28,6 @@ from humangr.contracts import (
     WorkOrder,
 )
 from humangr.engine.actor import Actor, ActorContext, Route
-from humangr.engine.audit import AuditLog
 from humangr.engine.bus import Msg
 from humangr.engine.enforcer.gates import check_reply
 from humangr.engine.errors import (
@@ -47,11 +48,10 @@ from humangr.engine.pipeline.context import (
     handoff_target,
 )
 from humangr.engine.state import MemoryStateStore, StateStore
-from humangr.engine.storage import ProjectStore, resolve_root
 
+from .files import envelope_for, mismatch, order_is_live, refused, write_if_live
 from .monitor import MonitorActor
-from .pipeline_files import envelope_for, mismatch, order_is_live, refused, write_if_live
-from .pipeline_review import DevReviews
+from .review import DevReviews
 
 __all__ = ["WRITE_RETRIES", "PipelineSupervisor", "serve_actors"]
 

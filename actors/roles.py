@@ -76,7 +76,7 @@ def layer_actors(
 ) -> list[Actor]:
     """One ``LayerActor`` per configured layer. They sign their reports with ``worker_key``
     (a worker process's key), or each with a fresh key of its own when it is ``None``."""
-    from humangr.actors.layer import LayerActor
+    from humangr.actors.review.layer import LayerActor
 
     return [
         LayerActor(
@@ -88,7 +88,7 @@ def layer_actors(
 
 def worker_keys(actors: Sequence[Actor]) -> tuple[str, ...]:
     """The public keys the layer actors among ``actors`` sign their reports with."""
-    from humangr.actors.layer import LayerActor
+    from humangr.actors.review.layer import LayerActor
 
     keys = (actor.public_key for actor in actors if isinstance(actor, LayerActor))
     return tuple(dict.fromkeys(keys))
@@ -116,7 +116,7 @@ def review_actors(
     decisions (a new key when ``None``). The Supervisor accepts layer reports signed by the
     ``trusted_workers`` keys and by the layer actors made here (signing with ``worker_key``,
     or each with a fresh key); any other report is dead-lettered."""
-    from humangr.actors.supervisor import SupervisorActor
+    from humangr.actors.review.supervisor import SupervisorActor
 
     actors: list[Actor] = []
     layers = layer_actors(config, llm, worker_key=worker_key) if "layers" in roles else []

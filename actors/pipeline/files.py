@@ -9,11 +9,11 @@ from collections.abc import Sequence
 
 import msgspec
 
+from humangr.actors.pipeline.storage import ProjectStore
 from humangr.contracts import AgentResult, Artifact, MessageEnvelope, WorkOrder
 from humangr.engine.errors import PathPolicyError, StateFileError
 from humangr.engine.pipeline import TASK_STATE_PATH, ProjectState, decode_state
 from humangr.engine.pipeline.context import RESERVED_PREFIX, build_envelope, relevant_paths
-from humangr.engine.storage import ProjectStore
 
 __all__ = [
     "RESERVED_PREFIX",

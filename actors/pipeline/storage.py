@@ -27,19 +27,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from humangr.contracts import Artifact
-from humangr.engine.errors import PathPolicyError
-from humangr.engine.path_policy import (
-    ALLOWED_TOPS,
-    LOCK_NAME,
-    MAX_PATH_CHARS,
-    MAX_SEGMENT_BYTES,
-    TEMP_SUFFIX,
-    check_path,
-    check_prefix,
-    validate_project_id,
-)
-from humangr.engine.storage_fs import (
+from humangr.actors.pipeline.storage_fs import (
     DIR_FLAGS,
     FILE_FLAGS,
     LINK_ERRNOS,
@@ -52,6 +40,18 @@ from humangr.engine.storage_fs import (
     resolve_root,
     stage,
     walk_files,
+)
+from humangr.contracts import Artifact
+from humangr.engine.errors import PathPolicyError
+from humangr.engine.path_policy import (
+    ALLOWED_TOPS,
+    LOCK_NAME,
+    MAX_PATH_CHARS,
+    MAX_SEGMENT_BYTES,
+    TEMP_SUFFIX,
+    check_path,
+    check_prefix,
+    validate_project_id,
 )
 
 __all__ = [

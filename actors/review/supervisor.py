@@ -74,10 +74,10 @@ from humangr.engine.state import MemoryStateStore, StateStore
 from humangr.engine.state.records import DamagedEntry
 from humangr.engine.state.reviews import InflightRecord, ReviewState, Stored
 
-from .decision_outbox import PUBLISH_ATTEMPTS, DecisionOutbox
 from .grant_desk import GrantDesk
 from .grant_gate import GrantGate
 from .human_review import HumanReviews
+from .outbox import PUBLISH_ATTEMPTS, DecisionOutbox
 from .worker_roster import WorkerRoster, describe_layers
 
 __all__ = ["PUBLISH_ATTEMPTS", "SupervisorActor"]

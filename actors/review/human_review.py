@@ -33,8 +33,8 @@ from humangr.engine.errors import BusClosedError, BusError, MessageRefused, Stat
 from humangr.engine.state.grants import GrantBook
 from humangr.engine.state.reviews import PendingRecord, ReviewState, Stored, final_key
 
-from .decision_outbox import DecisionOutbox
 from .grant_gate import create_grant, grant_problem
+from .outbox import DecisionOutbox
 
 __all__ = ["HumanReviews", "summary_of"]
 
