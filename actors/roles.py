@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
@@ -18,7 +18,7 @@ from humangr.contracts import (
 from humangr.engine.actor import Actor, ActorSystem, SupervisionPolicy
 from humangr.engine.bus import Bus, MemoryBus
 from humangr.engine.config import ReviewConfig
-from humangr.engine.decisions import DecisionWaiters
+from humangr.engine.decisions import DecisionWaiters, LocalDecisions
 from humangr.engine.llm import LLMClient, prompts_digest
 from humangr.engine.metrics import Metrics
 from humangr.engine.review import policy_version
@@ -105,6 +105,7 @@ def review_actors(
     signing_key: SigningKey | None = None,
     trusted_workers: Sequence[str] = (),
     worker_key: SigningKey | None = None,
+    on_decision: Callable[[HumanLayerReport], None] | None = None,
 ) -> list[Actor]:
     """The actors of the review: the Supervisor and one actor per configured layer.
 
@@ -115,7 +116,8 @@ def review_actors(
     the bus redelivers unfinished work, as JetStream does). ``signing_key`` signs the
     decisions (a new key when ``None``). The Supervisor accepts layer reports signed by the
     ``trusted_workers`` keys and by the layer actors made here (signing with ``worker_key``,
-    or each with a fresh key); any other report is dead-lettered."""
+    or each with a fresh key); any other report is dead-lettered. ``on_decision`` is told of
+    each decision the Supervisor signs and records, as the object signed (``LocalDecisions``)."""
     from humangr.actors.review.supervisor import SupervisorActor
 
     actors: list[Actor] = []
@@ -139,6 +141,7 @@ def review_actors(
                 resume_inflight=resume_inflight,
                 signing_key=signing_key,
                 trusted_workers=(*trusted_workers, *worker_keys(layers)),
+                on_decision=on_decision,
             )
         )
     actors.extend(layers)
@@ -156,6 +159,8 @@ class Engine:
     public_key: str = ""
     """The public key the Supervisor signs decisions with (``humangr verify --key``)."""
     waiters: DecisionWaiters = field(default_factory=DecisionWaiters)
+    local: LocalDecisions = field(default_factory=LocalDecisions)
+    """The decisions this engine's Supervisor signs, handed over in process (``listen``)."""
 
     @property
     def subjects(self) -> Subjects:
@@ -227,6 +232,7 @@ async def run_engine(
         )
         durable = getattr(the_bus, "jetstream", None) is not None
         key = signing_key or SigningKey.generate()
+        local = LocalDecisions()
         actors = review_actors(
             config,
             llm,
@@ -236,6 +242,7 @@ async def run_engine(
             signing_key=key,
             trusted_workers=trusted_workers,
             worker_key=worker_key,
+            on_decision=local,
         )
         system.add(*actors, *extra_actors)
         engine = Engine(
@@ -245,7 +252,9 @@ async def run_engine(
             llm,
             public_key=key.public_key,
             waiters=DecisionWaiters(trusted=(key.public_key,) if "supervisor" in roles else ()),
+            local=local,
         )
+        local.listen(engine.waiters.deliver)
         async with system.running(), anyio.create_task_group() as tg:
             await tg.start(engine.waiters.run, the_bus, system.subjects)
             try:

@@ -38,7 +38,7 @@ from humangr.engine.receipts import (
     stored_by_bus,
 )
 
-__all__ = ["DecisionWaiters", "check_decision", "refusal", "settles"]
+__all__ = ["DecisionWaiters", "LocalDecisions", "check_decision", "refusal", "settles"]
 
 log = logging.getLogger("humangr.decisions")
 
@@ -71,6 +71,28 @@ def refusal(msg: Msg, subjects: Subjects) -> DeadLetter | None:
     if not subjects.is_submit(letter.subject) or not letter.correlation_id:
         return None
     return letter
+
+
+class LocalDecisions:
+    """The decisions a Supervisor of this process records, handed to listeners of this
+    process as the signed objects themselves (the embedded engine's own waiters), before they
+    are published: no encoding, no decoding, no signature check of bytes that never left the
+    process. A listener's error is logged and never reaches the Supervisor."""
+
+    def __init__(self) -> None:
+        self._listeners: list[Callable[[HumanLayerReport], None]] = []
+
+    def listen(self, listener: Callable[[HumanLayerReport], None]) -> Callable[[], None]:
+        """Hand each decision to ``listener`` from now on; call the result to stop."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    def __call__(self, report: HumanLayerReport) -> None:
+        for listener in tuple(self._listeners):
+            try:
+                listener(report)
+            except Exception:
+                log.exception("a listener of local decisions failed on %s", report.action_id)
 
 
 @dataclass(slots=True)
@@ -280,23 +302,33 @@ class DecisionWaiters:
                 except ContractError as exc:
                     log.warning("undecodable decision on %s: %s", msg.subject, exc)
                     continue
-                waiter = self._waiting.get(report.action_id)
-                if waiter is None:
-                    continue
-                try:
-                    check_decision(report, report.action_id, waiter.action_hash, self.trusted)
-                except (DecisionMismatch, SignatureError) as exc:
-                    log.error("%s", exc)
-                    waiter.settle(error=exc)
-                    continue
-                if settles(report, waiter.final):
-                    waiter.settle(report=report)
-                elif waiter.on_pending is not None:
-                    told, waiter.on_pending = waiter.on_pending, None
-                    try:
-                        told(report)
-                    except Exception:  # a listener's bug never stops the routing of decisions
-                        log.exception("on_pending of %s failed", report.action_id)
+                self._route(report, self.trusted)
+
+    def deliver(self, report: HumanLayerReport) -> None:
+        """Route a decision signed in this process, handed over as the very object the
+        Supervisor signed (``LocalDecisions``): its action hash is checked as for one from the
+        bus, its signature is not checked again, for no wire lies between. The copy published
+        on the bus then finds no waiter; a forged one still fails its signature check."""
+        self._route(report, ())
+
+    def _route(self, report: HumanLayerReport, trusted: Sequence[str]) -> None:
+        waiter = self._waiting.get(report.action_id)
+        if waiter is None:
+            return
+        try:
+            check_decision(report, report.action_id, waiter.action_hash, trusted)
+        except (DecisionMismatch, SignatureError) as exc:
+            log.error("%s", exc)
+            waiter.settle(error=exc)
+            return
+        if settles(report, waiter.final):
+            waiter.settle(report=report)
+        elif waiter.on_pending is not None:
+            told, waiter.on_pending = waiter.on_pending, None
+            try:
+                told(report)
+            except Exception:  # a listener's bug never stops the routing of decisions
+                log.exception("on_pending of %s failed", report.action_id)
 
     async def _refusals(self, letters: Subscription, subjects: Subjects) -> None:
         async for msg in letters:

@@ -12,6 +12,7 @@ already out is not sent twice.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
 from humangr.contracts import ActionContext, HumanLayerReport, encode
@@ -65,10 +66,19 @@ def decision_msg_id(key: str) -> str:
 class DecisionOutbox:
     """Records, signs and publishes decisions (see the module docstring)."""
 
-    def __init__(self, ctx: ActorContext, state: ReviewState, signer: SigningKey) -> None:
+    def __init__(
+        self,
+        ctx: ActorContext,
+        state: ReviewState,
+        signer: SigningKey,
+        on_recorded: Callable[[HumanLayerReport], None] | None = None,
+    ) -> None:
         self.ctx = ctx
         self.state = state
         self.signer = signer
+        self.on_recorded = on_recorded
+        """Told of each decision once it is signed and recorded, before it is published: the
+        embedded engine hands it to its own waiters (``LocalDecisions``)."""
         self._sending: set[str] = set()
         """Keys being published right now by this Supervisor (``drain`` leaves them alone)."""
 
@@ -96,6 +106,8 @@ class DecisionOutbox:
             await self._refuse(key, report, "another Supervisor recorded its decision first")
             return False
         self.ctx.metrics.decisions.labels(report.outcome.value).inc()
+        if self.on_recorded is not None:
+            self.on_recorded(report)
         self._sending.add(key)
         try:
             sent = await self._send(key, report)

@@ -157,8 +157,11 @@ class SupervisorActor(Actor):
         checks: SharedChecks | None = None,
         signing_key: SigningKey | None = None,
         trusted_workers: Iterable[str] = (),
+        on_decision: Callable[[HumanLayerReport], None] | None = None,
     ) -> None:
         self.config = config
+        self.on_decision = on_decision
+        """Told of each decision once signed and recorded (the embedded engine's waiters)."""
         self.signing_key = signing_key or SigningKey.generate()
         """Signs every decision (a fresh key per Supervisor unless one is given)."""
         self.trusted_workers = frozenset(trusted_workers)
@@ -233,7 +236,7 @@ class SupervisorActor(Actor):
                 + [("default", policy.default.value)],
                 [s.id for s in policy.suppressions],
             )
-        self.outbox = DecisionOutbox(ctx, self.state, self.signing_key)
+        self.outbox = DecisionOutbox(ctx, self.state, self.signing_key, self.on_decision)
         self.humans = HumanReviews(ctx, self.state, self.outbox, self.grants.book)
         self.desk = GrantDesk(ctx, self.grants.book, self.state)
         if self.llm_review:

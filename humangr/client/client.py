@@ -288,6 +288,10 @@ async def _running(settings: Settings) -> AsyncIterator[Client]:
                 'not verified"'
             )
         client = Client(bus, subjects, settings, trusted=trusted, engine=engine, poller=poller)
+        if engine is not None:
+            # the engine's decisions, as signed, before they are published (no decode, no
+            # second signature check); a forged one on the bus still fails its check
+            stack.callback(engine.local.listen(client.waiters.deliver))
         async with anyio.create_task_group() as tg:
             await tg.start(client._run)
             if client.poller is not None:

@@ -9,6 +9,7 @@ Literal variable assignments (``F=/etc/shadow; cat $F``) are followed in order.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from .shell_binaries import PASSIVE, TYPED_INTO, TYPED_KEYS
@@ -331,8 +332,25 @@ def _assign(simple: Simple, cmd: Cmd | None, env: dict[str, str]) -> None:
             env[key] = _resolve(value, env)
 
 
+_CACHED_CHARS = 4_096
+"""Texts up to this long are read once and remembered (a call's policy rules and its local
+checks read the same command); a longer one is read each time, so the cache stays small."""
+
+
 def unwrap(text: str) -> Program:
-    """Every command ``text`` runs. Pure and bounded; never raises on any text."""
+    """Every command ``text`` runs. Pure and bounded; never raises on any text. The result is
+    shared between callers: read it, never change it."""
+    if len(text) <= _CACHED_CHARS:
+        return _remembered(text)
+    return _read(text)
+
+
+@functools.lru_cache(maxsize=512)
+def _remembered(text: str) -> Program:
+    return _read(text)
+
+
+def _read(text: str) -> Program:
     prog = Program(source=text[:MAX_TEXT])
     walker = _Unwrapper(prog)
     env: dict[str, str] = {}
