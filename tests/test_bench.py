@@ -8,7 +8,7 @@ from typing import Any
 import anyio
 import pytest
 
-from humangr.cli.bench import bench_bus
+from humangr.cli.bench_engine import bench_bus
 from humangr.cli.bench_tools import SAMPLE_CALLS
 from humangr.cli.main import main
 from humangr.engine.bus.nats import NatsBus
@@ -21,6 +21,8 @@ KEYS = {
     "bus_roundtrip_us",
     "bus_msgs_per_s",
     "ceiling_share",
+    "rss_mb",
+    "local_only",
 }
 
 
@@ -31,7 +33,27 @@ def test_memory_bench_reports_every_figure(capsys: pytest.CaptureFixture[str]) -
     # a submission, its receipt, seven layer tasks, seven reports, one decision
     assert result["memory"]["messages_per_decision"] == 17.0
     assert result["machine"]["python"]
-    assert all(value > 0 for value in result["memory"].values())
+    assert result["memory"]["local_only"] is False
+    assert all(value > 0 for key, value in result["memory"].items() if key != "local_only")
+
+
+def test_rounds_on_one_engine_report_each_with_its_memory(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = ["bench", "--actions", "10", "--concurrency", "5", "--rounds", "3", "--local-only"]
+    assert main([*args, "--format", "json"]) == 0
+    result = json.loads(capsys.readouterr().out)["memory"]
+    assert len(result["rounds"]) == 3
+    assert all(r["decisions_per_s"] > 0 and r["rss_mb"] > 0 for r in result["rounds"])
+    assert result["decisions_per_s"] == result["rounds"][-1]["decisions_per_s"]
+    # the local checks alone: a submission, its receipt, the decision; no layer task
+    assert result["local_only"] is True
+    assert result["messages_per_decision"] == 3.0
+
+
+def test_rounds_must_be_a_positive_whole_number(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--rounds", "0"]) != 0
+    assert "--rounds: expected a whole number of at least 1" in capsys.readouterr().err
 
 
 @pytest.mark.anyio

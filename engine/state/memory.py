@@ -1,7 +1,10 @@
 """``MemoryStateStore``: the state store in this process's memory, for tests and one-shot runs.
 
 Nothing survives the process; everything else — revisions, compare-and-set, retention — behaves
-as in the durable stores.
+as in the durable stores, with one bound of its own: a bucket with a retention (decisions,
+reports: history) keeps at most ``max_retained`` entries, the oldest written going first, so a
+long-running embedded engine's memory stays bounded whatever its retention. Buckets without one
+(pending reviews, the outbox, work in flight) are never trimmed: they hold work not done yet.
 """
 
 from __future__ import annotations
@@ -23,11 +26,19 @@ class _Value:
     written: float
 
 
+MAX_RETAINED = 10_000
+"""Entries a memory bucket with a retention keeps at most (see the module docstring)."""
+_SWEEP = 64
+"""Expired entries removed at most per write (the rest on later writes)."""
+
+
 @dataclass(slots=True)
 class MemoryBucket:
     name: str
     ttl: float | None = None
+    max_retained: int = MAX_RETAINED
     _items: dict[str, _Value] = field(default_factory=dict)
+    """In the order written (a rewrite moves its key to the end), so the oldest come first."""
     _last: int = 0
 
     def _live(self, key: str) -> _Value | None:
@@ -39,8 +50,26 @@ class MemoryBucket:
 
     def _write(self, key: str, value: bytes) -> int:
         self._last += 1
-        self._items[key] = _Value(bytes(value), self._last, time.monotonic())
+        items = self._items
+        items.pop(key, None)
+        now = time.monotonic()
+        items[key] = _Value(bytes(value), self._last, now)
+        self._trim(now)
         return self._last
+
+    def _trim(self, now: float) -> None:
+        """Drop expired entries from the oldest (a few per write), and the oldest beyond
+        ``max_retained``."""
+        items, ttl = self._items, self.ttl
+        if ttl is None:
+            return
+        for _ in range(_SWEEP):
+            oldest = next(iter(items))
+            if now - items[oldest].written <= ttl:
+                break
+            del items[oldest]
+        while len(items) > self.max_retained:
+            del items[next(iter(items))]
 
     async def get(self, key: str) -> Entry | None:
         item = self._live(check_key(key))
@@ -76,13 +105,17 @@ class MemoryStateStore:
 
     description = "memory (nothing survives a restart)"
 
-    def __init__(self) -> None:
+    def __init__(self, *, max_retained: int = MAX_RETAINED) -> None:
+        if max_retained < 1:
+            raise ValueError(f"max_retained must be at least 1, not {max_retained}")
         self._buckets: dict[str, MemoryBucket] = {}
+        self.max_retained = max_retained
+        """Entries each bucket with a retention keeps at most (the oldest written go first)."""
 
     async def bucket(self, name: str, *, ttl: float | None = None) -> Bucket:
         found = self._buckets.get(check_name(name))
         if found is None:
-            found = self._buckets[name] = MemoryBucket(name, ttl)
+            found = self._buckets[name] = MemoryBucket(name, ttl, self.max_retained)
         found.ttl = ttl
         return found
 

@@ -6,270 +6,28 @@ from __future__ import annotations
 import argparse
 import json
 import platform
-import statistics
-import subprocess
-import sys
-import tempfile
-import time
-from collections.abc import AsyncIterator
-from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 from dataclasses import asdict
-from pathlib import Path
 from typing import Any
 
 import anyio
 import anyio.lowlevel
-from anyio.abc import Process
 
-from humangr.actors.roles import run_engine
-from humangr.contracts import ActionContext, Subjects
-from humangr.engine.actor import SupervisionPolicy
-from humangr.engine.bus import Bus, Headers, MemoryBus, Msg, Subscription
-from humangr.engine.config import ReviewConfig
 from humangr.engine.errors import ConfigError
-from humangr.engine.llm import ScriptedLLM
-from humangr.engine.signing import write_new_key
 
+from .bench_engine import bench_bus, open_bench_bus
 from .bench_llm import LLMBenchSettings, bench_llm
-from .common import wait_serving
 
-__all__ = ["CountingBus", "add_parsers", "bench_bus"]
-
-DIFF = """--- a/app/x.py
-+++ b/app/x.py
-@@ -1,2 +1,2 @@
--def f(a): return a+1
-+def increment(value: int) -> int:
-+    return value + 1
-"""
+__all__ = ["add_parsers"]
 
 
-def _action(index: int) -> ActionContext:
-    """A distinct action per submission, so no per-action cache makes later ones free."""
-    return ActionContext(
-        agent_id="bench",
-        action_type="code_diff",
-        action_description=f"bench action {index}: rename a helper",
-        code_diff=DIFF.replace("value + 1", f"value + {index + 2}"),
-    )
-
-
-class CountingBus:
-    """A ``Bus`` that counts what is published through it (it delegates everything)."""
-
-    def __init__(self, inner: Bus) -> None:
-        self.inner = inner
-        self.published = 0
-
-    async def publish(
-        self, subject: str, data: bytes, *, headers: Headers | None = None, reply: str | None = None
-    ) -> None:
-        if not subject.endswith(".workers.heartbeat"):  # a worker's, no decision's
-            self.published += 1
-        await self.inner.publish(subject, data, headers=headers, reply=reply)
-
-    def subscribe(
-        self, subject: str, *, queue: str | None = None, max_pending: int = 65_536
-    ) -> AbstractAsyncContextManager[Subscription]:
-        return self.inner.subscribe(subject, queue=queue, max_pending=max_pending)
-
-    async def request(
-        self, subject: str, data: bytes, *, headers: Headers | None = None, timeout: float = 5.0
-    ) -> Msg:
-        self.published += 1
-        return await self.inner.request(subject, data, headers=headers, timeout=timeout)
-
-    async def flush(self, timeout: float = 5.0) -> None:
-        await self.inner.flush(timeout)
-
-    async def close(self) -> None:
-        await self.inner.close()
-
-
-async def _roundtrip_us(bus: Bus, prefix: str, count: int) -> float:
-    subject = f"{prefix}.bench.echo"
-    samples: list[float] = []
-    async with bus.subscribe(subject) as sub, anyio.create_task_group() as tg:
-
-        async def echo() -> None:
-            async for msg in sub:
-                if msg.reply:
-                    await bus.publish(msg.reply, msg.data)
-
-        tg.start_soon(echo)
-        await bus.flush()
-        for _ in range(count):
-            started = time.perf_counter()
-            await bus.request(subject, b"ping", timeout=5)
-            samples.append(time.perf_counter() - started)
-        tg.cancel_scope.cancel()
-    return statistics.median(samples) * 1e6
-
-
-async def _publish_rate(bus: Bus, prefix: str, count: int) -> float:
-    subject = f"{prefix}.bench.flood"
-    async with bus.subscribe(subject, max_pending=count + 1) as sub:
-        await bus.flush()
-        started = time.perf_counter()
-        async with anyio.create_task_group() as tg:
-
-            async def drain() -> None:
-                received = 0
-                async for _ in sub:
-                    received += 1
-                    if received == count:
-                        return
-
-            tg.start_soon(drain)
-            payload = b"x" * 256
-            for index in range(count):
-                await bus.publish(subject, payload)
-                if index % 512 == 0:
-                    await anyio.lowlevel.checkpoint()
-        return count / (time.perf_counter() - started)
-
-
-async def bench_bus(
-    bus: Bus,
-    *,
-    actions: int,
-    concurrency: int,
-    layer_processes: int = 0,
-    nats_url: str | None = None,
-) -> dict[str, Any]:
-    """Decisions per second and overhead of the full engine on ``bus``, with the raw bus.
-
-    With ``layer_processes`` (NATS only) the layers run in that many ``humangr serve --role
-    layers`` processes and only the Supervisor runs here.
-    """
-    prefix = f"bench{time.monotonic_ns() % 10**9}"
-    roundtrip = await _roundtrip_us(bus, prefix, 500)
-    rate = await _publish_rate(bus, prefix, 20_000)
-    counting = CountingBus(bus)
-    llm = ScriptedLLM.from_lines([{"match": {}, "json": {"findings": []}}])
-    latencies: list[float] = []
-    config = ReviewConfig(layer_deadline_s=60)
-    roles = ("supervisor",) if layer_processes else ("supervisor", "layers")
-    async with (
-        _layer_workers(layer_processes, nats_url, prefix) as workers,
-        run_engine(
-            bus=counting,
-            llm=llm,
-            config=config,
-            subjects=Subjects(prefix),
-            policy=SupervisionPolicy(drain_timeout=5),
-            roles=roles,
-            trusted_workers=workers,
-        ) as engine,
-    ):
-        await engine.submit(_action(-1), timeout=30)
-        counting.published = 0
-        supervisor = engine.system.stats("supervisor")
-        roster = next(a for a in engine.system.actors if a.name == "supervisor")
-        handled_before = supervisor.handled - getattr(roster, "heartbeats_heard", 0)
-        limiter = anyio.Semaphore(concurrency)
-        started = time.perf_counter()
-
-        async def one(index: int) -> None:
-            async with limiter:
-                t0 = time.perf_counter()
-                await engine.submit(_action(index), timeout=60)
-                latencies.append(time.perf_counter() - t0)
-
-        async with anyio.create_task_group() as tg:
-            for index in range(actions):
-                tg.start_soon(one, index)
-        elapsed = time.perf_counter() - started
-        # the Supervisor handles each submission and each layer report once (and the workers'
-        # heartbeats, which are no decision's); the reports that worker processes published
-        # are those beyond the submissions
-        handled = supervisor.handled - getattr(roster, "heartbeats_heard", 0)
-        remote = handled - handled_before - actions if layer_processes else 0
-        published = counting.published
-    latencies.sort()
-    decisions_per_s = actions / elapsed
-    per_decision = (published + remote) / actions
-    return {
-        "decisions_per_s": round(decisions_per_s, 1),
-        "p50_ms": round(latencies[len(latencies) // 2] * 1000, 2),
-        "p99_ms": round(latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000, 2),
-        "messages_per_decision": round(per_decision, 1),
-        "bus_roundtrip_us": round(roundtrip, 1),
-        "bus_msgs_per_s": round(rate, 0),
-        "ceiling_share": round(decisions_per_s * per_decision / rate, 3),
-    }
-
-
-@asynccontextmanager
-async def _layer_workers(
-    count: int, nats_url: str | None, prefix: str
-) -> AsyncIterator[tuple[str, ...]]:
-    """``count`` layer-worker processes on ``nats_url``, ready (subscribed) on entry; yields
-    the public key they sign their reports with (a new key, for the Supervisor to trust)."""
-    if not count:
-        yield ()
-        return
-    if nats_url is None:
-        raise ConfigError("layer worker processes need a NATS bus")
-    with tempfile.TemporaryDirectory() as tmp:
-        script = Path(tmp) / "instant.jsonl"
-        script.write_text('{"match": {}, "json": {"findings": []}}\n')
-        worker_key = write_new_key(Path(tmp) / "worker.seed")
-        command = [
-            sys.executable,
-            "-m",
-            "humangr.cli.main",
-            "serve",
-            "--role",
-            "layers",
-            "--nats",
-            nats_url,
-            "--prefix",
-            prefix,
-            "--llm",
-            f"scripted:{script}",
-            "--worker-key",
-            str(Path(tmp) / "worker.seed"),
-        ]
-        async with AsyncExitStack() as stack:
-            for _ in range(count):
-                process = await stack.enter_async_context(
-                    await anyio.open_process(command, stdout=subprocess.PIPE)
-                )
-                stack.push_async_callback(_stop, process)
-                await wait_serving(process, 30, "layer worker")
-            yield (worker_key.public_key,)
-
-
-async def _stop(process: Process) -> None:
-    if process.returncode is None:
-        process.terminate()
-        with anyio.move_on_after(10, shield=True):
-            await process.wait()
-
-
-@asynccontextmanager
-async def _open_bus(kind: str, url: str | None) -> AsyncIterator[tuple[Bus, str | None]]:
-    if kind == "memory":
-        async with MemoryBus() as bus:
-            yield bus, None
-        return
-    from humangr.engine.bus.nats import NatsBus
-    from humangr.standins.nats_server import NatsServer
-
-    if url is not None:
-        nats = await NatsBus.connect(url)
-        try:
-            yield nats, url
-        finally:
-            await nats.close()
-        return
-    with NatsServer(jetstream=False) as server:
-        nats = await NatsBus.connect(server.url)
-        try:
-            yield nats, server.url
-        finally:
-            await nats.close()
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, not {text!r}")
+    return value
 
 
 def _positive_ms(text: str) -> float:
@@ -420,24 +178,32 @@ async def _bench(args: argparse.Namespace) -> int:
         "concurrency": args.concurrency,
     }
     for kind in kinds:
-        async with _open_bus(kind, args.nats) as (bus, url):
+        async with open_bench_bus(kind, args.nats) as (bus, url):
             results[kind] = await bench_bus(
                 bus,
                 actions=args.actions,
                 concurrency=args.concurrency,
                 layer_processes=args.layer_processes if kind == "nats" else 0,
                 nats_url=url,
+                rounds=args.rounds,
+                local_only=args.local_only,
             )
     if args.format == "json":
         print(json.dumps(results, indent=2))
     else:
         for kind in kinds:
             r = results[kind]
+            for n, each in enumerate(r.get("rounds", []), 1):
+                print(
+                    f"{kind:>6} round {n}: {each['decisions_per_s']:>8} decisions/s  "
+                    f"p50 {each['p50_ms']} ms  p99 {each['p99_ms']} ms  rss {each['rss_mb']} MB"
+                )
+            mode = " (local checks only)" if r["local_only"] else ""
             print(
-                f"{kind:>6}: {r['decisions_per_s']:>8} decisions/s  p50 {r['p50_ms']} ms  "
+                f"{kind:>6}: {r['decisions_per_s']:>8} decisions/s{mode}  p50 {r['p50_ms']} ms  "
                 f"p99 {r['p99_ms']} ms  {r['messages_per_decision']} msgs/decision  "
                 f"bus rtt {r['bus_roundtrip_us']} µs  bus {r['bus_msgs_per_s']:.0f} msgs/s  "
-                f"ceiling share {r['ceiling_share']:.0%}"
+                f"ceiling share {r['ceiling_share']:.1%}  rss {r['rss_mb']} MB"
             )
     return 0
 
@@ -449,6 +215,17 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         "--actions", type=int, help="decisions to measure (500; with --llm-latency 5 per diff)"
     )
     bench.add_argument("--concurrency", type=int, default=50)
+    bench.add_argument(
+        "--rounds",
+        type=_positive_int,
+        default=1,
+        help="run --actions this many times on one engine, with the memory after each (1)",
+    )
+    bench.add_argument(
+        "--local-only",
+        action="store_true",
+        help="no LLM: the local checks decide alone, with no layer task",
+    )
     bench.add_argument("--nats", help="use this NATS server instead of starting one")
     bench.add_argument(
         "--layer-processes",

@@ -8,7 +8,7 @@ import subprocess
 import sys
 import time
 
-from humangr.cli.bench import _action
+from humangr.cli.bench_engine import _action
 from humangr.engine.checks import run_checks
 
 _HEAVY = "sorted({m.split('.')[0] for m in sys.modules} & {'bandit', 'detect_secrets'})"

@@ -1,0 +1,310 @@
+"""The engine bench (``humangr bench`` without a mode flag): decisions per second of the full
+Supervisor and seven layers with an instant scripted LLM (or the local checks alone), beside the
+raw bus's own round trip and publish rate measured in the same run, and the process's resident
+memory after each round."""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+import anyio.lowlevel
+from anyio.abc import Process
+
+from humangr.actors.roles import Engine, run_engine
+from humangr.contracts import ActionContext, Subjects
+from humangr.engine.actor import SupervisionPolicy
+from humangr.engine.bus import Bus, Headers, MemoryBus, Msg, Subscription
+from humangr.engine.config import ReviewConfig
+from humangr.engine.errors import ConfigError
+from humangr.engine.llm import ScriptedLLM
+from humangr.engine.signing import write_new_key
+
+from .common import wait_serving
+
+__all__ = ["CountingBus", "bench_bus", "open_bench_bus", "rss_mb"]
+
+DIFF = """--- a/app/x.py
++++ b/app/x.py
+@@ -1,2 +1,2 @@
+-def f(a): return a+1
++def increment(value: int) -> int:
++    return value + 1
+"""
+
+
+def _action(index: int) -> ActionContext:
+    """A distinct action per submission, so no per-action cache makes later ones free."""
+    return ActionContext(
+        agent_id="bench",
+        action_type="code_diff",
+        action_description=f"bench action {index}: rename a helper",
+        code_diff=DIFF.replace("value + 1", f"value + {index + 2}"),
+    )
+
+
+class CountingBus:
+    """A ``Bus`` that counts what is published through it (it delegates everything)."""
+
+    def __init__(self, inner: Bus) -> None:
+        self.inner = inner
+        self.published = 0
+
+    async def publish(
+        self, subject: str, data: bytes, *, headers: Headers | None = None, reply: str | None = None
+    ) -> None:
+        if not subject.endswith(".workers.heartbeat"):  # a worker's, no decision's
+            self.published += 1
+        await self.inner.publish(subject, data, headers=headers, reply=reply)
+
+    def subscribe(
+        self, subject: str, *, queue: str | None = None, max_pending: int = 65_536
+    ) -> AbstractAsyncContextManager[Subscription]:
+        return self.inner.subscribe(subject, queue=queue, max_pending=max_pending)
+
+    async def request(
+        self, subject: str, data: bytes, *, headers: Headers | None = None, timeout: float = 5.0
+    ) -> Msg:
+        self.published += 1
+        return await self.inner.request(subject, data, headers=headers, timeout=timeout)
+
+    async def flush(self, timeout: float = 5.0) -> None:
+        await self.inner.flush(timeout)
+
+    async def close(self) -> None:
+        await self.inner.close()
+
+
+async def _roundtrip_us(bus: Bus, prefix: str, count: int) -> float:
+    subject = f"{prefix}.bench.echo"
+    samples: list[float] = []
+    async with bus.subscribe(subject) as sub, anyio.create_task_group() as tg:
+
+        async def echo() -> None:
+            async for msg in sub:
+                if msg.reply:
+                    await bus.publish(msg.reply, msg.data)
+
+        tg.start_soon(echo)
+        await bus.flush()
+        for _ in range(count):
+            started = time.perf_counter()
+            await bus.request(subject, b"ping", timeout=5)
+            samples.append(time.perf_counter() - started)
+        tg.cancel_scope.cancel()
+    return statistics.median(samples) * 1e6
+
+
+async def _publish_rate(bus: Bus, prefix: str, count: int) -> float:
+    subject = f"{prefix}.bench.flood"
+    async with bus.subscribe(subject, max_pending=count + 1) as sub:
+        await bus.flush()
+        started = time.perf_counter()
+        async with anyio.create_task_group() as tg:
+
+            async def drain() -> None:
+                received = 0
+                async for _ in sub:
+                    received += 1
+                    if received == count:
+                        return
+
+            tg.start_soon(drain)
+            payload = b"x" * 256
+            for index in range(count):
+                await bus.publish(subject, payload)
+                if index % 512 == 0:
+                    await anyio.lowlevel.checkpoint()
+        return count / (time.perf_counter() - started)
+
+
+def rss_mb() -> float | None:
+    """This process's resident memory now, in MB (Linux's ``/proc``; ``None`` elsewhere)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        return None
+    return None
+
+
+async def bench_bus(
+    bus: Bus,
+    *,
+    actions: int,
+    concurrency: int,
+    layer_processes: int = 0,
+    nats_url: str | None = None,
+    rounds: int = 1,
+    local_only: bool = False,
+) -> dict[str, Any]:
+    """Decisions per second and overhead of the full engine on ``bus``, with the raw bus.
+
+    With ``layer_processes`` (NATS only) the layers run in that many ``humangr serve --role
+    layers`` processes and only the Supervisor runs here. ``rounds`` runs the ``actions`` that
+    many times on the same engine (every action distinct) and reports each round's figures
+    with the resident memory after it; the result's top-level figures are the last round's.
+    ``local_only`` runs no LLM: the local checks decide alone, with no layer task.
+    """
+    prefix = f"bench{time.monotonic_ns() % 10**9}"
+    roundtrip = await _roundtrip_us(bus, prefix, 500)
+    rate = await _publish_rate(bus, prefix, 20_000)
+    counting = CountingBus(bus)
+    llm = None if local_only else ScriptedLLM.from_lines([{"match": {}, "json": {"findings": []}}])
+    config = ReviewConfig(layer_deadline_s=60)
+    roles = ("supervisor",) if layer_processes else ("supervisor", "layers")
+    figures: list[dict[str, Any]] = []
+    async with (
+        _layer_workers(layer_processes, nats_url, prefix) as workers,
+        run_engine(
+            bus=counting,
+            llm=llm,
+            config=config,
+            subjects=Subjects(prefix),
+            policy=SupervisionPolicy(drain_timeout=5),
+            roles=roles,
+            trusted_workers=workers,
+        ) as engine,
+    ):
+        await engine.submit(_action(-1), timeout=30)
+        for round_ in range(rounds):
+            first = round_ * actions
+            figures.append(
+                await _round(engine, counting, first, actions, concurrency, layer_processes)
+            )
+    last = figures[-1]
+    per_decision = last["messages_per_decision"]
+    result = {
+        **last,
+        "local_only": local_only,
+        "bus_roundtrip_us": round(roundtrip, 1),
+        "bus_msgs_per_s": round(rate, 0),
+        "ceiling_share": round(last["decisions_per_s"] * max(per_decision, 1.0) / rate, 3),
+    }
+    if rounds > 1:
+        result["rounds"] = figures
+    return result
+
+
+async def _round(
+    engine: Engine,
+    counting: CountingBus,
+    first: int,
+    actions: int,
+    concurrency: int,
+    layer_processes: int,
+) -> dict[str, Any]:
+    """One round of ``actions`` distinct actions (numbered from ``first``) on ``engine``."""
+    counting.published = 0
+    latencies: list[float] = []
+    supervisor = engine.system.stats("supervisor")
+    roster = next(a for a in engine.system.actors if a.name == "supervisor")
+    handled_before = supervisor.handled - getattr(roster, "heartbeats_heard", 0)
+    limiter = anyio.Semaphore(concurrency)
+    started = time.perf_counter()
+
+    async def one(index: int) -> None:
+        async with limiter:
+            t0 = time.perf_counter()
+            await engine.submit(_action(index), timeout=60)
+            latencies.append(time.perf_counter() - t0)
+
+    async with anyio.create_task_group() as tg:
+        for index in range(first, first + actions):
+            tg.start_soon(one, index)
+    elapsed = time.perf_counter() - started
+    # the Supervisor handles each submission and each layer report once (and the workers'
+    # heartbeats, which are no decision's); the reports that worker processes published are
+    # those beyond the submissions
+    handled = supervisor.handled - getattr(roster, "heartbeats_heard", 0)
+    remote = handled - handled_before - actions if layer_processes else 0
+    latencies.sort()
+    return {
+        "decisions_per_s": round(actions / elapsed, 1),
+        "p50_ms": round(latencies[len(latencies) // 2] * 1000, 2),
+        "p99_ms": round(latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000, 2),
+        "messages_per_decision": round((counting.published + remote) / actions, 1),
+        "rss_mb": rss_mb(),
+    }
+
+
+@asynccontextmanager
+async def _layer_workers(
+    count: int, nats_url: str | None, prefix: str
+) -> AsyncIterator[tuple[str, ...]]:
+    """``count`` layer-worker processes on ``nats_url``, ready (subscribed) on entry; yields
+    the public key they sign their reports with (a new key, for the Supervisor to trust)."""
+    if not count:
+        yield ()
+        return
+    if nats_url is None:
+        raise ConfigError("layer worker processes need a NATS bus")
+    with tempfile.TemporaryDirectory() as tmp:
+        script = Path(tmp) / "instant.jsonl"
+        script.write_text('{"match": {}, "json": {"findings": []}}\n')
+        worker_key = write_new_key(Path(tmp) / "worker.seed")
+        command = [
+            sys.executable,
+            "-m",
+            "humangr.cli.main",
+            "serve",
+            "--role",
+            "layers",
+            "--nats",
+            nats_url,
+            "--prefix",
+            prefix,
+            "--llm",
+            f"scripted:{script}",
+            "--worker-key",
+            str(Path(tmp) / "worker.seed"),
+        ]
+        async with AsyncExitStack() as stack:
+            for _ in range(count):
+                process = await stack.enter_async_context(
+                    await anyio.open_process(command, stdout=subprocess.PIPE)
+                )
+                stack.push_async_callback(_stop, process)
+                await wait_serving(process, 30, "layer worker")
+            yield (worker_key.public_key,)
+
+
+async def _stop(process: Process) -> None:
+    if process.returncode is None:
+        process.terminate()
+        with anyio.move_on_after(10, shield=True):
+            await process.wait()
+
+
+@asynccontextmanager
+async def open_bench_bus(kind: str, url: str | None) -> AsyncIterator[tuple[Bus, str | None]]:
+    if kind == "memory":
+        async with MemoryBus() as bus:
+            yield bus, None
+        return
+    from humangr.engine.bus.nats import NatsBus
+    from humangr.standins.nats_server import NatsServer
+
+    if url is not None:
+        nats = await NatsBus.connect(url)
+        try:
+            yield nats, url
+        finally:
+            await nats.close()
+        return
+    with NatsServer(jetstream=False) as server:
+        nats = await NatsBus.connect(server.url)
+        try:
+            yield nats, server.url
+        finally:
+            await nats.close()
