@@ -8,7 +8,7 @@ from typing import Any
 import anyio
 import pytest
 
-from humangr.cli.bench_engine import bench_bus
+from humangr.cli.bench_engine import bench_bus, durable, new_prefix, open_bench_bus
 from humangr.cli.bench_tools import SAMPLE_CALLS
 from humangr.cli.main import main
 from humangr.engine.bus.nats import NatsBus
@@ -69,6 +69,23 @@ async def test_nats_bench_with_layer_worker_processes(nats_url: str) -> None:
         await bus.close()
     assert set(result) == KEYS
     assert result["messages_per_decision"] == 17.0, "reports from the worker count too"
+
+
+@pytest.mark.anyio
+@pytest.mark.nats
+async def test_jetstream_bench_with_a_layer_worker_process(nats_url: str) -> None:
+    prefix = new_prefix()
+    async with open_bench_bus("jetstream", nats_url, prefix) as (bus, url):
+        assert durable(bus)
+        with anyio.fail_after(120):
+            result = await bench_bus(
+                bus, actions=10, concurrency=5, layer_processes=1, nats_url=url, prefix=prefix
+            )
+    assert set(result) == KEYS
+    assert result["decisions_per_s"] > 0
+    # stored by JetStream (no receipt): a submission, up to 7 tasks and 7 reports (the worker's
+    # counted as the Supervisor handles them), the decision
+    assert 10.0 <= result["messages_per_decision"] <= 16.0
 
 
 LLM_KEYS = {

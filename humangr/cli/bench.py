@@ -14,7 +14,7 @@ import anyio.lowlevel
 
 from humangr.engine.errors import ConfigError
 
-from .bench_engine import bench_bus, open_bench_bus
+from .bench_engine import bench_bus, new_prefix, open_bench_bus
 from .bench_llm import LLMBenchSettings, bench_llm
 
 __all__ = ["add_parsers"]
@@ -178,15 +178,17 @@ async def _bench(args: argparse.Namespace) -> int:
         "concurrency": args.concurrency,
     }
     for kind in kinds:
-        async with open_bench_bus(kind, args.nats) as (bus, url):
+        prefix = new_prefix()
+        async with open_bench_bus(kind, args.nats, prefix) as (bus, url):
             results[kind] = await bench_bus(
                 bus,
                 actions=args.actions,
                 concurrency=args.concurrency,
-                layer_processes=args.layer_processes if kind == "nats" else 0,
+                layer_processes=args.layer_processes if kind != "memory" else 0,
                 nats_url=url,
                 rounds=args.rounds,
                 local_only=args.local_only,
+                prefix=prefix,
             )
     if args.format == "json":
         print(json.dumps(results, indent=2))
@@ -210,7 +212,12 @@ async def _bench(args: argparse.Namespace) -> int:
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     bench = sub.add_parser("bench", help="measure engine overhead with an instant LLM")
-    bench.add_argument("--bus", choices=["memory", "nats", "both"], default="memory")
+    bench.add_argument(
+        "--bus",
+        choices=["memory", "nats", "jetstream", "both"],
+        default="memory",
+        help="memory, core NATS, JetStream work queues, or both memory and core NATS",
+    )
     bench.add_argument(
         "--actions", type=int, help="decisions to measure (500; with --llm-latency 5 per diff)"
     )

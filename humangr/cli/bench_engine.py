@@ -5,6 +5,7 @@ memory after each round."""
 
 from __future__ import annotations
 
+import contextlib
 import statistics
 import subprocess
 import sys
@@ -30,7 +31,7 @@ from humangr.engine.signing import write_new_key
 
 from .common import wait_serving
 
-__all__ = ["CountingBus", "bench_bus", "open_bench_bus", "rss_mb"]
+__all__ = ["CountingBus", "bench_bus", "new_prefix", "open_bench_bus", "rss_mb"]
 
 DIFF = """--- a/app/x.py
 +++ b/app/x.py
@@ -126,6 +127,16 @@ async def _publish_rate(bus: Bus, prefix: str, count: int) -> float:
         return count / (time.perf_counter() - started)
 
 
+def durable(bus: Bus) -> bool:
+    """Whether ``bus`` keeps its work in JetStream streams."""
+    return getattr(bus, "jetstream", None) is not None
+
+
+def new_prefix() -> str:
+    """A subject prefix of its own for one bench (streams and queue groups start empty)."""
+    return f"bench{time.monotonic_ns() % 10**9}"
+
+
 def rss_mb() -> float | None:
     """This process's resident memory now, in MB (Linux's ``/proc``; ``None`` elsewhere)."""
     try:
@@ -147,6 +158,7 @@ async def bench_bus(
     nats_url: str | None = None,
     rounds: int = 1,
     local_only: bool = False,
+    prefix: str | None = None,
 ) -> dict[str, Any]:
     """Decisions per second and overhead of the full engine on ``bus``, with the raw bus.
 
@@ -156,7 +168,7 @@ async def bench_bus(
     with the resident memory after it; the result's top-level figures are the last round's.
     ``local_only`` runs no LLM: the local checks decide alone, with no layer task.
     """
-    prefix = f"bench{time.monotonic_ns() % 10**9}"
+    prefix = prefix or new_prefix()
     roundtrip = await _roundtrip_us(bus, prefix, 500)
     rate = await _publish_rate(bus, prefix, 20_000)
     counting = CountingBus(bus)
@@ -165,7 +177,7 @@ async def bench_bus(
     roles = ("supervisor",) if layer_processes else ("supervisor", "layers")
     figures: list[dict[str, Any]] = []
     async with (
-        _layer_workers(layer_processes, nats_url, prefix) as workers,
+        _layer_workers(layer_processes, nats_url, prefix, durable(bus)) as workers,
         run_engine(
             bus=counting,
             llm=llm,
@@ -240,7 +252,7 @@ async def _round(
 
 @asynccontextmanager
 async def _layer_workers(
-    count: int, nats_url: str | None, prefix: str
+    count: int, nats_url: str | None, prefix: str, jetstream: bool = False
 ) -> AsyncIterator[tuple[str, ...]]:
     """``count`` layer-worker processes on ``nats_url``, ready (subscribed) on entry; yields
     the public key they sign their reports with (a new key, for the Supervisor to trust)."""
@@ -268,6 +280,7 @@ async def _layer_workers(
             f"scripted:{script}",
             "--worker-key",
             str(Path(tmp) / "worker.seed"),
+            *(["--jetstream"] if jetstream else []),
         ]
         async with AsyncExitStack() as stack:
             for _ in range(count):
@@ -287,24 +300,26 @@ async def _stop(process: Process) -> None:
 
 
 @asynccontextmanager
-async def open_bench_bus(kind: str, url: str | None) -> AsyncIterator[tuple[Bus, str | None]]:
+async def open_bench_bus(
+    kind: str, url: str | None, prefix: str
+) -> AsyncIterator[tuple[Bus, str | None]]:
+    """The bus of one bench: ``memory``, ``nats`` (core) or ``jetstream`` (work queues, file
+    storage as deployed; its streams are made for ``prefix``), on ``url`` or on a nats-server
+    started for the bench; yields the bus and the URL (``None`` for memory)."""
     if kind == "memory":
         async with MemoryBus() as bus:
             yield bus, None
         return
+    from humangr.engine.bus.jetstream import JetStreamConfig
     from humangr.engine.bus.nats import NatsBus
     from humangr.standins.nats_server import NatsServer
 
-    if url is not None:
-        nats = await NatsBus.connect(url)
+    durable = JetStreamConfig() if kind == "jetstream" else None
+    with contextlib.ExitStack() as stack:
+        if url is None:
+            url = stack.enter_context(NatsServer(jetstream=durable is not None)).url
+        nats = await NatsBus.connect(url, jetstream=durable, subjects=Subjects(prefix))
         try:
             yield nats, url
-        finally:
-            await nats.close()
-        return
-    with NatsServer(jetstream=False) as server:
-        nats = await NatsBus.connect(server.url)
-        try:
-            yield nats, server.url
         finally:
             await nats.close()
