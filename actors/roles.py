@@ -251,7 +251,11 @@ async def run_engine(
             config,
             llm,
             public_key=key.public_key,
-            waiters=DecisionWaiters(trusted=(key.public_key,) if "supervisor" in roles else ()),
+            waiters=DecisionWaiters(
+                trusted=(key.public_key,) if "supervisor" in roles else (),
+                # the Supervisor's mailbox is in this process: a publish is its delivery
+                in_process="supervisor" in roles and isinstance(the_bus, MemoryBus),
+            ),
             local=local,
         )
         local.listen(engine.waiters.deliver)
