@@ -43,7 +43,7 @@ SAVED_REASONS = ("rules", "adaptive", "early_exit")
 """The ``reason`` label values of ``humangr_llm_calls_saved_total``."""
 DEAD_LETTER_REASONS = ("undecodable", "refused", "failed", "max_deliver", "lost", "damaged_state")
 """The ``reason`` label values of ``humangr_dead_letter_reasons_total``."""
-STATE_BUCKETS = ("decisions", "reports", "outbox", "pending", "inflight", "grants")
+STATE_BUCKETS = ("decisions", "reports", "outbox", "pending", "inflight", "grants", "standing")
 """The ``bucket`` label values of ``humangr_state_quarantined_total``."""
 SUBMISSION_RESULTS = ("received", "decided", "dead_lettered", "duplicate")
 """The ``result`` label values of ``humangr_submissions_total``: a Supervisor took a submission

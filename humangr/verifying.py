@@ -11,6 +11,9 @@ one execution: a replayed approval, or a second approval of an action already ex
 
 The record is created before the executor acts (check, then act): an executor that dies after
 recording and before acting has used the approval; it submits the action again for a new one.
+That new submission (a new action id, the same action hash) gets the decision standing for the
+hash under its own id — signed and bound to that id — so a legitimate repeat runs again, and
+each decision is still used once.
 """
 
 from __future__ import annotations

@@ -166,3 +166,4 @@ def test_tool_call_bench_reports_checks_and_guard_latency(
     assert guard["calls"] == guard["approved"] + guard["stopped"] == 8
     assert guard["approved"] == 4
     assert guard["stopped"] == 4
+    assert guard["standing"]["calls"] == 8, "the same calls again: their standing decisions"

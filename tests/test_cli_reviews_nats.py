@@ -56,7 +56,10 @@ async def test_reviews_lists_what_waits_for_a_human(nats_url: str, capsys: Cap) 
         assert empty.code == 0
         assert empty.out.startswith("no reviews pending via nats://")
         first = await needs_review(engine)
-        approved = await engine.submit(pricing_action(), action_id=CLEAN_ACTION, timeout=30)
+        # another agent's action: the same action would get the standing needs_review of first
+        approved = await engine.submit(
+            pricing_action("agent-2"), action_id=CLEAN_ACTION, timeout=30
+        )
         assert approved.outcome is Outcome.APPROVED
         as_json = await humangr(capsys, "reviews", *where, "--format", "json")
         text = await humangr(capsys, "reviews", *where)

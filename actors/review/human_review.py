@@ -122,7 +122,12 @@ class HumanReviews:
                 "is still pending: try again in a few seconds"
             )
         outcome = Outcome.APPROVED if resolution.verdict == "approve" else Outcome.REJECTED
-        if not await self._finalize(report, outcome, resolution.reviewer, resolution.reason):
+        # A human's word stands for the hash from now on, unless it is bounded by a grant
+        # (then the grant carries it: its expiry or revocation ends it).
+        overrules = not resolution.grant_s
+        if not await self._finalize(
+            report, outcome, resolution.reviewer, resolution.reason, overrules=overrules
+        ):
             raise refuse(f"the review of {action_id} was already resolved")
         self._count(report, outcome.value)
         if resolution.grant_s and self.grants is not None:  # the approve won: one grant
@@ -153,6 +158,7 @@ class HumanReviews:
         reason: str,
         *,
         extra_reason: str | None = None,
+        overrules: bool = False,
     ) -> bool:
         reasons = report.blocking_reasons
         if extra_reason is not None:
@@ -165,7 +171,7 @@ class HumanReviews:
             blocking_reasons=reasons,
             decided_at=utc_now(),
         )
-        return await self.outbox.publish(final_key(report.action_id), final)
+        return await self.outbox.publish(final_key(report.action_id), final, overrules=overrules)
 
     def _count(self, report: HumanLayerReport, verdict: str) -> None:
         metrics = self.ctx.metrics

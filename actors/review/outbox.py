@@ -7,6 +7,9 @@ publish keeps failing or the process dies in between, the record waits in the ou
 ``drain`` publishes it later, from this Supervisor or, once its lease has run out, from any
 other. A bus that keeps a log of what it published (JetStream) is asked first, so a decision
 already out is not sent twice.
+
+A first decision of an action hash also becomes its standing decision (``standing``): the same
+action under another id gets that outcome, never a review of its own that could disagree.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ from humangr.engine.letters import dead_letter
 from humangr.engine.signing import SigningKey
 from humangr.engine.state.records import DamagedEntry
 from humangr.engine.state.reviews import FINAL, DecisionRecord, ReviewState
+
+from .standing import Standings, standing_copy, stands, yields
 
 __all__ = [
     "DECISION_LOOKBACK",
@@ -81,22 +86,46 @@ class DecisionOutbox:
         embedded engine hands it to its own waiters (``LocalDecisions``)."""
         self._sending: set[str] = set()
         """Keys being published right now by this Supervisor (``drain`` leaves them alone)."""
+        self.standings = Standings(ctx, state, signer)
 
     async def publish(
-        self, key: str, report: HumanLayerReport, action: ActionContext | None = None
+        self,
+        key: str,
+        report: HumanLayerReport,
+        action: ActionContext | None = None,
+        *,
+        overrules: bool = False,
     ) -> bool:
-        """Record, publish and mark the decision under ``key``. ``False`` when a decision is
-        recorded there already (nothing is published). A publish that keeps failing is left in
+        """``decide``, and whether it recorded a decision."""
+        return await self.decide(key, report, action, overrules=overrules) is not None
+
+    async def decide(
+        self,
+        key: str,
+        report: HumanLayerReport,
+        action: ActionContext | None = None,
+        *,
+        overrules: bool = False,
+    ) -> HumanLayerReport | None:
+        """Record, publish and mark the decision under ``key``. ``None`` when a decision is
+        recorded there already (nothing is published), else the signed decision recorded (the
+        standing one's copy, see below, when one stands). A publish that keeps failing is left in
         the outbox for ``drain``; the decision is recorded either way. It is signed first,
         so what is stored, published and answered to ``report`` queries is the signed one.
 
         At most one distinct signed decision goes out per key: before signing, the decisions
         bucket and (on JetStream) the events stream are asked for an earlier one. One found is
         republished as it is (byte for byte) when the bucket holds it, and this second one is
-        refused: dead-lettered on ``dlq`` with why, never signed nor published."""
+        refused: dead-lettered on ``dlq`` with why, never signed nor published.
+
+        At most one distinct outcome per action hash and policy version: a first decision
+        whose hash has a standing decision (``standing``) is replaced by a copy of it, bound to
+        ``key``'s action; one that has none becomes it (compare-and-set: of two racing, the
+        loser publishes the winner's outcome). A final decision (``<id>.final``) with
+        ``overrules`` — a human's resolution with no grant — becomes the standing one."""
         if await self._decided_before(key, report):
-            return False
-        report = self.signer.sign(report)
+            return None
+        report = await self._standing(key, report)
         since = 0
         if isinstance(self.ctx.bus, PublishLog):
             subject = self.ctx.subjects.decision(report.agent_id)
@@ -104,7 +133,9 @@ class DecisionOutbox:
         record = DecisionRecord(report=report, action=action)
         if not await self.state.begin(key, record, since=since):
             await self._refuse(key, report, "another Supervisor recorded its decision first")
-            return False
+            return None
+        if overrules and key.endswith(FINAL):
+            await self.state.standing.overrule(report)  # a human's word stands from now on
         self.ctx.metrics.decisions.labels(report.outcome.value).inc()
         if self.on_recorded is not None:
             self.on_recorded(report)
@@ -118,7 +149,34 @@ class DecisionOutbox:
                 await self.state.finish(key)
             except StateError as exc:
                 log.warning("decision %s is out but not marked yet (%s); later", key, exc)
-        return True
+        return report
+
+    async def _standing(self, key: str, report: HumanLayerReport) -> HumanLayerReport:
+        """``report`` signed — or, when another decision stands for its hash, a signed copy of
+        that one (the standing report itself if it is this action's)."""
+        if not yields(key, report):
+            return self.signer.sign(report)
+        standing = await self.standings.find(
+            report.action_hash, report.policy_version, report.agent_id
+        )
+        if standing is None:
+            signed = self.signer.sign(report)
+            if not stands(key, signed):
+                return signed  # judged nothing (a layer did not answer): it does not stand
+            standing = await self.state.standing.claim(signed)
+            if standing is signed:
+                return signed
+        if standing.action_id == report.action_id:
+            return standing  # this action's own, recorded before a crash: as it was signed
+        if standing.outcome is not report.outcome:
+            log.warning(
+                "%s: reviewed %s, but %s stands for its hash (action %s): that one is published",
+                key,
+                report.outcome,
+                standing.outcome,
+                standing.action_id,
+            )
+        return self.signer.sign(standing_copy(standing, report.action_id, report.report_id))
 
     async def _decided_before(self, key: str, report: HumanLayerReport) -> bool:
         """Whether a decision under ``key`` exists already (then it is republished if out, and
@@ -190,7 +248,7 @@ class DecisionOutbox:
 
     async def _send(self, key: str, report: HumanLayerReport) -> bool:
         subject = self.ctx.subjects.decision(report.agent_id)
-        headers = {"Nats-Msg-Id": decision_msg_id(key)}
+        headers = {"Nats-Msg-Id": decision_msg_id(key), **self.standings.header(key, report)}
         data = encode(report)
         for attempt in range(PUBLISH_ATTEMPTS):
             try:

@@ -78,6 +78,7 @@ from .grant_desk import GrantDesk
 from .grant_gate import GrantGate
 from .human_review import HumanReviews
 from .outbox import PUBLISH_ATTEMPTS, DecisionOutbox
+from .standing import standing_copy
 from .worker_roster import WorkerRoster, describe_layers
 
 __all__ = ["PUBLISH_ATTEMPTS", "SupervisorActor"]
@@ -184,6 +185,10 @@ class SupervisorActor(Actor):
             )
         )
         self._reviews: dict[str, _Review] = {}
+        self._answering: set[str] = set()
+        self._hashes: dict[tuple[str, str], anyio.Event] = {}
+        """(action hash, policy version) of the reviews under way here, set when decided."""
+        """Actions taken from the mailbox and not answered yet (a duplicate is ignored)."""
         self._wake = anyio.Event()
         self.roster = WorkerRoster()
         """What the layer workers said they can serve (their heartbeats)."""
@@ -267,7 +272,78 @@ class SupervisorActor(Actor):
         if expected is None:
             self._ctx.metrics.submissions.labels(result="duplicate").inc()
             return
-        await self._review(message, expected)
+        self._answering.add(message.action_id)  # a duplicate delivered meanwhile is ignored
+        try:
+            await self._answer(message, expected)
+        finally:
+            self._answering.discard(message.action_id)
+
+    async def _answer(self, submitted: ActionSubmitted, expected: tuple[LayerID, ...]) -> None:
+        """The standing decision of the action's hash if one stands (after the review of the
+        same action under way here, if any), else a review."""
+        key = (action_hash(submitted.action), self.policy(expected))
+        await self._await_same(key)
+        if await self._stand(submitted, key):
+            return
+        if key in self._hashes:  # waited long enough: reviewed too (the outbox keeps one outcome)
+            await self._review(submitted, expected)
+            return
+        done = self._hashes[key] = anyio.Event()
+        try:
+            await self._review(submitted, expected)
+        finally:
+            self._hashes.pop(key, None)
+            done.set()
+
+    async def _await_same(self, key: tuple[str, str]) -> None:
+        """Wait (at most a review's time) while this Supervisor reviews the same action under
+        another id: the new id then gets that decision, and submitting one action many times
+        at once draws one review, not many."""
+        busy = self._hashes.get(key)
+        if busy is None:
+            return
+        with anyio.move_on_after(self.config.layer_deadline_s * 2 + DEADLINE_GRACE_S * 4):
+            await busy.wait()
+
+    async def _stand(self, submitted: ActionSubmitted, key: tuple[str, str]) -> bool:
+        """Decide at once when a decision stands for the action's hash under this policy
+        (``key``; the same action, submitted before under another id): no review, no LLM call —
+        the new id gets the standing outcome (see ``standing``). ``False``: none stands."""
+        action_id = submitted.action_id
+        digest, policy = key
+        standing = await self.outbox.standings.find(
+            digest,
+            policy,
+            submitted.action.agent_id,
+            log_too=False,  # the outbox asks the events stream before signing
+        )
+        if standing is None:
+            return False
+        if standing.outcome is not Outcome.APPROVED and await self._granted(submitted):
+            return False  # a human granted it since: the review applies the grant
+        if standing.action_id != action_id:
+            standing = standing_copy(standing, action_id)
+        if self.resume_inflight:
+            await self.state.track(submitted)
+        recorded = await self.outbox.decide(action_id, standing, submitted.action)
+        result = "decided" if recorded is not None else "duplicate"
+        self._ctx.metrics.submissions.labels(result=result).inc()
+        if recorded is not None:
+            await self._decided(action_id, recorded.outcome, [])
+        return True
+
+    async def _granted(self, submitted: ActionSubmitted) -> bool:
+        """Whether a grant in force decides the action (a grant comes before a standing
+        decision that is not an approval); a policy that cannot be evaluated: no."""
+        if submitted.action.tool_call is None:
+            return False
+        policy = self.config.rules
+        try:
+            decision = None if policy is None else decide(policy, submitted.action)
+        except Exception:
+            return False
+        _, grant = await self.grants.decide(submitted, decision)
+        return grant is not None
 
     async def _review(self, submitted: ActionSubmitted, expected: tuple[LayerID, ...]) -> None:
         digest = action_hash(submitted.action)
@@ -392,7 +468,7 @@ class SupervisorActor(Actor):
                 "action_hash does not match the action; compute it over the canonical JSON of "
                 "the action or leave it out"
             )
-        if action_id in self._reviews:
+        if action_id in self._reviews or action_id in self._answering:
             log.info("submission of %s is already under review; duplicate ignored", action_id)
             return None
         try:
@@ -514,19 +590,24 @@ class SupervisorActor(Actor):
         action_id = review.action_id
         self._ctx.metrics.decision_latency.observe(time.perf_counter() - review.started)
         self._uncount(review)
-        recorded = await self.outbox.publish(action_id, report, review.submitted.action)
-        self._ctx.metrics.submissions.labels(result="decided" if recorded else "duplicate").inc()
-        if not recorded:
+        recorded = await self.outbox.decide(action_id, report, review.submitted.action)
+        result = "decided" if recorded is not None else "duplicate"
+        self._ctx.metrics.submissions.labels(result=result).inc()
+        if recorded is None:
             return
         unfinished = [lid for lid in review.expected if lid not in review.results]
+        await self._decided(action_id, recorded.outcome, unfinished)
+
+    async def _decided(self, action_id: str, outcome: Outcome, unfinished: list[LayerID]) -> None:
+        """After a decision is recorded: cancel the layers' unfinished work, announce a review."""
         try:
             if unfinished:
-                reason = f"decided {report.outcome}; {len(unfinished)} layer(s) no longer needed"
+                reason = f"decided {outcome}; {len(unfinished)} layer(s) no longer needed"
                 await self._ctx.publish(
                     self._ctx.subjects.action_cancel(action_id),
                     CancelAction(action_id=action_id, reason=reason),
                 )
-            if report.outcome is Outcome.NEEDS_REVIEW:
+            if outcome is Outcome.NEEDS_REVIEW:
                 self._ctx.metrics.pending_reviews.inc()
                 await self.humans.announce(action_id)
         except BusClosedError:

@@ -39,7 +39,7 @@ from .jetstream import (
     work_subjects,
 )
 from .nats_subscription import CLEANUP_TIMEOUT, NatsSubscription, NoneExhausted, from_core
-from .publish_log import log_position, published_since
+from .publish_log import last_with_header, log_position, published_since
 from .seeds import parse_seed_urls
 from .subject import (
     matches,
@@ -474,6 +474,16 @@ class NatsBus:
         if stream is None or self.jetstream is None:
             return None
         return await published_since(self.jetstream, stream, subject, msg_id, since)
+
+    async def last_published(
+        self, subject: str, header: str, value: str, *, since: int
+    ) -> bytes | None:
+        """The data of the latest message on ``subject`` after the stream position ``since``
+        whose header ``header`` is ``value`` (``None``: none, or cannot tell)."""
+        stream = self._log_stream(subject)
+        if stream is None or self.jetstream is None:
+            return None
+        return await last_with_header(self.jetstream, stream, subject, header, value, since)
 
     def _log_stream(self, subject: str) -> str | None:
         tokens = tuple(subject.split("."))

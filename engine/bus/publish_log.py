@@ -15,7 +15,7 @@ import nats.errors
 import nats.js.errors
 from nats.js import JetStreamContext
 
-__all__ = ["MAX_SCAN", "log_position", "published_since"]
+__all__ = ["MAX_SCAN", "last_with_header", "log_position", "published_since"]
 
 log = logging.getLogger("humangr.bus")
 
@@ -49,6 +49,29 @@ async def published_since(
             return None
         if msg.headers and msg.headers.get("Nats-Msg-Id") == msg_id:
             return True
+        if msg.seq is None:
+            return None
+        seq = msg.seq + 1
+    return None
+
+
+async def last_with_header(
+    js: JetStreamContext, stream: str, subject: str, header: str, value: str, since: int
+) -> bytes | None:
+    """The data of the latest message on ``subject`` in ``stream`` after sequence ``since``
+    whose header ``header`` is ``value``; ``None`` when there is none or the stream cannot tell
+    (unreachable, too many: the caller falls back to what it knows)."""
+    seq, found = since + 1, None
+    for _ in range(MAX_SCAN):
+        try:
+            msg = await js.get_msg(stream, seq=seq, subject=subject, next=True)
+        except nats.js.errors.NotFoundError:
+            return found
+        except (nats.errors.Error, OSError) as exc:
+            log.warning("cannot read stream %s after %d: %s", stream, seq, exc)
+            return None
+        if msg.headers and msg.headers.get(header) == value and msg.data is not None:
+            found = bytes(msg.data)
         if msg.seq is None:
             return None
         seq = msg.seq + 1

@@ -13,6 +13,8 @@ Buckets (keys are action ids; a human's or the deadline's final decision is ``<i
 - ``inflight`` — reviews under way, with their owner's lease, for buses that do not redeliver
   (in process, NATS core): a review whose owner died is run again.
 - ``reports`` — report id → action id, so a report is found by either.
+- ``standing`` — the decision standing for each (action hash, policy version): the same action
+  under a new id gets it instead of a new review (see ``standing``).
 - ``quarantine`` — a copy of each damaged entry found in the others (see ``records``): a
   damaged entry is reported and set aside, never a crash of the Supervisor.
 
@@ -50,6 +52,7 @@ from .review_records import (
     inflight_problem,
     pending_problem,
 )
+from .standing import StandingBook
 
 __all__ = [
     "FINAL",
@@ -108,6 +111,7 @@ class ReviewState:
             await bucket("pending"), PendingRecord, q, check=pending_problem, repair=self._reopen
         )
         self.inflight = Records(await bucket("inflight"), InflightRecord, q, check=inflight_problem)
+        self.standing = await StandingBook(store, q, ttl=keep).open()
 
     async def _fresh_outbox(self, key: str) -> bytes:
         """An outbox entry of this Supervisor in place of a damaged one: ``drain`` publishes

@@ -102,6 +102,11 @@ async def _bench_tools(args: argparse.Namespace) -> int:
         f"p99 {guard['p99_ms']} ms over {guard['calls']} calls ({guard['approved']} approved, "
         f"{guard['stopped']} stopped)"
     )
+    standing = guard["standing"]
+    print(
+        f"guarded call answered by a standing decision (the same call again: no review): "
+        f"p50 {standing['p50_ms']} ms  p99 {standing['p99_ms']} ms over {standing['calls']} calls"
+    )
     policy = results["policy"]
     print(
         f"guarded call decided by a rule of a {policy['rules']}-rule policy (no layer task, no "

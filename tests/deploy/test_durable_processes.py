@@ -31,6 +31,7 @@ from humangr.engine.bus import Bus
 from humangr.engine.bus.jetstream import JetStreamConfig, stream_names
 from humangr.engine.bus.nats import NatsBus
 from humangr.engine.bus.subject import inbox_prefix_for
+from humangr.engine.metrics import STATE_BUCKETS
 from humangr.engine.review import action_hash
 from humangr.engine.signing import load_signing_key, verify_decision
 from humangr.engine.state.kv import namespace_of
@@ -94,8 +95,9 @@ async def _reset(url: str) -> None:
     try:
         js = bus.client.jetstream()
         names = [*stream_names(S)]
-        names += [f"KV_{namespace_of(S.prefix)}_{b}" for b in ("decisions", "reports", "outbox")]
-        names += [f"KV_{namespace_of(S.prefix)}_{b}" for b in ("pending", "inflight")]
+        # every bucket the Supervisor keeps: a standing decision left by another test would
+        # decide this test's same actions without a review
+        names += [f"KV_{namespace_of(S.prefix)}_{b}" for b in (*STATE_BUCKETS, "quarantine")]
         for name in names:
             try:
                 await js.delete_stream(name)

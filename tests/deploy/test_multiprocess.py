@@ -22,11 +22,13 @@ CLEAN_ACTIONS = 4
 USAGE = {"input_tokens": 200, "output_tokens": 30, "cache_read_tokens": 150}
 
 
-def diff_action(name: str) -> ActionContext:
+def diff_action(name: str, n: int = 0) -> ActionContext:
+    """A distinct action per ``n``: the same action again would get its standing decision
+    instead of a review (and the counts below are of reviews)."""
     return ActionContext(
         agent_id="agent",  # the id of NATS user `agent` (deploy/nats-server.conf)
         action_type="code_diff",
-        action_description=f"apply {name}",
+        action_description=f"apply {name} ({n})",
         code_diff=(EXAMPLES / name).read_text(),
     )
 
@@ -59,7 +61,9 @@ async def test_a_supervisor_and_two_layer_workers_share_the_review(
             with anyio.fail_after(40):
                 async with anyio.create_task_group() as tg:
                     for n in range(CLEAN_ACTIONS):
-                        tg.start_soon(review, f"clean-{n}", diff_action("01-clean-refactor.diff"))
+                        tg.start_soon(
+                            review, f"clean-{n}", diff_action("01-clean-refactor.diff", n)
+                        )
                     tg.start_soon(review, "secret", diff_action("02-hardcoded-key-and-shell.diff"))
         finally:
             await agent.close()

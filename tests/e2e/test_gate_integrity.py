@@ -312,7 +312,9 @@ async def test_a_failed_decision_publish_is_retried_and_published_once(
         flaky.fail(s.decisions, failures)
         async with recording(bus, s.decisions) as decisions:
             report = await engine.submit(diff_action("01-clean-refactor.diff"), timeout=30)
-            await anyio.sleep(0.3)
+            # the engine's own waiter has it as recorded; the bus gets it once the retries pass
+            await decisions.wait(1)
+            await anyio.sleep(0.3)  # and no second copy follows
     assert flaky.failed == failures
     assert report.outcome is Outcome.APPROVED
     assert [decode(raw, HumanLayerReport).action_id for raw in decisions] == [report.action_id]
@@ -408,6 +410,7 @@ async def test_a_decision_whose_publish_keeps_failing_is_redelivered_and_publish
             recording(bus, subjects.decisions) as decisions,
         ):
             report = await engine.submit(diff_action("01-clean-refactor.diff"), timeout=30)
+            await decisions.wait(1, timeout=20)  # published once redelivered (see above)
             await anyio.sleep(0.5)
         assert flaky.failed == PUBLISH_ATTEMPTS + 1
         assert report.outcome is Outcome.APPROVED

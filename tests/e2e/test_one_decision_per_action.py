@@ -2,7 +2,9 @@
 reaches a decision on an action already decided (another Supervisor recorded one meanwhile; a
 lost write left the events stream holding one the bucket forgot) publishes no second one: it
 republishes the recorded one byte for byte, or nothing, and dead-letters its own with why. The
-same action submitted again under another action id is another execution: decided on its own.
+same action submitted again under another action id is another execution with a decision of its
+own, but not a review of its own: it gets the decision standing for its hash (see
+``test_standing_decision``).
 """
 
 from __future__ import annotations
@@ -123,7 +125,7 @@ async def test_a_decision_recorded_meanwhile_is_republished_and_the_second_refus
     assert record.report == other
 
 
-async def test_the_same_action_under_another_id_is_decided_on_its_own(bus: Bus) -> None:
+async def test_the_same_action_under_another_id_gets_a_decision_of_its_own(bus: Bus) -> None:
     store = MemoryStateStore()
     action = diff_action("01-clean-refactor.diff")
     async with engine(bus, store) as running:
@@ -133,6 +135,7 @@ async def test_the_same_action_under_another_id_is_decided_on_its_own(bus: Bus) 
     assert first.action_id != second.action_id
     assert first.report_id != second.report_id
     assert first.outcome is second.outcome is Outcome.APPROVED
+    assert second.decided_by == "standing decision", "the first one's outcome, not a review"
 
 
 @pytest.mark.nats

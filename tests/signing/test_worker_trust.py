@@ -118,11 +118,6 @@ async def test_serve_refuses_an_untrusted_worker_process_and_accepts_a_trusted_o
     prefix = f"trust{uuid.uuid4().hex[:8]}"
     common = ("--nats", nats_url, "--prefix", prefix, "--layer-deadline", "3")
     supervisor = Spec(("--role", "supervisor", *common, "--trust-workers", trusted_key.public_key))
-    action = ActionContext(
-        agent_id="agent-1",
-        action_type="shell_command",
-        action_description="list the files of the build folder",
-    )
     subjects = Subjects(prefix)
     bus = await NatsBus.connect(nats_url)
     try:
@@ -150,6 +145,11 @@ async def test_serve_refuses_an_untrusted_worker_process_and_accepts_a_trusted_o
                         into.append(decode(msg.data, DeadLetter))
 
                 tg.start_soon(record, letters)
+                action = ActionContext(  # one per round: a decision stands for its hash
+                    agent_id="agent-1",
+                    action_type="shell_command",
+                    action_description=f"list the files of the build folder ({seed.name})",
+                )
                 report = await submit_and_wait(bus, subjects, action, timeout=30)
                 tg.cancel_scope.cancel()
             assert report.outcome is expected, (report.blocking_reasons, boss.output())
