@@ -94,39 +94,120 @@ def _layout(kind: type[msgspec.Struct]) -> tuple[tuple[str, str, Any], ...]:
     )
 
 
-def _plain(value: Any, skip: frozenset[str] = frozenset()) -> Any:
-    """``value`` as plain JSON values, canonically (see the module docstring)."""
+_Field = tuple[str, str, Any, bool]
+"""A field as ``_fields`` walks it: name, encoded name, default, whether it has a default."""
+_EMPTY: frozenset[str] = frozenset()
+_MAX_KINDS = 1_024
+"""Types whose handling ``_plain`` keeps (a process meets a few dozen; more are not kept)."""
+_structs: dict[type, tuple[_Field, ...]] = {}
+"""The fields of each Struct type met, in ``msgspec.structs.astuple`` order."""
+_kinds: dict[type, Callable[[Any], Any]] = {}
+"""How ``_plain`` renders a value of each other (non-leaf) type met."""
+
+
+def _plain(value: Any, skip: frozenset[str] = _EMPTY) -> Any:
+    """``value`` as plain JSON values, canonically (see the module docstring).
+
+    This runs for every node of every signature and task digest, so each type's handling is
+    looked up once (``_structs``, ``_kinds``) rather than found by a chain of ``isinstance``
+    checks on every node (tests/signing/test_canonical_fast.py holds that chain, as first
+    written, and the digests it gave: the values must stay the same)."""
     kind = type(value)
     if kind is str or kind is int or kind is bool or value is None:
-        return value  # the common leaves first: this runs for every node of every signature
+        return value  # the common leaves first
+    layout = _structs.get(kind)
+    if layout is not None:
+        return _fields(value, layout, skip)
+    how = _kinds.get(kind)
+    if how is not None:
+        return how(value)
     if isinstance(value, msgspec.Struct):
-        out: dict[str, Any] = {}
-        for name, encoded, default in _layout(type(value)):
-            if name in skip:
+        return _fields(value, _struct_fields(kind), skip)
+    return _kind(kind)(value)
+
+
+def _fields(value: msgspec.Struct, layout: tuple[_Field, ...], skip: frozenset[str]) -> Any:
+    """A Struct's fields (but ``skip`` and those at their default), by encoded name."""
+    out: dict[str, Any] = {}
+    for (name, encoded, default, has_default), item in zip(
+        layout, msgspec.structs.astuple(value), strict=True
+    ):
+        if has_default:
+            if item is default:
                 continue
-            item = getattr(value, name)
-            if default is not msgspec.NODEFAULT and (item is default or _same(item, default)):
-                continue
-            leaf = type(item)
-            out[encoded] = item if leaf is str or leaf is int or leaf is bool else _plain(item)
-        return out
-    if kind is list or kind is tuple:
-        return [_plain(item) for item in value]
-    if isinstance(value, enum.Enum):
-        return _plain(value.value)
-    if isinstance(value, datetime):
-        return _instant(value)
-    if isinstance(value, str | int):  # bool is an int
-        return value
-    if isinstance(value, float):
-        return int(value) if value.is_integer() and abs(value) < _EXACT else value
-    if isinstance(value, dict):
-        return {str(_plain(key)): _plain(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(item) for item in value]
-    if isinstance(value, bytes):
-        return base64.b64encode(value).decode()
-    raise TypeError(f"cannot sign a value of type {type(value).__name__}")
+            try:
+                if item == default:
+                    continue
+            except TypeError:  # as ``_same``: what cannot be compared is not the default
+                pass
+        if skip and name in skip:
+            continue
+        leaf = type(item)
+        if leaf is str or leaf is int or leaf is bool or item is None:
+            out[encoded] = item
+        else:
+            out[encoded] = _plain(item)
+    return out
+
+
+def _struct_fields(kind: type[msgspec.Struct]) -> tuple[_Field, ...]:
+    layout = tuple(
+        (name, encoded, default, default is not msgspec.NODEFAULT)
+        for name, encoded, default in _layout(kind)
+    )
+    if len(_structs) < _MAX_KINDS:
+        _structs[kind] = layout
+    return layout
+
+
+def _kind(kind: type) -> Callable[[Any], Any]:
+    """How to render a value of ``kind`` (not a Struct, nor an exact str, int or bool)."""
+    how: Callable[[Any], Any]
+    if issubclass(kind, enum.Enum):
+        how = _enum_value
+    elif issubclass(kind, datetime):
+        how = _instant
+    elif issubclass(kind, str | int):  # bool is an int
+        how = _itself
+    elif issubclass(kind, float):
+        how = _number
+    elif issubclass(kind, dict):
+        how = _mapping
+    elif issubclass(kind, list | tuple):
+        how = _items
+    elif issubclass(kind, bytes):
+        how = _base64
+    else:
+        raise TypeError(f"cannot sign a value of type {kind.__name__}")
+    if len(_kinds) < _MAX_KINDS:
+        _kinds[kind] = how
+    return how
+
+
+def _enum_value(value: enum.Enum) -> Any:
+    inner = value._value_
+    leaf = type(inner)
+    return inner if leaf is str or leaf is int or leaf is bool else _plain(inner)
+
+
+def _itself(value: Any) -> Any:
+    return value
+
+
+def _number(value: float) -> int | float:
+    return int(value) if value.is_integer() and abs(value) < _EXACT else value
+
+
+def _mapping(value: dict[Any, Any]) -> dict[str, Any]:
+    return {str(_plain(key)): _plain(item) for key, item in value.items()}
+
+
+def _items(value: list[Any] | tuple[Any, ...]) -> list[Any]:
+    return [_plain(item) for item in value]
+
+
+def _base64(value: bytes) -> str:
+    return base64.b64encode(value).decode()
 
 
 def _same(value: Any, default: Any) -> bool:

@@ -26,8 +26,8 @@ from humangr.contracts import (
 from humangr.engine.actor import Actor, ActorContext, Route
 from humangr.engine.bus import Msg
 from humangr.engine.heartbeats import sign_heartbeat
-from humangr.engine.layer_run import llm_layer_run
-from humangr.engine.llm import LLMClient
+from humangr.engine.layer_run import layer_request, llm_layer_run
+from humangr.engine.llm import LLMClient, LLMRequest
 from humangr.engine.llm.metered import metered
 from humangr.engine.review import adaptive_applies, consensus, error_run, late_result
 from humangr.engine.signatures import task_digest
@@ -85,6 +85,8 @@ class LayerActor(Actor):
         self.cancelled_tasks = 0
         self.heartbeat_s = HEARTBEAT_INTERVAL_S
         self.worker_id = f"{self.name}-{uuid.uuid4().hex[:12]}"
+        self._children: dict[tuple[int, tuple[str, ...]], Any] = {}
+        """Metric children by metric and label values (``_child``)."""
 
     @property
     def model(self) -> str:
@@ -133,6 +135,7 @@ class LayerActor(Actor):
     def routes(self, ctx: ActorContext) -> Sequence[Route[Any]]:
         self._ctx = ctx
         self._llm = None if self.llm is None else metered(self.llm, ctx.metrics)
+        self._children = {}
         return [
             Route(
                 ctx.subjects.layer_task(self.layer_id),
@@ -187,6 +190,15 @@ class LayerActor(Actor):
             self._ctx.subjects.layer_report, self.signing_key.sign_layer_report(report)
         )
 
+    def _child(self, metric: Any, *labels: str) -> Any:
+        """``metric.labels(*labels)``, looked up once per label values (a few statuses and
+        veto levels), not once per report."""
+        key = (id(metric), labels)
+        child = self._children.get(key)
+        if child is None:
+            child = self._children[key] = metric.labels(*labels)
+        return child
+
     def _report(
         self,
         task: LayerTask,
@@ -207,13 +219,13 @@ class LayerActor(Actor):
             result = late_result(
                 result, f"deadline of {task.deadline_s:g}s passed after {elapsed:.1f}s"
             )
-        metrics = self._ctx.metrics
+        metrics, layer = self._ctx.metrics, self.layer_id.value
         for run in runs:
-            metrics.layer_runs.labels(self.layer_id.value, run.status.value).inc()
+            self._child(metrics.layer_runs, layer, run.status.value).inc()
         if late:
-            metrics.layer_runs.labels(self.layer_id.value, "error").inc()
-        metrics.vetoes.labels(self.layer_id.value, result.veto_level.value).inc()
-        metrics.layer_agreement.labels(self.layer_id.value).observe(result.agreement_ratio)
+            self._child(metrics.layer_runs, layer, "error").inc()
+        self._child(metrics.vetoes, layer, result.veto_level.value).inc()
+        self._child(metrics.layer_agreement, layer).observe(result.agreement_ratio)
         return LayerReport(
             action_id=task.action_id,
             layer_id=self.layer_id,
@@ -228,11 +240,16 @@ class LayerActor(Actor):
     async def _runs(
         self, task: LayerTask, planned: int, results: dict[int, LayerRunResult]
     ) -> None:
+        shared = _Prompt()
+
         async def one(number: int) -> None:
-            results[number] = await self._run(task, number)
+            results[number] = await self._run(task, number, shared)
 
         async def batch(numbers: range) -> None:
             """Run in parallel; the first run in this task, the others in their own."""
+            if len(numbers) == 1:
+                await one(numbers[0])
+                return
             async with anyio.create_task_group() as tg:
                 for number in numbers[1:]:
                     tg.start_soon(one, number)
@@ -243,10 +260,18 @@ class LayerActor(Actor):
         if first < planned and not _agree([results[n] for n in sorted(results)]):
             await batch(range(first + 1, planned + 1))
 
-    async def _run(self, task: LayerTask, number: int) -> LayerRunResult:
+    async def _run(self, task: LayerTask, number: int, shared: _Prompt) -> LayerRunResult:
         assert self._llm is not None
         started = time.perf_counter()
         try:
+            if shared.request is None:  # the runs of a task share one rendering
+                shared.request = layer_request(
+                    self.layer_id,
+                    task.action,
+                    prior_findings=task.prior_findings,
+                    rule_findings=task.rule_findings,
+                    tags={"action_id": task.action_id},
+                )
             return await llm_layer_run(
                 self._llm,
                 self.layer_id,
@@ -257,11 +282,20 @@ class LayerActor(Actor):
                 tags={"action_id": task.action_id},
                 max_repairs=self.max_repairs,
                 metrics=self._ctx.metrics,
+                request=shared.request,
             )
         except Exception as exc:
             log.exception("%s: run %d of %s failed", self.name, number, task.action_id)
             elapsed = (time.perf_counter() - started) * 1000
             return error_run(self.layer_id, number, exc, elapsed_ms=elapsed)
+
+
+@dataclass(slots=True)
+class _Prompt:
+    """The request the runs of one task share, rendered by the first run that needs it (a
+    rendering that fails fails each run as an ``error`` run, as it did rendered per run)."""
+
+    request: LLMRequest | None = None
 
 
 @dataclass(slots=True)

@@ -80,7 +80,8 @@ class Delivery:
                 return
             await self._failed(route, msg, exc, correlation, sender)
             return
-        await settle(msg, "ack")
+        if msg.durable:  # a core message has nothing to settle
+            await settle(msg, "ack")
         self.stats.handled += 1
         self.handled_counter.inc()
 

@@ -7,10 +7,11 @@ import logging
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import anyio
-from anyio.abc import TaskGroup, TaskStatus
+from anyio.abc import TaskStatus
 
 from humangr.contracts import Subjects, SubmitReceipt, encode
 from humangr.engine.backoff import Backoff
@@ -23,6 +24,7 @@ from .base import Actor, ActorContext, Route
 from .delivery import Delivery, single
 from .letters import LetterBook, payload_correlation
 from .losses import report_exhausted, report_slow_consumer
+from .pool import WorkerPool
 from .settings import ActorStats, SupervisionPolicy
 
 __all__ = ["ActorStats", "ActorSystem", "SupervisionPolicy"]
@@ -58,6 +60,9 @@ class _Runner:
         """Bytes of the large core messages held (``Actor.large_backlog_bytes`` at most)."""
         """The ``Nats-Msg-Id`` of the large core messages held (waiting or handled): a copy sent
         again while one is held is dropped, not held twice."""
+        self.counters: tuple[Any, Any] | None = None
+        """The submissions ``received`` and receipts ``sent`` counters, looked up at the first
+        submission (``_received``), not at each."""
 
     async def supervise(self, *, task_status: TaskStatus[None]) -> None:
         """Subscribe once (the mailbox outlives restarts), then run and restart the actor."""
@@ -167,39 +172,53 @@ class _Runner:
     async def _serve(
         self, subs: list[tuple[Route[Any], Subscription]], limiter: anyio.Semaphore
     ) -> None:
-        """Handle retried messages first, then the mailboxes until they close."""
+        """Handle retried messages first, then the mailboxes until they close: each message
+        taken with a slot of ``limiter`` goes to a pool of long-lived workers (``pool``), not
+        to a task of its own; once every mailbox closed, the pool finishes what it holds."""
         async with anyio.create_task_group() as tg:
+            pool = WorkerPool(tg, self.actor.max_concurrency, partial(self._process, limiter))
             pending, self.retries = self.retries, []
             self.inflight.update((id(retry.msg), retry) for retry in pending)
             for retry in pending:
                 await limiter.acquire()
-                tg.start_soon(self._process, retry.route, retry.msg, limiter)
+                pool.put(retry.route, retry.msg)
+            tg.start_soon(self._pumps, subs, limiter, pool)
+
+    async def _pumps(
+        self,
+        subs: list[tuple[Route[Any], Subscription]],
+        limiter: anyio.Semaphore,
+        pool: WorkerPool,
+    ) -> None:
+        async with anyio.create_task_group() as tg:
             for route, sub in subs:
-                tg.start_soon(self._pump, route, sub, limiter, tg)
+                tg.start_soon(self._pump, route, sub, limiter, pool)
+        pool.close()
 
     async def _pump(
-        self, route: Route[Any], sub: Subscription, limiter: anyio.Semaphore, tg: TaskGroup
+        self, route: Route[Any], sub: Subscription, limiter: anyio.Semaphore, pool: WorkerPool
     ) -> None:
         gauge = self.system.metrics.mailbox_depth.labels(self.actor.name)
+        inflight = self.inflight
         while True:
             try:
                 async for msg in sub:
                     gauge.set(sub.pending)
-                    self.inflight[id(msg)] = _Retry(route, msg)
+                    inflight[id(msg)] = _Retry(route, msg)
                     try:
                         limiter.acquire_nowait()
                     except anyio.WouldBlock:
                         await limiter.acquire()
-                    tg.start_soon(self._process, route, msg, limiter)
+                    pool.put(route, msg)
                 return
             except SlowConsumerError as exc:
                 await report_slow_consumer(self.delivery, route, exc)
             except BusClosedError:
                 return
 
-    async def _process(self, route: Route[Any], msg: Msg, limiter: anyio.Semaphore) -> None:
+    async def _process(self, limiter: anyio.Semaphore, route: Route[Any], msg: Msg) -> None:
+        """Handle one message (in a worker of the pool), then give its slot back."""
         key = id(msg)
-        self.inflight[key] = _Retry(route, msg)
         try:
             large = len(msg.data) >= self.actor.large_message_bytes
             if route.receipt:
@@ -242,7 +261,13 @@ class _Runner:
         (``SubmitReceipt``) that it will be decided or dead-lettered (a lost receipt is
         logged: the sender submits again, and the Supervisor knows the action id)."""
         metrics = self.system.metrics
-        metrics.submissions.labels(result="received").inc()
+        if self.counters is None:
+            self.counters = (
+                metrics.submissions.labels(result="received"),
+                metrics.submit_receipts.labels(result="sent"),
+            )
+        received, sent = self.counters
+        received.inc()
         if msg.durable or not msg.reply:
             return
         receipt = SubmitReceipt(subject=msg.subject, size=len(msg.data), actor=self.actor.name)
@@ -252,7 +277,7 @@ class _Runner:
             metrics.submit_receipts.labels(result="failed").inc()
             log.warning("receipt of a message on %s not sent: %s", msg.subject, exc)
             return
-        metrics.submit_receipts.labels(result="sent").inc()
+        sent.inc()
 
     async def _large(self, route: Route[Any], msg: Msg) -> None:
         """Handle a large message in the lane of large ones (``large_concurrency`` at once);

@@ -154,6 +154,8 @@ class MemoryBus:
         start = self._turns.get(name, 0)
         self._turns[name] = start + 1
         count = len(members)
+        if count == 1:  # the common case (one worker of the group in this process)
+            return members[0].offer(msg)
         return any(members[(start + offset) % count].offer(msg) for offset in range(count))
 
     def _members(self, subject: str, name: str) -> Sequence[MemorySubscription]:
