@@ -295,7 +295,8 @@ class LayerReport(_Frozen, frozen=True, kw_only=True):
     layer_id: LayerID
     runs: Annotated[list[LayerRunResult], Meta(max_length=16)] = []
     consensus: ConsensusResult
-    """The layer's own view; the Supervisor recomputes it from ``runs`` and never trusts it."""
+    """The layer's own view; the Supervisor recomputes it from ``runs`` and never trusts it,
+    and counts a view that differs from its own (``humangr_layer_view_mismatches_total``)."""
     usage: Usage = Usage()
     action_hash: Hash | None = None
     """The ``LayerTask``'s action hash; a report without it, or with another, is refused."""

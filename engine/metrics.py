@@ -115,6 +115,13 @@ class Metrics:
             ["layer", "level"],
             registry=r,
         )
+        self.layer_view_mismatches = Counter(
+            "humangr_layer_view_mismatches",
+            "Layer reports whose own consensus (status or veto level) differs from the one the "
+            "Supervisor recomputed from the same runs: a buggy, outdated or hostile worker.",
+            ["layer"],
+            registry=r,
+        )
         self.layer_agreement = Histogram(
             "humangr_layer_agreement_ratio",
             "Share of a layer's valid runs that equal its consensus.",
@@ -328,6 +335,7 @@ class Metrics:
             self.decisions.labels(outcome=outcome)
         for layer in _LAYERS:
             self.layer_agreement.labels(layer=layer)
+            self.layer_view_mismatches.labels(layer=layer)
             for status in _RUN_STATUSES:
                 self.layer_runs.labels(layer=layer, status=status)
             for level in _VETO_LEVELS:

@@ -687,6 +687,29 @@ class SupervisorActor(Actor):
         self._ctx.metrics.observe_cost(cost)
         return cost
 
+    def _compare_view(self, report: LayerReport, result: ConsensusResult) -> None:
+        """The layer's own consensus is never used to decide, but it must match the one
+        recomputed from the same runs, rules and settings: a mismatch is logged and counted
+        (``humangr_layer_view_mismatches_total``), the sign of a buggy, outdated or hostile
+        worker. A late layer's view is only its reason, so it is not compared."""
+        theirs = report.consensus
+        if report.deadline_passed:
+            return
+        if (theirs.status, theirs.veto_level) == (result.status, result.veto_level):
+            return
+        self._ctx.metrics.layer_view_mismatches.labels(layer=report.layer_id.value).inc()
+        log.warning(
+            "%s report for %s says %s (veto %s), but its runs give %s (veto %s); the "
+            "recomputed one is used (worker %s)",
+            report.layer_id.value,
+            report.action_id,
+            theirs.status.value,
+            theirs.veto_level.value,
+            result.status.value,
+            result.veto_level.value,
+            report.signer or "unsigned",
+        )
+
     async def _on_report(self, report: LayerReport, _: Msg) -> None:
         try:
             verify_layer_report(report, self.trusted_workers)
@@ -727,6 +750,7 @@ class SupervisorActor(Actor):
             result = self._result(review, lid, report.runs, late=late)
         except ReviewError as exc:
             raise refuse(str(exc)) from None
+        self._compare_view(report, result)
         review.results[lid] = result
         review.runs.extend(report.runs)
         review.usage = review.usage + sum((run.usage for run in report.runs), Usage())

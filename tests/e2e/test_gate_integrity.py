@@ -283,8 +283,17 @@ async def test_forged_clean_runs_and_a_forged_consensus_do_not_approve(bus: Bus)
         s = engine.subjects
         async with fake_layers(bus, s, answer):
             decision = await engine.submit(diff_action("01-clean-refactor.diff"), timeout=30)
+            mismatches = {
+                lid: engine.metrics.registry.get_sample_value(
+                    "humangr_layer_view_mismatches_total", {"layer": lid.value}
+                )
+                for lid in decision.layer_results
+            }
     assert decision.outcome is Outcome.REJECTED
     assert decision.layer_results[LayerID.HL4].veto_level is VetoLevel.STRONG
+    # the forged view is counted where it differs from the runs (HL4's), and only there
+    assert mismatches[LayerID.HL4] == 1
+    assert all(mismatches[lid] == 0 for lid in mismatches if lid is not LayerID.HL4)
 
 
 async def test_a_report_missing_a_required_run_is_refused(bus: Bus) -> None:
