@@ -87,6 +87,9 @@ class DecisionOutbox:
         self._sending: set[str] = set()
         """Keys being published right now by this Supervisor (``drain`` leaves them alone)."""
         self.standings = Standings(ctx, state, signer)
+        self.publish_log: PublishLog | None = ctx.bus if isinstance(ctx.bus, PublishLog) else None
+        """The bus as a log of what it published (JetStream), asked once: ``None`` if it keeps
+        none (a protocol check costs too much to repeat for each decision)."""
 
     async def publish(
         self,
@@ -127,9 +130,9 @@ class DecisionOutbox:
             return None
         report = await self._standing(key, report)
         since = 0
-        if isinstance(self.ctx.bus, PublishLog):
+        if self.publish_log is not None:
             subject = self.ctx.subjects.decision(report.agent_id)
-            since = await self.ctx.bus.log_position(subject) or 0
+            since = await self.publish_log.log_position(subject) or 0
         record = DecisionRecord(report=report, action=action)
         if not await self.state.begin(key, record, since=since):
             await self._refuse(key, report, "another Supervisor recorded its decision first")
@@ -189,14 +192,15 @@ class DecisionOutbox:
             await self.republish(key)
             await self._refuse(key, report, _described(existing.report))
             return True
-        if not isinstance(self.ctx.bus, PublishLog):
+        published = self.publish_log
+        if published is None:
             return False
         subject = self.ctx.subjects.decision(report.agent_id)
-        position = await self.ctx.bus.log_position(subject)
+        position = await published.log_position(subject)
         if position is None:
             return False
         since = max(0, position - DECISION_LOOKBACK)
-        found = await self.ctx.bus.was_published(subject, decision_msg_id(key), since=since)
+        found = await published.was_published(subject, decision_msg_id(key), since=since)
         if not found:
             return False
         await self._refuse(
@@ -294,9 +298,9 @@ class DecisionOutbox:
             await self.state.finish(key)
             return
         report = record.report
-        if isinstance(self.ctx.bus, PublishLog):
+        if self.publish_log is not None:
             subject = self.ctx.subjects.decision(report.agent_id)
-            if await self.ctx.bus.was_published(subject, decision_msg_id(key), since=since):
+            if await self.publish_log.was_published(subject, decision_msg_id(key), since=since):
                 log.info("decision %s was out already; marking it", key)
                 await self.state.finish(key)
                 return

@@ -174,6 +174,8 @@ class Standings:
         self.ctx = ctx
         self.state = state
         self.signer = signer
+        self.log: StandingLog | None = ctx.bus if isinstance(ctx.bus, StandingLog) else None
+        """The bus as a searchable log (JetStream), asked once; ``None`` if it keeps none."""
 
     async def find(
         self, action_hash: str, policy_version: str, agent_id: str, *, log_too: bool = True
@@ -200,8 +202,8 @@ class Standings:
     async def _logged(
         self, action_hash: str, policy_version: str, agent_id: str
     ) -> HumanLayerReport | None:
-        bus = self.ctx.bus
-        if not isinstance(bus, StandingLog):
+        bus = self.log
+        if bus is None:
             return None
         subject = self.ctx.subjects.decision(agent_id)
         position = await bus.log_position(subject)

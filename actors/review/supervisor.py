@@ -268,29 +268,32 @@ class SupervisorActor(Actor):
                 f"{self._ctx.subjects.agent_submits.removesuffix('*')}<its agent id>",
                 correlation_id=message.action_id,
             )
-        expected = await self._admit(message)
-        if expected is None:
+        admitted = await self._admit(message)
+        if admitted is None:
             self._ctx.metrics.submissions.labels(result="duplicate").inc()
             return
+        expected, digest = admitted
         self._answering.add(message.action_id)  # a duplicate delivered meanwhile is ignored
         try:
-            await self._answer(message, expected)
+            await self._answer(message, expected, digest)
         finally:
             self._answering.discard(message.action_id)
 
-    async def _answer(self, submitted: ActionSubmitted, expected: tuple[LayerID, ...]) -> None:
+    async def _answer(
+        self, submitted: ActionSubmitted, expected: tuple[LayerID, ...], digest: str
+    ) -> None:
         """The standing decision of the action's hash if one stands (after the review of the
         same action under way here, if any), else a review."""
-        key = (action_hash(submitted.action), self.policy(expected))
+        key = (digest, self.policy(expected))
         await self._await_same(key)
         if await self._stand(submitted, key):
             return
         if key in self._hashes:  # waited long enough: reviewed too (the outbox keeps one outcome)
-            await self._review(submitted, expected)
+            await self._review(submitted, expected, digest)
             return
         done = self._hashes[key] = anyio.Event()
         try:
-            await self._review(submitted, expected)
+            await self._review(submitted, expected, digest)
         finally:
             self._hashes.pop(key, None)
             done.set()
@@ -345,8 +348,10 @@ class SupervisorActor(Actor):
         _, grant = await self.grants.decide(submitted, decision)
         return grant is not None
 
-    async def _review(self, submitted: ActionSubmitted, expected: tuple[LayerID, ...]) -> None:
-        digest = action_hash(submitted.action)
+    async def _review(
+        self, submitted: ActionSubmitted, expected: tuple[LayerID, ...], digest: str | None = None
+    ) -> None:
+        digest = digest or action_hash(submitted.action)
         planned = self.config.gate.runs_per_layer if self.llm_review else 0
         local = self.roster.local_only(expected) if planned else ()
         if local == expected:  # no worker can run an LLM call for any of them
@@ -447,8 +452,9 @@ class SupervisorActor(Actor):
             review.counted = False
             self._ctx.metrics.inflight_actions.dec()
 
-    async def _admit(self, message: ActionSubmitted) -> tuple[LayerID, ...] | None:
-        """The layers to run, or ``None`` for a duplicate; refuses what cannot be reviewed."""
+    async def _admit(self, message: ActionSubmitted) -> tuple[tuple[LayerID, ...], str] | None:
+        """The layers to run and the action's hash, or ``None`` for a duplicate; refuses what
+        cannot be reviewed."""
         action_id = message.action_id
 
         def refuse(reason: str) -> MessageRefused:
@@ -489,7 +495,7 @@ class SupervisorActor(Actor):
                 await self.state.ensure_outbox(action_id)
                 self._wake.set()
             return None
-        return self._layers(message, refuse)
+        return self._layers(message, refuse), digest
 
     def _layers(
         self, message: ActionSubmitted, refuse: Callable[[str], MessageRefused]
