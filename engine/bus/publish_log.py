@@ -10,10 +10,12 @@ publish) onwards.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 import nats.errors
 import nats.js.errors
 from nats.js import JetStreamContext
+from nats.js.api import RawStreamMsg
 
 __all__ = ["MAX_SCAN", "last_with_header", "log_position", "published_since"]
 
@@ -38,21 +40,10 @@ async def published_since(
 ) -> bool | None:
     """Whether a message on ``subject`` with header ``Nats-Msg-Id: msg_id`` is in ``stream``
     after sequence ``since``; ``None`` when the stream cannot tell (unreachable, too many)."""
-    seq = since + 1
-    for _ in range(MAX_SCAN):
-        try:
-            msg = await js.get_msg(stream, seq=seq, subject=subject, next=True)
-        except nats.js.errors.NotFoundError:
-            return False
-        except (nats.errors.Error, OSError) as exc:
-            log.warning("cannot read stream %s after %d: %s", stream, seq, exc)
-            return None
-        if msg.headers and msg.headers.get("Nats-Msg-Id") == msg_id:
-            return True
-        if msg.seq is None:
-            return None
-        seq = msg.seq + 1
-    return None
+    known, found = await _scan(
+        js, stream, subject, since, lambda headers: headers.get("Nats-Msg-Id") == msg_id
+    )
+    return found is not None if known else None
 
 
 async def last_with_header(
@@ -61,18 +52,39 @@ async def last_with_header(
     """The data of the latest message on ``subject`` in ``stream`` after sequence ``since``
     whose header ``header`` is ``value``; ``None`` when there is none or the stream cannot tell
     (unreachable, too many: the caller falls back to what it knows)."""
+    known, found = await _scan(
+        js, stream, subject, since, lambda headers: headers.get(header) == value, latest=True
+    )
+    if not known or found is None or found.data is None:
+        return None
+    return bytes(found.data)
+
+
+async def _scan(
+    js: JetStreamContext,
+    stream: str,
+    subject: str,
+    since: int,
+    wanted: Callable[[dict[str, str]], bool],
+    *,
+    latest: bool = False,
+) -> tuple[bool, RawStreamMsg | None]:
+    """Read the messages on ``subject`` after ``since``: whether the stream could tell, and the
+    first (``latest``: the last) whose headers are ``wanted``."""
     seq, found = since + 1, None
     for _ in range(MAX_SCAN):
         try:
             msg = await js.get_msg(stream, seq=seq, subject=subject, next=True)
         except nats.js.errors.NotFoundError:
-            return found
+            return True, found
         except (nats.errors.Error, OSError) as exc:
             log.warning("cannot read stream %s after %d: %s", stream, seq, exc)
-            return None
-        if msg.headers and msg.headers.get(header) == value and msg.data is not None:
-            found = bytes(msg.data)
+            return False, None
+        if msg.headers and wanted(msg.headers):
+            found = msg
+            if not latest:
+                return True, found
         if msg.seq is None:
-            return None
+            return False, None
         seq = msg.seq + 1
-    return None
+    return False, None
