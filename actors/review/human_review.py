@@ -171,7 +171,8 @@ class HumanReviews:
             blocking_reasons=reasons,
             decided_at=utc_now(),
         )
-        return await self.outbox.publish(final_key(report.action_id), final, overrules=overrules)
+        decided = await self.outbox.decide(final_key(report.action_id), final, overrules=overrules)
+        return decided is not None
 
     def _count(self, report: HumanLayerReport, verdict: str) -> None:
         metrics = self.ctx.metrics

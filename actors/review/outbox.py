@@ -91,17 +91,6 @@ class DecisionOutbox:
         """The bus as a log of what it published (JetStream), asked once: ``None`` if it keeps
         none (a protocol check costs too much to repeat for each decision)."""
 
-    async def publish(
-        self,
-        key: str,
-        report: HumanLayerReport,
-        action: ActionContext | None = None,
-        *,
-        overrules: bool = False,
-    ) -> bool:
-        """``decide``, and whether it recorded a decision."""
-        return await self.decide(key, report, action, overrules=overrules) is not None
-
     async def decide(
         self,
         key: str,
