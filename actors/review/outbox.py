@@ -138,7 +138,7 @@ class DecisionOutbox:
             self._sending.discard(key)
         if sent:
             try:
-                await self.state.finish(key)
+                await self.state.finish(key, record)
             except StateError as exc:
                 log.warning("decision %s is out but not marked yet (%s); later", key, exc)
         return report

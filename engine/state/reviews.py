@@ -192,17 +192,23 @@ class ReviewState:
         except StateConflict:
             return
 
-    async def finish(self, key: str) -> DecisionRecord | None:
+    async def finish(self, key: str, begun: DecisionRecord | None = None) -> DecisionRecord | None:
         """After the decision under ``key`` is out: mark it, index its report, open or close the
-        human review, forget the review in flight, empty the outbox. Idempotent."""
-        try:
-            found = await self.decisions.get(key)
-        except DamagedEntry:  # quarantined and reported: there is nothing sound to publish
-            found = None
-        if found is None:
-            await self.outbox.bucket.delete(key)
-            return None
-        record = found.value
+        human review, forget the review in flight, empty the outbox. Idempotent.
+
+        ``begun``: the record this Supervisor's ``begin`` just created under ``key`` (that
+        create is exclusive, and only its owner marks it), so it is not read back."""
+        if begun is not None:
+            record = begun
+        else:
+            try:
+                found = await self.decisions.get(key)
+            except DamagedEntry:  # quarantined and reported: there is nothing sound to publish
+                found = None
+            if found is None:
+                await self.outbox.bucket.delete(key)
+                return None
+            record = found.value
         if not record.published:
             record = msgspec.structs.replace(record, published=True)
             await self.decisions.bucket.put(key, _encode(record))
