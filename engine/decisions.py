@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import anyio
+import msgspec
 from anyio.abc import TaskStatus
 
 from humangr.contracts import (
@@ -297,6 +298,9 @@ class DecisionWaiters:
             task_status.started()
             tg.start_soon(self._refusals, refusals, subjects)
             async for msg in decisions:
+                addressee = _addressee(msg.data)
+                if addressee is not None and addressee not in self._waiting:
+                    continue  # nobody here waits for it (or the engine handed it over already)
                 try:
                     report = decode(msg.data, HumanLayerReport)
                 except ContractError as exc:
@@ -338,3 +342,22 @@ class DecisionWaiters:
             waiter = self._waiting.get(letter.correlation_id)
             if waiter is not None:
                 waiter.settle(error=SubmissionRefused(letter.correlation_id, letter.error))
+
+
+class _Addressee(msgspec.Struct):
+    """The one field of a decision read before the rest: which action it answers."""
+
+    action_id: str
+
+
+_ADDRESSEES = msgspec.json.Decoder(_Addressee)
+
+
+def _addressee(data: bytes) -> str | None:
+    """The action a decision on the bus answers, read without decoding it whole (most are
+    for no waiter of this process); ``None`` if it cannot be read so (it is then decoded, and
+    refused with a warning)."""
+    try:
+        return _ADDRESSEES.decode(data).action_id
+    except (msgspec.DecodeError, UnicodeError, RecursionError):
+        return None
