@@ -9,6 +9,7 @@ privilege escalation, hidden traces. What cannot be read is a finding of its own
 
 from __future__ import annotations
 
+import functools
 import re
 import shlex
 from collections.abc import Iterator
@@ -20,7 +21,7 @@ from ..base import CheckInput, Hit
 from .shell_catalogue import words
 from .shell_files import script_units
 from .shell_rules import Context, Flag, evaluate
-from .shell_unwrap import unwrap
+from .shell_unwrap import CACHED_CHARS, unwrap
 from .view import ToolView
 
 __all__ = ["judge", "shell_command", "shell_scripts"]
@@ -78,7 +79,22 @@ _EMBEDDED = re.compile(
 
 
 def judge(text: str, ctx: Context) -> list[Flag]:
-    """Every flag of one command line. Pure, bounded, never raises."""
+    """Every flag of one command line. Pure, bounded, never raises.
+
+    A fresh context's verdict on a short text is remembered (agents run the same commands
+    again and again, with other arguments beside them); one that earlier commands changed
+    (a ``cd``, a file already seen) is judged each time."""
+    if ctx.cwd is None and not ctx.seen and len(text) <= CACHED_CHARS:
+        return list(_judged(text, ctx.workspace, ctx.allowed_hosts))
+    return _judge(text, ctx)
+
+
+@functools.lru_cache(maxsize=1_024)
+def _judged(text: str, workspace: str | None, allowed_hosts: frozenset[str]) -> tuple[Flag, ...]:
+    return tuple(_judge(text, Context(workspace, allowed_hosts)))
+
+
+def _judge(text: str, ctx: Context) -> list[Flag]:
     try:
         return evaluate(unwrap(text), ctx)
     except RecursionError:

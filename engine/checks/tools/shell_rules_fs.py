@@ -16,6 +16,7 @@ from .shell_paths import (
     LOGS,
     PERSISTENCE,
     PRIVILEGE_FILES,
+    SYSTEM_DIRS,
     classify,
     empty_var_root,
     normal,
@@ -148,13 +149,29 @@ def writes(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
                 )
         elif PERSISTENCE.search(path):
             yield _persistence(cmd, path)
-        elif UNDER_SYSTEM.match(path) and not path.startswith(("/var/tmp/", "/tmp/")):
+        elif (
+            UNDER_SYSTEM.match(path)
+            and not path.startswith(("/var/tmp/", "/tmp/"))
+            and not _in_workspace(path, ctx.workspace)
+        ):
             yield high(
                 "writes a system file",
                 cmd.text,
                 f"it writes {path}, outside the workspace.",
                 "Keep changes inside the workspace.",
             )
+
+
+def _in_workspace(path: str, workspace: str | None) -> bool:
+    """``path`` is inside a workspace that lives under a system folder (``/srv/app``,
+    ``/opt/project``): the project's own files, not the system's. A workspace that is itself a
+    system folder, or one level under the root, makes nothing inside it ordinary."""
+    if not workspace:
+        return False
+    root = normal(workspace)
+    if root in SYSTEM_DIRS or root.lower() in SYSTEM_DIRS or root.count("/") < 2:
+        return False
+    return not outside_workspace(path, root)
 
 
 def _persistence(cmd: Cmd, path: str) -> Flag:

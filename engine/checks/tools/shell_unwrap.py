@@ -29,7 +29,7 @@ from .shell_wrappers import (
     typed_keys,
 )
 
-__all__ = ["Cmd", "Program", "unwrap"]
+__all__ = ["CACHED_CHARS", "Cmd", "Program", "unwrap"]
 
 _VAR = re.compile(r"\$\{(\w+)\}|\$(?:E|env):(\w+)|\$(\w+)")
 _ESCAPE_WORD = re.compile(r"^(?:\^[A-Z]|v)?[:\\@]?!|^v?:(?:sh|shell|terminal|py|lua|set)\b")
@@ -332,7 +332,7 @@ def _assign(simple: Simple, cmd: Cmd | None, env: dict[str, str]) -> None:
             env[key] = _resolve(value, env)
 
 
-_CACHED_CHARS = 4_096
+CACHED_CHARS = 4_096
 """Texts up to this long are read once and remembered (a call's policy rules and its local
 checks read the same command); a longer one is read each time, so the cache stays small."""
 
@@ -340,7 +340,7 @@ checks read the same command); a longer one is read each time, so the cache stay
 def unwrap(text: str) -> Program:
     """Every command ``text`` runs. Pure and bounded; never raises on any text. The result is
     shared between callers: read it, never change it."""
-    if len(text) <= _CACHED_CHARS:
+    if len(text) <= CACHED_CHARS:
         return _remembered(text)
     return _read(text)
 

