@@ -67,7 +67,8 @@ _MAX_UNITS = 512
 def decide(policy: Policy, action: ActionContext) -> PolicyDecision:
     """The effect of ``policy`` on ``action``: the first matching rule's, else the default."""
     facts = _Facts(action)
-    for rule in policy.rules:
+    call = facts.call
+    for rule in policy.rules_for(call.name if call is not None else None):
         if _rule_matches(rule, facts):
             return PolicyDecision(rule.effect, rule.id, rule.reason)
     return PolicyDecision(policy.default)

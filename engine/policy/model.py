@@ -13,7 +13,15 @@ from humangr.contracts import ToolKind
 
 from .match import Glob
 
-__all__ = ["Effect", "MatchKey", "Policy", "PolicyDecision", "Rule", "Suppression"]
+__all__ = [
+    "MAX_INDEXED_TOOLS",
+    "Effect",
+    "MatchKey",
+    "Policy",
+    "PolicyDecision",
+    "Rule",
+    "Suppression",
+]
 
 
 class Effect(enum.StrEnum):
@@ -67,6 +75,13 @@ class Rule:
         if self.tools and all(g.literal for g in self.tools):
             object.__setattr__(self, "tool_names", frozenset(g.text for g in self.tools))
 
+    def can_match(self, tool: str | None) -> bool:
+        """Whether a call of ``tool`` could match (``None``: an action that is no tool call,
+        which only rules asking nothing of a call can match); the other filters aside."""
+        if tool is None:
+            return not (self.tools or self.kinds or self.match)
+        return self.tool_names is None or tool in self.tool_names
+
     def describe(self) -> str:
         """One line: the rule as the engine understood it (``humangr policy check``)."""
         parts = [f"{self.id}: {self.effect.value}"]
@@ -112,6 +127,10 @@ class Suppression:
         return " ".join(parts)
 
 
+MAX_INDEXED_TOOLS = 1_024
+"""Tool names whose candidate rules a policy keeps (agents use a few dozen)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Policy:
     """A whole policy file: rules in file order (the first match decides), the default, the
@@ -123,6 +142,20 @@ class Policy:
     source: str = ""
     digest: str = ""
     version: int = 1
+    _by_tool: dict[str | None, tuple[Rule, ...]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+
+    def rules_for(self, tool: str | None) -> tuple[Rule, ...]:
+        """The rules, in file order, that can match a call of ``tool`` (``None``: an action
+        that is not a tool call): a rule naming only other tools is left out. Worked out once
+        per name; at most ``MAX_INDEXED_TOOLS`` names are kept."""
+        found = self._by_tool.get(tool)
+        if found is None:
+            found = tuple(r for r in self.rules if r.can_match(tool))
+            if len(self._by_tool) < MAX_INDEXED_TOOLS:
+                self._by_tool[tool] = found
+        return found
 
     def describe(self) -> list[str]:
         """The policy as understood, one line per rule and suppression."""
