@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 import logging
-import uuid
+import secrets
 from collections.abc import Sequence
 
 import anyio
@@ -34,7 +34,7 @@ log = logging.getLogger("humangr.client")
 
 def new_action_id() -> str:
     """A fresh action id (a valid subject token)."""
-    return f"act-{uuid.uuid4().hex[:20]}"
+    return f"act-{secrets.token_hex(10)}"
 
 
 async def submit_and_wait(

@@ -27,7 +27,7 @@ a lost write the first decision stands again — at worst a human is asked again
 from __future__ import annotations
 
 import logging
-import uuid
+import secrets
 from typing import Protocol, runtime_checkable
 
 import msgspec
@@ -164,7 +164,7 @@ def standing_copy(
 
 def new_report_id() -> str:
     """A fresh report id (as the Supervisor makes them)."""
-    return f"rpt-{uuid.uuid4().hex[:20]}"
+    return f"rpt-{secrets.token_hex(10)}"
 
 
 class Standings:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import secrets
 import time
 import uuid
 from collections.abc import Callable, Iterable, Sequence
@@ -641,7 +642,7 @@ class SupervisorActor(Actor):
         if decision is not None and decision.effect is Effect.REVIEW and decision.rule_id:
             notes = [f"policy rule {decision.rule_id}: review", *notes]
         report = build_report(
-            report_id=f"rpt-{uuid.uuid4().hex[:20]}",
+            report_id=f"rpt-{secrets.token_hex(10)}",
             action_id=submitted.action_id,
             action=submitted.action,
             results=review.results,
