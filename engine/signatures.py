@@ -73,7 +73,10 @@ BINDING_ONLY_NOTICE = (
 
 def _instant(value: datetime) -> str:
     moment = value if value.tzinfo is not None else value.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    moment = moment.astimezone(UTC)
+    if moment.year < 1000:  # strftime writes such a year unpadded: those bytes are signed
+        return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return moment.replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
 
 
 def _default(field: msgspec.structs.FieldInfo) -> Any:

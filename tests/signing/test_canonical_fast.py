@@ -336,3 +336,29 @@ def test_generated_messages_encode_as_the_reference_does(
         assert _plain(value) == _plain_reference(value)
         wire = decode(encode(value), type(value))
         assert _plain(wire) == _plain_reference(wire)
+
+
+def _instant_as_first_written(value: datetime) -> str:
+    moment = value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+@settings(max_examples=500, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.datetimes(
+        min_value=datetime(1, 1, 2),
+        max_value=datetime(9999, 12, 30),
+        timezones=st.one_of(
+            st.none(),
+            st.just(UTC),
+            st.builds(
+                timezone,
+                st.timedeltas(min_value=timedelta(hours=-23), max_value=timedelta(hours=23)),
+            ),
+        ),
+    )
+)
+def test_an_instant_is_written_as_strftime_wrote_it(value: datetime) -> None:
+    """The signed form of a date and time is the same bytes as the first version's, also for
+    years before 1000 (written unpadded) and for every offset."""
+    assert _instant(value) == _instant_as_first_written(value)
