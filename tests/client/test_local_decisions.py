@@ -4,7 +4,10 @@ engine's bus is still checked and refused, and the action hash is always checked
 
 from __future__ import annotations
 
+import logging
+
 import anyio
+import msgspec
 import pytest
 
 from humangr import DecisionMismatch, SignatureError
@@ -19,6 +22,8 @@ from humangr.contracts import (
     decode,
     encode,
 )
+from humangr.contracts.subjects import Subjects
+from humangr.engine.bus import Bus
 from humangr.engine.decisions import DecisionWaiters, LocalDecisions
 from humangr.engine.errors import Rejected
 
@@ -134,3 +139,29 @@ async def test_a_forged_approval_on_the_embedded_bus_never_runs_the_tool() -> No
                     await bash("rm -rf /")
             tg.cancel_scope.cancel()
     assert ran == []
+
+
+async def test_decisions_on_the_bus_reach_only_their_waiter_and_garbage_is_reported(
+    bus: Bus, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Waiters read a decision's action id first and skip those nobody here waits for; the
+    one awaited is decoded and routed, and what cannot be read is still warned about."""
+    subjects = Subjects()
+    waiters = DecisionWaiters()
+    awaited = HumanLayerReport(
+        report_id="r1", action_id="act-awaited", agent_id="agent-1", action_hash="a" * 64,
+        policy_version="p", outcome=Outcome.REJECTED, final_veto_level=VetoLevel.STRONG,
+    )  # fmt: skip
+    other = msgspec.structs.replace(awaited, report_id="r2", action_id="act-other")
+    async with anyio.create_task_group() as tg:
+        await tg.start(waiters.run, bus, subjects)
+        waiters.expect("act-awaited", "a" * 64)
+        subject = subjects.decision("agent-1")
+        for data in (encode(other), b"{not json", b'{"action_id": 7}', encode(awaited)):
+            await bus.publish(subject, data)
+        with caplog.at_level(logging.WARNING, logger="humangr"):
+            got = await waiters.wait("act-awaited", timeout=5)
+        tg.cancel_scope.cancel()
+    assert got == awaited
+    undecodable = [r for r in caplog.records if "undecodable decision" in r.getMessage()]
+    assert len(undecodable) == 2  # the garbage and the wrong id's type; not the other decision
