@@ -1,8 +1,9 @@
 """Parseable Python fragments of a diff, with a map back to the new file's line numbers.
 
 A hunk's new side (context and added lines) is a contiguous piece of the new file. It is
-wrapped in synthetic block headers where it starts inside a block (``async def`` when git's
-hunk heading names one), patched where a clause or a body is cut off, and parsed. When that
+wrapped in synthetic block headers where it starts inside a block (the function git's hunk
+heading names when it is a whole top-level ``def`` line, else ``async def`` when the heading
+names one), patched where a clause or a body is cut off, and parsed. When that
 fails the added span alone is tried, then each run of consecutive added lines. Added lines
 that end up in no parsed fragment are ``uncovered``: the checks judge them with line
 patterns and indentation scopes instead.
@@ -89,6 +90,27 @@ def _is_code(text: str) -> bool:
     return bool(s) and not s.startswith("#")
 
 
+def _heading_def(heading: str) -> str | None:
+    """The ``def`` line git names in a hunk heading, when it is a whole top-level function
+    signature (``def archive(service, days=7):``): a hunk indented under it lies in that
+    function's body (no other top-level line came between). Methods, classes and signatures
+    git cut short are left to the generic header."""
+    text = heading.rstrip()
+    if not text or text[0].isspace() or len(text) > 200:
+        return None
+    if not text.startswith(("def ", "async def ")) or not text.endswith(":"):
+        return None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # SyntaxWarning of the code under review
+            tree = ast.parse(text + "\n    pass\n")
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
+    if len(tree.body) != 1 or not isinstance(tree.body[0], ast.FunctionDef | ast.AsyncFunctionDef):
+        return None
+    return text
+
+
 def _prepare(lines: Sequence[tuple[int | None, str]], heading: str) -> tuple[str, list[int | None]]:
     # A lone carriage return ends a line for Python (git keeps it inside one diff line): each
     # part is read as the line it is, under the diff line's number.
@@ -101,8 +123,12 @@ def _prepare(lines: Sequence[tuple[int | None, str]], heading: str) -> tuple[str
     levels = sorted({i for i in code_ind if i < first} | {0}) if first > 0 else []
     for k, lvl in enumerate(levels):
         head = "if True:"
-        if k == 0 and heading.lstrip().startswith("async def"):
-            head = "async def __hunk__():"
+        if k == 0:
+            named = _heading_def(heading)
+            if named is not None:
+                head = named  # the function git names: its callers in the diff reach it
+            elif heading.lstrip().startswith("async def"):
+                head = "async def __hunk__():"
         out.append((None, " " * lvl + head))
     seen: dict[int, bool] = {}
     body = norm

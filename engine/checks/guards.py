@@ -3,7 +3,9 @@ other branch cannot fall through) the validated names are clean.
 
 Validators: ``x.isdigit()`` and friends, ``x in ALLOWED`` (any container not built from request
 input: the value is one of its entries) / ``x == "literal"``, an anchored
-``re.fullmatch``/``re.match``, ``hmac.compare_digest`` (for the names it authenticates, also
+``re.fullmatch``/``re.match``, a ``re.search`` for any character outside an allow-list
+(``[^a-z0-9_-]``) that finds nothing, ``all(c in ALLOWED for c in x)``,
+``hmac.compare_digest`` (for the names it authenticates, also
 through a MAC computed earlier), and for file paths a containment check of a normalized path
 (``startswith``, ``is_relative_to``, ``os.path.commonpath``) or a ``'..' in name`` test.
 """
@@ -15,6 +17,7 @@ import re
 from typing import Protocol
 
 from .flow import KINDS, NORM, PATH, REQUEST, TAINTED, Val
+from .guards_text import NEGATED_CLASS, RISKY_CHARS, charset_kinds, pattern_kinds
 from .pynames import dotted
 from .sources import NORMALIZERS, Imports
 
@@ -97,7 +100,12 @@ def guards_of(it: Interp, test: ast.expr) -> tuple[list[Guard], bool]:
     if helper:
         return helper, True
     if isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute):
+        rejected = _rejecting_search(it, test, test.func)
+        if rejected:
+            return rejected, False
         return _call_guard(it, test, test.func), True
+    if isinstance(test, ast.Call) and it.imports.canon(test.func) in ("all", "builtins.all"):
+        return _all_chars(it, test), True
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         return _compare_guard(it, test)
     return [], True
@@ -118,14 +126,66 @@ def _call_guard(
             return []
         if method == "match" and not text.endswith(("$", "\\Z")):
             return []
-        kinds = KINDS if "." not in text and "/" not in text else _NOT_PATH
-        return [(key, kinds)]
+        flags = it.ev(test.args[2]).const if len(test.args) > 2 else 0
+        kinds = pattern_kinds(text, method, flags if isinstance(flags, int) else 0)
+        return [(key, kinds)] if kinds is not None else []
     if method in ("fullmatch", "match") and len(test.args) == 1:
         key = key_of(test.args[0])
         return [(key, _NOT_PATH)] if key else []
     if method in ("startswith", "is_relative_to") and test.args:
         return _normalized(it, func.value)
     return []
+
+
+def _rejecting_search(it: Interp, test: ast.Call, func: ast.Attribute) -> list[Guard]:
+    """``re.search(r"[^a-z0-9_-]", name)`` (any character outside an allow-list): where it
+    finds nothing, ``name`` holds allowed characters only."""
+    if func.attr != "search" or len(test.args) < 2:
+        return []
+    if it.imports.canon(func.value) != "re":
+        return []
+    pattern, key = test.args[0], key_of(test.args[1])
+    text = pattern.value if isinstance(pattern, ast.Constant) else None
+    if key is None or not isinstance(text, str) or not NEGATED_CLASS.match(text):
+        return []
+    try:
+        rx = re.compile(text.rstrip("+"))
+    except re.error:
+        return []
+    # a character is allowed when the negated class does not find it
+    probe = RISKY_CHARS | {".", "/", "\\", "a", "0"}
+    kinds = charset_kinds({c for c in probe if rx.fullmatch(c) is None})
+    return [(key, kinds)] if kinds is not None else []
+
+
+def _all_chars(it: Interp, test: ast.Call) -> list[Guard]:
+    """``all(c in ALLOWED for c in name)`` with a constant ``ALLOWED``: ``name`` holds
+    allowed characters only."""
+    if len(test.args) != 1 or test.keywords:
+        return []
+    gen = test.args[0]
+    if not isinstance(gen, ast.GeneratorExp | ast.ListComp) or len(gen.generators) != 1:
+        return []
+    comp = gen.generators[0]
+    elt = gen.elt
+    if comp.ifs or comp.is_async or not isinstance(comp.target, ast.Name):
+        return []
+    if not (
+        isinstance(elt, ast.Compare)
+        and len(elt.ops) == 1
+        and isinstance(elt.ops[0], ast.In)
+        and isinstance(elt.left, ast.Name)
+        and elt.left.id == comp.target.id
+    ):
+        return []
+    key = key_of(comp.iter)
+    chars = it.ev(elt.comparators[0]).const
+    if key is None or not isinstance(chars, str | frozenset | set | tuple | list):
+        return []
+    if not all(isinstance(c, str) for c in chars) or len(chars) > 4096:
+        return []
+    kinds = charset_kinds({c for x in chars for c in x})
+    return [(key, kinds)] if kinds is not None else []
 
 
 def _helper_guard(it: Interp, test: ast.expr) -> list[tuple[str, tuple[int, ...]]]:

@@ -5,7 +5,9 @@ environment of names. Branches whose condition folds to a constant run alone; a 
 validates a name (``x.isdigit()``, ``x in ALLOWED``, ``re.fullmatch(...)``, a containment check
 of a normalized path) cleans that name where it holds, and after the ``if`` when the other
 branch cannot fall through. Loops run their body twice so values carried between iterations
-are seen.
+are seen, and keep what a ``break`` / ``continue`` leaves; a loop that surely runs (a constant
+non-empty sequence, ``while True``) does not keep the values from before it. A ``match`` on a
+constant runs the first case that surely matches only (``interp_control.py``).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from .fragments import Fragment
 from .guards import guards_of, key_of, mac_inputs
 from .interp_budget import Budget
 from .interp_calls import CallEval, Resolver, collapse, with_items
+from .interp_control import drop_entry, ends_in_jump, has_jump, pattern_matches, surely_nonempty
 from .interp_expr import element
 from .sinks_data import weak_hash_stored
 from .sources import TERMINATORS, Imports, is_cred_name
@@ -42,6 +45,8 @@ Reporter = Callable[[str, ast.AST, Severity, str, str, int, tuple[str | None, in
 
 _MAX_LOOP_DEPTH = 3
 _ENV_STEP = 16
+_MAX_YIELDS = 64
+"""Yielded values kept apart per body (more are joined into the last)."""
 """Names of an environment copied or merged per step of work."""
 
 
@@ -79,7 +84,11 @@ class Interp(CallEval):
         self.local_names = local_names
         self._report = report
         self.returns: list[Val] = []
+        self.yields: list[Val] = []
+        """What the body yields: a call of a generator iterates over these."""
         self._loops = 0
+        self._exits: list[list[dict[str, Val]]] = []
+        """Per enclosing loop: the environments a ``break`` / ``continue`` leaves with."""
         self.macs: dict[str, set[str]] = {}
         """Names holding a MAC (``hmac.new(key, msg)``) -> the names of its message."""
 
@@ -199,7 +208,7 @@ class Interp(CallEval):
     def _if(self, s: ast.If) -> None:
         truth = self.truth(s.test)
         if truth is not None:
-            self.run(s.body if truth else s.orelse)
+            self._branch(s.body if truth else s.orelse)
             return
         guards, positive = guards_of(self, s.test)
         if any(PATH in kinds for _, kinds in guards):
@@ -209,10 +218,10 @@ class Interp(CallEval):
         env_body, env_else = dict(pre), dict(pre)
         self._clean(env_body if positive else env_else, guards)
         self.env = env_body
-        self.run(s.body)
+        self._branch(s.body)
         env_body = self.env
         self.env = env_else
-        self.run(s.orelse)
+        self._branch(s.orelse)
         env_else = self.env
         ends_body, ends_else = self.terminates(s.body), self.terminates(s.orelse)
         if ends_body and not ends_else:
@@ -221,6 +230,37 @@ class Interp(CallEval):
             self.env = env_body
         else:
             self.env = merge(env_body, env_else)
+
+    def _branch(self, body: list[ast.stmt]) -> None:
+        """Run one branch; one that ends in ``break`` / ``continue`` leaves the loop's
+        iteration with its environment (kept for what follows the loop)."""
+        self.run(body)
+        if self._exits and ends_in_jump(body):
+            self._step(body[-1], len(self.env) // _ENV_STEP)
+            self._exits[-1].append(dict(self.env))
+
+    def yielded(self, v: Val) -> None:
+        if len(self.yields) < _MAX_YIELDS:
+            self.yields.append(v)
+        else:
+            self.yields[-1] = join(self.yields[-1], v)
+
+    def guarded(self, test: ast.expr, holds: bool, e: ast.expr) -> Val:
+        """The value of ``e`` where ``test`` is ``holds``: the names the test validates are
+        clean there (``col if col in ALLOWED else "name"``)."""
+        guards, positive = guards_of(self, test)
+        if not guards or holds != positive:
+            return self.ev(e)
+        saved = {key: self.env.get(key) for key, _ in guards}
+        self._clean(self.env, guards)
+        try:
+            return self.ev(e)
+        finally:
+            for key, v in saved.items():
+                if v is None:
+                    self.env.pop(key, None)
+                else:
+                    self.env[key] = v
 
     def _clean(self, env: dict[str, Val], guards: list[tuple[str, tuple[int, ...]]]) -> None:
         for key, kinds in guards:
@@ -249,23 +289,45 @@ class Interp(CallEval):
 
     def _loop(self, s: ast.For | ast.AsyncFor | ast.While) -> None:
         if isinstance(s, ast.While):
-            if self.truth(s.test) is False:
+            truth = self.truth(s.test)
+            if truth is False:
                 self.run(s.orelse)
                 return
             item: Val | None = None
+            surely = truth is True
         else:
-            item = element(self.ev(s.iter))
+            seq = self.ev(s.iter)
+            item = element(seq)
+            surely = surely_nonempty(seq, self._range_args(s.iter))
         pre = self.env
-        self._step(s, len(pre) // _ENV_STEP)
+        self._step(s, 2 * len(pre) // _ENV_STEP)
         self.env = dict(pre)
         self._loops += 1
+        self._exits.append([])
+        ends: list[dict[str, Val]] = []
         for _ in range(2 if self._loops <= _MAX_LOOP_DEPTH else 1):
             if item is not None and not isinstance(s, ast.While):
                 self.bind(s.target, item)
             self.run(s.body)
+            ends.append(self.env)
+            self.env = dict(self.env)
+        exits = self._exits.pop()
         self._loops -= 1
-        self.env = merge(pre, self.env)
+        # After the loop: any number of iterations (none, unless the body surely runs and
+        # cannot leave early), or a break / continue.
+        out = ends[0] if surely and not has_jump(s.body) else merge(pre, ends[0])
+        for env in [*ends[1:], *exits]:
+            out = merge(out, env)
+        self.env = out
         self.run(s.orelse)
+
+    def _range_args(self, node: ast.expr) -> list[object] | None:
+        """The constant arguments of ``range(...)`` iterated by a loop, or None."""
+        if not isinstance(node, ast.Call) or node.keywords:
+            return None
+        if self.imports.canon(node.func) not in ("range", "builtins.range"):
+            return None
+        return [self.ev(a).const for a in node.args]
 
     def _try(self, s: ast.Try | ast.TryStar) -> None:
         pre = self.env
@@ -302,22 +364,29 @@ class Interp(CallEval):
         subject = self.ev(s.subject)
         pre = self.env
         self._step(s, len(s.cases) * len(pre) // _ENV_STEP)
-        out = dict(pre)
+        out: dict[str, Val] | None = None
+        certain = False
         for case in s.cases:
-            if isinstance(case.pattern, ast.MatchValue) and subject.const is not NOCONST:
-                value = self.ev(case.pattern.value)
-                if value.const is not NOCONST and value.const != subject.const:
-                    continue
+            hit = pattern_matches(case.pattern, subject, lambda e: self.ev(e).const)
+            if hit is False:
+                continue
             self.env = dict(pre)
             for node in ast.walk(case.pattern):
                 name = getattr(node, "name", None)
                 if isinstance(name, str):
                     self.env[name] = subject
-            if case.guard is not None:
-                self.ev(case.guard)
+            guard = True if case.guard is None else self.truth(case.guard)
+            if guard is False:
+                continue
             self.run(case.body)
-            out = merge(out, self.env)
-        self.env = out
+            out = self.env if out is None else merge(out, self.env)
+            if hit is True and guard is True:
+                certain = True  # the first case that surely matches is the last one tried
+                break
+        if out is None:
+            self.env = pre
+        else:
+            self.env = out if certain else merge(pre, out)
 
     def _def(self, s: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> None:
         self._step(s, len(self.env) // _ENV_STEP)
@@ -341,9 +410,23 @@ class Interp(CallEval):
 
     def _delete(self, s: ast.Delete) -> None:
         for t in s.targets:
+            if isinstance(t, ast.Subscript) and not isinstance(t.slice, ast.Slice):
+                self._delete_item(t)
+                continue
             key = key_of(t)
             if key is not None:
                 self.env.pop(key, None)
+
+    def _delete_item(self, t: ast.Subscript) -> None:
+        """``del x[k]`` with a constant ``k``: the entry is gone (a list's later entries
+        move up); otherwise the container keeps every value it may hold."""
+        key = key_of(t.value)
+        if key is None or key not in self.env:
+            return
+        base = self.env[key]
+        left = drop_entry(base, self.ev(t.slice).const)
+        if left is not None:
+            self.env[key] = with_items(base, left, base.seq)
 
 
 def _load(target: ast.expr) -> ast.expr:

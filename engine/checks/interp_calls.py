@@ -90,7 +90,7 @@ _STR_METHODS = names(
     format format_map join replace strip lstrip rstrip lower upper title capitalize casefold
     encode decode split rsplit splitlines partition rpartition center ljust rjust zfill
     expandtabs removeprefix removesuffix translate swapcase read readline readlines getvalue
-    hexdigest digest
+    hexdigest digest hex
     """
 )
 _PREDICATES = names(
@@ -102,6 +102,8 @@ _PREDICATES = names(
 _PATH_METHODS = frozenset({"joinpath", "with_name", "with_suffix", "absolute", "expanduser"})
 _SQL_ESCAPES = frozenset({"escape_string", "quote_ident", "quote_name", "escape"})
 _FOLDABLE = frozenset(_STR_METHODS - {"read", "readline", "readlines", "getvalue"} | _PREDICATES)
+_PARTIALS = frozenset({"functools.partial", "partial"})
+"""``partial(f, **kw)``: the result calls ``f`` with those keywords (``shell=True``)."""
 _MAX_ENTRIES = 256
 """Entries a container built by ``append``, ``update``, ... keeps apart."""
 
@@ -220,6 +222,7 @@ class CallEval(ExprEval):
         func = e.func
         canon = self.imports.canon(func)
         recv: Val | None = None
+        callee: Val | None = None
         if isinstance(func, ast.Attribute):
             recv = self.ev(func.value)
             ref = fn_name(recv.cls)
@@ -232,16 +235,24 @@ class CallEval(ExprEval):
             self._callee(e, func)
             canon = fn_name(self.ev(func).cls) or canon
         elif func.id in self.env or func.id in self.globals:
-            canon = fn_name(self.lookup(func.id).cls) or canon
+            callee = self.lookup(func.id)
+            canon = fn_name(callee.cls) or canon
         args = [self.ev(a) for a in e.args]
         kw: dict[str, Val] = {}
         extra: list[Val] = []
         for k in e.keywords:
             v = self.ev(k.value)
             if k.arg is None:
-                extra.append(v)
+                spread = _spread(v)
+                if spread is None:
+                    extra.append(v)
+                for name, x in spread or ():
+                    kw.setdefault(name, x)  # f(**{"verify": False}): the keywords it holds
             else:
                 kw[k.arg] = v
+        if callee is not None and fn_name(callee.cls) is not None:
+            for name, x in _spread(callee) or ():
+                kw.setdefault(name, x)  # keywords a functools.partial bound
         sinks.on_call(self, e, canon, recv, args, kw)
         method = func.attr if isinstance(func, ast.Attribute) else None
         handed = handed_call(canon, method, args, kw)
@@ -284,7 +295,9 @@ class CallEval(ExprEval):
                 c = _safe_builtin(canon, args[0].const)
             return constant(c)
         kinds = KIND_SANITIZERS.get(canon)
-        if kinds is None and method in _SQL_ESCAPES and recv is not None:
+        if kinds is None and method in _SQL_ESCAPES and recv is not None and not recv.tags & MODULE:
+            # a driver's or connection's own escaping (conn.escape, ops.quote_name), not a
+            # module function of that name: html.escape and re.escape do not make SQL safe
             kinds = KIND_SANITIZERS["sql.Literal"]
         if kinds is not None:
             return clean(joined(vals), kinds)
@@ -292,6 +305,9 @@ class CallEval(ExprEval):
             return constant()
         if canon in DECODERS:
             return joined(vals, DECODED)
+        if canon in _PARTIALS and args and fn_name(args[0].cls) is not None:
+            bound = tuple((k, v) for k, v in kw.items())
+            return args[0]._replace(items=bound or None, seq=False)
         ref = reference(canon, args)
         if ref is not None:
             loader = SAFELOADER if SAFE_LOADER.match(ref.rsplit(".", 1)[-1]) else 0
@@ -311,7 +327,7 @@ class CallEval(ExprEval):
         if canon in _ARCHIVES:
             out = joined(args[:1] + [kw[k] for k in ("name", "fileobj") if k in kw])
             return out._replace(tags=out.tags | ARCHIVE)
-        made = constructed(canon)
+        made = constructed(canon, kw)
         if made is not None:
             return _floor(joined(vals), canon)._replace(cls=made)
         local = self.prog.call_local(self, e, recv, args, kw)
@@ -443,6 +459,16 @@ class CallEval(ExprEval):
             return None
         self.env[key] = new
         return out
+
+
+def _spread(v: Val) -> list[tuple[str, Val]] | None:
+    """The keywords of ``**v`` when ``v`` is a mapping whose keys are all known text, else
+    None (then ``v`` counts as one more argument)."""
+    if v.items is None or v.seq or not v.items:
+        return None
+    if not all(isinstance(k, str) for k, _ in v.items):
+        return None
+    return [(str(k), x) for k, x in v.items]
 
 
 def _safe_builtin(name: str, value: object) -> object:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import builtins
 import operator
+import string
 from collections.abc import Callable
 from typing import Any
 
@@ -18,11 +19,13 @@ from .flow import (
     FMT,
     MODULE,
     NOCONST,
+    PATH,
     PATHOBJ,
     REQUEST,
     SAFELOADER,
     SQLTEXT,
     Val,
+    clean,
     constant,
     data_tags,
     join,
@@ -57,6 +60,23 @@ def element(v: Val) -> Val:
         return unknown()
     return Val(v.lv, data_tags(v), v.origin, src=v.src)
 
+
+_STRING_CONSTANTS = {
+    f"string.{n}": getattr(string, n)
+    for n in (
+        "ascii_letters",
+        "ascii_lowercase",
+        "ascii_uppercase",
+        "digits",
+        "hexdigits",
+        "octdigits",
+        "punctuation",
+        "whitespace",
+        "printable",
+    )
+}
+"""The string module's character sets, as the constants they are."""
+_PATH_LAST_PART = frozenset({"name", "stem", "suffix"})
 
 _BINOPS: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
     ast.Add: operator.add,
@@ -166,6 +186,8 @@ class ExprEval:
         if v is None:
             canon = self.imports.names.get(name)
             if canon is not None:
+                if canon in _STRING_CONSTANTS:  # from string import ascii_letters
+                    return from_const(_STRING_CONSTANTS[canon])
                 if SAFE_LOADER.match(canon.rsplit(".", 1)[-1]):
                     return unknown(MODULE | SAFELOADER)
                 if is_request_name(canon):
@@ -210,10 +232,15 @@ class ExprEval:
                 return self.source(f"request.{e.attr}", e)
             return unknown()
         if base.tags & MODULE:
+            if canon in _STRING_CONSTANTS:
+                return from_const(_STRING_CONSTANTS[canon])
             loader = SAFELOADER if SAFE_LOADER.match(e.attr) else 0
             ref = fn_name(base.cls)
             out = unknown(MODULE | loader | cred_tags(e.attr))
             return out._replace(cls=f"{FN}{norm(ref + '.' + e.attr)}") if ref else out
+        if base.tags & PATHOBJ and e.attr in _PATH_LAST_PART:
+            # Path(x).name / .stem / .suffix: the last part only, no directory to climb
+            return clean(Val(base.lv, data_tags(base), base.origin, src=base.src), (PATH,))
         tags = data_tags(base) | cred_tags(e.attr) | (base.tags & PATHOBJ)
         return Val(base.lv, tags, base.origin, src=base.src)
 
@@ -342,7 +369,12 @@ class ExprEval:
         t = self.ev(e.test)
         if t.const is not NOCONST:
             return self.ev(e.body) if t.const else self.ev(e.orelse)
-        return join(self.ev(e.body), self.ev(e.orelse))
+        return join(self.guarded(e.test, True, e.body), self.guarded(e.test, False, e.orelse))
+
+    def guarded(self, test: ast.expr, holds: bool, e: ast.expr) -> Val:
+        """The value of ``e`` where ``test`` is ``holds`` (``x if x in ALLOWED else "a"``);
+        the interpreter applies the names the test validates, the base class nothing."""
+        return self.ev(e)
 
     def _dict(self, e: ast.Dict) -> Val:
         keys = [self.ev(k) if k is not None else None for k in e.keys]
@@ -406,6 +438,14 @@ class ExprEval:
     def _await(self, e: ast.Await | ast.Starred) -> Val:
         return self.ev(e.value)
 
+    def _yield(self, e: ast.Yield | ast.YieldFrom) -> Val:
+        v = self.ev(e.value) if e.value is not None else constant(None)
+        self.yielded(element(v) if isinstance(e, ast.YieldFrom) else v)
+        return unknown()  # what the caller sends in
+
+    def yielded(self, v: Val) -> None:
+        """A value the body yields (a generator's elements); the interpreter keeps them."""
+
     def _slice(self, e: ast.Slice) -> Val:
         for part in (e.lower, e.upper, e.step):
             if part is not None:
@@ -438,6 +478,8 @@ _HANDLERS: dict[type[ast.AST], Callable[[ExprEval, Any], Val]] = {
     ast.Lambda: ExprEval._lambda,
     ast.NamedExpr: ExprEval._namedexpr,
     ast.Await: ExprEval._await,
+    ast.Yield: ExprEval._yield,
+    ast.YieldFrom: ExprEval._yield,
     ast.Starred: ExprEval._await,
     ast.Slice: ExprEval._slice,
     ast.Call: ExprEval._call,

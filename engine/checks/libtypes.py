@@ -28,6 +28,7 @@ __all__ = [
     "LIB",
     "MEMBER_LISTS",
     "REMOTE_SHELL_FUNCS",
+    "RUAMEL_LOADS",
     "annotated",
     "code_method",
     "constructed",
@@ -140,8 +141,24 @@ def fn_name(cls: str | None) -> str | None:
     return cls[len(FN) :] if cls is not None and cls.startswith(FN) else None
 
 
-def constructed(canon: str) -> str | None:
-    """The ``cls`` of what ``canon(...)`` returns, when it is a known library object."""
+_RUAMEL = frozenset({"yaml.YAML", "yaml.main.YAML"})
+"""ruamel.yaml's ``YAML`` class (``ruamel.yaml`` reads as ``yaml``)."""
+_RUAMEL_SAFE_TYPES = frozenset({"rt", "safe", "base"})
+RUAMEL_LOADS = frozenset({"load", "load_all"})
+"""Methods of a ruamel ``YAML`` object that parse a document."""
+
+
+def constructed(canon: str, kw: dict[str, Val] | None = None) -> str | None:
+    """The ``cls`` of what ``canon(...)`` returns, when it is a known library object; a
+    ruamel ``YAML(typ=...)`` is ``ruamel-safe`` for the round-trip, safe and base loaders
+    (the default is round-trip) and ``ruamel-unsafe`` for ``typ="unsafe"`` or a type known
+    only at run time."""
+    if canon in _RUAMEL:
+        typ = (kw or {}).get("typ")
+        value = typ.const if typ is not None else "rt"
+        if typ is not None and typ.items is not None and typ.seq and len(typ.items) == 1:
+            value = typ.items[0][1].const  # typ=["safe"]
+        return LIB + ("ruamel-safe" if value in _RUAMEL_SAFE_TYPES else "ruamel-unsafe")
     kind = _CONSTRUCTORS.get(canon)
     return LIB + kind if kind is not None else None
 

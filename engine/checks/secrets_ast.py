@@ -4,8 +4,9 @@
   ``app.config["SECRET_KEY"] = "..."``, ``JWT_SECRET``, tornado's ``cookie_secret``, in
   assignments, dict literals and keyword arguments — even short or simple values;
 - a password or token as a parameter's default value (``def connect(password="hunter2")``),
-  as a keyword argument (``connect(password="root")``) or compared with a literal
-  (``if password == "admin":``).
+  as a keyword argument (``connect(password="root")``), as the password argument of a login
+  call (``smtp.login("ops", "...")``, ``HTTPBasicAuth("u", "...")``, ``auth=("u", "...")``)
+  or compared with a literal (``if password == "admin":``).
 
 Pure helpers shared with the line scanner (``looks_random``, ``name_like``) live here so that
 this module does not import detect-secrets.
@@ -152,6 +153,7 @@ def ast_secrets(nodes: tuple[ast.AST, ...]) -> Iterator[AstSecret]:
         elif isinstance(node, ast.Call):
             pairs = [(k.arg, k.value, "signing") for k in node.keywords if k.arg]
             pairs += [(k.arg, k.value, "argument") for k in node.keywords if k.arg]
+            pairs += _positional_password(node)
         elif isinstance(node, ast.Compare) and len(node.ops) == 1:
             if isinstance(node.ops[0], ast.Eq | ast.NotEq):
                 sides = (node.left, node.comparators[0])
@@ -182,6 +184,39 @@ def ast_secrets(nodes: tuple[ast.AST, ...]) -> Iterator[AstSecret]:
             literal = _literal(value) if ok else None
             if literal is not None and value is not None:
                 yield AstSecret(value, kind, looks_random(literal))
+
+
+_PASSWORD_AT = {
+    "login": 1,  # smtplib / imaplib / ftplib / poplib: login(user, password)
+    "HTTPBasicAuth": 1,
+    "HTTPDigestAuth": 1,
+    "HTTPProxyAuth": 1,
+    "BasicAuth": 1,  # aiohttp.BasicAuth(login, password)
+    "DigestAuth": 1,  # httpx.DigestAuth(username, password)
+    "simple_bind_s": 1,  # python-ldap: simple_bind_s(who, cred)
+    "simple_bind": 1,
+    "bind_s": 1,
+}
+"""Calls whose password is a positional argument (by the callee's last name: its index)."""
+
+
+def _positional_password(node: ast.Call) -> list[tuple[object, ast.expr | None, str]]:
+    """``smtp.login("ops", "s3cret")``, ``HTTPBasicAuth("u", "p")`` and ``auth=("u", "p")``:
+    the password passed by position, named ``password`` for the checks that follow."""
+    out: list[tuple[object, ast.expr | None, str]] = []
+    func = node.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+    at = _PASSWORD_AT.get(name) if isinstance(name, str) else None
+    if (
+        at is not None
+        and len(node.args) > at
+        and not any(isinstance(a, ast.Starred) for a in node.args[: at + 1])
+    ):
+        out.append(("password", node.args[at], "argument"))
+    for k in node.keywords:
+        if k.arg == "auth" and isinstance(k.value, ast.Tuple) and len(k.value.elts) == 2:
+            out.append(("password", k.value.elts[1], "argument"))
+    return out
 
 
 def _random_literal(node: ast.expr | None) -> bool:

@@ -47,6 +47,8 @@ _SHELL_ARG = {
     "platform.popen": 0,
     "pty.spawn": -1,
 }
+"""Calls running a command line (their argument's index), or an argument vector (-1: the
+first argument, a program and its arguments)."""
 _SUBPROCESS = frozenset(
     {"subprocess.run", "subprocess.call", "subprocess.check_call", "subprocess.check_output"}
     | {"subprocess.Popen", "asyncio.create_subprocess_exec", "pexpect.spawn", "pexpect.run"}
@@ -138,7 +140,7 @@ def _shell(
             _remote(it, e, cmd, canon if canon in REMOTE_SHELL_FUNCS else f".{method}()")
         return
     if canon in _SHELL_ARG:
-        cmd = arg(args, kw, _SHELL_ARG[canon], "cmd", "command")
+        cmd = arg(args, kw, max(_SHELL_ARG[canon], 0), "cmd", "command", "argv")
         if cmd is not None:
             if _SHELL_ARG[canon] < 0:
                 _argv(it, e, _parts(cmd), canon)
@@ -209,17 +211,21 @@ def _sql(
     if method == "extra":
         for name in ("where", "select", "tables", "order_by"):
             if name in kw:
-                _sql_flow(it, e, kw[name], f".extra({name}=...)", True)
+                _sql_flow(it, e, kw[name], f".extra({name}=...)", True, by_api=True)
         return
     name = method or canon.rsplit(".", 1)[-1]
     if not strong and not (_SQL_NAMED.match(name) and not it.is_local_call(e)):
         return
     q = arg(args, kw, 0, "sql", "query", "statement", "operation", "stmt")
     if q is not None:
-        _sql_flow(it, e, q, name, strong)
+        _sql_flow(it, e, q, name, strong, by_api=canon in _SQL_FUNCS)
 
 
-def _sql_flow(it: Site, e: ast.Call, q: Val, sink: str, strong: bool) -> None:
+def _sql_flow(
+    it: Site, e: ast.Call, q: Val, sink: str, strong: bool, *, by_api: bool = False
+) -> None:
+    """``by_api``: the callee takes SQL by definition (``.extra``, ``RawSQL``, ``text``), so a
+    formatted fragment counts even when it does not read as a statement (``"n = '%s'"``)."""
     flow = level(q, SQL)
     if flow == TAINTED and (strong or q.tags & SQLTEXT):
         it.report(
@@ -231,7 +237,7 @@ def _sql_flow(it: Site, e: ast.Call, q: Val, sink: str, strong: bool) -> None:
             flow,
             q.src,
         )
-    elif flow >= UNKNOWN and q.tags & FMT and q.tags & SQLTEXT:
+    elif flow >= UNKNOWN and q.tags & FMT and (q.tags & SQLTEXT or by_api):
         it.report(
             "sql-injection",
             e,

@@ -22,6 +22,7 @@ from .flow import (
     constant,
     level,
 )
+from .libtypes import RUAMEL_LOADS, lib_kind
 from .sink_util import Site, arg, detail, flow_severity
 from .sinks_kdf import kdf_sinks
 from .sources import is_cred_name, names
@@ -38,12 +39,23 @@ _DESER_FILES = frozenset({"pandas.read_pickle", "joblib.load", "torch.load", "nu
 
 
 def _deser(
-    it: Site, e: ast.Call, canon: str, method: str | None, args: list[Val], kw: dict[str, Val]
+    it: Site,
+    e: ast.Call,
+    canon: str,
+    method: str | None,
+    args: list[Val],
+    kw: dict[str, Val],
+    recv: Val | None,
 ) -> None:
     data = arg(args, kw, 0, "data", "stream", "file", "s", "filename", "f")
     if data is None:
         return
-    if canon in ("yaml.load", "yaml.load_all"):
+    ruamel = lib_kind(recv.cls) if recv is not None else None
+    if method in RUAMEL_LOADS and ruamel in ("ruamel-safe", "ruamel-unsafe"):
+        if ruamel == "ruamel-safe":  # YAML() / YAML(typ="safe"): no arbitrary objects
+            return
+        canon = f"ruamel.yaml.YAML(typ='unsafe').{method}"
+    elif canon in ("yaml.load", "yaml.load_all"):
         loader = arg(args, kw, 1, "Loader")
         if loader is not None and loader.tags & SAFELOADER:
             return
@@ -340,7 +352,7 @@ def data_sinks(
     kw: dict[str, Val],
 ) -> None:
     """Report the data sinks a call reaches."""
-    _deser(it, e, canon, method, args, kw)
+    _deser(it, e, canon, method, args, kw, recv)
     _path(it, e, canon, method, args, kw, recv)
     _hash(it, e, canon, method, args, kw, recv)
     kdf_sinks(it, e, canon, args, kw)

@@ -1,6 +1,7 @@
 """Password hashing set up too weak to resist guessing: key-derivation functions with too few
 rounds (PBKDF2, bcrypt) and passlib schemes that are fast or broken (md5_crypt, hex_sha1,
-ldap_md5, des_crypt, ...), by the parameters the libraries document."""
+ldap_md5, des_crypt, ...) and ``crypt()`` with DES or MD5-crypt salts, by the parameters the
+libraries document."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import ast
 from humangr.contracts import Severity
 
 from .flow import CONST, Val
+from .libtypes import fn_name
 from .sink_util import Site, arg
 from .sources import names
 
@@ -128,7 +130,46 @@ def _schemes(it: Site, e: ast.Call, canon: str, kw: dict[str, Val]) -> None:
         )
 
 
+_CRYPT = frozenset({"crypt.crypt", "legacycrypt.crypt", "crypt_r.crypt"})
+_CRYPT_WEAK_METHODS = frozenset({"METHOD_CRYPT", "METHOD_MD5"})
+
+
+def _crypt_salt_weak(salt: Val) -> str | None:
+    """What makes a ``crypt()`` salt weak: a traditional DES salt (no ``$id$`` prefix) or
+    MD5-crypt (``$1$``), as a literal or as ``crypt.METHOD_CRYPT`` / ``METHOD_MD5``."""
+    ref = fn_name(salt.cls)
+    if ref is not None and ref.rsplit(".", 1)[-1] in _CRYPT_WEAK_METHODS:
+        return ref.rsplit(".", 1)[-1]
+    value = salt.const
+    if isinstance(value, bytes):
+        value = value.decode("latin-1")
+    if not isinstance(value, str):
+        return None
+    if value.startswith("$1$"):
+        return "MD5-crypt"
+    return None if value.startswith("$") else "DES crypt"
+
+
+def _crypt(it: Site, e: ast.Call, canon: str, args: list[Val], kw: dict[str, Val]) -> None:
+    if canon in _CRYPT:
+        salt = arg(args, kw, 1, "salt")
+    elif canon in ("crypt.mksalt", "legacycrypt.mksalt"):
+        salt = arg(args, kw, 0, "method")
+    else:
+        return
+    weak = _crypt_salt_weak(salt) if salt is not None else None
+    if weak is not None:
+        _report(
+            it,
+            e,
+            "Weak password hashing scheme",
+            f"crypt() with {weak} is fast or broken (DES keeps 8 characters); use argon2, "
+            "bcrypt or scrypt.",
+        )
+
+
 def kdf_sinks(it: Site, e: ast.Call, canon: str, args: list[Val], kw: dict[str, Val]) -> None:
     """Report password hashing whose parameters make it weak."""
     _rounds(it, e, canon, args, kw)
     _schemes(it, e, canon, kw)
+    _crypt(it, e, canon, args, kw)

@@ -109,7 +109,7 @@ INPUT_ATTRS = names(
     query match_info post text read params forms get_param get_header media matchdict
     json_body content get_full_path arguments body_arguments query_arguments uri
     raw_post_data get_argument get_arguments get_query_argument get_body_argument getlist
-    query_string referrer user_agent host host_url authorization origin
+    query_string referrer user_agent host host_url authorization origin rel_url raw_path path_qs
     """
 )
 """Attributes and methods of a request object that return client-controlled data."""
@@ -194,6 +194,7 @@ FULL_SANITIZERS = names(
     int float bool len abs round ord hash id complex uuid.UUID decimal.Decimal
     ipaddress.ip_address ipaddress.ip_network math.floor math.ceil isinstance callable
     os.getpid os.getppid os.getuid os.getgid os.cpu_count time.time time.monotonic
+    uuid.uuid3 uuid.uuid5 uuid.uuid4 uuid.uuid1
     """
 )
 """Calls whose result carries no injectable text."""
@@ -211,6 +212,8 @@ KIND_SANITIZERS: dict[str, tuple[int, ...]] = {
     "flask.safe_join": (PATH,),
     "django.utils._os.safe_join": (PATH,),
     "pathvalidate.sanitize_filename": (PATH,),
+    "io.BytesIO": (PATH,),  # an in-memory file: never a path (its data stays what it was)
+    "io.StringIO": (PATH,),
     "psycopg2.sql.Identifier": (SQL,),
     "psycopg2.sql.Literal": (SQL,),
     "psycopg.sql.Identifier": (SQL,),
@@ -220,6 +223,8 @@ KIND_SANITIZERS: dict[str, tuple[int, ...]] = {
     "psycopg2.extensions.quote_ident": (SQL,),
     "pymysql.converters.escape_string": (SQL,),
     "MySQLdb.escape_string": (SQL,),
+    "MySQLdb._mysql.escape_string": (SQL,),
+    "pymysql.escape_string": (SQL,),
     "sqlalchemy.bindparam": (SQL,),
     "psycopg2.sql.SQL": (SQL,),
     "psycopg.sql.SQL": (SQL,),

@@ -60,7 +60,9 @@ CHECKS: tuple[Check, ...] = (
         "secret",
         "Hard-coded secrets: cloud keys, private keys, API tokens, credentials assigned to "
         "password/secret/token/api_key names; literal signing keys (SECRET_KEY, secret_key, JWT "
-        "keys), passwords as defaults, arguments or in comparisons",
+        "keys), passwords as defaults, arguments or in comparisons, and as the password of a "
+        "login call (smtplib / imaplib / ftplib login, HTTPBasicAuth, auth=(user, password), "
+        "LDAP simple_bind)",
         ("detect-secrets", "humangr"),
         "critical (keys, tokens, random-looking credentials); high (other credentials, signing "
         "keys, JWT, URL credentials); in test folders low (private keys, passwords, fake-looking "
@@ -75,7 +77,8 @@ CHECKS: tuple[Check, ...] = (
         "shell-injection",
         "Commands run through a shell (shell=True, os.system, os.popen, "
         'asyncio.create_subprocess_shell, loop.subprocess_shell, ["sh", "-c", ...] argument '
-        "lists also through asyncio.create_subprocess_exec, os.spawn* / os.exec*), remote and "
+        "lists also through asyncio.create_subprocess_exec, os.spawn* / os.exec*, pty.spawn), "
+        "remote and "
         "wrapped shells (paramiko exec_command, fabric / invoke Connection and task Context run"
         " / sudo / local, fabric.api run / sudo / local, asyncssh run), commands decoded at run"
         " time, and programs chosen by request input; also through aliases, getattr(os, "
@@ -90,7 +93,8 @@ CHECKS: tuple[Check, ...] = (
             'argument injection into a fixed program (["git", arg]); the sh library and other '
             "wrappers not listed; fabric / paramiko objects the code does not show being made, "
             "annotated or handed to a task; callables kept in attributes set by another method "
-            "(self.run = os.system); input read from files or databases"
+            "(self.run = os.system); input read from files or databases; input validated by "
+            "a compiled pattern (PATTERN.fullmatch(x)) is trusted whatever the pattern allows"
         ),
     ),
     Check(
@@ -98,7 +102,8 @@ CHECKS: tuple[Check, ...] = (
         "deserialization",
         "pickle / _pickle / cPickle / dill / cloudpickle / marshal / jsonpickle loads, "
         "pickle.Unpickler, shelve.open, yaml.load and load_all without a safe loader (Loader, "
-        "UnsafeLoader, FullLoader), yaml.unsafe_load / full_load; also through aliases, `from "
+        "UnsafeLoader, FullLoader), yaml.unsafe_load / full_load, ruamel.yaml "
+        "YAML(typ='unsafe').load; also through aliases, `from "
         '_pickle import loads as x`, getattr(pickle, "loads") and __import__("pickle")',
         ("humangr",),
         "critical (request input), high (data of unknown origin; medium in test folders); "
@@ -162,7 +167,8 @@ CHECKS: tuple[Check, ...] = (
     Check(
         L.HL4,
         "tls-verification",
-        "verify=False (also through a constant), session.verify = False, unverified SSL "
+        "verify=False (also through a constant or a **options mapping), session.verify = "
+        "False, unverified SSL "
         "context, CERT_NONE / cert_reqs='CERT_NONE', VERIFY_NONE, check_hostname=False, aiohttp "
         "ssl=False, paramiko AutoAddPolicy, rejectUnauthorized: false, curl -k",
         ("bandit", "humangr"),
@@ -182,7 +188,8 @@ CHECKS: tuple[Check, ...] = (
         "default of 1,000); bcrypt.gensalt(rounds < 10); passlib pbkdf2_* / bcrypt with rounds "
         "below those (.using(rounds=...), CryptContext <scheme>__rounds); passlib schemes "
         "documented as insecure (md5_crypt, des_crypt, hex_*, ldap_md5 / sha1, nthash, mysql41,"
-        " ...) used to hash or as a CryptContext's default",
+        " ...) used to hash or as a CryptContext's default; crypt.crypt with a DES or "
+        "MD5-crypt salt",
         ("humangr",),
         "high (md5, sha1, a password's fast hash, weak KDF settings); low in test folders; "
         "nothing for a random token's or key's sha2 digest (how tokens are stored) or with "

@@ -19,7 +19,7 @@ from functools import partial
 from humangr.contracts import Severity
 
 from .diff import FileDiff
-from .flow import REQUEST, Val, constant, join, joined, unknown
+from .flow import MODULE, REQUEST, Val, constant, join, joined, unknown
 from .fragments import Fragment, PyFile
 from .interp import Interp, Reporter, merge
 from .interp_budget import Budget, BudgetExceeded, Limit
@@ -346,8 +346,8 @@ class _Program:
         finally:
             self.active.discard(key)
         result = it.returns[0] if it.returns else constant(None)
-        for r in it.returns[1:]:
-            result = join(result, r)
+        for r in [*it.returns[1:], *it.yields]:
+            result = join(result, r)  # a generator: iterating the call gives what it yields
         self.memo[key] = result
         return result
 
@@ -361,6 +361,13 @@ class _Program:
                 env[extra.arg] = unknown()
         if f.entry is not None:
             env.update(f.entry)
+        if f.frag.new_line(f.node.lineno) is None:
+            # a ``def`` taken from a hunk heading (git apply ignores headings): its parameters
+            # may as well be the module's names of the same spelling
+            for n in names:
+                g = f.unit.globals.get(n)
+                if g is not None and not g.tags & MODULE:
+                    env[n] = join(env[n], g)
         return self._typed(f, env)
 
     def needs_default(self, f: _Func) -> bool:
