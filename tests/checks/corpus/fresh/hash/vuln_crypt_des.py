@@ -1,0 +1,5 @@
+import crypt
+
+
+def make_hash(password):
+    return crypt.crypt(password, "ab")
