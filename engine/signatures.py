@@ -30,7 +30,7 @@ import functools
 import hashlib
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgspec
 import nkeys  # type: ignore[import-untyped]
@@ -49,6 +49,7 @@ __all__ = [
     "layer_report_bytes",
     "report_bytes",
     "report_parts",
+    "shared",
     "sign_report",
     "signed_binding",
     "task_digest",
@@ -108,6 +109,25 @@ _kinds: dict[type, Callable[[Any], Any]] = {}
 """How ``_plain`` renders a value of each other (non-leaf) type met."""
 
 
+_SHARED: dict[int, tuple[msgspec.Struct, Any, str]] = {}
+"""Shared frozen values by identity: the value (kept alive, so its id is not reused), its
+canonical form and that form's part digest (``shared``)."""
+_MAX_SHARED = 256
+
+
+_S = TypeVar("_S", bound=msgspec.Struct)
+
+
+def shared(value: _S) -> _S:
+    """``value``, a frozen Struct that many reports hold as the very same object (a layer's
+    "nothing found"), with its canonical form and digest worked out once for all of them.
+    Only for values never changed in place: their form is not computed again."""
+    if len(_SHARED) < _MAX_SHARED and id(value) not in _SHARED:
+        plain = _plain(value)
+        _SHARED[id(value)] = (value, plain, _hash(plain))
+    return value
+
+
 def _plain(value: Any, skip: frozenset[str] = _EMPTY) -> Any:
     """``value`` as plain JSON values, canonically (see the module docstring).
 
@@ -120,6 +140,9 @@ def _plain(value: Any, skip: frozenset[str] = _EMPTY) -> Any:
         return value  # the common leaves first
     layout = _structs.get(kind)
     if layout is not None:
+        known = _SHARED.get(id(value)) if not skip else None
+        if known is not None and known[0] is value:
+            return known[1]
         return _fields(value, layout, skip)
     how = _kinds.get(kind)
     if how is not None:
@@ -269,8 +292,11 @@ def _parts(report: HumanLayerReport, plain: dict[str, Any]) -> dict[str, str]:
         if name in _UNSIGNED_PARTS:
             continue
         if name == "layer_results":
+            results = report.layer_results
             for lid, result in plain.get(encoded, {}).items():
-                parts[f"layer_results.{lid}"] = _hash(result)
+                known = _SHARED.get(id(results.get(lid)))
+                same = known is not None and known[1] is result
+                parts[f"layer_results.{lid}"] = known[2] if same else _hash(result)  # type: ignore[index]
             continue
         parts[name] = _hash(plain[encoded] if encoded in plain else _plain(getattr(report, name)))
     return parts

@@ -25,6 +25,7 @@ Choices where the design leaves room:
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
@@ -41,6 +42,7 @@ from humangr.contracts import (
     Usage,
     VetoLevel,
 )
+from humangr.engine.signatures import shared
 
 from .errors import ReviewError
 from .layers import DEFAULT_SETTINGS, LAYERS, GateSettings
@@ -176,6 +178,23 @@ def merged_failures(failures: Sequence[tuple[int, str]]) -> list[str]:
     return lines
 
 
+@functools.cache
+def _nothing_found(power: VetoLevel) -> ConsensusResult:
+    """The verdict of a layer with no LLM run and no local finding: one shared (frozen) object
+    per veto power, its canonical form worked out once (``engine.signatures.shared``)."""
+    return shared(
+        ConsensusResult(
+            status=run_status(()),
+            veto_level=run_veto((), power),
+            merged_findings=[],
+            agreement_ratio=1.0,
+            local_only=True,
+            executed_runs=0,
+            usage=Usage(),
+        )
+    )
+
+
 def consensus(
     layer_id: LayerID,
     runs: Sequence[LayerRunResult],
@@ -189,15 +208,7 @@ def consensus(
     _check(layer_id, runs, planned_runs, rule_findings)
     power = LAYERS[layer_id].veto_power
     if planned_runs == 0 and not runs and not rule_findings:  # the common case, made cheap
-        return ConsensusResult(
-            status=run_status(()),
-            veto_level=run_veto((), power),
-            merged_findings=[],
-            agreement_ratio=1.0,
-            local_only=True,
-            executed_runs=0,
-            usage=Usage(),
-        )
+        return _nothing_found(power)
     ordered_runs = sorted(runs, key=lambda r: r.run_number)
     valid = [r for r in ordered_runs if r.status in VOTING_STATUSES]
     active = [f for f in rule_findings if not f.suppressed_by]  # suppressed: veto nothing

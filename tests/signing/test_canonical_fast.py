@@ -38,6 +38,7 @@ from humangr.contracts import (
     decode,
     encode,
 )
+from humangr.engine.review.consensus import consensus
 from humangr.engine.signatures import (
     _EXACT,
     _instant,
@@ -47,6 +48,7 @@ from humangr.engine.signatures import (
     canonical_bytes,
     layer_report_bytes,
     report_bytes,
+    report_parts,
     task_digest,
     verify_decision,
     verify_layer_report,
@@ -362,3 +364,23 @@ def test_an_instant_is_written_as_strftime_wrote_it(value: datetime) -> None:
     """The signed form of a date and time is the same bytes as the first version's, also for
     years before 1000 (written unpadded) and for every offset."""
     assert _instant(value) == _instant_as_first_written(value)
+
+
+def test_a_shared_verdict_signs_as_an_equal_one_built_anew() -> None:
+    """A layer's "nothing found" verdict is one shared object whose canonical form and digest
+    are worked out once: a report holding it signs to the same bytes, parts and verdict as one
+    holding an equal object built anew, and a changed copy is read afresh."""
+    nothing = consensus(LayerID.HL2, [], planned_runs=0)
+    assert consensus(LayerID.HL2, [], planned_runs=0) is nothing  # the very same object
+    anew = msgspec.convert(msgspec.to_builtins(nothing), ConsensusResult)
+    assert anew is not nothing
+    with_shared = decision(layer_results={LayerID.HL2: nothing, LayerID.HL5: nothing})
+    with_new = decision(layer_results={LayerID.HL2: anew, LayerID.HL5: anew})
+    assert report_bytes(with_shared) == report_bytes(with_new)
+    assert report_parts(with_shared) == report_parts(with_new)
+    signed = KEY.sign(with_shared)
+    assert signed.signed_parts == KEY.sign(with_new).signed_parts
+    verify_decision(signed, [KEY.public_key])
+    changed = msgspec.structs.replace(nothing, status=LayerStatus.FAIL)
+    assert report_bytes(decision(layer_results={LayerID.HL2: changed})) != report_bytes(with_shared)
+    assert _plain(changed) == _plain_reference(changed)
