@@ -9,7 +9,7 @@ import anyio
 import pytest
 
 from humangr.cli.bench_engine import bench_bus, durable, new_prefix, open_bench_bus
-from humangr.cli.bench_tools import SAMPLE_CALLS
+from humangr.cli.bench_tools import NEW_TEXTS, SAMPLE_CALLS
 from humangr.cli.main import main
 from humangr.engine.bus.nats import NatsBus
 
@@ -167,3 +167,5 @@ def test_tool_call_bench_reports_checks_and_guard_latency(
     assert guard["approved"] == 4
     assert guard["stopped"] == 4
     assert guard["standing"]["calls"] == 8, "the same calls again: their standing decisions"
+    assert guard["new_text"]["calls"] == 2 * len(NEW_TEXTS), "a new command text each call"
+    assert 0 < guard["new_text"]["p50_ms"] <= guard["new_text"]["p99_ms"]

@@ -107,6 +107,11 @@ async def _bench_tools(args: argparse.Namespace) -> int:
         f"guarded call answered by a standing decision (the same call again: no review): "
         f"p50 {standing['p50_ms']} ms  p99 {standing['p99_ms']} ms over {standing['calls']} calls"
     )
+    new_text = guard["new_text"]
+    print(
+        f"guarded call with a new command text each time (nothing remembered): "
+        f"p50 {new_text['p50_ms']} ms  p99 {new_text['p99_ms']} ms over {new_text['calls']} calls"
+    )
     policy = results["policy"]
     print(
         f"guarded call decided by a rule of a {policy['rules']}-rule policy (no layer task, no "
