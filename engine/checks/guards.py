@@ -17,7 +17,7 @@ import re
 from typing import Protocol
 
 from .flow import KINDS, NORM, PATH, REQUEST, TAINTED, Val
-from .guards_text import NEGATED_CLASS, RISKY_CHARS, charset_kinds, pattern_kinds
+from .guards_text import NEGATED_CLASS, NOT_PATH, RISKY_CHARS, charset_kinds, pattern_kinds
 from .pynames import dotted
 from .sources import NORMALIZERS, Imports
 
@@ -49,7 +49,6 @@ Guard = tuple[str, tuple[int, ...]]
 _VALIDATORS = frozenset(
     {"isdigit", "isnumeric", "isdecimal", "isalnum", "isalpha", "isidentifier", "fullmatch"}
 )
-_NOT_PATH = tuple(k for k in KINDS if k != PATH)
 _AUTHENTICATORS = frozenset({"hmac.compare_digest", "secrets.compare_digest"})
 """A signature check: the data it authenticates was produced by us."""
 _TRAVERSAL = frozenset({"..", "../", "..\\", "/"})
@@ -131,7 +130,7 @@ def _call_guard(
         return [(key, kinds)] if kinds is not None else []
     if method in ("fullmatch", "match") and len(test.args) == 1:
         key = key_of(test.args[0])
-        return [(key, _NOT_PATH)] if key else []
+        return [(key, NOT_PATH)] if key else []
     if method in ("startswith", "is_relative_to") and test.args:
         return _normalized(it, func.value)
     return []

@@ -11,9 +11,10 @@ import re
 
 from .flow import KINDS, PATH
 
-__all__ = ["NEGATED_CLASS", "RISKY_CHARS", "charset_kinds", "pattern_kinds"]
+__all__ = ["NEGATED_CLASS", "NOT_PATH", "RISKY_CHARS", "charset_kinds", "pattern_kinds"]
 
-_NOT_PATH = tuple(k for k in KINDS if k != PATH)
+NOT_PATH = tuple(k for k in KINDS if k != PATH)
+"""Every sink kind but file paths."""
 
 RISKY_CHARS = frozenset(";|&$`'\"<>()[]{}*?!~#%\\\n\r\t =,+:@^")
 """Characters that change the meaning of a command, a query or a path when they get in."""
@@ -28,7 +29,7 @@ def charset_kinds(allowed: set[str] | frozenset[str]) -> tuple[int, ...] | None:
     if allowed & RISKY_CHARS:
         return None
     if allowed & {".", "/", "\\"}:
-        return _NOT_PATH
+        return NOT_PATH
     return KINDS
 
 
@@ -52,4 +53,4 @@ def pattern_kinds(text: str, method: str, flags: int) -> tuple[int, ...] | None:
     matches = rx.fullmatch if method == "fullmatch" else rx.match
     if any(matches(t) is not None for t in _INJECTIONS):
         return None
-    return _NOT_PATH if any(matches(t) is not None for t in _TRAVERSALS) else KINDS
+    return NOT_PATH if any(matches(t) is not None for t in _TRAVERSALS) else KINDS

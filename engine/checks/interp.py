@@ -45,9 +45,9 @@ Reporter = Callable[[str, ast.AST, Severity, str, str, int, tuple[str | None, in
 
 _MAX_LOOP_DEPTH = 3
 _ENV_STEP = 16
+"""Names of an environment copied or merged per step of work."""
 _MAX_YIELDS = 64
 """Yielded values kept apart per body (more are joined into the last)."""
-"""Names of an environment copied or merged per step of work."""
 
 
 def merge(a: dict[str, Val], b: dict[str, Val]) -> dict[str, Val]:

@@ -306,7 +306,7 @@ class CallEval(ExprEval):
         if canon in DECODERS:
             return joined(vals, DECODED)
         if canon in _PARTIALS and args and fn_name(args[0].cls) is not None:
-            bound = tuple((k, v) for k, v in kw.items())
+            bound = tuple(kw.items())
             return args[0]._replace(items=bound or None, seq=False)
         ref = reference(canon, args)
         if ref is not None:
