@@ -82,9 +82,9 @@ def judge(text: str, ctx: Context) -> list[Flag]:
     """Every flag of one command line. Pure, bounded, never raises.
 
     A fresh context's verdict on a short text is remembered (agents run the same commands
-    again and again, with other arguments beside them); one that earlier commands changed
-    (a ``cd``, a file already seen) is judged each time."""
-    if ctx.cwd is None and not ctx.seen and len(text) <= CACHED_CHARS:
+    again and again, with other arguments beside them); one an earlier ``cd`` moved is judged
+    each time."""
+    if ctx.cwd is None and len(text) <= CACHED_CHARS:
         return list(_judged(text, ctx.workspace, ctx.allowed_hosts))
     return _judge(text, ctx)
 

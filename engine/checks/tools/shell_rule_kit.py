@@ -5,7 +5,7 @@ adds itself to (``rule``, ``program_rule``); ``shell_rules.evaluate`` runs them.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from humangr.contracts import Severity
 
@@ -47,7 +47,6 @@ class Context:
     workspace: str | None = None
     allowed_hosts: frozenset[str] = frozenset()
     cwd: str | None = None
-    seen: set[str] = field(default_factory=set)
 
 
 def short(text: str, limit: int = 120) -> str:
