@@ -295,8 +295,8 @@ def _parts(report: HumanLayerReport, plain: dict[str, Any]) -> dict[str, str]:
             results = report.layer_results
             for lid, result in plain.get(encoded, {}).items():
                 known = _SHARED.get(id(results.get(lid)))
-                same = known is not None and known[1] is result
-                parts[f"layer_results.{lid}"] = known[2] if same else _hash(result)  # type: ignore[index]
+                digest = known[2] if known is not None and known[1] is result else _hash(result)
+                parts[f"layer_results.{lid}"] = digest
             continue
         parts[name] = _hash(plain[encoded] if encoded in plain else _plain(getattr(report, name)))
     return parts
