@@ -298,8 +298,22 @@ def _parts(report: HumanLayerReport, plain: dict[str, Any]) -> dict[str, str]:
                 digest = known[2] if known is not None and known[1] is result else _hash(result)
                 parts[f"layer_results.{lid}"] = digest
             continue
-        parts[name] = _hash(plain[encoded] if encoded in plain else _plain(getattr(report, name)))
+        if encoded in plain:
+            parts[name] = _hash(plain[encoded])
+        else:  # left out: at its default, whose digest is the same for every report
+            parts[name] = _default_digests(type(report))[name]
     return parts
+
+
+@functools.cache
+def _default_digests(kind: type[msgspec.Struct]) -> dict[str, str]:
+    """The digest of each defaulted field's default value (an equal value has the same
+    canonical form, so the same digest)."""
+    return {
+        name: _hash(_plain(default))
+        for name, _, default in _layout(kind)
+        if default is not msgspec.NODEFAULT
+    }
 
 
 def sign_report(

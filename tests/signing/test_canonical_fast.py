@@ -384,3 +384,39 @@ def test_a_shared_verdict_signs_as_an_equal_one_built_anew() -> None:
     changed = msgspec.structs.replace(nothing, status=LayerStatus.FAIL)
     assert report_bytes(decision(layer_results={LayerID.HL2: changed})) != report_bytes(with_shared)
     assert _plain(changed) == _plain_reference(changed)
+
+
+def _parts_reference(report: HumanLayerReport) -> dict[str, str]:
+    """``report_parts`` as first written: every part's canonical form digested on its own."""
+
+    def hashed(value: Any) -> str:
+        return hashlib.sha256(msgspec.json.encode(value, order="sorted")).hexdigest()[:16]
+
+    parts: dict[str, str] = {}
+    for name, _, _ in _layout(HumanLayerReport):
+        if name in ("report_signature", "signed_parts", "signature", "signer"):
+            continue
+        value = getattr(report, name)
+        if name == "layer_results":
+            for lid, result in value.items():
+                parts[f"layer_results.{lid}"] = hashed(_plain_reference(result))
+            continue
+        parts[name] = hashed(_plain_reference(value))
+    return parts
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {},
+        {"timings": {}, "blocking_reasons": [], "resolved_by": None},
+        {"policy_notes": ["a note"], "decided_by": "local checks", "timings": {"total": 0.0}},
+        {"usage": Usage(), "layer_results": {}, "policy_notes": []},
+    ],
+)
+def test_part_digests_are_as_first_computed(changes: dict[str, Any]) -> None:
+    """A part at its default value is digested from a digest worked out once per type: every
+    part's digest stays the one its own canonical form gives."""
+    report = decision(**changes)
+    assert report_parts(report) == _parts_reference(report)
+    assert KEY.sign(report).signed_parts == _parts_reference(report)
