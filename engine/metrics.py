@@ -327,6 +327,8 @@ class Metrics:
         # labelled children of the hot paths, looked up once
         self._llm_calls: dict[str, Counter] = {}
         self._llm_tokens = {kind: self.llm_tokens.labels(kind=kind) for kind in TOKEN_KINDS}
+        self._decided = {outcome: self.decisions.labels(outcome=outcome) for outcome in _OUTCOMES}
+        self._submitted = {r: self.submissions.labels(result=r) for r in SUBMISSION_RESULTS}
 
     def _start_at_zero(self) -> None:
         """Create every labelled series whose labels are known in advance, so dashboards and
@@ -367,6 +369,16 @@ class Metrics:
             self.submissions.labels(result=result)
         for result in RECEIPT_RESULTS:
             self.submit_receipts.labels(result=result)
+
+    def count_decision(self, outcome: str) -> None:
+        """Count one decision published with ``outcome``."""
+        child = self._decided.get(outcome)
+        (child if child is not None else self.decisions.labels(outcome=outcome)).inc()
+
+    def count_submission(self, result: str) -> None:
+        """Count one submission by what became of it (``SUBMISSION_RESULTS``)."""
+        child = self._submitted.get(result)
+        (child if child is not None else self.submissions.labels(result=result)).inc()
 
     def observe_cost(self, cost: ReviewCost) -> None:
         """Count a review's estimated price and the calls it saved."""

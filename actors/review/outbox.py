@@ -128,7 +128,7 @@ class DecisionOutbox:
             return None
         if overrules and key.endswith(FINAL):
             await self.state.standing.overrule(report)  # a human's word stands from now on
-        self.ctx.metrics.decisions.labels(report.outcome.value).inc()
+        self.ctx.metrics.count_decision(report.outcome.value)
         if self.on_recorded is not None:
             self.on_recorded(report)
         self._sending.add(key)

@@ -271,7 +271,7 @@ class SupervisorActor(Actor):
             )
         admitted = await self._admit(message)
         if admitted is None:
-            self._ctx.metrics.submissions.labels(result="duplicate").inc()
+            self._ctx.metrics.count_submission("duplicate")
             return
         expected, digest = admitted
         self._answering.add(message.action_id)  # a duplicate delivered meanwhile is ignored
@@ -331,7 +331,7 @@ class SupervisorActor(Actor):
             await self.state.track(submitted)
         recorded = await self.outbox.decide(action_id, standing, submitted.action)
         result = "decided" if recorded is not None else "duplicate"
-        self._ctx.metrics.submissions.labels(result=result).inc()
+        self._ctx.metrics.count_submission(result)
         if recorded is not None:
             await self._decided(action_id, recorded.outcome, [])
         return True
@@ -599,7 +599,7 @@ class SupervisorActor(Actor):
         self._uncount(review)
         recorded = await self.outbox.decide(action_id, report, review.submitted.action)
         result = "decided" if recorded is not None else "duplicate"
-        self._ctx.metrics.submissions.labels(result=result).inc()
+        self._ctx.metrics.count_submission(result)
         if recorded is None:
             return
         unfinished = [lid for lid in review.expected if lid not in review.results]

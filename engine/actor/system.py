@@ -288,7 +288,7 @@ class _Runner:
         if msg_id is not None:
             if msg_id in self.large_ids:
                 if route.receipt:
-                    self.system.metrics.submissions.labels(result="duplicate").inc()
+                    self.system.metrics.count_submission("duplicate")
                 log.info("actor %s: %s held already; this copy dropped", self.actor.name, msg_id)
                 return
             self.large_ids.add(msg_id)

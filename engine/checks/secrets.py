@@ -213,6 +213,14 @@ def _url_hit(line: str, test_file: bool) -> SecretHit | None:
     return None
 
 
+CLEAN_CHARS = 2_000
+"""Lines up to this long found clean are remembered (``CLEAN_LINES`` of them): agents send the
+same commands and texts again and again."""
+CLEAN_LINES = 2_048
+_clean: set[tuple[str | None, str, bool]] = set()
+"""Short lines scanned and found clean (a line with a secret is never kept)."""
+
+
 def scan_secrets(path: str | None, line: str, *, test_file: bool) -> SecretHit | None:
     """The most specific secret on ``line`` (read whole, however long, in linear time), or
     None.
@@ -220,6 +228,20 @@ def scan_secrets(path: str | None, line: str, *, test_file: bool) -> SecretHit |
     In test files (``test_file``) private keys (test certificates), JWTs, passwords and URL
     credentials are low, provider keys and tokens low when they look fake and high otherwise.
     """
+    if len(line) > CLEAN_CHARS:
+        return _scan(path, line, test_file)
+    key = (path, line, test_file)
+    if key in _clean:
+        return None
+    hit = _scan(path, line, test_file)
+    if hit is None:
+        if len(_clean) >= CLEAN_LINES:
+            _clean.clear()  # one step, safe from any thread; the next lines fill it again
+        _clean.add(key)
+    return hit
+
+
+def _scan(path: str | None, line: str, test_file: bool) -> SecretHit | None:
     key_sev = "low" if test_file else "critical"
     if any(True for part in windows(line) for _ in _PRIVATE.analyze_string(part)):
         return SecretHit("private key", key_sev, "detect-secrets")

@@ -433,6 +433,8 @@ def _first_line(frag: Fragment) -> int | None:
 def analyze(files: list[PyFile], budget: Budget | None = None) -> Analysis:
     """The sinks reached in the Python files of an action (``budget``: the work it may take;
     by default the standard budget of one action)."""
+    if not files:  # a tool call or a diff without Python: nothing to set up
+        return Analysis()
     prog = _Program(files, budget)
     prog.run()
     b = prog.budget
