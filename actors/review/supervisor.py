@@ -162,6 +162,8 @@ class SupervisorActor(Actor):
         on_decision: Callable[[HumanLayerReport], None] | None = None,
     ) -> None:
         self.config = config
+        self._policy_notes = config.policy_notes()
+        """What every report of this configuration says about its policy (worked out once)."""
         self.on_decision = on_decision
         """Told of each decision once signed and recorded (the embedded engine's waiters)."""
         self.signing_key = signing_key or SigningKey.generate()
@@ -628,7 +630,7 @@ class SupervisorActor(Actor):
     def _report(self, review: _Review, *, early: bool) -> HumanLayerReport:
         submitted = review.submitted
         review.timings["total"] = (time.perf_counter() - review.started) * 1000
-        notes = self.config.policy_notes()
+        notes = self._policy_notes
         if review.expected != self.config.layers:
             notes = [
                 f"partial review: {', '.join(lid.value for lid in review.expected)}",
@@ -652,6 +654,7 @@ class SupervisorActor(Actor):
             policy=self.policy(review.expected),
             settings=self.config.gate,
             policy_notes=notes,
+            digest=review.action_hash,
         )
         by_rules = review.settled_by_rules or review.planned == 0
         report = msgspec.structs.replace(

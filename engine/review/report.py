@@ -91,15 +91,17 @@ def build_report(
     settings: GateSettings = DEFAULT_SETTINGS,
     decided_at: datetime | None = None,
     policy_notes: Sequence[str] = (),
+    digest: str | None = None,
 ) -> HumanLayerReport:
     """The decision on one action: outcome by the gate, the highest veto, the blocking reasons,
-    and every layer's result. An expected layer that never reported appears as ``error``."""
+    and every layer's result. An expected layer that never reported appears as ``error``.
+    ``digest``: ``action_hash(action)`` when the caller worked it out already."""
     layer_results = {**results, **_missing(expected, results)}
     return HumanLayerReport(
         report_id=report_id,
         action_id=action_id,
         agent_id=action.agent_id,
-        action_hash=action_hash(action),
+        action_hash=digest if digest is not None else action_hash(action),
         policy_version=policy,
         outcome=gate(results, expected, settings=settings),
         final_veto_level=max_veto(results),
