@@ -10,6 +10,7 @@ A bucket may have a ``ttl``: an entry not written for that long is gone (retenti
 from __future__ import annotations
 
 import re
+import string
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -25,7 +26,7 @@ __all__ = [
     "check_name",
 ]
 
-_KEY = re.compile(r"[-/_=.A-Za-z0-9]{1,255}")
+_KEY_CHARS = "-/_=." + string.ascii_letters + string.digits
 _NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
@@ -34,7 +35,8 @@ def check_key(key: str) -> str:
     or doubled dot (the keys JetStream KV accepts), else ``StateError``."""
     if (
         not isinstance(key, str)
-        or _KEY.fullmatch(key) is None
+        or not 0 < len(key) <= 255
+        or key.strip(_KEY_CHARS)  # what is left holds a character outside the set
         or key.startswith(".")
         or key.endswith(".")
         or ".." in key
