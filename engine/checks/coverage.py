@@ -81,6 +81,12 @@ def _ext(path: str) -> str:
     return posixpath.splitext(posixpath.basename(path.replace("\\", "/")).lower())[1]
 
 
+def _argument_text(path: str) -> bool:
+    """``<bash command>``: the pseudo file of a tool argument's text (git's commit message,
+    named alike, is not one)."""
+    return path.startswith("<") and path.endswith(">") and path != MESSAGE_PATH
+
+
 def _why(ctx: CheckInput, f: FileDiff) -> str | None:
     """Why no local check reads ``f``'s new content, or None when one does."""
     path = f.path or ""
@@ -100,6 +106,8 @@ def _why(ctx: CheckInput, f: FileDiff) -> str | None:
         return f"{what}: no local check reads it"
     if is_ci_file(path):
         return "a CI workflow: only its run steps are read, not its triggers, actions or rights"
+    if _argument_text(path) and not f.stray:
+        return None  # a tool argument's text: read by the tool checks (see below)
     if ctx.python(f) is not None or script_units(f):
         return None
     if f.stray:

@@ -215,10 +215,34 @@ _INJ_TITLE = "Prompt-injection text aimed at the reviewers"
 _INJ_FIX = "Remove the text; instructions to reviewers have no place in code or an action."
 
 
+_CLEAN_CHARS = 4_000
+"""Texts up to this long (one window) found clean are remembered, ``_CLEAN_TEXTS`` of them:
+agents send the same descriptions and commands again and again."""
+_CLEAN_TEXTS = 2_048
+_clean: set[str] = set()
+
+
+def _injection(text: str, *, whole: bool = False) -> re.Match[str] | None:
+    """The first prompt-injection text in ``text``: read whole, or in overlapping windows (a
+    remembered clean text is one window, so both readings agree on it)."""
+    if text in _clean:
+        return None
+    if whole:
+        m = INJECTION.search(text)
+    else:
+        m = next(
+            (m for part in windows(text, _WINDOW, _OVERLAP) if (m := INJECTION.search(part))), None
+        )
+    if m is None and len(text) <= _CLEAN_CHARS:
+        if len(_clean) >= _CLEAN_TEXTS:
+            _clean.clear()  # one step, safe from any thread; the next texts fill it again
+        _clean.add(text)
+    return m
+
+
 def prompt_injection(ctx: CheckInput) -> Iterator[Hit]:
     """Added lines or the action's description that instruct the LLM reviewers: high."""
-    desc = ctx.action.action_description
-    m = INJECTION.search(desc)
+    m = _injection(ctx.action.action_description, whole=True)
     if m:
         yield Hit(
             severity=Severity.HIGH,
@@ -227,11 +251,7 @@ def prompt_injection(ctx: CheckInput) -> Iterator[Hit]:
             suggestion=_INJ_FIX,
         )
     for f, ln in ctx.added():
-        m = next(
-            (m for part in windows(ln.text, _WINDOW, _OVERLAP) if (m := INJECTION.search(part))),
-            None,
-        )
-        if m:
+        if _injection(ln.text):
             yield Hit(
                 severity=Severity.HIGH,
                 title=_INJ_TITLE,

@@ -11,6 +11,7 @@ path — and each line of a text file — back to the argument it came from.
 from __future__ import annotations
 
 import bisect
+import functools
 import posixpath
 import re
 from dataclasses import dataclass, field
@@ -202,9 +203,24 @@ def _texts(view: ToolView, out: ToolFiles, used: set[str]) -> None:
             starts.append(len(lines) + 1)
             names.append(argument)
             lines.extend(text.split("\n"))
-        _add(out, parse_content("\n".join(lines), path=path).files, top, True)
+        _add(out, _content_files("\n".join(lines), path), top, True)
         if len(strings) > 1 or strings[0][0] != top:
             out.lines[path] = (starts, names)
+
+
+_SHARED_CHARS = 4_000
+"""Argument texts up to this long are read once into their (frozen) file, for many calls."""
+
+
+def _content_files(text: str, path: str) -> tuple[FileDiff, ...]:
+    if len(text) > _SHARED_CHARS:
+        return parse_content(text, path=path).files
+    return _shared_content(text, path)
+
+
+@functools.lru_cache(maxsize=1_024)
+def _shared_content(text: str, path: str) -> tuple[FileDiff, ...]:
+    return parse_content(text, path=path).files
 
 
 def tool_files(view: ToolView, diff_files: tuple[FileDiff, ...] = ()) -> ToolFiles:

@@ -164,9 +164,12 @@ def sql_statement(ctx: CheckInput) -> Iterator[Hit]:
     view = ctx.tool
     if view is None:
         return
+    texts = list(sql_texts(view))
+    if not texts:  # most calls carry no SQL: the dialect and target are not looked for
+        return
     dialect = sql_dialect(view)
     prod = production_target(view)
-    for argument, text, whole in sql_texts(view):
+    for argument, text, whole in texts:
         issues = review_sql(text, dialect, production=prod) if whole else _payload(text, dialect)
         if issues:
             yield _hit(view, argument, issues)
