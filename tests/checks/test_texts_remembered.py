@@ -64,3 +64,27 @@ def test_what_is_remembered_stays_bounded() -> None:
     long_text = "echo " + "word " * 1_000
     assert _injection(long_text) is None
     assert long_text not in security_text._clean
+
+
+def test_a_url_remembered_in_a_note_is_judged_anew_in_a_command() -> None:
+    """What a string's URLs come to is remembered per (text, whether it runs, allowed hosts):
+    the same metadata address is high in a note and critical in a command, every time."""
+    text = "see http://169.254.169.254/latest/meta-data/iam/"
+    note = ActionContext(
+        agent_id="agent-1",
+        action_type="tool_call",
+        action_description="x",
+        tool_call=ToolCall(name="notes_tool", arguments={"note": text}),
+    )
+    shell = ActionContext(
+        agent_id="agent-1",
+        action_type="tool_call",
+        action_description="x",
+        tool_call=ToolCall(name="bash", arguments={"command": f"curl -s {text.split()[1]}"}),
+    )
+    for _ in range(2):
+        in_note = [f for fs in run_checks(note).values() for f in fs if f.argument == "note"]
+        in_shell = [f for fs in run_checks(shell).values() for f in fs if f.argument == "command"]
+        assert "cloud metadata" in " ".join(f.title.lower() for f in in_note)
+        assert max(f.severity for f in in_note).value == "high"
+        assert max(f.severity for f in in_shell).value == "critical"

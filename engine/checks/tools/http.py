@@ -14,6 +14,7 @@ suspicious, and in a command or code that runs it is critical.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 
@@ -98,27 +99,46 @@ def _embedded(view: ToolView, skip: str | None, allow: frozenset[str]) -> Iterat
             return
         if path == skip:
             continue
-        problems: list[Problem] = []
-        for raw in find_urls(text):
-            url = parse_url(raw)
-            if url is None:
-                continue
-            found = [p for p in url_problems(url, allow=allow) if _embedded_worth(p, runs)]
-            problems.extend(
-                p if runs or p.kind != "metadata" else Problem(H, p.title, p.why, p.kind)
-                for p in found
-            )
-        if not problems and _BARE_METADATA.search(text):
-            problems.append(
-                Problem(
-                    C if runs else H,
-                    "cloud metadata address",
-                    "The instance metadata service hands out credentials.",
-                    "metadata",
-                )
-            )
+        if len(text) <= _REMEMBERED_CHARS:
+            problems = _remembered_problems(text, runs, allow)
+        else:
+            problems = _text_problems(text, runs, allow)
         if problems:
-            yield _hit(view, path, sorted_problems(problems), "A URL")
+            yield _hit(view, path, list(problems), "A URL")
+
+
+_REMEMBERED_CHARS = 4_000
+"""What the URLs of a string up to this long come to is remembered (agents send the same
+commands and texts again and again)."""
+
+
+@functools.lru_cache(maxsize=1_024)
+def _remembered_problems(text: str, runs: bool, allow: frozenset[str]) -> tuple[Problem, ...]:
+    return _text_problems(text, runs, allow)
+
+
+def _text_problems(text: str, runs: bool, allow: frozenset[str]) -> tuple[Problem, ...]:
+    """What the URLs written in one string come to (``runs``: in a command or code that runs),
+    most severe first."""
+    problems: list[Problem] = []
+    for raw in find_urls(text):
+        url = parse_url(raw)
+        if url is None:
+            continue
+        found = [p for p in url_problems(url, allow=allow) if _embedded_worth(p, runs)]
+        problems.extend(
+            p if runs or p.kind != "metadata" else Problem(H, p.title, p.why, p.kind) for p in found
+        )
+    if not problems and _BARE_METADATA.search(text):
+        problems.append(
+            Problem(
+                C if runs else H,
+                "cloud metadata address",
+                "The instance metadata service hands out credentials.",
+                "metadata",
+            )
+        )
+    return tuple(sorted_problems(problems))
 
 
 def _embedded_worth(p: Problem, runs: bool) -> bool:
