@@ -9,7 +9,7 @@ from typing import Any
 from humangr.contracts import ToolCall, ToolKind
 
 from .files import PATH_ARGUMENTS, workspace_path
-from .view import tool_view
+from .view import infer_kind, tool_view
 
 __all__ = ["edit_path", "edited_diff"]
 
@@ -18,10 +18,9 @@ _CONTEXT = 3
 
 def edit_path(call: ToolCall) -> str | None:
     """The file an edit call changes, as the call names it (``None`` if it is not an edit)."""
-    view = tool_view(call)
-    if view.kind is not ToolKind.FILE_EDIT:
+    if infer_kind(call)[0] is not ToolKind.FILE_EDIT:  # most calls: no view to build
         return None
-    found = view.text(*PATH_ARGUMENTS)
+    found = tool_view(call).text(*PATH_ARGUMENTS)
     return found[1] if found else None
 
 
