@@ -316,6 +316,11 @@ def _default_digests(kind: type[msgspec.Struct]) -> dict[str, str]:
     }
 
 
+@functools.cache
+def _encoded_names(kind: type[msgspec.Struct]) -> dict[str, str]:
+    return {name: encoded for name, encoded, _ in _layout(kind)}
+
+
 def sign_report(
     report: HumanLayerReport, signer: str, sign: Callable[[bytes], str]
 ) -> HumanLayerReport:
@@ -327,7 +332,7 @@ def sign_report(
     )
     plain = _plain(unsigned)
     parts = _parts(unsigned, plain)
-    names = {name: encoded for name, encoded, _ in _layout(type(unsigned))}
+    names = _encoded_names(type(unsigned))
     binding = sign(signed_binding(unsigned))
     plain[names["signature"]] = binding
     if parts:

@@ -16,6 +16,7 @@ A damaged entry is quarantined and removed (the events stream is asked instead, 
 
 from __future__ import annotations
 
+import functools
 from typing import Literal
 
 import msgspec
@@ -40,6 +41,7 @@ class StandingRecord(msgspec.Struct, frozen=True, kw_only=True):
     kind: Literal["standing"] = "standing"
 
 
+@functools.lru_cache(maxsize=1_024)
 def standing_key(action_hash: str, policy_version: str) -> str:
     """The key of the standing decision of ``action_hash`` under ``policy_version``."""
     return "h" + sha256_hex(canonical_json(["standing", action_hash, policy_version]))[:48]

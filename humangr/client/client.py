@@ -78,7 +78,13 @@ class Client(Guarding):
         self.settings = settings
         self.engine = engine
         """The embedded engine (``connect()`` without a URL), else ``None``."""
-        self.waiters = DecisionWaiters(trusted=trusted, in_process=engine is not None)
+        self.waiters = (
+            engine.waiters
+            if engine is not None and engine.waiters.trusted == trusted
+            else DecisionWaiters(trusted=trusted, in_process=engine is not None)
+        )
+        """Who waits for decisions: the embedded engine's own waiters (already on its bus and
+        handed its decisions in process), else this client's."""
         self.route: HumanRoute = route_of(settings)
         """Where a human reaches this engine's reviews (none: the embedded engine in memory)."""
         self.poller = poller
@@ -191,12 +197,20 @@ class Client(Guarding):
             )
         return report if self.verified else mark_unsigned(report)
 
+    @property
+    def shares_waiters(self) -> bool:
+        """Whether the client waits through the embedded engine's own ``DecisionWaiters``."""
+        return self.engine is not None and self.waiters is self.engine.waiters
+
     def _guard_target(self) -> tuple[Client, bool]:
         return self, False
 
     async def _run(self, *, task_status: TaskStatus[None]) -> None:
         self._token = current_token()
         self.loop_thread = threading.get_ident()
+        if self.shares_waiters:  # the engine's waiters listen already: no second subscription
+            task_status.started()
+            await anyio.sleep_forever()
         subjects = self.subjects
         own = self._own_user
         pattern = subjects.decision(self.agent_id) if own else None
@@ -288,7 +302,7 @@ async def _running(settings: Settings) -> AsyncIterator[Client]:
                 'not verified"'
             )
         client = Client(bus, subjects, settings, trusted=trusted, engine=engine, poller=poller)
-        if engine is not None:
+        if engine is not None and not client.shares_waiters:
             # the engine's decisions, as signed, before they are published (no decode, no
             # second signature check); a forged one on the bus still fails its check
             stack.callback(engine.local.listen(client.waiters.deliver))

@@ -253,16 +253,51 @@ def _read_signature(func: Callable[..., Any]) -> inspect.Signature:
         return inspect.signature(func)
 
 
-_cached_signature = functools.lru_cache(maxsize=1024)(_read_signature)
+_NAMED = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+_Named = tuple[tuple[str, Any, bool], ...]
+"""The parameters of a signature of named ones only: name, default, whether keyword-only."""
 
 
-def _signature(func: Callable[..., Any]) -> inspect.Signature:
-    """``func``'s signature with its annotations evaluated, read once per tool (a bounded
-    cache; a callable that cannot be hashed is read every time)."""
+def _named(signature: inspect.Signature) -> _Named | None:
+    params = signature.parameters.values()
+    if any(p.kind not in _NAMED for p in params):
+        return None
+    return tuple((p.name, p.default, p.kind is inspect.Parameter.KEYWORD_ONLY) for p in params)
+
+
+@functools.lru_cache(maxsize=1024)
+def _cached_binder(func: Callable[..., Any]) -> tuple[inspect.Signature, _Named | None]:
+    signature = _read_signature(func)
+    return signature, _named(signature)
+
+
+def _bind(
+    func: Callable[..., Any], args: tuple[Any, ...], kwargs: Mapping[str, Any]
+) -> inspect.BoundArguments:
+    """``signature.bind(*args, **kwargs)`` with the defaults applied. A call of a function of
+    named parameters only that binds cleanly is bound here; any other (``*args``,
+    ``**kwargs``, positional-only parameters, a wrong call) by ``inspect``, whose TypeError
+    for a wrong call is raised as the call itself would raise it."""
     try:
-        return _cached_signature(func)
-    except TypeError:
-        return _read_signature(func)
+        signature, named = _cached_binder(func)
+    except TypeError:  # a callable that cannot be hashed
+        signature, named = _read_signature(func), None
+    if named is not None and len(args) <= len(named):
+        given = dict(zip((name for name, _, _ in named), args, strict=False))
+        if not any(only for _, _, only in named[: len(args)]) and not given.keys() & kwargs:
+            given.update(kwargs)
+            arguments: dict[str, Any] = {}
+            for name, default, _ in named:
+                value = given.pop(name, default)
+                if value is inspect.Parameter.empty:
+                    break  # a missing argument: inspect says which
+                arguments[name] = value
+            else:
+                if not given:  # no unknown keyword left
+                    return inspect.BoundArguments(signature, arguments)
+    bound = signature.bind(*args, **kwargs)  # a wrong call raises TypeError, as it would
+    bound.apply_defaults()
+    return bound
 
 
 def _pairs(
@@ -270,9 +305,8 @@ def _pairs(
 ) -> tuple[inspect.BoundArguments, list[tuple[str, str, Any, Any]]]:
     """The bound call and its reviewed arguments: (argument name, parameter, value,
     annotation); ``self``/``cls`` of methods are left out."""
-    signature = _signature(func)
-    bound = signature.bind(*args, **kwargs)  # a wrong call raises TypeError, as it would
-    bound.apply_defaults()
+    bound = _bind(func, args, kwargs)
+    signature = bound.signature
     params = list(signature.parameters.values())
     skip = params[0].name if params and params[0].name in _SKIPPED else None
     pairs: list[tuple[str, str, Any, Any]] = []
