@@ -72,7 +72,9 @@ BINDING_ONLY_NOTICE = (
 )
 
 
+@functools.lru_cache(maxsize=64)
 def _instant(value: datetime) -> str:
+    """``value`` as the UTC instant signed (a report's time is written twice per signature)."""
     moment = value if value.tzinfo is not None else value.replace(tzinfo=UTC)
     moment = moment.astimezone(UTC)
     if moment.year < 1000:  # strftime writes such a year unpadded: those bytes are signed
