@@ -35,6 +35,7 @@ from detect_secrets.plugins.stripe import StripeDetector
 from detect_secrets.plugins.twilio import TwilioKeyDetector
 from detect_secrets.util.filetype import determine_file_type
 
+from .remember import CleanTexts
 from .secrets_ast import looks_random, name_like
 from .secrets_scan import (
     KEYWORD_OVERLAP,
@@ -217,7 +218,9 @@ CLEAN_CHARS = 2_000
 """Lines up to this long found clean are remembered (``CLEAN_LINES`` of them): agents send the
 same commands and texts again and again."""
 CLEAN_LINES = 2_048
-_clean: set[tuple[str | None, str, bool]] = set()
+_clean: CleanTexts[tuple[str | None, str, bool]] = CleanTexts(
+    limit=CLEAN_LINES, max_chars=CLEAN_CHARS
+)
 """Short lines scanned and found clean (a line with a secret is never kept)."""
 
 
@@ -228,16 +231,12 @@ def scan_secrets(path: str | None, line: str, *, test_file: bool) -> SecretHit |
     In test files (``test_file``) private keys (test certificates), JWTs, passwords and URL
     credentials are low, provider keys and tokens low when they look fake and high otherwise.
     """
-    if len(line) > CLEAN_CHARS:
-        return _scan(path, line, test_file)
     key = (path, line, test_file)
     if key in _clean:
         return None
     hit = _scan(path, line, test_file)
     if hit is None:
-        if len(_clean) >= CLEAN_LINES:
-            _clean.clear()  # one step, safe from any thread; the next lines fill it again
-        _clean.add(key)
+        _clean.keep(key, line)
     return hit
 
 

@@ -10,6 +10,7 @@ from humangr.contracts import Severity
 
 from .base import CheckInput, Hit, is_test_path, snippet
 from .pyast import dotted, fragments, is_comment, uncovered_of
+from .remember import CleanTexts
 from .secrets_ast import ast_secrets
 from .secrets_scan import windows
 from .security_code import event_hits
@@ -219,7 +220,7 @@ _CLEAN_CHARS = 4_000
 """Texts up to this long (one window) found clean are remembered, ``_CLEAN_TEXTS`` of them:
 agents send the same descriptions and commands again and again."""
 _CLEAN_TEXTS = 2_048
-_clean: set[str] = set()
+_clean: CleanTexts[str] = CleanTexts(limit=_CLEAN_TEXTS, max_chars=_CLEAN_CHARS)
 
 
 def _injection(text: str, *, whole: bool = False) -> re.Match[str] | None:
@@ -233,10 +234,8 @@ def _injection(text: str, *, whole: bool = False) -> re.Match[str] | None:
         m = next(
             (m for part in windows(text, _WINDOW, _OVERLAP) if (m := INJECTION.search(part))), None
         )
-    if m is None and len(text) <= _CLEAN_CHARS:
-        if len(_clean) >= _CLEAN_TEXTS:
-            _clean.clear()  # one step, safe from any thread; the next texts fill it again
-        _clean.add(text)
+    if m is None:
+        _clean.keep(text, text)
     return m
 
 

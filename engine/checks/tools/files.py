@@ -11,7 +11,6 @@ path — and each line of a text file — back to the argument it came from.
 from __future__ import annotations
 
 import bisect
-import functools
 import posixpath
 import re
 from dataclasses import dataclass, field
@@ -19,6 +18,7 @@ from dataclasses import dataclass, field
 from humangr.contracts import ToolKind
 
 from ..diff import FileDiff, contains_diff, parse_content, parse_diff
+from ..remember import remembered
 from .edit_formats import NEW_KEYS, OLD_KEYS, edit_pairs, patch_envelope_diff
 from .view import ToolView
 
@@ -208,18 +208,9 @@ def _texts(view: ToolView, out: ToolFiles, used: set[str]) -> None:
             out.lines[path] = (starts, names)
 
 
-_SHARED_CHARS = 4_000
-"""Argument texts up to this long are read once into their (frozen) file, for many calls."""
-
-
+@remembered(max_chars=4_000, maxsize=1_024)
 def _content_files(text: str, path: str) -> tuple[FileDiff, ...]:
-    if len(text) > _SHARED_CHARS:
-        return parse_content(text, path=path).files
-    return _shared_content(text, path)
-
-
-@functools.lru_cache(maxsize=1_024)
-def _shared_content(text: str, path: str) -> tuple[FileDiff, ...]:
+    """An argument's text as its (frozen) file, read once for the calls that send it again."""
     return parse_content(text, path=path).files
 
 

@@ -14,13 +14,13 @@ suspicious, and in a command or code that runs it is critical.
 
 from __future__ import annotations
 
-import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from humangr.contracts import ToolKind
 
 from ..base import CheckInput, Hit
+from ..remember import remembered
 from .http_apis import destructive_call, destructive_tool
 from .http_call import METHODS, HttpCall, read_http
 from .http_sites import allowed
@@ -80,7 +80,7 @@ def _request_problems(call: HttpCall, allow: frozenset[str]) -> list[Problem]:
     return sorted_problems(out)
 
 
-def _hit(view: ToolView, argument: str, problems: list[Problem], what: str) -> Hit:
+def _hit(view: ToolView, argument: str, problems: Sequence[Problem], what: str) -> Hit:
     worst = problems[0]
     lines = [f"- {p.title}" + (f": {p.why}" if p.why else "") for p in problems[:5]]
     return Hit(
@@ -99,24 +99,12 @@ def _embedded(view: ToolView, skip: str | None, allow: frozenset[str]) -> Iterat
             return
         if path == skip:
             continue
-        if len(text) <= _REMEMBERED_CHARS:
-            problems = _remembered_problems(text, runs, allow)
-        else:
-            problems = _text_problems(text, runs, allow)
+        problems = _text_problems(text, runs, allow)
         if problems:
-            yield _hit(view, path, list(problems), "A URL")
+            yield _hit(view, path, problems, "A URL")
 
 
-_REMEMBERED_CHARS = 4_000
-"""What the URLs of a string up to this long come to is remembered (agents send the same
-commands and texts again and again)."""
-
-
-@functools.lru_cache(maxsize=1_024)
-def _remembered_problems(text: str, runs: bool, allow: frozenset[str]) -> tuple[Problem, ...]:
-    return _text_problems(text, runs, allow)
-
-
+@remembered(max_chars=4_000, maxsize=1_024)
 def _text_problems(text: str, runs: bool, allow: frozenset[str]) -> tuple[Problem, ...]:
     """What the URLs written in one string come to (``runs``: in a command or code that runs),
     most severe first."""

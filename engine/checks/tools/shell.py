@@ -9,7 +9,6 @@ privilege escalation, hidden traces. What cannot be read is a finding of its own
 
 from __future__ import annotations
 
-import functools
 import re
 import shlex
 from collections.abc import Iterator
@@ -18,6 +17,7 @@ from typing import Any
 from humangr.contracts import Severity, ToolKind
 
 from ..base import CheckInput, Hit
+from ..remember import remembered
 from .shell_catalogue import words
 from .shell_files import script_units
 from .shell_rules import Context, Flag, evaluate
@@ -84,12 +84,12 @@ def judge(text: str, ctx: Context) -> list[Flag]:
     A fresh context's verdict on a short text is remembered (agents run the same commands
     again and again, with other arguments beside them); one an earlier ``cd`` moved is judged
     each time."""
-    if ctx.cwd is None and len(text) <= CACHED_CHARS:
+    if ctx.cwd is None:
         return list(_judged(text, ctx.workspace, ctx.allowed_hosts))
     return _judge(text, ctx)
 
 
-@functools.lru_cache(maxsize=1_024)
+@remembered(max_chars=CACHED_CHARS, maxsize=1_024)
 def _judged(text: str, workspace: str | None, allowed_hosts: frozenset[str]) -> tuple[Flag, ...]:
     return tuple(_judge(text, Context(workspace, allowed_hosts)))
 

@@ -9,9 +9,9 @@ Literal variable assignments (``F=/etc/shadow; cat $F``) are followed in order.
 
 from __future__ import annotations
 
-import functools
 import re
 
+from ..remember import remembered
 from .shell_binaries import PASSIVE, TYPED_INTO, TYPED_KEYS
 from .shell_catalogue import INTERPRETERS, LAUNCHERS, SHELLS, program
 from .shell_code import escape_lines, scan_code
@@ -337,16 +337,10 @@ CACHED_CHARS = 4_096
 checks read the same command); a longer one is read each time, so the cache stays small."""
 
 
+@remembered(max_chars=CACHED_CHARS, maxsize=512)
 def unwrap(text: str) -> Program:
     """Every command ``text`` runs. Pure and bounded; never raises on any text. The result is
     shared between callers: read it, never change it."""
-    if len(text) <= CACHED_CHARS:
-        return _remembered(text)
-    return _read(text)
-
-
-@functools.lru_cache(maxsize=512)
-def _remembered(text: str) -> Program:
     return _read(text)
 
 
