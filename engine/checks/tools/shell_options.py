@@ -9,7 +9,14 @@ import re
 
 from .shell_catalogue import words
 
-__all__ = ["COMMAND_OPTIONS", "ENV_COMMANDS", "OPTION_KEYS", "command_values", "sed_commands"]
+__all__ = [
+    "COMMAND_OPTIONS",
+    "ENV_COMMANDS",
+    "OPTION_KEYS",
+    "command_values",
+    "git_config_setting",
+    "sed_commands",
+]
 
 
 # program → options whose value is a command run by a shell (value split on the first ``=``
@@ -157,6 +164,45 @@ def sed_commands(argv: list[str]) -> list[str]:
     return out
 
 
+_GIT_GLOBAL_VALUED = words("-C -c --git-dir --work-tree --namespace --exec-path --config-env")
+_CONFIG_VALUED = words("-f --file --blob --type --default --comment")
+_CONFIG_READS = words(
+    """
+    --get --get-all --get-regexp --get-urlmatch --list -l --unset --unset-all --remove-section
+    --rename-section --edit -e --show-origin --show-scope --name-only get list unset edit
+    remove-section rename-section
+    """
+)
+
+
+def git_config_setting(argv: list[str]) -> tuple[str, str] | None:
+    """The key and value a ``git config`` command line writes (``git config --global
+    core.pager 'sh -c …'``, ``git config set alias.x '!…'``); ``None`` for any other git
+    command, a read, an unset or a setting without a value."""
+    i = 1
+    while i < len(argv) and argv[i].startswith("-"):
+        i += 2 if argv[i] in _GIT_GLOBAL_VALUED else 1
+    if i >= len(argv) or argv[i] != "config":
+        return None
+    rest = argv[i + 1 :]
+    if rest[:1] == ["set"]:
+        rest = rest[1:]
+    plain: list[str] = []
+    skip = False
+    for word in rest:
+        if skip:
+            skip = False
+        elif word in _CONFIG_READS:
+            return None
+        elif word in _CONFIG_VALUED:
+            skip = True
+        elif not word.startswith("-") or word == "-":
+            plain.append(word)
+    if len(plain) < 2:
+        return None
+    return plain[0], plain[1]
+
+
 _SCRIPT_VALUES = words(
     """
     vim gdb mysql psql sqlite3 lftp dc emacs rpm rpmdb rpmquery rpmverify sqlmap gimp
@@ -210,5 +256,9 @@ def command_values(
             for line in v.split("\n")[1:64]
             if line.startswith("\t")
         )
+    if name == "git" and (written := git_config_setting(argv)) is not None:
+        key, value = written
+        if OPTION_KEYS.match(key):  # ``git config core.pager …``: git runs it later
+            settings.append(value)
     found.extend((v, True) for v in settings)
     return [(text, sh) for value, sh in found for text in _normalise(value) if text.strip()]

@@ -1,14 +1,16 @@
 """Rules about git: force pushes and deletes of shared branches, hard resets to remote
-branches, ``git clean``, history rewrites and patches applied outside the repository."""
+branches, ``git clean``, history rewrites, patches applied outside the repository, and
+settings that make git run a command later (``git config core.pager 'sh -c …'``)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
 
-from .shell_catalogue import words
+from .shell_catalogue import INTERPRETERS, SHELLS, program, words
 from .shell_model import Cmd
-from .shell_rule_kit import Context, Flag, critical, high, operands, rule, short_flags
+from .shell_options import OPTION_KEYS, git_config_setting
+from .shell_rule_kit import Context, Flag, critical, high, operands, rule, short, short_flags
 
 __all__: list[str] = []
 
@@ -135,4 +137,40 @@ def git(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
             cmd.text,
             "a main or release branch is deleted locally.",
             "Keep shared branches.",
+        )
+
+
+_RUNS_ANYTHING = SHELLS | INTERPRETERS | words("nc ncat netcat socat curl wget busybox env xargs")
+_HOOK_KEYS = frozenset({"core.hookspath", "core.fsmonitor"})
+_METACHARACTERS = frozenset("|;&$`<>(){}\n")
+
+
+def _runs_anything(value: str) -> bool:
+    """Whether a command-valued setting's value is more than one plain program: a shell, an
+    interpreter or a network tool, or a command line with shell syntax in it."""
+    text = value.strip().removeprefix("!").strip()
+    first = text.split(maxsplit=1)[0] if text else ""
+    return bool(_METACHARACTERS & set(text)) or program(first) in _RUNS_ANYTHING
+
+
+@rule
+def git_config(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
+    """A setting that makes git run a command on later, ordinary git commands: hooks moved
+    elsewhere, or a pager, editor, ssh command, alias or credential helper that is a shell or
+    a command line (the value itself is read as a command by the reader too)."""
+    if cmd.name != "git":
+        return
+    written = git_config_setting(cmd.argv)
+    if written is None:
+        return
+    key, value = written
+    if not OPTION_KEYS.match(key):
+        return
+    if key.lower() in _HOOK_KEYS or _runs_anything(value):
+        yield high(
+            "git setting runs a command later",
+            cmd.text,
+            f"`{key}` makes every later git command that uses it run `{short(value, 60)}`: "
+            "a way to keep code running after this call was reviewed.",
+            "Run the command itself (it is reviewed); leave git's command settings alone.",
         )
