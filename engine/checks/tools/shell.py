@@ -131,11 +131,13 @@ def _sources(tool: ToolView) -> Iterator[tuple[str, str, bool]]:
             else:
                 yield code[0], shlex.join([*runner, code[1]]), False
     if tool.kind is ToolKind.SHELL:
+        commands: list[str] = []
         program = tool.text(*_PROGRAM_NAMES)
         args = tool.get("args", "arguments", "argv")
         if program is not None and args is not None and isinstance(args[1], list):
             seen.update({program[0], args[0]})
-            yield args[0], f"{shlex.quote(program[1])} {_argv_text(args[1])}", False
+            commands.append(f"{shlex.quote(program[1])} {_argv_text(args[1])}")
+            yield args[0], commands[-1], False
         for name in _COMMAND_NAMES:
             found = tool.get(name)
             if found is None or found[0] in seen:
@@ -143,20 +145,25 @@ def _sources(tool: ToolView) -> Iterator[tuple[str, str, bool]]:
             seen.add(found[0])
             key, value = found
             if isinstance(value, str) and value.strip():
+                commands.append(value)
                 yield key, value, False
             elif isinstance(value, list) and key.lower() == "commands":
                 for i, item in enumerate(value[:64]):
                     text = _argv_text(item) if isinstance(item, list) else str(item)
+                    commands.append(text)
                     yield f"{key}[{i}]", text, False
             elif isinstance(value, list) and value:
-                yield key, _argv_text(value), False
+                commands.append(_argv_text(value))
+                yield key, commands[-1], False
         if not seen:  # a shell tool whose command argument has a name of its own
             found = next(
                 ((k, v) for k, v in tool.call.arguments.items() if isinstance(v, str)), None
             )
             if found is not None and found[1].strip():
                 seen.add(found[0])
+                commands.append(found[1])
                 yield found[0], found[1], False
+        yield from _with_environment(tool, commands)
     for path, text in tool.strings():
         top = path.split(".", 1)[0].split("[", 1)[0]
         leaf = re.split(r"[.\[]", path)[-1].rstrip("]")
@@ -171,6 +178,29 @@ def _sources(tool: ToolView) -> Iterator[tuple[str, str, bool]]:
                 yield path, text, False
         elif leaf.lower() not in _CONTENT and _looks_like_command(text):
             yield path, text, True
+
+
+_ENV_NAMES = ("env", "environment", "env_vars", "envs", "environ")
+_VARIABLE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,127}$")
+
+
+def _with_environment(tool: ToolView, commands: list[str]) -> Iterator[tuple[str, str, bool]]:
+    """A shell tool's environment argument (``{"env": {"LD_PRELOAD": …}}``) read as what it
+    is: assignments before each of its commands (``LD_PRELOAD=… make``), bound to that
+    argument. A name that is no variable name is read as written, quoted."""
+    found = tool.get(*_ENV_NAMES)
+    if found is None or not isinstance(found[1], dict) or not found[1]:
+        return
+    key, env = found
+    assigns = " ".join(
+        f"{name}={shlex.quote(str(value))}"
+        for name, value in list(env.items())[:64]
+        if isinstance(name, str) and _VARIABLE.match(name) and isinstance(value, (str, int, float))
+    )
+    if not assigns:
+        return
+    for command in commands[:16] or ["true"]:
+        yield key, f"{assigns} {command}", False
 
 
 def _looks_like_command(text: str) -> bool:
