@@ -34,6 +34,10 @@ _REDIR = re.compile(r"(\d{1,2})?(&>>|&>|<<<|<<-|<<|<>|>>|>&|<&|>\||>|<)")
 _OPS = re.compile(r"&&|\|\||;;|\|&|[;&|()]")
 """The control operators, longest first."""
 _STOP = frozenset(" \t\n;&|()<>")
+_PLAIN = re.compile(r"[^ \t\n;&|()<>\\'\"$`]+")
+"""A run of characters no rule of ``word`` treats specially: taken whole, not one by one."""
+_QUOTED_PLAIN = re.compile(r'[^"\\$`]+')
+"""The same inside double quotes."""
 _ESCAPES = {
     "n": "\n",
     "t": "\t",
@@ -184,7 +188,12 @@ class _Lexer:
             self.sub(text[i], text[i + 2 : end], index)
             self.i = min(end + 1, n)
             return text[i : end + 1]
+        plain = _PLAIN.match
         while i < n:
+            if (run := plain(text, i)) is not None:
+                out.append(run.group())
+                i = run.end()
+                continue
             c = text[i]
             if c in _STOP:
                 if c == "(" and out and out[-1].endswith("="):
@@ -218,7 +227,12 @@ class _Lexer:
 
     def dquote(self, i: int, out: list[str], index: int) -> int:
         text, n = self.text, self.n
+        plain = _QUOTED_PLAIN.match
         while i < n and text[i] != '"':
+            if (run := plain(text, i)) is not None:
+                out.append(run.group())
+                i = run.end()
+                continue
             c = text[i]
             if c == "\\" and i + 1 < n:
                 nxt = text[i + 1]
