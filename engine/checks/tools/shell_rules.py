@@ -13,6 +13,7 @@ from . import (  # noqa: F401 - the rule families register themselves on import
     shell_rules_fs,
     shell_rules_git,
     shell_rules_host,
+    shell_rules_impact,
     shell_rules_interactive,
     shell_rules_net,
     shell_rules_ops,

@@ -30,6 +30,15 @@ _ENV_DUMP = words(
 )
 
 
+_DATABASE_DUMPS = words(
+    """
+    mysqldump mariadb-dump pg_dump pg_dumpall mongodump mongoexport redis-cli sqlite3
+    cockroach influxd etcdctl
+    """
+)
+"""Programs whose output is a database's content."""
+
+
 _USES_SECRETS = words(
     """
     ls stat test [ chmod chown chgrp touch mkdir rm rmdir ssh ssh-add ssh-keygen ssh-copy-id
@@ -96,15 +105,31 @@ def exfiltration(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
     host = host_of(cmd)
     for path in _uploads(cmd):
         if path == "-":
+            feeding = fed(cmd)
             sources = [
-                c for c in fed(cmd) if c.name in _ENV_DUMP or any(is_secret(w) for w in c.argv[1:])
+                c for c in feeding if c.name in _ENV_DUMP or any(is_secret(w) for w in c.argv[1:])
             ]
+            dumps = [c for c in feeding if c.name in _DATABASE_DUMPS]
             if sources:
                 yield critical(
                     "sends secrets over the network",
                     cmd.text,
                     "credentials or the environment are piped into an upload.",
                     "Never send credentials anywhere.",
+                )
+            elif dumps and not allowed(host, ctx):
+                yield critical(
+                    "sends a database dump over the network",
+                    cmd.text,
+                    f"the output of {dumps[0].name} is sent to {host or 'a remote host'}.",
+                    "Keep database dumps on known storage; add the host to allowed_hosts.",
+                )
+            elif feeding and not allowed(host, ctx):
+                yield high(
+                    "uploads piped data",
+                    cmd.text,
+                    f"the output of {feeding[0].name} is sent to {host or 'a remote host'}.",
+                    "Check what is sent and where, or add the host to allowed_hosts.",
                 )
         elif is_secret(path):
             yield critical(

@@ -1,0 +1,147 @@
+"""Rules about commands whose effect reaches past the workspace and cannot be taken back by
+the agent: stopping the machine, killing every process, publishing a package, deleting the
+repository's history, serving the whole file system."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from .shell_catalogue import words
+from .shell_model import Cmd
+from .shell_paths import normal
+from .shell_rule_kit import Context, Flag, high, operands, rule, short_flags
+
+__all__: list[str] = []
+
+
+_POWER = words("shutdown reboot halt poweroff")
+_POWER_VERBS = words("poweroff reboot halt kexec suspend hibernate")
+_SIGNAL = re.compile(r"^-(?:\d{1,2}|[A-Z]{2,8}|SIG[A-Z]{2,8})$")
+
+
+def _stops_machine(cmd: Cmd) -> bool:
+    args = cmd.argv[1:]
+    if cmd.name in _POWER:
+        return not ({"-c", "--help", "-k"} & set(args))  # a cancel, help or warning only
+    if cmd.name in ("init", "telinit"):
+        return bool(args) and args[0] in ("0", "6")
+    if cmd.name in ("systemctl", "loginctl"):
+        verbs = [w for w in args if not w.startswith("-")]
+        return bool(verbs) and verbs[0] in _POWER_VERBS
+    return False
+
+
+def _kills_everything(cmd: Cmd) -> bool:
+    """``kill -9 -1``, ``kill -- -1``, ``kill -s KILL -1``: every process the user may signal
+    (``kill -1 PID`` sends signal 1 to PID: that one is not)."""
+    if cmd.name == "killall5":
+        return True
+    if cmd.name != "kill":
+        return False
+    args = cmd.argv[1:]
+    if args[:1] in (["-s"], ["-n"]):
+        args = args[2:]
+    elif args and _SIGNAL.match(args[0]) and len(args) > 1:
+        args = args[1:]
+    if args[:1] == ["--"]:
+        args = args[1:]
+    return "-1" in args
+
+
+_PUBLISHERS = {
+    "npm": "publish",
+    "yarn": "publish",
+    "pnpm": "publish",
+    "cargo": "publish",
+    "poetry": "publish",
+    "twine": "upload",
+    "gem": "push",
+    "dotnet": "nuget",
+}
+
+
+def _publishes(cmd: Cmd) -> bool:
+    verb = _PUBLISHERS.get(cmd.name)
+    if verb is None:
+        return False
+    plain = [w for w in cmd.argv[1:] if not w.startswith("-")]
+    if not plain or plain[0] != verb:
+        return False
+    dry = {"--dry-run", "-n"} & short_flags(cmd.argv)
+    return not dry and "--repository-url" not in cmd.argv and "testpypi" not in cmd.text
+
+
+def _deletes_history(cmd: Cmd) -> bool:
+    if cmd.name != "rm" or not {"-r", "-R", "--recursive"} & short_flags(cmd.argv):
+        return False
+    return any(_top_git(normal(w).rstrip("/")) for w in operands(cmd.argv))
+
+
+def _top_git(path: str) -> bool:
+    """The repository's own ``.git`` (a vendored copy's, deeper down, is not this history)."""
+    return path in (".git", "./.git", "$PWD/.git", "${PWD}/.git") or (
+        path.startswith(("/", "~")) and path.endswith("/.git")
+    )
+
+
+_EXPOSED = re.compile(r"^(?:/|~|\$HOME|/(?:etc|root|home|var|usr))/?$")
+
+
+def _serves_system(cmd: Cmd) -> str | None:
+    """The folder a one-line web server exposes, when it is the root, home or a system folder
+    (``python3 -m http.server --directory /``); the workspace's own folders are ordinary."""
+    argv = cmd.argv
+    if cmd.name.startswith("python") and "http.server" in argv:
+        for i, word in enumerate(argv):
+            if word in ("-d", "--directory") and i + 1 < len(argv):
+                return argv[i + 1] if _EXPOSED.match(argv[i + 1]) else None
+            if word.startswith("--directory="):
+                value = word.split("=", 1)[1]
+                return value if _EXPOSED.match(value) else None
+    if cmd.name == "php" and "-S" in argv and "-t" in argv:
+        i = argv.index("-t")
+        if i + 1 < len(argv) and _EXPOSED.match(argv[i + 1]):
+            return argv[i + 1]
+    return None
+
+
+@rule
+def lasting_effects(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
+    """Machine power, every process killed, packages published, the repository's history
+    deleted, system folders served over HTTP: each needs a human."""
+    if _stops_machine(cmd):
+        yield high(
+            "stops or restarts the machine",
+            cmd.text,
+            "every process and session on the machine ends, and the agent's own with them.",
+            "Restart only the service that needs it.",
+        )
+    elif _kills_everything(cmd):
+        yield high(
+            "kills every process",
+            cmd.text,
+            "pid -1 signals every process the user may signal, shells and services included.",
+            "Signal the one process by its pid or name.",
+        )
+    elif _publishes(cmd):
+        yield high(
+            "publishes a package",
+            cmd.text,
+            "a release is public at once and cannot be taken back (only yanked).",
+            "Let a person publish releases, or use a dry run.",
+        )
+    elif _deletes_history(cmd):
+        yield high(
+            "deletes the repository's history",
+            cmd.text,
+            "the .git folder holds every commit, branch and stash not pushed anywhere.",
+            "Delete build outputs, not .git.",
+        )
+    elif (folder := _serves_system(cmd)) is not None:
+        yield high(
+            f"serves {folder} over HTTP",
+            cmd.text,
+            "anyone who reaches the port can read the files under it, credentials included.",
+            "Serve only the project's own output folder.",
+        )
