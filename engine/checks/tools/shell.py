@@ -120,7 +120,7 @@ def _sources(tool: ToolView) -> Iterator[tuple[str, str, bool]]:
     """(argument, command text, conservative) for every command a call carries."""
     seen: set[str] = set()
     if tool.kind is ToolKind.CODE:
-        code = tool.text("code", "source", "python", "program", "script")
+        code = tool.text("code", "source", "python", "program", "script", "cell")
         if code is not None:
             seen.add(code[0])
             language = tool.text("language", "lang", "runtime")
@@ -130,6 +130,13 @@ def _sources(tool: ToolView) -> Iterator[tuple[str, str, bool]]:
                 yield code[0], code[1], False  # a shell language: the code is the command
             else:
                 yield code[0], shlex.join([*runner, code[1]]), False
+                if runner[0].startswith("python"):
+                    for command in ipython_shell(code[1]):
+                        yield code[0], command, False
+    typed = _typed(tool)
+    if typed is not None:
+        seen.add(typed[0])
+        yield typed[0], typed[1], True
     if tool.kind is ToolKind.SHELL:
         commands: list[str] = []
         program = tool.text(*_PROGRAM_NAMES)
@@ -201,6 +208,36 @@ def _with_environment(tool: ToolView, commands: list[str]) -> Iterator[tuple[str
         return
     for command in commands[:16] or ["true"]:
         yield key, f"{assigns} {command}", False
+
+
+_IPYTHON_LINE = re.compile(r"^[ \t]*(?:!!?|%(?:system|sx)\b)[ \t]*(.+)$", re.MULTILINE)
+_IPYTHON_CELL = re.compile(
+    r"\A[ \t]*%%(?:bash|sh|script[ \t]+(?:ba|z)?sh)\b[^\n]*\n(.*)\Z", re.DOTALL
+)
+
+
+def ipython_shell(code: str) -> list[str]:
+    """The shell a notebook cell runs besides its Python: ``!cmd`` and ``%system cmd``
+    lines, and the body of a ``%%bash`` / ``%%sh`` / ``%%script bash`` cell."""
+    cell = _IPYTHON_CELL.match(code)
+    if cell is not None:
+        return [cell.group(1)]
+    return [m.group(1) for m in _IPYTHON_LINE.finditer(code[: _MAX_EMBEDDED * 16])][:64]
+
+
+_COMPUTER = re.compile(r"^(?:computer(?:_use)?(?:_\d+)?|xdotool|keyboard(?:_type)?)$", re.I)
+
+
+def _typed(tool: ToolView) -> tuple[str, str] | None:
+    """Text a computer-use tool types (``{"action": "type", "text": …}``): in a terminal it is
+    a command line, so it is read as one (its critical findings only: it may be prose)."""
+    if not _COMPUTER.match(tool.call.name):
+        return None
+    action = tool.text("action")
+    text = tool.text("text")
+    if action is None or text is None or action[1].strip().lower() not in ("type", "key"):
+        return None
+    return text
 
 
 def _looks_like_command(text: str) -> bool:

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from .shell_catalogue import words
 from .shell_model import Cmd
 from .shell_rule_kit import Context, Flag, critical, high, operands, rule, short_flags
+from .shell_rules_sql import client_sql
 
 __all__: list[str] = []
 
@@ -210,12 +211,27 @@ def cloud(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
         joined,
     ):
         yield critical(f"{name} deletes an app or data", cmd.text, why, "Ask a human.")
+    elif name in ("gh", "glab") and verbs[:2] == ["repo", "delete"]:
+        yield critical(
+            "deletes a repository",
+            cmd.text,
+            "its code, issues, pull requests and releases are gone for good.",
+            "Ask a human; archive it instead.",
+        )
+    elif name in ("gh", "glab") and len(verbs) >= 2 and verbs[1] == "delete":
+        yield high(
+            f"{name} {verbs[0]} delete",
+            cmd.text,
+            f"it deletes a {verbs[0]} of the repository's host.",
+            "Ask a human.",
+        )
     elif name in ("dropdb", "dropuser") or (name == "mysqladmin" and "drop" in verbs):
         yield critical("drops a database", cmd.text, why, "Ask a human; back up first.")
     elif name == "redis-cli" and re.search(r"\b(?:flushall|flushdb)\b", joined, re.IGNORECASE):
         yield critical("erases a Redis database", cmd.text, why, "Delete keys selectively.")
     elif name in ("psql", "mysql", "mongo", "mongosh", "sqlite3", "cqlsh", "clickhouse-client"):
-        if re.search(
+        parsed = bool(client_sql(cmd)[1])  # its SQL is judged by ``shell_rules_sql``
+        if not parsed and re.search(
             r"\b(?:drop\s+(?:table|database|schema|collection)|truncate\s+table|"
             r"dropDatabase\(\)|\.drop\(\)|delete\s+from\s+\w+\s*(?:;|$|\"|'))",
             joined,

@@ -240,6 +240,14 @@ def secret_reads(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
                 "Never upload credentials; rotate them if this ran.",
             )
             return
+    if cmd.name == "printenv" and any(_SECRET_VAR.search("$" + w) for w in cmd.argv[1:]):
+        yield high(
+            "prints a secret variable",
+            cmd.text,
+            "its value ends up in the transcript.",
+            "Use the variable without printing it.",
+        )
+        return
     if (cmd.name in _USES_SECRETS and not git_read and not docker_cp) or cmd.owner in _LOADS:
         printed = cmd.name in ("echo", "printf") and not cmd.redirects and cmd.owner not in _LOADS
         if printed and any(_SECRET_VAR.search(w) for w in cmd.argv[1:]):

@@ -45,7 +45,7 @@ KIND_ARGUMENTS: Mapping[ToolKind, tuple[str, ...]] = {
     ToolKind.HTTP: ("url", "uri", "endpoint", "method", "headers", "body", "data", "json"),
     ToolKind.SQL: ("query", "sql", "statement", "statements"),
     ToolKind.EMAIL: ("to", "cc", "bcc", "recipients", "recipient", "subject", "body", "text"),
-    ToolKind.CODE: ("code", "source", "python", "script", "program"),
+    ToolKind.CODE: ("code", "source", "python", "script", "program", "cell"),
     ToolKind.MCP: (),
     ToolKind.OTHER: (),
 }
