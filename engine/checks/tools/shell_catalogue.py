@@ -254,9 +254,11 @@ LAUNCHERS: dict[str, Launcher] = {
     "trap": Launcher(),
     "ip": Launcher("-n", 3),
     "task": Launcher("", 1),
+    # ``-i``, ``-e``, ``-l`` and ``--replace`` take their value attached or not at all
+    # (``xargs -i rm -rf {}`` runs rm): they are not valued here.
     "xargs": Launcher(
-        "-a -d -E -e -I -i -L -l -n -P -s --arg-file --delimiter --max-args --max-procs"
-        " --replace --max-lines --max-chars"
+        "-a -d -E -I -L -n -P -s --arg-file --delimiter --max-args --max-procs"
+        " --max-lines --max-chars"
     ),
 }
 """Launchers whose remaining words are a command; ``trap``'s first operand is a command

@@ -274,6 +274,31 @@ def remove(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
 
 
 @rule
+def move_away(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
+    """``mv /etc /tmp/x``: moving the root, a home or a system folder away breaks the system
+    as a delete does (everything that reads it fails), and nothing reviews the way back."""
+    if cmd.name != "mv":
+        return
+    sources = operands(cmd.argv, frozenset({"-t", "--target-directory", "-S", "--suffix"}))[:-1]
+    for source in sources:
+        kind = classify(source, ctx.cwd)
+        if kind in ("root", "home", "system") and "*" not in source.rstrip("/*"):
+            where = normal(source) if kind != "root" else "/"
+            if kind == "system" and not _SYSTEM_TOP.match(where):
+                continue  # a file below a system folder: the write rules judge it
+            yield critical(
+                f"moves {where} away",
+                cmd.text,
+                f"it takes {WHAT[kind]} from where the system looks for it.",
+                _RECOVER,
+            )
+            return
+
+
+_SYSTEM_TOP = re.compile(r"^/(?:etc|usr|bin|sbin|lib\w*|boot|var|opt|root|home|dev|proc|sys)/?$")
+
+
+@rule
 def find_delete(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
     """``find`` deleting from wide places; ``find`` hunting set-uid binaries or keys."""
     if cmd.name != "find":
