@@ -175,6 +175,14 @@ _CONFIG_READS = words(
 )
 
 
+def _runs_value(key: str, value: str) -> bool:
+    """Whether setting ``key`` to ``value`` makes a program run it as a command: a git alias
+    only when it starts with ``!`` (otherwise it names a git subcommand)."""
+    if not OPTION_KEYS.match(key):
+        return False
+    return not key.lower().startswith("alias.") or value.lstrip().startswith("!")
+
+
 def git_config_setting(argv: list[str]) -> tuple[str, str] | None:
     """The key and value a ``git config`` command line writes (``git config --global
     core.pager 'sh -c …'``, ``git config set alias.x '!…'``); ``None`` for any other git
@@ -246,7 +254,7 @@ def command_values(
         if setting is not None:
             parts = re.split(r"[=\s]", setting, maxsplit=1)
             key, value = (parts[0], parts[1]) if len(parts) == 2 else (parts[0], "")
-            if OPTION_KEYS.match(key.strip()) or key.endswith("core_pattern"):
+            if _runs_value(key.strip(), value) or key.endswith("core_pattern"):
                 settings.append(value)
     found.extend((v, shell) for v in values)
     if name == "make":  # ``--eval`` makefile text: its recipe lines run in a shell
@@ -258,7 +266,7 @@ def command_values(
         )
     if name == "git" and (written := git_config_setting(argv)) is not None:
         key, value = written
-        if OPTION_KEYS.match(key):  # ``git config core.pager …``: git runs it later
+        if _runs_value(key, value):  # ``git config core.pager …``: git runs it later
             settings.append(value)
     found.extend((v, True) for v in settings)
     return [(text, sh) for value, sh in found for text in _normalise(value) if text.strip()]

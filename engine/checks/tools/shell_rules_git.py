@@ -166,6 +166,8 @@ def git_config(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
     key, value = written
     if not OPTION_KEYS.match(key):
         return
+    if key.lower().startswith("alias.") and not value.lstrip().startswith("!"):
+        return  # an alias of a git subcommand: git runs git
     if key.lower() in _HOOK_KEYS or _runs_anything(value):
         yield high(
             "git setting runs a command later",
