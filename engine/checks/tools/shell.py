@@ -295,6 +295,8 @@ def shell_scripts(ctx: CheckInput) -> Iterator[Hit]:
                 flags = [f for f in flags if f.title not in old]
             if not unit.report_problems:
                 flags = [f for f in flags if not f.title.startswith("could not read")]
+            if unit.critical_only:
+                flags = [f for f in flags if f.severity is Severity.CRITICAL]
             flags = [f for f in flags if f.title not in reported][:_MAX_HITS]
             if flags and len(reported) < _MAX_HITS:
                 reported.update(f.title for f in flags)

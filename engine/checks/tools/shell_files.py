@@ -36,6 +36,12 @@ _CI_KEY = re.compile(
     r"pre_build|build|post_build|install|inline)\s*:\s*(.*?)\s*$"
 )
 _RUN = re.compile(r"^\s*RUN\s+(.*)$", re.IGNORECASE)
+_SHELL_NAMES = frozenset(
+    {".envrc", ".bashrc", ".bash_profile", ".profile", ".zshrc", ".zprofile", ".zshenv"}
+)
+"""Files a shell runs though their names have no extension (direnv runs ``.envrc``)."""
+_HOOK_FOLDER = re.compile(r"(?:^|/)(?:\.husky|\.githooks|\.git/hooks)/(?!_/)[^/.][^/]*$")
+"""Git hooks kept in the repository (husky, a ``core.hooksPath`` folder): shell scripts."""
 _MAKE_VAR = re.compile(r"\$[({](\w+)[)}]")
 _MAKE_FUNC = re.compile(r"\$\((?!shell\s)[\w-]+\s[^()]*\)")
 
@@ -50,6 +56,9 @@ class Unit:
     report_problems: bool = True
     baseline: tuple[str, ...] = ()
     """Unchanged lines inside ``text``: what they alone are flagged for is not this change's."""
+    critical_only: bool = False
+    """A value of a configuration file that may or may not be a command: only what is surely
+    hostile (a critical finding) is reported, as for a tool argument that is not a command."""
 
 
 Line = tuple[int, str, bool]
@@ -85,8 +94,14 @@ def _kind(file: FileDiff, runs: list[list[Line]]) -> str | None:
         return "make"
     if _CI.search(path):
         return "ci"
-    if name.endswith((".sh", ".bash", ".zsh", ".ksh", ".command")):
+    if name.endswith((".sh", ".bash", ".zsh", ".ksh", ".command")) or name in _SHELL_NAMES:
         return "shell"
+    if _HOOK_FOLDER.search(path):
+        return "shell"
+    if _REQUIREMENTS.match(name):
+        return "requirements"
+    if name.endswith(_CONFIG_ENDINGS):
+        return "config"
     if name == "package.json":
         return "npm"
     if name.endswith((".py", ".pyw")):
@@ -310,6 +325,57 @@ def _json_string(literal: str) -> str:
     return value if isinstance(value, str) else ""
 
 
+_CONFIG_ENDINGS = (
+    ".json",
+    ".jsonc",
+    ".yml",
+    ".yaml",
+    ".toml",
+    ".ini",
+    ".cfg",
+    ".conf",
+    ".desktop",
+    ".service",
+    ".timer",
+    ".plist",
+)
+_STRING = re.compile(r'"((?:[^"\\]|\\.){6,2000})"')
+_SETTING = re.compile(r"^\s*[\w.\-\[\]\\]{1,120}\s*[=:]\s*(.{6,2000})$")
+
+
+def _config(runs: list[list[Line]]) -> list[Unit | None]:
+    """The values on the added lines of a configuration file (JSON strings, or what follows
+    ``key =`` / ``key:``) that could be command lines: editors, launchers and services run
+    some of them (``.vscode`` terminal arguments, ``Exec=``, ``ExecStart=``)."""
+    units: list[Unit | None] = []
+    for run in runs:
+        for n, text, added in run:
+            if not added or len(units) >= _MAX_UNITS:
+                continue
+            values = [_json_string(f'"{m.group(1)}"') for m in _STRING.finditer(text)]
+            if not values and (setting := _SETTING.match(text)) is not None:
+                values = [setting.group(1).strip().strip("'\"")]
+            for value in values[:8]:
+                if " " in value.strip():
+                    units.append(Unit(value, n, False, critical_only=True))
+    return units
+
+
+_REQUIREMENTS = re.compile(r"^(?:requirements|constraints)[\w.-]*\.(?:txt|in)$")
+
+
+def _requirements(runs: list[list[Line]]) -> list[Unit | None]:
+    """A pip requirements file's added option and URL lines, read as the ``pip install`` they
+    become (``--extra-index-url http://…``, a package from a raw address)."""
+    units: list[Unit | None] = []
+    for run in runs:
+        for n, text, added in run:
+            line = text.split(" #", 1)[0].strip()
+            if added and line.startswith(("-", "http:", "https:", "ftp:")):
+                units.append(Unit(f"pip install {line}", n, False))
+    return units
+
+
 def _python(runs: list[list[Line]]) -> list[Unit | None]:
     """The literal commands an added line of Python code starts, at that line."""
     units: list[Unit | None] = []
@@ -341,6 +407,8 @@ def script_units(file: FileDiff) -> list[Unit]:
         "ci": _ci,
         "npm": _npm,
         "python": _python,
+        "config": _config,
+        "requirements": _requirements,
     }[kind]
     units = [u for u in reader(runs) if u is not None][:_MAX_UNITS]
     if kind == "ci":

@@ -238,3 +238,49 @@ def reverse_shell(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
             "anyone who connects can send or take data.",
             "Do not open listeners from an agent.",
         )
+
+
+_INSTALLERS = frozenset({"pip", "pip3", "pipx", "uv", "npm", "pnpm", "yarn", "gem", "easy_install"})
+_RAW_HOST = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:]+\]|0x[0-9a-f]+|\d{8,10})$", re.I)
+_SOURCE = re.compile(
+    r"^(?:--(?:index-url|extra-index-url|find-links|registry|source|index)=|-[if])?"
+    r"((?:https?|ftp)://[^\s]+)$",
+    re.IGNORECASE,
+)
+
+
+@rule
+def untrusted_install(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
+    """A package installed from a raw address, or from a plain-HTTP index or archive: its
+    install scripts run code that anyone on the path may have written."""
+    if cmd.name not in _INSTALLERS:
+        return
+    argv = cmd.argv
+    words = [
+        f"{w}={argv[i + 1]}" if w in _INDEX_OPTIONS and i + 1 < len(argv) else w
+        for i, w in enumerate(argv)
+    ]
+    for word in words[1:]:
+        found = _SOURCE.match(word)
+        if found is None:
+            continue
+        url = found.group(1)
+        host = URL.match(url)
+        name = host.group(1).lower() if host else ""
+        if allowed(name, ctx) or _LOCAL.match(name):
+            continue
+        if _RAW_HOST.match(name) or url.lower().startswith("http://"):
+            make = critical if _RAW_HOST.match(name) else high
+            yield make(
+                "installs a package from an untrusted source",
+                cmd.text,
+                f"{url[:80]} is a raw address or plain HTTP; the package's install scripts run "
+                "whatever it serves.",
+                "Install from the package index over HTTPS, or add the host to allowed_hosts.",
+            )
+            return
+
+
+_INDEX_OPTIONS = frozenset(
+    {"-i", "-f", "--index-url", "--extra-index-url", "--find-links", "--registry", "--source"}
+)
