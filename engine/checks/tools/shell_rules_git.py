@@ -8,9 +8,20 @@ import re
 from collections.abc import Iterator
 
 from .shell_catalogue import INTERPRETERS, SHELLS, program, words
-from .shell_model import Cmd
+from .shell_model import Cmd, Program
 from .shell_options import OPTION_KEYS, git_config_setting
-from .shell_rule_kit import Context, Flag, critical, high, operands, rule, short, short_flags
+from .shell_rule_kit import (
+    Context,
+    Flag,
+    critical,
+    high,
+    operands,
+    program_rule,
+    rule,
+    short,
+    short_flags,
+)
+from .shell_rules_net import allowed as allowed_host
 
 __all__: list[str] = []
 
@@ -176,3 +187,45 @@ def git_config(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
             "a way to keep code running after this call was reviewed.",
             "Run the command itself (it is reviewed); leave git's command settings alone.",
         )
+
+
+_URL_REMOTE = re.compile(r"^(?:[a-z][a-z0-9+.-]*://|[\w.-]+@[\w.-]+:)", re.I)
+
+
+def _remote_host(url: str) -> str:
+    found = re.match(r"^(?:[a-z][a-z0-9+.-]*://)?(?:[^@/]*@)?([^/:]+)", url, re.I)
+    return found.group(1).lower() if found else ""
+
+
+@program_rule
+def push_elsewhere(prog: Program, ctx: Context) -> Iterator[Flag]:
+    """The repository pushed to an address named on the command line (``git push
+    https://…``, or a remote added just before and pushed to): its whole history leaves for a
+    host nobody configured."""
+    added: dict[str, str] = {}
+    for cmd in prog.commands:
+        if cmd.name != "git":
+            continue
+        args = _git_args(cmd.argv)
+        if args[:2] == ["remote", "add"]:
+            named = [w for w in args[2:] if not w.startswith("-")]
+            if len(named) >= 2:
+                added[named[0]] = named[1]
+            continue
+        if not args or args[0] != "push":
+            continue
+        targets = [w for w in args[1:] if not w.startswith("-")]
+        url = targets[0] if targets else ""
+        url = added.get(url, url) if not _URL_REMOTE.match(url) else url
+        if not _URL_REMOTE.match(url):
+            continue
+        host = _remote_host(url)
+        if allowed_host(host, ctx):
+            continue
+        yield high(
+            "pushes the repository to another address",
+            cmd.text,
+            f"its history goes to {host or url[:60]}, not to a remote the repository has.",
+            "Push to the repository's own remote, or add the host to allowed_hosts.",
+        )
+        return

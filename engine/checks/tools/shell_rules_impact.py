@@ -145,3 +145,42 @@ def lasting_effects(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
             "anyone who reaches the port can read the files under it, credentials included.",
             "Serve only the project's own output folder.",
         )
+
+
+_ADMIN_ROLES = re.compile(r"(?:^|=)(?:cluster-admin|admin|owner|roles/owner|roles/editor)$")
+
+
+def _grants_admin(cmd: Cmd) -> str | None:
+    """Broad access granted by a cloud or cluster CLI: what is granted, or ``None``."""
+    argv = cmd.argv
+    verbs = [w for w in argv[1:] if not w.startswith("-")]
+    admin = any(_ADMIN_ROLES.search(w) for w in argv)
+    binding = verbs[:2] in (["create", "clusterrolebinding"], ["create", "rolebinding"])
+    if cmd.name == "kubectl" and binding and admin:
+        return "an admin role in the cluster"
+    if cmd.name == "gcloud" and "add-iam-policy-binding" in verbs and admin:
+        return "an owner or editor role on the project"
+    if cmd.name == "gcloud" and verbs[:4] == ["iam", "service-accounts", "keys", "create"]:
+        return "a long-lived key for a service account"
+    if cmd.name == "aws" and verbs[:2] in (
+        ["iam", "create-access-key"],
+        ["iam", "attach-user-policy"],
+    ):
+        return "long-lived credentials or a policy to a user"
+    public = any(w in ("public-read", "public-read-write") for w in argv)
+    if cmd.name == "aws" and verbs[:1] == ["s3"] and public:
+        return "public read access to the objects"
+    return None
+
+
+@rule
+def broad_access(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
+    """Admin roles, long-lived keys and public objects granted from the command line."""
+    granted = _grants_admin(cmd)
+    if granted is not None:
+        yield high(
+            "grants broad access",
+            cmd.text,
+            f"it grants {granted}, which outlives this task.",
+            "Ask a human for access changes.",
+        )

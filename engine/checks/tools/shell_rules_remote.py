@@ -1,0 +1,137 @@
+"""Rules about code fetched from elsewhere and run: packages installed from raw addresses or
+plain HTTP, modules run straight from a URL (``deno run https://…``, ``npx URL``), and
+PowerShell's download-and-run and encoded commands."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from .shell_model import Cmd, Program
+from .shell_rule_kit import Context, Flag, critical, high, program_rule, rule
+from .shell_rules_net import URL, allowed
+
+__all__: list[str] = []
+
+_LOCAL = re.compile(r"^(?:localhost|127\.\d+\.\d+\.\d+|::1|0\.0\.0\.0)$")
+
+
+_INSTALLERS = frozenset({"pip", "pip3", "pipx", "uv", "npm", "pnpm", "yarn", "gem", "easy_install"})
+_RAW_HOST = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:]+\]|0x[0-9a-f]+|\d{8,10})$", re.I)
+_SOURCE = re.compile(
+    r"^(?:--(?:index-url|extra-index-url|find-links|registry|source|index)=|-[if])?"
+    r"((?:https?|ftp)://[^\s]+)$",
+    re.IGNORECASE,
+)
+
+
+@rule
+def untrusted_install(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
+    """A package installed from a raw address, or from a plain-HTTP index or archive: its
+    install scripts run code that anyone on the path may have written."""
+    if cmd.name not in _INSTALLERS:
+        return
+    argv = cmd.argv
+    words = [
+        f"{w}={argv[i + 1]}" if w in _INDEX_OPTIONS and i + 1 < len(argv) else w
+        for i, w in enumerate(argv)
+    ]
+    for word in words[1:]:
+        found = _SOURCE.match(word)
+        if found is None:
+            continue
+        url = found.group(1)
+        host = URL.match(url)
+        name = host.group(1).lower() if host else ""
+        if allowed(name, ctx) or _LOCAL.match(name):
+            continue
+        if _RAW_HOST.match(name) or url.lower().startswith("http://"):
+            make = critical if _RAW_HOST.match(name) else high
+            yield make(
+                "installs a package from an untrusted source",
+                cmd.text,
+                f"{url[:80]} is a raw address or plain HTTP; the package's install scripts run "
+                "whatever it serves.",
+                "Install from the package index over HTTPS, or add the host to allowed_hosts.",
+            )
+            return
+
+
+_INDEX_OPTIONS = frozenset(
+    {"-i", "-f", "--index-url", "--extra-index-url", "--find-links", "--registry", "--source"}
+)
+
+
+_RUNNERS = {
+    "deno": ("run",),
+    "bun": ("run", "x"),
+    "bunx": (),
+    "npx": (),
+    "pnpx": (),
+    "go": ("run",),
+}
+
+
+@rule
+def remote_module(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
+    """``deno run https://…``, ``npx https://….tgz``: code run straight from a URL, with
+    nothing on disk for anyone to read first."""
+    verbs = _RUNNERS.get(cmd.name)
+    if verbs is None:
+        return
+    plain = [w for w in cmd.argv[1:] if not w.startswith("-")]
+    if verbs and (not plain or plain[0] not in verbs):
+        return
+    for word in plain[1:] if verbs else plain:
+        host = URL.match(word)
+        if host is None or _LOCAL.match(host.group(1)) or allowed(host.group(1).lower(), ctx):
+            continue
+        yield high(
+            "runs code straight from a URL",
+            cmd.text,
+            f"{word[:80]} is fetched and run at once; nothing reviewed it.",
+            "Download it, read it, then run the reviewed copy (or add the host to allowed_hosts).",
+        )
+        return
+
+
+_PS = frozenset({"powershell", "pwsh", "powershell.exe", "pwsh.exe"})
+_PS_ENCODED = re.compile(r"^-(?:e|ec|en|enc|enco|encod|encode|encoded|encodedc\w*)$", re.I)
+_PS_DOWNLOAD = re.compile(
+    r"\b(?:iwr|irm|curl|wget|Invoke-WebRequest|Invoke-RestMethod|DownloadString|"
+    r"DownloadFile|Net\.WebClient|Start-BitsTransfer)\b",
+    re.I,
+)
+_PS_RUN = re.compile(r"""(?:^|[\s;|(&"'])(?:iex|Invoke-Expression|\.\s*\(|&\s*\()""", re.I)
+
+
+@rule
+def powershell_encoded(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
+    """PowerShell running an encoded command (``-enc …``): what it does is hidden."""
+    if cmd.name in _PS and any(_PS_ENCODED.match(w) for w in cmd.argv[1:]):
+        yield critical(
+            "runs an encoded PowerShell command",
+            cmd.text,
+            "the command is hidden in base64; what it does cannot be read here.",
+            "Pass the command as plain text.",
+        )
+
+
+_PS_WORDS = re.compile(r"(?i)\b(?:iex|invoke-expression|powershell|pwsh)\b")
+
+
+@program_rule
+def powershell_download(prog: Program, ctx: Context) -> Iterator[Flag]:
+    """A download PowerShell runs as code: ``iex (iwr https://…)``, ``IEX (New-Object
+    Net.WebClient).DownloadString(…)`` — read over the whole text, which a POSIX reader
+    cuts at PowerShell's parentheses."""
+    source = prog.source
+    if not _PS_WORDS.search(source) or not _PS_DOWNLOAD.search(source):
+        return
+    if _PS_RUN.search(source):
+        yield critical(
+            "runs a download as code",
+            source[:120],
+            "PowerShell fetches a script and runs it at once.",
+            "Download it, read it, then run the reviewed copy.",
+        )
