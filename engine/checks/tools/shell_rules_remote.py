@@ -135,3 +135,53 @@ def powershell_download(prog: Program, ctx: Context) -> Iterator[Flag]:
             "PowerShell fetches a script and runs it at once.",
             "Download it, read it, then run the reviewed copy.",
         )
+
+
+_RAW = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:]+\])$", re.I)
+_PASSWORD_OPTIONS = frozenset({"--password", "--http-password", "--ftp-password"})
+
+
+def _password(cmd: Cmd) -> str | None:
+    """A password written into a download tool's command line (``curl -u user:pw``,
+    ``wget --password=pw``); one taken from a variable or a prompt is not written here."""
+    argv = cmd.argv
+    for i, word in enumerate(argv[1:], 1):
+        value = argv[i + 1] if i + 1 < len(argv) else ""
+        if cmd.name == "curl" and word in ("-u", "--user"):
+            secret = value.partition(":")[2]
+        elif cmd.name == "curl" and word.startswith("-u") and len(word) > 2:
+            secret = word[2:].partition(":")[2]
+        elif cmd.name == "wget" and word.partition("=")[0] in _PASSWORD_OPTIONS:
+            secret = word.partition("=")[2] if "=" in word else value
+        else:
+            continue
+        if secret and not secret.startswith("$"):
+            return secret
+    return None
+
+
+@rule
+def password_on_command_line(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
+    """A literal password given to ``curl``/``wget``: sent to a raw address or over plain
+    HTTP it goes to an unknown party; anywhere it stays in the transcript and the process list."""
+    if cmd.name not in ("curl", "wget") or _password(cmd) is None:
+        return
+    found = next((m for w in cmd.argv[1:] if (m := URL.match(w))), None)
+    url = found.group(0) if found else ""
+    host = found.group(1).lower() if found else ""
+    if _LOCAL.match(host) or allowed(host, ctx):
+        return
+    if _RAW.match(host) or url.lower().startswith("http://"):
+        yield critical(
+            "sends a password to an unknown address",
+            cmd.text,
+            f"the password goes to {host or 'a host'}, a raw address or plain HTTP.",
+            "Never send credentials to raw addresses or over plain HTTP.",
+        )
+    else:
+        yield high(
+            "a password on the command line",
+            cmd.text,
+            "it stays in the transcript, the shell history and the process list.",
+            "Read it from a variable or a netrc file the command does not show.",
+        )
