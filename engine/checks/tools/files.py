@@ -14,12 +14,15 @@ import bisect
 import posixpath
 import re
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 from humangr.contracts import ToolKind
 
 from ..diff import FileDiff, contains_diff, parse_content, parse_diff
 from ..remember import remembered
+from ..secrets import scan_secrets
 from .edit_formats import NEW_KEYS, OLD_KEYS, edit_pairs, patch_envelope_diff
+from .http_sites import SECRET_HOMES, host_in
 from .view import ToolView
 
 __all__ = ["PATH_ARGUMENTS", "ToolFiles", "argument_path", "tool_files", "workspace_path"]
@@ -179,6 +182,22 @@ def _shown_in(view: ToolView, diff_files: tuple[FileDiff, ...]) -> bool:
     return bool(added) and wanted <= added
 
 
+def _own_secret_url(argument: str, text: str) -> bool:
+    """The request's own URL carrying a secret of the service it calls (a Slack webhook's
+    URL is the webhook's credential): sending it there is its use, judged by the egress
+    check like an ``Authorization`` header, not a secret written into the call."""
+    if argument.lower() not in ("url", "uri", "endpoint") or len(text) > 4_000:
+        return False
+    hit = scan_secrets(None, text, test_file=False)
+    if hit is None:
+        return False
+    try:
+        host = urlsplit(text.strip()).hostname or ""
+    except ValueError:
+        return False
+    return bool(host) and host_in(host, SECRET_HOMES.get(hit.kind, ()))
+
+
 def _top(argument: str) -> str:
     cut = min((i for i in (argument.find("."), argument.find("[")) if i > 0), default=-1)
     return argument if cut < 0 else argument[:cut]
@@ -190,7 +209,9 @@ def _texts(view: ToolView, out: ToolFiles, used: set[str]) -> None:
     grouped: dict[str, list[tuple[str, str]]] = {}
     for argument, text in view.strings():
         top = _top(argument)
-        if view.kind is ToolKind.HTTP and _CREDENTIAL_HEADER.match(argument):
+        if view.kind is ToolKind.HTTP and (
+            _CREDENTIAL_HEADER.match(argument) or _own_secret_url(argument, text)
+        ):
             continue  # credentials for the request's own host: the egress check judges them
         if top.lower() not in used and argument.lower() not in used and text.strip():
             grouped.setdefault(top, []).append((argument, text))
