@@ -110,6 +110,20 @@ _FILE_CALLS = (
         "rm -rf {}",
     ),
     (
+        re.compile(
+            r"(?:rmtree|rm_rf|rimraf|rmSync)\(\s*(?:os\.path\.)?expanduser\(\s*[\"']([^\"']+)"
+        ),
+        "rm -rf {}",
+    ),
+    (
+        re.compile(
+            r"(?:rmtree|rm_rf|rimraf|rmSync)\(\s*(?:(?:pathlib\.)?Path\.home\(\)|"
+            r"os\.environ\[\s*[\"']HOME[\"']\s*\]|os\.getenv\(\s*[\"']HOME[\"']\s*\)|"
+            r"(?:require\(\s*[\"']os[\"']\s*\)|os)\.homedir\(\)|process\.env\.HOME)\s*[,)]"
+        ),
+        "rm -rf ~",
+    ),
+    (
         re.compile(r"(?:os\.remove|os\.unlink|unlink|unlinkSync|File\.delete)\(\s*[\"']([^\"']+)"),
         "rm -f {}",
     ),

@@ -112,6 +112,9 @@ def finish_simple(cmd: Simple) -> Simple | None:
     while drop < len(words) and words[drop] in RESERVED:
         drop += 1
     if drop < len(words) and words[drop] in _HEADS:
+        head = words[drop : drop + 3]
+        if head[:1] == ["for"] and head[2:] == ["in"] and len(words) > drop + 3:
+            cmd.assigns.append((head[1], " ".join(words[drop + 3 :])))  # the loop's values
         drop = len(words)
     while drop < len(words) and _ASSIGN.match(words[drop]):
         name, _, value = words[drop].partition("=")

@@ -94,6 +94,9 @@ class _Walker:
         else:
             redirects = [self.redirect(r, Simple()) for r in getattr(node, "redirects", [])]
             before = len(out.pipelines)
+            loop = _loop_variable(node)
+            if loop is not None:  # ``for d in /home/*``: the body sees what ``d`` takes
+                out.pipelines.append(Pipeline([Simple(assigns=[loop], text="for")]))
             for part in list(getattr(node, "list", [])) + list(getattr(node, "parts", [])):
                 part_kind = getattr(part, "kind", "")
                 if part_kind == "word":
@@ -174,6 +177,23 @@ class _Walker:
         if done is None or not self.budget.take():
             return None
         return done
+
+
+def _loop_variable(node: Any) -> tuple[str, str] | None:
+    """A ``for NAME in WORDS`` loop's variable and every value it takes, as one assignment
+    (``d`` = ``/home/*``): a command of the body that uses ``$d`` is read with all of them."""
+    parts = list(getattr(node, "parts", []) or [])
+    words = [p for p in parts if getattr(p, "kind", "") in ("word", "reservedword")]
+    if len(words) < 4 or getattr(words[0], "word", "") != "for":
+        return None
+    if getattr(words[2], "word", "") != "in" or getattr(words[1], "kind", "") != "word":
+        return None
+    items: list[str] = []
+    for part in words[3:]:
+        if getattr(part, "kind", "") != "word":
+            break
+        items.append(str(part.word))
+    return (str(words[1].word), " ".join(items)) if items else None
 
 
 def plain(text: str) -> bool:

@@ -9,8 +9,8 @@ from collections.abc import Iterator
 
 from .shell_catalogue import words
 from .shell_model import Cmd
-from .shell_paths import normal
-from .shell_rule_kit import Context, Flag, high, operands, rule, short_flags
+from .shell_paths import PRIVILEGE_FILES, classify, normal
+from .shell_rule_kit import Context, Flag, critical, high, operands, rule, short_flags
 
 __all__: list[str] = []
 
@@ -183,4 +183,44 @@ def broad_access(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
             cmd.text,
             f"it grants {granted}, which outlives this task.",
             "Ask a human for access changes.",
+        )
+
+
+_TIME_OPTIONS = frozenset({"-r", "-d", "-t", "--reference", "--date"})
+
+
+@rule
+def backdated(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
+    """``touch -r /etc/hostname /etc/sudoers``: a system file's time set back, so a change to
+    it does not show among recent ones."""
+    if cmd.name != "touch" or not _TIME_OPTIONS & short_flags(cmd.argv):
+        return
+    valued = frozenset({"-r", "-d", "-t", "--reference", "--date"})
+    for target in operands(cmd.argv, valued):
+        if classify(target, ctx.cwd) in ("system", "root") or PRIVILEGE_FILES.match(normal(target)):
+            yield critical(
+                "backdates a system file",
+                cmd.text,
+                f"{target}'s time is set back, which hides when it was changed.",
+                "Leave system files' times alone.",
+            )
+            return
+
+
+_KEYCHAIN_READS = frozenset({"find-generic-password", "find-internet-password"})
+
+
+@rule
+def keychain(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
+    """macOS's ``security`` printing a stored password (``-w``/``-g``) or the whole keychain."""
+    if cmd.name != "security" or len(cmd.argv) < 2:
+        return
+    verb = cmd.argv[1]
+    shows = bool({"-w", "-g"} & short_flags(cmd.argv))
+    if (verb in _KEYCHAIN_READS and shows) or verb == "dump-keychain":
+        yield critical(
+            "reads a password from the keychain",
+            cmd.text,
+            "the stored secret is printed where the agent and its transcript see it.",
+            "Never read credentials.",
         )

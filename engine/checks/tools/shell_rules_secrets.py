@@ -39,6 +39,10 @@ _DATABASE_DUMPS = words(
 """Programs whose output is a database's content."""
 
 
+_FILTERS = words("grep egrep fgrep rg ag awk sed")
+_SECRET_WORDS = re.compile(r"(?i)key|token|secret|pass|credential|auth")
+
+
 _USES_SECRETS = words(
     """
     ls stat test [ chmod chown chgrp touch mkdir rm rmdir ssh ssh-add ssh-keygen ssh-copy-id
@@ -123,6 +127,15 @@ def exfiltration(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
                     cmd.text,
                     f"the output of {dumps[0].name} is sent to {host or 'a remote host'}.",
                     "Keep database dumps on known storage; add the host to allowed_hosts.",
+                )
+            elif personal := next(
+                (w for c in feeding for w in c.argv[1:] if _PERSONAL.match(normal(w))), None
+            ):
+                yield critical(
+                    f"uploads {normal(personal)}",
+                    cmd.text,
+                    f"a system or personal file is piped to {host or 'a remote host'}.",
+                    "Send only project files, to known hosts.",
                 )
             elif feeding and not allowed(host, ctx):
                 yield high(
@@ -240,6 +253,15 @@ def secret_reads(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
                 "Never upload credentials; rotate them if this ran.",
             )
             return
+    searched = cmd.name in _FILTERS and _SECRET_WORDS.search(" ".join(cmd.argv[1:]))
+    if searched and any(c.name in _ENV_DUMP for c in fed(cmd)):
+        yield high(
+            "prints the environment's secrets",
+            cmd.text,
+            "the environment is searched for keys and tokens, which then reach the transcript.",
+            "Use the variables without printing them.",
+        )
+        return
     if cmd.name == "printenv" and any(_SECRET_VAR.search("$" + w) for w in cmd.argv[1:]):
         yield high(
             "prints a secret variable",

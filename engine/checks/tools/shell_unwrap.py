@@ -225,6 +225,11 @@ class _Unwrapper:
             elif not operands and cmd.stdin:
                 self.nested(cmd, cmd.stdin, f"{name} stdin", env, stage)
             return
+        if name == "alias":  # ``alias ls='…; curl … | sh'``: what the alias will run
+            for word in argv[1:16]:
+                if "=" in word:
+                    self.nested(cmd, word.split("=", 1)[1], "alias", env, stage, guessed=True)
+            return
         if name in ("eval", "trap") and len(argv) > 1:
             if name == "eval" or argv[1] not in ("-", "-l", "-p", ""):
                 self.nested(
