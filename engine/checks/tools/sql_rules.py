@@ -9,6 +9,7 @@ but legitimate changes are high; everyday SQL is nothing.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from sqlglot import exp
@@ -57,6 +58,12 @@ def _target(node: exp.Expression) -> str:
     return t.sql()[:60] if isinstance(t, exp.Expression) else "?"
 
 
+_AUDIT = re.compile(
+    r"(?i)(?:^|[._\"`])(?:audit|audits|audit_?log|audit_?trail|security_?log)(?:$|[._\"`])"
+)
+"""Tables that record who did what: their rows are removed or changed only to hide it."""
+
+
 def _writes(p: Parsed) -> Iterator[Issue]:
     """DELETE and UPDATE of every row: no WHERE, or one that is always true."""
     if p.tree is None:
@@ -76,6 +83,13 @@ def _writes(p: Parsed) -> Iterator[Issue]:
             yield Issue(C, f"{verb} without WHERE on {target}: every row", fragment(p), "destroy")
         elif always_true(where):
             yield Issue(C, f"{verb} on {target} with an always-true WHERE", fragment(p), "destroy")
+        elif _AUDIT.search(target):
+            yield Issue(
+                C if verb == "DELETE" else H,
+                f"{verb} of audit records ({target})",
+                fragment(p),
+                "destroy",
+            )
         elif isinstance(node, exp.Update):
             sets = {
                 e.this.name.lower()

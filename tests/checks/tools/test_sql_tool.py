@@ -15,6 +15,12 @@ from humangr.engine.checks.tools.sql import review_sql
 REJECTED, REVIEW, APPROVED = Outcome.REJECTED, Outcome.NEEDS_REVIEW, Outcome.APPROVED
 
 DANGEROUS: list[tuple[str, Outcome, str]] = [
+    (
+        "DELETE FROM audit_log WHERE created_at < '2100-01-01'",
+        REJECTED,
+        "audit records deleted behind a WHERE that matches them all",
+    ),
+    ("UPDATE audit_trail SET actor = 'system' WHERE id > 100", REVIEW, "audit records changed"),
     ("DROP TABLE users", REJECTED, "drops a table and its data"),
     ("drop table customers;", REJECTED, "lower case and a trailing semicolon"),
     ("DROP TABLE IF EXISTS orders", REJECTED, "IF EXISTS does not make a real table scratch"),
@@ -124,6 +130,7 @@ DANGEROUS: list[tuple[str, Outcome, str]] = [
 ]
 
 EVERYDAY: list[tuple[str, str]] = [
+    ("INSERT INTO audit_log (actor, action) VALUES ($1, $2)", "an audit record written"),
     ("SELECT * FROM t WHERE id = %s", "parameterised (psycopg)"),
     ("SELECT * FROM t WHERE id = %(id)s AND name = %(name)s", "named pyformat"),
     ("SELECT * FROM t WHERE id = ?", "qmark"),
