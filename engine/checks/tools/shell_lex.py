@@ -256,7 +256,9 @@ class _Lexer:
         text, n = self.text, self.n
         if text.startswith("$((", i):
             end = balanced(text, i + 2, ")")
-            end = n - 1 if end < 0 else end
+            if end < 0:
+                self.budget.problem("unbalanced parenthesis")
+                end = n - 1
             out.append(text[i : end + 1])
             return end + 1
         if text.startswith("$(", i) or text.startswith("${", i):
