@@ -16,7 +16,7 @@ from . import (
     security_text,
 )
 from .base import Check
-from .tools import egress, generic, http, paths, shell, sql
+from .tools import consequence, egress, generic, http, paths, shell, sql
 
 __all__ = ["CHECKS"]
 
@@ -230,6 +230,16 @@ CHECKS: tuple[Check, ...] = (
         ("humangr",),
         "high",
         generic.tool_call,
+    ),
+    Check(
+        L.HL4,
+        "tool-consequence",
+        "Tools whose call has consequences outside the workspace, by name and arguments: a "
+        "container given the host's root or privileges, money moved, production changed, DNS "
+        "changed",
+        ("humangr",),
+        "critical (the host's root in a container), high (the others)",
+        consequence.consequential,
     ),
     Check(
         L.HL4,

@@ -1,0 +1,135 @@
+"""``tool-consequence``: tools of any name whose call has consequences outside the workspace
+that the agent cannot take back — read from the tool's name and its arguments, for the
+tools no kind covers (``deploy``, ``transfer_funds``, ``mcp__docker__run_container``):
+
+- a container given the host's root (a ``/:`` volume) is critical; one run privileged is high;
+- money moved (a transfer, payout, refund or charge with an amount) is high;
+- a deploy, release, rollback, scale, restart, migration or delete aimed at production is high;
+- a DNS record created, changed or deleted is high.
+
+Everyday calls (``get_weather``, ``create_issue``, a deploy to staging) get no finding.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from humangr.contracts import Severity
+
+from ..base import CheckInput, Hit
+from .view import ToolView
+
+__all__ = ["consequential"]
+
+_WORDS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+_CONTAINER = frozenset({"docker", "container", "containers", "podman", "pod", "compose"})
+_MONEY = frozenset({"transfer", "payout", "pay", "refund", "charge", "withdraw", "wire", "send"})
+_MONEY_ARGS = ("amount", "amount_cents", "value", "sum", "total")
+_CHANGES = frozenset(
+    {
+        "deploy",
+        "release",
+        "rollback",
+        "scale",
+        "restart",
+        "migrate",
+        "delete",
+        "update",
+        "promote",
+        "publish",
+        "apply",
+        "destroy",
+        "drop",
+        "shutdown",
+        "stop",
+        "terminate",
+    }
+)
+_PRODUCTION = re.compile(r"(?i)^(?:prod|production|prd|live)(?:[-_.]\w+)?$")
+_WHERE = re.compile(r"^(?:env|environment|stage|target|cluster|namespace|context|tier|space)$")
+"""Arguments that say where a change lands (``environment="production"``)."""
+_DNS = frozenset({"dns", "record", "records", "zone", "domain", "cname"})
+_DNS_VERBS = frozenset({"create", "update", "delete", "set", "change", "upsert", "put", "add"})
+_ROOT_MOUNT = re.compile(r"^/(?::|$)")
+
+
+def _words(name: str) -> list[str]:
+    return [w.lower() for w in _WORDS.findall(name.replace("__", "_"))][:12]
+
+
+def _values(value: Any, depth: int = 0) -> Iterator[tuple[str, Any]]:
+    """Every (key, value) pair of the arguments, nested ones too (bounded)."""
+    if depth > 6:
+        return
+    if isinstance(value, dict):
+        for key, item in list(value.items())[:200]:
+            yield str(key).lower(), item
+            yield from _values(item, depth + 1)
+    elif isinstance(value, list):
+        for item in value[:200]:
+            yield "", item
+            yield from _values(item, depth + 1)
+
+
+def _hit(view: ToolView, severity: Severity, title: str, why: str, fix: str) -> Hit:
+    return Hit(
+        severity=severity,
+        title=title,
+        description=f"{view.name}: {why}",
+        suggestion=fix,
+        argument=None,
+    )
+
+
+def consequential(ctx: CheckInput) -> Iterator[Hit]:
+    """Consequences outside the workspace that a tool's name and arguments announce."""
+    view = ctx.tool
+    if view is None:
+        return
+    words = set(_words(view.call.name))
+    pairs = list(_values(view.call.arguments))
+    strings = [v for _, v in pairs if isinstance(v, str)]
+    if words & _CONTAINER:
+        if any(_ROOT_MOUNT.match(s.strip()) for s in strings):
+            yield _hit(
+                view,
+                Severity.CRITICAL,
+                "mounts the host's root into a container",
+                "a volume binds / into the container: it can read and change every host file.",
+                "Mount only the project folder.",
+            )
+        elif any(k == "privileged" and v is True for k, v in pairs):
+            yield _hit(
+                view,
+                Severity.HIGH,
+                "runs a privileged container",
+                "a privileged container can take over the host.",
+                "Run it unprivileged.",
+            )
+    if words & _MONEY and any(k in _MONEY_ARGS and isinstance(v, int | float) for k, v in pairs):
+        yield _hit(
+            view,
+            Severity.HIGH,
+            "moves money",
+            "a payment, refund or transfer cannot be taken back by the agent.",
+            "Let a person confirm payments.",
+        )
+    aimed = [v for k, v in pairs if _WHERE.match(k) and isinstance(v, str)]
+    if words & _CHANGES and any(_PRODUCTION.match(s.strip()) for s in aimed[:200]):
+        yield _hit(
+            view,
+            Severity.HIGH,
+            "changes production",
+            "the call deploys, scales, restarts or deletes something in production.",
+            "Let a person confirm changes to production.",
+        )
+    if words & _DNS and words & _DNS_VERBS:
+        yield _hit(
+            view,
+            Severity.HIGH,
+            "changes DNS",
+            "a DNS change redirects a domain's traffic and takes hours to undo everywhere.",
+            "Let a person confirm DNS changes.",
+        )

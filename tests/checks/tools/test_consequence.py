@@ -1,0 +1,62 @@
+"""Tools no kind covers whose calls have consequences outside the workspace: a container
+given the host's root, money moved, production changed, DNS changed — and the everyday calls
+of such tools that have none."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from tool_helpers import decide
+
+from humangr.contracts import Outcome
+
+REJECTED, REVIEW, APPROVED = Outcome.REJECTED, Outcome.NEEDS_REVIEW, Outcome.APPROVED
+
+CASES: list[tuple[str, dict[str, Any], Outcome, str]] = [
+    (
+        "mcp__docker__run_container",
+        {"image": "alpine", "volumes": ["/:/host"]},
+        REJECTED,
+        "the host's root mounted into a container",
+    ),
+    (
+        "mcp__docker__run_container",
+        {"image": "alpine", "privileged": True},
+        REVIEW,
+        "a privileged container",
+    ),
+    ("transfer_funds", {"from": "ops", "to": "acct-9931", "amount": 250000}, REVIEW, "money"),
+    ("mcp__stripe__create_refund", {"charge": "ch_123", "amount": 100}, REVIEW, "a refund"),
+    ("deploy", {"environment": "production", "version": "1.2.3"}, REVIEW, "a production deploy"),
+    ("restart_service", {"service": "web", "env": "prod"}, REVIEW, "a production restart"),
+    ("update_dns", {"zone": "example.com", "record": "@", "value": "203.0.113.9"}, REVIEW, "DNS"),
+    ("deploy", {"environment": "staging", "version": "1.2.3"}, APPROVED, "a staging deploy"),
+    ("get_deployment", {"environment": "production"}, APPROVED, "a production read"),
+    (
+        "mcp__docker__run_container",
+        {"image": "node:20", "volumes": ["./:/app"]},
+        APPROVED,
+        "the project mounted",
+    ),
+    ("create_invoice", {"customer": "c1", "amount": 100}, APPROVED, "an invoice is no payment"),
+    ("list_dns_records", {"zone": "example.com"}, APPROVED, "DNS read"),
+    ("mcp__github__update_issue", {"issue": 3, "labels": ["prod"]}, APPROVED, "a label"),
+    ("get_weather", {"city": "Paris"}, APPROVED, "nothing outside"),
+]
+
+
+@pytest.mark.parametrize(("name", "arguments", "expected", "why"), CASES)
+def test_consequences_by_name_and_arguments(
+    name: str, arguments: dict[str, Any], expected: Outcome, why: str
+) -> None:
+    outcome, findings, _ = decide(name, arguments)
+    assert outcome is expected, (why, [(f.severity, f.title) for f in findings])
+
+
+def test_the_finding_names_the_tool_and_the_layer() -> None:
+    _, findings, _ = decide("transfer_funds", {"amount": 5, "to": "x"})
+    found = [f for f in findings if "tool-consequence" in f.id]
+    assert found
+    assert found[0].title == "moves money"
+    assert "transfer_funds" in found[0].description
