@@ -10,20 +10,18 @@ leniently by indentation, without a YAML library.
 
 from __future__ import annotations
 
-import bisect
 import json
 import posixpath
 import re
 import shlex
-from dataclasses import dataclass
 
 from ..diff import FileDiff
-from .shell_code import python_commands
+from .shell_file_units import MAX_UNITS, Line, Unit, unit
+from .shell_files_run import config_values, npm_scripts, python_calls, requirements
 
 __all__ = ["Unit", "script_units"]
 
 _MAX_LINES = 5000
-_MAX_UNITS = 400
 _SHEBANG = re.compile(r"^#!\s*\S*(?:/|\benv\s+)(?:ba|z|k|da|a|mk)?sh\b")
 _CI = re.compile(
     r"(?:^|/)(?:\.github/workflows/[^/]+|\.gitlab-ci|\.gitlab/ci/[^/]+|\.circleci/config|"
@@ -36,6 +34,21 @@ _CI_KEY = re.compile(
     r"pre_build|build|post_build|install|inline)\s*:\s*(.*?)\s*$"
 )
 _RUN = re.compile(r"^\s*RUN\s+(.*)$", re.IGNORECASE)
+_CONFIG_ENDINGS = (
+    ".json",
+    ".jsonc",
+    ".yml",
+    ".yaml",
+    ".toml",
+    ".ini",
+    ".cfg",
+    ".conf",
+    ".desktop",
+    ".service",
+    ".timer",
+    ".plist",
+)
+_REQUIREMENTS = re.compile(r"^(?:requirements|constraints)[\w.-]*\.(?:txt|in)$")
 _SHELL_NAMES = frozenset(
     {".envrc", ".bashrc", ".bash_profile", ".profile", ".zshrc", ".zprofile", ".zshenv"}
 )
@@ -44,24 +57,6 @@ _HOOK_FOLDER = re.compile(r"(?:^|/)(?:\.husky|\.githooks|\.git/hooks)/(?!_/)[^/.
 """Git hooks kept in the repository (husky, a ``core.hooksPath`` folder): shell scripts."""
 _MAKE_VAR = re.compile(r"\$[({](\w+)[)}]")
 _MAKE_FUNC = re.compile(r"\$\((?!shell\s)[\w-]+\s[^()]*\)")
-
-
-@dataclass(frozen=True, slots=True)
-class Unit:
-    """One command (or script chunk) to judge, the line it is reported at, and whether a
-    reading problem is worth a finding (not for a fragment cut out of a larger construct)."""
-
-    text: str
-    line: int
-    report_problems: bool = True
-    baseline: tuple[str, ...] = ()
-    """Unchanged lines inside ``text``: what they alone are flagged for is not this change's."""
-    critical_only: bool = False
-    """A value of a configuration file that may or may not be a command: only what is surely
-    hostile (a critical finding) is reported, as for a tool argument that is not a command."""
-
-
-Line = tuple[int, str, bool]
 
 
 def _runs(file: FileDiff) -> list[list[Line]]:
@@ -124,19 +119,12 @@ def _logical(run: list[Line]) -> list[list[Line]]:
     return out
 
 
-def _unit(lines: list[Line], text: str, problems: bool = True) -> Unit | None:
-    if not any(added for _, _, added in lines) or not text.strip():
-        return None
-    line = next(n for n, _, added in lines if added)
-    return Unit(text, line, problems)
-
-
 def _shell(runs: list[list[Line]]) -> list[Unit | None]:
     units: list[Unit | None] = []
     for run in runs:
         for group in _logical(run):
-            units.append(_unit(group, "\n".join(t for _, t, _ in group), problems=False))
-        whole = _unit(run, "\n".join(t for _, t, _ in run), problems=run[0][0] == 1)
+            units.append(unit(group, "\n".join(t for _, t, _ in group), problems=False))
+        whole = unit(run, "\n".join(t for _, t, _ in run), problems=run[0][0] == 1)
         if whole is not None:
             old = tuple(
                 "\n".join(t for _, t, _ in g) for g in _logical(run) if not any(a for _, _, a in g)
@@ -172,7 +160,7 @@ def _docker(runs: list[list[Line]]) -> list[Unit | None]:
                     text = shlex.join(str(a) for a in argv) if isinstance(argv, list) else text
                 except ValueError:
                     pass
-            units.append(_unit(group, text))
+            units.append(unit(group, text))
             i += 1
     return units
 
@@ -189,7 +177,7 @@ def _make(runs: list[list[Line]]) -> list[Unit | None]:
     for run in runs:
         for group in _logical(run):
             if group[0][1].startswith("\t"):
-                units.append(_unit(group, "\n".join(_make_text(t) for _, t, _ in group)))
+                units.append(unit(group, "\n".join(_make_text(t) for _, t, _ in group)))
     return units
 
 
@@ -238,14 +226,14 @@ def _ci(runs: list[list[Line]]) -> list[Unit | None]:
             indent, value = len(m.group(1)), m.group(3)
             if value[:1] in ("|", ">"):
                 block, i = _block(run, i + 1, indent)
-                units.append(_unit(block, _dedent(block, value[0] == ">")))
+                units.append(unit(block, _dedent(block, value[0] == ">")))
                 continue
             if value and not value.startswith("#"):
                 if value.startswith("["):
                     flow = [_scalar(x) for x in value.strip("[]").split(",")]
-                    units.append(_unit([run[i]], "\n".join(flow)))
+                    units.append(unit([run[i]], "\n".join(flow)))
                 else:
-                    units.append(_unit([run[i]], _scalar(value)))
+                    units.append(unit([run[i]], _scalar(value)))
                 i += 1
                 continue
             items, i = _block(run, i + 1, indent - 1)
@@ -257,138 +245,11 @@ def _ci(runs: list[list[Line]]) -> list[Unit | None]:
                     continue
                 if item.group(2)[:1] in ("|", ">"):
                     block, end = _block(items, k + 1, len(item.group(1)))
-                    units.append(_unit(block, _dedent(block, item.group(2)[0] == ">")))
+                    units.append(unit(block, _dedent(block, item.group(2)[0] == ">")))
                     k = max(end, k + 1)
                 else:
-                    units.append(_unit([items[k]], _scalar(item.group(2))))
+                    units.append(unit([items[k]], _scalar(item.group(2))))
                     k += 1
-    return units
-
-
-def _npm(runs: list[list[Line]]) -> list[Unit | None]:
-    """Each added ``"name": "command"`` line of a ``package.json``'s ``scripts``: npm runs
-    them (``postinstall`` on every install). Other string fields are not commands, but a
-    line's value is read only when the ``scripts`` object encloses it."""
-    whole = _npm_whole(runs)
-    if whole is not None:
-        return whole
-    units: list[Unit | None] = []
-    for run in runs:
-        depth = 0
-        inside = False
-        for n, text, added in run:
-            stripped = text.strip()
-            if re.match(r'^"scripts"\s*:\s*\{', stripped):
-                inside, depth = True, 0
-            if inside:
-                depth += stripped.count("{") - stripped.count("}")
-                entry = _NPM_ENTRY.match(stripped)
-                if entry is not None and added:
-                    units.append(_unit([(n, text, added)], _json_string(entry.group(2))))
-                if depth <= 0 and "}" in stripped:
-                    inside = False
-    return units
-
-
-def _npm_whole(runs: list[list[Line]]) -> list[Unit | None] | None:
-    """A whole ``package.json`` (one run from line 1 that parses, as a written file is): its
-    scripts, each at the first added line that holds it; ``None`` when it is not whole."""
-    if len(runs) != 1 or runs[0][0][0] != 1:
-        return None
-    run = runs[0]
-    try:
-        data = json.loads("\n".join(text for _, text, _ in run))
-    except ValueError:
-        return None
-    scripts = data.get("scripts") if isinstance(data, dict) else None
-    if not isinstance(scripts, dict):
-        return []
-    units: list[Unit | None] = []
-    for name, command in list(scripts.items())[:_MAX_UNITS]:
-        if not isinstance(command, str):
-            continue
-        key = json.dumps(str(name))
-        line = next((item for item in run if key in item[1]), None)
-        line = line or next((item for item in run if item[2]), run[0])
-        units.append(_unit([line], command))
-    return units
-
-
-_NPM_ENTRY = re.compile(r'^"([^"]{1,200})"\s*:\s*("(?:[^"\\]|\\.){0,4000}")')
-
-
-def _json_string(literal: str) -> str:
-    try:
-        value = json.loads(literal)
-    except ValueError:
-        return literal.strip('"')
-    return value if isinstance(value, str) else ""
-
-
-_CONFIG_ENDINGS = (
-    ".json",
-    ".jsonc",
-    ".yml",
-    ".yaml",
-    ".toml",
-    ".ini",
-    ".cfg",
-    ".conf",
-    ".desktop",
-    ".service",
-    ".timer",
-    ".plist",
-)
-_STRING = re.compile(r'"((?:[^"\\]|\\.){6,2000})"')
-_SETTING = re.compile(r"^\s*[\w.\-\[\]\\]{1,120}\s*[=:]\s*(.{6,2000})$")
-
-
-def _config(runs: list[list[Line]]) -> list[Unit | None]:
-    """The values on the added lines of a configuration file (JSON strings, or what follows
-    ``key =`` / ``key:``) that could be command lines: editors, launchers and services run
-    some of them (``.vscode`` terminal arguments, ``Exec=``, ``ExecStart=``)."""
-    units: list[Unit | None] = []
-    for run in runs:
-        for n, text, added in run:
-            if not added or len(units) >= _MAX_UNITS:
-                continue
-            values = [_json_string(f'"{m.group(1)}"') for m in _STRING.finditer(text)]
-            if not values and (setting := _SETTING.match(text)) is not None:
-                values = [setting.group(1).strip().strip("'\"")]
-            for value in values[:8]:
-                if " " in value.strip():
-                    units.append(Unit(value, n, False, critical_only=True))
-    return units
-
-
-_REQUIREMENTS = re.compile(r"^(?:requirements|constraints)[\w.-]*\.(?:txt|in)$")
-
-
-def _requirements(runs: list[list[Line]]) -> list[Unit | None]:
-    """A pip requirements file's added option and URL lines, read as the ``pip install`` they
-    become (``--extra-index-url http://…``, a package from a raw address)."""
-    units: list[Unit | None] = []
-    for run in runs:
-        for n, text, added in run:
-            line = text.split(" #", 1)[0].strip()
-            if added and line.startswith(("-", "http:", "https:", "ftp:")):
-                units.append(Unit(f"pip install {line}", n, False))
-    return units
-
-
-def _python(runs: list[list[Line]]) -> list[Unit | None]:
-    """The literal commands an added line of Python code starts, at that line."""
-    units: list[Unit | None] = []
-    for run in runs:
-        code = "\n".join(text for _, text, _ in run)
-        starts = [0]
-        for _, text, _ in run[:-1]:
-            starts.append(starts[-1] + len(text) + 1)
-        for offset, command in python_commands(code):
-            index = max(0, bisect.bisect_right(starts, offset) - 1)
-            n, text, added = run[index]
-            if added:
-                units.append(_unit([(n, text, added)], command, problems=False))
     return units
 
 
@@ -405,12 +266,12 @@ def script_units(file: FileDiff) -> list[Unit]:
         "docker": _docker,
         "make": _make,
         "ci": _ci,
-        "npm": _npm,
-        "python": _python,
-        "config": _config,
-        "requirements": _requirements,
+        "npm": npm_scripts,
+        "python": python_calls,
+        "config": config_values,
+        "requirements": requirements,
     }[kind]
-    units = [u for u in reader(runs) if u is not None][:_MAX_UNITS]
+    units = [u for u in reader(runs) if u is not None][:MAX_UNITS]
     if kind == "ci":
         units = [
             Unit(re.sub(r"\$\{\{.*?\}\}", "GHA_EXPR", u.text), u.line, u.report_problems)

@@ -9,7 +9,6 @@ Literal variable assignments (``F=/etc/shadow; cat $F``) are followed in order.
 
 from __future__ import annotations
 
-import fnmatch
 import re
 
 from ..remember import remembered
@@ -18,6 +17,7 @@ from .shell_catalogue import INTERPRETERS, LAUNCHERS, SHELLS, program
 from .shell_code import escape_lines, scan_code
 from .shell_feeds import echoed, json_strings, record_write
 from .shell_model import MAX_DEPTH, MAX_TEXT, Cmd, Program, Redirect, Script, Simple
+from .shell_names import GLOB, WHOLE_SUB, globbed, xargs_fed
 from .shell_options import command_values
 from .shell_parse import read_script
 from .shell_wrappers import (
@@ -119,11 +119,11 @@ class _Unwrapper:
         argv = [_resolve(w, env) for w in simple.words]
         for kind, index, inner in subs:  # ``$(echo rm) -rf /``: a word that is printed text
             if kind == "$" and 0 <= index < len(argv) and len(inner) == 1:
-                printed = echoed(inner[0]) if _WHOLE_SUB.match(argv[index]) else None
+                printed = echoed(inner[0]) if WHOLE_SUB.match(argv[index]) else None
                 if printed is not None and not inner[0].subs and "\n" not in printed.strip():
                     argv[index] = printed.strip()
-        if argv and _GLOB.search(argv[0]):
-            argv[0] = _globbed(argv[0])
+        if argv and GLOB.search(argv[0]):
+            argv[0] = globbed(argv[0])
         assigns = [(k, _resolve(v, env)) for k, v in simple.assigns]
         redirects = [Redirect(r.op, r.fd, _resolve(r.target, env)) for r in simple.redirects]
         cmd = Cmd(
@@ -249,7 +249,7 @@ class _Unwrapper:
             elif inner.argv or (name == "xargs" and not inner.strings):
                 argv = inner.argv or ["echo"]
                 if name == "xargs" and cmd.stdin:
-                    argv = _xargs_fed(cmd.argv, argv, cmd.stdin)
+                    argv = xargs_fed(cmd.argv, argv, cmd.stdin)
                 self.child(cmd, argv, name, env, stage, inner.assigns)
             return
         if name == "ssh" and len(argv) > 2:
@@ -329,68 +329,6 @@ def _started(words: list[str]) -> list[str]:
             break
         words = inner.argv
     return words
-
-
-_WHOLE_SUB = re.compile(r"^(?:\$\((?!\().*\)|`[^`]*`)$", re.DOTALL)
-_GLOB = re.compile(r"[?*\[]")
-_GLOBBED = (
-    "rm",
-    "sh",
-    "bash",
-    "dash",
-    "zsh",
-    "nc",
-    "ncat",
-    "curl",
-    "wget",
-    "dd",
-    "chmod",
-    "chown",
-    "python3",
-    "python",
-    "perl",
-    "mkfs",
-    "shred",
-    "socat",
-    "base64",
-    "cat",
-)
-"""Programs a command name written as a pattern (``/bin/r?m``, ``/usr/bin/c[u]rl``) is
-matched against: what such a name runs is whichever of these the pattern names."""
-
-
-def _xargs_fed(argv: list[str], command: list[str], stdin: str) -> list[str]:
-    """The command ``xargs`` runs when its input is known text (``xargs -I{} rm -rf {} <<<
-    /``): the first item put in place of the replacement string, or every item appended."""
-    items = stdin.split()[:64]
-    if not items:
-        return command
-    replace: str | None = None
-    for i, word in enumerate(argv[1:], 1):
-        if word == "-I" and i + 1 < len(argv):
-            replace = argv[i + 1]
-            break
-        if word.startswith("-I") and len(word) > 2:
-            replace = word[2:]
-            break
-        if word in ("-i", "--replace") or word.startswith("--replace="):
-            replace = word.partition("=")[2] or "{}"
-            break
-    if replace:
-        return [w.replace(replace, items[0]) for w in command]
-    return [*command, *items]
-
-
-def _globbed(word: str) -> str:
-    """A command name that is a pattern, as the program it matches (first of ``_GLOBBED``),
-    keeping its folder; the word itself when it matches none."""
-    folder, _, base = word.rpartition("/")
-    if _GLOB.search(folder):
-        folder = ""
-    for name in _GLOBBED:
-        if fnmatch.fnmatchcase(name, base):
-            return f"{folder}/{name}" if folder else name
-    return word
 
 
 def _resolve(word: str, env: dict[str, str]) -> str:
