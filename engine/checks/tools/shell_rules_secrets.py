@@ -103,47 +103,46 @@ def _uploads(cmd: Cmd) -> list[str]:
     return out
 
 
+def _piped_upload(cmd: Cmd, host: str, ctx: Context) -> Flag | None:
+    """What an upload of its standard input (``… | curl -T -``) sends, by what feeds it:
+    secrets or the environment, a database dump, a system or personal file, or other data."""
+    feeding = fed(cmd)
+    where = host or "a remote host"
+    if any(c.name in _ENV_DUMP or any(is_secret(w) for w in c.argv[1:]) for c in feeding):
+        return critical(
+            "sends secrets over the network",
+            cmd.text,
+            "credentials or the environment are piped into an upload.",
+            "Never send credentials anywhere.",
+        )
+    if allowed(host, ctx):
+        return None
+    dump = next((c.name for c in feeding if c.name in _DATABASE_DUMPS), None)
+    if dump is not None:
+        why = f"the output of {dump} is sent to {where}."
+        return critical("sends a database dump over the network", cmd.text, why, _KNOWN_HOSTS)
+    personal = next((w for c in feeding for w in c.argv[1:] if _PERSONAL.match(normal(w))), None)
+    if personal is not None:
+        why = f"a system or personal file is piped to {where}."
+        return critical(f"uploads {normal(personal)}", cmd.text, why, _KNOWN_HOSTS)
+    if feeding:
+        why = f"the output of {feeding[0].name} is sent to {where}."
+        return high("uploads piped data", cmd.text, why, _KNOWN_HOSTS)
+    return None
+
+
+_KNOWN_HOSTS = "Send only project data, to known hosts (add them to allowed_hosts)."
+
+
 @rule
 def exfiltration(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
     """Files, the environment and secrets sent over the network; DNS lookups carrying data."""
     host = host_of(cmd)
     for path in _uploads(cmd):
         if path == "-":
-            feeding = fed(cmd)
-            sources = [
-                c for c in feeding if c.name in _ENV_DUMP or any(is_secret(w) for w in c.argv[1:])
-            ]
-            dumps = [c for c in feeding if c.name in _DATABASE_DUMPS]
-            if sources:
-                yield critical(
-                    "sends secrets over the network",
-                    cmd.text,
-                    "credentials or the environment are piped into an upload.",
-                    "Never send credentials anywhere.",
-                )
-            elif dumps and not allowed(host, ctx):
-                yield critical(
-                    "sends a database dump over the network",
-                    cmd.text,
-                    f"the output of {dumps[0].name} is sent to {host or 'a remote host'}.",
-                    "Keep database dumps on known storage; add the host to allowed_hosts.",
-                )
-            elif personal := next(
-                (w for c in feeding for w in c.argv[1:] if _PERSONAL.match(normal(w))), None
-            ):
-                yield critical(
-                    f"uploads {normal(personal)}",
-                    cmd.text,
-                    f"a system or personal file is piped to {host or 'a remote host'}.",
-                    "Send only project files, to known hosts.",
-                )
-            elif feeding and not allowed(host, ctx):
-                yield high(
-                    "uploads piped data",
-                    cmd.text,
-                    f"the output of {feeding[0].name} is sent to {host or 'a remote host'}.",
-                    "Check what is sent and where, or add the host to allowed_hosts.",
-                )
+            flag = _piped_upload(cmd, host, ctx)
+            if flag is not None:
+                yield flag
         elif is_secret(path):
             yield critical(
                 f"uploads {normal(path)}",
