@@ -20,7 +20,6 @@ from humangr.contracts import ToolKind
 
 from ..diff import FileDiff, contains_diff, parse_content, parse_diff
 from ..remember import remembered
-from ..secrets import scan_secrets
 from .edit_formats import NEW_KEYS, OLD_KEYS, edit_pairs, patch_envelope_diff
 from .http_sites import SECRET_HOMES, host_in
 from .view import ToolView
@@ -188,6 +187,8 @@ def _own_secret_url(argument: str, text: str) -> bool:
     check like an ``Authorization`` header, not a secret written into the call."""
     if argument.lower() not in ("url", "uri", "endpoint") or len(text) > 4_000:
         return False
+    from ..secrets import scan_secrets  # detect-secrets: only for a request's own URL
+
     hit = scan_secrets(None, text, test_file=False)
     if hit is None:
         return False
