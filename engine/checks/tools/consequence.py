@@ -19,11 +19,11 @@ from typing import Any
 from humangr.contracts import Severity
 
 from ..base import CheckInput, Hit
+from .http_apis import name_words
 from .view import ToolView
 
 __all__ = ["consequential"]
 
-_WORDS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 _CONTAINER = frozenset({"docker", "container", "containers", "podman", "pod", "compose"})
 _MONEY = frozenset({"transfer", "payout", "pay", "refund", "charge", "withdraw", "wire", "send"})
 _MONEY_ARGS = ("amount", "amount_cents", "value", "sum", "total")
@@ -55,10 +55,6 @@ _DNS_VERBS = frozenset({"create", "update", "delete", "set", "change", "upsert",
 _ROOT_MOUNT = re.compile(r"^/(?::|$)")
 
 
-def _words(name: str) -> list[str]:
-    return [w.lower() for w in _WORDS.findall(name.replace("__", "_"))][:12]
-
-
 def _values(value: Any, depth: int = 0) -> Iterator[tuple[str, Any]]:
     """Every (key, value) pair of the arguments, nested ones too (bounded)."""
     if depth > 6:
@@ -88,7 +84,7 @@ def consequential(ctx: CheckInput) -> Iterator[Hit]:
     view = ctx.tool
     if view is None:
         return
-    words = set(_words(view.call.name))
+    words = set(name_words(view.call.name, 12))  # the MCP server's name counts too
     pairs = list(_values(view.call.arguments))
     strings = [v for _, v in pairs if isinstance(v, str)]
     if words & _CONTAINER:

@@ -20,7 +20,7 @@ from .http_api_rules import KNOWN_APIS, RULES
 from .http_call import HttpCall
 from .http_sites import host_in
 
-__all__ = ["destructive_call", "destructive_tool"]
+__all__ = ["destructive_call", "destructive_tool", "name_words"]
 
 C, H = Severity.CRITICAL, Severity.HIGH
 
@@ -172,10 +172,16 @@ _STORES = re.compile(
 )
 
 
+def name_words(name: str, limit: int) -> list[str]:
+    """The lower-cased words of a tool's name, at most ``limit`` (``deleteRepository``,
+    ``delete_repository`` → ``delete``, ``repository``)."""
+    return [w.lower() for w in _TOOL_WORDS.findall(name)][:limit]
+
+
 def destructive_tool(name: str) -> str | None:
     """What an API-wrapping tool (``mcp__github__delete_repository``, ``dropDatabase``) destroys
     by its name alone: a whole store (repository, bucket, database, cluster…), or None."""
-    words = [w.lower() for w in _TOOL_WORDS.findall(name.rsplit("__", 1)[-1])][:8]
+    words = name_words(name.rsplit("__", 1)[-1], 8)
     for k, word in enumerate(words[:-1]):
         if word in _DESTROY_VERBS and _STORES.match(words[k + 1]):
             return f"{word}s a whole {words[k + 1]}"

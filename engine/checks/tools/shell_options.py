@@ -14,7 +14,9 @@ __all__ = [
     "ENV_COMMANDS",
     "OPTION_KEYS",
     "command_values",
+    "git_args",
     "git_config_setting",
+    "runs_value",
     "sed_commands",
 ]
 
@@ -165,6 +167,7 @@ def sed_commands(argv: list[str]) -> list[str]:
 
 
 _GIT_GLOBAL_VALUED = words("-C -c --git-dir --work-tree --namespace --exec-path --config-env")
+"""git's global options that take the next word as their value."""
 _CONFIG_VALUED = words("-f --file --blob --type --default --comment")
 _CONFIG_READS = words(
     """
@@ -175,7 +178,7 @@ _CONFIG_READS = words(
 )
 
 
-def _runs_value(key: str, value: str) -> bool:
+def runs_value(key: str, value: str) -> bool:
     """Whether setting ``key`` to ``value`` makes a program run it as a command: a git alias
     only when it starts with ``!`` (otherwise it names a git subcommand)."""
     if not OPTION_KEYS.match(key):
@@ -183,16 +186,22 @@ def _runs_value(key: str, value: str) -> bool:
     return not key.lower().startswith("alias.") or value.lstrip().startswith("!")
 
 
+def git_args(argv: list[str]) -> list[str]:
+    """git's words from its subcommand on (global options dropped)."""
+    i = 1
+    while i < len(argv) and argv[i].startswith("-"):
+        i += 2 if argv[i] in _GIT_GLOBAL_VALUED else 1
+    return argv[i:]
+
+
 def git_config_setting(argv: list[str]) -> tuple[str, str] | None:
     """The key and value a ``git config`` command line writes (``git config --global
     core.pager 'sh -c …'``, ``git config set alias.x '!…'``); ``None`` for any other git
     command, a read, an unset or a setting without a value."""
-    i = 1
-    while i < len(argv) and argv[i].startswith("-"):
-        i += 2 if argv[i] in _GIT_GLOBAL_VALUED else 1
-    if i >= len(argv) or argv[i] != "config":
+    args = git_args(argv)
+    if args[:1] != ["config"]:
         return None
-    rest = argv[i + 1 :]
+    rest = args[1:]
     if rest[:1] == ["set"]:
         rest = rest[1:]
     plain: list[str] = []
@@ -254,7 +263,7 @@ def command_values(
         if setting is not None:
             parts = re.split(r"[=\s]", setting, maxsplit=1)
             key, value = (parts[0], parts[1]) if len(parts) == 2 else (parts[0], "")
-            if _runs_value(key.strip(), value) or key.endswith("core_pattern"):
+            if runs_value(key.strip(), value) or key.endswith("core_pattern"):
                 settings.append(value)
     found.extend((v, shell) for v in values)
     if name == "make":  # ``--eval`` makefile text: its recipe lines run in a shell
@@ -266,7 +275,7 @@ def command_values(
         )
     if name == "git" and (written := git_config_setting(argv)) is not None:
         key, value = written
-        if _runs_value(key, value):  # ``git config core.pager …``: git runs it later
+        if runs_value(key, value):  # ``git config core.pager …``: git runs it later
             settings.append(value)
     found.extend((v, True) for v in settings)
     return [(text, sh) for value, sh in found for text in _normalise(value) if text.strip()]

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 from .shell_catalogue import INTERPRETERS, SHELLS, program, words
 from .shell_model import Cmd, Program
-from .shell_options import OPTION_KEYS, git_config_setting
+from .shell_options import git_args, git_config_setting, runs_value
 from .shell_rule_kit import (
     Context,
     Flag,
@@ -32,21 +32,6 @@ _PROTECTED = re.compile(
 )
 
 
-_GIT_VALUED = words(
-    """
-    -C -c --git-dir --work-tree --namespace --exec-path
-    """
-)
-
-
-def _git_args(argv: list[str]) -> list[str]:
-    """git's words from its subcommand on (global options dropped)."""
-    i = 1
-    while i < len(argv) and argv[i].startswith("-"):
-        i += 2 if argv[i] in _GIT_VALUED else 1
-    return argv[i:]
-
-
 def _branch(ref: str) -> str:
     ref = ref.lstrip("+")
     dst = ref.split(":", 1)[-1]
@@ -58,7 +43,7 @@ def git(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
     """Force pushes, hard resets to remote branches, ``git clean -x``, history rewrites."""
     if cmd.name != "git":
         return
-    args = _git_args(cmd.argv)
+    args = git_args(cmd.argv)
     if not args:
         return
     verb, rest = args[0], args[1:]
@@ -175,11 +160,7 @@ def git_config(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
     if written is None:
         return
     key, value = written
-    if not OPTION_KEYS.match(key):
-        return
-    if key.lower().startswith("alias.") and not value.lstrip().startswith("!"):
-        return  # an alias of a git subcommand: git runs git
-    if key.lower() in _HOOK_KEYS or _runs_anything(value):
+    if runs_value(key, value) and (key.lower() in _HOOK_KEYS or _runs_anything(value)):
         yield high(
             "git setting runs a command later",
             cmd.text,
@@ -206,7 +187,7 @@ def push_elsewhere(prog: Program, ctx: Context) -> Iterator[Flag]:
     for cmd in prog.commands:
         if cmd.name != "git":
             continue
-        args = _git_args(cmd.argv)
+        args = git_args(cmd.argv)
         if args[:2] == ["remote", "add"]:
             named = [w for w in args[2:] if not w.startswith("-")]
             if len(named) >= 2:

@@ -24,12 +24,12 @@ from .shell_rule_kit import (
 )
 from .shell_wrappers import interpreter_code, shell_flags
 
-__all__ = ["DEV_TCP", "REMOTE", "URL", "allowed", "fed", "host_of", "runs_input"]
+__all__ = ["DEV_TCP", "LOCAL", "REMOTE", "URL", "allowed", "fed", "host_of", "runs_input"]
 
 URL = re.compile(r"^(?:https?|ftps?|tftp|sftp|scp)://([^/:?#\s]+)", re.IGNORECASE)
 REMOTE = re.compile(r"^(?:[\w.-]+@)?([\w.-]+):(?!//)")
 DEV_TCP = re.compile(r"/dev/(?:tcp|udp)/([^/\s]+)/")
-_LOCAL = re.compile(r"^(?:localhost|127\.\d+\.\d+\.\d+|::1|0\.0\.0\.0)$")
+LOCAL = re.compile(r"^(?:localhost|127\.\d+\.\d+\.\d+|::1|0\.0\.0\.0)$")
 _DECODE_FLAGS = re.compile(r"^-(?:d|D|-decode|r|ps?r|rp)$|^--?decode$")
 
 
@@ -196,7 +196,7 @@ def reverse_shell(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
             f"a shell's input and output go to {tcp}; a remote host controls it.",
             "Never connect a shell to the network.",
         )
-    elif tcp and not _LOCAL.match(host_of(cmd)):
+    elif tcp and not LOCAL.match(host_of(cmd)):
         yield high(
             "raw network connection",
             cmd.text,

@@ -9,15 +9,16 @@ from collections.abc import Iterator
 
 from .shell_model import Cmd, Program
 from .shell_rule_kit import Context, Flag, critical, high, program_rule, rule
-from .shell_rules_net import URL, allowed
+from .shell_rules_net import LOCAL, URL, allowed
 
 __all__: list[str] = []
-
-_LOCAL = re.compile(r"^(?:localhost|127\.\d+\.\d+\.\d+|::1|0\.0\.0\.0)$")
 
 
 _INSTALLERS = frozenset({"pip", "pip3", "pipx", "uv", "npm", "pnpm", "yarn", "gem", "easy_install"})
 _RAW_HOST = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:]+\]|0x[0-9a-f]+|\d{8,10})$", re.I)
+_INDEX_OPTIONS = frozenset(
+    {"-i", "-f", "--index-url", "--extra-index-url", "--find-links", "--registry", "--source"}
+)
 _SOURCE = re.compile(
     r"^(?:--(?:index-url|extra-index-url|find-links|registry|source|index)=|-[if])?"
     r"((?:https?|ftp)://[^\s]+)$",
@@ -43,11 +44,11 @@ def untrusted_install(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
         url = found.group(1)
         host = URL.match(url)
         name = host.group(1).lower() if host else ""
-        if allowed(name, ctx) or _LOCAL.match(name):
+        if allowed(name, ctx) or LOCAL.match(name):
             continue
-        if _RAW_HOST.match(name) or url.lower().startswith("http://"):
-            make = critical if _RAW_HOST.match(name) else high
-            yield make(
+        raw = _RAW_HOST.match(name) is not None
+        if raw or url.lower().startswith("http://"):
+            yield (critical if raw else high)(
                 "installs a package from an untrusted source",
                 cmd.text,
                 f"{url[:80]} is a raw address or plain HTTP; the package's install scripts run "
@@ -55,11 +56,6 @@ def untrusted_install(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
                 "Install from the package index over HTTPS, or add the host to allowed_hosts.",
             )
             return
-
-
-_INDEX_OPTIONS = frozenset(
-    {"-i", "-f", "--index-url", "--extra-index-url", "--find-links", "--registry", "--source"}
-)
 
 
 _RUNNERS = {
@@ -84,7 +80,7 @@ def remote_module(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
         return
     for word in plain[1:] if verbs else plain:
         host = URL.match(word)
-        if host is None or _LOCAL.match(host.group(1)) or allowed(host.group(1).lower(), ctx):
+        if host is None or LOCAL.match(host.group(1)) or allowed(host.group(1).lower(), ctx):
             continue
         yield high(
             "runs code straight from a URL",
@@ -137,7 +133,6 @@ def powershell_download(prog: Program, ctx: Context) -> Iterator[Flag]:
         )
 
 
-_RAW = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:]+\])$", re.I)
 _PASSWORD_OPTIONS = frozenset({"--password", "--http-password", "--ftp-password"})
 
 
@@ -169,9 +164,9 @@ def password_on_command_line(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
     found = next((m for w in cmd.argv[1:] if (m := URL.match(w))), None)
     url = found.group(0) if found else ""
     host = found.group(1).lower() if found else ""
-    if _LOCAL.match(host) or allowed(host, ctx):
+    if LOCAL.match(host) or allowed(host, ctx):
         return
-    if _RAW.match(host) or url.lower().startswith("http://"):
+    if _RAW_HOST.match(host) or url.lower().startswith("http://"):
         yield critical(
             "sends a password to an unknown address",
             cmd.text,

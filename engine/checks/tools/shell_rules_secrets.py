@@ -134,6 +134,15 @@ def _piped_upload(cmd: Cmd, host: str, ctx: Context) -> Flag | None:
 _KNOWN_HOSTS = "Send only project data, to known hosts (add them to allowed_hosts)."
 
 
+def _prints_secret(cmd: Cmd) -> Flag:
+    return high(
+        "prints a secret variable",
+        cmd.text,
+        "its value ends up in the transcript.",
+        "Use the variable without printing it.",
+    )
+
+
 @rule
 def exfiltration(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
     """Files, the environment and secrets sent over the network; DNS lookups carrying data."""
@@ -262,22 +271,12 @@ def secret_reads(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
         )
         return
     if cmd.name == "printenv" and any(_SECRET_VAR.search("$" + w) for w in cmd.argv[1:]):
-        yield high(
-            "prints a secret variable",
-            cmd.text,
-            "its value ends up in the transcript.",
-            "Use the variable without printing it.",
-        )
+        yield _prints_secret(cmd)
         return
     if (cmd.name in _USES_SECRETS and not git_read and not docker_cp) or cmd.owner in _LOADS:
         printed = cmd.name in ("echo", "printf") and not cmd.redirects and cmd.owner not in _LOADS
         if printed and any(_SECRET_VAR.search(w) for w in cmd.argv[1:]):
-            yield high(
-                "prints a secret variable",
-                cmd.text,
-                "its value ends up in the transcript.",
-                "Use the variable without printing it.",
-            )
+            yield _prints_secret(cmd)
         return
     if cmd.stdin and cmd.name in _NAME_LISTS and any(is_secret(w) for w in cmd.stdin.split()):
         yield critical(
