@@ -194,7 +194,7 @@ _VARIABLE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,127}$")
 def _with_environment(tool: ToolView, commands: list[str]) -> Iterator[tuple[str, str, bool]]:
     """A shell tool's environment argument (``{"env": {"LD_PRELOAD": …}}``) read as what it
     is: assignments before each of its commands (``LD_PRELOAD=… make``), bound to that
-    argument. A name that is no variable name is read as written, quoted."""
+    argument. A name that is no variable name is left out: no shell sets it."""
     found = tool.get(*_ENV_NAMES)
     if found is None or not isinstance(found[1], dict) or not found[1]:
         return
