@@ -8,7 +8,7 @@ leave this module.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -181,18 +181,40 @@ def _found(line: str, detector: Any) -> list[str]:
     return [str(v) for part in windows(line) for v in detector.analyze_string(part)]
 
 
+def _any_of(patterns: Iterable[re.Pattern[str]]) -> re.Pattern[str]:
+    """One pattern that matches where any of ``patterns`` matches (each with its own flags,
+    scoped): a text it finds nothing in matches none of them, so they are tried one by one
+    only on a text it matches."""
+    scoped = []
+    for rx in patterns:
+        flags = "".join(
+            letter
+            for letter, flag in (("i", re.I), ("m", re.M), ("s", re.S), ("x", re.X))
+            if rx.flags & flag
+        )
+        scoped.append(f"(?{flags}:{rx.pattern})" if flags else f"(?:{rx.pattern})")
+    return re.compile("|".join(scoped))
+
+
+_ANY_TOKEN = _any_of(rx for _, detector in _TOKEN_DETECTORS for rx in detector.denylist)
+_ANY_OWN = _any_of(rx for _, rx in _OWN_TOKENS)
+
+
 def _token_hit(line: str, test_file: bool) -> SecretHit | None:
     found = aws_keys(line)
     if found:
         return _token("AWS credential", found, "detect-secrets", test_file)
-    for kind, det in _TOKEN_DETECTORS:
-        found = _found(line, det)
-        if found:
-            return _token(kind, found, "detect-secrets", test_file)
+    if any(_ANY_TOKEN.search(part) for part in windows(line)):
+        for kind, det in _TOKEN_DETECTORS:
+            found = _found(line, det)
+            if found:
+                return _token(kind, found, "detect-secrets", test_file)
     for kind, linear in (("OpenAI API key", openai_keys), ("npm token", npm_tokens)):
         found = linear(line)
         if found:
             return _token(kind, found, "detect-secrets", test_file)
+    if not any(_ANY_OWN.search(part) for part in windows(line)):
+        return None
     for kind, rx in _OWN_TOKENS:
         m = next((m for part in windows(line) if (m := rx.search(part))), None)
         if m:
