@@ -74,7 +74,8 @@ def test_a_token_past_the_first_window_of_a_long_line_is_found() -> None:
     for start in (WINDOW - OVERLAP + 5, WINDOW - 10, 3 * WINDOW):
         line = "x " * (start // 2) + token + " y" * 50
         hit = secrets._token_hit(line, False)
-        assert hit is not None and hit.kind == "Stripe live key", start
+        assert hit is not None, start
+        assert hit.kind == "Stripe live key", start
 
 
 def test_every_line_of_the_corpora_gets_the_answer_of_asking_every_detector(
