@@ -13,6 +13,7 @@ from .sql_words import CREDENTIAL_TABLES, RECON_FUNCTIONS, SCHEMA_TABLES, creden
 __all__ = [
     "always_true",
     "credential_reads",
+    "every_row",
     "limit_of",
     "or_tautology",
     "table_names",
@@ -112,6 +113,8 @@ def truth(e: exp.Expression, depth: int = 0) -> bool | None:
     if isinstance(e, exp.Paren):
         return truth(e.this, depth + 1)
     if isinstance(e, exp.Or):
+        if _complementary(e.this, e.expression):
+            return True
         a, b = truth(e.this, depth + 1), truth(e.expression, depth + 1)
         return True if True in (a, b) else (False if a is False and b is False else None)
     if isinstance(e, exp.And):
@@ -140,6 +143,76 @@ def truth(e: exp.Expression, depth: int = 0) -> bool | None:
         n = _number(v)
         return None if v is _UNKNOWN else (bool(n) if n is not None else False)
     return None
+
+
+def _null_test(e: exp.Expression) -> tuple[str, bool] | None:
+    """``(x, True)`` for ``x IS NULL``, ``(x, False)`` for ``x IS NOT NULL``."""
+    while isinstance(e, exp.Paren):
+        e = e.this
+    negated = isinstance(e, exp.Not)
+    inner = e.this if negated else e
+    while isinstance(inner, exp.Paren):
+        inner = inner.this
+    if isinstance(inner, exp.Is) and isinstance(inner.expression, exp.Null):
+        return str(inner.this.sql()), not negated
+    return None
+
+
+def _complementary(a: exp.Expression, b: exp.Expression) -> bool:
+    """``x IS NULL OR x IS NOT NULL``: one of the two holds for every row."""
+    left, right = _null_test(a), _null_test(b)
+    return left is not None and right is not None and left[0] == right[0] and left[1] != right[1]
+
+
+def _inside_query(node: exp.Expression, root: exp.Expression) -> bool:
+    parent = node.parent
+    while parent is not None and parent is not root:
+        if isinstance(parent, exp.Select | exp.Subquery):
+            return True
+        parent = parent.parent
+    return False
+
+
+def _same_table_in(e: exp.Expression, target: str) -> bool:
+    """``col IN (SELECT col FROM <target>)`` with no WHERE, LIMIT or join in the subquery:
+    every row whose ``col`` is set."""
+    query = e.args.get("query") if isinstance(e, exp.In) else None
+    select = query.this if isinstance(query, exp.Subquery) else query
+    if not isinstance(select, exp.Select) or not isinstance(e.this, exp.Column):
+        return False
+    source = select.args.get("from_") or select.args.get("from")
+    table = source.this if isinstance(source, exp.From) else None
+    picked = select.expressions
+    return (
+        isinstance(table, exp.Table)
+        and table.name.lower() == target
+        and not any(select.args.get(k) for k in ("where", "limit", "joins", "group", "having"))
+        and len(picked) == 1
+        and isinstance(picked[0], exp.Column)
+        and picked[0].name.lower() == e.this.name.lower()
+    )
+
+
+def every_row(where: exp.Expression | None, target: exp.Expression | None) -> str | None:
+    """How a WHERE on ``target`` keeps every row although it is no constant: ``every`` for
+    ``id IN (SELECT id FROM <target>)``; ``row-independent`` for a condition that reads no
+    column of the row (``EXISTS (SELECT 1)``, a subquery whose columns all name other
+    tables): it keeps every row or none. ``None``: it depends on the row, or may."""
+    if where is None or not isinstance(target, exp.Table):
+        return None
+    cond = where.this if isinstance(where, exp.Where) else where
+    name = target.name.lower()
+    names = {name, target.alias_or_name.lower()}
+    for nodes, node in enumerate(cond.walk(), start=1):
+        if nodes > _MAX_NODES:
+            return None
+        if _same_table_in(node, name) and not _inside_query(node, cond):
+            return "every"
+        if isinstance(node, exp.Column) and (
+            not _inside_query(node, cond) or not node.table or node.table.lower() in names
+        ):
+            return None  # it reads the row, or may (an unqualified column of a subquery)
+    return "row-independent"
 
 
 def always_true(where: exp.Expression | None) -> bool:

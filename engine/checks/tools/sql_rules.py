@@ -16,7 +16,14 @@ from sqlglot import exp
 
 from humangr.contracts import Severity
 
-from .sql_ast import always_true, credential_reads, limit_of, or_tautology, union_shape
+from .sql_ast import (
+    always_true,
+    credential_reads,
+    every_row,
+    limit_of,
+    or_tautology,
+    union_shape,
+)
 from .sql_heads import HEADS
 from .sql_issue import (
     C,
@@ -81,8 +88,15 @@ def _writes(p: Parsed) -> Iterator[Issue]:
             )
         elif where is None:
             yield Issue(C, f"{verb} without WHERE on {target}: every row", fragment(p), "destroy")
-        elif always_true(where):
+        elif always_true(where) or every_row(where, node.this) == "every":
             yield Issue(C, f"{verb} on {target} with an always-true WHERE", fragment(p), "destroy")
+        elif every_row(where, node.this) == "row-independent":
+            yield Issue(
+                H,
+                f"{verb} on {target} with a WHERE that reads nothing of the row",
+                fragment(p),
+                "change",
+            )
         elif _AUDIT.search(target):
             yield Issue(
                 C if verb == "DELETE" else H,

@@ -36,6 +36,27 @@ DANGEROUS: list[tuple[str, Outcome, str]] = [
     ("DELETE FROM users WHERE id = 5 OR 1=1", REJECTED, "OR with a tautology keeps every row"),
     ("DELETE FROM users WHERE TRUE", REJECTED, "WHERE TRUE"),
     ("UPDATE accounts SET balance = 0", REJECTED, "UPDATE without WHERE"),
+    (
+        "DELETE FROM users WHERE id IN (SELECT id FROM users)",
+        REJECTED,
+        "a subquery of the same table with no WHERE: every row",
+    ),
+    (
+        "DELETE FROM orders WHERE created_at IS NOT NULL OR created_at IS NULL",
+        REJECTED,
+        "NULL or not NULL: every row",
+    ),
+    ("DELETE FROM orders WHERE EXISTS (SELECT 1)", REVIEW, "a WHERE that reads no column"),
+    (
+        "UPDATE users SET active = false WHERE (SELECT count(*) FROM flags) > 0",
+        REVIEW,
+        "an uncorrelated subquery: every row or none",
+    ),
+    (
+        "DELETE FROM orders WHERE EXISTS (SELECT 1 FROM archive a WHERE a.flag = 1)",
+        REVIEW,
+        "the subquery reads other tables only",
+    ),
     ("UPDATE users SET email = 'x@y.com' WHERE 1=1", REJECTED, "UPDATE with a tautology"),
     ("UPDATE users SET password = 'hacked'", REJECTED, "resets every password"),
     ("ALTER TABLE users DROP COLUMN email", REJECTED, "drops a column and its data"),
@@ -145,6 +166,22 @@ EVERYDAY: list[tuple[str, str]] = [
     ("DELETE FROM sessions WHERE expires_at < now()", "purge expired rows"),
     ("DELETE FROM logs WHERE created_at < NOW() - INTERVAL '30 days'", "retention"),
     ("DELETE FROM users WHERE id = 42", "delete one row"),
+    (
+        "DELETE FROM orders WHERE NOT EXISTS (SELECT 1 FROM customers WHERE customers.id = "
+        "customer_id)",
+        "orphans: the unqualified column may be the row's",
+    ),
+    (
+        "DELETE FROM orders o WHERE EXISTS (SELECT 1 FROM refunds r WHERE r.order_id = o.id)",
+        "a correlated subquery by alias",
+    ),
+    ("DELETE FROM orders WHERE id IN (SELECT order_id FROM refunds)", "ids from another table"),
+    (
+        "DELETE FROM orders WHERE id IN (SELECT id FROM orders WHERE status = 'void')",
+        "a subquery of the same table that filters",
+    ),
+    ("UPDATE users SET name = 'x' WHERE email IS NULL", "only rows without an e-mail"),
+    ("DELETE FROM t WHERE a IS NULL OR b IS NOT NULL", "two different columns"),
     ("CREATE TABLE t (id int primary key, name text)", "create table"),
     ("CREATE INDEX idx ON t(a)", "create index"),
     ("CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_o ON orders (customer_id)", "online index"),
