@@ -289,7 +289,8 @@ def shell_scripts(ctx: CheckInput) -> Iterator[Hit]:
             continue
         reported: set[str] = set()
         for unit in script_units(file):
-            flags = judge(unit.text, Context(base.workspace, base.allowed_hosts))
+            workspace = "/" if unit.in_image else base.workspace
+            flags = judge(unit.text, Context(workspace, base.allowed_hosts))
             if unit.baseline:
                 old = {f.title for line in unit.baseline for f in judge(line, Context())}
                 flags = [f for f in flags if f.title not in old]

@@ -24,6 +24,9 @@ class Unit:
     critical_only: bool = False
     """A value of a configuration file that may or may not be a command: only what is surely
     hostile (a critical finding) is reported, as for a tool argument that is not a command."""
+    in_image: bool = False
+    """A Dockerfile ``RUN``: it runs inside the image being built, whose file system is its
+    workspace (``rm -rf /var/lib/apt/lists/*`` trims the image, not the host)."""
 
 
 Line = tuple[int, str, bool]

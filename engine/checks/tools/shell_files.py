@@ -10,6 +10,7 @@ leniently by indentation, without a YAML library.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import posixpath
 import re
@@ -160,7 +161,8 @@ def _docker(runs: list[list[Line]]) -> list[Unit | None]:
                     text = shlex.join(str(a) for a in argv) if isinstance(argv, list) else text
                 except ValueError:
                     pass
-            units.append(unit(group, text))
+            found = unit(group, text)
+            units.append(dataclasses.replace(found, in_image=True) if found else None)
             i += 1
     return units
 

@@ -79,6 +79,35 @@ FILES: list[tuple[str, str, Outcome, int | None, str]] = [
     ),
     ("Containerfile", 'FROM alpine\nCMD ["sh"]\n', Outcome.APPROVED, None, "CMD is not RUN"),
     (
+        "Dockerfile",
+        "FROM debian\nRUN apt-get update \\\n    && apt-get install -y curl \\\n"
+        "    && rm -rf /var/lib/apt/lists/*\n",
+        Outcome.APPROVED,
+        None,
+        "trimming the image's apt lists deletes nothing of the host",
+    ),
+    (
+        "Dockerfile",
+        "FROM python:3.12\nRUN rm -rf /root/.cache /tmp/* /usr/share/doc\n",
+        Outcome.APPROVED,
+        None,
+        "caches and docs of the image",
+    ),
+    (
+        "Dockerfile",
+        "FROM debian\nRUN rm -rf /etc/ssl\n",
+        Outcome.REJECTED,
+        2,
+        "a system folder of the image is still one",
+    ),
+    (
+        "Dockerfile",
+        "FROM debian\nRUN echo 'ssh-ed25519 AAAA x' >> /root/.ssh/authorized_keys\n",
+        Outcome.REJECTED,
+        2,
+        "a login key baked into the image",
+    ),
+    (
         "Makefile",
         "build:\n\tgo build ./...\n\nclean:\n\t@rm -rf $(BUILD_DIR)/bin\n",
         Outcome.APPROVED,
