@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .shell_catalogue import words
+from .shell_code_values import Variables, assigned, folded
 from .shell_paths import PRIVILEGE_FILES, SECRET_PATH
 
 __all__ = ["CodeScan", "escape_lines", "python_commands", "scan_code"]
@@ -212,8 +213,13 @@ def _region(code: str, start: int, opener: str) -> str:
     return code[start:limit]
 
 
-def _call_command(name: str, region: str) -> str | None:
+def _call_command(
+    name: str, region: str, variables: Variables | None = None, at: int = 0
+) -> str | None:
     literals = [_unescape(a or b or c) for a, b, c in _LITERAL.findall(region)]
+    built = folded(region, variables or [], at)
+    if built is not None and (name not in _ARGV_CALLS or len(literals) <= 1):
+        return built  # "r"."m -rf /", cmd + " /", "$c -rf ~"
     if not literals:
         plain = region.strip().strip("\"'` ")
         return plain if name in ("esyscmd", "syscmd") and plain else None
@@ -243,9 +249,10 @@ def python_commands(code: str) -> list[tuple[int, str]]:
     never raises; a command built at run time is the taint engine's, not this."""
     out: list[tuple[int, str]] = []
     code = code[:_MAX_CODE]
+    variables = assigned(code)
     for m in _PY_SPAWN.finditer(code):
         name = m.group(1) or m.group(2)
-        command = _call_command(name, _region(code, m.end(), "("))
+        command = _call_command(name, _region(code, m.end(), "("), variables, m.start())
         if command and command.strip():
             out.append((m.start(), command))
             if len(out) >= _MAX_CALLS:
@@ -261,11 +268,12 @@ def scan_code(code: str, env: Mapping[str, str] | None = None) -> CodeScan:
         code = _ENV_READ.sub(
             lambda m: repr(env.get(next(g for g in m.groups() if g), m.group(0))), code
         )
+    variables = assigned(code)
     for m in _CALL.finditer(code):
         if len(out.commands) >= _MAX_CALLS:
             break
         opener = m.group(2).strip()[:1]
-        command = _call_command(m.group(1), _region(code, m.end(), opener))
+        command = _call_command(m.group(1), _region(code, m.end(), opener), variables, m.start())
         if command and code[max(0, m.start() - 14) : m.start()].endswith("getRuntime()"):
             command = shlex.join(command.split())  # Java splits the string on blanks alone
         if command:

@@ -45,6 +45,17 @@ REJECTED: list[tuple[str, str]] = [
     ("perl -e 'system(\"rm -rf ~\")'", "perl running rm"),
     ("node -e \"require('child_process').execSync('rm -rf /')\"", "node running rm"),
     ("ruby -e '`rm -rf /`'", "ruby backticks"),
+    ('perl -e \'system("r"."m -rf /")\'', "perl joins the command from pieces"),
+    ('perl -e \'$c="rm"; system("$c -rf /home")\'', "perl interpolates a variable"),
+    ('perl -e \'my $c = "rm -rf"; system($c . " /etc")\'', "perl variable joined"),
+    ("python3 -c \"import os; c = 'rm -rf '; os.system(c + '/')\"", "python joins a variable"),
+    ('ruby -e \'c = "rm -rf"; system("#{c} ~")\'', "ruby interpolates a variable"),
+    ('php -r \'$a="rm -rf"; $b=" /var"; system($a.$b);\'', "php joins two variables"),
+    (
+        'node -e \'const c="rm -rf "; require("child_process").execSync(c + "/home")\'',
+        "node joins a constant",
+    ),
+    ('lua -e \'os.execute("rm".." -rf /")\'', "lua's .. joins"),
     # disks
     ("dd if=/dev/zero of=/dev/sda bs=1M", "overwrites a disk"),
     ("dd if=/dev/urandom of=/dev/nvme0n1", "overwrites an NVMe disk"),
@@ -419,6 +430,13 @@ NEEDS_REVIEW: list[tuple[str, str]] = [
 ]
 
 APPROVED: list[tuple[str, str]] = [
+    ('perl -e \'print "a"."b"\'', "perl joins strings it only prints"),
+    ("python3 -c \"import os; d = 'build'; os.system('ls ' + d)\"", "a listing built from pieces"),
+    ('perl -e \'my $d = "dist"; system("rm -rf $d")\'', "a relative build folder"),
+    (
+        'node -e \'const p="./out"; require("child_process").execSync("ls " + p)\'',
+        "node lists a folder",
+    ),
     ("ls", "listing"),
     ("ls -la src/", "listing"),
     ("pwd", "where am I"),

@@ -1,0 +1,95 @@
+"""The string a call's first argument builds, when interpreter code builds it from literals and
+simple variables: ``system("r"."m -rf /")`` (Perl's ``.``), ``os.system(cmd + " /")``, ``$c="rm";
+system("$c -rf ~")`` (interpolation), Lua's ``..`` — so the command is read whole, not as its
+first piece. Straight-line code only: a variable is the last literal assigned to it before the
+call; anything else (a function's result, a branch) leaves the argument unread here."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["Variables", "assigned", "folded"]
+
+Variables = list[tuple[int, str, str]]
+"""Literal assignments in code order: (offset, name without its sigil, value)."""
+
+_MAX_VARIABLES = 256
+_MAX_PIECES = 64
+_ASSIGN = re.compile(
+    r"""(?:\b(?:my|our|local|var|let|const)\s+)?[$@]?([A-Za-z_]\w{0,63})\s*:?=\s*"""
+    r"""(?:"((?:[^"\\\n]|\\.){0,4000})"|'((?:[^'\\\n]|\\.){0,4000})')\s*(?=[;\n)]|$)"""
+)
+_TERM = re.compile(
+    r"""\s*(?:"((?:[^"\\\n]|\\.){0,4000})"|'((?:[^'\\\n]|\\.){0,4000})'"""
+    r"""|`([^`]{0,4000})`|[$@]?\{?([A-Za-z_]\w{0,63})\}?)"""
+)
+_JOIN = re.compile(r"\s*(?:\.\.|\.(?!\w*\()|\+|&|~|\|\|)\s*")
+_INTERPOLATED = re.compile(r"\$\{(\w{1,64})\}|\$(\w{1,64})|#\{(\w{1,64})\}")
+
+
+def _unescape(text: str) -> str:
+    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), text)
+
+
+def assigned(code: str) -> Variables:
+    """Every ``name = "literal"`` of ``code`` (Perl, PHP, Python, Ruby, JavaScript, Lua, Go's
+    ``:=``), in order."""
+    out: Variables = []
+    for m in _ASSIGN.finditer(code):
+        value = m.group(2) if m.group(2) is not None else m.group(3)
+        out.append((m.start(), m.group(1), _unescape(value or "")))
+        if len(out) >= _MAX_VARIABLES:
+            break
+    return out
+
+
+def _value(variables: Variables, name: str, before: int) -> str | None:
+    found = None
+    for offset, key, value in variables:
+        if offset >= before:
+            break
+        if key == name:
+            found = value
+    return found
+
+
+def folded(region: str, variables: Variables, at: int) -> str | None:
+    """The string the first argument in ``region`` (a call's argument text, the call at
+    offset ``at`` of its code) builds from literals and variables joined by a concatenation
+    operator or interpolated; ``None`` when it is a single plain literal or not built of
+    literals alone."""
+    pos, built = 0, False
+    pieces: list[str] = []
+    while len(pieces) < _MAX_PIECES:
+        m = _TERM.match(region, pos)
+        if m is None:
+            return None
+        double, single, backtick, name = m.groups()
+        if name is not None:
+            value = _value(variables, name, at)
+            if value is None:
+                return None
+            pieces.append(value)
+            built = True
+        elif single is not None:
+            pieces.append(_unescape(single))
+        else:
+            text = _unescape(double if double is not None else backtick)
+            replaced = _INTERPOLATED.sub(lambda v: _interpolate(v, variables, at), text)
+            built = built or replaced != text
+            pieces.append(replaced)
+        pos = m.end()
+        join = _JOIN.match(region, pos)
+        if join is None:
+            break
+        pos, built = join.end(), True
+    rest = region[pos:].lstrip()
+    if rest and rest[0] not in ",)};":
+        return None
+    return "".join(pieces) if built else None
+
+
+def _interpolate(m: re.Match[str], variables: Variables, at: int) -> str:
+    name = next(g for g in m.groups() if g)
+    value = _value(variables, name, at)
+    return m.group(0) if value is None else value
