@@ -8,6 +8,7 @@ import re
 
 from .shell_lex import ansi_c
 from .shell_model import Cmd
+from .shell_paths import is_secret
 
 __all__ = ["echoed", "json_strings", "record_write"]
 
@@ -40,8 +41,8 @@ def echoed(cmd: Cmd) -> str | None:
         escapes = any(re.match(r"^-[nE]*e[neE]*$", w) for w in words[:2])
         text = " ".join(w for w in words if not re.match(r"^-[neE]+$", w))
         return ansi_c(text) if escapes else text
-    if cmd.name == "printf" and len(cmd.argv) > 1:
-        return cmd.argv[1].replace("\\n", "\n").replace("\\t", "\t")
+    if cmd.name == "printf" and len(cmd.argv) > 1 and cmd.argv[1] != "-v":
+        return printed(cmd.argv[1], cmd.argv[2:])
     return cmd.stdin if cmd.name == "cat" and len(cmd.argv) == 1 else None
 
 
@@ -57,3 +58,45 @@ def record_write(cmd: Cmd, writes: dict[str, str]) -> None:
     for target in targets:
         if len(writes) < 64:
             writes[target] = (writes.get(target, "") + "\n" + content)[-65_536:]
+
+
+_SPEC = re.compile(r"%[-+ #0]*\d*(?:\.\d+)?([sbdiouxXcqfeEgG%])")
+
+
+def printed(fmt: str, args: list[str]) -> str:
+    """What ``printf fmt args…`` prints: each conversion takes the next argument (none left:
+    empty), and escapes are read (``\\x72\\155`` → ``rm``)."""
+    remaining = iter(args[:64])
+
+    def one(m: re.Match[str]) -> str:
+        return "%" if m.group(1) == "%" else next(remaining, "")
+
+    return ansi_c(_SPEC.sub(one, fmt[:4_000]))
+
+
+_SECRET_COMMANDS = re.compile(
+    r"^(?:aws\s.*\bsecretsmanager\s+get-secret-value|aws\s.*\bssm\s+get-parameters?\b.*"
+    r"--with-decryption|aws\s.*\biam\s+create-access-key|aws\s.*\bsts\s+get-session-token|"
+    r"gcloud\s.*\bauth\s+print-(?:access|identity)-token|az\s.*\baccount\s+get-access-token|"
+    r"vault\s+(?:kv\s+get|read)|gh\s+auth\s+token|kubectl\s.*\bget\s+secrets?\b)"
+)
+
+
+def secret_source(cmd: Cmd) -> bool:
+    """Whether ``cmd`` prints a credential: reads a credential file, or asks a secret store or
+    a cloud for a secret or a token."""
+    if any(is_secret(w) for w in cmd.argv[1:] if not w.startswith("-")):
+        return True
+    return bool(_SECRET_COMMANDS.match(" ".join(cmd.argv)[:2_000]))
+
+
+_WORD = re.compile(r"[^\s|;&()`$<>\"']+")
+
+
+def secret_text(text: str) -> bool:
+    """Whether the commands written in ``text`` (a substitution as written) print a credential:
+    a credential file named among its words, or a secret store asked."""
+    inner = text[:2_000]
+    if any(is_secret(w) for w in _WORD.findall(inner) if not w.startswith("-")):
+        return True
+    return any(_SECRET_COMMANDS.match(part.strip()) for part in re.split(r"[|;&]|\$\(", inner))

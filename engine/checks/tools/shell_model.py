@@ -143,5 +143,7 @@ class Program:
     writes: dict[str, str] = field(default_factory=dict)
     code: list[tuple[Cmd, CodeScan]] = field(default_factory=list)
     scans: int = 0
+    secret_vars: set[str] = field(default_factory=set)
+    """Variables loaded from a credential (``k=$(cat ~/.ssh/id_rsa)``)."""
     source: str = ""
     """The text read (at most ``MAX_TEXT`` characters)."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import fnmatch
 import re
 
-__all__ = ["GLOB", "WHOLE_SUB", "globbed", "xargs_fed"]
+__all__ = ["GLOB", "WHOLE_SUB", "expanded", "globbed", "plain_params", "xargs_fed"]
 
 WHOLE_SUB = re.compile(r"^(?:\$\((?!\().*\)|`[^`]*`)$", re.DOTALL)
 """A word that is one command substitution, whole: ``$(…)`` or backticks."""
@@ -71,3 +71,35 @@ def globbed(word: str) -> str:
         if fnmatch.fnmatchcase(name, base):
             return f"{folder}/{name}" if folder else name
     return word
+
+
+_PARAM = re.compile(r"\$\{(\w+)(?::?[-?=][^{}]*)\}")
+"""``${NAME:?msg}``, ``${NAME:-default}``, ``${NAME=x}``: the variable itself, whatever the
+operator does when it is unset (``rm -rf "${HOME:?}"/`` deletes the home folder)."""
+_IFS = re.compile(r"(?:\$\{IFS\}|\$IFS(?!\w))(?:\$[0-9](?![0-9]))?")
+"""The field separator written for a blank (``rm${IFS}-rf${IFS}/``, ``cat$IFS$9/etc/passwd``)."""
+_BRACE = re.compile(r"^(.*?)\{([\w./~+-]*(?:,[\w./~+-]*)+)\}(.*)$")
+"""A brace expansion of plain words (``/{etc,usr}``, ``{rm,-rf,/}``); a JSON object is none."""
+_MAX_WORDS = 256
+
+
+def plain_params(word: str) -> str:
+    """``word`` with each ``${NAME<operator>…}`` written ``${NAME}``."""
+    return _PARAM.sub(r"${\1}", word) if "${" in word else word
+
+
+def expanded(argv: list[str]) -> list[str]:
+    """The words a shell makes of ``argv``: split where ``$IFS`` stands for a blank, and each
+    brace expansion of plain words made into its words (bounded)."""
+    out: list[str] = []
+    for word in argv:
+        parts = [p for p in _IFS.split(word) if p] if "IFS" in word else [word]
+        for part in parts:
+            m = _BRACE.match(part) if "{" in part and "," in part else None
+            if m is None:
+                out.append(part)
+            else:
+                out.extend(m.group(1) + item + m.group(3) for item in m.group(2).split(","))
+        if len(out) >= _MAX_WORDS:
+            return out[:_MAX_WORDS]
+    return out

@@ -10,6 +10,7 @@ from humangr.contracts import Severity
 from . import (  # noqa: F401 - the rule families register themselves on import
     shell_rules_disk,
     shell_rules_escape,
+    shell_rules_flow,
     shell_rules_fs,
     shell_rules_git,
     shell_rules_host,

@@ -15,9 +15,9 @@ from ..remember import remembered
 from .shell_binaries import PASSIVE, TYPED_INTO, TYPED_KEYS
 from .shell_catalogue import INTERPRETERS, LAUNCHERS, SHELLS, program
 from .shell_code import escape_lines, scan_code
-from .shell_feeds import echoed, json_strings, record_write
+from .shell_feeds import echoed, json_strings, record_write, secret_source, secret_text
 from .shell_model import MAX_DEPTH, MAX_TEXT, Cmd, Program, Redirect, Script, Simple
-from .shell_names import GLOB, WHOLE_SUB, globbed, xargs_fed
+from .shell_names import GLOB, WHOLE_SUB, expanded, globbed, plain_params, xargs_fed
 from .shell_options import command_values
 from .shell_parse import read_script
 from .shell_wrappers import (
@@ -99,7 +99,7 @@ class _Unwrapper:
                 stages.append(stage)
                 made.extend(stage)
             if len(pipe.commands) == 1:
-                _assign(pipe.commands[0], stages[0][0] if stages else None, env)
+                _assign(pipe.commands[0], stages[0][0] if stages else None, env, self.prog)
         return made
 
     def make(
@@ -122,6 +122,7 @@ class _Unwrapper:
                 printed = echoed(inner[0]) if WHOLE_SUB.match(argv[index]) else None
                 if printed is not None and not inner[0].subs and "\n" not in printed.strip():
                     argv[index] = printed.strip()
+        argv = expanded(argv)
         if argv and GLOB.search(argv[0]):
             argv[0] = globbed(argv[0])
         assigns = [(k, _resolve(v, env)) for k, v in simple.assigns]
@@ -332,18 +333,31 @@ def _started(words: list[str]) -> list[str]:
 
 
 def _resolve(word: str, env: dict[str, str]) -> str:
-    if "$" not in word or not env:
+    if "$" not in word:
+        return word
+    word = plain_params(word)
+    if not env:
         return word
     return _VAR.sub(lambda m: env.get(m.group(1) or m.group(2) or m.group(3), m.group(0)), word)
 
 
-def _assign(simple: Simple, cmd: Cmd | None, env: dict[str, str]) -> None:
+def _assign(simple: Simple, cmd: Cmd | None, env: dict[str, str], prog: Program) -> None:
+    """Follow the literal assignments of ``simple``; a value printed by its substitution
+    (``c=$(printf '\\x72\\x6d')``) is known too, and a variable loaded from a credential
+    (``k=$(cat ~/.ssh/id_rsa)``, a ``for`` loop over one) is remembered as secret."""
     pairs = list(simple.assigns) if not simple.words else []
     if simple.words and simple.words[0] in _DECLARE:
         pairs = [tuple(w.split("=", 1)) for w in simple.words[1:] if "=" in w]  # type: ignore[misc]
+    subs = [inner for kind, word, inner in (cmd.subs if cmd else []) if kind == "$" and word < 0]
     for key, value in pairs:
         if "$(" in value or "`" in value:
             env.pop(key, None)
+            if any(secret_source(c) for inner in subs for c in inner) or secret_text(value):
+                prog.secret_vars.add(key)
+            one = subs[0] if len(subs) == 1 and len(pairs) == 1 and WHOLE_SUB.match(value) else []
+            text = echoed(one[0]) if len(one) == 1 and not one[0].subs else None
+            if text is not None and "\n" not in text.strip():
+                env[key] = text.strip()
         else:
             env[key] = _resolve(value, env)
 

