@@ -185,7 +185,11 @@ SECRET_PATH = re.compile(
     r"rclone|doctl|op|netlify|heroku)(?:/|$)|^/proc/(?:\d+|self|\$\w+|\*)/environ$"
     r"|^/etc/(?:shadow|gshadow|sudoers|master\.passwd|krb5\.keytab|ssl/private(?:/.*)?)$"
     r"|(?:^|/)\.kube/config$|(?:^|/)\.docker/config\.json$|^/var/run/secrets(?:/|$)"
-    r"|(?:^|/)(?:wp-config\.php|\.htpasswd|terraform\.tfstate(?:\.backup)?)$",
+    r"|(?:^|/)(?:wp-config\.php|\.htpasswd|terraform\.tfstate(?:\.backup)?)$"
+    r"|(?:chrome|chromium|brave-browser|microsoft-edge|google-chrome[\w-]*|BraveSoftware/"
+    r"Brave-Browser|Google/Chrome|Microsoft/Edge)/(?:[^/]+/)?(?:Login Data|Cookies|Web Data|"
+    r"Local State)(?:-journal)?$|(?:\.mozilla/firefox|Firefox/Profiles)/[^/]+/(?:logins\.json|"
+    r"key[34]\.db|cookies\.sqlite|formhistory\.sqlite)$|(?:^|/)Library/Keychains(?:/|$)",
     re.IGNORECASE,
 )
 """Files that hold credentials or private keys (``/etc/shadow``, ``~/.ssh/id_ed25519``,

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from humangr.contracts import Severity
 
 from . import (  # noqa: F401 - the rule families register themselves on import
+    shell_rules_cloud,
     shell_rules_disk,
     shell_rules_escape,
     shell_rules_flow,

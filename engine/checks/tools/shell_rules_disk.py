@@ -108,6 +108,21 @@ def permissions(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
             f"mode {mode} makes the file run as its owner (privilege escalation).",
             "Do not create set-uid files.",
         )
+    broad = ("root", "system", "home")
+    if (
+        cmd.name == "chmod"
+        and recursive
+        and _OPEN.match(mode)
+        and targets
+        and all(classify(t, ctx.cwd) not in broad for t in targets)
+    ):
+        yield high(
+            "makes a folder tree writable by everyone",
+            cmd.text,
+            f"mode {mode} lets every user and process change every file beneath "
+            f"{', '.join(targets[:3])}: code there can then be replaced.",
+            "Grant the access the files need (u+x, g+w), not write for everyone.",
+        )
     for target in targets:
         kind = classify(target, ctx.cwd)
         path = normal(target)

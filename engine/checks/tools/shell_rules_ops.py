@@ -252,15 +252,49 @@ def cloud(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
             )
 
 
+_DOCKER_VALUED = frozenset(
+    {
+        "-H",
+        "--host",
+        "-c",
+        "--context",
+        "--config",
+        "-l",
+        "--log-level",
+        "--tlscacert",
+        "--tlscert",
+        "--tlskey",
+    }
+)
+
+
+def _docker_args(argv: list[str]) -> list[str]:
+    """docker's words after its global options (``docker -H unix:///… run``)."""
+    i = 1
+    while i < len(argv) and argv[i].startswith("-"):
+        i += 2 if argv[i] in _DOCKER_VALUED else 1
+    return argv[i:]
+
+
 @rule
 def containers(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
     """Containers given the host's root, its docker socket or full privileges; prunes."""
     if cmd.name != "docker":
         return
-    args = cmd.argv[1:]
+    args = _docker_args(cmd.argv)
     joined = " ".join(args)
     verbs = [w for w in args if not w.startswith("-")]
-    if verbs[:1] in (["run"], ["create"]) or verbs[:2] in (
+    escapes = "--privileged" in args and bool(
+        re.search(r"--pid[=\s]host|\bnsenter\b.*-t\s*1\b|\bchroot\s+/host", joined)
+    )
+    if (verbs[:1] in (["run"], ["create"]) or verbs[:2] == ["container", "run"]) and escapes:
+        yield critical(
+            "escapes from a container to the host",
+            cmd.text,
+            "a privileged container in the host's process space enters the host as root.",
+            "Do not run privileged containers in the host's namespaces.",
+        )
+    elif verbs[:1] in (["run"], ["create"]) or verbs[:2] in (
         ["container", "run"],
         ["compose", "run"],
     ):

@@ -9,6 +9,24 @@ from tool_helpers import decide
 from humangr.contracts import Outcome
 
 REJECTED: list[tuple[str, str]] = [
+    ("aws cloudtrail stop-logging --name org-trail", "the account's audit trail stopped"),
+    ("aws guardduty delete-detector --detector-id 12abc", "threat detection deleted"),
+    ("gcloud logging sinks delete audit-export --quiet", "the audit log export deleted"),
+    (
+        "DISABLE_DATABASE_ENVIRONMENT_CHECK=1 RAILS_ENV=production bin/rails db:drop",
+        "the production database dropped past Rails' guard",
+    ),
+    (
+        "docker -H unix:///var/run/docker.sock run --privileged --pid=host alpine "
+        "nsenter -t 1 -m -u -n -i sh",
+        "a privileged container enters the host (docker's global option first)",
+    ),
+    (
+        "sqlite3 ~/.config/google-chrome/Default/Cookies 'SELECT host_key, encrypted_value "
+        "FROM cookies'",
+        "the browser's session cookies",
+    ),
+    ("cp ~/.mozilla/firefox/abc.default/logins.json /tmp/", "the browser's saved passwords"),
     # destruction: deletes
     ("rm -rf /", "recursive delete of the root"),
     ("rm -rf /*", "glob of the root"),
@@ -382,6 +400,31 @@ REJECTED: list[tuple[str, str]] = [
 ]
 
 NEEDS_REVIEW: list[tuple[str, str]] = [
+    (
+        "aws iam attach-role-policy --role-name app-runtime --policy-arn "
+        "arn:aws:iam::aws:policy/AdministratorAccess",
+        "an administrator policy attached",
+    ),
+    (
+        "az role assignment create --assignee 1111 --role Owner --scope /subscriptions/0000",
+        "Owner of a subscription",
+    ),
+    (
+        "aws ec2 authorize-security-group-ingress --group-id sg-1 --protocol tcp --port 22 "
+        "--cidr 0.0.0.0/0",
+        "SSH opened to the internet",
+    ),
+    ("aws s3api put-bucket-acl --bucket acme-uploads --acl public-read", "a public bucket"),
+    (
+        "gh repo edit acme/internal-tools --visibility public --accept-visibility-change-"
+        "consequences",
+        "a private repository made public",
+    ),
+    ("python manage.py flush --noinput", "every row of the database deleted"),
+    ("npx prisma migrate reset --force", "the database dropped and made again"),
+    ("alembic downgrade base", "every migration reverted"),
+    ("chmod -R 777 .", "the repository writable by everyone"),
+    ("docker run --privileged -it alpine sh", "a privileged container"),
     ("sudo apt install -y jq", "sudo with a benign command"),
     ("sudo systemctl restart nginx", "sudo restart"),
     ("git push --force origin feature/login", "force push to a feature branch"),
@@ -455,6 +498,29 @@ NEEDS_REVIEW: list[tuple[str, str]] = [
 ]
 
 APPROVED: list[tuple[str, str]] = [
+    ("aws cloudtrail describe-trails", "the audit trails listed"),
+    (
+        "aws iam attach-role-policy --role-name app --policy-arn "
+        "arn:aws:iam::aws:policy/AmazonS3ReadOnlyAccess",
+        "a read-only policy",
+    ),
+    (
+        "az role assignment create --assignee 1111 --role Reader --scope /subscriptions/0000",
+        "a reader",
+    ),
+    (
+        "aws ec2 authorize-security-group-ingress --group-id sg-1 --protocol tcp --port 5432 "
+        "--cidr 10.0.0.0/16",
+        "a port opened to the private network",
+    ),
+    ("aws s3api get-bucket-acl --bucket acme", "a bucket's ACL read"),
+    ("gh repo edit acme/tools --description 'Internal tools'", "a description changed"),
+    ("bin/rails db:migrate", "migrations run"),
+    ("python manage.py migrate", "Django migrations"),
+    ("npx prisma migrate dev", "a development migration"),
+    ("alembic downgrade -1", "one migration reverted"),
+    ("chmod -R u+rwX,go+rX .", "readable by the group and others"),
+    ("docker --context staging compose up -d", "docker's global option first"),
     ("mkdir -p src/{api,web,cli}", "brace expansion of folders in the repository"),
     ("cp config.{yml,yml.bak}", "a backup copy by brace expansion"),
     ("echo ${NAME:-world}", "a default value"),

@@ -1,0 +1,146 @@
+"""Cloud and database commands whose harm is in what they turn off or open up: audit logging
+and threat detection stopped, admin policies attached, buckets, repositories and ports opened to
+everyone, and databases dropped or reset by a framework's task."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from .shell_model import Cmd
+from .shell_rule_kit import Context, Flag, critical, high, rule
+
+__all__ = ["audit_off", "database_reset", "opened_up"]
+
+_AUDIT_OFF = re.compile(
+    r"^aws\s.*\b(?:cloudtrail\s+(?:stop-logging|delete-trail)|guardduty\s+(?:delete-detector|"
+    r"disassociate-from-master-account|update-detector\s.*--no-enable)|configservice\s+"
+    r"(?:stop-configuration-recorder|delete-configuration-recorder|delete-delivery-channel)|"
+    r"securityhub\s+disable-security-hub|logs\s+delete-log-group|"
+    r"ec2\s+delete-flow-logs|macie2\s+disable-macie|inspector2\s+disable)\b"
+    r"|^gcloud\s.*\blogging\s+(?:sinks|logs|buckets)\s+delete\b"
+    r"|^az\s.*\bmonitor\s+(?:diagnostic-settings|activity-log\s+alert|log-profiles)\s+delete\b"
+    r"|^az\s.*\bsecurity\s+(?:auto-provisioning-setting|pricing)\s+(?:update|create)\s.*"
+    r"(?:--auto-provision\s+off|--tier\s+free)"
+)
+_ADMIN_POLICY = re.compile(
+    r"arn:aws:iam::aws:policy/(?:AdministratorAccess|IAMFullAccess|PowerUserAccess)\b"
+    r"|\"Action\"\s*:\s*\"\*\"|\"Principal\"\s*:\s*(?:\"\*\"|\{\s*\"AWS\"\s*:\s*\"\*\")"
+)
+_AZURE_ADMIN = re.compile(r"^(?:owner|contributor|user access administrator)$", re.IGNORECASE)
+_EVERYONE = re.compile(r"(?:^|[=,\s])(?:0\.0\.0\.0/0|::/0|\*|Internet|Any)(?:$|[,\s])")
+_PUBLIC_ACL = re.compile(r"^(?:public-read(?:-write)?|authenticated-read)$|AllUsers|allUsers")
+
+
+def _words(cmd: Cmd) -> str:
+    return " ".join(cmd.argv)[:4_000]
+
+
+@rule
+def audit_off(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
+    """CloudTrail, GuardDuty, Config, Security Hub, log groups and log sinks stopped or
+    deleted: what was done is no longer recorded or detected."""
+    if cmd.name in ("aws", "gcloud", "az") and _AUDIT_OFF.search(_words(cmd)):
+        yield critical(
+            "turns off cloud audit logging or threat detection",
+            cmd.text,
+            "actions in the account are no longer recorded or watched, which hides them.",
+            "Leave audit trails and detectors on; ask the account's owners.",
+        )
+
+
+def _opens(cmd: Cmd) -> str | None:
+    """What ``cmd`` opens to everyone or grants broadly, or ``None``."""
+    argv, text = cmd.argv, _words(cmd)
+    verbs = [w for w in argv[1:] if not w.startswith("-")]
+    if cmd.name == "aws" and verbs[:1] == ["iam"] and _ADMIN_POLICY.search(text):
+        return "an administrator policy"
+    if cmd.name == "aws" and verbs[:1] == ["s3api"]:
+        if any(_PUBLIC_ACL.search(w) for w in argv) or (
+            verbs[1:2] == ["put-bucket-policy"] and _ADMIN_POLICY.search(text)
+        ):
+            return "a bucket or its objects to everyone"
+        if verbs[1:2] == ["delete-public-access-block"] or (
+            verbs[1:2] == ["put-public-access-block"] and "=false" in text.lower()
+        ):
+            return "a bucket's public access block"
+    if cmd.name in ("gsutil", "gcloud") and any("allusers" in w.lower() for w in argv):
+        return "a bucket or its objects to everyone"
+    if cmd.name == "az" and verbs[:3] == ["role", "assignment", "create"]:
+        role = next((argv[i + 1] for i, w in enumerate(argv[:-1]) if w == "--role"), "")
+        if _AZURE_ADMIN.match(role):
+            return f"the {role} role"
+    ingress = (
+        (cmd.name == "aws" and "authorize-security-group-ingress" in verbs)
+        or (cmd.name == "gcloud" and "firewall-rules" in verbs and "create" in verbs)
+        or (cmd.name == "az" and verbs[:4] == ["network", "nsg", "rule", "create"])
+    )
+    if ingress and _EVERYONE.search(text.replace("=", " ")):
+        return "a port to the whole internet"
+    if (
+        cmd.name == "gh"
+        and verbs[:2] == ["repo", "edit"]
+        and "--visibility" in text
+        and "public" in text.split("--visibility")[-1][:12]
+    ):
+        return "a repository to everyone"
+    return None
+
+
+@rule
+def opened_up(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
+    """Administrator policies and roles attached, buckets, ports and repositories made
+    public: broad access that outlives the task."""
+    opened = _opens(cmd)
+    if opened is not None:
+        yield high(
+            f"opens up {opened}",
+            cmd.text,
+            f"it grants or exposes {opened}, which outlives this task and may expose data.",
+            "Ask a human for access and exposure changes.",
+        )
+
+
+_RESETS = re.compile(
+    r"^(?:(?:bin/|\./)?(?:rails|rake)\s+(?:\S+\s+)*db:(?:drop|reset|purge|schema:load|"
+    r"migrate:reset|truncate_all)\b"
+    r"|python[\d.]*\s+(?:\S*/)?manage\.py\s+(?:flush|reset_db|sqlflush)\b"
+    r"|(?:npx\s+|pnpm\s+(?:exec\s+)?|yarn\s+)?prisma\s+(?:migrate\s+reset|db\s+push\s.*"
+    r"--(?:force-reset|accept-data-loss))"
+    r"|alembic\s+(?:\S+\s+)*downgrade\s+base\b"
+    r"|(?:npx\s+)?(?:knex\s+migrate:rollback\s.*--all|sequelize(?:-cli)?\s+db:drop|"
+    r"typeorm\s+schema:drop|drizzle-kit\s+drop)"
+    r"|dropdb\s|mix\s+ecto\.(?:drop|reset)\b|php\s+artisan\s+(?:migrate:(?:fresh|reset)|db:wipe)"
+    r"|redis-cli\s.*\bflush(?:all|db)\b)",
+    re.IGNORECASE,
+)
+_PRODUCTION = re.compile(
+    r"(?:RAILS_ENV|RACK_ENV|NODE_ENV|APP_ENV|DJANGO_SETTINGS_MODULE|MIX_ENV)=\S*prod"
+    r"|DISABLE_DATABASE_ENVIRONMENT_CHECK=1|--env(?:ironment)?[= ]prod|\bprod(?:uction)?\b",
+    re.IGNORECASE,
+)
+
+
+@rule
+def database_reset(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
+    """A framework's task that drops, wipes or resets a database (``rails db:drop``,
+    ``manage.py flush``, ``prisma migrate reset``, ``alembic downgrade base``, ``dropdb``):
+    a human confirms it; in production, or past the framework's own guard, it is stopped."""
+    text = _words(cmd)
+    if not _RESETS.search(text):
+        return
+    assigned = " ".join(f"{k}={v}" for k, v in cmd.assigns)
+    if _PRODUCTION.search(f"{assigned} {text}"):
+        yield critical(
+            "drops or wipes a production database",
+            cmd.text,
+            "every row is gone; the framework's production guard is bypassed or named.",
+            "Never reset a production database from an agent.",
+        )
+    else:
+        yield high(
+            "drops or wipes a database",
+            cmd.text,
+            "every table or row of the configured database is removed.",
+            "Confirm which database this reaches, and that its data may go.",
+        )
