@@ -1,7 +1,8 @@
 """The string a call's first argument builds, when interpreter code builds it from literals and
 simple variables: ``system("r"."m -rf /")`` (Perl's ``.``), ``os.system(cmd + " /")``, ``$c="rm";
 system("$c -rf ~")`` (interpolation), Lua's ``..`` — so the command is read whole, not as its
-first piece. Straight-line code only: a variable is the last literal assigned to it before the
+first piece. An environment variable read (``os.getenv("HOME")``) stands for ``$HOME``.
+Straight-line code only: a variable is the last literal assigned to it before the
 call; anything else (a function's result, a branch) leaves the argument unread here."""
 
 from __future__ import annotations
@@ -23,6 +24,12 @@ _TERM = re.compile(
     r"""\s*(?:"((?:[^"\\\n]|\\.){0,4000})"|'((?:[^'\\\n]|\\.){0,4000})'"""
     r"""|`([^`]{0,4000})`|[$@]?\{?([A-Za-z_]\w{0,63})\}?)"""
 )
+_ENV_TERM = re.compile(
+    r"""\s*(?:(?:os\.getenv|os\.environ\.get|getenv|System\.getenv|ENV\.fetch)\(\s*["'](\w+)["']"""
+    r"""\s*\)|(?:os\.environ|ENV|\$_ENV|\$_SERVER)\[\s*["'](\w+)["']\s*\]"""
+    r"""|\$ENV\{\s*["']?(\w+)["']?\s*\}|process\.env\.(\w+))"""
+)
+"""A read of an environment variable: it stands for the shell's ``$NAME``."""
 _JOIN = re.compile(r"\s*(?:\.\.|\.(?!\w*\()|\+|&|~|\|\|)\s*")
 _INTERPOLATED = re.compile(r"\$\{(\w{1,64})\}|\$(\w{1,64})|#\{(\w{1,64})\}")
 
@@ -61,6 +68,15 @@ def folded(region: str, variables: Variables, at: int) -> str | None:
     pos, built = 0, False
     pieces: list[str] = []
     while len(pieces) < _MAX_PIECES:
+        env = _ENV_TERM.match(region, pos)
+        if env is not None:
+            pieces.append("$" + next(g for g in env.groups() if g))
+            pos, built = env.end(), True
+            join = _JOIN.match(region, pos)
+            if join is None:
+                break
+            pos = join.end()
+            continue
         m = _TERM.match(region, pos)
         if m is None:
             return None

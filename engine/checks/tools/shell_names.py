@@ -88,11 +88,19 @@ def plain_params(word: str) -> str:
     return _PARAM.sub(r"${\1}", word) if "${" in word else word
 
 
-def expanded(argv: list[str]) -> list[str]:
+def expanded(argv: list[str], written: str = "") -> list[str]:
     """The words a shell makes of ``argv``: split where ``$IFS`` stands for a blank, and each
-    brace expansion of plain words made into its words (bounded)."""
+    brace expansion of plain words made into its words (bounded). A word ``written`` (the
+    command as typed) opens with a quote is left whole, as the shell leaves it."""
     out: list[str] = []
     for word in argv:
+        if (
+            ("{" not in word and "IFS" not in word)
+            or f"'{word}" in written
+            or f'"{word}' in written
+        ):
+            out.append(word)
+            continue
         parts = [p for p in _IFS.split(word) if p] if "IFS" in word else [word]
         for part in parts:
             m = _BRACE.match(part) if "{" in part and "," in part else None

@@ -73,6 +73,15 @@ def git(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
                 "a main or release branch is removed from the remote.",
                 "Never delete shared branches.",
             )
+        elif any(r.startswith(":refs/tags/") for r in refs) or (
+            deleted and any(r.startswith("refs/tags/") for r in refs)
+        ):
+            yield high(
+                "deletes a published tag",
+                cmd.text,
+                "a release tag others fetch and build from is removed from the remote.",
+                "Publish a new tag rather than remove one.",
+            )
         elif forced or lease:
             shared = [b for b in branches if _PROTECTED.match(b)]
             if shared or (forced and not branches):

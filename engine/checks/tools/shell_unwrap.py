@@ -122,7 +122,7 @@ class _Unwrapper:
                 printed = echoed(inner[0]) if WHOLE_SUB.match(argv[index]) else None
                 if printed is not None and not inner[0].subs and "\n" not in printed.strip():
                     argv[index] = printed.strip()
-        argv = expanded(argv)
+        argv = expanded(argv, simple.text)
         if argv and GLOB.search(argv[0]):
             argv[0] = globbed(argv[0])
         assigns = [(k, _resolve(v, env)) for k, v in simple.assigns]

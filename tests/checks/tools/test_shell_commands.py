@@ -9,6 +9,15 @@ from tool_helpers import decide
 from humangr.contracts import Outcome
 
 REJECTED: list[tuple[str, str]] = [
+    ("bash -c 'rm${IFS}-rf${IFS}/home'", "$IFS inside the string a shell is given"),
+    (
+        'lua -e \'os.execute("rm -rf " .. os.getenv("HOME"))\'',
+        "an environment read joined into the command",
+    ),
+    (
+        "python3 -c \"import os; os.system('rm -rf ' + os.environ['HOME'])\"",
+        "os.environ joined into the command",
+    ),
     ("aws cloudtrail stop-logging --name org-trail", "the account's audit trail stopped"),
     ("aws guardduty delete-detector --detector-id 12abc", "threat detection deleted"),
     ("gcloud logging sinks delete audit-export --quiet", "the audit log export deleted"),
@@ -400,6 +409,8 @@ REJECTED: list[tuple[str, str]] = [
 ]
 
 NEEDS_REVIEW: list[tuple[str, str]] = [
+    ("git tag -d v1.4.0 && git push origin :refs/tags/v1.4.0", "a release tag removed"),
+    ("git push --delete origin refs/tags/v1.4.0", "a release tag deleted by name"),
     (
         "aws iam attach-role-policy --role-name app-runtime --policy-arn "
         "arn:aws:iam::aws:policy/AdministratorAccess",
@@ -498,6 +509,10 @@ NEEDS_REVIEW: list[tuple[str, str]] = [
 ]
 
 APPROVED: list[tuple[str, str]] = [
+    ("echo '{a,b}'", "quoted braces are no expansion"),
+    ("python3 -c \"import os; os.system('ls ' + os.environ['HOME'])\"", "the home listed"),
+    ("git push origin :feature/old-thing", "a merged feature branch removed"),
+    ("git push origin v1.5.0", "a new tag published"),
     ("aws cloudtrail describe-trails", "the audit trails listed"),
     (
         "aws iam attach-role-policy --role-name app --policy-arn "
