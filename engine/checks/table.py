@@ -7,6 +7,7 @@ from humangr.contracts import LayerID
 
 from . import (
     autoexec,
+    change_risks,
     compliance,
     interp_limits,
     performance,
@@ -230,6 +231,25 @@ CHECKS: tuple[Check, ...] = (
         ("humangr",),
         "high",
         generic.tool_call,
+    ),
+    Check(
+        L.HL4,
+        "change-risk",
+        "Changes that remove or expose rather than run: migrations dropping tables or columns, "
+        "Kubernetes workloads given the host, Terraform open to the internet or unprotected "
+        "from deletion, production settings weakened",
+        ("humangr",),
+        "high",
+        change_risks.risky_settings,
+    ),
+    Check(
+        L.HL4,
+        "auth-weakened",
+        "Authentication checks removed or short-circuited by a change; token signatures no "
+        "longer verified",
+        ("humangr",),
+        "critical (a token's signature unchecked), high (a check removed or made constant)",
+        change_risks.auth_weakened,
     ),
     Check(
         L.HL4,

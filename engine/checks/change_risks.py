@@ -1,0 +1,224 @@
+"""Changes whose harm is in what they switch off or remove rather than in code that runs:
+database migrations that drop data, infrastructure and workload settings that expose or unprotect
+(Kubernetes host access, Terraform rules open to the internet, deletion protection off),
+production settings weakened, and authentication checks removed or short-circuited.
+
+Each finding needs a human (high); turning off a token's signature check is stopped (critical).
+Read on added lines (and, for removed checks, removed lines) of every file of the change,
+tool writes and edits included."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from humangr.contracts import Severity
+
+from .base import CheckInput, Hit, is_test_path, snippet
+from .diff import FileDiff
+
+__all__ = ["auth_weakened", "risky_settings"]
+
+_MIGRATION_PATH = re.compile(r"(?:^|/)(?:migrations?|migrate|alembic/versions|db/migrate)/", re.I)
+_DROPS = re.compile(
+    r"\bop\.drop_(?:table|column)\b|\bremove_column\b|\bdrop_table\b|\bremove_reference\b"
+    r"|\bmigrations\.(?:DeleteModel|RemoveField)\b|\bDROP\s+(?:TABLE|COLUMN)\b"
+    r"|\.dropTable(?:IfExists)?\(|\.dropColumn\(|\bdropColumn\b",
+    re.IGNORECASE,
+)
+_SECTION = re.compile(
+    r"^\s*(?:(?:async\s+)?def\s+\w+|(?:export\s+)?(?:async\s+)?function\s+\w+|"
+    r"(?:exports\.|public\s+(?:async\s+)?\w+\s+)?\w+\s*[:=(]\s*(?:async\s*)?\(|"
+    r"(?:public\s+)?(?:async\s+)?(?:up|down)\s*\()"
+)
+"""The start of a function of a migration: ``def upgrade``, ``exports.down = …``."""
+_REVERT = re.compile(r"\b(?:downgrade|down|backwards|rollback|revert|reverse)\b", re.IGNORECASE)
+"""A migration's way back: what it drops is what its way forward created."""
+_HOST_ACCESS = re.compile(
+    r"^\s*-?\s*(?:privileged|hostNetwork|hostPID|hostIPC|allowPrivilegeEscalation)\s*:\s*"
+    r"(?:true|\"true\")\s*$|^\s*-?\s*add\s*:\s*\[?\s*[\"']?(?:ALL|SYS_ADMIN)",
+)
+_HOST_PATH = re.compile(
+    r"hostPath\s*:\s*\n\s*path\s*:\s*[\"']?/(?:var/run/docker\.sock|proc|etc|root|home)?"
+    r"/?[\"']?\s*$",
+    re.MULTILINE,
+)
+_CODE = (
+    ".py",
+    ".js",
+    ".jsx",
+    ".ts",
+    ".tsx",
+    ".mjs",
+    ".cjs",
+    ".rb",
+    ".go",
+    ".java",
+    ".kt",
+    ".php",
+    ".cs",
+    ".rs",
+    ".scala",
+    ".ex",
+    ".exs",
+    ".swift",
+)
+_CHECK_LINE = re.compile(
+    r"^\s*(?:if\b|elif\b|unless\b|@|assert\b|before_action\b|guard\b|\w+\.use\()"
+    r"|(?:login_required|requires?_auth|authenticate|authorize|check_password|verify_password|"
+    r"bcrypt\.compare|compare_digest|has_perm|verifyToken|jwt\.verify|ensureAuth)\w*\s*\(",
+    re.IGNORECASE,
+)
+_OPEN_INFRA = re.compile(
+    r"\b(?:cidr_blocks|ipv6_cidr_blocks|source_ranges|source_address_prefix(?:es)?)\s*=\s*"
+    r"\[?\s*\"(?:0\.0\.0\.0/0|::/0|\*|Internet)\""
+    r"|\bdeletion_protection\s*=\s*false\b|\bskip_final_snapshot\s*=\s*true\b"
+    r"|\bprevent_destroy\s*=\s*false\b|\bpublicly_accessible\s*=\s*true\b"
+    r"|\bacl\s*=\s*\"public-read(?:-write)?\""
+    r"|\bblock_public_(?:acls|policy)\s*=\s*false\b|\brestrict_public_buckets\s*=\s*false\b",
+)
+_PRODUCTION_PATH = re.compile(r"(?:^|[/._-])prod(?:uction)?(?:[/._-]|$)", re.IGNORECASE)
+_WEAK_SETTING = re.compile(
+    r"^\s*(?:DEBUG\s*=\s*True|ALLOWED_HOSTS\s*=\s*\[\s*[\"']\*[\"']\s*\]"
+    r"|\w*(?:COOKIE_SECURE|SSL_REDIRECT|COOKIE_HTTPONLY)\s*=\s*False"
+    r"|debug\s*:\s*true|\w*(?:verify_ssl|ssl_verify|tls_verify)\s*[:=]\s*(?:false|False))\b"
+)
+
+
+def _lines(f: FileDiff) -> Iterator[tuple[int, str]]:
+    for line in f.added[:5_000]:
+        yield line.number, line.text
+
+
+def risky_settings(ctx: CheckInput) -> Iterator[Hit]:
+    """Migrations that drop tables or columns; Kubernetes workloads given the host; Terraform
+    open to the internet or unprotected from deletion; production settings weakened."""
+    for f in ctx.files:
+        path = f.path or ""
+        if path.startswith("<") or is_test_path(path):
+            continue
+        found = _finding(path, f)
+        if found is not None:
+            line, title, why = found
+            yield Hit(
+                severity=Severity.HIGH,
+                title=title,
+                description=f"{path}:{line}: {why}",
+                suggestion="Have a person confirm it: what it removes or exposes is not "
+                "taken back by reverting the file.",
+                file=path,
+                line=line,
+            )
+
+
+def _finding(path: str, f: FileDiff) -> tuple[int, str, str] | None:
+    migration = bool(_MIGRATION_PATH.search(path))
+    infra = path.endswith((".tf", ".tf.json", ".hcl", ".bicep"))
+    manifest = path.endswith((".yaml", ".yml"))
+    production = bool(_PRODUCTION_PATH.search(path))
+    if manifest and f.added:
+        whole = "\n".join(line.text for line in f.added[:5_000])
+        m = _HOST_PATH.search(whole)
+        if m is not None:
+            number = f.added[whole.count("\n", 0, m.start())].number
+            return number, "a workload given the host", "a hostPath volume mounts the host's files."
+    reverting = False
+    for number, text in _lines(f):
+        if migration and _SECTION.search(text):
+            reverting = bool(_REVERT.search(text))
+        if migration and not reverting and _DROPS.search(text):
+            return number, "migration drops data", f"`{snippet(text)}` removes a table or column."
+        if infra and _OPEN_INFRA.search(text):
+            return (
+                number,
+                "infrastructure opened or unprotected",
+                (f"`{snippet(text)}` opens a resource to the internet or lets it be deleted."),
+            )
+        if manifest and _HOST_ACCESS.search(text):
+            return (
+                number,
+                "a workload given the host",
+                (
+                    f"`{snippet(text)}` gives a container the host's network, processes, files "
+                    "or privileges."
+                ),
+            )
+        if production and _WEAK_SETTING.search(text):
+            return (
+                number,
+                "production settings weakened",
+                (f"`{snippet(text)}` turns off a protection of the production configuration."),
+            )
+    return None
+
+
+_AUTH_WORDS = re.compile(
+    r"is_authenticated|login_required|requires?_auth|authenticate|authoriz|permission|"
+    r"check_password|verify_password|bcrypt\.compare|compare_digest|csrf|has_perm|"
+    r"\bis_admin\b|isAuthenticated|ensureAuth|verifyToken|jwt\.verify|passport\.authenticate",
+    re.IGNORECASE,
+)
+_SHORTED = re.compile(
+    r"\bif\s*\(?\s*(?:false\s*&&|False\s+and\b|true\s*\|\||True\s+or\b|0\s*&&|1\s*\|\|)"
+)
+_TOKEN_UNCHECKED = re.compile(
+    r"[\"']?verify_signature[\"']?\s*:\s*False|verify\s*=\s*False.*\bjwt\b|\bjwt\b.*verify\s*="
+    r"\s*False|algorithms\s*=\s*\[\s*[\"']none[\"']|ignoreExpiration\s*:\s*true|"
+    r"jwt\.decode\([^)]*complete\s*=\s*True[^)]*verify|\bverify\s*:\s*false\b",
+    re.IGNORECASE,
+)
+
+
+def auth_weakened(ctx: CheckInput) -> Iterator[Hit]:
+    """An authentication or authorisation check removed by a change (its line removed and no
+    such check added), short-circuited (``if (false && …)``), or a token's signature no longer
+    verified (critical)."""
+    for f in ctx.files:
+        path = f.path or ""
+        if not path.endswith(_CODE) or is_test_path(path):
+            continue
+        for line in f.added[:5_000]:
+            if _TOKEN_UNCHECKED.search(line.text):
+                yield _hit(
+                    path,
+                    line.number,
+                    Severity.CRITICAL,
+                    "token signature not verified",
+                    f"`{snippet(line.text)}` accepts tokens anyone can forge.",
+                )
+                break
+            if _SHORTED.search(line.text) and _AUTH_WORDS.search(line.text):
+                yield _hit(
+                    path,
+                    line.number,
+                    Severity.HIGH,
+                    "authentication check disabled",
+                    f"`{snippet(line.text)}` makes the check's condition constant.",
+                )
+                break
+        removed = [
+            line
+            for line in f.removed[:5_000]
+            if _AUTH_WORDS.search(line.text) and _CHECK_LINE.search(line.text)
+        ]
+        kept = any(_AUTH_WORDS.search(line.text) for line in f.added[:5_000])
+        if removed and not kept:
+            first = removed[0]
+            yield _hit(
+                path,
+                f.added[0].number if f.added else None,
+                Severity.HIGH,
+                "authentication check removed",
+                f"the change removes `{snippet(first.text)}` and adds no check instead.",
+            )
+
+
+def _hit(path: str, line: int | None, severity: Severity, title: str, why: str) -> Hit:
+    return Hit(
+        severity=severity,
+        title=title,
+        description=f"{path}: {why}",
+        suggestion="Keep the check; if it must change, have a person review the new one.",
+        file=path,
+        line=line,
+    )
