@@ -30,7 +30,15 @@ from .egress_files import secret_file
 from .egress_mail import Mail, domain_allowed, read_mail
 from .egress_scan import Carried, Secret, scan_payload, secret_in
 from .http_call import AUTH_HEADER, HttpCall, read_http
-from .http_sites import CAPTURE, METADATA_HOSTS, PASTE, PAYMENT, SECRET_HOMES, allowed, host_in
+from .http_sites import (
+    METADATA_HOSTS,
+    PAYMENT,
+    SECRET_HOMES,
+    allowed,
+    host_in,
+    is_capture,
+    is_paste,
+)
 from .netaddr import Reach
 from .personal_data import PersonalData
 from .view import ToolView
@@ -72,7 +80,7 @@ def _dest(call: HttpCall) -> _Dest:
     host = url.host.name
     https = url.scheme in ("https", "wss")
     addr = url.host.addr
-    if host_in(host, CAPTURE) or host_in(host, PASTE) or host in METADATA_HOSTS:
+    if is_capture(host) or is_paste(host) or host in METADATA_HOSTS:
         return _Dest(host, "capture", https)
     if addr is not None:
         if addr.reach is Reach.METADATA:

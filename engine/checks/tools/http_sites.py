@@ -21,6 +21,8 @@ __all__ = [
     "allowed",
     "host_in",
     "internal_name",
+    "is_capture",
+    "is_paste",
 ]
 
 METADATA_HOSTS = frozenset(
@@ -226,6 +228,25 @@ PAYMENT = (
 def host_in(host: str, suffixes: Iterable[str]) -> bool:
     """``host`` is one of ``suffixes`` or a subdomain of one."""
     return any(host == s or host.endswith("." + s) for s in suffixes)
+
+
+_CAPTURE_LABEL = re.compile(
+    r"(?:^|[.-])(?:requestbin|hookbin|requestcatcher|interactsh|burpcollaborator|canarytokens?|"
+    r"webhook-?site|pipedream|beeceptor|mockbin|ngrok)(?:[.-]|$)"
+)
+_PASTE_LABEL = re.compile(r"^(?:paste|pastes|pastebin|hastebin|dpaste|ghostbin|termbin)\.")
+
+
+def is_capture(host: str) -> bool:
+    """A request-capture, out-of-band or tunnel service: a known one, or a host named after
+    one (``x.requestbin.example.net``)."""
+    return host_in(host, CAPTURE) or bool(_CAPTURE_LABEL.search(host))
+
+
+def is_paste(host: str) -> bool:
+    """A public paste or file-drop site: a known one, or a host named as one
+    (``paste.example.org``)."""
+    return host_in(host, PASTE) or bool(_PASTE_LABEL.match(host))
 
 
 def allowed(host: str, patterns: Iterable[str]) -> bool:

@@ -17,15 +17,15 @@ from humangr.contracts import Severity
 
 from .egress_files import secret_file, system_file
 from .http_sites import (
-    CAPTURE,
     METADATA_CREDENTIAL_PATH,
     METADATA_HOSTS,
     OUT_OF_BAND,
-    PASTE,
     SENSITIVE_PORTS,
     allowed,
     host_in,
     internal_name,
+    is_capture,
+    is_paste,
 )
 from .http_url import Url
 from .netaddr import Reach
@@ -132,7 +132,7 @@ def _site_problems(url: Url, *, writes: bool) -> Iterator[Problem]:
             "These services exist to receive what a compromised system leaks.",
             "capture",
         )
-    elif host_in(name, CAPTURE):
+    elif is_capture(name):
         if writes or data:
             yield Problem(
                 C,
@@ -147,7 +147,7 @@ def _site_problems(url: Url, *, writes: bool) -> Iterator[Problem]:
                 "A request to it tells someone else this ran.",
                 "capture",
             )
-    elif host_in(name, PASTE) and writes:
+    elif is_paste(name) and writes:
         yield Problem(
             C,
             f"uploads to public paste or file-drop site {name}",

