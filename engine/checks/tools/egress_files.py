@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["secret_file", "system_file"]
+__all__ = ["data_export", "secret_file", "system_file"]
 
 _SECRET = re.compile(
     r"(?i)(?:^|[/\\])(?:"
@@ -39,3 +39,18 @@ def system_file(path: str) -> bool:
     """``path`` lies in a system folder (``/etc``, ``/proc``, ``C:\\Windows``)."""
     text = path.strip().strip("'\"")[:1024]
     return bool(_SYSTEM.match(text)) or secret_file(text)
+
+
+_EXPORT = re.compile(
+    r"(?i)(?:\.(?:sql|dump|bak|sqlite3?|mdb|accdb)(?:\.(?:gz|bz2|xz|zst|zip|7z))?$"
+    r"|(?:^|[/\\])(?:backups?|dumps?|db[-_]?exports?)[/\\]"
+    r"|(?:^|[/\\_-])(?:customers?|clients?|users?|members?|contacts?|subscribers?|employees?|"
+    r"patients?|leads?|accounts?|payroll|salar(?:y|ies))[\w-]*\.(?:csv|tsv|xlsx?|json|jsonl|"
+    r"parquet|xml)(?:\.(?:gz|zip))?$)"
+)
+
+
+def data_export(path: str) -> bool:
+    """``path`` names a database dump or backup, or an export of people's records
+    (``customers_full.csv``, ``backups/prod.sql.gz``)."""
+    return bool(_EXPORT.search(path.strip().strip("'\"")[:1024]))
