@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["data_export", "secret_file", "system_file"]
+__all__ = ["backup_file", "data_export", "secret_file", "system_file"]
 
 _SECRET = re.compile(
     r"(?i)(?:^|[/\\])(?:"
@@ -41,16 +41,31 @@ def system_file(path: str) -> bool:
     return bool(_SYSTEM.match(text)) or secret_file(text)
 
 
-_EXPORT = re.compile(
+_DUMP = re.compile(
     r"(?i)(?:\.(?:sql|dump|bak|sqlite3?|mdb|accdb)(?:\.(?:gz|bz2|xz|zst|zip|7z))?$"
-    r"|(?:^|[/\\])(?:backups?|dumps?|db[-_]?exports?)[/\\]"
-    r"|(?:^|[/\\_-])(?:customers?|clients?|users?|members?|contacts?|subscribers?|employees?|"
-    r"patients?|leads?|accounts?|payroll|salar(?:y|ies))[\w-]*\.(?:csv|tsv|xlsx?|json|jsonl|"
-    r"parquet|xml)(?:\.(?:gz|zip))?$)"
+    r"|(?:^|[/\\])(?:backups?|dumps?|db[-_]?exports?)[/\\])"
+)
+_PEOPLE = re.compile(
+    r"(?i)(?:^|[/\\_-])(?:customers?|clients?|users?|members?|contacts?|subscribers?|"
+    r"employees?|patients?|leads?|accounts?|payroll|salar(?:y|ies))[\w-]*\.(?:csv|tsv|xlsx?|"
+    r"json|jsonl|parquet|xml)(?:\.(?:gz|zip))?$"
 )
 
 
 def data_export(path: str) -> bool:
     """``path`` names a database dump or backup, or an export of people's records
     (``customers_full.csv``, ``backups/prod.sql.gz``)."""
-    return bool(_EXPORT.search(path.strip().strip("'\"")[:1024]))
+    text = path.strip().strip("'\"")[:1024]
+    return bool(_DUMP.search(text) or _PEOPLE.search(text))
+
+
+_BACKUP = re.compile(
+    r"(?i)\.(?:sql|dump|tar|sqlite3?|db)\.(?:gz|bz2|xz|zst|zip|7z)$|\.(?:dump|bak)$"
+    r"|(?:^|[/\\])(?:backups?|dumps?|snapshots?)[/\\]"
+)
+
+
+def backup_file(path: str) -> bool:
+    """``path`` names a backup: a compressed dump, a ``.bak``/``.dump``, or anything in a
+    ``backups`` folder (a plain ``.sql`` is a query or a schema, not one)."""
+    return bool(_BACKUP.search(path.strip().strip("'\"")[:1024]))

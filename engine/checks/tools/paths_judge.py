@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from humangr.contracts import Severity
 
 from ..base import is_test_path, snippet
+from .egress_files import backup_file
 from .paths_args import Op, Target
 from .paths_catalogue import CATALOGUE
 from .paths_glob import glob_root, instances
@@ -203,6 +204,9 @@ def _place_verdicts(
         gone = _delete_target(place, ws)
         if gone is not None:
             out.append(_verdict(op, gone, "the delete cannot be undone", C, shown, note))
+        elif backup_file(shown) and first and not is_test_path(shown):
+            why = "a backup or a dump is what a restore needs"
+            out.append(_verdict(op, "a backup", why, H, shown, note))
     if op in _READS and ws is not None and place.home and not in_ws and first:
         out.append(
             _verdict(op, "a file in a home folder outside the workspace", _PRIVATE, H, shown, note)

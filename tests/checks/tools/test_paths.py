@@ -37,6 +37,8 @@ def delete(path: Any) -> tuple[str, dict[str, Any]]:
 
 # (call, workspace, reason)
 EVERYDAY: list[tuple[tuple[str, dict[str, Any]], str | None, str]] = [
+    (delete(f"{WS}/tmp/scratch.sql"), WS, "a query file is no backup"),
+    (delete(f"{WS}/tests/fixtures/backups/x.sql.gz"), WS, "a test fixture"),
     (read("README.md"), WS, "a file of the workspace"),
     (read("./README.md"), WS, "./ is the workspace"),
     (read("/etc/os-release"), WS, "ordinary system files may be read"),
@@ -121,6 +123,8 @@ def test_everyday_paths_pass(
 
 # (call, workspace, outcome, argument, words in the title, reason)
 FLAGGED: list[tuple[tuple[str, dict[str, Any]], str | None, Outcome, str, str, str]] = [
+    (delete(f"{WS}/backups/db-2024-06-01.sql.gz"), WS, REVIEW, "path", "a backup", "a dump"),
+    (delete(f"{WS}/db/prod.dump"), WS, REVIEW, "path", "a backup", "a database dump"),
     # writes and edits of system and start-up files: persistence, privilege
     (write("/etc/sudoers"), WS, REJECT, "file_path", "account database", "sudo rules"),
     (write("/etc/passwd"), None, REJECT, "file_path", "account database", "accounts"),
