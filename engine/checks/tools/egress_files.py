@@ -60,7 +60,7 @@ def data_export(path: str) -> bool:
 
 
 _BACKUP = re.compile(
-    r"(?i)\.(?:sql|dump|tar|sqlite3?|db)\.(?:gz|bz2|xz|zst|zip|7z)$|\.(?:dump|bak)$"
+    r"(?i)\.(?:sql|dump|sqlite3?|db)\.(?:gz|bz2|xz|zst|zip|7z)$|\.(?:dump|bak)$"
     r"|(?:^|[/\\])(?:backups?|dumps?|snapshots?)[/\\]"
 )
 

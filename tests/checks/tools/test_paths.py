@@ -38,6 +38,7 @@ def delete(path: Any) -> tuple[str, dict[str, Any]]:
 # (call, workspace, reason)
 EVERYDAY: list[tuple[tuple[str, dict[str, Any]], str | None, str]] = [
     (delete(f"{WS}/tmp/scratch.sql"), WS, "a query file is no backup"),
+    (delete(f"{WS}/dist/app-1.3.0.tar.gz"), WS, "a release archive is no backup"),
     (delete(f"{WS}/tests/fixtures/backups/x.sql.gz"), WS, "a test fixture"),
     (read("README.md"), WS, "a file of the workspace"),
     (read("./README.md"), WS, "./ is the workspace"),
