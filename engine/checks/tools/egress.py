@@ -27,7 +27,7 @@ from humangr.contracts import Severity
 
 from ..base import CheckInput, Hit
 from .egress_files import data_export, secret_file
-from .egress_mail import Mail, domain_allowed, read_mail
+from .egress_mail import DISTRIBUTION, Mail, domain_allowed, read_mail
 from .egress_scan import Carried, Secret, scan_payload, secret_in
 from .http_call import AUTH_HEADER, HttpCall, read_http
 from .http_sites import (
@@ -46,12 +46,6 @@ from .view import ToolView
 __all__ = ["data_egress"]
 
 C, H = Severity.CRITICAL, Severity.HIGH
-_DISTRIBUTION = re.compile(
-    r"^(?:all[-_.])?(?:customers?|clients|users|subscribers|members|patients)@"
-    r"|@(?:lists?|mailman|listserv)\.|@googlegroups\.com$"
-)
-"""Addresses that reach a company's customers or users at large (``customers@``,
-``…@lists.acme.com``); a team's own list (``eng-all@``) is everyday."""
 _LOGIN_PATH = re.compile(
     r"(?i)/(?:login|log-in|signin|sign-in|auth|oauth2?|token|session|"
     r"register|signup|sign-up|authenticate|connect/token)(?:/|$|\?)"
@@ -209,7 +203,7 @@ def _mail(view: ToolView, mail: Mail, allow: frozenset[str]) -> Iterator[Hit]:
         elif data_export(path):
             title = f"mails a database dump or people's records ({path[-60:]}) to {where}"
             yield _hit(view, arg, C, title, _SUGGEST_PERSONAL)
-    lists = [r for r in mail.recipients if _DISTRIBUTION.search(r)]
+    lists = [r for r in mail.recipients if DISTRIBUTION.search(r)]
     if lists:
         title = f"mails a distribution list ({lists[0][:80]})"
         yield _hit(view, "to", H, title, "Have a person approve messages to many people.")

@@ -13,7 +13,7 @@ from humangr.contracts import ToolKind
 
 from .view import ToolView
 
-__all__ = ["Mail", "domain_allowed", "read_mail"]
+__all__ = ["DISTRIBUTION", "Mail", "domain_allowed", "read_mail"]
 
 _RECIPIENTS = (
     "to",
@@ -56,6 +56,12 @@ _ATTACHMENTS = ("attachments", "attachment", "files", "file", "attach")
 _CHAT = ("channel", "channel_id", "chat_id", "thread_id", "conversation_id", "room", "room_id")
 _ADDRESS = re.compile(r"[A-Za-z0-9._%+'-]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,24}")
 _MAX_RECIPIENTS = 500
+DISTRIBUTION = re.compile(
+    r"^(?:all[-_.])?(?:customers?|clients|users|subscribers|members|patients)@"
+    r"|@(?:lists?|mailman|listserv)\.|@googlegroups\.com$"
+)
+"""Addresses that reach a company's customers or users at large (``customers@``,
+``…@lists.acme.com``); a team's own list (``eng-all@``) is everyday."""
 
 
 @dataclass(frozen=True, slots=True)

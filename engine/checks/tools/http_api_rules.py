@@ -13,6 +13,8 @@ from typing import Any
 
 from humangr.contracts import Severity
 
+from .egress_mail import DISTRIBUTION
+
 __all__ = ["KNOWN_APIS", "RULES", "Rule"]
 
 C, H = Severity.CRITICAL, Severity.HIGH
@@ -296,6 +298,49 @@ RULES: tuple[Rule, ...] = (
         "creates a privileged container (takes over the host)",
         lambda b: _privileged(b),
     ),
+    _r(
+        ("api.cloudflare.com",),
+        "POST PUT PATCH DELETE",
+        rf"^/client/v4/zones/{_ID}/dns_records(?:/{_ID})?$",
+        H,
+        "changes a DNS record (where a name's traffic goes)",
+    ),
+    _r(
+        ("route53.amazonaws.com",),
+        "POST",
+        rf"^/\d{{4}}-\d\d-\d\d/hostedzone/{_ID}/rrset/?$",
+        H,
+        "changes a DNS record (where a name's traffic goes)",
+    ),
+    _r(
+        ("api.digitalocean.com",),
+        "POST PUT PATCH DELETE",
+        rf"^/v2/domains/{_ID}/records(?:/{_ID})?$",
+        H,
+        "changes a DNS record (where a name's traffic goes)",
+    ),
+    _r(
+        ("api.sendgrid.com",),
+        "POST",
+        r"^/v3/mail/send$",
+        H,
+        "sends e-mail to many people at once",
+        lambda b: _recipients(b) > 10 or _to_list(b),
+    ),
+    _r(
+        ("api.sendgrid.com",),
+        "PUT POST",
+        r"^/v3/marketing/singlesends/[^/]+/schedule$|^/v3/campaigns/[^/]+/schedules/now$",
+        H,
+        "sends a marketing campaign",
+    ),
+    _r(
+        ("api.mailchimp.com",),
+        "POST",
+        r"^/3\.0/campaigns/[^/]+/actions/send$",
+        H,
+        "sends a marketing campaign",
+    ),
 )
 KNOWN_APIS = (
     "api.stripe.com", "api.github.com", "api.twilio.com", "api.sendgrid.com", "api.hubapi.com",
@@ -327,3 +372,36 @@ def _privileged(body: Any) -> bool:
             for b in binds
         )
     )
+
+
+_RECIPIENT_KEYS = frozenset({"to", "cc", "bcc", "personalizations", "recipients", "emails"})
+
+
+def _recipients(body: Any, depth: int = 0) -> int:
+    """How many recipients a mail API's body names (bounded walk)."""
+    if depth > 6:
+        return 0
+    if isinstance(body, dict):
+        total = 0
+        for key, value in list(body.items())[:200]:
+            if key in _RECIPIENT_KEYS and isinstance(value, list):
+                total += max(
+                    len(value[:10_000]), sum(_recipients(v, depth + 1) for v in value[:200])
+                )
+            elif key == "email" and isinstance(value, str):
+                total += 1
+            else:
+                total += _recipients(value, depth + 1)
+        return total
+    if isinstance(body, list):
+        return sum(_recipients(v, depth + 1) for v in body[:200])
+    return 0
+
+
+def _to_list(body: Any) -> bool:
+    """Whether a mail API's body sends to a customers' list (``customers@``, ``lists.``)."""
+    text = json.dumps(body)[:65_536] if isinstance(body, dict | list) else ""
+    return any(DISTRIBUTION.search(a.lower()) for a in _ADDRESS.findall(text)[:500])
+
+
+_ADDRESS = re.compile(r"[A-Za-z0-9._%+'-]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,24}")
