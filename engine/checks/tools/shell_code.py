@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .shell_catalogue import words
-from .shell_code_values import Variables, assigned, folded
+from .shell_code_values import Variables, assigned, cloud_deletes, folded, loop_deletes
 from .shell_paths import PRIVILEGE_FILES, SECRET_PATH
 
 __all__ = ["CodeScan", "escape_lines", "python_commands", "scan_code"]
@@ -297,6 +297,9 @@ def scan_code(code: str, env: Mapping[str, str] | None = None) -> CodeScan:
             if len(out.commands) < _MAX_CALLS:
                 groups = [shlex.quote(g) for g in found.groups() if g is not None]
                 out.commands.append(template.format(*groups))
+    for command in [*loop_deletes(code), *cloud_deletes(code)]:
+        if len(out.commands) < _MAX_CALLS:
+            out.commands.append(command)
     socket = bool(_SOCKET.search(code))
     spawn = bool(_SPAWN.search(code))
     http = bool(_HTTP.search(code))

@@ -8,8 +8,9 @@ call; anything else (a function's result, a branch) leaves the argument unread h
 from __future__ import annotations
 
 import re
+import shlex
 
-__all__ = ["Variables", "assigned", "folded"]
+__all__ = ["Variables", "assigned", "cloud_deletes", "folded", "loop_deletes"]
 
 Variables = list[tuple[int, str, str]]
 """Literal assignments in code order: (offset, name without its sigil, value)."""
@@ -109,3 +110,50 @@ def _interpolate(m: re.Match[str], variables: Variables, at: int) -> str:
     name = next(g for g in m.groups() if g)
     value = _value(variables, name, at)
     return m.group(0) if value is None else value
+
+
+_LOOP = re.compile(r"\bfor\s+(\w{1,64})\s+in\s+[(\[]([^()\[\]]{1,2000})[)\]]\s*:")
+_QUOTED = re.compile(r"""["']([^"'\n]{1,500})["']""")
+_DELETE_CALL = (
+    r"(?:rmtree|rm_rf|rimraf|rmSync|remove|unlink|rmdir)\(\s*(?:os\.path\.expanduser\()?\s*{name}\b"
+)
+
+
+def loop_deletes(code: str) -> list[str]:
+    """``for d in ('~/a', '/etc'): shutil.rmtree(os.path.expanduser(d))``: the delete of each
+    literal the loop goes over, as a shell command."""
+    out: list[str] = []
+    for m in _LOOP.finditer(code):
+        name, items = m.group(1), m.group(2)
+        if re.search(_DELETE_CALL.format(name=re.escape(name)), code[m.end() : m.end() + 2_000]):
+            out.extend(f"rm -rf {shlex.quote(item)}" for item in _QUOTED.findall(items)[:16])
+        if len(out) >= 32:
+            break
+    return out
+
+
+_BUCKET = re.compile(r"""\bBucket\(\s*(?:Name\s*=\s*)?["']([\w.-]{3,63})["']\s*\)""")
+_GCS_BUCKET = re.compile(r"""\.(?:bucket|get_bucket)\(\s*["']([\w.-]{3,63})["']\s*\)""")
+_EMPTIED = re.compile(r"\.(?:object_versions|objects)(?:\.all\(\))?\.delete\(|\.delete_objects\(")
+_REMOVED = re.compile(r"\.delete\(\s*(?:force\s*=\s*True)?\s*\)|\.delete_bucket\(")
+_DELETE_BUCKET = re.compile(r"""\.delete_bucket\(\s*Bucket\s*=\s*["']([\w.-]{3,63})["']""")
+
+
+def cloud_deletes(code: str) -> list[str]:
+    """Storage emptied or removed through a cloud SDK (boto3, google-cloud-storage), as the
+    CLI command that does the same: ``Bucket('b').objects.all().delete()`` → ``aws s3 rm
+    s3://b --recursive``."""
+    out: list[str] = []
+    for name in _DELETE_BUCKET.findall(code)[:8]:
+        out.append(f"aws s3 rb s3://{name} --force")
+    for pattern, scheme in ((_BUCKET, "aws"), (_GCS_BUCKET, "gsutil")):
+        for name in pattern.findall(code)[:8]:
+            if scheme == "aws" and _EMPTIED.search(code):
+                out.append(f"aws s3 rm s3://{name} --recursive")
+            if _REMOVED.search(code):
+                out.append(
+                    f"aws s3 rb s3://{name} --force"
+                    if scheme == "aws"
+                    else f"gsutil rm -r gs://{name}"
+                )
+    return out

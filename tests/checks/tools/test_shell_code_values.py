@@ -67,3 +67,41 @@ def test_many_assignments_and_pieces_stay_bounded() -> None:
     )
     assert len(assigned(code)) <= 256
     assert len(scan_code(code).commands) <= 64
+
+
+@pytest.mark.parametrize(
+    ("code", "command"),
+    [
+        (
+            "for d in ('~/projects', '~/.ssh'):\n    shutil.rmtree(os.path.expanduser(d))\n",
+            "rm -rf '~/.ssh'",
+        ),
+        (
+            "b = boto3.resource('s3').Bucket('acme-backups')\nb.object_versions.delete()\n",
+            "aws s3 rm s3://acme-backups --recursive",
+        ),
+        (
+            "boto3.client('s3').delete_bucket(Bucket='acme-logs')\n",
+            "aws s3 rb s3://acme-logs --force",
+        ),
+        (
+            "storage.Client().bucket('acme-data').delete(force=True)\n",
+            "gsutil rm -r gs://acme-data",
+        ),
+    ],
+)
+def test_deletes_are_read_as_the_command_that_does_the_same(code: str, command: str) -> None:
+    assert command in scan_code(code).commands
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "for d in ('build', 'dist'):\n    print(d)\n",
+        "b = boto3.resource('s3').Bucket('acme-reports')\nfor o in b.objects.filter(Prefix='t'):\n"
+        "    print(o.key)\n",
+        "s3.delete_object(Bucket='acme-tmp', Key='x.txt')\n",
+    ],
+)
+def test_no_delete_is_read_into_code_that_does_not_delete(code: str) -> None:
+    assert not [c for c in scan_code(code).commands if c.startswith(("rm ", "aws ", "gsutil"))]
