@@ -256,7 +256,7 @@ CHECKS: tuple[Check, ...] = (
         "tool-consequence",
         "Tools whose call has consequences outside the workspace, by name and arguments: a "
         "container given the host's root or privileges, money moved, production changed, DNS "
-        "changed",
+        "changed, a protection overridden (admin_override, skip_checks)",
         ("humangr",),
         "critical (the host's root in a container), high (the others)",
         consequence.consequential,

@@ -5,7 +5,8 @@ tools no kind covers (``deploy``, ``transfer_funds``, ``mcp__docker__run_contain
 - a container given the host's root (a ``/:`` volume) is critical; one run privileged is high;
 - money moved (a transfer, payout, refund or charge with an amount) is high;
 - a deploy, release, rollback, scale, restart, migration or delete aimed at production is high;
-- a DNS record created, changed or deleted is high.
+- a DNS record created, changed or deleted is high;
+- a protection overridden (``admin_override``, ``bypass_…``, ``skip_checks`` set true) is high.
 
 Everyday calls (``get_weather``, ``create_issue``, a deploy to staging) get no finding.
 """
@@ -53,6 +54,12 @@ _WHERE = re.compile(r"^(?:env|environment|stage|target|cluster|namespace|context
 _DNS = frozenset({"dns", "record", "records", "zone", "domain", "cname"})
 _DNS_VERBS = frozenset({"create", "update", "delete", "set", "change", "upsert", "put", "add"})
 _ROOT_MOUNT = re.compile(r"^/(?::|$)")
+_BYPASS = re.compile(
+    r"^(?:admin_?override|override_?protection|bypass_?\w*|skip_?(?:review|checks?|"
+    r"verification|approvals?|hooks)|no_?verify|ignore_?(?:protection|checks?)|"
+    r"force_?merge)$"
+)
+"""Arguments that switch a protection off (``admin_override=true``, ``skip_checks=true``)."""
 
 
 def _values(value: Any, depth: int = 0) -> Iterator[tuple[str, Any]]:
@@ -120,6 +127,15 @@ def consequential(ctx: CheckInput) -> Iterator[Hit]:
             "changes production",
             "the call deploys, scales, restarts or deletes something in production.",
             "Let a person confirm changes to production.",
+        )
+    bypass = next((k for k, v in pairs if _BYPASS.match(k) and v is True), None)
+    if bypass is not None:
+        yield _hit(
+            view,
+            Severity.HIGH,
+            "overrides a protection",
+            f"`{bypass}` skips a required review, check or protection of the target.",
+            "Let a person decide to override a protection.",
         )
     if words & _DNS and words & _DNS_VERBS:
         yield _hit(

@@ -1,5 +1,6 @@
 """Tools no kind covers whose calls have consequences outside the workspace: a container
-given the host's root, money moved, production changed, DNS changed — and the everyday calls
+given the host's root, money moved, production changed, DNS changed, a protection overridden —
+and the everyday calls
 of such tools that have none."""
 
 from __future__ import annotations
@@ -14,6 +15,20 @@ from humangr.contracts import Outcome
 REJECTED, REVIEW, APPROVED = Outcome.REJECTED, Outcome.NEEDS_REVIEW, Outcome.APPROVED
 
 CASES: list[tuple[str, dict[str, Any], Outcome, str]] = [
+    (
+        "mcp__github__merge_pull_request",
+        {"owner": "acme", "repo": "api", "pull_number": 1842, "admin_override": True},
+        REVIEW,
+        "a merge overriding required reviews",
+    ),
+    ("deploy", {"service": "web", "env": "staging", "skip_checks": True}, REVIEW, "checks off"),
+    (
+        "mcp__github__merge_pull_request",
+        {"owner": "acme", "repo": "api", "pull_number": 1842, "merge_method": "squash"},
+        APPROVED,
+        "an ordinary merge",
+    ),
+    ("deploy", {"service": "web", "env": "staging", "skip_checks": False}, APPROVED, "checks on"),
     (
         "mcp__docker__run_container",
         {"image": "alpine", "volumes": ["/:/host"]},
