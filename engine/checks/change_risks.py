@@ -17,7 +17,7 @@ from humangr.contracts import Severity
 from .base import CheckInput, Hit, is_test_path, snippet
 from .diff import FileDiff
 
-__all__ = ["auth_weakened", "risky_settings"]
+__all__ = ["auth_weakened", "credential_upload", "risky_settings"]
 
 _MIGRATION_PATH = re.compile(r"(?:^|/)(?:migrations?|migrate|alembic/versions|db/migrate)/", re.I)
 _DROPS = re.compile(
@@ -222,3 +222,38 @@ def _hit(path: str, line: int | None, severity: Severity, title: str, why: str) 
         file=path,
         line=line,
     )
+
+
+_AUTORUN = re.compile(r"(?:^|/)(?:setup|conftest|sitecustomize|usercustomize|noxfile|fabfile)\.py$")
+"""Python files run by installing, testing or starting Python: no one calls them on purpose."""
+
+
+def credential_upload(ctx: CheckInput) -> Iterator[Hit]:
+    """Python code of a change that opens a credential file and talks to the network: the
+    credential leaves (critical in a file Python runs by itself, ``setup.py`` or
+    ``conftest.py``; high elsewhere)."""
+    from .tools.shell_code import scan_code
+    from .tools.shell_paths import is_secret
+
+    for f in ctx.files:
+        path = f.path or ""
+        if not path.endswith((".py", ".pyw")) or (is_test_path(path) and "conftest" not in path):
+            continue
+        code = "\n".join(line.text for line in f.added[:5_000])
+        scan = scan_code(code)
+        read = [c[4:].strip("'") for c in scan.commands if c.startswith("cat ")]
+        secrets = [p for p in read if is_secret(p)]
+        if not (scan.upload and secrets):
+            continue
+        line = next((n.number for n in f.added if secrets[0] in n.text), None)
+        autorun = bool(_AUTORUN.search(path))
+        yield Hit(
+            severity=Severity.CRITICAL if autorun else Severity.HIGH,
+            title="sends a credential file",
+            description=f"{path}: the code reads {secrets[0]} and sends data over the network"
+            + (", and Python runs this file by itself" if autorun else "")
+            + ".",
+            suggestion="Never read credential files in code that talks to the network.",
+            file=path,
+            line=line,
+        )

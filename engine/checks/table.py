@@ -244,6 +244,14 @@ CHECKS: tuple[Check, ...] = (
     ),
     Check(
         L.HL4,
+        "credential-upload",
+        "Python code that reads a credential file and talks to the network",
+        ("humangr",),
+        "critical in setup.py, conftest.py and other files Python runs by itself; high elsewhere",
+        change_risks.credential_upload,
+    ),
+    Check(
+        L.HL4,
         "auth-weakened",
         "Authentication checks removed or short-circuited by a change; token signatures no "
         "longer verified",
