@@ -153,6 +153,8 @@ def _personal_severity(p: PersonalData, dest_kind: str) -> Severity | None:
         return C
     if p.people >= _FEW:
         return C if dest_kind in ("capture", "raw") else H
+    if p.record and dest_kind != "local":
+        return C if dest_kind in ("capture", "raw") else H
     return None
 
 

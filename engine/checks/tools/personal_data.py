@@ -46,6 +46,16 @@ _SSN_KEY = re.compile(r"(?i)^(?:ssn|social_?security(?:_?number)?|tax_?id|tin)$"
 _CPF_KEY = re.compile(r"(?i)^cpf$")
 _CARD_KEY = re.compile(r"(?i)card|pan$|^cc_?num|credit")
 _MAX_TEXT = 200_000
+_STREET = re.compile(
+    r"\b\d{1,5}[A-Za-z]?\s+(?:[A-Z][a-z]+\s+){1,3}(?:St|Street|Ave|Avenue|Rd|Road|Blvd|"
+    r"Boulevard|Lane|Ln|Dr|Drive|Way|Court|Ct|Place|Pl|Terrace|Square|Sq|Highway|Hwy)\b"
+)
+_BIRTH = re.compile(
+    r"(?i)\b(?:born(?:\s+on)?|dob|d\.o\.b\.?|date\s+of\s+birth|birth\s*date|birthday)\b"
+    r"\W{0,6}(?:\d{4}-\d{2}-\d{2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}|[A-Z][a-z]+\s+\d{1,2},?\s+\d{4})"
+)
+_BIRTH_KEY = re.compile(r"(?i)^(?:dob|birth_?date|date_?of_?birth|birthday)$")
+_DATE = re.compile(r"^\s*(?:\d{4}-\d{2}-\d{2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4})\s*$")
 
 
 @dataclass(slots=True)
@@ -57,6 +67,16 @@ class PersonalData:
     cards: int = 0
     ssns: int = 0
     cpfs: int = 0
+    addresses: int = 0
+    birth_dates: int = 0
+
+    @property
+    def record(self) -> bool:
+        """A person's record: a birth date with another kind of detail, or a street address
+        with both a phone number and a personal e-mail address (an address and a phone number
+        alone are a signature or a meeting place)."""
+        kinds = sum(map(bool, (self.emails, self.phones, self.addresses)))
+        return bool(self.birth_dates and kinds) or kinds == 3
 
     @property
     def people(self) -> int:
@@ -74,6 +94,8 @@ class PersonalData:
         self.cards += other.cards
         self.ssns += other.ssns
         self.cpfs += other.cpfs
+        self.addresses += other.addresses
+        self.birth_dates += other.birth_dates
 
     def summary(self) -> str:
         parts = []
@@ -88,6 +110,10 @@ class PersonalData:
             parts.append(f"{n} people's e-mail addresses" if n > 1 else "a person's e-mail address")
         if self.phones:
             parts.append(f"{len(self.phones)} phone number{'s' * (len(self.phones) > 1)}")
+        if self.addresses:
+            parts.append("a street address" if self.addresses == 1 else "street addresses")
+        if self.birth_dates:
+            parts.append("a birth date" if self.birth_dates == 1 else "birth dates")
         return ", ".join(parts)
 
 
@@ -129,6 +155,10 @@ def scan_personal(
             out.cards += _card(digits)
         elif _PHONE_KEY.search(key) and 7 <= len(digits) <= 15:
             out.phones.add(digits)
+    out.addresses = len(_STREET.findall(text)[:100])
+    out.birth_dates = len(_BIRTH.findall(text)[:100])
+    if key and _BIRTH_KEY.search(key) and _DATE.match(text[:64]):
+        out.birth_dates += 1
     if not out.phones:
         for m in _PHONE.finditer(text):
             found = re.sub(r"\D", "", m.group(0))
