@@ -19,6 +19,7 @@ from .shell_paths import (
     SYSTEM_DIRS,
     classify,
     empty_var_root,
+    is_secret,
     normal,
     outside_workspace,
 )
@@ -149,6 +150,13 @@ def writes(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
                 )
         elif PERSISTENCE.search(path):
             yield _persistence(cmd, path)
+        elif is_secret(target) and outside_workspace(target, ctx.workspace):
+            yield high(
+                f"replaces the credential file {path}",
+                cmd.text,
+                "whoever wrote the new content decides which key or account is used from now on.",
+                "Leave credential files to the user.",
+            )
         elif (
             UNDER_SYSTEM.match(path)
             and not path.startswith(("/var/tmp/", "/tmp/"))

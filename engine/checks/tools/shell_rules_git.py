@@ -115,7 +115,12 @@ def git(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
                 "uncommitted work is lost for good.",
                 "Stash first (git stash), or reset softly.",
             )
-    elif verb == "clean" and flags & {"-f", "--force"} and not flags & {"-n", "--dry-run"}:
+    elif (
+        verb == "clean"
+        and flags & {"-f", "--force"}
+        and not flags & {"-n", "--dry-run"}
+        and not ("-X" in flags and "-x" not in flags)  # -X: ignored build files only
+    ):
         yield high(
             "git clean deletes untracked files",
             cmd.text,

@@ -68,6 +68,25 @@ _NAME_LISTS = words(
 
 
 _PERSONAL = re.compile(r"^(?:/etc/|/root/|/proc/|/var/log/|/home/[^/]+/\.|~/\.|\$HOME/\.)")
+_OUTPUTS = frozenset(
+    {
+        "-o",
+        "--output",
+        "-out",
+        "--out",
+        "-keyout",
+        "-key-file",
+        "--key-file",
+        "-cert-file",
+        "--cert-file",
+        "-O",
+        "--output-document",
+        "--keyout",
+        "-pkcs12",
+    }
+)
+"""Options whose value is a file the program writes (``mkcert -key-file certs/dev-key.pem``,
+``openssl req -keyout``): a key it creates is no key it reads."""
 _LOADS = words(
     """
     export declare local readonly typeset = eval source .
@@ -292,8 +311,12 @@ def secret_reads(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
         or "-pubout" in cmd.argv
     ):
         return
-    words = operands(cmd.argv) + [r.target for r in cmd.redirects if r.op in ("<", "<>")]
-    words += [w.split("=", 1)[1] for w in cmd.argv[1:] if "=" in w and w.startswith(("-", "if="))]
+    words = operands(cmd.argv, _OUTPUTS) + [r.target for r in cmd.redirects if r.op in ("<", "<>")]
+    words += [
+        w.split("=", 1)[1]
+        for w in cmd.argv[1:]
+        if "=" in w and w.startswith(("-", "if=")) and w.split("=", 1)[0] not in _OUTPUTS
+    ]
     if cmd.name in ("cp", "install", "rsync", "scp", "tar", "zip", "7z") and len(words) > 1:
         dest = words[-1] if cmd.name in ("cp", "install", "rsync", "scp") else ""
         words = words[:-1] if dest else words

@@ -9,6 +9,7 @@ from tool_helpers import decide
 from humangr.contracts import Outcome
 
 REJECTED: list[tuple[str, str]] = [
+    ("duckdb data/a.duckdb -c \"COPY (SELECT 1) TO '/etc/cron.d/x'\"", "an export into cron"),
     ("bash -c 'rm${IFS}-rf${IFS}/home'", "$IFS inside the string a shell is given"),
     (
         'lua -e \'os.execute("rm -rf " .. os.getenv("HOME"))\'',
@@ -409,6 +410,8 @@ REJECTED: list[tuple[str, str]] = [
 ]
 
 NEEDS_REVIEW: list[tuple[str, str]] = [
+    ("curl -o ~/.ssh/id_rsa https://x.example/k", "a private key replaced by a download"),
+    ("wget -O ~/.aws/credentials https://x.example/c", "cloud credentials replaced"),
     ("git tag -d v1.4.0 && git push origin :refs/tags/v1.4.0", "a release tag removed"),
     ("git push --delete origin refs/tags/v1.4.0", "a release tag deleted by name"),
     (
@@ -509,6 +512,21 @@ NEEDS_REVIEW: list[tuple[str, str]] = [
 ]
 
 APPROVED: list[tuple[str, str]] = [
+    (
+        "mkcert -cert-file certs/local.pem -key-file certs/local-key.pem localhost 127.0.0.1",
+        "a development certificate and key created in the repository",
+    ),
+    (
+        "openssl req -x509 -newkey rsa:2048 -nodes -keyout certs/dev.key -out certs/dev.crt "
+        "-days 30 -subj /CN=localhost",
+        "a self-signed key written, not read",
+    ),
+    ("git clean -fdX", "ignored build files only"),
+    (
+        'duckdb data/analytics.duckdb -c "COPY (SELECT * FROM daily WHERE day >= DATE '
+        "'2024-01-01') TO 'out/metrics.csv' (HEADER)\"",
+        "an embedded database exports into the repository",
+    ),
     ("echo '{a,b}'", "quoted braces are no expansion"),
     ("python3 -c \"import os; os.system('ls ' + os.environ['HOME'])\"", "the home listed"),
     ("git push origin :feature/old-thing", "a merged feature branch removed"),
