@@ -33,6 +33,7 @@ from .shell_wrappers import (
 __all__ = ["CACHED_CHARS", "Cmd", "Program", "unwrap"]
 
 _VAR = re.compile(r"\$\{(\w+)\}|\$(?:E|env):(\w+)|\$(\w+)")
+_APPLESCRIPT_SHELL = re.compile(r'do\s+shell\s+script\s+"((?:[^"\\]|\\.){1,4000})"')
 _ESCAPE_WORD = re.compile(r"^(?:\^[A-Z]|v)?[:\\@]?!|^v?:(?:sh|shell|terminal|py|lua|set)\b")
 _DECLARE = frozenset({"export", "declare", "local", "readonly", "typeset"})
 _MAX_SCANS = 64
@@ -225,6 +226,10 @@ class _Unwrapper:
                 self.nested(cmd, self.prog.writes[operands[0]], f"{name} script", env, stage, True)
             elif not operands and cmd.stdin:
                 self.nested(cmd, cmd.stdin, f"{name} stdin", env, stage)
+            return
+        if name == "osascript":  # AppleScript's ``do shell script "…"`` runs a shell command
+            for text in _APPLESCRIPT_SHELL.findall(" ".join(argv[1:])[:MAX_TEXT])[:8]:
+                self.nested(cmd, text.replace('\\"', '"'), "osascript", env, stage)
             return
         if name == "alias":  # ``alias ls='…; curl … | sh'``: what the alias will run
             for word in argv[1:16]:
