@@ -168,7 +168,11 @@ def _http(view: ToolView, call: HttpCall, allow: frozenset[str]) -> Iterator[Hit
     for arg, path in _uploads(call):
         title = f"uploads credential file {path[-60:]} to {dest.name}"
         yield _hit(view, arg, C, title, _SUGGEST_SECRET)
-    carried: list[tuple[str, Carried]] = [(arg, scan_payload(v, arg)) for arg, v in call.payload]
+    payment = call.url is not None and host_in(call.url.host.name, PAYMENT)
+    samples = dest.kind != "internal" and not payment  # test cards belong in a sandbox
+    carried: list[tuple[str, Carried]] = [
+        (arg, scan_payload(v, arg, samples=samples)) for arg, v in call.payload
+    ]
     if call.url is not None and call.url.query:
         query = dict(parse_qsl(call.url.query[:65_536]))
         carried.append((call.url_argument, scan_payload(query)))
@@ -183,7 +187,7 @@ def _http(view: ToolView, call: HttpCall, allow: frozenset[str]) -> Iterator[Hit
         if got.cut:
             title = f"payload to {dest.name} too large to review in full"
             yield _hit(view, arg, H, title)
-    if call.url is not None and host_in(call.url.host.name, PAYMENT):
+    if payment:
         total.cards = 0
     personal = _personal_severity(total, dest.kind)
     if personal is not None:
@@ -212,7 +216,7 @@ def _mail(view: ToolView, mail: Mail, allow: frozenset[str]) -> Iterator[Hit]:
     total = PersonalData()
     best = ("", -1)
     for arg, value in mail.parts:
-        got = scan_payload(value, arg, exclude=exclude)
+        got = scan_payload(value, arg, exclude=exclude, samples=bool(outside))
         for secret in got.secrets[:1]:
             sev = C if secret.severity == "critical" or secret.kind in SECRET_HOMES else H
             title = f"mails {_a(secret.kind)} to {where}"

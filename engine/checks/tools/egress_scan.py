@@ -94,8 +94,9 @@ def _decoded(text: str) -> str | None:
 
 
 class _Walk:
-    def __init__(self, exclude: frozenset[str]) -> None:
+    def __init__(self, exclude: frozenset[str], samples: bool = False) -> None:
         self.exclude = exclude
+        self.samples = samples
         self.out = Carried()
         self.nodes = 0
         self.chars = 0
@@ -134,15 +135,19 @@ class _Walk:
         found = secret_in(text, key)
         if found is not None:
             self.out.secrets.append(found)
-        self.out.personal.merge(scan_personal(text, key, exclude=self.exclude))
+        self.out.personal.merge(
+            scan_personal(text, key, exclude=self.exclude, samples=self.samples)
+        )
         decoded = _decoded(text) if depth < 4 else None
         if decoded is not None:
             self.text(decoded, key, depth + 2)
 
 
-def scan_payload(value: Any, key: str = "", *, exclude: frozenset[str] = frozenset()) -> Carried:
+def scan_payload(
+    value: Any, key: str = "", *, exclude: frozenset[str] = frozenset(), samples: bool = False
+) -> Carried:
     """The secrets and personal data in ``value`` (any JSON value; strings holding JSON, form
-    data or base64 are read through)."""
-    walk = _Walk(exclude)
+    data or base64 are read through); ``samples``: test card numbers and sample SSNs count."""
+    walk = _Walk(exclude, samples)
     walk.value(value, key, 0)
     return walk.out

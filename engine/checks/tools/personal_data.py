@@ -46,6 +46,7 @@ _SSN_KEY = re.compile(r"(?i)^(?:ssn|social_?security(?:_?number)?|tax_?id|tin)$"
 _CPF_KEY = re.compile(r"(?i)^cpf$")
 _CARD_KEY = re.compile(r"(?i)card|pan$|^cc_?num|credit")
 _MAX_TEXT = 200_000
+_CARD_DETAILS = re.compile(r"(?i)\b(?:cvv2?|cvc2?|csc|exp(?:iry|iration)?)\b")
 _STREET = re.compile(
     r"\b\d{1,5}[A-Za-z]?\s+(?:[A-Z][a-z]+\s+){1,3}(?:St|Street|Ave|Avenue|Rd|Road|Blvd|"
     r"Boulevard|Lane|Ln|Dr|Drive|Way|Court|Ct|Place|Pl|Terrace|Square|Sq|Highway|Hwy)\b"
@@ -131,10 +132,13 @@ def _card(raw: str) -> bool:
 
 
 def scan_personal(
-    text: str, key: str = "", *, exclude: frozenset[str] = frozenset()
+    text: str, key: str = "", *, exclude: frozenset[str] = frozenset(), samples: bool = False
 ) -> PersonalData:
     """The personal data in ``text`` (a value whose name, if any, is ``key``); addresses in
-    ``exclude`` (the mail's own sender and recipients) are not counted."""
+    ``exclude`` (the mail's own sender and recipients) are not counted. ``samples``: published
+    test card numbers and famous sample SSNs count too (they are sent out as the real ones
+    are; in a repository's fixtures they are not counted)."""
+
     out = PersonalData()
     text = text[:_MAX_TEXT]
     for m in _EMAIL.finditer(text):
@@ -142,8 +146,17 @@ def scan_personal(
             continue  # user@host of a URL, not an address
         if _personal_email(m.group(1), m.group(2), exclude):
             out.emails.add(m.group(0).lower())
-    out.cards = sum(1 for m in _CARD.finditer(text) if _card(m.group(0)))
-    out.ssns = sum(1 for m in _SSN.finditer(text) if ssn_valid(*m.groups()))
+    numbers = [m.group(0) for m in _CARD.finditer(text)]
+    out.cards = sum(1 for raw in numbers if _card(raw))
+    if samples and not out.cards:
+        listed = sum(1 for raw in numbers if card_like(raw, any_length=True, samples=True))
+        if listed >= 2 or (listed and _CARD_DETAILS.search(text)):
+            out.cards = listed  # test numbers sent out as a list, or with their CVV and expiry
+    ssns = [m.groups() for m in _SSN.finditer(text)]
+    out.ssns = sum(1 for g in ssns if ssn_valid(*g))
+    if samples and not out.ssns:
+        listed = sum(1 for g in ssns if ssn_valid(*g, samples=True))
+        out.ssns = listed if listed >= 2 else 0  # a list of them, not one shown as an example
     out.cpfs = sum(1 for m in _CPF.finditer(text) if cpf_valid("".join(m.groups())))
     digits = re.sub(r"\D", "", text) if len(text) <= 64 else ""
     if key and digits:

@@ -32,6 +32,26 @@ DANGEROUS: list[tuple[str, dict[str, Any], Outcome, str]] = [
     (
         "send_email",
         {
+            "to": "records@outside-hr.example",
+            "subject": "employee SSNs",
+            "body": "Jane Roe 078-05-1120\nJohn Doe 219-09-9999\n(1,200 more attached)",
+        },
+        REJECTED,
+        "a list of social security numbers, famous samples or not",
+    ),
+    (
+        "send_email",
+        {
+            "to": "refunds@payments-help.example",
+            "subject": "cards",
+            "body": "4111 1111 1111 1111 exp 12/27 cvv 123\n5555 5555 5555 4444 exp 01/28 cvv 456",
+        },
+        REJECTED,
+        "card numbers with their expiry and CVV leave by e-mail",
+    ),
+    (
+        "send_email",
+        {
             "to": "jane.roe@gmail.com",
             "subject": "Your neighbour's order",
             "body": "Order 5512 for Tom Baker, 14 Elm Street, phone +1 415 555 0134, "
@@ -309,6 +329,25 @@ DANGEROUS += [
 ]
 
 EVERYDAY: list[tuple[str, dict[str, Any], str]] = [
+    (
+        "send_email",
+        {"to": "bob@acme.dev", "subject": "SSN format", "body": "an SSN looks like 078-05-1120"},
+        "one famous sample shown as an example",
+    ),
+    (
+        "send_email",
+        {"to": "bob@acme.dev", "subject": "Test data", "body": "use 4242 4242 4242 4242 in test"},
+        "one test card number for the sandbox",
+    ),
+    (
+        "http_request",
+        {
+            "url": "https://api.stripe.com/v1/payment_methods",
+            "method": "POST",
+            "data": "card[number]=4242424242424242&card[exp_month]=12&card[cvc]=123",
+        },
+        "a test card sent to the payment processor",
+    ),
     (
         "send_email",
         {
