@@ -6,7 +6,10 @@ tools no kind covers (``deploy``, ``transfer_funds``, ``mcp__docker__run_contain
 - money moved (a transfer, payout, refund or charge with an amount) is high;
 - a deploy, release, rollback, scale, restart, migration or delete aimed at production is high;
 - a DNS record created, changed or deleted is high;
-- a protection overridden (``admin_override``, ``bypass_…``, ``skip_checks`` set true) is high.
+- a protection overridden (``admin_override``, ``bypass_…``, ``skip_checks`` set true) is high;
+- a mailbox filter or setting that forwards mail to an address is critical.
+
+What a generic tool does may be named by an argument (``action="destroy"``).
 
 Everyday calls (``get_weather``, ``create_issue``, a deploy to staging) get no finding.
 """
@@ -49,11 +52,16 @@ _CHANGES = frozenset(
     }
 )
 _PRODUCTION = re.compile(r"(?i)^(?:prod|production|prd|live)(?:[-_.]\w+)?$")
-_WHERE = re.compile(r"^(?:env|environment|stage|target|cluster|namespace|context|tier|space)$")
+_WHERE = re.compile(
+    r"^(?:env|environment|stage|target|cluster|namespace|context|tier|space|workspace|project)$"
+)
 """Arguments that say where a change lands (``environment="production"``)."""
 _DNS = frozenset({"dns", "record", "records", "zone", "domain", "cname"})
 _DNS_VERBS = frozenset({"create", "update", "delete", "set", "change", "upsert", "put", "add"})
 _ROOT_MOUNT = re.compile(r"^/(?::|$)")
+_VERB_ARGS = frozenset({"action", "operation", "op", "verb", "subcommand", "mode"})
+"""Arguments that name what a generic tool does (``terraform(action="destroy")``)."""
+_FORWARD = re.compile(r"^(?:forward|forward_?to|redirect_?to|forwarding_?address)$")
 _BYPASS = re.compile(
     r"^(?:admin_?override|override_?protection|bypass_?\w*|skip_?(?:review|checks?|"
     r"verification|approvals?|hooks)|no_?verify|ignore_?(?:protection|checks?)|"
@@ -93,6 +101,7 @@ def consequential(ctx: CheckInput) -> Iterator[Hit]:
         return
     words = set(name_words(view.call.name, 12))  # the MCP server's name counts too
     pairs = list(_values(view.call.arguments))
+    words |= {v.lower() for k, v in pairs if k in _VERB_ARGS and isinstance(v, str) and len(v) < 40}
     strings = [v for _, v in pairs if isinstance(v, str)]
     if words & _CONTAINER:
         if any(_ROOT_MOUNT.match(s.strip()) for s in strings):
@@ -136,6 +145,30 @@ def consequential(ctx: CheckInput) -> Iterator[Hit]:
             "overrides a protection",
             f"`{bypass}` skips a required review, check or protection of the target.",
             "Let a person decide to override a protection.",
+        )
+    forward = next((v for k, v in pairs if _FORWARD.match(k) and isinstance(v, str)), None)
+    if (
+        forward
+        and "@" in forward
+        and words
+        & {
+            "filter",
+            "filters",
+            "rule",
+            "rules",
+            "forward",
+            "forwarding",
+            "settings",
+            "mail",
+            "gmail",
+        }
+    ):
+        yield _hit(
+            view,
+            Severity.CRITICAL,
+            "forwards mail elsewhere",
+            f"every matching message is copied to {forward[:80]} from now on.",
+            "Let the mailbox's owner set up forwarding.",
         )
     if words & _DNS and words & _DNS_VERBS:
         yield _hit(

@@ -16,7 +16,18 @@ from humangr.contracts import ToolCall, ToolKind
 __all__ = ["KIND_ARGUMENTS", "ToolView", "infer_kind", "tool_view"]
 
 KIND_ARGUMENTS: Mapping[ToolKind, tuple[str, ...]] = {
-    ToolKind.SHELL: ("command", "cmd", "argv", "args", "script", "commands", "shell_command"),
+    ToolKind.SHELL: (
+        "command",
+        "cmd",
+        "argv",
+        "args",
+        "script",
+        "commands",
+        "shell_command",
+        "cli_command",
+        "command_line",
+        "commandline",
+    ),
     ToolKind.FILE_WRITE: (
         "file_path",
         "path",
@@ -172,7 +183,8 @@ def _by_arguments(arguments: Mapping[str, Any]) -> tuple[ToolKind, str] | None:
         return ToolKind.FILE_EDIT, arg
     if has("file_path", "path", "filename", "file") and (arg := has("diff")) is not None:
         return ToolKind.FILE_EDIT, arg
-    if (arg := has("command", "cmd", "argv", "shell_command", "commands")) is not None:
+    shell = ("command", "cmd", "argv", "shell_command", "commands", "cli_command", "command_line")
+    if (arg := has(*shell, "commandline")) is not None:
         return ToolKind.SHELL, arg
     path = has("file_path", "path", "filename", "file")
     content = has("content", "contents", "file_text", "text", "data", "new_content")

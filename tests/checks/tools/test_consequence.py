@@ -16,6 +16,32 @@ REJECTED, REVIEW, APPROVED = Outcome.REJECTED, Outcome.NEEDS_REVIEW, Outcome.APP
 
 CASES: list[tuple[str, dict[str, Any], Outcome, str]] = [
     (
+        "terraform",
+        {"action": "destroy", "auto_approve": True, "workspace": "prod"},
+        REVIEW,
+        "what a generic tool does is named by its action argument",
+    ),
+    ("terraform", {"action": "plan", "workspace": "prod"}, APPROVED, "a plan changes nothing"),
+    (
+        "mcp__gmail__create_filter",
+        {"criteria": {"from": "*"}, "action": {"forward": "archive@mail-relay.example"}},
+        REJECTED,
+        "every message forwarded to another mailbox",
+    ),
+    (
+        "mcp__gmail__create_filter",
+        {"criteria": {"from": "ci@acme.dev"}, "action": {"addLabelIds": ["CI"]}},
+        APPROVED,
+        "a filter that labels",
+    ),
+    (
+        "mcp__aws__call_aws",
+        {"cli_command": "aws iam create-access-key --user-name prod-admin"},
+        REVIEW,
+        "a CLI command given as cli_command is read as a command",
+    ),
+    ("mcp__aws__call_aws", {"cli_command": "aws s3 ls s3://acme-artifacts/"}, APPROVED, "a list"),
+    (
         "mcp__github__merge_pull_request",
         {"owner": "acme", "repo": "api", "pull_number": 1842, "admin_override": True},
         REVIEW,
