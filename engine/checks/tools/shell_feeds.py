@@ -65,13 +65,22 @@ _SPEC = re.compile(r"%[-+ #0]*\d*(?:\.\d+)?([sbdiouxXcqfeEgG%])")
 
 def printed(fmt: str, args: list[str]) -> str:
     """What ``printf fmt args…`` prints: each conversion takes the next argument (none left:
-    empty), and escapes are read (``\\x72\\155`` → ``rm``)."""
-    remaining = iter(args[:64])
+    empty), the format is used again while arguments remain, and escapes are read
+    (``\\x72\\155`` → ``rm``)."""
+    fmt, args = fmt[:4_000], args[:64]
+    taken = 0
 
     def one(m: re.Match[str]) -> str:
-        return "%" if m.group(1) == "%" else next(remaining, "")
+        nonlocal taken
+        if m.group(1) == "%":
+            return "%"
+        taken += 1
+        return args[taken - 1] if taken <= len(args) else ""
 
-    return ansi_c(_SPEC.sub(one, fmt[:4_000]))
+    out = _SPEC.sub(one, fmt)
+    while 0 < taken < len(args) and len(out) < 16_000:  # the format is used again for the rest
+        out += _SPEC.sub(one, fmt)
+    return ansi_c(out)
 
 
 _SECRET_COMMANDS = re.compile(

@@ -7,7 +7,16 @@ from __future__ import annotations
 import fnmatch
 import re
 
-__all__ = ["GLOB", "WHOLE_SUB", "expanded", "globbed", "plain_params", "xargs_fed"]
+__all__ = [
+    "GLOB",
+    "WHOLE_SUB",
+    "expanded",
+    "globbed",
+    "globbed_path",
+    "plain_params",
+    "unset_dropped",
+    "xargs_fed",
+]
 
 WHOLE_SUB = re.compile(r"^(?:\$\((?!\().*\)|`[^`]*`)$", re.DOTALL)
 """A word that is one command substitution, whole: ``$(…)`` or backticks."""
@@ -111,3 +120,50 @@ def expanded(argv: list[str], written: str = "") -> list[str]:
         if len(out) >= _MAX_WORDS:
             return out[:_MAX_WORDS]
     return out
+
+
+_REFERENCE = re.compile(r"\$\{\w+\}|\$\w+")
+
+
+def unset_dropped(word: str, known: frozenset[str]) -> str:
+    """A command name with variables no one set (``c${u}url``, ``b$x'ash``): what is left once
+    they expand to nothing, when that is a program of ``known``; the word itself otherwise."""
+    if "$" not in word:
+        return word
+    left = _REFERENCE.sub("", word)
+    base = left.rsplit("/", 1)[-1]
+    return left if left and base in known else word
+
+
+_SENSITIVE = (
+    "/etc/passwd",
+    "/etc/shadow",
+    "/etc/gshadow",
+    "/etc/sudoers",
+    "/etc/crontab",
+    "/root/.ssh/id_rsa",
+    "/root/.ssh/authorized_keys",
+    "/root/.bash_history",
+    "/proc/self/environ",
+    "~/.ssh/id_rsa",
+    "~/.ssh/id_ed25519",
+    "~/.ssh/authorized_keys",
+    "~/.aws/credentials",
+    "~/.bash_history",
+    "~/.bashrc",
+)
+"""Files a path written as a pattern (``/???/p??s??``) is matched against: the pattern names
+whichever of these it matches."""
+
+
+def globbed_path(word: str) -> str:
+    """An argument that is a pattern, as the sensitive file it matches (first of
+    ``_SENSITIVE``); the word itself when it matches none."""
+    if not word.startswith(("/", "~")) or not GLOB.search(word):
+        return word
+    parts = word.split("/")
+    for path in _SENSITIVE:
+        names = path.split("/")
+        if len(names) == len(parts) and all(map(fnmatch.fnmatchcase, names, parts)):
+            return path  # matched name by name: ``*`` never spans a folder, as in the shell
+    return word

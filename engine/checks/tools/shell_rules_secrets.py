@@ -9,9 +9,9 @@ from collections.abc import Iterator
 from .shell_binaries import DOWNLOADERS, RAW_NET
 from .shell_catalogue import words
 from .shell_model import Cmd
-from .shell_paths import is_secret, normal
+from .shell_paths import classify, is_secret, normal
 from .shell_rule_kit import Context, Flag, critical, high, operands, rule, short_flags
-from .shell_rules_net import DEV_TCP, REMOTE, URL, allowed, fed, host_of
+from .shell_rules_net import DEV_TCP, LOCAL, REMOTE, URL, allowed, fed, host_of
 
 __all__: list[str] = []
 
@@ -100,6 +100,8 @@ def _uploads(cmd: Cmd) -> list[str]:
     for i, word in enumerate(argv[1:], 1):
         value = argv[i + 1] if i + 1 < len(argv) else ""
         opt, eq, joined = word.partition("=")
+        if cmd.name == "curl" and re.match(r"^-[a-zA-Z]{2,}$", word):
+            word = "-" + word[-1]  # ``-sT -``: a cluster's last option takes the value
         if cmd.name == "curl":
             if (
                 word
@@ -119,6 +121,11 @@ def _uploads(cmd: Cmd) -> list[str]:
             out.append(value)
     if cmd.name in RAW_NET | {"curl", "wget"}:
         out.extend(r.target for r in cmd.redirects if r.op == "<" and r.fd in (None, 0))
+    literal = all(c.name in ("echo", "printf") for c in cmd.upstream)
+    target = next((w for w in argv[1:] if not w.startswith("-")), "")
+    local = bool(LOCAL.match(target.split("@")[-1].split(":")[0]))
+    if cmd.name in RAW_NET and cmd.upstream and not literal and not local and "-" not in out:
+        out.append("-")  # ``tar … | nc host port``: what the pipe carries is sent
     return out
 
 
@@ -140,7 +147,15 @@ def _piped_upload(cmd: Cmd, host: str, ctx: Context) -> Flag | None:
     if dump is not None:
         why = f"the output of {dump} is sent to {where}."
         return critical("sends a database dump over the network", cmd.text, why, _KNOWN_HOSTS)
-    personal = next((w for c in feeding for w in c.argv[1:] if _PERSONAL.match(normal(w))), None)
+    personal = next(
+        (
+            w
+            for c in feeding
+            for w in c.argv[1:]
+            if _PERSONAL.match(normal(w)) or classify(w, ctx.cwd) in ("home", "root")
+        ),
+        None,
+    )
     if personal is not None:
         why = f"a system or personal file is piped to {where}."
         return critical(f"uploads {normal(personal)}", cmd.text, why, _KNOWN_HOSTS)

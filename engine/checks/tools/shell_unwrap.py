@@ -12,12 +12,21 @@ from __future__ import annotations
 import re
 
 from ..remember import remembered
-from .shell_binaries import PASSIVE, TYPED_INTO, TYPED_KEYS
+from .shell_binaries import NET_TOOLS, PASSIVE, TYPED_INTO, TYPED_KEYS
 from .shell_catalogue import INTERPRETERS, LAUNCHERS, SHELLS, program
 from .shell_code import escape_lines, scan_code
 from .shell_feeds import echoed, json_strings, record_write, secret_source, secret_text
 from .shell_model import MAX_DEPTH, MAX_TEXT, Cmd, Program, Redirect, Script, Simple
-from .shell_names import GLOB, WHOLE_SUB, expanded, globbed, plain_params, xargs_fed
+from .shell_names import (
+    GLOB,
+    WHOLE_SUB,
+    expanded,
+    globbed,
+    globbed_path,
+    plain_params,
+    unset_dropped,
+    xargs_fed,
+)
 from .shell_options import command_values
 from .shell_parse import read_script
 from .shell_wrappers import (
@@ -33,6 +42,13 @@ from .shell_wrappers import (
 __all__ = ["CACHED_CHARS", "Cmd", "Program", "unwrap"]
 
 _VAR = re.compile(r"\$\{(\w+)\}|\$(?:E|env):(\w+)|\$(\w+)")
+_PROGRAMS = (
+    SHELLS
+    | INTERPRETERS
+    | NET_TOOLS
+    | frozenset({"rm", "dd", "chmod", "chown", "mkfs", "shred", "cat", "base64", "sudo", "eval"})
+)
+"""Programs a name with unset variables in it (``c${u}url``) is recognised as."""
 _APPLESCRIPT_SHELL = re.compile(r'do\s+shell\s+script\s+"((?:[^"\\]|\\.){1,4000})"')
 _ESCAPE_WORD = re.compile(r"^(?:\^[A-Z]|v)?[:\\@]?!|^v?:(?:sh|shell|terminal|py|lua|set)\b")
 _DECLARE = frozenset({"export", "declare", "local", "readonly", "typeset"})
@@ -126,6 +142,9 @@ class _Unwrapper:
         argv = expanded(argv, simple.text)
         if argv and GLOB.search(argv[0]):
             argv[0] = globbed(argv[0])
+        if argv and "$" in argv[0]:
+            argv[0] = unset_dropped(argv[0], _PROGRAMS)
+        argv[1:] = [globbed_path(w) if GLOB.search(w) else w for w in argv[1:]]
         assigns = [(k, _resolve(v, env)) for k, v in simple.assigns]
         redirects = [Redirect(r.op, r.fd, _resolve(r.target, env)) for r in simple.redirects]
         cmd = Cmd(
