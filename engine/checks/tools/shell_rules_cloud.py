@@ -4,13 +4,14 @@ everyone, and databases dropped or reset by a framework's task."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 
 from .shell_model import Cmd
 from .shell_rule_kit import Context, Flag, critical, high, rule
 
-__all__ = ["audit_off", "database_reset", "opened_up"]
+__all__ = ["audit_off", "database_reset", "opened_up", "production_change", "secret_shown"]
 
 _AUDIT_OFF = re.compile(
     r"^aws\s.*\b(?:cloudtrail\s+(?:stop-logging|delete-trail)|guardduty\s+(?:delete-detector|"
@@ -111,7 +112,7 @@ _RESETS = re.compile(
     r"|(?:npx\s+)?(?:knex\s+migrate:rollback\s.*--all|sequelize(?:-cli)?\s+db:drop|"
     r"typeorm\s+schema:drop|drizzle-kit\s+drop)"
     r"|dropdb\s|mix\s+ecto\.(?:drop|reset)\b|php\s+artisan\s+(?:migrate:(?:fresh|reset)|db:wipe)"
-    r"|redis-cli\s.*\bflush(?:all|db)\b)",
+    r"|redis-cli\s.*\bflush(?:all|db)\b|heroku\s+pg:reset\b)",
     re.IGNORECASE,
 )
 _PRODUCTION = re.compile(
@@ -143,4 +144,79 @@ def database_reset(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
             cmd.text,
             "every table or row of the configured database is removed.",
             "Confirm which database this reaches, and that its data may go.",
+        )
+
+
+_EXPORTS_KEYS = re.compile(
+    r"^aws\s.*\bconfigure\s+(?:export-credentials\b|get\s+\S*(?:secret|session_token))"
+)
+_SHOWS_SECRET = re.compile(
+    r"^(?:vault\s+(?:kv\s+get|read)\b|az\s.*\bkeyvault\s+secret\s+(?:show|download)\b"
+    r"|gcloud\s.*\bsecrets\s+versions\s+access\b|aws\s.*\bsecretsmanager\s+"
+    r"get-secret-value\b|aws\s.*\bssm\s+get-parameters?\b.*--with-decryption"
+    r"|kubectl\s.*\bget\s+secrets?\b.*(?:-o|--output)[=\s]*(?:yaml|json|jsonpath|go-template))"
+)
+_LOADED = frozenset({"=", "export", "declare", "local", "readonly", "typeset"})
+
+
+@rule
+def secret_shown(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
+    """A cloud's keys printed (``aws configure export-credentials``): stopped; a secret store's
+    value shown (``vault kv get``, ``kubectl get secret -o yaml``): a human confirms. Loaded
+    into a variable instead, it is the variable rules' (what is done with it)."""
+    if cmd.owner in _LOADED or cmd.name not in ("aws", "vault", "az", "gcloud", "kubectl"):
+        return
+    text = _words(cmd)
+    if _EXPORTS_KEYS.search(text):
+        yield critical(
+            "prints the cloud account's keys",
+            cmd.text,
+            "the access keys end up in the transcript, readable by whatever reads it.",
+            "Let the SDKs read credentials themselves; never print them.",
+        )
+    elif _SHOWS_SECRET.search(text):
+        yield high(
+            "shows a secret's value",
+            cmd.text,
+            "the secret ends up in the transcript.",
+            "Pass secrets to the program that needs them without printing them.",
+        )
+
+
+_DEPLOYERS = re.compile(
+    r"(?:^|/)(?:[\w.-]*deploy[\w.-]*|[\w.-]*release[\w.-]*|ansible-playbook|helm|kubectl|"
+    r"terraform|tofu|serverless|sls|cap|fab|pulumi|cdk|flyctl|fly|heroku|vercel|netlify|"
+    r"kustomize|argocd|eb|gcloud|az|aws)$"
+)
+_READ_ONLY = frozenset(
+    {"get", "describe", "logs", "log", "status", "plan", "diff", "template", "lint", "list",
+     "ls", "show", "view", "history", "top", "explain", "version", "validate", "--check",
+     "--syntax-check", "--list-hosts", "--list-tasks", "preview", "info", "whoami"}
+)  # fmt: skip
+_PROD_TARGET = re.compile(
+    r"(?i)^(?:--?(?:env|environment|stage|context|namespace|workspace|limit|target|profile|"
+    r"project|app|cluster)[= ]|-[neci] ?|inventor(?:y|ies)/)?\S*?(?:^|[/=_.:-])"
+    r"(?:prod|production|prd|live)(?:$|[/_.:-]\S*$)"
+)
+
+
+@rule
+def production_change(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
+    """A deploy, playbook, release or cluster change aimed at production (``ansible-playbook
+    -i inventories/prod``, ``./deploy.sh --env production``): a human confirms it."""
+    if not cmd.argv or not _DEPLOYERS.search(cmd.argv[0]):
+        return
+    words = cmd.argv[1:40]
+    if any(w in _READ_ONLY for w in words) or (
+        cmd.name in ("gcloud", "az", "aws")
+        and not any(w in ("deploy", "update-function-code", "update-service") for w in words)
+    ):
+        return
+    pairs = [f"{a} {b}" for a, b in itertools.pairwise(words)]
+    if any(_PROD_TARGET.search(w) for w in [*words, *pairs]):
+        yield high(
+            "changes production",
+            cmd.text,
+            "it deploys, configures or changes what runs in production.",
+            "Let a person confirm changes to production.",
         )

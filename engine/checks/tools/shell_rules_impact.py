@@ -66,7 +66,7 @@ def _publishes(cmd: Cmd) -> bool:
     if verb is None:
         return False
     plain = [w for w in cmd.argv[1:] if not w.startswith("-")]
-    if not plain or plain[0] != verb:
+    if not plain or plain[0] not in (verb, "unpublish", "yank", "deprecate"):
         return False
     dry = {"--dry-run", "-n"} & short_flags(cmd.argv)
     return not dry and "--repository-url" not in cmd.argv and "testpypi" not in cmd.text
@@ -147,7 +147,7 @@ def lasting_effects(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
         )
 
 
-_ADMIN_ROLES = re.compile(r"(?:^|=)(?:cluster-admin|admin|owner|roles/owner|roles/editor)$")
+_ADMIN_ROLES = re.compile(r"(?:^|=)(?:cluster-admin|admin|edit|owner|roles/owner|roles/editor)$")
 
 
 def _grants_admin(cmd: Cmd) -> str | None:

@@ -20,8 +20,8 @@ _INDEX_OPTIONS = frozenset(
     {"-i", "-f", "--index-url", "--extra-index-url", "--find-links", "--registry", "--source"}
 )
 _SOURCE = re.compile(
-    r"^(?:--(?:index-url|extra-index-url|find-links|registry|source|index)=|-[if])?"
-    r"((?:https?|ftp)://[^\s]+)$",
+    r"^(?:--(?:index-url|extra-index-url|find-links|registry|source|index|spec)=|-[if])?"
+    r"(?:[\w.-]+\s*@\s*)?((?:git\+)?(?:https?|ftp)://[^\s]+)$",
     re.IGNORECASE,
 )
 
@@ -42,12 +42,21 @@ def untrusted_install(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
         if found is None:
             continue
         url = found.group(1)
-        host = URL.match(url)
+        host = URL.match(url.removeprefix("git+"))
         name = host.group(1).lower() if host else ""
         if allowed(name, ctx) or LOCAL.match(name):
             continue
         raw = _RAW_HOST.match(name) is not None
-        if raw or url.lower().startswith("http://"):
+        if url.startswith("git+") and not raw and not _FORGE.search(name):
+            yield high(
+                "installs code from an unknown git host",
+                cmd.text,
+                f"{url[:80]} is no package index nor a known forge; what it serves is built "
+                "and run here.",
+                "Install from the package index, or add the host to allowed_hosts.",
+            )
+            return
+        if raw or url.lower().removeprefix("git+").startswith("http://"):
             yield (critical if raw else high)(
                 "installs a package from an untrusted source",
                 cmd.text,
@@ -58,6 +67,14 @@ def untrusted_install(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
             return
 
 
+_FORGE = re.compile(
+    r"(?:^|\.)(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org|git\.sr\.ht|"
+    r"dev\.azure\.com|golang\.org|go\.googlesource\.com|google\.golang\.org|gopkg\.in|"
+    r"go\.uber\.org|k8s\.io|sigs\.k8s\.io|honnef\.co|mvdan\.cc|cloud\.google\.com)$"
+)
+"""Public forges and well-known module hosts: code from them is what the ecosystem installs."""
+_GO_MODULE = re.compile(r"^([a-z0-9-]+(?:\.[a-z0-9-]+)+)/[^\s@]+@[\w.+-]+$", re.IGNORECASE)
+"""``go run host/path@version``: a module fetched and run."""
 _RUNNERS = {
     "deno": ("run",),
     "bun": ("run", "x"),
@@ -80,6 +97,16 @@ def remote_module(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
         return
     for word in plain[1:] if verbs else plain:
         host = URL.match(word)
+        module = _GO_MODULE.match(word) if cmd.name == "go" else None
+        where = module.group(1).lower() if module is not None else ""
+        if where and not _FORGE.search(where) and not allowed(where, ctx):
+            yield high(
+                "runs a module from an unknown host",
+                cmd.text,
+                f"{word[:80]} is fetched from a host no one vouches for and run at once.",
+                "Run modules from known hosts, or add the host to allowed_hosts.",
+            )
+            return
         if host is None or LOCAL.match(host.group(1)) or allowed(host.group(1).lower(), ctx):
             continue
         yield high(
