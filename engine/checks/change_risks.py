@@ -65,6 +65,7 @@ _CODE = (
 )
 _CHECK_LINE = re.compile(
     r"^\s*(?:if\b|elif\b|unless\b|@|assert\b|before_action\b|guard\b|\w+\.use\()"
+    r"|^\s*[\"'][\w.]*Middleware[\"'],?\s*$"
     r"|(?:login_required|requires?_auth|authenticate|authorize|check_password|verify_password|"
     r"bcrypt\.compare|compare_digest|has_perm|verifyToken|jwt\.verify|ensureAuth)\w*\s*\(",
     re.IGNORECASE,
@@ -155,11 +156,16 @@ def _finding(path: str, f: FileDiff) -> tuple[int, str, str] | None:
 _AUTH_WORDS = re.compile(
     r"is_authenticated|login_required|requires?_auth|authenticate|authoriz|permission|"
     r"check_password|verify_password|bcrypt\.compare|compare_digest|csrf|has_perm|"
-    r"\bis_admin\b|isAuthenticated|ensureAuth|verifyToken|jwt\.verify|passport\.authenticate",
+    r"\bis_admin\b|isAuthenticated|ensureAuth|verifyToken|jwt\.verify|passport\.authenticate|"
+    r"CsrfViewMiddleware|SecurityMiddleware|AuthenticationMiddleware|limiter\.limit|"
+    r"rate_?limit|throttle|helmet\(|csurf",
     re.IGNORECASE,
 )
 _SHORTED = re.compile(
     r"\bif\s*\(?\s*(?:false\s*&&|False\s+and\b|true\s*\|\||True\s+or\b|0\s*&&|1\s*\|\|)"
+)
+_EXEMPTED = re.compile(
+    r"^\s*@(?:csrf_exempt|csrf\.exempt|skip_before_action\s+:verify_authenticity)"
 )
 _TOKEN_UNCHECKED = re.compile(
     r"[\"']?verify_signature[\"']?\s*:\s*False|verify\s*=\s*False.*\bjwt\b|\bjwt\b.*verify\s*="
@@ -187,6 +193,15 @@ def auth_weakened(ctx: CheckInput) -> Iterator[Hit]:
                     f"`{snippet(line.text)}` accepts tokens anyone can forge.",
                 )
                 break
+            if _EXEMPTED.search(line.text):
+                yield _hit(
+                    path,
+                    line.number,
+                    Severity.HIGH,
+                    "CSRF protection turned off",
+                    f"`{snippet(line.text)}` exempts a view from CSRF checks.",
+                )
+                break
             if _SHORTED.search(line.text) and _AUTH_WORDS.search(line.text):
                 yield _hit(
                     path,
@@ -208,7 +223,7 @@ def auth_weakened(ctx: CheckInput) -> Iterator[Hit]:
                 path,
                 f.added[0].number if f.added else None,
                 Severity.HIGH,
-                "authentication check removed",
+                "security check removed",
                 f"the change removes `{snippet(first.text)}` and adds no check instead.",
             )
 

@@ -61,11 +61,14 @@ def data_export(path: str) -> bool:
 
 _BACKUP = re.compile(
     r"(?i)\.(?:sql|dump|sqlite3?|db)\.(?:gz|bz2|xz|zst|zip|7z)$|\.(?:dump|bak)$"
-    r"|(?:^|[/\\])(?:backups?|dumps?|snapshots?)[/\\]"
+    r"|(?:^|[/\\])(?:backups?|dumps?|snapshots?)(?:[/\\]|$)"
+    r"|\.(?:sqlite3?|db)$|(?:^|[/\\])(?:migrations?|db[/\\]migrate)[/\\]?$"
 )
 
 
 def backup_file(path: str) -> bool:
-    """``path`` names a backup: a compressed dump, a ``.bak``/``.dump``, or anything in a
-    ``backups`` folder (a plain ``.sql`` is a query or a schema, not one)."""
+    """``path`` names data that cannot be rebuilt: a backup (a compressed dump, a
+    ``.bak``/``.dump``, a ``backups`` folder or anything in one), a database file
+    (``app.db``, ``.sqlite``) or the migrations folder; a plain ``.sql`` is a query or a
+    schema, not one."""
     return bool(_BACKUP.search(path.strip().strip("'\"")[:1024]))

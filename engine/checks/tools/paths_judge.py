@@ -159,6 +159,17 @@ def _delete_target(place: Place, ws: Place | None) -> str | None:
     return None
 
 
+_OUTPUTS = frozenset(
+    {"build", "dist", "target", "out", "node_modules", ".cache", "cache", "tmp", "temp",
+     ".pytest_cache", "__pycache__", "coverage", ".next", ".tox", ".venv", "venv"}
+)  # fmt: skip
+
+
+def _rebuilt(path: str) -> bool:
+    """``path`` lies in a build output, cache or scratch folder: what is there is made again."""
+    return any(part.lower() in _OUTPUTS for part in path.replace("\\", "/").split("/")[:-1])
+
+
 def _verdict(op: Op, what: str, why: str, severity: Severity, shown: str, note: str) -> Verdict:
     if severity is C:
         advice = "Leave it alone; if this is really wanted, a human should do it by hand."
@@ -204,9 +215,9 @@ def _place_verdicts(
         gone = _delete_target(place, ws)
         if gone is not None:
             out.append(_verdict(op, gone, "the delete cannot be undone", C, shown, note))
-        elif backup_file(shown) and first and not is_test_path(shown):
-            why = "a backup or a dump is what a restore needs"
-            out.append(_verdict(op, "a backup", why, H, shown, note))
+        elif backup_file(shown) and first and not is_test_path(shown) and not _rebuilt(shown):
+            why = "backups, database files and migrations are what a restore needs"
+            out.append(_verdict(op, "data that cannot be rebuilt", why, H, shown, note))
     if op in _READS and ws is not None and place.home and not in_ws and first:
         out.append(
             _verdict(op, "a file in a home folder outside the workspace", _PRIVATE, H, shown, note)

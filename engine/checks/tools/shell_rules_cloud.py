@@ -8,6 +8,8 @@ import itertools
 import re
 from collections.abc import Iterator
 
+from humangr.contracts import Severity
+
 from .shell_model import Cmd
 from .shell_rule_kit import Context, Flag, critical, high, rule
 
@@ -220,3 +222,39 @@ def production_change(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
             "it deploys, configures or changes what runs in production.",
             "Let a person confirm changes to production.",
         )
+
+
+_GH_METHOD = frozenset({"-X", "--method"})
+
+
+@rule
+def gh_api(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
+    """``gh api -X DELETE repos/o/r/branches/main/protection``: a call of GitHub's API judged by
+    the same catalogue as an HTTP tool's request to it."""
+    if cmd.name != "gh" or cmd.argv[1:2] != ["api"]:
+        return
+    from .http_apis import destructive_call
+    from .http_call import HttpCall
+    from .http_url import parse_url
+
+    argv, method, path = cmd.argv, "GET", ""
+    i = 2
+    while i < len(argv):
+        word = argv[i]
+        if word in _GH_METHOD and i + 1 < len(argv):
+            method, i = argv[i + 1].upper(), i + 2
+            continue
+        if word.startswith("--method="):
+            method = word.split("=", 1)[1].upper()
+        elif not word.startswith("-") and not path:
+            path = word
+        i += 1
+    url = parse_url("https://api.github.com/" + path.lstrip("/"))
+    if url is None or not path:
+        return
+    call = HttpCall("endpoint", path, url, method, None, (), ())
+    found = destructive_call(call)
+    if found is not None:
+        severity, title = found
+        make = critical if severity is Severity.CRITICAL else high
+        yield make(title, cmd.text, f"gh api {method} {path[:80]}.", "Ask a human first.")

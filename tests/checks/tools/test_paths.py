@@ -38,6 +38,8 @@ def delete(path: Any) -> tuple[str, dict[str, Any]]:
 # (call, workspace, reason)
 EVERYDAY: list[tuple[tuple[str, dict[str, Any]], str | None, str]] = [
     (delete(f"{WS}/tmp/scratch.sql"), WS, "a query file is no backup"),
+    (delete(f"{WS}/build/cache.db"), WS, "a cache in the build output"),
+    (delete(f"{WS}/migrations/0003_old.py"), WS, "one migration file"),
     (delete(f"{WS}/dist/app-1.3.0.tar.gz"), WS, "a release archive is no backup"),
     (delete(f"{WS}/tests/fixtures/backups/x.sql.gz"), WS, "a test fixture"),
     (read("README.md"), WS, "a file of the workspace"),
@@ -124,8 +126,11 @@ def test_everyday_paths_pass(
 
 # (call, workspace, outcome, argument, words in the title, reason)
 FLAGGED: list[tuple[tuple[str, dict[str, Any]], str | None, Outcome, str, str, str]] = [
-    (delete(f"{WS}/backups/db-2024-06-01.sql.gz"), WS, REVIEW, "path", "a backup", "a dump"),
-    (delete(f"{WS}/db/prod.dump"), WS, REVIEW, "path", "a backup", "a database dump"),
+    (delete(f"{WS}/backups/db-2024-06-01.sql.gz"), WS, REVIEW, "path", "cannot be rebuilt", "dump"),
+    (delete(f"{WS}/db/prod.dump"), WS, REVIEW, "path", "cannot be rebuilt", "a database dump"),
+    (delete(f"{WS}/data/app.db"), WS, REVIEW, "path", "cannot be rebuilt", "the app's database"),
+    (delete(f"{WS}/backups/"), WS, REVIEW, "path", "cannot be rebuilt", "the backups folder"),
+    (delete(f"{WS}/migrations/"), WS, REVIEW, "path", "cannot be rebuilt", "the migrations"),
     # writes and edits of system and start-up files: persistence, privilege
     (write("/etc/sudoers"), WS, REJECT, "file_path", "account database", "sudo rules"),
     (write("/etc/passwd"), None, REJECT, "file_path", "account database", "accounts"),
