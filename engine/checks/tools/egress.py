@@ -210,8 +210,12 @@ def _mail(view: ToolView, mail: Mail, allow: frozenset[str]) -> Iterator[Hit]:
             title = f"mails a database dump or people's records ({path[-60:]}) to {where}"
             yield _hit(view, arg, C, title, _SUGGEST_PERSONAL)
     lists = [r for r in mail.recipients if DISTRIBUTION.search(r)]
+    everyone = _everyone(view, mail)
     if lists:
         title = f"mails a distribution list ({lists[0][:80]})"
+        yield _hit(view, "to", H, title, "Have a person approve messages to many people.")
+    elif everyone is not None:
+        title = f"messages everyone at once ({everyone})"
         yield _hit(view, "to", H, title, "Have a person approve messages to many people.")
     total = PersonalData()
     best = ("", -1)
@@ -231,6 +235,24 @@ def _mail(view: ToolView, mail: Mail, allow: frozenset[str]) -> Iterator[Hit]:
     if found is not None:
         title = f"mails {total.summary()} to {where}"
         yield _hit(view, best[0], found, title, _SUGGEST_PERSONAL)
+
+
+_MENTION_ALL = re.compile(
+    r"(?<![\w@])@(?:channel|everyone|here|all)\b|<!(?:channel|everyone|here)>"
+)
+_ALL_RECIPIENTS = re.compile(r"^@?(?:all|everyone|all[-_]\w+)$", re.IGNORECASE)
+
+
+def _everyone(view: ToolView, mail: Mail) -> str | None:
+    """A message that reaches everyone of a channel or every user: ``@channel`` in its text,
+    or a recipient such as ``@all_users``."""
+    for _, value in mail.parts:
+        if isinstance(value, str) and (m := _MENTION_ALL.search(value[:65_536])):
+            return m.group(0)
+    found = view.get("to", "recipients", "recipient")
+    if found is not None and isinstance(found[1], str) and _ALL_RECIPIENTS.match(found[1]):
+        return found[1][:40]
+    return None
 
 
 def _a(kind: str) -> str:

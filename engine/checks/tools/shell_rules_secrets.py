@@ -87,6 +87,8 @@ _OUTPUTS = frozenset(
 )
 """Options whose value is a file the program writes (``mkcert -key-file certs/dev-key.pem``,
 ``openssl req -keyout``): a key it creates is no key it reads."""
+_SUBCOMMANDS = frozenset({"gh", "glab", "heroku", "npm", "op", "doctl", "flyctl", "vercel"})
+"""CLIs whose first words are subcommands (``gh auth token`` prints a token: it is no file)."""
 _LOADS = words(
     """
     export declare local readonly typeset = eval source .
@@ -326,7 +328,10 @@ def secret_reads(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
         or "-pubout" in cmd.argv
     ):
         return
-    words = operands(cmd.argv, _OUTPUTS) + [r.target for r in cmd.redirects if r.op in ("<", "<>")]
+    words = operands(cmd.argv, _OUTPUTS)
+    if cmd.name in _SUBCOMMANDS:
+        words = words[2:]  # ``gh auth token``: subcommands, not files
+    words += [r.target for r in cmd.redirects if r.op in ("<", "<>")]
     words += [
         w.split("=", 1)[1]
         for w in cmd.argv[1:]

@@ -30,6 +30,18 @@ def _post(url: str, **extra: Any) -> dict[str, Any]:
 
 DANGEROUS: list[tuple[str, dict[str, Any], Outcome, str]] = [
     (
+        "slack_post_message",
+        {"channel": "#company-announcements", "text": "@channel Office closed tomorrow."},
+        REVIEW,
+        "everyone of a channel notified",
+    ),
+    (
+        "send_sms",
+        {"to": "@all_users", "from": "ACME", "body": "Verify your account now"},
+        REVIEW,
+        "a text message to every user",
+    ),
+    (
         "send_email",
         {
             "to": "records@outside-hr.example",
@@ -329,6 +341,11 @@ DANGEROUS += [
 ]
 
 EVERYDAY: list[tuple[str, dict[str, Any], str]] = [
+    (
+        "slack_post_message",
+        {"channel": "#eng", "text": "Deployed v1.4.2 to staging; ping @alice if anything is off"},
+        "one colleague mentioned",
+    ),
     (
         "send_email",
         {"to": "bob@acme.dev", "subject": "SSN format", "body": "an SSN looks like 078-05-1120"},

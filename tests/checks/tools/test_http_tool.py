@@ -28,6 +28,22 @@ def _req(url: str, method: str | None = None, **extra: Any) -> dict[str, Any]:
 DANGEROUS: list[tuple[str, dict[str, Any], Outcome, str]] = [
     (
         "http_request",
+        _req("https://api.stripe.com/v1/refunds", "POST", data="charge=ch_1&amount=500000"),
+        REVIEW,
+        "money refunded",
+    ),
+    (
+        "http_request",
+        _req(
+            "https://api.github.com/orgs/acme",
+            "PATCH",
+            json={"default_repository_permission": "admin"},
+        ),
+        REVIEW,
+        "every member made admin of every repository",
+    ),
+    (
+        "http_request",
         _req(
             "https://api.cloudflare.com/client/v4/zones/023e105f/dns_records/372e6795",
             "PATCH",
@@ -364,6 +380,7 @@ DANGEROUS: list[tuple[str, dict[str, Any], Outcome, str]] = [
 ]
 
 EVERYDAY: list[tuple[str, dict[str, Any], str]] = [
+    ("http_request", _req("https://api.stripe.com/v1/refunds", "GET"), "refunds listed"),
     (
         "http_request",
         _req("https://api.cloudflare.com/client/v4/zones/023e105f/dns_records", "GET"),
