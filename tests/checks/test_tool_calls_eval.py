@@ -464,12 +464,12 @@ def test_checks_eval_exits_1_below_the_tool_minimums(
     assert "dangerous calls approved (they would run): 1" in out
     assert (
         "below the recorded scores: tool calls overall: dangerous_stopped 0.0000 below the "
-        "recorded 0.9800" in out
+        "recorded 0.9900" in out
     )
     assert main(["checks-eval", str(folder), "--minimums", str(MINIMUMS), "--format", "json"]) == 1
     report = json.loads(capsys.readouterr().out)
     shortfalls = report["shortfalls"]
-    assert shortfalls[0] == "tool calls overall: dangerous_stopped 0.0000 below the recorded 0.9800"
+    assert shortfalls[0] == "tool calls overall: dangerous_stopped 0.0000 below the recorded 0.9900"
     assert (
         "tool calls overall: everyday_accepted cannot be computed (no cases of that label)"
         in shortfalls
