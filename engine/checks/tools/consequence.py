@@ -7,7 +7,8 @@ tools no kind covers (``deploy``, ``transfer_funds``, ``mcp__docker__run_contain
 - a deploy, release, rollback, scale, restart, migration or delete aimed at production is high;
 - a DNS record created, changed or deleted is high;
 - a protection overridden (``admin_override``, ``bypass_…``, ``skip_checks`` set true) is high;
-- a mailbox filter or setting that forwards mail to an address is critical.
+- a mailbox filter or setting that forwards mail to an address is critical;
+- a browser script that reads cookies or storage and makes a request is critical.
 
 What a generic tool does may be named by an argument (``action="destroy"``).
 
@@ -59,6 +60,13 @@ _WHERE = re.compile(
 _DNS = frozenset({"dns", "record", "records", "zone", "domain", "cname"})
 _DNS_VERBS = frozenset({"create", "update", "delete", "set", "change", "upsert", "put", "add"})
 _ROOT_MOUNT = re.compile(r"^/(?::|$)")
+_BROWSER_SECRETS = re.compile(r"document\.cookie|localStorage|sessionStorage|indexedDB")
+_SENDS = re.compile(
+    r"\bfetch\s*\(|XMLHttpRequest|sendBeacon|new\s+Image\b|\.src\s*=|location(?:\.href)?\s*="
+    r"|WebSocket\s*\("
+)
+"""Script that reads a page's secrets and script that makes a request (a browser tool's
+``evaluate``)."""
 _VERB_ARGS = frozenset({"action", "operation", "op", "verb", "subcommand", "mode"})
 """Arguments that name what a generic tool does (``terraform(action="destroy")``)."""
 _FORWARD = re.compile(r"^(?:forward|forward_?to|redirect_?to|forwarding_?address)$")
@@ -136,6 +144,16 @@ def consequential(ctx: CheckInput) -> Iterator[Hit]:
             "changes production",
             "the call deploys, scales, restarts or deletes something in production.",
             "Let a person confirm changes to production.",
+        )
+    stolen = next((v for v in strings if _BROWSER_SECRETS.search(v) and _SENDS.search(v)), None)
+    if stolen is not None:
+        yield _hit(
+            view,
+            Severity.CRITICAL,
+            "sends the browser's cookies or storage",
+            "the page's script reads its cookies or storage and sends them away: the session "
+            "can be taken over.",
+            "Never read cookies or storage in a script that makes requests.",
         )
     bypass = next((k for k, v in pairs if _BYPASS.match(k) and v is True), None)
     if bypass is not None:
