@@ -190,7 +190,8 @@ def traces(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
         or assigns.get("HISTFILESIZE", "x") == "0"
         or (name == "journalctl" and any(w.startswith("--vacuum") for w in args))
         or (name == "auditctl" and any(w in ("-D", "-e") for w in args[:1]))
-        or name in ("wevtutil", "clear-eventlog")
+        or (name == "wevtutil" and args[:1] in (["cl"], ["clear-log"]))
+        or name == "clear-eventlog"
     )
     if hidden:
         yield critical(

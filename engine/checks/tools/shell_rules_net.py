@@ -30,6 +30,7 @@ URL = re.compile(r"^(?:https?|ftps?|tftp|sftp|scp)://([^/:?#\s]+)", re.IGNORECAS
 REMOTE = re.compile(r"^(?:[\w.-]+@)?([\w.-]+):(?!//)")
 DEV_TCP = re.compile(r"/dev/(?:tcp|udp)/([^/\s]+)/")
 LOCAL = re.compile(r"^(?:localhost|127\.\d+\.\d+\.\d+|::1|0\.0\.0\.0)$")
+_LOCAL_TCP = re.compile(r"/dev/(?:tcp|udp)/(?:localhost|127\.\d+\.\d+\.\d+)/")
 _DECODE_FLAGS = re.compile(r"^-(?:d|D|-decode|r|ps?r|rp)$|^--?decode$")
 
 
@@ -188,6 +189,8 @@ def reverse_shell(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
     """/dev/tcp with a shell, ``nc -e``, ``socat exec:``, raw network tools piped to shells."""
     words = cmd.argv + [r.target for r in cmd.redirects]
     tcp = next((w for w in words if DEV_TCP.search(w)), None)
+    if tcp is not None and _LOCAL_TCP.search(tcp):
+        tcp = None  # ``exec 3<>/dev/tcp/127.0.0.1/6379``: a port check on this machine
     dup = any(r.op in (">&", "<&", "&>", "<>") for r in cmd.redirects)
     if tcp and (cmd.name in SHELLS | {"exec", "sh"} or dup or "-i" in cmd.argv):
         yield critical(

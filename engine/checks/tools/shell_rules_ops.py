@@ -17,6 +17,19 @@ __all__: list[str] = []
 _PROD = re.compile(r"(?:^|[^a-z])prod(?:uction)?(?:[^a-z]|$)|prd(?:[^a-z]|$)", re.IGNORECASE)
 
 
+_SYSTEM_NAMESPACES = frozenset(
+    {"default", "kube-system", "kube-public", "kube-node-lease", "istio-system", "monitoring",
+     "cert-manager", "ingress-nginx", "argocd", "flux-system"}
+)  # fmt: skip
+"""Namespaces the cluster itself runs in: deleting one breaks it."""
+_SCRATCH = re.compile(
+    r"(?i)(?:^|[\s=/_-])(?:dev|development|preview|review|test|testing|staging|stage|sandbox|"
+    r"tmp|temp|scratch|ephemeral|feature|pr)(?:$|[\s_-]|\d)"
+)
+"""A context or namespace named as a scratch one (``--context dev``, ``preview-pr-1423``): what
+is deleted there is made again; any other namespace may be production's."""
+
+
 @rule
 def infrastructure(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
     """terraform/pulumi destroy and apply; kubectl and helm deletes and production changes."""
@@ -51,7 +64,21 @@ def infrastructure(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
         prod = bool(_PROD.search(joined))
         wide = bool(re.search(r"(?:^|\s)(?:--all|-A|--all-namespaces)(?:\s|=|$)", joined))
         kinds = set(verbs[1:2])
-        if verb == "delete":
+        named = [w for w in verbs[2:] if not w.startswith("-")]
+        if (
+            verb == "delete"
+            and kinds & {"namespace", "namespaces", "ns"}
+            and named
+            and _SCRATCH.search(joined) is not None
+            and not (wide or prod or any(n in _SYSTEM_NAMESPACES for n in named))
+        ):
+            yield high(
+                "kubectl delete of a namespace",
+                cmd.text,
+                f"everything in {', '.join(named[:3])} is deleted.",
+                "Make sure nothing else lives in the namespace.",
+            )
+        elif verb == "delete":
             if (
                 wide
                 or prod

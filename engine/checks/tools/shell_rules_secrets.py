@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from .shell_binaries import DOWNLOADERS, RAW_NET
 from .shell_catalogue import words
 from .shell_model import Cmd
-from .shell_paths import classify, is_secret, normal
+from .shell_paths import classify, is_secret, normal, outside_workspace
 from .shell_rule_kit import Context, Flag, critical, high, operands, rule, short_flags
 from .shell_rules_net import DEV_TCP, LOCAL, REMOTE, URL, allowed, fed, host_of
 
@@ -285,6 +285,11 @@ _SECRET_DIR = re.compile(
 @rule
 def secret_reads(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
     """Credential files read, copied or shown by any program."""
+    if cmd.name == "security":
+        return  # macOS's keychain tool: the keychain rule reads its verbs
+    in_place = cmd.name in ("sed", "perl") and any(w.startswith("-i") for w in cmd.argv[1:3])
+    if in_place and not any(outside_workspace(w, ctx.workspace) for w in operands(cmd.argv)[1:]):
+        return  # an in-place edit of the workspace's own file (``sed -i … .env``)
     git_read = cmd.name == "git" and bool(set(cmd.argv[1:3]) & _GIT_READS)
     docker_cp = cmd.name == "docker" and "cp" in cmd.argv[1:3]
     if cmd.name in _CLOUD_COPY and set(cmd.argv[1:4]) & {"cp", "sync", "mv", "copy", "upload"}:
