@@ -10,7 +10,7 @@ from .shell_lex import ansi_c
 from .shell_model import Cmd
 from .shell_paths import is_secret
 
-__all__ = ["echoed", "json_strings", "record_write"]
+__all__ = ["echoed", "json_strings", "printed", "record_write", "secret_source", "secret_text"]
 
 
 def json_strings(content: str) -> list[str] | None:

@@ -159,8 +159,8 @@ whichever of these it matches."""
 def globbed_path(word: str) -> str:
     """An argument that is a pattern, as the sensitive file it matches (first of
     ``_SENSITIVE``); the word itself when it matches none."""
-    if not word.startswith(("/", "~")) or not GLOB.search(word):
-        return word
+    if not word.startswith(("/", "~")) or "*" in word or not re.search(r"[?\[]", word):
+        return word  # a star is a whole folder's files, which the path rules read as such
     parts = word.split("/")
     for path in _SENSITIVE:
         names = path.split("/")

@@ -123,7 +123,9 @@ def _uploads(cmd: Cmd) -> list[str]:
             out.append(value)
     if cmd.name in RAW_NET | {"curl", "wget"}:
         out.extend(r.target for r in cmd.redirects if r.op == "<" and r.fd in (None, 0))
-    literal = all(c.name in ("echo", "printf") for c in cmd.upstream)
+    literal = all(c.name in ("echo", "printf") for c in cmd.upstream) or (
+        cmd.name == "openssl" and "s_client" not in cmd.argv  # ``openssl x509``: no connection
+    )
     target = next((w for w in argv[1:] if not w.startswith("-")), "")
     local = bool(LOCAL.match(target.split("@")[-1].split(":")[0]))
     if cmd.name in RAW_NET and cmd.upstream and not literal and not local and "-" not in out:

@@ -9,6 +9,9 @@ from tool_helpers import decide
 from humangr.contracts import Outcome
 
 REJECTED: list[tuple[str, str]] = [
+    ("rm -rf /etc/*", "every file of a system folder"),
+    ("rm -rf ~/.ssh/*", "every key"),
+    ("chmod -R 777 /etc/*", "a system folder's files opened"),
     ("kubectl delete namespace kube-system", "the cluster's own namespace"),
     ("cp ~/Library/Keychains/login.keychain-db /tmp/", "the login keychain copied out"),
     (
@@ -565,6 +568,11 @@ NEEDS_REVIEW: list[tuple[str, str]] = [
 ]
 
 APPROVED: list[tuple[str, str]] = [
+    (
+        "echo | openssl s_client -connect api.acme.dev:443 -servername api.acme.dev 2>/dev/null "
+        "| openssl x509 -noout -subject -dates",
+        "a certificate's dates checked",
+    ),
     (
         "exec 3<>/dev/tcp/127.0.0.1/6379 && printf 'PING\\r\\n' >&3 && timeout 1 head -c 7 <&3",
         "a port check on this machine",
