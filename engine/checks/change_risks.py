@@ -184,32 +184,9 @@ def auth_weakened(ctx: CheckInput) -> Iterator[Hit]:
         if not path.endswith(_CODE) or is_test_path(path):
             continue
         for line in f.added[:5_000]:
-            if _TOKEN_UNCHECKED.search(line.text):
-                yield _hit(
-                    path,
-                    line.number,
-                    Severity.CRITICAL,
-                    "token signature not verified",
-                    f"`{snippet(line.text)}` accepts tokens anyone can forge.",
-                )
-                break
-            if _EXEMPTED.search(line.text):
-                yield _hit(
-                    path,
-                    line.number,
-                    Severity.HIGH,
-                    "CSRF protection turned off",
-                    f"`{snippet(line.text)}` exempts a view from CSRF checks.",
-                )
-                break
-            if _SHORTED.search(line.text) and _AUTH_WORDS.search(line.text):
-                yield _hit(
-                    path,
-                    line.number,
-                    Severity.HIGH,
-                    "authentication check disabled",
-                    f"`{snippet(line.text)}` makes the check's condition constant.",
-                )
+            found = _weakening(line.text)
+            if found is not None:
+                yield _hit(path, line.number, *found)
                 break
         removed = [
             line
@@ -226,6 +203,30 @@ def auth_weakened(ctx: CheckInput) -> Iterator[Hit]:
                 "security check removed",
                 f"the change removes `{snippet(first.text)}` and adds no check instead.",
             )
+
+
+def _weakening(text: str) -> tuple[Severity, str, str] | None:
+    """What an added line does to a check: a token's signature unchecked (critical), a view
+    exempted from CSRF, a check's condition made constant."""
+    if _TOKEN_UNCHECKED.search(text):
+        return (
+            Severity.CRITICAL,
+            "token signature not verified",
+            (f"`{snippet(text)}` accepts tokens anyone can forge."),
+        )
+    if _EXEMPTED.search(text):
+        return (
+            Severity.HIGH,
+            "CSRF protection turned off",
+            (f"`{snippet(text)}` exempts a view from CSRF checks."),
+        )
+    if _SHORTED.search(text) and _AUTH_WORDS.search(text):
+        return (
+            Severity.HIGH,
+            "authentication check disabled",
+            (f"`{snippet(text)}` makes the check's condition constant."),
+        )
+    return None
 
 
 def _hit(path: str, line: int | None, severity: Severity, title: str, why: str) -> Hit:
