@@ -10,7 +10,7 @@ tool writes and edits included."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from humangr.contracts import Severity
 
@@ -65,7 +65,7 @@ _CODE = (
 )
 _CHECK_LINE = re.compile(
     r"^\s*(?:if\b|elif\b|unless\b|@|assert\b|before_action\b|guard\b|\w+\.use\()"
-    r"|^\s*[\"'][\w.]*Middleware[\"'],?\s*$"
+    r"|^\s*[\"'][\w.]*Middleware[\"'],?\s*$|\baudit\w*\.\w+\("
     r"|(?:login_required|requires?_auth|authenticate|authorize|check_password|verify_password|"
     r"bcrypt\.compare|compare_digest|has_perm|verifyToken|jwt\.verify|ensureAuth)\w*\s*\(",
     re.IGNORECASE,
@@ -76,7 +76,8 @@ _OPEN_INFRA = re.compile(
     r"|\bdeletion_protection\s*=\s*false\b|\bskip_final_snapshot\s*=\s*true\b"
     r"|\bprevent_destroy\s*=\s*false\b|\bpublicly_accessible\s*=\s*true\b"
     r"|\bacl\s*=\s*\"public-read(?:-write)?\""
-    r"|\bblock_public_(?:acls|policy)\s*=\s*false\b|\brestrict_public_buckets\s*=\s*false\b",
+    r"|\bblock_public_(?:acls|policy)\s*=\s*false\b|\brestrict_public_buckets\s*=\s*false\b"
+    r"|\bactions\s*=\s*\[[^\]]*\"(?:\*|[a-z0-9-]+:\*)\"|\"Action\"\s*:\s*\"\*\"",
 )
 _PRODUCTION_PATH = re.compile(r"(?:^|[/._-])prod(?:uction)?(?:[/._-]|$)", re.IGNORECASE)
 _WEAK_SETTING = re.compile(
@@ -112,7 +113,27 @@ def risky_settings(ctx: CheckInput) -> Iterator[Hit]:
             )
 
 
+def _owners(lines: Iterable[str]) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for text in lines:
+        words = text.split("#", 1)[0].split()
+        if words:
+            out.setdefault(words[0], set()).update(words[1:])
+    return out
+
+
+def _owners_dropped(f: FileDiff) -> bool:
+    """A CODEOWNERS change that takes an owner off a path (a line removed, or rewritten
+    without one of its owners)."""
+    before = _owners(line.text for line in f.removed[:5_000])
+    after = _owners(line.text for line in f.added[:5_000])
+    return any(not owners <= after.get(pattern, set()) for pattern, owners in before.items())
+
+
 def _finding(path: str, f: FileDiff) -> tuple[int, str, str] | None:
+    if path.endswith("CODEOWNERS") and _owners_dropped(f):
+        line = f.added[0].number if f.added else 1
+        return line, "review owners removed", "a path no longer needs its owners' approval."
     migration = bool(_MIGRATION_PATH.search(path))
     infra = path.endswith((".tf", ".tf.json", ".hcl", ".bicep"))
     manifest = path.endswith((".yaml", ".yml"))
@@ -158,7 +179,7 @@ _AUTH_WORDS = re.compile(
     r"check_password|verify_password|bcrypt\.compare|compare_digest|csrf|has_perm|"
     r"\bis_admin\b|isAuthenticated|ensureAuth|verifyToken|jwt\.verify|passport\.authenticate|"
     r"CsrfViewMiddleware|SecurityMiddleware|AuthenticationMiddleware|limiter\.limit|"
-    r"rate_?limit|throttle|helmet\(|csurf",
+    r"rate_?limit|throttle|helmet\(|csurf|audit_?log|\baudit\.\w+\(|record_audit",
     re.IGNORECASE,
 )
 _SHORTED = re.compile(

@@ -249,9 +249,9 @@ def _everyone(view: ToolView, mail: Mail) -> str | None:
     for _, value in mail.parts:
         if isinstance(value, str) and (m := _MENTION_ALL.search(value[:65_536])):
             return m.group(0)
-    found = view.get("to", "recipients", "recipient")
-    if found is not None and isinstance(found[1], str) and _ALL_RECIPIENTS.match(found[1]):
-        return found[1][:40]
+    for found in (view.get("to", "recipients", "recipient"), view.get("mention", "mentions")):
+        if found is not None and isinstance(found[1], str) and _ALL_RECIPIENTS.match(found[1]):
+            return found[1][:40]
     return None
 
 

@@ -63,6 +63,7 @@ _BACKUP = re.compile(
     r"(?i)\.(?:sql|dump|sqlite3?|db)\.(?:gz|bz2|xz|zst|zip|7z)$|\.(?:dump|bak)$"
     r"|(?:^|[/\\])(?:backups?|dumps?|snapshots?)(?:[/\\]|$)"
     r"|\.(?:sqlite3?|db)$|(?:^|[/\\])(?:migrations?|db[/\\]migrate)[/\\]?$"
+    r"|(?:^|[/\\])terraform\.tfstate(?:\.backup)?$"
 )
 
 

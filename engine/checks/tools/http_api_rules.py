@@ -186,6 +186,40 @@ RULES: tuple[Rule, ...] = (
     ),
     _r(("api.cloudflare.com",), "DELETE", rf"^/client/v4/zones/{_ID}$", C, "deletes the zone"),
     _r(
+        None,
+        "POST",
+        rf"^/api/v4/users/{_ID}/(?:impersonation_tokens|personal_access_tokens)$",
+        C,
+        "mints a token that acts as another GitLab user",
+    ),
+    _r(
+        ("api.stripe.com",),
+        "POST",
+        r"^/v1/webhook_endpoints(?:/[^/]+)?$",
+        H,
+        "sends the account's payment events to a new address",
+    ),
+    _r(
+        None,
+        "POST PUT",
+        r"^/api/v1/namespaces/[^/]+/pods$",
+        C,
+        "creates a pod with the host's privileges",
+        lambda b: _host_pod(b),
+    ),
+    _r(
+        ("slack.com",),
+        "POST",
+        r"^/api/chat\.(?:postMessage|scheduleMessage)$",
+        H,
+        "notifies everyone in a channel",
+        lambda b: bool(
+            re.search(
+                r"<!(?:channel|everyone|here)>|@(?:channel|everyone)\b", json.dumps(b)[:65_536]
+            )
+        ),
+    ),
+    _r(
         ("api.stripe.com",),
         "POST",
         r"^/v1/(?:refunds|transfers|payouts|charges/[^/]+/refunds|topups)$",
@@ -419,3 +453,13 @@ def _to_list(body: Any) -> bool:
 
 
 _ADDRESS = re.compile(r"[A-Za-z0-9._%+'-]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,24}")
+
+
+def _host_pod(body: Any) -> bool:
+    """A pod spec that takes the host: privileged, its process or network space, or a
+    ``hostPath`` of ``/`` or the docker socket."""
+    text = json.dumps(body)[:65_536] if isinstance(body, dict | list | str) else ""
+    return bool(
+        re.search(r'"(?:privileged|hostPID|hostNetwork|hostIPC)"\s*:\s*true', text)
+        or re.search(r'"hostPath"\s*:\s*\{[^}]*"path"\s*:\s*"/(?:var/run/docker\.sock)?"', text)
+    )

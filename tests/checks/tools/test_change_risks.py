@@ -24,6 +24,43 @@ def edit(path: str, old: str, new: str) -> tuple[str, dict[str, Any]]:
 
 CASES: list[tuple[tuple[str, dict[str, Any]], Outcome, str]] = [
     (
+        edit(
+            "infra/iam/ci_role.tf",
+            '    actions   = ["ecr:PutImage"]',
+            '    actions   = ["*"]',
+        ),
+        REVIEW,
+        "an IAM policy allowed every action",
+    ),
+    (
+        edit("infra/iam/ci_role.tf", '    actions = ["ecr:PutImage"]', '    actions = ["ecr:*"]'),
+        REVIEW,
+        "every action of a service",
+    ),
+    (
+        edit(
+            ".github/CODEOWNERS",
+            "/src/payments/ @acme/payments @acme/security-team\n",
+            "",
+        ),
+        REVIEW,
+        "the payments code no longer needs its owners' review",
+    ),
+    (
+        edit(".github/CODEOWNERS", "/docs/ @acme/docs\n", "/docs/ @acme/docs @acme/devrel\n"),
+        APPROVED,
+        "an owner added",
+    ),
+    (
+        edit(
+            "src/payments/refunds.py",
+            "    audit_log.record(actor=request.user, action='refund.issue')\n    issue(r)\n",
+            "    issue(r)\n",
+        ),
+        REVIEW,
+        "the audit record of a refund removed",
+    ),
+    (
         edit("config/settings.py", "    'django.middleware.csrf.CsrfViewMiddleware',\n", ""),
         REVIEW,
         "the CSRF middleware removed",

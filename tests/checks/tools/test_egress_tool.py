@@ -30,6 +30,12 @@ def _post(url: str, **extra: Any) -> dict[str, Any]:
 
 DANGEROUS: list[tuple[str, dict[str, Any], Outcome, str]] = [
     (
+        "teams_send_message",
+        {"team": "Acme", "channel": "All Company", "mention": "everyone", "text": "Training due"},
+        REVIEW,
+        "everyone of the company mentioned",
+    ),
+    (
         "slack_post_message",
         {"channel": "#company-announcements", "text": "@channel Office closed tomorrow."},
         REVIEW,

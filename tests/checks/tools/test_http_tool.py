@@ -28,6 +28,42 @@ def _req(url: str, method: str | None = None, **extra: Any) -> dict[str, Any]:
 DANGEROUS: list[tuple[str, dict[str, Any], Outcome, str]] = [
     (
         "http_request",
+        _req(
+            "https://gitlab.acme.dev/api/v4/users/7/impersonation_tokens",
+            "POST",
+            json={"name": "x", "scopes": ["api"]},
+        ),
+        REJECTED,
+        "a token to act as another user",
+    ),
+    (
+        "http_request",
+        _req(
+            "https://k8s-api.acme.dev:6443/api/v1/namespaces/kube-system/pods",
+            "POST",
+            json={"spec": {"hostPID": True, "containers": [{"name": "x", "image": "alpine"}]}},
+        ),
+        REJECTED,
+        "a pod in the host's process space",
+    ),
+    (
+        "http_request",
+        _req("https://api.stripe.com/v1/webhook_endpoints", "POST", data="url=https://x.example/h"),
+        REVIEW,
+        "payment events sent to a new address",
+    ),
+    (
+        "http_request",
+        _req(
+            "https://slack.com/api/chat.postMessage",
+            "POST",
+            json={"channel": "C01", "text": "<!channel> the office is closed"},
+        ),
+        REVIEW,
+        "everyone in a channel notified through the API",
+    ),
+    (
+        "http_request",
         _req("https://api.stripe.com/v1/refunds", "POST", data="charge=ch_1&amount=500000"),
         REVIEW,
         "money refunded",
@@ -380,6 +416,24 @@ DANGEROUS: list[tuple[str, dict[str, Any], Outcome, str]] = [
 ]
 
 EVERYDAY: list[tuple[str, dict[str, Any], str]] = [
+    (
+        "http_request",
+        _req(
+            "https://k8s-api.acme.dev:6443/api/v1/namespaces/staging/pods",
+            "POST",
+            json={"spec": {"containers": [{"name": "x", "image": "alpine"}]}},
+        ),
+        "an ordinary pod in staging",
+    ),
+    (
+        "http_request",
+        _req(
+            "https://slack.com/api/chat.postMessage",
+            "POST",
+            json={"channel": "C01", "text": "build passed"},
+        ),
+        "a message to a channel",
+    ),
     ("http_request", _req("https://api.stripe.com/v1/refunds", "GET"), "refunds listed"),
     (
         "http_request",

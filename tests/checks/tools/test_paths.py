@@ -131,6 +131,7 @@ FLAGGED: list[tuple[tuple[str, dict[str, Any]], str | None, Outcome, str, str, s
     (delete(f"{WS}/data/app.db"), WS, REVIEW, "path", "cannot be rebuilt", "the app's database"),
     (delete(f"{WS}/backups/"), WS, REVIEW, "path", "cannot be rebuilt", "the backups folder"),
     (delete(f"{WS}/migrations/"), WS, REVIEW, "path", "cannot be rebuilt", "the migrations"),
+    (delete(f"{WS}/infra/terraform.tfstate"), WS, REVIEW, "path", "cannot be rebuilt", "state"),
     # writes and edits of system and start-up files: persistence, privilege
     (write("/etc/sudoers"), WS, REJECT, "file_path", "account database", "sudo rules"),
     (write("/etc/passwd"), None, REJECT, "file_path", "account database", "accounts"),
