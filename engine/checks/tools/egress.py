@@ -27,7 +27,7 @@ from humangr.contracts import Severity
 
 from ..base import CheckInput, Hit
 from .egress_files import data_export, secret_file
-from .egress_mail import DISTRIBUTION, Mail, domain_allowed, read_mail
+from .egress_mail import DISTRIBUTION, MENTION_ALL, Mail, domain_allowed, read_mail
 from .egress_scan import Carried, Secret, scan_payload, secret_in
 from .http_call import AUTH_HEADER, HttpCall, read_http
 from .http_sites import (
@@ -237,9 +237,6 @@ def _mail(view: ToolView, mail: Mail, allow: frozenset[str]) -> Iterator[Hit]:
         yield _hit(view, best[0], found, title, _SUGGEST_PERSONAL)
 
 
-_MENTION_ALL = re.compile(
-    r"(?<![\w@])@(?:channel|everyone|here|all)\b|<!(?:channel|everyone|here)>"
-)
 _ALL_RECIPIENTS = re.compile(r"^@?(?:all|everyone|all[-_]\w+)$", re.IGNORECASE)
 
 
@@ -247,7 +244,7 @@ def _everyone(view: ToolView, mail: Mail) -> str | None:
     """A message that reaches everyone of a channel or every user: ``@channel`` in its text,
     or a recipient such as ``@all_users``."""
     for _, value in mail.parts:
-        if isinstance(value, str) and (m := _MENTION_ALL.search(value[:65_536])):
+        if isinstance(value, str) and (m := MENTION_ALL.search(value[:65_536])):
             return m.group(0)
     for found in (view.get("to", "recipients", "recipient"), view.get("mention", "mentions")):
         if found is not None and isinstance(found[1], str) and _ALL_RECIPIENTS.match(found[1]):

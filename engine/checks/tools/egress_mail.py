@@ -13,7 +13,7 @@ from humangr.contracts import ToolKind
 
 from .view import ToolView
 
-__all__ = ["DISTRIBUTION", "Mail", "domain_allowed", "read_mail"]
+__all__ = ["ADDRESS", "DISTRIBUTION", "MENTION_ALL", "Mail", "domain_allowed", "read_mail"]
 
 _RECIPIENTS = (
     "to",
@@ -54,7 +54,7 @@ _CONTENT = (
 )
 _ATTACHMENTS = ("attachments", "attachment", "files", "file", "attach")
 _CHAT = ("channel", "channel_id", "chat_id", "thread_id", "conversation_id", "room", "room_id")
-_ADDRESS = re.compile(r"[A-Za-z0-9._%+'-]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,24}")
+ADDRESS = re.compile(r"[A-Za-z0-9._%+'-]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,24}")
 _MAX_RECIPIENTS = 500
 DISTRIBUTION = re.compile(
     r"^(?:all[-_.])?(?:customers?|clients|users|subscribers|members|patients)@"
@@ -62,6 +62,8 @@ DISTRIBUTION = re.compile(
 )
 """Addresses that reach a company's customers or users at large (``customers@``,
 ``…@lists.acme.com``); a team's own list (``eng-all@``) is everyday."""
+MENTION_ALL = re.compile(r"(?<![\w@])@(?:channel|everyone|here|all)\b|<!(?:channel|everyone|here)>")
+"""A chat mention that notifies everyone of a channel (``@channel``, Slack's ``<!here>``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +85,7 @@ def _addresses(value: Any, out: list[str], depth: int = 0) -> None:
     if depth > 4 or len(out) >= _MAX_RECIPIENTS:
         return
     if isinstance(value, str):
-        out.extend(a.lower() for a in _ADDRESS.findall(value[:65_536]))
+        out.extend(a.lower() for a in ADDRESS.findall(value[:65_536]))
     elif isinstance(value, list | tuple):
         for item in value[:_MAX_RECIPIENTS]:
             _addresses(item, out, depth + 1)
@@ -130,7 +132,7 @@ def read_mail(view: ToolView) -> Mail | None:
     sender_arg = view.text(*_SENDER)
     sender = None
     if sender_arg is not None:
-        m = _ADDRESS.search(sender_arg[1])
+        m = ADDRESS.search(sender_arg[1])
         sender = m.group(0).lower() if m else None
     attachments: list[tuple[str, str]] = []
     for key, value in parts:

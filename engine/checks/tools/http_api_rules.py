@@ -13,7 +13,7 @@ from typing import Any
 
 from humangr.contracts import Severity
 
-from .egress_mail import DISTRIBUTION
+from .egress_mail import ADDRESS, DISTRIBUTION, MENTION_ALL
 
 __all__ = ["KNOWN_APIS", "RULES", "Rule"]
 
@@ -213,11 +213,7 @@ RULES: tuple[Rule, ...] = (
         r"^/api/chat\.(?:postMessage|scheduleMessage)$",
         H,
         "notifies everyone in a channel",
-        lambda b: bool(
-            re.search(
-                r"<!(?:channel|everyone|here)>|@(?:channel|everyone)\b", json.dumps(b)[:65_536]
-            )
-        ),
+        lambda b: bool(MENTION_ALL.search(json.dumps(b)[:65_536])),
     ),
     _r(
         ("api.stripe.com",),
@@ -449,10 +445,7 @@ def _recipients(body: Any, depth: int = 0) -> int:
 def _to_list(body: Any) -> bool:
     """Whether a mail API's body sends to a customers' list (``customers@``, ``lists.``)."""
     text = json.dumps(body)[:65_536] if isinstance(body, dict | list) else ""
-    return any(DISTRIBUTION.search(a.lower()) for a in _ADDRESS.findall(text)[:500])
-
-
-_ADDRESS = re.compile(r"[A-Za-z0-9._%+'-]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,24}")
+    return any(DISTRIBUTION.search(a.lower()) for a in ADDRESS.findall(text)[:500])
 
 
 def _host_pod(body: Any) -> bool:
