@@ -10,7 +10,15 @@ from .shell_lex import ansi_c
 from .shell_model import Cmd
 from .shell_paths import is_secret
 
-__all__ = ["echoed", "json_strings", "printed", "record_write", "secret_source", "secret_text"]
+__all__ = [
+    "SECRET_STORES",
+    "echoed",
+    "json_strings",
+    "printed",
+    "record_write",
+    "secret_source",
+    "secret_text",
+]
 
 
 def json_strings(content: str) -> list[str] | None:
@@ -83,12 +91,19 @@ def printed(fmt: str, args: list[str]) -> str:
     return ansi_c(out)
 
 
-_SECRET_COMMANDS = re.compile(
-    r"^(?:aws\s.*\bsecretsmanager\s+get-secret-value|aws\s.*\bssm\s+get-parameters?\b.*"
-    r"--with-decryption|aws\s.*\biam\s+create-access-key|aws\s.*\bsts\s+get-session-token|"
-    r"gcloud\s.*\bauth\s+print-(?:access|identity)-token|az\s.*\baccount\s+get-access-token|"
-    r"vault\s+(?:kv\s+get|read)|gh\s+auth\s+token|kubectl\s.*\bget\s+secrets?\b)"
+SECRET_STORES = re.compile(
+    r"^(?:vault\s+(?:kv\s+get|read)\b|az\s.*\bkeyvault\s+secret\s+(?:show|download)\b"
+    r"|gcloud\s.*\bsecrets\s+versions\s+access\b|aws\s.*\bsecretsmanager\s+"
+    r"get-secret-value\b|aws\s.*\bssm\s+get-parameters?\b.*--with-decryption"
+    r"|kubectl\s.*\bget\s+secrets?\b.*(?:-o|--output)[=\s]*(?:yaml|json|jsonpath|go-template)"
+    r"|gh\s+auth\s+token\b|gcloud\s.*\bauth\s+print-(?:access|identity)-token\b"
+    r"|az\s.*\baccount\s+get-access-token\b)"
 )
+"""Commands that print a secret store's value or a CLI's token (as a command line)."""
+_SECRET_COMMANDS = re.compile(
+    rf"{SECRET_STORES.pattern}|^aws\s.*\b(?:iam\s+create-access-key|sts\s+get-session-token)"
+)
+"""What prints a credential: a secret store or token, or new cloud keys."""
 
 
 def secret_source(cmd: Cmd) -> bool:

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 from humangr.contracts import Severity
 
+from .shell_feeds import SECRET_STORES
 from .shell_model import Cmd
 from .shell_rule_kit import Context, Flag, critical, high, rule
 
@@ -152,14 +153,6 @@ def database_reset(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
 _EXPORTS_KEYS = re.compile(
     r"^aws\s.*\bconfigure\s+(?:export-credentials\b|get\s+\S*(?:secret|session_token))"
 )
-_SHOWS_SECRET = re.compile(
-    r"^(?:vault\s+(?:kv\s+get|read)\b|az\s.*\bkeyvault\s+secret\s+(?:show|download)\b"
-    r"|gcloud\s.*\bsecrets\s+versions\s+access\b|aws\s.*\bsecretsmanager\s+"
-    r"get-secret-value\b|aws\s.*\bssm\s+get-parameters?\b.*--with-decryption"
-    r"|kubectl\s.*\bget\s+secrets?\b.*(?:-o|--output)[=\s]*(?:yaml|json|jsonpath|go-template)"
-    r"|gh\s+auth\s+token\b|gcloud\s.*\bauth\s+print-(?:access|identity)-token\b"
-    r"|az\s.*\baccount\s+get-access-token\b)"
-)
 
 
 @rule
@@ -178,7 +171,7 @@ def secret_shown(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
             "the access keys end up in the transcript, readable by whatever reads it.",
             "Let the SDKs read credentials themselves; never print them.",
         )
-    elif _SHOWS_SECRET.search(text):
+    elif SECRET_STORES.search(text):
         yield high(
             "shows a secret's value",
             cmd.text,
