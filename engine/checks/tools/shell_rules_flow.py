@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 from .shell_binaries import NET_TOOLS
 from .shell_feeds import secret_text
-from .shell_model import Program
+from .shell_model import Cmd, Program
 from .shell_rule_kit import Context, Flag, critical, program_rule
 from .shell_rules_net import LOCAL, host_of
 
@@ -28,29 +28,24 @@ _HOMES = re.compile(
 @program_rule
 def secrets_substituted(prog: Program, ctx: Context) -> Iterator[Flag]:
     """A secret printed by a substitution inside a sender's words (``curl -H "Authorization:
-    Bearer $(gcloud auth print-access-token)" https://elsewhere``): sent — in a header, to a host
-    other than the token's own."""
+    Bearer $(gcloud auth print-access-token)" https://elsewhere``) is sent."""
     for cmd in prog.commands:
         if cmd.name not in _SENDERS:
             continue
-        sent = set(_sent(cmd.argv))
-        host = host_of(cmd)
-        for word in cmd.argv[1:]:
-            if ("$(" not in word and "`" not in word) or not secret_text(word):
-                continue
-            if word not in sent and (_HOMES.search(host) or LOCAL.match(host)):
-                continue  # a token authenticating to its own service
-            yield critical(
-                "sends a credential printed by a command",
-                cmd.text,
-                f"{cmd.name} is given what a command printing a secret returns.",
-                "Never send credentials but to their own service; rotate them if this ran.",
-            )
-            return
+        for word in _sent(cmd):
+            if ("$(" in word or "`" in word) and secret_text(word):
+                yield critical(
+                    "sends a credential printed by a command",
+                    cmd.text,
+                    f"{cmd.name} is given what a command printing a secret returns.",
+                    "Never send credentials but to their own service; rotate them if this ran.",
+                )
+                return
 
 
 @program_rule
 def secret_variables_sent(prog: Program, ctx: Context) -> Iterator[Flag]:
+    """A variable loaded from a credential file or secret store, given to a sender."""
     if not prog.secret_vars:
         return
     names = "|".join(re.escape(name) for name in sorted(prog.secret_vars)[:64])
@@ -58,7 +53,7 @@ def secret_variables_sent(prog: Program, ctx: Context) -> Iterator[Flag]:
     for cmd in prog.commands:
         if cmd.name not in _SENDERS:
             continue
-        words = [*_sent(cmd.argv), *(r.target for r in cmd.redirects), cmd.stdin or ""]
+        words = [*_sent(cmd), *(r.target for r in cmd.redirects), cmd.stdin or ""]
         if any(used.search(w) for w in words):
             yield critical(
                 "sends a credential held in a variable",
@@ -72,12 +67,16 @@ def secret_variables_sent(prog: Program, ctx: Context) -> Iterator[Flag]:
 _HEADER_OPTIONS = frozenset({"-H", "--header", "--oauth2-bearer", "--proxy-header"})
 
 
-def _sent(argv: list[str]) -> list[str]:
-    """The words of ``argv`` but header values: a token in ``Authorization: Bearer $T``
-    authenticates to the host, as it was made to; in a body, a URL or a name it is sent."""
+def _sent(cmd: Cmd) -> list[str]:
+    """The words ``cmd`` sends. A header's value is left out when it goes to the token's own
+    service or this machine (``Authorization: Bearer $T`` authenticates, as it was made to);
+    to any other host, in a body, a URL or a name, it is sent."""
+    host = host_of(cmd)
+    if not (_HOMES.search(host) or LOCAL.match(host)):
+        return cmd.argv[1:]
     out: list[str] = []
     skip = False
-    for word in argv[1:]:
+    for word in cmd.argv[1:]:
         if skip:
             skip = False
         elif word in _HEADER_OPTIONS:
