@@ -269,7 +269,7 @@ def credential_upload(ctx: CheckInput) -> Iterator[Hit]:
     """Python code of a change that opens a credential file and talks to the network: the
     credential leaves (critical in a file Python runs by itself, ``setup.py`` or
     ``conftest.py``; high elsewhere)."""
-    from .tools.shell_code import scan_code
+    from .tools.shell_code import scan_code, sends_files
     from .tools.shell_paths import is_secret
 
     for f in ctx.files:
@@ -277,6 +277,8 @@ def credential_upload(ctx: CheckInput) -> Iterator[Hit]:
         if not path.endswith((".py", ".pyw")) or (is_test_path(path) and "conftest" not in path):
             continue
         code = "\n".join(line.text for line in f.added[:5_000])
+        if not sends_files(code):
+            continue  # nothing read is sent: the full scan is not needed
         scan = scan_code(code)
         read = [c[4:].strip("'") for c in scan.commands if c.startswith("cat ")]
         secrets = [p for p in read if is_secret(p)]

@@ -19,7 +19,7 @@ from .shell_catalogue import words
 from .shell_code_values import Variables, assigned, cloud_deletes, folded, loop_deletes
 from .shell_paths import PRIVILEGE_FILES, SECRET_PATH
 
-__all__ = ["CodeScan", "escape_lines", "python_commands", "scan_code"]
+__all__ = ["CodeScan", "escape_lines", "python_commands", "scan_code", "sends_files"]
 
 _MAX_CODE = 65_536
 _MAX_CALLS = 64
@@ -260,6 +260,20 @@ def python_commands(code: str) -> list[tuple[int, str]]:
     return out
 
 
+def sends_files(code: str, *, socket: bool | None = None, http: bool | None = None) -> bool:
+    """Whether ``code`` reads a file and talks to the network (or puts files by FTP): what
+    ``CodeScan.upload`` says, without the rest of ``scan_code`` (``socket``/``http``: the
+    searches for them, when made already)."""
+    code = code[:_MAX_CODE]
+    if _PUT.search(code):
+        return True
+    if not _FILE_READ.search(code):  # the cheap search first: most code reads no file
+        return False
+    return bool(http if http is not None else _HTTP.search(code)) or bool(
+        socket if socket is not None else _SOCKET.search(code)
+    )
+
+
 def scan_code(code: str, env: Mapping[str, str] | None = None) -> CodeScan:
     """The shell commands ``code`` runs and its other effects. Pure, bounded, never raises."""
     out = CodeScan()
@@ -305,7 +319,7 @@ def scan_code(code: str, env: Mapping[str, str] | None = None) -> CodeScan:
     http = bool(_HTTP.search(code))
     out.reverse_shell = socket and spawn
     out.bind_shell = out.reverse_shell and bool(_LISTEN.search(code))
-    out.upload = ((socket or http) and bool(_FILE_READ.search(code))) or bool(_PUT.search(code))
+    out.upload = sends_files(code, socket=socket, http=http)
     out.server = bool(_SERVE.search(code))
     out.remote_code = http and bool(_EVAL.search(code))
     out.decoded_code = bool(_EVAL.search(code)) and bool(_DECODE.search(code))
