@@ -68,6 +68,9 @@ def decode(data: bytes | str, type_: type[T]) -> T:
     except msgspec.ValidationError as exc:
         raise contract_error(name, exc) from None
     except msgspec.DecodeError as exc:
+        # msgspec 0.23 and later check UTF-8 while they parse, and name no path
+        if "UTF-8" in str(exc) and _is_bad_utf8(data):
+            raise ContractError(name, _bad_text_path(data), _bad_text(data)) from None
         raise ContractError(name, "", f"not valid JSON ({exc})") from None
     except UnicodeError:
         raise ContractError(name, _bad_text_path(data), _bad_text(data)) from None
@@ -75,6 +78,16 @@ def decode(data: bytes | str, type_: type[T]) -> T:
         raise ContractError(name, "", "JSON nested too deeply") from None
     except Exception as exc:  # a check of the contract failed in an unexpected way
         raise ContractError(name, "", f"cannot be decoded ({type(exc).__name__})") from None
+
+
+def _is_bad_utf8(data: bytes | str) -> bool:
+    if isinstance(data, str):
+        return False
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return True
+    return False
 
 
 def _bad_text(data: bytes | str) -> str:
