@@ -17,7 +17,7 @@ from . import (
     security_text,
 )
 from .base import Check
-from .tools import consequence, egress, generic, http, paths, shell, sql
+from .tools import consequence, egress, generic, http, paths, prose, shell, sql
 
 __all__ = ["CHECKS"]
 
@@ -263,11 +263,25 @@ CHECKS: tuple[Check, ...] = (
         L.HL4,
         "tool-consequence",
         "Tools whose call has consequences outside the workspace, by name and arguments: a "
-        "container given the host's root or privileges, money moved, production changed, DNS "
-        "changed, a protection overridden (admin_override, skip_checks)",
+        "container given the host's root or privileges, money moved or priced, production "
+        "changed, DNS changed, a protection overridden (admin_override, skip_checks), data "
+        "made public or shared with a personal mailbox, sign-in weakened or reset, "
+        "administrators made, accounts deleted, whole datasets exported, whole audiences "
+        "messaged, monitoring muted",
         ("humangr",),
-        "critical (the host's root in a container), high (the others)",
+        "critical (the host's root in a container, every document of a collection deleted), "
+        "high (the others)",
         consequence.consequential,
+    ),
+    Check(
+        L.HL4,
+        "tool-message",
+        "The prose a message, ticket, comment or page sends: credentials written out, sign-in "
+        "links with their tokens, requests for passwords or gift cards, image links that "
+        "carry data away, mail copied or routed to a personal mailbox",
+        ("humangr",),
+        "critical (a structured credential or service token), high (the others)",
+        prose.message_risks,
     ),
     Check(
         L.HL4,

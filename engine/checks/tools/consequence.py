@@ -3,7 +3,9 @@ that the agent cannot take back — read from the tool's name and its arguments,
 tools no kind covers (``deploy``, ``transfer_funds``, ``mcp__docker__run_container``):
 
 - a container given the host's root (a ``/:`` volume) is critical; one run privileged is high;
-- money moved (a transfer, payout, refund or charge with an amount) is high;
+- what business tools do (``business``): money moved or priced, data made public, sign-in
+  weakened, administrators made, accounts deleted, whole datasets exported, whole audiences
+  messaged, monitoring muted — high; every document of a collection deleted — critical;
 - a deploy, release, rollback, scale, restart, migration or delete aimed at production is high;
 - a DNS record created, changed or deleted is high;
 - a protection overridden (``admin_override``, ``bypass_…``, ``skip_checks`` set true) is high;
@@ -21,17 +23,17 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from humangr.contracts import Severity
+from humangr.contracts import Severity, ToolKind
 
 from ..base import CheckInput, Hit
+from .business import business_consequences
 from .http_apis import name_words
+from .http_call import read_http
 from .view import ToolView
 
 __all__ = ["consequential"]
 
 _CONTAINER = frozenset({"docker", "container", "containers", "podman", "pod", "compose"})
-_MONEY = frozenset({"transfer", "payout", "pay", "refund", "charge", "withdraw", "wire", "send"})
-_MONEY_ARGS = ("amount", "amount_cents", "value", "sum", "total")
 _CHANGES = frozenset(
     {
         "deploy",
@@ -57,7 +59,10 @@ _WHERE = re.compile(
     r"^(?:env|environment|stage|target|cluster|namespace|context|tier|space|workspace|project)$"
 )
 """Arguments that say where a change lands (``environment="production"``)."""
-_DNS = frozenset({"dns", "record", "records", "zone", "domain", "cname"})
+_DNS = frozenset({"dns", "zone", "zones", "cname", "nameserver", "nameservers", "registrar"})
+_DNS_HOSTS = frozenset({"cloudflare", "route53", "godaddy", "namecheap", "gandi", "porkbun"})
+_DNS_TOO = frozenset({"record", "records"})
+"""A record is DNS only at a DNS host (``update_record`` of a CRM is not DNS)."""
 _DNS_VERBS = frozenset({"create", "update", "delete", "set", "change", "upsert", "put", "add"})
 _ROOT_MOUNT = re.compile(r"^/(?::|$)")
 _BROWSER_SECRETS = re.compile(r"document\.cookie|localStorage|sessionStorage|indexedDB")
@@ -92,6 +97,26 @@ def _values(value: Any, depth: int = 0) -> Iterator[tuple[str, Any]]:
             yield from _values(item, depth + 1)
 
 
+_METHOD_VERBS = {"POST": "create", "PUT": "set", "PATCH": "update", "DELETE": "delete"}
+_LOCAL_HOSTS = re.compile(r"^(?:localhost|[\w.-]+\.localhost|127\.[\d.]+|\[?::1\]?|0\.0\.0\.0)$")
+
+
+def _api_call(view: ToolView) -> tuple[set[str], list[tuple[str, Any]]] | None:
+    """An HTTP request that changes something at a service (not this machine): the words of
+    its path with its method's verb (``PATCH /orgs/acme/saml`` → update, orgs, acme, saml),
+    and what its body sends."""
+    if view.kind is not ToolKind.HTTP:
+        return None
+    request = read_http(view)
+    verb = _METHOD_VERBS.get(request.method) if request is not None else None
+    if request is None or request.url is None or verb is None:
+        return None
+    if _LOCAL_HOSTS.match(request.url.host.name):
+        return None  # a dev server's API: everyday
+    words = {verb, *name_words(request.url.path.replace("/", "_"), 16)}
+    return words, [pair for _, value in request.payload for pair in _values(value)]
+
+
 def _hit(view: ToolView, severity: Severity, title: str, why: str, fix: str) -> Hit:
     return Hit(
         severity=severity,
@@ -109,6 +134,11 @@ def consequential(ctx: CheckInput) -> Iterator[Hit]:
         return
     words = set(name_words(view.call.name, 12))  # the MCP server's name counts too
     pairs = list(_values(view.call.arguments))
+    api = _api_call(view)
+    if api is not None:  # a raw API call: its path and method name what it does
+        api_words, api_pairs = api
+        words |= api_words
+        pairs += api_pairs
     words |= {v.lower() for k, v in pairs if k in _VERB_ARGS and isinstance(v, str) and len(v) < 40}
     strings = [v for _, v in pairs if isinstance(v, str)]
     if words & _CONTAINER:
@@ -128,14 +158,6 @@ def consequential(ctx: CheckInput) -> Iterator[Hit]:
                 "a privileged container can take over the host.",
                 "Run it unprivileged.",
             )
-    if words & _MONEY and any(k in _MONEY_ARGS and isinstance(v, int | float) for k, v in pairs):
-        yield _hit(
-            view,
-            Severity.HIGH,
-            "moves money",
-            "a payment, refund or transfer cannot be taken back by the agent.",
-            "Let a person confirm payments.",
-        )
     aimed = [v for k, v in pairs if _WHERE.match(k) and isinstance(v, str)]
     if words & _CHANGES and any(_PRODUCTION.match(s.strip()) for s in aimed[:200]):
         yield _hit(
@@ -188,7 +210,8 @@ def consequential(ctx: CheckInput) -> Iterator[Hit]:
             f"every matching message is copied to {forward[:80]} from now on.",
             "Let the mailbox's owner set up forwarding.",
         )
-    if words & _DNS and words & _DNS_VERBS:
+    dns = words & _DNS or (words & _DNS_TOO and words & _DNS_HOSTS)
+    if dns and words & _DNS_VERBS:
         yield _hit(
             view,
             Severity.HIGH,
@@ -196,3 +219,6 @@ def consequential(ctx: CheckInput) -> Iterator[Hit]:
             "a DNS change redirects a domain's traffic and takes hours to undo everywhere.",
             "Let a person confirm DNS changes.",
         )
+    for title, why, fix, critical in business_consequences(words, pairs):
+        severity = Severity.CRITICAL if critical else Severity.HIGH
+        yield _hit(view, severity, title, why, fix)

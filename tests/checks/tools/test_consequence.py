@@ -114,5 +114,5 @@ def test_the_finding_names_the_tool_and_the_layer() -> None:
     _, findings, _ = decide("transfer_funds", {"amount": 5, "to": "x"})
     found = [f for f in findings if "tool-consequence" in f.id]
     assert found
-    assert found[0].title == "moves money"
+    assert found[0].title == "moves money or sets a price"
     assert "transfer_funds" in found[0].description

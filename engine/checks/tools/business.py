@@ -1,0 +1,367 @@
+"""What business tools of any name do (``stripe_create_coupon``, ``gdrive_share_file``,
+``okta_update_policy``): read from the words of the tool's name and its arguments, for the
+tools no kind covers. Each reading is one small function of the name's words and the
+argument pairs; all yield high findings (a person confirms), but a delete of every document,
+which is critical like ``DELETE`` without ``WHERE``.
+
+- money: a payment, payout, refund, credit, gift card, coupon or price set, with an amount;
+  a payee's bank details changed;
+- exposure: a file, page, dashboard or repository made public or shared by an anonymous link,
+  or shared with a personal mailbox;
+- sign-in: multi-factor, SSO or password policies turned off or weakened; a user's factors or
+  password reset; administrator rights granted;
+- people and places deleted (users, customers, channels…), and bulk or hard deletes;
+- whole datasets exported, and messages sent to a whole audience;
+- monitoring muted or paused everywhere.
+
+Reads (``get``, ``list``, ``search``…) get no finding, whatever their nouns.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+__all__ = ["Pair", "business_consequences"]
+
+Pair = tuple[str, Any]
+"""An argument's key (lower-case; ``""`` for a list item) and its value, nested ones too."""
+Finding = tuple[str, str, str]
+"""A consequence: its title, why it matters and what to do."""
+
+_READS = frozenset(
+    {
+        "get", "list", "search", "read", "fetch", "retrieve", "describe", "view", "show",
+        "count", "find", "lookup", "query", "check", "preview", "estimate", "calculate",
+        "validate", "status", "download", "watch", "verify",
+    }
+)  # fmt: skip
+_MONEY_NOUNS = frozenset(
+    {
+        "refund", "refunds", "payout", "payouts", "payment", "payments", "transfer",
+        "transfers", "wire", "money", "credit", "credits", "coupon", "coupons", "discount",
+        "discounts", "giftcard", "gift", "price", "prices", "pricing", "payroll", "charge",
+        "charges", "withdraw", "withdrawal", "disbursement", "remittance", "plan", "balance",
+        "bonus", "reimbursement", "payment_intent",
+    }
+)  # fmt: skip
+_MONEY_KEYS = re.compile(
+    r"^(?:amount\w*|\w*_amount|total\w*|value|unit_amount\w*|price\w*|\w*_price|balance|"
+    r"percent_off|amount_off|initial_value|credit\w*|sum|net_pay)$"
+)
+_AMOUNT = re.compile(r"^amount\w*$")
+"""What a tool that only says "send" moves money with (``send(amount=…)``)."""
+_BANK_KEYS = re.compile(r"bank_?account|routing|iban|swift|bic$|account_?number|sort_?code")
+_NUMBER = re.compile(r"^-?\d[\d,]*(?:\.\d+)?$")
+_PUBLIC_VALUES = frozenset(
+    {
+        "public", "public-read", "public-read-write", "publicread", "anyone", "anyonewithlink",
+        "anyone_with_link", "anonymous", "everyone", "world", "internet", "unlisted", "open",
+    }
+)  # fmt: skip
+_PUBLIC_KEYS = frozenset(
+    {"acl", "access", "visibility", "scope", "type", "audience", "link_type", "link_scope",
+     "permission", "sharing", "share_type", "access_level", "public_access"}
+)  # fmt: skip
+_PUBLIC_FLAGS = frozenset({"public", "is_public", "publicly_accessible", "allowfilediscovery"})
+_PRIVATE_FLAGS = frozenset({"private", "is_private", "requiresignin", "require_sign_in"})
+_SHARED_THINGS = frozenset(
+    {
+        "share", "sharing", "link", "permission", "permissions", "visibility", "repository",
+        "repo", "gist", "dashboard", "view", "page", "space", "bucket", "object", "file",
+        "folder", "document", "doc", "site", "report", "board", "publish", "access", "item",
+        "drive", "container", "blob", "notebook", "sheet", "spreadsheet", "workbook",
+    }
+)  # fmt: skip
+_CONVERSATION = frozenset({"comment", "reply", "ticket", "message", "channel", "conversation"})
+_SHARE_VERBS = frozenset({"share", "sharing", "permission", "permissions"})
+"""Words of sharing a thing (an invitation of a person to an app is everyday)."""
+PERSONAL_MAIL = re.compile(
+    r"@(?:gmail|googlemail|outlook|hotmail|live|msn|yahoo|ymail|aol|icloud|me|mac|proton|"
+    r"protonmail|pm|gmx|web|mail|yandex|zoho|tutanota|tuta|fastmail|hey|qq|163|126|naver|"
+    r"libero|seznam|wp|orange|free|laposte)\.[a-z.]{2,10}$"
+)
+"""Addresses at free personal mailboxes: data shared there leaves the company's control."""
+_ADDRESS = re.compile(r"[A-Za-z0-9._%+'-]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,24}")
+_SIGN_IN = frozenset(
+    {
+        "mfa", "2sv", "2fa", "twofactor", "factor", "factors", "sso", "saml", "oidc",
+        "conditional", "authentication", "authenticator", "password", "passwords", "login",
+        "signin", "lockout", "session", "enroll",
+    }
+)  # fmt: skip
+_OFF_VALUES = frozenset(
+    {"off", "disabled", "disable", "inactive", "none", "optional", "false", "0", "no", "never"}
+)
+_ON_KEYS = re.compile(r"^(?:enforced|enforcement|required|enabled|active|status|state|require\w*)$")
+_RESETS = frozenset({"reset", "clear", "remove", "delete", "bypass"})
+_ADMIN = re.compile(
+    r"(?i)(?:^|[\W_])(?:super[\W_]?admins?|admins?|administrators?|owners?|root|"
+    r"global[\W_]?admin\w*|org[\W_]?admin\w*)(?:$|[\W_])"
+)
+_GRANTS = frozenset(
+    {"add", "set", "assign", "grant", "update", "create", "invite", "promote", "put", "patch"}
+)
+_ROLE_WORDS = frozenset(
+    {"role", "roles", "group", "groups", "membership", "member", "members", "admin", "admins",
+     "owner", "owners", "permission", "permissions", "privilege", "privileges", "collaborator"}
+)  # fmt: skip
+_DELETES = frozenset({"delete", "remove", "destroy", "purge", "erase", "wipe", "drop", "nuke"})
+_PEOPLE_PLACES = frozenset(
+    {
+        "user", "users", "account", "accounts", "customer", "customers", "channel", "channels",
+        "conversation", "conversations", "workspace", "org", "organization", "team", "tenant",
+        "site", "space", "mailbox", "group", "project", "vault", "backup", "backups",
+        "subscription", "subscriptions", "employee", "employees", "domain", "app",
+    }
+)  # fmt: skip
+_MANY = frozenset({"bulk", "batch", "all", "mass"})
+"""Words of a delete of many records at once (``delete_many`` with a filter is everyday)."""
+_EVERYTHING = frozenset({"all", "*", "everything", "everyone", "all_users", "all_contacts"})
+_EXPORTS = frozenset({"export", "exports", "dump", "extract", "backup"})
+_DATA = frozenset(
+    {"contact", "contacts", "customer", "customers", "user", "users", "lead", "leads",
+     "patient", "patients", "employee", "employees", "member", "members", "subscriber",
+     "subscribers", "account", "accounts", "people", "person", "crm", "data"}
+)  # fmt: skip
+_AUDIENCE = frozenset(
+    {"bulk", "broadcast", "blast", "campaign", "campaigns", "marketing", "mass", "newsletter"}
+)
+_SENDS = frozenset(
+    {"send", "message", "messages", "email", "emails", "sms", "notification", "notify", "push"}
+)
+_AUDIENCE_KEYS = re.compile(r"segment\w*|audience\w*|list\w*|recipients?|to_list|to")
+_WHOLE_LIST = re.compile(
+    r"(?i)(?:^|[\s:_\W])all[_-]?(?:contacts|users|customers|subscribers|members|leads|"
+    r"recipients)\b|^list:"
+)
+"""A recipient that is a whole list (``list:all_contacts_48213``, ``segment all_users``);
+addresses and mentions (``all-customers@…``, ``@all``) are the ``data-egress`` check's."""
+_MUTES = frozenset({"mute", "silence", "snooze", "maintenance", "pause", "suppress", "disable"})
+_MONITORS = frozenset(
+    {"monitor", "monitors", "alert", "alerts", "alerting", "service", "services", "pagerduty",
+     "datadog", "opsgenie", "logging", "audit", "trail", "logs", "window", "incident"}
+)  # fmt: skip
+
+
+def _acts(words: set[str]) -> bool:
+    return not words & _READS
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return float(value)
+    if isinstance(value, str) and _NUMBER.match(value.strip()):
+        return float(value.strip().replace(",", ""))
+    return None
+
+
+def money(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
+    """Money paid, credited or priced by a tool that acts, and a payee's bank details set."""
+    if not _acts(words):
+        return
+    named = words & _MONEY_NOUNS or words & {"pay", "send", "tip"}
+    if named:
+        keys = _MONEY_KEYS if words & _MONEY_NOUNS or "pay" in words else _AMOUNT
+        amounts = [_number(v) for k, v in pairs if keys.match(k)]
+        if any(a is not None for a in amounts):
+            yield (
+                "moves money or sets a price",
+                "a payment, payout, refund, credit, discount or price change takes effect at "
+                "once and the agent cannot take it back.",
+                "Let a person confirm payments, credits and price changes.",
+            )
+            return
+    if any(_BANK_KEYS.search(k) and isinstance(v, str | int) and v != "" for k, v in pairs):
+        yield (
+            "changes where money is paid",
+            "bank details of a payee are set: later payments go to that account (a common "
+            "fraud asks for exactly this by e-mail).",
+            "Confirm the change with the payee by a known channel first.",
+        )
+
+
+def exposure(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
+    """Something made public or reachable by anyone with a link, or shared with a personal
+    mailbox."""
+    if not _acts(words):
+        return
+    things = words & _SHARED_THINGS and not words & _CONVERSATION
+    public = any(
+        (k in _PUBLIC_FLAGS and v is True and things)
+        or (k in _PRIVATE_FLAGS and v is False and things)
+        or (k in _PUBLIC_KEYS and isinstance(v, str) and v.strip().lower() in _PUBLIC_VALUES)
+        or (k == "anonymous" and (v is True or (isinstance(v, dict) and True in v.values())))
+        or (k == "public_access" and isinstance(v, dict) and v.get("enabled") is True)
+        for k, v in pairs
+    )
+    if public:
+        yield (
+            "makes data public",
+            "what it shares becomes readable by anyone with the link or on the internet.",
+            "Share with named people, or let a person confirm publishing.",
+        )
+        return
+    if words & _SHARE_VERBS:
+        personal = [
+            a
+            for _, v in pairs
+            if isinstance(v, str) and len(v) < 400
+            for a in _ADDRESS.findall(v)
+            if PERSONAL_MAIL.search(a.lower())
+        ]
+        if personal:
+            yield (
+                "shares with a personal mailbox",
+                f"{personal[0][:80]} is a personal address: what is shared leaves the "
+                "company's control.",
+                "Share with work addresses, or let a person confirm.",
+            )
+
+
+def sign_in(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
+    """Sign-in protections turned off or weakened, a user's factors or password reset,
+    administrator rights granted."""
+    if not _acts(words):
+        return
+    if words & _SIGN_IN:
+        off = any(
+            (
+                _ON_KEYS.match(k)
+                and (v is False or (isinstance(v, str) and v.lower() in _OFF_VALUES))
+            )
+            or (re.match(r"min_?length$", k) and isinstance(v, int) and v < 8)
+            for k, v in pairs
+        )
+        if off:
+            yield (
+                "weakens sign-in protection",
+                "multi-factor, single sign-on or password rules are turned off or lowered for "
+                "the accounts they cover.",
+                "Let a security administrator make this change.",
+            )
+            return
+        if words & _RESETS and words & {"factor", "factors", "mfa", "password", "2fa"}:
+            yield (
+                "resets a user's sign-in",
+                "whoever receives the new password or enrols a new factor takes over the "
+                "account (a common attack asks a help desk for exactly this).",
+                "Verify the user's identity by a known channel first.",
+            )
+            return
+    if words & _ROLE_WORDS and words & _GRANTS:
+        granted = next(
+            (v for k, v in pairs if k and isinstance(v, str) and len(v) < 200 and _ADMIN.search(v)),
+            None,
+        )
+        if granted is not None:
+            yield (
+                "grants administrator rights",
+                f"`{granted[:60]}` gives the account control over the whole system.",
+                "Let an administrator grant administrator rights.",
+            )
+
+
+def deletes(words: set[str], pairs: Sequence[Pair]) -> Iterator[tuple[str, str, str, bool]]:
+    """People and places deleted, bulk and hard deletes; the last item says "every
+    document" (critical)."""
+    if not (words & _DELETES or ("archive" in words and words & _MANY)):
+        return
+    filters = [v for k, v in pairs if k in ("filter", "query", "where", "selector")]
+    if words & {"many", "all"} and any(f in ({}, None, "") for f in filters):
+        yield (
+            "deletes every document",
+            "the filter is empty: every record of the collection goes.",
+            "Give a filter that selects what to delete.",
+            True,
+        )
+        return
+    if (
+        words & _PEOPLE_PLACES
+        or words & _MANY
+        or any(k in ("hard_delete", "permanent", "purge") and v is True for k, v in pairs)
+    ):
+        yield (
+            "deletes accounts, records or places",
+            "a user, customer, channel or many records go with their history; the agent "
+            "cannot bring them back.",
+            "Let a person confirm the delete.",
+            False,
+        )
+
+
+def _everything(pairs: Sequence[Pair], keys: re.Pattern[str] | None = None) -> bool:
+    return any(
+        (
+            isinstance(v, str)
+            and v.strip().lower() in _EVERYTHING
+            and (keys is None or keys.fullmatch(k) is not None)
+        )
+        or (
+            isinstance(v, list)
+            and any(isinstance(i, str) and i.strip().lower() in _EVERYTHING for i in v[:50])
+        )
+        for k, v in pairs
+    )
+
+
+def bulk_out(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
+    """A whole dataset exported, a message sent to a whole audience, monitoring muted
+    everywhere."""
+    if words & _EXPORTS and words & _DATA:
+        outside = any(
+            isinstance(v, str)
+            and (v.startswith(("http://", "https://")) or PERSONAL_MAIL.search(v.lower()))
+            for k, v in pairs
+            if k
+        )
+        if outside or _everything(pairs):
+            yield (
+                "exports a whole dataset",
+                "every record (or one sent outside) leaves the system it is kept in.",
+                "Export only what the task needs, to a place the company controls.",
+            )
+            return
+    if (
+        _acts(words)
+        and words & _SENDS
+        and (
+            words & _AUDIENCE
+            or _everything(pairs, _AUDIENCE_KEYS)
+            or any(
+                isinstance(v, str) and "@" not in v and _WHOLE_LIST.search(v[:400])
+                for _, v in pairs
+            )
+            or any(k.startswith("ignore_unsub") and v is True for k, v in pairs)
+        )
+    ):
+        yield (
+            "messages a whole audience",
+            "one call reaches every customer or user of a list; a wrong or hostile "
+            "message cannot be recalled.",
+            "Let a person confirm mass sends.",
+        )
+        return
+    if words & _MUTES and words & _MONITORS and (_everything(pairs) or "all" in words):
+        yield (
+            "mutes monitoring everywhere",
+            "alerts of every service stop: an incident or an attack then goes unnoticed.",
+            "Mute one monitor for a short, stated time.",
+        )
+
+
+def business_consequences(
+    words: set[str], pairs: Sequence[Pair]
+) -> Iterator[tuple[str, str, str, bool]]:
+    """Every consequence above: title, why, what to do, and whether it is critical."""
+    for title, why, fix in (
+        *money(words, pairs),
+        *exposure(words, pairs),
+        *sign_in(words, pairs),
+        *bulk_out(words, pairs),
+    ):
+        yield title, why, fix, False
+    yield from deletes(words, pairs)

@@ -1,0 +1,222 @@
+"""``tool-message``: what the text of a message, ticket, comment or page gives away or asks
+for — the prose that e-mail, chat, ticketing and publishing tools send to people:
+
+- a credential written out: a connection string's password, a URL's ``user:password@``, an
+  ``Authorization:`` or ``X-Api-Key:`` line, a service token, or prose such as
+  ``admin / Summer2024!`` and ``password is Dm!nP@ss-2024`` (critical for the structured
+  forms, high for prose);
+- a sign-in or password-reset link with its token (whoever opens it gets in);
+- a request for passwords through a link, or for gift-card codes (the usual frauds);
+- an image link that carries addresses or card numbers to another server (a reader's client
+  sends them when it shows the image);
+- mail that quietly leaves: a blind copy or a reply-to at a personal mailbox, and files named
+  for payroll, tax, customers or identity documents sent to one.
+
+Shell, file, code and SQL arguments are not prose: their own checks read them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from humangr.contracts import Severity, ToolKind
+
+from ..base import CheckInput, Hit
+from .business import PERSONAL_MAIL
+from .egress_mail import ADDRESS, read_mail
+from .view import ToolView
+
+__all__ = ["message_risks"]
+
+_NOT_PROSE = frozenset(
+    {
+        ToolKind.SHELL,
+        ToolKind.FILE_WRITE,
+        ToolKind.FILE_EDIT,
+        ToolKind.FILE_READ,
+        ToolKind.FILE_DELETE,
+        ToolKind.CODE,
+        ToolKind.SQL,
+    }
+)
+_PROSE_KEYS = frozenset(
+    {
+        "body", "text", "content", "comment", "comments", "message", "description", "note",
+        "notes", "summary", "reply", "markdown", "html", "close_notes", "customer_notes",
+        "details", "value", "plain", "body_html", "body_text", "html_body", "text_body",
+        "title", "subject", "caption", "status_text", "public_reply", "internal_note",
+    }
+)  # fmt: skip
+_LAST_KEY = re.compile(r"([A-Za-z_][\w-]*)(?:\[\d+\])*$")
+_MAX_TEXT = 20_000
+_PLACEHOLDER = re.compile(
+    r"(?i)^(?:\$\{?\w+\}?|<[^>]*>|\*+|x+|\.+|your[\w-]*|changeme|change-me\S*|password|passw(?:or)?d|"
+    r"pass|secret|example\w*|redacted\w*|test|dummy|admin|postgres|root|user(?:name)?)$"
+)
+_CONNECTION = re.compile(r"(?i)\b(?:password|pwd|passwd)\s*=\s*([^;\s'\"<>]{4,})")
+_URL_CREDS = re.compile(r"\b[a-z][a-z0-9+.-]{1,15}://([^/\s:@]*):([^@\s/]{3,})@[\w.-]+")
+_HEADER_LINE = re.compile(
+    r"(?i)\b(?:authorization:?\s*(?:bearer|token|basic)|x-api-key:|api[-_]?key:)\s*"
+    r"([A-Za-z0-9._~+/=-]{12,})"
+)
+_TOKEN = re.compile(
+    r"\b(?:(?:ghp|gho|ghs|ghu|github_pat|glpat|xox[abpr]|sk_live|rk_live|sk-ant|SG)[_.-]"
+    r"[A-Za-z0-9_.-]{16,}|SSWS\s+[A-Za-z0-9_-]{20,}|AKIA[0-9A-Z]{16})"
+)
+_SAID = re.compile(
+    r"(?i)\b(?:password|passwd|passcode|passphrase|pwd|transaction key|pin)\b"
+    r"(?:\s+(?:is|was|of|for \w+))?\s*[:=-]?\s*[`'\"]?([^\s`'\"<>,;()]{6,})"
+)
+_PAIR = re.compile(
+    r"(?i)(?<![\w/])(?:root|admin|administrator|postgres|sa|ubuntu|[\w.+-]+@[\w-]+\.[\w.]+)"
+    r"\s+/\s+([^\s/;,()]{6,})"
+)
+_SIGN_IN_LINK = re.compile(
+    r"(?i)https?://\S*(?:reset|recover|magic|login|signin|sign-in|activate|invite)\S*"
+    r"[?&](?:token|code|key|t|otp)=[A-Za-z0-9_.-]{12,}"
+)
+_ASKS = re.compile(
+    r"(?i)\b(?:confirm|enter|verify|re-?confirm|validate|provide|submit|type)\b[^.\n]{0,60}"
+    r"\b(?:password|passwords|credentials|login details|username and password)\b"
+)
+_URL = re.compile(r"(?i)\bhttps?://\S+")
+_GIFT_CARDS = re.compile(r"(?i)\bgift ?cards?\b")
+_GIFT_ASK = re.compile(r"(?i)\b(?:buy|purchase|get me|send me)\b[^.\n]{0,80}|\bcodes?\b")
+_IMAGE = re.compile(r"!\[[^\]]*\]\((https?://[^)\s]+)\)|<img[^>]+src=[\"']?(https?://[^\"'\s>]+)")
+_CARRIED = re.compile(r"(?i)(?:@|%40)[\w-]+\.|\b\d{13,19}\b|\b\d{3}-\d{2}-\d{4}\b")
+_SENSITIVE_FILE = re.compile(
+    r"(?i)(?:payroll|salar|w-?2|ssn|passport|kyc|customer|contacts|invoice|bank|tax|medical|"
+    r"patient|employee|all[_-]|dump|export|credential|password)"
+)
+_BLIND = ("bcc", "reply_to", "replyto", "reply-to")
+
+
+def _mixed(value: str) -> bool:
+    """Whether ``value`` looks like a password rather than a word: letters with digits or
+    symbols."""
+    letters = any(c.isalpha() for c in value)
+    return letters and any(c.isdigit() or not c.isalnum() for c in value)
+
+
+def _real(value: str) -> bool:
+    value = value.strip("`'\".,;:!?)(")
+    return bool(value) and _PLACEHOLDER.match(value) is None and not value.startswith("http")
+
+
+def _prose(view: ToolView) -> Iterator[tuple[str, str]]:
+    for path, text in view.strings():
+        last = _LAST_KEY.search(path)
+        if last is not None and last.group(1).lower() in _PROSE_KEYS:
+            yield path, text[:_MAX_TEXT]
+
+
+def _hit(view: ToolView, argument: str, severity: Severity, title: str, fix: str) -> Hit:
+    return Hit(
+        severity=severity,
+        title=title,
+        description=f"argument `{argument}` of {view.name}: {title}",
+        suggestion=fix,
+        argument=argument,
+    )
+
+
+def _credential(text: str) -> tuple[Severity, str] | None:
+    for pattern in (_CONNECTION, _HEADER_LINE):
+        m = pattern.search(text)
+        if m is not None and _real(m.group(1)):
+            return Severity.CRITICAL, "writes out a credential"
+    m = _URL_CREDS.search(text)
+    if m is not None and _real(m.group(2)) and m.group(2) != m.group(1):
+        return Severity.CRITICAL, "writes out a credential (a URL's password)"
+    if _TOKEN.search(text) is not None:
+        return Severity.CRITICAL, "writes out a service token"
+    for pattern in (_SAID, _PAIR):
+        for m in pattern.finditer(text):
+            if _real(m.group(1)) and _mixed(m.group(1)) and "/" not in m.group(1):
+                return Severity.HIGH, "writes out what looks like a password"
+    return None
+
+
+def _text_risks(view: ToolView) -> Iterator[Hit]:
+    for argument, text in _prose(view):
+        found = _credential(text)
+        if found is not None:
+            severity, title = found
+            yield _hit(view, argument, severity, title, "Send no credentials; share a vault link.")
+        elif _SIGN_IN_LINK.search(text):
+            yield _hit(
+                view,
+                argument,
+                Severity.HIGH,
+                "sends a sign-in or reset link with its token",
+                "Let the account's owner request the link themselves.",
+            )
+        if _ASKS.search(text) and _URL.search(text):
+            yield _hit(
+                view,
+                argument,
+                Severity.HIGH,
+                "asks for passwords through a link",
+                "Never ask people for passwords; a phishing message reads like this.",
+            )
+        if _GIFT_CARDS.search(text) and _GIFT_ASK.search(text):
+            yield _hit(
+                view,
+                argument,
+                Severity.HIGH,
+                "asks for gift cards",
+                "Requests for gift-card codes are a common fraud; confirm by phone.",
+            )
+        for m in _IMAGE.finditer(text):
+            url = m.group(1) or m.group(2) or ""
+            if "?" in url and _CARRIED.search(url.split("?", 1)[1]):
+                yield _hit(
+                    view,
+                    argument,
+                    Severity.HIGH,
+                    "an image link carries data to another server",
+                    "Remove the image; its address sends the data when the message is shown.",
+                )
+                break
+
+
+def _leaves(view: ToolView) -> Iterator[Hit]:
+    mail = read_mail(view)
+    if mail is None:
+        return
+    for name in _BLIND:
+        got = view.get(name)
+        if got is None:
+            continue
+        personal = [a for a in ADDRESS.findall(str(got[1])[:4096]) if PERSONAL_MAIL.search(a)]
+        others = [a for a in mail.recipients if not PERSONAL_MAIL.search(a)]
+        if personal and (others or name != "bcc"):
+            yield _hit(
+                view,
+                got[0],
+                Severity.HIGH,
+                f"{'copies' if name == 'bcc' else 'routes replies of'} the message to a "
+                f"personal mailbox ({personal[0][:60]})",
+                "Keep company mail at company addresses.",
+            )
+            return
+    if any(PERSONAL_MAIL.search(a) for a in mail.recipients):
+        sensitive = next((p for a, p in mail.attachments if _SENSITIVE_FILE.search(p)), None)
+        if sensitive is not None:
+            yield _hit(
+                view,
+                "attachments",
+                Severity.HIGH,
+                f"sends {sensitive[-80:]} to a personal mailbox",
+                "Send such files only to work addresses, after a person confirms.",
+            )
+
+
+def message_risks(ctx: CheckInput) -> Iterator[Hit]:
+    """Credentials, sign-in links, fraud and data leaving in the prose a tool sends."""
+    view = ctx.tool
+    if view is None or view.kind in _NOT_PROSE:
+        return
+    yield from _text_risks(view)
+    yield from _leaves(view)
