@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from .shell_catalogue import words
 from .shell_code_values import Variables, assigned, cloud_deletes, folded, loop_deletes
+from .shell_decode import decoded_literals
 from .shell_paths import PRIVILEGE_FILES, SECRET_PATH
 
 __all__ = ["CodeScan", "escape_lines", "python_commands", "scan_code", "sends_files"]
@@ -277,7 +278,7 @@ def sends_files(code: str, *, socket: bool | None = None, http: bool | None = No
 def scan_code(code: str, env: Mapping[str, str] | None = None) -> CodeScan:
     """The shell commands ``code`` runs and its other effects. Pure, bounded, never raises."""
     out = CodeScan()
-    code = code[:_MAX_CODE]
+    code = decoded_literals(code[:_MAX_CODE])
     if env:
         code = _ENV_READ.sub(
             lambda m: repr(env.get(next(g for g in m.groups() if g), m.group(0))), code

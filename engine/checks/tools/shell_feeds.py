@@ -3,15 +3,19 @@ next command or write to a file, and the strings inside JSON written that way.""
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
+from collections.abc import Sequence
 
+from .shell_decode import MAX_LITERAL, b64_text, hex_text
 from .shell_lex import ansi_c
 from .shell_model import Cmd
 from .shell_paths import is_secret
 
 __all__ = [
     "SECRET_STORES",
+    "decoded_pipeline",
     "echoed",
     "json_strings",
     "printed",
@@ -124,3 +128,44 @@ def secret_text(text: str) -> bool:
     if any(is_secret(w) for w in _WORD.findall(inner) if not w.startswith("-")):
         return True
     return any(_SECRET_COMMANDS.match(part.strip()) for part in re.split(r"[|;&]|\$\(", inner))
+
+
+def _tr_rot13(argv: Sequence[str]) -> bool:
+    sets = [a.replace("'", "") for a in argv[1:] if not a.startswith("-")]
+    return (
+        len(sets) == 2
+        and sets[0] in ("A-Za-z", "a-zA-Z")
+        and sets[1].startswith(("N-ZA-Mn-za-m", "n-za-mN-ZA-M"))
+    )
+
+
+def _transform(cmd: Cmd, text: str) -> str | None:
+    """What one stage of a decoding pipeline prints for ``text``, or None when it is not one
+    this reading knows."""
+    flags = {a for a in cmd.argv[1:] if a.startswith("-")}
+    if cmd.name == "base64" and flags & {"-d", "--decode", "-D", "-di", "-id"}:
+        return b64_text(text)
+    if cmd.name == "xxd" and "-r" in flags and flags & {"-p", "-ps", "-plain"}:
+        return hex_text(text)
+    if cmd.name == "rev" and not cmd.argv[1:]:
+        return "\n".join(line[::-1] for line in text.split("\n"))
+    if cmd.name == "tr" and _tr_rot13(cmd.argv):
+        return codecs.decode(text, "rot13")
+    return None
+
+
+def decoded_pipeline(stages: Sequence[Cmd]) -> str | None:
+    """The output of a substitution's commands when they are a literal (``echo``, ``printf``,
+    a here-string) piped through decoders only; None otherwise."""
+    if not 2 <= len(stages) <= 6 or any(c.subs for c in stages):
+        return None
+    text = echoed(stages[0])
+    if text is None or len(text) > MAX_LITERAL:
+        return None
+    text = text.strip()
+    for cmd in stages[1:]:
+        decoded = _transform(cmd, text)
+        if decoded is None:
+            return None
+        text = decoded.strip()
+    return text

@@ -99,6 +99,14 @@ def git(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
                     "it rewrites the branch's history on the remote.",
                     "Make sure nobody else uses the branch.",
                 )
+        elif "--no-verify" in flags and any(_PROTECTED.match(b) for b in branches):
+            yield high(
+                "pushes to a shared branch without its hooks",
+                cmd.text,
+                "--no-verify skips the checks the repository runs before a push to "
+                f"{next(b for b in branches if _PROTECTED.match(b))}.",
+                "Push without --no-verify, or through a pull request.",
+            )
     elif verb == "reset" and "--hard" in rest:
         target = next((w for w in rest if not w.startswith("-")), "HEAD")
         if re.match(r"^(?:origin|upstream)/|@\{u", target):

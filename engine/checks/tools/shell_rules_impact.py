@@ -224,3 +224,24 @@ def keychain(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
             "the stored secret is printed where the agent and its transcript see it.",
             "Never read credentials.",
         )
+
+
+_MINERS = words(
+    "xmrig xmr-stak xmr-stak-rx minerd cpuminer cpuminer-multi cgminer bfgminer ethminer "
+    "nbminer t-rex lolminer phoenixminer gminer nanominer teamredminer srbminer srbminer-multi "
+    "ccminer nheqminer"
+)
+_STRATUM = re.compile(r"(?i)\bstratum(?:\+(?:tcp|ssl|tls))?://")
+
+
+@rule
+def miner(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
+    """A cryptocurrency miner started, by its name or by a mining pool's ``stratum://``
+    address: the machine's power is spent for someone else."""
+    if cmd.name in _MINERS or any(_STRATUM.search(w) for w in cmd.argv[1:]):
+        yield critical(
+            "runs a cryptocurrency miner",
+            cmd.text,
+            "a miner spends this machine's processors and power for whoever holds the wallet.",
+            "Never run miners on work machines.",
+        )

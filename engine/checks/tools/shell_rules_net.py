@@ -138,6 +138,9 @@ def remote_code(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
             )
 
 
+_CLUSTER = re.compile(r"^-[A-Za-z]{1,8}$")
+
+
 def _download_outputs(cmd: Cmd) -> list[str]:
     out: list[str] = []
     argv = cmd.argv
@@ -151,7 +154,11 @@ def _download_outputs(cmd: Cmd) -> list[str]:
             out.append(nxt)
         elif word.startswith(("--output=", "--output-document=")):
             out.append(word.split("=", 1)[1])
-        elif cmd.name == "curl" and word in ("-O", "--remote-name", "-LO", "-sLO", "-fsSLO"):
+        elif cmd.name == "curl" and _CLUSTER.match(word) and word.endswith("o"):
+            out.append(nxt)  # ``-sLo FILE``: short options clustered, the output last
+        elif cmd.name == "curl" and (
+            word == "--remote-name" or (_CLUSTER.match(word) and "O" in word)
+        ):
             out.append(name)
     if cmd.name == "wget" and not out and name:
         out.append(name)

@@ -56,6 +56,16 @@ def untrusted_install(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
                 "Install from the package index, or add the host to allowed_hosts.",
             )
             return
+        archive = _ARCHIVE.search(url.split("?", 1)[0]) is not None
+        if not raw and archive and not _FORGE.search(name) and not _REGISTRY.search(name):
+            yield high(
+                "installs a package archive from an unknown host",
+                cmd.text,
+                f"{url[:80]} is no package index nor a known forge; its install scripts run "
+                "whatever it serves.",
+                "Install from the package index, or add the host to allowed_hosts.",
+            )
+            return
         if raw or url.lower().removeprefix("git+").startswith("http://"):
             yield (critical if raw else high)(
                 "installs a package from an untrusted source",
@@ -67,6 +77,13 @@ def untrusted_install(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
             return
 
 
+_ARCHIVE = re.compile(r"\.(?:tgz|tar\.gz|tar\.bz2|tar\.xz|tar|zip|whl|gem)$", re.IGNORECASE)
+_REGISTRY = re.compile(
+    r"(?:^|\.)(?:registry\.npmjs\.org|registry\.yarnpkg\.com|pypi\.org|"
+    r"files\.pythonhosted\.org|rubygems\.org|codeload\.github\.com|"
+    r"objects\.githubusercontent\.com|download\.pytorch\.org)$"
+)
+"""Package indexes and the forges' download hosts: archives from them are what installs fetch."""
 _FORGE = re.compile(
     r"(?:^|\.)(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org|git\.sr\.ht|"
     r"dev\.azure\.com|golang\.org|go\.googlesource\.com|google\.golang\.org|gopkg\.in|"
@@ -75,6 +92,8 @@ _FORGE = re.compile(
 """Public forges and well-known module hosts: code from them is what the ecosystem installs."""
 _GO_MODULE = re.compile(r"^([a-z0-9-]+(?:\.[a-z0-9-]+)+)/[^\s@]+@[\w.+-]+$", re.IGNORECASE)
 """``go run host/path@version``: a module fetched and run."""
+_REPO_SPEC = re.compile(r"^(?:github|gitlab|bitbucket|gist):[\w.-]+(?:/[\w.-]+)?|^git(?:\+\w+)?://")
+"""``npx github:owner/repo``: a repository run as a package."""
 _RUNNERS = {
     "deno": ("run",),
     "bun": ("run", "x"),
@@ -96,6 +115,14 @@ def remote_module(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
     if verbs and (not plain or plain[0] not in verbs):
         return
     for word in plain[1:] if verbs else plain:
+        if _REPO_SPEC.match(word):
+            yield high(
+                "runs code from a repository",
+                cmd.text,
+                f"{word[:80]} is cloned, built and run at once; nothing reviewed it.",
+                "Install a published package, or read the repository first.",
+            )
+            return
         host = URL.match(word)
         module = _GO_MODULE.match(word) if cmd.name == "go" else None
         where = module.group(1).lower() if module is not None else ""

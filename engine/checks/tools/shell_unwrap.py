@@ -15,7 +15,14 @@ from ..remember import remembered
 from .shell_binaries import NET_TOOLS, PASSIVE, TYPED_INTO, TYPED_KEYS
 from .shell_catalogue import INTERPRETERS, LAUNCHERS, SHELLS, program
 from .shell_code import escape_lines, scan_code
-from .shell_feeds import echoed, json_strings, record_write, secret_source, secret_text
+from .shell_feeds import (
+    decoded_pipeline,
+    echoed,
+    json_strings,
+    record_write,
+    secret_source,
+    secret_text,
+)
 from .shell_model import MAX_DEPTH, MAX_TEXT, Cmd, Program, Redirect, Script, Simple
 from .shell_names import (
     GLOB,
@@ -42,6 +49,7 @@ from .shell_wrappers import (
 __all__ = ["CACHED_CHARS", "Cmd", "Program", "unwrap"]
 
 _VAR = re.compile(r"\$\{(\w+)\}|\$(?:E|env):(\w+)|\$(\w+)")
+_WHOLE_VAR = re.compile(r"^\$(?:\{\w+\}|\w+)$")
 _PROGRAMS = (
     SHELLS
     | INTERPRETERS
@@ -133,12 +141,22 @@ class _Unwrapper:
         for sub in simple.subs:
             inner = self.script(sub.script, depth + 1, via, dict(env), [], guessed, head)
             subs.append((sub.kind, sub.word, inner))
-        argv = [_resolve(w, env) for w in simple.words]
-        for kind, index, inner in subs:  # ``$(echo rm) -rf /``: a word that is printed text
-            if kind == "$" and 0 <= index < len(argv) and len(inner) == 1:
-                printed = echoed(inner[0]) if WHOLE_SUB.match(argv[index]) else None
+        argv = []
+        for word in simple.words:
+            value = _resolve(word, env)
+            if value != word and _WHOLE_VAR.match(word) and len(value.split()) > 1:
+                argv.extend(value.split()[:64])  # an unquoted ``$cmd`` is split into words
+            else:
+                argv.append(value)
+        for kind, index, inner in reversed(subs):  # ``$(echo rm) -rf /``: printed text
+            if kind != "$" or not 0 <= index < len(argv) or not WHOLE_SUB.match(argv[index]):
+                continue
+            if len(inner) == 1:
+                printed = echoed(inner[0])
                 if printed is not None and not inner[0].subs and "\n" not in printed.strip():
                     argv[index] = printed.strip()
+            elif (decoded := decoded_pipeline(inner)) is not None and "\n" not in decoded:
+                argv[index : index + 1] = decoded.split()[:64] or [""]  # split as unquoted
         argv = expanded(argv, simple.text)
         if argv and GLOB.search(argv[0]):
             argv[0] = globbed(argv[0])
@@ -379,7 +397,7 @@ def _assign(simple: Simple, cmd: Cmd | None, env: dict[str, str], prog: Program)
             if any(secret_source(c) for inner in subs for c in inner) or secret_text(value):
                 prog.secret_vars.add(key)
             one = subs[0] if len(subs) == 1 and len(pairs) == 1 and WHOLE_SUB.match(value) else []
-            text = echoed(one[0]) if len(one) == 1 and not one[0].subs else None
+            text = echoed(one[0]) if len(one) == 1 and not one[0].subs else decoded_pipeline(one)
             if text is not None and "\n" not in text.strip():
                 env[key] = text.strip()
         else:
