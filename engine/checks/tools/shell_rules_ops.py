@@ -30,6 +30,29 @@ _SCRATCH = re.compile(
 is deleted there is made again; any other namespace may be production's."""
 
 
+_SCRATCH_DB = re.compile(r"(?i)^(?:\w+_)?(?:test|tests|testing|spec|ci|tmp|scratch)(?:_\w+)?$")
+_LOCAL_HOST = re.compile(r"^(?:localhost|127\.0\.0\.1|::1|/\S*)$")
+_DROPDB_VALUES = frozenset({"-h", "--host", "-p", "--port", "-U", "--username", "--maintenance-db"})
+
+
+def _scratch_database(argv: list[str]) -> bool:
+    """``dropdb [--if-exists] app_test`` on this machine: a test database, named so."""
+    names, host, skip = [], "localhost", False
+    for i, word in enumerate(argv[1:], 1):
+        if skip:
+            skip = False
+            continue
+        if word in _DROPDB_VALUES:
+            skip = True
+            if word in ("-h", "--host") and i + 1 < len(argv):
+                host = argv[i + 1]
+        elif word.startswith("--host="):
+            host = word.split("=", 1)[1]
+        elif not word.startswith("-"):
+            names.append(word)
+    return len(names) == 1 and bool(_SCRATCH_DB.match(names[0])) and bool(_LOCAL_HOST.match(host))
+
+
 @rule
 def infrastructure(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
     """terraform/pulumi destroy and apply; kubectl and helm deletes and production changes."""
@@ -252,6 +275,8 @@ def cloud(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
             f"it deletes a {verbs[0]} of the repository's host.",
             "Ask a human.",
         )
+    elif name == "dropdb" and _scratch_database(cmd.argv):
+        return  # a local test database, made again by the next setup
     elif name in ("dropdb", "dropuser") or (name == "mysqladmin" and "drop" in verbs):
         yield critical("drops a database", cmd.text, why, "Ask a human; back up first.")
     elif name == "redis-cli" and re.search(r"\b(?:flushall|flushdb)\b", joined, re.IGNORECASE):

@@ -1,7 +1,7 @@
 """Commands hidden in encodings are read as the commands they decode to (``shell_decode``,
 ``shell_feeds.decoded_pipeline``), and code fetched or run from elsewhere in forms the shell
 rules had not read: clustered curl options, repositories run as packages, package archives
-from unknown hosts, pushes that skip hooks, miners. Each beside an everyday counterpart."""
+from unknown hosts, pushes that skip hooks, miners; and a local test database dropped. Each beside an everyday counterpart."""
 
 from __future__ import annotations
 
@@ -80,6 +80,10 @@ CASES: list[tuple[str, Outcome, str]] = [
     ("nohup ./xmrig -o pool.example.com:443 -u 44AF --tls --background", REJECTED, "a miner"),
     ("./tool -o stratum+tcp://pool.example:3333 -u wallet", REJECTED, "a mining pool"),
     ("grep -r xmrig logs/", APPROVED, "the word only"),
+    # a local test database is dropped with a human's glance, not refused
+    ("dropdb --if-exists webapp_test && createdb webapp_test", REVIEW, "a local test database"),
+    ("dropdb -h db1.internal.example app_test", REJECTED, "another machine's"),
+    ("dropdb webapp", REJECTED, "not named for tests"),
 ]
 
 
