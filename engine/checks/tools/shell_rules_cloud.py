@@ -32,7 +32,8 @@ _ADMIN_POLICY = re.compile(
     r"|\"Action\"\s*:\s*\"\*\"|\"Principal\"\s*:\s*(?:\"\*\"|\{\s*\"AWS\"\s*:\s*\"\*\")"
 )
 _AZURE_ADMIN = re.compile(r"^(?:owner|contributor|user access administrator)$", re.IGNORECASE)
-_EVERYONE = re.compile(r"(?:^|[=,\s])(?:0\.0\.0\.0/0|::/0|\*|Internet|Any)(?:$|[,\s])")
+_EVERYONE = re.compile(r"(?:^|[=,\s\[{\"'])(?:0\.0\.0\.0/0|::/0|\*|Internet|Any)(?:$|[,\s\]}\"'])")
+"""Everyone as a source, as a word or inside a shorthand or JSON list (``[{CidrIp=0.0.0.0/0}]``)."""
 _PUBLIC_ACL = re.compile(r"^(?:public-read(?:-write)?|authenticated-read)$|AllUsers|allUsers")
 
 

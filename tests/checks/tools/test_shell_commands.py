@@ -489,6 +489,11 @@ NEEDS_REVIEW: list[tuple[str, str]] = [
         "--cidr 0.0.0.0/0",
         "SSH opened to the internet",
     ),
+    (
+        "aws ec2 authorize-security-group-ingress --group-id sg-1 --ip-permissions "
+        "IpProtocol=tcp,FromPort=22,ToPort=22,IpRanges=[{CidrIp=0.0.0.0/0}]",
+        "SSH opened to the internet, in the shorthand syntax",
+    ),
     ("aws s3api put-bucket-acl --bucket acme-uploads --acl public-read", "a public bucket"),
     (
         "gh repo edit acme/internal-tools --visibility public --accept-visibility-change-"
@@ -646,6 +651,11 @@ APPROVED: list[tuple[str, str]] = [
         "aws ec2 authorize-security-group-ingress --group-id sg-1 --protocol tcp --port 5432 "
         "--cidr 10.0.0.0/16",
         "a port opened to the private network",
+    ),
+    (
+        "aws ec2 authorize-security-group-ingress --group-id sg-1 --ip-permissions "
+        "IpProtocol=tcp,FromPort=443,ToPort=443,IpRanges=[{CidrIp=10.0.0.0/16}]",
+        "a port opened to the private network, in the shorthand syntax",
     ),
     ("aws s3api get-bucket-acl --bucket acme", "a bucket's ACL read"),
     ("gh repo edit acme/tools --description 'Internal tools'", "a description changed"),
