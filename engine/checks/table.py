@@ -308,8 +308,9 @@ CHECKS: tuple[Check, ...] = (
     Check(
         L.HL4,
         "tool-sql",
-        "SQL of tool calls: destructive statements, DELETE/UPDATE without WHERE, privilege "
-        "changes, stacked statements, tautologies, comment truncation, bulk credential reads",
+        "SQL of tool calls: destructive statements, DELETE/UPDATE without WHERE (or one that "
+        "keeps nearly every row), privilege changes, stacked statements, tautologies, comment "
+        "truncation, bulk credential reads; a document store's delete with an empty filter",
         ("humangr",),
         "critical (destruction, injection shapes), high (risky but legitimate)",
         sql.sql_statement,
@@ -343,7 +344,8 @@ CHECKS: tuple[Check, ...] = (
         L.HL6,
         "data-egress",
         "Secrets and personal data (bulk e-mail addresses, card numbers, national ids) sent by "
-        "HTTP or e-mail to a host or domain that is not allowed",
+        "HTTP or e-mail to a host or domain that is not allowed; a service's token (read by its "
+        "prefix) sent to a host that is not its service or only looks like it",
         ("humangr",),
         "critical (secrets, bulk personal data), high (some personal data)",
         egress.data_egress,

@@ -1,8 +1,7 @@
 """What business tools of any name do (``stripe_create_coupon``, ``gdrive_share_file``,
 ``okta_update_policy``): read from the words of the tool's name and its arguments, for the
 tools no kind covers. Each reading is one small function of the name's words and the
-argument pairs; all yield high findings (a person confirms), but a delete of every document,
-which is critical like ``DELETE`` without ``WHERE``.
+argument pairs; all yield high findings (a person confirms).
 
 - money: a payment, payout, refund, credit, gift card, coupon or price set, with an amount;
   a payee's bank details changed;
@@ -265,19 +264,10 @@ def sign_in(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
             )
 
 
-def deletes(words: set[str], pairs: Sequence[Pair]) -> Iterator[tuple[str, str, str, bool]]:
-    """People and places deleted, bulk and hard deletes; the last item says "every
-    document" (critical)."""
+def deletes(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
+    """People and places deleted, bulk and hard deletes (a delete of every document of a
+    collection is the ``tool-sql`` check's: ``docstore``)."""
     if not (words & _DELETES or ("archive" in words and words & _MANY)):
-        return
-    filters = [v for k, v in pairs if k in ("filter", "query", "where", "selector")]
-    if words & {"many", "all"} and any(f in ({}, None, "") for f in filters):
-        yield (
-            "deletes every document",
-            "the filter is empty: every record of the collection goes.",
-            "Give a filter that selects what to delete.",
-            True,
-        )
         return
     if (
         words & _PEOPLE_PLACES
@@ -289,7 +279,6 @@ def deletes(words: set[str], pairs: Sequence[Pair]) -> Iterator[tuple[str, str, 
             "a user, customer, channel or many records go with their history; the agent "
             "cannot bring them back.",
             "Let a person confirm the delete.",
-            False,
         )
 
 
@@ -353,15 +342,10 @@ def bulk_out(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
         )
 
 
-def business_consequences(
-    words: set[str], pairs: Sequence[Pair]
-) -> Iterator[tuple[str, str, str, bool]]:
-    """Every consequence above: title, why, what to do, and whether it is critical."""
-    for title, why, fix in (
-        *money(words, pairs),
-        *exposure(words, pairs),
-        *sign_in(words, pairs),
-        *bulk_out(words, pairs),
-    ):
-        yield title, why, fix, False
+def business_consequences(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
+    """Every consequence above: its title, why it matters and what to do (each high)."""
+    yield from money(words, pairs)
+    yield from exposure(words, pairs)
+    yield from sign_in(words, pairs)
+    yield from bulk_out(words, pairs)
     yield from deletes(words, pairs)

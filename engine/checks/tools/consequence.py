@@ -5,7 +5,7 @@ tools no kind covers (``deploy``, ``transfer_funds``, ``mcp__docker__run_contain
 - a container given the host's root (a ``/:`` volume) is critical; one run privileged is high;
 - what business tools do (``business``): money moved or priced, data made public, sign-in
   weakened, administrators made, accounts deleted, whole datasets exported, whole audiences
-  messaged, monitoring muted — high; every document of a collection deleted — critical;
+  messaged, monitoring muted — high;
 - a deploy, release, rollback, scale, restart, migration or delete aimed at production is high;
 - a DNS record created, changed or deleted is high;
 - a protection overridden (``admin_override``, ``bypass_…``, ``skip_checks`` set true) is high;
@@ -219,6 +219,5 @@ def consequential(ctx: CheckInput) -> Iterator[Hit]:
             "a DNS change redirects a domain's traffic and takes hours to undo everywhere.",
             "Let a person confirm DNS changes.",
         )
-    for title, why, fix, critical in business_consequences(words, pairs):
-        severity = Severity.CRITICAL if critical else Severity.HIGH
-        yield _hit(view, severity, title, why, fix)
+    for title, why, fix in business_consequences(words, pairs):
+        yield _hit(view, Severity.HIGH, title, why, fix)

@@ -6,9 +6,12 @@ outside). What it carries:
 
 - A token sent to the service it belongs to (a GitHub token to ``api.github.com``) and an
   ``Authorization``/``Cookie``/``X-Api-Key`` header to a named host over HTTPS are everyday.
-  A provider's token sent anywhere else, a private key, any credential sent to a raw IP
-  address or a capture or paste site, and a secret in a body or a message are critical; a
-  credential header over plain HTTP is high.
+  A provider's token sent anywhere else (a look-alike host such as ``github.com-status.net``
+  included), a private key, any credential sent to a raw IP address or a capture, echo or
+  paste site, and a secret in a body or a message are critical; a credential header over
+  plain HTTP is high. A header value that carries a service's token prefix (``ghp_``,
+  ``SSWS``, ``xoxb-``, ``sk_live_``…) without the exact format is read as that service's
+  token too: high to any other host.
 - A card number (public test numbers aside; payment processors excepted), a valid SSN or CPF,
   or five or more people's e-mail addresses are critical; contact details of three or four
   people (e-mail addresses, phone numbers) are high; one or two people's are everyday.
@@ -28,7 +31,7 @@ from humangr.contracts import Severity
 from ..base import CheckInput, Hit
 from .egress_files import data_export, secret_file
 from .egress_mail import DISTRIBUTION, MENTION_ALL, Mail, domain_allowed, read_mail
-from .egress_scan import Carried, Secret, scan_payload, secret_in
+from .egress_scan import Carried, Secret, scan_payload, secret_in, service_token
 from .http_call import AUTH_HEADER, HttpCall, read_http
 from .http_sites import (
     METADATA_HOSTS,
@@ -37,6 +40,7 @@ from .http_sites import (
     allowed,
     host_in,
     is_capture,
+    is_echo,
     is_paste,
 )
 from .netaddr import Reach
@@ -68,7 +72,7 @@ _SUGGEST_PERSONAL = (
 class _Dest:
     name: str
     kind: str
-    """``capture`` (capture, paste, metadata), ``raw`` (public IP), ``internal`` (a private
+    """``capture`` (capture, echo, paste, metadata), ``raw`` (public IP), ``internal`` (a private
     network), ``local`` (this machine), ``host`` (a name)."""
     https: bool
 
@@ -80,7 +84,7 @@ def _dest(call: HttpCall) -> _Dest:
     host = url.host.name
     https = url.scheme in ("https", "wss")
     addr = url.host.addr
-    if is_capture(host) or is_paste(host) or host in METADATA_HOSTS:
+    if is_capture(host) or is_echo(host) or is_paste(host) or host in METADATA_HOSTS:
         return _Dest(host, "capture", https)
     if addr is not None:
         if addr.reach is Reach.METADATA:
@@ -92,13 +96,21 @@ def _dest(call: HttpCall) -> _Dest:
 
 
 def _home(kind: str, host: str) -> bool:
+    """``host`` is where a ``kind`` token is meant to go: its service's domain or a subdomain;
+    for GitHub and GitLab also a server of one's own named after them (``gitlab.acme.io``,
+    ``github.company.com``). A host that spells the service's domain inside another name
+    (``github.com-status.net``, ``api-github.com``, ``github.com.evil.io``) is a look-alike,
+    never a home."""
     homes = SECRET_HOMES.get(kind)
     if homes is None:
         return False
+    if host_in(host, homes):
+        return True
+    if any(re.search(rf"(?:^|[.-]){re.escape(home)}(?:$|[.-])", host) for home in homes):
+        return False  # the service's domain written inside someone else's
     if kind in ("GitHub token", "GitLab token"):
-        word = kind.split()[0].lower()
-        return host_in(host, homes) or any(word in label for label in host.split("."))
-    return host_in(host, homes)
+        return kind.split()[0].lower() in host.split(".")
+    return False
 
 
 def _secret_severity(secret: Secret, dest: _Dest, *, header: bool, login: bool) -> Severity | None:
@@ -117,9 +129,22 @@ def _secret_severity(secret: Secret, dest: _Dest, *, header: bool, login: bool) 
     return C if secret.severity == "critical" else H
 
 
+def _service_severity(kind: str, dest: _Dest) -> Severity | None:
+    """How bad sending a token read by its service prefix (``service_token``) to ``dest`` is:
+    high anywhere but its service, critical to a raw address or a capture site."""
+    if _home(kind, dest.name):
+        return None
+    return C if dest.kind in ("capture", "raw") else H
+
+
 def _header_secrets(call: HttpCall, dest: _Dest) -> Iterator[tuple[str, Severity, str]]:
     for path, name, value in call.headers:
         found = secret_in(value, name)
+        named = found is not None and found.kind in SECRET_HOMES
+        loose = None if named else service_token(value)
+        if loose is not None and (sev := _service_severity(loose, dest)) is not None:
+            yield path, sev, f"sends {_a(loose)} ({name}) to {dest.name}, not its service"
+            continue
         if found is None and AUTH_HEADER.match(name) and not _PLACEHOLDER.match(value.strip()):
             found = Secret("credential", "high", name)
         if found is None:

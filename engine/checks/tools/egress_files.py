@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["backup_file", "data_export", "secret_file", "system_file"]
+__all__ = ["backup_file", "data_export", "records_file", "secret_file", "system_file"]
 
 _SECRET = re.compile(
     r"(?i)(?:^|[/\\])(?:"
@@ -57,6 +57,38 @@ def data_export(path: str) -> bool:
     (``customers_full.csv``, ``backups/prod.sql.gz``)."""
     text = path.strip().strip("'\"")[:1024]
     return bool(_DUMP.search(text) or _PEOPLE.search(text))
+
+
+_RECORD_WORDS = re.compile(
+    r"(?<![a-z])(?:ssns?|salar(?:y|ies)|payrolls?|w-?2s?|customers?|contacts?|users?|patients?"
+    r"|medical|cards?|passports?|kyc|crm|dumps?|exports?|backups?)(?![a-z])"
+)
+"""Words of a file name that say it holds people's records (SSNs, salaries, customers,
+patients, cards, KYC) or a copy of a database (a dump, an export, a backup)."""
+_COPY_FOLDER = re.compile(r"(?i)(?:^|[/\\])(?:dumps?|exports?|backups?)[/\\][^/\\]+$")
+_DUMP_SUFFIX = re.compile(r"(?i)\.(?:sql|dump|bak)(?:\.(?:gz|bz2|xz|zst|zip|7z|tgz))?$")
+_NOT_DATA = re.compile(
+    r"(?i)\.(?:pyi?|m?js|cjs|jsx?|tsx?|go|rs|rb|java|kt|c|h|cc|cpp|hpp|cs|php|sh|swift|scala"
+    r"|md|rst|html?|css|scss|svg|png|jpe?g|gif|webp|ico|lock|toml|ya?ml|ini|cfg|conf)$"
+)
+"""Source code, documentation, pictures and settings: named after users or a backup, they hold
+no one's records."""
+
+
+def records_file(path: str) -> bool:
+    """``path``'s name says it holds people's records or a copy of a database: a word of its
+    name (``hr_salaries_ssn_2024.xlsx``, ``crm_contacts.csv``, ``CustomerExport.parquet``), a
+    dump's suffix (``.sql``, ``.sql.gz``, ``.bak``, ``.dump``), or a file of an ``exports``,
+    ``dumps`` or ``backups`` folder. Code, documents of the project, pictures and settings
+    named so (``users.py``, ``backup.sh``) are none."""
+    text = path.strip().strip("'\"").rstrip("/\\")[:1024]
+    name = re.split(r"[/\\]", text)[-1]
+    if not name or _NOT_DATA.search(name):
+        return False
+    if _DUMP_SUFFIX.search(name) or _COPY_FOLDER.search(text):
+        return True
+    words = re.sub(r"(?<=[a-z])(?=[A-Z])", "_", name).lower()
+    return bool(_RECORD_WORDS.search(words))
 
 
 _BACKUP = re.compile(

@@ -18,7 +18,7 @@ from urllib.parse import parse_qsl
 from ..secrets import scan_secrets
 from .personal_data import PersonalData, scan_personal
 
-__all__ = ["Carried", "Secret", "scan_payload", "secret_in"]
+__all__ = ["Carried", "Secret", "scan_payload", "secret_in", "service_token"]
 
 _MAX_NODES = 5_000
 _MAX_DEPTH = 32
@@ -41,6 +41,22 @@ _SYSTEM_FILES = (
     ),
 )
 """What a stolen account file looks like: ``root:x:0:0:…`` followed by more accounts."""
+_SERVICE_TOKENS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("Anthropic API key", re.compile(r"(?<![\w-])sk-ant-([\w-]{16,})")),
+    ("OpenAI API key", re.compile(r"(?<![\w-])sk-(?:proj|svcacct|admin)-([\w-]{16,})")),
+    ("GitHub token", re.compile(r"(?<![\w-])(?:gh[pousr]_|github_pat_)(\w{16,})")),
+    ("GitLab token", re.compile(r"(?<![\w-])glpat-([\w-]{12,})")),
+    ("Slack token", re.compile(r"(?<![\w-])xox[abpr]-([\w-]{10,})")),
+    ("Stripe live key", re.compile(r"(?<![\w-])[rs]k_live_(\w{12,})")),
+    ("Stripe test key", re.compile(r"(?<![\w-])[rs]k_test_(\w{12,})")),
+    ("SendGrid API key", re.compile(r"(?<![\w.-])SG\.([\w-]{8,}\.[\w-]{8,})")),
+    ("npm token", re.compile(r"(?<![\w-])npm_(\w{16,})")),
+    ("Okta API token", re.compile(r"(?i)^\s*SSWS\s+([\w-]{16,})")),
+)
+"""Tokens known by the prefix their service gives them, read loosely (any length past a few
+characters): a token that fails its exact format (a typo, a made-up value) is still meant
+for that service. A bare ``sk-`` is left out: OpenAI and many others use it."""
+_MADE_UP = re.compile(r"(?i)your|example|placeholder|redacted|changeme|dummy|x{6,}")
 _BASE64 = re.compile(r"^[A-Za-z0-9+/_-]{20,}={0,2}$")
 _FORM = re.compile(r"^[\w.%\[\]-]+=[^&]*(?:&[\w.%\[\]-]+=[^&]*)+$")
 
@@ -74,6 +90,21 @@ def secret_in(text: str, key: str = "") -> Secret | None:
             hit = scan_secrets(None, f'{key} = "{line.strip()[:400]}"', test_file=False)
         if hit is not None and hit.severity in ("critical", "high"):
             return Secret(hit.kind, hit.severity, key)
+    return None
+
+
+def service_token(text: str) -> str | None:
+    """The service whose token prefix a value carries (``ghp_…``: ``GitHub token``; ``SSWS
+    …``: ``Okta API token``), read loosely; None for none and for made-up values
+    (``ghp_xxxxxxxx…``, ``sk_live_your_key_here``)."""
+    head = text[:4096]
+    for kind, pattern in _SERVICE_TOKENS:
+        m = pattern.search(head)
+        if m is None:
+            continue
+        body = m.group(1)
+        if len(set(body.lower())) >= 6 and not _MADE_UP.search(body):
+            return kind
     return None
 
 

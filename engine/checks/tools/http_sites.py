@@ -9,6 +9,7 @@ from collections.abc import Iterable
 
 __all__ = [
     "CAPTURE",
+    "ECHO",
     "INTERNAL_NAMES",
     "INTERNAL_SUFFIXES",
     "METADATA_CREDENTIAL_PATH",
@@ -22,6 +23,7 @@ __all__ = [
     "host_in",
     "internal_name",
     "is_capture",
+    "is_echo",
     "is_paste",
 ]
 
@@ -105,6 +107,18 @@ CAPTURE = (
     "app.interactsh.com",
 )
 """Services that record whatever is sent to them, or tunnel it to someone's machine."""
+
+ECHO = (
+    "httpbin.org",
+    "httpbingo.org",
+    "httpbun.com",
+    "httpbun.org",
+    "postman-echo.com",
+    "echo.hoppscotch.io",
+)
+"""Public request-echo services: they answer with whatever they were sent. A plain request there
+is a test of an HTTP client; a credential or people's data sent there is handed to a third
+party (and often into its logs), as to a request-capture site."""
 
 PASTE = (
     "pastebin.com",
@@ -191,10 +205,12 @@ SENSITIVE_PORTS = {
 """Ports of services that trust local callers: reaching them by a URL is how SSRF attacks go."""
 
 SECRET_HOMES: dict[str, tuple[str, ...]] = {
-    "GitHub token": ("github.com", "githubusercontent.com", "ghcr.io"),
+    "GitHub token": ("github.com", "githubusercontent.com", "ghcr.io", "ghe.com"),
     "GitLab token": ("gitlab.com",),
     "Slack token": ("slack.com",),
     "Stripe live key": ("stripe.com",),
+    "Stripe test key": ("stripe.com",),
+    "Okta API token": ("okta.com", "oktapreview.com", "okta-emea.com", "okta-gov.com"),
     "OpenAI API key": ("openai.com", "openai.azure.com"),
     "Anthropic API key": ("anthropic.com",),
     "npm token": ("npmjs.org", "npmjs.com"),
@@ -241,6 +257,11 @@ def is_capture(host: str) -> bool:
     """A request-capture, out-of-band or tunnel service: a known one, or a host named after
     one (``x.requestbin.example.net``)."""
     return host_in(host, CAPTURE) or bool(_CAPTURE_LABEL.search(host))
+
+
+def is_echo(host: str) -> bool:
+    """A public request-echo service (``httpbin.org``, ``postman-echo.com``)."""
+    return host_in(host, ECHO)
 
 
 def is_paste(host: str) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from .shell_catalogue import words
 
 __all__ = [
+    "DATABASE_DUMPS",
     "DECODERS",
     "DOWNLOADERS",
     "NET_TOOLS",
@@ -39,6 +40,15 @@ DOWNLOADERS = words(
     invoke-restmethod certutil bitsadmin tftp ftp lftp links lynx w3m elinks
     """
 )
+
+
+DATABASE_DUMPS = words(
+    """
+    mysqldump mariadb-dump pg_dump pg_dumpall mongodump mongoexport redis-cli sqlite3
+    cockroach influxd etcdctl
+    """
+)
+"""Programs whose output is a database's content."""
 
 
 RAW_NET = words(

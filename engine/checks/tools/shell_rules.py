@@ -11,6 +11,7 @@ from . import (  # noqa: F401 - the rule families register themselves on import
     shell_rules_cloud,
     shell_rules_disk,
     shell_rules_escape,
+    shell_rules_exports,
     shell_rules_flow,
     shell_rules_fs,
     shell_rules_git,

@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .shell_binaries import DOWNLOADERS, RAW_NET
+from .egress_files import records_file
+from .shell_binaries import DATABASE_DUMPS, DOWNLOADERS, RAW_NET
 from .shell_catalogue import words
 from .shell_model import Cmd
 from .shell_paths import classify, is_secret, normal, outside_workspace
@@ -28,15 +29,6 @@ _ENV_DUMP = words(
     env printenv set compgen declare export
     """
 )
-
-
-_DATABASE_DUMPS = words(
-    """
-    mysqldump mariadb-dump pg_dump pg_dumpall mongodump mongoexport redis-cli sqlite3
-    cockroach influxd etcdctl
-    """
-)
-"""Programs whose output is a database's content."""
 
 
 _FILTERS = words("grep egrep fgrep rg ag awk sed")
@@ -147,7 +139,7 @@ def _piped_upload(cmd: Cmd, host: str, ctx: Context) -> Flag | None:
         )
     if allowed(host, ctx):
         return None
-    dump = next((c.name for c in feeding if c.name in _DATABASE_DUMPS), None)
+    dump = next((c.name for c in feeding if c.name in DATABASE_DUMPS), None)
     if dump is not None:
         why = f"the output of {dump} is sent to {where}."
         return critical("sends a database dump over the network", cmd.text, why, _KNOWN_HOSTS)
@@ -206,7 +198,7 @@ def exfiltration(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
             )
         elif not allowed(host, ctx):
             yield high(
-                "uploads a local file",
+                "uploads a data export" if records_file(path) else "uploads a local file",
                 cmd.text,
                 f"{path} is sent to {host or 'a remote host'}.",
                 "Check what the file holds and where it goes, or add the host to allowed_hosts.",

@@ -1,6 +1,7 @@
 """``tool-sql``: SQL a tool call would run — destructive statements, privilege changes, the
 server's files and commands, injection shapes (stacked statements, tautologies, comment
-truncation, UNION reads) and bulk reads of credentials.
+truncation, UNION reads) and bulk reads of credentials; and its document-store equivalent, a
+delete tool's call with an empty filter (``docstore``).
 
 SQL is read from a SQL tool's statement arguments, from arguments named ``sql``/``query`` of
 any tool, and from any string argument that clearly is SQL (starts with a statement keyword
@@ -15,6 +16,7 @@ from collections.abc import Iterator
 from humangr.contracts import Severity
 
 from ..base import CheckInput, Hit
+from .docstore import document_delete
 from .sql_args import MAX_STRICT, clearly_sql, production_target, sql_dialect, sql_texts
 from .sql_issue import Issue
 from .sql_lex import TokKind
@@ -164,6 +166,16 @@ def sql_statement(ctx: CheckInput) -> Iterator[Hit]:
     view = ctx.tool
     if view is None:
         return
+    deleted = document_delete(view)
+    if deleted is not None:
+        severity, title, argument = deleted
+        yield Hit(
+            severity=severity,
+            title=title,
+            description=f"{view.name} {title}: like DELETE without WHERE, there is no undo.",
+            suggestion=_SUGGESTIONS["destroy"].replace("a WHERE on a key", "a filter on a key"),
+            argument=argument[:128] or None,
+        )
     texts = list(sql_texts(view))
     if not texts:  # most calls carry no SQL: the dialect and target are not looked for
         return

@@ -193,14 +193,49 @@ def _same_table_in(e: exp.Expression, target: str) -> bool:
     )
 
 
+_EVENT_COLUMN = re.compile(
+    r"(?i)(?:_at|_on|_date|_time|_ts|_until|_reason|_error|_by)$|^(?:deleted|archived|revoked"
+    r"|cancell?ed|expired|disabled|banned|suspended|blocked|closed|merged|errors?|failed|failure"
+    r"|processed|sent|read|completed|locked|finished|resolved|flagged)"
+)
+"""Columns most rows leave empty: the time or cause of something that happened to some rows
+(``deleted_at``, ``archived_on``, ``error``), so ``IS NOT NULL`` on them selects those rows."""
+_ALWAYS_SET = re.compile(r"(?i)^(?:created|inserted|updated|modified|added)_")
+"""…except the times every row has (``created_at``)."""
+
+
+def _set_tests(cond: exp.Expression, depth: int = 0) -> bool:
+    """``cond`` asks only that columns are set (``customer_id IS NOT NULL``, joined by AND or
+    OR, with always-true parts): it keeps every row whose key or required field is filled,
+    which is nearly every row. A column that records an event of some rows (``deleted_at IS
+    NOT NULL``: the soft-deleted ones) is a real selection."""
+    if depth > 40:
+        return False
+    while isinstance(cond, exp.Paren):
+        cond = cond.this
+    if isinstance(cond, exp.And | exp.Or):
+        sides = (cond.this, cond.expression)
+        tests = [s for s in sides if truth(s) is not True]
+        return bool(tests) and all(_set_tests(s, depth + 1) for s in tests)
+    test = _null_test(cond)
+    if test is None or test[1] or not isinstance(cond.find(exp.Column), exp.Column):
+        return False
+    column = test[0].rsplit(".", 1)[-1].strip('"`[]')
+    return bool(_ALWAYS_SET.match(column)) or not _EVENT_COLUMN.search(column)
+
+
 def every_row(where: exp.Expression | None, target: exp.Expression | None) -> str | None:
     """How a WHERE on ``target`` keeps every row although it is no constant: ``every`` for
     ``id IN (SELECT id FROM <target>)``; ``row-independent`` for a condition that reads no
     column of the row (``EXISTS (SELECT 1)``, a subquery whose columns all name other
-    tables): it keeps every row or none. ``None``: it depends on the row, or may."""
+    tables): it keeps every row or none; ``set`` for one that only asks for columns to be
+    set (``customer_id IS NOT NULL``): nearly every row. ``None``: it depends on the row, or
+    may."""
     if where is None or not isinstance(target, exp.Table):
         return None
     cond = where.this if isinstance(where, exp.Where) else where
+    if _set_tests(cond):
+        return "set"
     name = target.name.lower()
     names = {name, target.alias_or_name.lower()}
     for nodes, node in enumerate(cond.walk(), start=1):

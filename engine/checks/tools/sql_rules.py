@@ -82,18 +82,27 @@ def _writes(p: Parsed) -> Iterator[Issue]:
             continue  # MERGE's WHEN MATCHED THEN UPDATE/DELETE acts on matched rows only
         verb = "DELETE" if isinstance(node, exp.Delete) else "UPDATE"
         where, target = node.args.get("where"), _target(node)
+        kept = every_row(where, node.this)
         if where is None and node.args.get("limit") is not None:
             yield Issue(
                 H, f"{verb} of {target} without WHERE (only a LIMIT)", fragment(p), "change"
             )
         elif where is None:
             yield Issue(C, f"{verb} without WHERE on {target}: every row", fragment(p), "destroy")
-        elif always_true(where) or every_row(where, node.this) == "every":
+        elif always_true(where) or kept == "every":
             yield Issue(C, f"{verb} on {target} with an always-true WHERE", fragment(p), "destroy")
-        elif every_row(where, node.this) == "row-independent":
+        elif kept == "row-independent":
             yield Issue(
                 H,
                 f"{verb} on {target} with a WHERE that reads nothing of the row",
+                fragment(p),
+                "change",
+            )
+        elif kept == "set":
+            yield Issue(
+                H,
+                f"{verb} on {target} with a WHERE that only asks for a set column: nearly "
+                "every row",
                 fragment(p),
                 "change",
             )

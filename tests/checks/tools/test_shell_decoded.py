@@ -1,7 +1,8 @@
 """Commands hidden in encodings are read as the commands they decode to (``shell_decode``,
 ``shell_feeds.decoded_pipeline``), and code fetched or run from elsewhere in forms the shell
 rules had not read: clustered curl options, repositories run as packages, package archives
-from unknown hosts, pushes that skip hooks, miners; and a local test database dropped. Each beside an everyday counterpart."""
+from unknown hosts, pushes that skip hooks, miners; and a local test database dropped. Each
+beside an everyday counterpart."""
 
 from __future__ import annotations
 
