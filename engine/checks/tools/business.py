@@ -22,8 +22,23 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-__all__ = ["Pair", "business_consequences"]
+from humangr.contracts import ToolKind
 
+__all__ = ["OWN_CHECKS", "PERSONAL_MAIL", "Pair", "business_consequences"]
+
+OWN_CHECKS = frozenset(
+    {
+        ToolKind.SHELL,
+        ToolKind.FILE_WRITE,
+        ToolKind.FILE_EDIT,
+        ToolKind.FILE_READ,
+        ToolKind.FILE_DELETE,
+        ToolKind.CODE,
+        ToolKind.SQL,
+    }
+)
+"""Kinds whose own checks read what a call does (a shell, file, code or SQL tool, so named):
+the business and message readings leave them alone."""
 Pair = tuple[str, Any]
 """An argument's key (lower-case; ``""`` for a list item) and its value, nested ones too."""
 Finding = tuple[str, str, str]

@@ -18,28 +18,17 @@ Shell, file, code and SQL arguments are not prose: their own checks read them.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
-from humangr.contracts import Severity, ToolKind
+from humangr.contracts import Severity
 
 from ..base import CheckInput, Hit
-from .business import PERSONAL_MAIL
+from .business import OWN_CHECKS, PERSONAL_MAIL
 from .egress_mail import ADDRESS, read_mail
 from .view import ToolView
 
 __all__ = ["message_risks"]
 
-_NOT_PROSE = frozenset(
-    {
-        ToolKind.SHELL,
-        ToolKind.FILE_WRITE,
-        ToolKind.FILE_EDIT,
-        ToolKind.FILE_READ,
-        ToolKind.FILE_DELETE,
-        ToolKind.CODE,
-        ToolKind.SQL,
-    }
-)
 _PROSE_KEYS = frozenset(
     {
         "body", "text", "content", "comment", "comments", "message", "description", "note",
@@ -90,6 +79,19 @@ _SENSITIVE_FILE = re.compile(
     r"patient|employee|all[_-]|dump|export|credential|password)"
 )
 _BLIND = ("bcc", "reply_to", "replyto", "reply-to")
+_FRAUDS: tuple[tuple[Callable[[str], bool], str, str], ...] = (
+    (
+        lambda text: bool(_ASKS.search(text) and _URL.search(text)),
+        "asks for passwords through a link",
+        "Never ask people for passwords; a phishing message reads like this.",
+    ),
+    (
+        lambda text: bool(_GIFT_CARDS.search(text) and _GIFT_ASK.search(text)),
+        "asks for gift cards",
+        "Requests for gift-card codes are a common fraud; confirm by phone.",
+    ),
+)
+"""What the usual frauds ask for, by what their text says."""
 
 
 def _mixed(value: str) -> bool:
@@ -152,22 +154,9 @@ def _text_risks(view: ToolView) -> Iterator[Hit]:
                 "sends a sign-in or reset link with its token",
                 "Let the account's owner request the link themselves.",
             )
-        if _ASKS.search(text) and _URL.search(text):
-            yield _hit(
-                view,
-                argument,
-                Severity.HIGH,
-                "asks for passwords through a link",
-                "Never ask people for passwords; a phishing message reads like this.",
-            )
-        if _GIFT_CARDS.search(text) and _GIFT_ASK.search(text):
-            yield _hit(
-                view,
-                argument,
-                Severity.HIGH,
-                "asks for gift cards",
-                "Requests for gift-card codes are a common fraud; confirm by phone.",
-            )
+        for asks, title, fix in _FRAUDS:
+            if asks(text):
+                yield _hit(view, argument, Severity.HIGH, title, fix)
         for m in _IMAGE.finditer(text):
             url = m.group(1) or m.group(2) or ""
             if "?" in url and _CARRIED.search(url.split("?", 1)[1]):
@@ -216,7 +205,7 @@ def _leaves(view: ToolView) -> Iterator[Hit]:
 def message_risks(ctx: CheckInput) -> Iterator[Hit]:
     """Credentials, sign-in links, fraud and data leaving in the prose a tool sends."""
     view = ctx.tool
-    if view is None or view.kind in _NOT_PROSE:
+    if view is None or (view.kind in OWN_CHECKS and view.kind_by_name):
         return
     yield from _text_risks(view)
     yield from _leaves(view)

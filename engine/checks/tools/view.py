@@ -144,6 +144,12 @@ class ToolView:
     def name(self) -> str:
         return self.call.name
 
+    @property
+    def kind_by_name(self) -> bool:
+        """The kind was given by the call or read from the tool's name, not guessed from its
+        arguments' names (a coupon tool's ``code`` argument makes no code tool)."""
+        return bool(self.notes) and "from the argument" not in self.notes[0]
+
     def get(self, *names: str) -> tuple[str, Any] | None:
         """The first top-level argument among ``names`` (case-insensitive): ``(name, value)``."""
         for wanted in names:
