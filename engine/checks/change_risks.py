@@ -1,5 +1,6 @@
 """Changes whose harm is in what they switch off or remove rather than in code that runs:
-database migrations that drop data, infrastructure and workload settings that expose or unprotect
+database migrations that drop data, lockfiles that fetch a package from a host that is no
+package index, infrastructure and workload settings that expose or unprotect
 (Kubernetes host access, Terraform rules open to the internet, deletion protection off),
 production settings weakened, and authentication checks removed or short-circuited.
 
@@ -16,6 +17,7 @@ from humangr.contracts import Severity
 
 from .base import CheckInput, Hit, is_test_path, snippet
 from .diff import FileDiff
+from .tools.egress_mail import domain_allowed
 
 __all__ = ["auth_weakened", "credential_upload", "risky_settings"]
 
@@ -87,6 +89,20 @@ _WEAK_SETTING = re.compile(
 )
 
 
+_LOCKFILE = re.compile(
+    r"(?:^|/)(?:package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|"
+    r"poetry\.lock|Pipfile\.lock|uv\.lock|pdm\.lock|Gemfile\.lock|composer\.lock|Cargo\.lock)$"
+)
+_LOCK_URL = re.compile(r"\b(?:git\+)?(?:https?|git|ssh)://(?:[^@/\s\"']+@)?([A-Za-z0-9.-]+)")
+_PACKAGE_HOSTS = re.compile(
+    r"(?:^|\.)(?:registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|"
+    r"pypi\.org|files\.pythonhosted\.org|pythonhosted\.org|rubygems\.org|crates\.io|"
+    r"packagist\.org|github\.com|githubusercontent\.com|gitlab\.com|bitbucket\.org|"
+    r"download\.pytorch\.org|nodejs\.org|yarnpkg\.com|npmjs\.com|golang\.org)$"
+)
+"""Package indexes and forges: what a lockfile's packages come from in the ordinary case."""
+
+
 def _lines(f: FileDiff) -> Iterator[tuple[int, str]]:
     for line in f.added[:5_000]:
         yield line.number, line.text
@@ -99,7 +115,7 @@ def risky_settings(ctx: CheckInput) -> Iterator[Hit]:
         path = f.path or ""
         if path.startswith("<") or is_test_path(path):
             continue
-        found = _finding(path, f)
+        found = _finding(path, f, ctx.options.allowed_hosts)
         if found is not None:
             line, title, why = found
             yield Hit(
@@ -130,10 +146,31 @@ def _owners_dropped(f: FileDiff) -> bool:
     return any(not owners <= after.get(pattern, set()) for pattern, owners in before.items())
 
 
-def _finding(path: str, f: FileDiff) -> tuple[int, str, str] | None:
+def _foreign_source(f: FileDiff, allowed: frozenset[str]) -> tuple[int, str] | None:
+    """The first added line of a lockfile that fetches a package from a host that is no
+    package index or forge (nor in ``allowed_hosts``): its line and that host."""
+    for number, text in _lines(f):
+        for m in _LOCK_URL.finditer(text):
+            host = m.group(1).lower()
+            if not _PACKAGE_HOSTS.search(host) and not domain_allowed(host, allowed):
+                return number, host
+    return None
+
+
+def _finding(
+    path: str, f: FileDiff, allowed: frozenset[str] = frozenset()
+) -> tuple[int, str, str] | None:
     if path.endswith("CODEOWNERS") and _owners_dropped(f):
         line = f.added[0].number if f.added else 1
         return line, "review owners removed", "a path no longer needs its owners' approval."
+    if _LOCKFILE.search(path) and (foreign := _foreign_source(f, allowed)) is not None:
+        number, host = foreign
+        return (
+            number,
+            "a lockfile fetches a package from another host",
+            f"a package now comes from {host[:80]}, which is no package index: its install "
+            "scripts run whatever that host serves.",
+        )
     migration = bool(_MIGRATION_PATH.search(path))
     infra = path.endswith((".tf", ".tf.json", ".hcl", ".bicep"))
     manifest = path.endswith((".yaml", ".yml"))

@@ -237,7 +237,8 @@ CHECKS: tuple[Check, ...] = (
         "change-risk",
         "Changes that remove or expose rather than run: migrations dropping tables or columns, "
         "Kubernetes workloads given the host, Terraform open to the internet or unprotected "
-        "from deletion, production settings weakened",
+        "from deletion, production settings weakened, lockfiles fetching a package from a host "
+        "that is no package index",
         ("humangr",),
         "high",
         change_risks.risky_settings,

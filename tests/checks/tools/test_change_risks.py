@@ -25,6 +25,41 @@ def edit(path: str, old: str, new: str) -> tuple[str, dict[str, Any]]:
 CASES: list[tuple[tuple[str, dict[str, Any]], Outcome, str]] = [
     (
         edit(
+            "package-lock.json",
+            '      "resolved": "https://registry.npmjs.org/express/-/express-4.19.2.tgz",',
+            '      "resolved": "https://npm-cache.example-mirror.io/express/-/express-4.19.2.tgz",',
+        ),
+        REVIEW,
+        "a lockfile's package fetched from another host",
+    ),
+    (
+        write(
+            "poetry.lock",
+            '[[package]]\nname = "x"\n[package.source]\ntype = "url"\n'
+            'url = "https://files.example-share.net/x-1.0.tar.gz"\n',
+        ),
+        REVIEW,
+        "a Python lockfile's source off a file host",
+    ),
+    (
+        edit(
+            "package-lock.json",
+            '      "resolved": "https://registry.npmjs.org/express/-/express-4.19.2.tgz",',
+            '      "resolved": "https://registry.npmjs.org/express/-/express-4.19.3.tgz",',
+        ),
+        APPROVED,
+        "a lockfile's version bumped on the registry",
+    ),
+    (
+        write(
+            "yarn.lock",
+            'lib@github:acme/lib:\n  resolved "https://codeload.github.com/acme/lib/tar.gz/1a2b"\n',
+        ),
+        APPROVED,
+        "a git dependency from a forge",
+    ),
+    (
+        edit(
             "infra/iam/ci_role.tf",
             '    actions   = ["ecr:PutImage"]',
             '    actions   = ["*"]',
@@ -279,3 +314,18 @@ def test_changes_that_remove_or_expose(
     name, arguments = call
     outcome, findings, _ = decide(name, arguments, workspace=WS)
     assert outcome is expected, (why, [f.title for f in findings])
+
+
+def test_a_lockfile_host_in_allowed_hosts_is_everyday() -> None:
+    from humangr.engine.checks import CheckOptions
+
+    name, arguments = edit(
+        "package-lock.json",
+        '      "resolved": "https://registry.npmjs.org/a/-/a-1.0.0.tgz",',
+        '      "resolved": "https://npm.internal.example/a/-/a-1.0.0.tgz",',
+    )
+    options = CheckOptions(allowed_hosts=frozenset({"*.internal.example"}))
+    outcome, _, _ = decide(name, arguments, options=options)
+    assert outcome is APPROVED
+    outcome, _, _ = decide(name, arguments)
+    assert outcome is REVIEW
