@@ -88,6 +88,10 @@ _LOADS = words(
 )
 
 
+_URLENCODED_FILE = re.compile(r"^[^=@]*@(.+)$")
+"""curl's ``--data-urlencode`` forms that read a file: ``@file`` and ``name@file``."""
+
+
 def _uploads(cmd: Cmd) -> list[str]:
     out: list[str] = []
     argv = cmd.argv
@@ -97,12 +101,11 @@ def _uploads(cmd: Cmd) -> list[str]:
         if cmd.name == "curl" and re.match(r"^-[a-zA-Z]{2,}$", word):
             word = "-" + word[-1]  # ``-sT -``: a cluster's last option takes the value
         if cmd.name == "curl":
-            if (
-                word
-                in ("-d", "--data", "--data-binary", "--data-ascii", "--data-urlencode", "--json")
-                and "@" in value
-            ):
-                out.append(value.split("@", 1)[1])
+            if word in ("-d", "--data", "--data-binary", "--data-ascii", "--json"):
+                if value.startswith("@"):  # ``-d @file``; ``-d '{"to":"a@b.io"}'`` is data
+                    out.append(value[1:])
+            elif word == "--data-urlencode" and (m := _URLENCODED_FILE.match(value)):
+                out.append(m.group(1))  # ``name@file`` or ``@file``; ``name=a@b`` is data
             elif word in ("-F", "--form") and re.search(r"=[@<]", value):
                 out.append(re.split(r"=[@<]", value, maxsplit=1)[1].split(";", 1)[0])
             elif word in ("-T", "--upload-file"):
