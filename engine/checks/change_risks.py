@@ -18,6 +18,7 @@ from humangr.contracts import Severity
 from .base import CheckInput, Hit, is_test_path, snippet
 from .diff import FileDiff
 from .tools.egress_mail import domain_allowed
+from .tools.http_sites import FORGES, PACKAGE_INDEXES
 
 __all__ = ["auth_weakened", "credential_upload", "risky_settings"]
 
@@ -94,13 +95,6 @@ _LOCKFILE = re.compile(
     r"poetry\.lock|Pipfile\.lock|uv\.lock|pdm\.lock|Gemfile\.lock|composer\.lock|Cargo\.lock)$"
 )
 _LOCK_URL = re.compile(r"\b(?:git\+)?(?:https?|git|ssh)://(?:[^@/\s\"']+@)?([A-Za-z0-9.-]+)")
-_PACKAGE_HOSTS = re.compile(
-    r"(?:^|\.)(?:registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|"
-    r"pypi\.org|files\.pythonhosted\.org|pythonhosted\.org|rubygems\.org|crates\.io|"
-    r"packagist\.org|github\.com|githubusercontent\.com|gitlab\.com|bitbucket\.org|"
-    r"download\.pytorch\.org|nodejs\.org|yarnpkg\.com|npmjs\.com|golang\.org)$"
-)
-"""Package indexes and forges: what a lockfile's packages come from in the ordinary case."""
 
 
 def _lines(f: FileDiff) -> Iterator[tuple[int, str]]:
@@ -152,7 +146,9 @@ def _foreign_source(f: FileDiff, allowed: frozenset[str]) -> tuple[int, str] | N
     for number, text in _lines(f):
         for m in _LOCK_URL.finditer(text):
             host = m.group(1).lower()
-            if not _PACKAGE_HOSTS.search(host) and not domain_allowed(host, allowed):
+            if not (
+                FORGES.search(host) or PACKAGE_INDEXES.search(host) or domain_allowed(host, allowed)
+            ):
                 return number, host
     return None
 

@@ -22,23 +22,10 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from humangr.contracts import ToolKind
+from .egress_mail import ADDRESS
 
-__all__ = ["OWN_CHECKS", "PERSONAL_MAIL", "Pair", "business_consequences"]
+__all__ = ["PERSONAL_MAIL", "Pair", "business_consequences"]
 
-OWN_CHECKS = frozenset(
-    {
-        ToolKind.SHELL,
-        ToolKind.FILE_WRITE,
-        ToolKind.FILE_EDIT,
-        ToolKind.FILE_READ,
-        ToolKind.FILE_DELETE,
-        ToolKind.CODE,
-        ToolKind.SQL,
-    }
-)
-"""Kinds whose own checks read what a call does (a shell, file, code or SQL tool, so named):
-the business and message readings leave them alone."""
 Pair = tuple[str, Any]
 """An argument's key (lower-case; ``""`` for a list item) and its value, nested ones too."""
 Finding = tuple[str, str, str]
@@ -97,7 +84,6 @@ PERSONAL_MAIL = re.compile(
     r"libero|seznam|wp|orange|free|laposte)\.[a-z.]{2,10}$"
 )
 """Addresses at free personal mailboxes: data shared there leaves the company's control."""
-_ADDRESS = re.compile(r"[A-Za-z0-9._%+'-]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,24}")
 _SIGN_IN = frozenset(
     {
         "mfa", "2sv", "2fa", "twofactor", "factor", "factors", "sso", "saml", "oidc",
@@ -109,6 +95,7 @@ _OFF_VALUES = frozenset(
     {"off", "disabled", "disable", "inactive", "none", "optional", "false", "0", "no", "never"}
 )
 _ON_KEYS = re.compile(r"^(?:enforced|enforcement|required|enabled|active|status|state|require\w*)$")
+_MIN_LENGTH = re.compile(r"^min_?length$")
 _RESETS = frozenset({"reset", "clear", "remove", "delete", "bypass"})
 _ADMIN = re.compile(
     r"(?i)(?:^|[\W_])(?:super[\W_]?admins?|admins?|administrators?|owners?|root|"
@@ -180,8 +167,7 @@ def money(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
     named = words & _MONEY_NOUNS or words & {"pay", "send", "tip"}
     if named:
         keys = _MONEY_KEYS if words & _MONEY_NOUNS or "pay" in words else _AMOUNT
-        amounts = [_number(v) for k, v in pairs if keys.match(k)]
-        if any(a is not None for a in amounts):
+        if any(_number(v) is not None for k, v in pairs if keys.match(k)):
             yield (
                 "moves money or sets a price",
                 "a payment, payout, refund, credit, discount or price change takes effect at "
@@ -224,7 +210,7 @@ def exposure(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
             a
             for _, v in pairs
             if isinstance(v, str) and len(v) < 400
-            for a in _ADDRESS.findall(v)
+            for a in ADDRESS.findall(v)
             if PERSONAL_MAIL.search(a.lower())
         ]
         if personal:
@@ -247,7 +233,7 @@ def sign_in(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
                 _ON_KEYS.match(k)
                 and (v is False or (isinstance(v, str) and v.lower() in _OFF_VALUES))
             )
-            or (re.match(r"min_?length$", k) and isinstance(v, int) and v < 8)
+            or (_MIN_LENGTH.match(k) and isinstance(v, int) and v < 8)
             for k, v in pairs
         )
         if off:

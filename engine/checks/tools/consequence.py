@@ -26,7 +26,7 @@ from typing import Any
 from humangr.contracts import Severity, ToolKind
 
 from ..base import CheckInput, Hit
-from .business import OWN_CHECKS, business_consequences
+from .business import business_consequences
 from .http_apis import name_words
 from .http_call import read_http
 from .view import ToolView
@@ -219,7 +219,7 @@ def consequential(ctx: CheckInput) -> Iterator[Hit]:
             "a DNS change redirects a domain's traffic and takes hours to undo everywhere.",
             "Let a person confirm DNS changes.",
         )
-    if view.kind in OWN_CHECKS and view.kind_by_name:
+    if view.read_by_own_checks:
         return  # a shell, file, code or SQL tool: its own checks read what it does
     for title, why, fix in business_consequences(words, pairs):
         yield _hit(view, Severity.HIGH, title, why, fix)

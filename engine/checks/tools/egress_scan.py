@@ -7,8 +7,6 @@ read; what lies beyond is reported by the caller as not fully reviewed.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import json
 import re
 from dataclasses import dataclass, field
@@ -17,6 +15,7 @@ from urllib.parse import parse_qsl
 
 from ..secrets import scan_secrets
 from .personal_data import PersonalData, scan_personal
+from .shell_decode import b64_text
 
 __all__ = ["Carried", "Secret", "scan_payload", "secret_in", "service_token"]
 
@@ -51,7 +50,7 @@ _SERVICE_TOKENS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("Stripe test key", re.compile(r"(?<![\w-])[rs]k_test_(\w{12,})")),
     ("SendGrid API key", re.compile(r"(?<![\w.-])SG\.([\w-]{8,}\.[\w-]{8,})")),
     ("npm token", re.compile(r"(?<![\w-])npm_(\w{16,})")),
-    ("Okta API token", re.compile(r"(?i)^\s*SSWS\s+([\w-]{16,})")),
+    ("Okta API token", re.compile(r"(?<![\w-])SSWS\s+([\w-]{16,})")),
 )
 """Tokens known by the prefix their service gives them, read loosely (any length past a few
 characters): a token that fails its exact format (a typo, a made-up value) is still meant
@@ -93,11 +92,11 @@ def secret_in(text: str, key: str = "") -> Secret | None:
     return None
 
 
-def service_token(text: str) -> str | None:
+def service_token(text: str, limit: int = 4096) -> str | None:
     """The service whose token prefix a value carries (``ghp_…``: ``GitHub token``; ``SSWS
     …``: ``Okta API token``), read loosely; None for none and for made-up values
     (``ghp_xxxxxxxx…``, ``sk_live_your_key_here``)."""
-    head = text[:4096]
+    head = text[:limit]
     for kind, pattern in _SERVICE_TOKENS:
         m = pattern.search(head)
         if m is None:
@@ -112,16 +111,7 @@ def _decoded(text: str) -> str | None:
     raw = text.strip().replace(" ", "+")  # a query string reads + as a space
     if len(raw) > 200_000 or not _BASE64.match(raw):
         return None
-    try:
-        data = base64.b64decode(raw + "=" * (-len(raw) % 4), altchars=b"-_", validate=False)
-    except (binascii.Error, ValueError):
-        return None
-    try:
-        out = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    printable = sum(c.isprintable() or c.isspace() for c in out)
-    return out if out and printable / len(out) > 0.95 else None
+    return b64_text(raw)
 
 
 class _Walk:

@@ -10,11 +10,13 @@ from collections.abc import Iterable
 __all__ = [
     "CAPTURE",
     "ECHO",
+    "FORGES",
     "INTERNAL_NAMES",
     "INTERNAL_SUFFIXES",
     "METADATA_CREDENTIAL_PATH",
     "METADATA_HOSTS",
     "OUT_OF_BAND",
+    "PACKAGE_INDEXES",
     "PASTE",
     "PAYMENT",
     "SECRET_HOMES",
@@ -107,6 +109,20 @@ CAPTURE = (
     "app.interactsh.com",
 )
 """Services that record whatever is sent to them, or tunnel it to someone's machine."""
+
+FORGES = re.compile(
+    r"(?:^|\.)(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org|git\.sr\.ht|"
+    r"dev\.azure\.com|golang\.org|go\.googlesource\.com|google\.golang\.org|gopkg\.in|"
+    r"go\.uber\.org|k8s\.io|sigs\.k8s\.io|honnef\.co|mvdan\.cc|cloud\.google\.com)$"
+)
+"""Public forges and well-known module hosts: code from them is what the ecosystem installs."""
+PACKAGE_INDEXES = re.compile(
+    r"(?:^|\.)(?:registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|"
+    r"pypi\.org|pythonhosted\.org|rubygems\.org|crates\.io|packagist\.org|"
+    r"codeload\.github\.com|githubusercontent\.com|download\.pytorch\.org|nodejs\.org|"
+    r"yarnpkg\.com|npmjs\.com)$"
+)
+"""Package indexes and the forges' download hosts: what installs and lockfiles fetch from."""
 
 ECHO = (
     "httpbin.org",

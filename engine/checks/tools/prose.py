@@ -23,8 +23,9 @@ from collections.abc import Callable, Iterator
 from humangr.contracts import Severity
 
 from ..base import CheckInput, Hit
-from .business import OWN_CHECKS, PERSONAL_MAIL
+from .business import PERSONAL_MAIL
 from .egress_mail import ADDRESS, read_mail
+from .egress_scan import service_token
 from .view import ToolView
 
 __all__ = ["message_risks"]
@@ -48,10 +49,6 @@ _URL_CREDS = re.compile(r"\b[a-z][a-z0-9+.-]{1,15}://([^/\s:@]*):([^@\s/]{3,})@[
 _HEADER_LINE = re.compile(
     r"(?i)\b(?:authorization:?\s*(?:bearer|token|basic)|x-api-key:|api[-_]?key:)\s*"
     r"([A-Za-z0-9._~+/=-]{12,})"
-)
-_TOKEN = re.compile(
-    r"\b(?:(?:ghp|gho|ghs|ghu|github_pat|glpat|xox[abpr]|sk_live|rk_live|sk-ant|SG)[_.-]"
-    r"[A-Za-z0-9_.-]{16,}|SSWS\s+[A-Za-z0-9_-]{20,}|AKIA[0-9A-Z]{16})"
 )
 _SAID = re.compile(
     r"(?i)\b(?:password|passwd|passcode|passphrase|pwd|transaction key|pin)\b"
@@ -131,7 +128,7 @@ def _credential(text: str) -> tuple[Severity, str] | None:
     m = _URL_CREDS.search(text)
     if m is not None and _real(m.group(2)) and m.group(2) != m.group(1):
         return Severity.CRITICAL, "writes out a credential (a URL's password)"
-    if _TOKEN.search(text) is not None:
+    if service_token(text, _MAX_TEXT) is not None:
         return Severity.CRITICAL, "writes out a service token"
     for pattern in (_SAID, _PAIR):
         for m in pattern.finditer(text):
@@ -205,7 +202,7 @@ def _leaves(view: ToolView) -> Iterator[Hit]:
 def message_risks(ctx: CheckInput) -> Iterator[Hit]:
     """Credentials, sign-in links, fraud and data leaving in the prose a tool sends."""
     view = ctx.tool
-    if view is None or (view.kind in OWN_CHECKS and view.kind_by_name):
+    if view is None or view.read_by_own_checks:
         return
     yield from _text_risks(view)
     yield from _leaves(view)

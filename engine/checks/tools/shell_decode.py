@@ -34,11 +34,13 @@ def _text(data: bytes) -> str | None:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    printable = sum(c.isprintable() or c in "\n\t" for c in text)
-    return text if text and printable >= len(text) * 0.95 else None
+    printable = sum(c.isprintable() or c.isspace() for c in text)
+    return text if text and printable > len(text) * 0.95 else None
 
 
 def b64_text(value: str) -> str | None:
+    """``value`` decoded from base64 (standard or URL-safe, padding optional), if it decodes
+    to text; None otherwise."""
     cleaned = re.sub(r"\s+", "", value)
     try:
         return _text(base64.b64decode(cleaned + "=" * (-len(cleaned) % 4), validate=True))
@@ -50,6 +52,8 @@ def b64_text(value: str) -> str | None:
 
 
 def hex_text(value: str) -> str | None:
+    """``value`` decoded from hex (blanks, colons, ``\\x`` and ``0x`` allowed), if it
+    decodes to text; None otherwise."""
     cleaned = re.sub(r"[\s:]|\\x|0x", "", value)
     try:
         return _text(bytes.fromhex(cleaned))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from .http_sites import FORGES, PACKAGE_INDEXES
 from .shell_model import Cmd, Program
 from .shell_rule_kit import Context, Flag, critical, high, program_rule, rule
 from .shell_rules_net import LOCAL, URL, allowed
@@ -47,7 +48,7 @@ def untrusted_install(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
         if allowed(name, ctx) or LOCAL.match(name):
             continue
         raw = _RAW_HOST.match(name) is not None
-        if url.startswith("git+") and not raw and not _FORGE.search(name):
+        if url.startswith("git+") and not raw and not FORGES.search(name):
             yield high(
                 "installs code from an unknown git host",
                 cmd.text,
@@ -57,7 +58,7 @@ def untrusted_install(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
             )
             return
         archive = _ARCHIVE.search(url.split("?", 1)[0]) is not None
-        if not raw and archive and not _FORGE.search(name) and not _REGISTRY.search(name):
+        if not raw and archive and not FORGES.search(name) and not PACKAGE_INDEXES.search(name):
             yield high(
                 "installs a package archive from an unknown host",
                 cmd.text,
@@ -78,18 +79,6 @@ def untrusted_install(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
 
 
 _ARCHIVE = re.compile(r"\.(?:tgz|tar\.gz|tar\.bz2|tar\.xz|tar|zip|whl|gem)$", re.IGNORECASE)
-_REGISTRY = re.compile(
-    r"(?:^|\.)(?:registry\.npmjs\.org|registry\.yarnpkg\.com|pypi\.org|"
-    r"files\.pythonhosted\.org|rubygems\.org|codeload\.github\.com|"
-    r"objects\.githubusercontent\.com|download\.pytorch\.org)$"
-)
-"""Package indexes and the forges' download hosts: archives from them are what installs fetch."""
-_FORGE = re.compile(
-    r"(?:^|\.)(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org|git\.sr\.ht|"
-    r"dev\.azure\.com|golang\.org|go\.googlesource\.com|google\.golang\.org|gopkg\.in|"
-    r"go\.uber\.org|k8s\.io|sigs\.k8s\.io|honnef\.co|mvdan\.cc|cloud\.google\.com)$"
-)
-"""Public forges and well-known module hosts: code from them is what the ecosystem installs."""
 _GO_MODULE = re.compile(r"^([a-z0-9-]+(?:\.[a-z0-9-]+)+)/[^\s@]+@[\w.+-]+$", re.IGNORECASE)
 """``go run host/path@version``: a module fetched and run."""
 _REPO_SPEC = re.compile(r"^(?:github|gitlab|bitbucket|gist):[\w.-]+(?:/[\w.-]+)?|^git(?:\+\w+)?://")
@@ -126,7 +115,7 @@ def remote_module(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
         host = URL.match(word)
         module = _GO_MODULE.match(word) if cmd.name == "go" else None
         where = module.group(1).lower() if module is not None else ""
-        if where and not _FORGE.search(where) and not allowed(where, ctx):
+        if where and not FORGES.search(where) and not allowed(where, ctx):
             yield high(
                 "runs a module from an unknown host",
                 cmd.text,

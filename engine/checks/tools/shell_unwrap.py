@@ -141,22 +141,21 @@ class _Unwrapper:
         for sub in simple.subs:
             inner = self.script(sub.script, depth + 1, via, dict(env), [], guessed, head)
             subs.append((sub.kind, sub.word, inner))
-        argv = []
-        for word in simple.words:
-            value = _resolve(word, env)
-            if value != word and _WHOLE_VAR.match(word) and len(value.split()) > 1:
-                argv.extend(value.split()[:64])  # an unquoted ``$cmd`` is split into words
-            else:
-                argv.append(value)
-        for kind, index, inner in reversed(subs):  # ``$(echo rm) -rf /``: printed text
-            if kind != "$" or not 0 <= index < len(argv) or not WHOLE_SUB.match(argv[index]):
+        # One list of words per word written, so a substitution's index still finds its word
+        # after an unquoted ``$cmd`` or ``$(…)`` before it was split into several.
+        parts = [_split_var(word, _resolve(word, env)) for word in simple.words]
+        for kind, index, inner in subs:  # ``$(echo rm) -rf /``: a word that is printed text
+            if kind != "$" or not 0 <= index < len(parts) or len(parts[index]) != 1:
+                continue
+            if not WHOLE_SUB.match(parts[index][0]):
                 continue
             if len(inner) == 1:
                 printed = echoed(inner[0])
                 if printed is not None and not inner[0].subs and "\n" not in printed.strip():
-                    argv[index] = printed.strip()
+                    parts[index] = [printed.strip()]
             elif (decoded := decoded_pipeline(inner)) is not None and "\n" not in decoded:
-                argv[index : index + 1] = decoded.split()[:64] or [""]  # split as unquoted
+                parts[index] = decoded.split()[:64] or [""]  # split as an unquoted one is
+        argv = [w for part in parts for w in part]
         argv = expanded(argv, simple.text)
         if argv and GLOB.search(argv[0]):
             argv[0] = globbed(argv[0])
@@ -372,6 +371,14 @@ def _started(words: list[str]) -> list[str]:
             break
         words = inner.argv
     return words
+
+
+def _split_var(word: str, value: str) -> list[str]:
+    """The words an unquoted ``$cmd`` becomes (its value split on blanks); any other word
+    stays one."""
+    if value != word and _WHOLE_VAR.match(word) and len(value.split()) > 1:
+        return value.split()[:64]
+    return [value]
 
 
 def _resolve(word: str, env: dict[str, str]) -> str:

@@ -100,6 +100,20 @@ _NAME_HINTS: tuple[tuple[ToolKind, re.Pattern[str]], ...] = tuple(
 )
 
 
+_OWN_KINDS = frozenset(
+    {
+        ToolKind.SHELL,
+        ToolKind.FILE_WRITE,
+        ToolKind.FILE_EDIT,
+        ToolKind.FILE_READ,
+        ToolKind.FILE_DELETE,
+        ToolKind.CODE,
+        ToolKind.SQL,
+    }
+)
+"""Kinds with checks of their own, which read what such a tool does."""
+
+
 def _walk(arguments: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
     """Every string in ``arguments`` (long keys too, which may carry text of their own) with
     its path: ``command``, ``headers.Authorization``, ``argv[2]``, ``edits[0].new_string``."""
@@ -139,16 +153,19 @@ class ToolView:
     """Lower-cased top-level argument name → the name as the call spells it."""
     texts: tuple[tuple[str, str], ...] = ()
     """Every string in the arguments with its path (see ``strings``)."""
+    kind_from_arguments: bool = False
+    """The kind was guessed from the arguments' names, not given nor read from the name."""
 
     @property
     def name(self) -> str:
         return self.call.name
 
     @property
-    def kind_by_name(self) -> bool:
-        """The kind was given by the call or read from the tool's name, not guessed from its
-        arguments' names (a coupon tool's ``code`` argument makes no code tool)."""
-        return bool(self.notes) and "from the argument" not in self.notes[0]
+    def read_by_own_checks(self) -> bool:
+        """A tool named for a shell, files, code or SQL (or given that kind), whose own checks
+        read what it does; a kind guessed from an argument's name alone (a coupon tool's
+        ``code``) makes no such tool."""
+        return self.kind in _OWN_KINDS and not self.kind_from_arguments
 
     def get(self, *names: str) -> tuple[str, Any] | None:
         """The first top-level argument among ``names`` (case-insensitive): ``(name, value)``."""
@@ -214,26 +231,43 @@ def _by_arguments(arguments: Mapping[str, Any]) -> tuple[ToolKind, str] | None:
 def infer_kind(call: ToolCall) -> tuple[ToolKind, tuple[str, ...]]:
     """The kind of ``call`` and the notes saying where it came from: the call's own ``kind``,
     else its name, else its argument names, else ``other``."""
+    kind, notes, _ = _inferred(call)
+    return kind, notes
+
+
+def _inferred(call: ToolCall) -> tuple[ToolKind, tuple[str, ...], bool]:
+    """``infer_kind``, and whether the kind was guessed from the arguments' names."""
     if call.kind is not None:
         kind = ToolKind(call.kind)  # a Struct built in code is not converted by msgspec
-        return kind, (f"kind {kind.value}, as the call gives it",)
+        return kind, (f"kind {kind.value}, as the call gives it",), False
     mcp = _MCP.match(call.name)
     name = mcp.group(2) if mcp else call.name
     whose = f"the MCP tool's name {name}" if mcp else f"the tool's name {name}"
     for kind, pattern in _NAME_HINTS:
         if kind is not ToolKind.MCP and pattern.search(name):
-            return kind, (f"kind {kind.value}, from {whose}",)
+            return kind, (f"kind {kind.value}, from {whose}",), False
     found = _by_arguments(call.arguments)
     if found is not None:
         kind, arg = found
-        return kind, (f"kind {kind.value}, from the argument `{arg}`",)
+        return kind, (f"kind {kind.value}, from the argument `{arg}`",), True
     if mcp:
-        return ToolKind.MCP, (f"kind mcp, from the tool's name {call.name}",)
-    return ToolKind.OTHER, ("kind other: neither the name nor the arguments say what it does",)
+        return ToolKind.MCP, (f"kind mcp, from the tool's name {call.name}",), False
+    return (
+        ToolKind.OTHER,
+        ("kind other: neither the name nor the arguments say what it does",),
+        False,
+    )
 
 
 def tool_view(call: ToolCall) -> ToolView:
     """The checks' view of ``call``."""
-    kind, notes = infer_kind(call)
+    kind, notes, guessed = _inferred(call)
     names = {key.lower(): key for key in call.arguments}
-    return ToolView(call=call, kind=kind, notes=notes, names=names, texts=_walk(call.arguments))
+    return ToolView(
+        call=call,
+        kind=kind,
+        notes=notes,
+        names=names,
+        texts=_walk(call.arguments),
+        kind_from_arguments=guessed,
+    )

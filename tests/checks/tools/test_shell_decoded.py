@@ -112,6 +112,11 @@ def test_an_unquoted_variable_is_split_into_words() -> None:
     assert ["rm", "-rf", "/tmp/x"] in [c.argv for c in split.commands]
 
 
+def test_a_substitution_after_a_split_variable_is_still_read() -> None:
+    found = unwrap('c="sudo env"; $c $(echo rm) -rf /')
+    assert ["rm", "-rf", "/"] in [c.argv for c in found.commands]
+
+
 def test_decoding_is_bounded_and_leaves_binary_alone() -> None:
     binary = base64.b64encode(bytes(range(256))).decode()
     code = f"os.system(base64.b64decode('{binary}'))"
