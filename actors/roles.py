@@ -6,6 +6,7 @@ import logging
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from functools import partial
 
 import anyio
 
@@ -192,6 +193,16 @@ class Engine:
         return await fetch_report(self.bus, self.subjects, id_, timeout=timeout)
 
 
+async def _hand_over(
+    system: ActorSystem, bus: MemoryBus, subject: str, data: bytes, headers: dict[str, str]
+) -> bool:
+    """Give a submission of this process straight to its Supervisor when the Supervisor alone
+    would receive it from the bus (no other subscriber misses it); ``False``: publish it."""
+    if bus.receivers(subject) != 1:
+        return False
+    return await system.deliver_here("supervisor", subject, data, headers)
+
+
 @asynccontextmanager
 async def run_engine(
     *,
@@ -259,6 +270,8 @@ async def run_engine(
             local=local,
         )
         local.listen(engine.waiters.deliver)
+        if engine.waiters.in_process and isinstance(the_bus, MemoryBus):
+            engine.waiters.here = partial(_hand_over, system, the_bus)
         async with system.running(), anyio.create_task_group() as tg:
             await tg.start(engine.waiters.run, the_bus, system.subjects)
             try:

@@ -5,7 +5,7 @@ is accepted only for the hash of the action submitted."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
 import anyio
@@ -133,6 +133,9 @@ class DecisionWaiters:
         """Bytes sent and not yet received by a Supervisor (core NATS): see ``receipts``."""
         self.resends = 0
         """Submissions sent again for want of a receipt."""
+        self.here: Callable[[str, bytes, dict[str, str]], Awaitable[bool]] | None = None
+        """With ``in_process``: hands a submission straight to this process's Supervisor
+        (``ActorSystem.deliver_here``), ``False`` when it must be published instead."""
         self.receipt_timeout = RECEIPT_TIMEOUT_S
         """Longest wait for one receipt before the submission is sent again."""
 
@@ -192,7 +195,9 @@ class DecisionWaiters:
             data = encode(submitted)
             headers = {"Nats-Msg-Id": f"submit:{action_id}"}  # a stream keeps one copy
             if self.in_process:
-                await bus.publish(subject, data, headers=headers)
+                here = self.here
+                if here is None or not await here(subject, data, headers):
+                    await bus.publish(subject, data, headers=headers)
             elif stored_by_bus(bus, subject):
                 await self._store(bus, subject, data, headers, action_id, deadline)
             else:
@@ -299,8 +304,10 @@ class DecisionWaiters:
             tg.start_soon(self._refusals, refusals, subjects)
             async for msg in decisions:
                 addressee = _addressee(msg.data)
-                if addressee is not None and addressee not in self._waiting:
-                    continue  # nobody here waits for it (or the engine handed it over already)
+                if addressee is not None:
+                    waiter = self._waiting.get(addressee)
+                    if waiter is None or waiter.event.is_set():
+                        continue  # nobody here waits for it (or the engine handed it over)
                 try:
                     report = decode(msg.data, HumanLayerReport)
                 except ContractError as exc:

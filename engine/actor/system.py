@@ -16,6 +16,7 @@ from anyio.abc import TaskStatus
 from humangr.contracts import Subjects, SubmitReceipt, encode
 from humangr.engine.backoff import Backoff
 from humangr.engine.bus import Bus, Exhausted, ExhaustedSource, Msg, Subscription
+from humangr.engine.bus.subject import matches
 from humangr.engine.errors import BusClosedError, ConfigError, SlowConsumerError
 from humangr.engine.metrics import Metrics
 from humangr.engine.redact import redact_secrets
@@ -60,6 +61,8 @@ class _Runner:
         """Bytes of the large core messages held (``Actor.large_backlog_bytes`` at most)."""
         """The ``Nats-Msg-Id`` of the large core messages held (waiting or handled): a copy sent
         again while one is held is dropped, not held twice."""
+        self.limiter: anyio.Semaphore | None = None
+        """The slots of messages handled at once, while the actor serves (``deliver_here``)."""
         self.counters: tuple[Any, Any] | None = None
         """The submissions ``received`` and receipts ``sent`` counters, looked up at the first
         submission (``_received``), not at each."""
@@ -142,7 +145,7 @@ class _Runner:
             if task_status is not None:
                 self.ready = True
                 task_status.started()
-            limiter = anyio.Semaphore(self.actor.max_concurrency)
+            limiter = self.limiter = anyio.Semaphore(self.actor.max_concurrency)
             try:
                 async with anyio.create_task_group() as outer:
                     outer.start_soon(self.actor.background, self.ctx)
@@ -152,6 +155,7 @@ class _Runner:
                 await self._requeue_inflight()
                 raise
         finally:
+            self.limiter = None  # not serving: ``handle_here`` leaves messages to the mailbox
             with anyio.CancelScope(shield=True):
                 await self.actor.teardown(self.ctx)
 
@@ -215,6 +219,27 @@ class _Runner:
                 await report_slow_consumer(self.delivery, route, exc)
             except BusClosedError:
                 return
+
+    async def handle_here(self, subject: str, data: bytes, headers: dict[str, str]) -> bool:
+        """Handle a message of this process in the caller's task, as a worker would have
+        handled it from the mailbox (decoded, counted, dead-lettered alike); ``False`` (not
+        taken: publish it) while the actor is not serving, for a large message (its own lane
+        bounds those) or a subject none of its routes takes."""
+        limiter = self.limiter
+        if limiter is None or self.stopping or len(data) >= self.actor.large_message_bytes:
+            return False
+        tokens = tuple(subject.split("."))
+        for route, _ in self.routed:
+            if matches(tuple(route.subject.split(".")), tokens):
+                break
+        else:
+            return False
+        msg = Msg(subject, data, headers)
+        async with limiter:
+            if route.receipt:
+                await self._received(route, msg)
+            await self.delivery.deliver(route, msg)
+        return True
 
     async def _process(self, limiter: anyio.Semaphore, route: Route[Any], msg: Msg) -> None:
         """Handle one message (in a worker of the pool), then give its slot back."""
@@ -374,6 +399,15 @@ class ActorSystem:
     @property
     def actors(self) -> Sequence[Actor]:
         return [runner.actor for runner in self._runners.values()]
+
+    async def deliver_here(
+        self, actor: str, subject: str, data: bytes, headers: dict[str, str]
+    ) -> bool:
+        """Hand a message published in this process straight to ``actor`` (its handler runs in
+        the caller's task: no bus, mailbox or worker hop); ``False`` when it was not taken and
+        must be published (see ``_Runner.handle_here``)."""
+        runner = self._runners.get(actor)
+        return runner is not None and await runner.handle_here(subject, data, headers)
 
     def stats(self, name: str) -> ActorStats:
         return self._runners[name].stats

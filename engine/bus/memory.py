@@ -139,6 +139,13 @@ class MemoryBus:
                 self._routes[subject] = route
         return route
 
+    def receivers(self, subject: str) -> int:
+        """How many would receive a message published on ``subject`` now: each plain
+        subscription, and one member of each queue group."""
+        self._check_open()
+        plain, groups = self._route(subject)
+        return len(plain) + len(groups)
+
     def _affected(self, sub: MemorySubscription) -> list[_Route]:
         """The cached routes a subscription belongs to (one lookup for a literal subject)."""
         if sub.literal:
