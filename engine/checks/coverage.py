@@ -1,8 +1,10 @@
 """What no local check reads, for a review without an LLM.
 
 The local checks read Python (syntax trees, taint), shell (scripts, Dockerfiles, Makefiles,
-CI steps), tool-call arguments, and the lines of prose and data files (secrets, personal data,
-injection text). Anything else an action brings — a JavaScript file, a notebook, a binary,
+CI steps), source files in the common other languages and SQL files for what they can do to a
+machine (``source_code``: the commands they start, shells, evaluated payloads, data sent out),
+tool-call arguments, and the lines of prose and data files (secrets, personal data,
+injection text). Anything else an action brings — a notebook, a binary,
 an extensionless file that is no shell script, lines outside a diff's structure, or only a
 description — is read by nothing but an LLM. When no LLM reviews the action, each is a
 finding "not reviewed by any local check" (high: the action needs a human at least), so
@@ -18,6 +20,7 @@ from humangr.contracts import Severity
 from .autoexec import BINARY_EXTENSIONS, is_ci_file
 from .base import CheckInput, Hit
 from .diff import MESSAGE_PATH, FileDiff
+from .languages import MIGRATION_EXTENSIONS, other_code
 from .tools.shell_files import script_units
 
 __all__ = ["NOT_REVIEWED", "READ_EXTENSIONS", "READ_NAMES", "not_reviewed"]
@@ -127,6 +130,8 @@ def _why(ctx: CheckInput, f: FileDiff) -> str | None:
         return "unnamed content that is neither Python nor a shell script"
     if ext in READ_EXTENSIONS or name in READ_NAMES:
         return None
+    if other_code(path) is not None or ext in MIGRATION_EXTENSIONS:
+        return None  # read by ``source-code`` (and the commands it starts by ``shell-script``)
     if ext in BINARY_EXTENSIONS:
         return f"{ext} data: no local check reads it"
     return f"{'a ' + ext if ext else 'an extensionless'} file: no local check reads this file type"

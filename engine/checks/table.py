@@ -15,6 +15,7 @@ from . import (
     removed_tests,
     security_code,
     security_text,
+    source_code,
 )
 from .base import Check
 from .tools import consequence, egress, generic, http, paths, prose, shell, sql
@@ -305,6 +306,21 @@ CHECKS: tuple[Check, ...] = (
         ("humangr",),
         "as tool-shell",
         shell.shell_scripts,
+    ),
+    Check(
+        L.HL4,
+        "source-code",
+        "Source files in other languages (JavaScript, TypeScript, Go, Rust, Java, Ruby, PHP, "
+        "C#, …): reverse shells, code decoded or downloaded and then evaluated, commands built "
+        "from a web request's input, the environment or credential files sent out, miners, "
+        "capture sites and raw IPs, passwords compared with a literal; SQL files' destructive "
+        "statements (the commands such code starts: shell-script)",
+        ("humangr",),
+        "critical (shells, payloads, exfiltration, miners), high (backdoor shape, a migration "
+        "that destroys data, a raw IP)",
+        source_code.source_code,
+        limits="text-level: names are matched, not resolved; logic (a missing authorisation "
+        "check, an injection built by concatenation) is not read",
     ),
     Check(
         L.HL4,

@@ -18,7 +18,7 @@ def decide(a: ActionContext, *, local_only: bool) -> tuple[Outcome, list[str]]:
 
 
 UNREAD = {
-    "javascript": new_file("web/app.js", "fetch('/x').then(r => eval(r.body))"),
+    "haskell": new_file("src/Main.hs", 'main :: IO ()\nmain = putStrLn "hi"'),
     "notebook": new_file("nb.ipynb", '{"cells": [{"source": ["import os"]}]}'),
     "extensionless, no shebang": new_file("bin/deploy", "node -e 'require(1)'"),
     "node shebang": new_file("bin/run", "#!/usr/bin/env node\nrequire('child_process')"),
@@ -36,6 +36,9 @@ READ = {
     "shell script": new_file("scripts/build.sh", "#!/bin/sh\nset -e\nmake all"),
     "extensionless shell": new_file("bin/build", "#!/usr/bin/env bash\nmake all"),
     "markdown": new_file("README.md", "# Title\n\nSome words."),
+    "javascript": new_file("web/app.js", "export const add = (a, b) => a + b;"),
+    "go": new_file("cmd/main.go", "package main\n\nfunc main() { println(1) }"),
+    "sql migration": new_file("db/migrations/001.sql", "CREATE TABLE t (id INT PRIMARY KEY);"),
     "yaml data": new_file("config/app.yaml", "name: app\nport: 8080"),
     "python edit": modify("app/util.py", " def f():\n-    return 1\n+    return 2"),
     "deleted js": "diff --git a/a.js b/a.js\ndeleted file mode 100644\n--- a/a.js\n+++ /dev/null\n"

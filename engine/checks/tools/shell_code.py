@@ -20,7 +20,15 @@ from .shell_code_values import Variables, assigned, cloud_deletes, folded, loop_
 from .shell_decode import decoded_literals
 from .shell_paths import PRIVILEGE_FILES, SECRET_PATH
 
-__all__ = ["CodeScan", "escape_lines", "python_commands", "scan_code", "sends_files"]
+__all__ = [
+    "STOLEN_FILE",
+    "CodeScan",
+    "code_commands",
+    "escape_lines",
+    "python_commands",
+    "scan_code",
+    "sends_files",
+]
 
 _MAX_CODE = 65_536
 _MAX_CALLS = 64
@@ -36,14 +44,14 @@ _CALL = re.compile(
     r"check_call|check_output|run|Popen|getoutput|getstatusoutput|passthru|shell_exec|"
     r"proc_open|pcntl_exec|execute|callCommand|spawnCommand|run-shell-command|Start|execSync|"
     r"execFileSync|execFile|capture[23e]?|esyscmd|syscmd|term|ansi-term|shell-command|"
-    r"posix\.exec|open3|sh|qx|callProcess|readProcess|Command|CommandContext)"
+    r"posix\.exec|open3|sh|qx|callProcess|readProcess|Command|CommandContext|ProcessBuilder)"
     r"(\s*\(|\s+(?=[\"'\[{])|\s*\{)"
 )
 _ARGV_CALLS = words(
     """
     execl execlp execle execlpe execv execvp execve execvpe spawn spawnv spawnvp spawnve
     spawnSync Popen run call check_call check_output execFile execFileSync Start callProcess
-    readProcess capture2 capture3 capture2e posix.exec Command CommandContext
+    readProcess capture2 capture3 capture2e posix.exec Command CommandContext ProcessBuilder
     """
 )
 _LITERAL = re.compile(
@@ -224,6 +232,8 @@ def _call_command(
     if not literals:
         plain = region.strip().strip("\"'` ")
         return plain if name in ("esyscmd", "syscmd") and plain else None
+    if name == "Start" and len(literals) == 2:  # .NET: a program and its argument line
+        return f"{literals[0]} {literals[1]}"
     if name in _ARGV_CALLS and len(literals) > 1 and " " not in literals[0].strip():
         if name.startswith("exec") and literals[1] == literals[0].rsplit("/", 1)[-1]:
             literals = [literals[0], *literals[2:]]
@@ -259,6 +269,79 @@ def python_commands(code: str) -> list[tuple[int, str]]:
             if len(out) >= _MAX_CALLS:
                 break
     return out
+
+
+_BUILDER = re.compile(
+    r"Command::new\(\s*\"((?:[^\"\\]|\\.){1,500})\"\s*\)"
+    r"((?:\s*\.\s*(?:arg|args|current_dir|env)\s*\((?:[^()]|\([^()]*\)){0,2000}\))*)"
+)
+"""Rust's ``Command::new("sh").arg("-c").arg("…")``: the program and its literal arguments."""
+_START_INFO = re.compile(
+    r"FileName\s*=\s*@?\"([^\"]{1,500})\"[^;{}]{0,400}?Arguments\s*=\s*@?\"((?:[^\"\\]|\\.){0,2000})\""
+)
+""".NET's ``new ProcessStartInfo { FileName = "…", Arguments = "…" }``."""
+_SWIFT = re.compile(
+    r"(?:launchPath|executableURL)\s*=\s*(?:URL\(fileURLWithPath:\s*)?\"([^\"]{1,500})\"\)?"
+    r"[^\n]{0,200}(?:\n[^\n]{0,200}){0,6}?\.arguments\s*=\s*\[([^\]]{0,2000})\]"
+)
+"""Swift's ``Process``: ``launchPath``/``executableURL`` and then its ``arguments``."""
+STOLEN_FILE = re.compile(
+    r"(?:^|[/\\])(?:id_(?:rsa|dsa|ecdsa|ed25519)|shadow|\.git-credentials|\.netrc|\.pgpass)$"
+    r"|\.aws[/\\]credentials|(?:^|[/\\])\.ssh[/\\]|\.kube[/\\]config|\.docker[/\\]config\.json|"
+    r"\.gnupg[/\\]|Login Data$|\.config[/\\]gcloud[/\\]"
+)
+"""The credential files a source file has no business naming (read as ``cat`` of them)."""
+_ARRAY = re.compile(r"\s*(?:new\s+String\s*\[\s*\]\s*\{|\[|listOf\(|arrayOf\(|List\.of\()")
+"""A call's arguments given as one array (Java's ``exec(new String[]{…})``): argv."""
+_CODE_FILE_CALLS = tuple(
+    (pattern, template)
+    for pattern, template in _FILE_CALLS
+    if template.startswith(("rm", "chmod")) or pattern.pattern.startswith(r"open\(")
+)
+"""Deletes, writes and modes of files: a source file's reads of its own files are everyday."""
+
+
+def code_commands(code: str, *, backticks: bool = False) -> list[tuple[int, str]]:
+    """The commands a source file in another language starts with literal arguments
+    (``execSync("…")``, ``exec.Command("rm", "-rf", "/")``, ``Runtime.getRuntime().exec(…)``,
+    ``Command::new("sh").arg("-c")…``, backticks), the file calls written as the command that
+    does the same (``fs.rmSync("/", …)`` → ``rm -rf /``) and the credential files it names
+    (``cat ~/.ssh/id_rsa``), each with its offset in ``code`` (after decoding literals: about
+    where it is). ``backticks``: the language runs a backquoted string (Ruby, PHP, Perl; in
+    JavaScript it is a template string). Pure, bounded, never raises."""
+    out: list[tuple[int, str]] = []
+    code = decoded_literals(code[:_MAX_CODE])
+    variables = assigned(code)
+
+    def add(at: int, command: str | None) -> None:
+        if command and command.strip() and len(out) < _MAX_CALLS:
+            out.append((at, command))
+
+    for m in _CALL.finditer(code):
+        region = _region(code, m.end(), m.group(2).strip()[:1])
+        name = "execv" if _ARRAY.match(region) else m.group(1)  # exec(new String[]{…}): argv
+        command = _call_command(name, region, variables, m.start())
+        if command and code[max(0, m.start() - 14) : m.start()].endswith("getRuntime()"):
+            command = shlex.join(command.split())  # Java splits the string on blanks alone
+        add(m.start(), command)
+    for m in _BUILDER.finditer(code):
+        args = [_unescape(a or b or c) for a, b, c in _LITERAL.findall(m.group(2))]
+        add(m.start(), _call_command("Command", shlex.join([m.group(1), *args])))
+    for m in _START_INFO.finditer(code):
+        add(m.start(), f"{m.group(1)} {_unescape(m.group(2))}")
+    for m in _SWIFT.finditer(code):
+        args = [_unescape(a or b or c) for a, b, c in _LITERAL.findall(m.group(2))]
+        add(m.start(), _call_command("Command", shlex.join([m.group(1), *args])))
+    for m in _BACKTICK.finditer(code) if backticks else ():
+        add(m.start(), _unescape(next((g for g in m.groups() if g), "")))
+    for pattern, template in _CODE_FILE_CALLS:
+        for found in pattern.finditer(code):
+            add(found.start(), template.format(*(shlex.quote(g) for g in found.groups() if g)))
+    for found in _LITERAL.finditer(code):
+        text = next((g for g in found.groups() if g), "")
+        if not any(c.isspace() for c in text) and STOLEN_FILE.search(text):
+            add(found.start(), f"cat {shlex.quote(text)}")
+    return sorted(out)
 
 
 def sends_files(code: str, *, socket: bool | None = None, http: bool | None = None) -> bool:

@@ -15,10 +15,13 @@ import json
 import posixpath
 import re
 import shlex
+from collections.abc import Callable
+from functools import partial
 
 from ..diff import FileDiff
+from ..languages import other_code
 from .shell_file_units import MAX_UNITS, Line, Unit, unit
-from .shell_files_run import config_values, npm_scripts, python_calls, requirements
+from .shell_files_run import code_calls, config_values, npm_scripts, python_calls, requirements
 
 __all__ = ["Unit", "script_units"]
 
@@ -56,6 +59,8 @@ _SHELL_NAMES = frozenset(
 """Files a shell runs though their names have no extension (direnv runs ``.envrc``)."""
 _HOOK_FOLDER = re.compile(r"(?:^|/)(?:\.husky|\.githooks|\.git/hooks)/(?!_/)[^/.][^/]*$")
 """Git hooks kept in the repository (husky, a ``core.hooksPath`` folder): shell scripts."""
+_BACKTICK_LANGUAGES = frozenset({"Ruby", "PHP", "Perl"})
+"""Languages in which a backquoted string is a command that runs."""
 _MAKE_VAR = re.compile(r"\$[({](\w+)[)}]")
 _MAKE_FUNC = re.compile(r"\$\((?!shell\s)[\w-]+\s[^()]*\)")
 
@@ -102,6 +107,9 @@ def _kind(file: FileDiff, runs: list[list[Line]]) -> str | None:
         return "npm"
     if name.endswith((".py", ".pyw")):
         return "python"
+    language = other_code(name)
+    if language is not None:
+        return "backticks" if language in _BACKTICK_LANGUAGES else "code"
     first = next((text for run in runs for n, text, _ in run if n == 1), "")
     return "shell" if _SHEBANG.match(first) else None
 
@@ -263,16 +271,19 @@ def script_units(file: FileDiff) -> list[Unit]:
     kind = _kind(file, runs) if runs else None
     if kind is None:
         return []
-    reader = {
+    readers: dict[str, Callable[[list[list[Line]]], list[Unit | None]]] = {
         "shell": _shell,
         "docker": _docker,
         "make": _make,
         "ci": _ci,
         "npm": npm_scripts,
         "python": python_calls,
+        "code": code_calls,
+        "backticks": partial(code_calls, backticks=True),
         "config": config_values,
         "requirements": requirements,
-    }[kind]
+    }
+    reader = readers[kind]
     units = [u for u in reader(runs) if u is not None][:MAX_UNITS]
     if kind == "ci":
         units = [

@@ -8,11 +8,12 @@ from __future__ import annotations
 import bisect
 import json
 import re
+from collections.abc import Callable
 
-from .shell_code import python_commands
+from .shell_code import code_commands, python_commands
 from .shell_file_units import MAX_UNITS, Line, Unit, unit
 
-__all__ = ["config_values", "npm_scripts", "python_calls", "requirements"]
+__all__ = ["code_calls", "config_values", "npm_scripts", "python_calls", "requirements"]
 
 
 def npm_scripts(runs: list[list[Line]]) -> list[Unit | None]:
@@ -111,13 +112,25 @@ def requirements(runs: list[list[Line]]) -> list[Unit | None]:
 
 def python_calls(runs: list[list[Line]]) -> list[Unit | None]:
     """The literal commands an added line of Python code starts, at that line."""
+    return _calls(runs, python_commands)
+
+
+def code_calls(runs: list[list[Line]], *, backticks: bool = False) -> list[Unit | None]:
+    """The literal commands an added line of a source file in another language starts (and
+    its file deletes and credential files, as commands), at about that line."""
+    return _calls(runs, lambda code: code_commands(code, backticks=backticks))
+
+
+def _calls(
+    runs: list[list[Line]], commands: Callable[[str], list[tuple[int, str]]]
+) -> list[Unit | None]:
     units: list[Unit | None] = []
     for run in runs:
         code = "\n".join(text for _, text, _ in run)
         starts = [0]
         for _, text, _ in run[:-1]:
             starts.append(starts[-1] + len(text) + 1)
-        for offset, command in python_commands(code):
+        for offset, command in commands(code):
             index = max(0, bisect.bisect_right(starts, offset) - 1)
             n, text, added = run[index]
             if added:

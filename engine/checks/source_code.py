@@ -1,0 +1,283 @@
+"""``source-code``: what a source file in another language (JavaScript, TypeScript, Go, Rust,
+Java, Ruby, PHP, C#, …; see ``languages``) can do to the machine it runs on and to the data it
+reaches, beyond the commands it starts (``shell-script`` judges those, read by
+``shell_code.code_commands``) and the secrets it holds (``secret``):
+
+- a shell wired to a network connection (a reverse shell);
+- code decoded from a literal, or downloaded, and then evaluated;
+- a command built from a web request's input;
+- the whole environment, or a credential file, sent over the network;
+- a crypto-miner (its pool or its program);
+- a request to a capture, paste or out-of-band site, a cloud metadata endpoint or a raw
+  public IP address, from code that talks to the network;
+- a password or token compared with a literal (a hard-coded backdoor), outside tests.
+
+SQL files (migrations, seeds) are read statement by statement by the SQL checks: a statement
+that would be critical when run (a table dropped, every row deleted) makes the file need a
+human (high), since it runs when the migration does.
+
+Only the added lines are read, as text: names are matched, not resolved, and logic is not
+read (a missing authorisation check, an injection built by concatenation).
+"""
+
+from __future__ import annotations
+
+import bisect
+import posixpath
+import re
+from collections.abc import Callable, Iterator
+
+from humangr.contracts import Severity
+
+from .base import CheckInput, Hit, is_test_path, snippet
+from .diff import FileDiff
+from .languages import MIGRATION_EXTENSIONS, other_code
+from .tools.http_target import url_problems
+from .tools.http_url import find_urls, parse_url
+from .tools.shell_code import STOLEN_FILE
+
+__all__ = ["source_code"]
+
+_MAX_TEXT = 200_000
+_WINDOW = 400
+"""How far after a call's name its arguments are read."""
+
+_NETWORK = re.compile(
+    r"\bfetch\(|\baxios\b|XMLHttpRequest|\bhttps?\.(?:get|request|post)\(|"
+    r"require\(\s*[\"'](?:node:)?https?[\"']\s*\)|from\s+[\"'](?:node:)?https?[\"']|\"net/http\"|"
+    r"\bhttp\.(?:Post|Get|NewRequest|PostForm)\b|\breqwest\b|\bureq::|HttpClient|HttpURLConnection|"
+    r"openConnection\(|OkHttp|RestTemplate|\bWebClient\b|Net::HTTP|open-uri|URI\.open|Faraday|"
+    r"HTTParty|curl_(?:exec|init)|file_get_contents\(\s*[\"']https?:|Guzzle|URLSession|"
+    r"\bgot\(|superagent|\brequest\(|[Ss]ocket\b|TcpStream|TcpClient|net\.Dial|fsockopen|"
+    r"WebSocket|\bnet\.connect|createConnection"
+)
+_CONNECT = re.compile(
+    r"\bnet\.(?:Socket|connect|createConnection)\b|net\.Dial(?:Timeout)?\(|TcpStream::connect|"
+    r"new\s+Socket\(|TCPSocket\.(?:new|open)|fsockopen\(|\bsocket\.connect\(|TcpClient\(|"
+    r"\bsocket\(\s*AF_INET|\bconnect\(\s*sock|IO::Socket::INET|NWConnection\("
+)
+_SHELL = re.compile(
+    r"[\"'`](?:/usr)?(?:/bin/)?(?:ba|z|da|k)?sh[\"'`]|[\"'`]cmd(?:\.exe)?[\"'`]|"
+    r"[\"'`]powershell(?:\.exe)?[\"'`]|/bin/(?:ba|z|da)?sh\b|\bpty\.spawn"
+)
+_WIRED = re.compile(
+    r"\.pipe\(|stdin|stdout|dup2|Stdin\s*=|Stdout\s*=|proc_open|getInputStream|"
+    r"redirectInput|Stdio::from|into_raw_fd|as_raw_fd|fileno"
+)
+_EVAL = re.compile(
+    r"(?<![\w.$])(?:eval|new\s+Function|vm\.runIn\w+|vm\.Script|instance_eval|class_eval|"
+    r"module_eval|create_function|loadstring|Invoke-Expression)\s*\("
+)
+_DECODE = re.compile(
+    r"\batob\(|Buffer\.from\([^)]{0,4000}?[\"'](?:base64|hex)[\"']|base64_decode\(|hex2bin\(|"
+    r"gzinflate\(|str_rot13\(|Base64\.(?:decode64|strict_decode64|getDecoder)|"
+    r"Convert\.FromBase64String|fromCharCode\(",
+    re.IGNORECASE,
+)
+_LONG_LITERAL = re.compile(r"[\"'`][A-Za-z0-9+/=]{60,}[\"'`]")
+_DOWNLOAD = re.compile(
+    r"\bfetch\(|\baxios\b|\bhttps?\.get\(|\bgot\(|\brequest\(|file_get_contents\(\s*[\"']https?:|"
+    r"URI\.open|open-uri|Net::HTTP|DownloadString|\bcurl\b|\bwget\b|urlopen|XMLHttpRequest"
+)
+_RUNS = re.compile(
+    r"(?:(?<![\w.$])|(?:child_process|cp|shell|getRuntime\(\)|Process)\.)"
+    r"(?:execSync|exec|spawn|spawnSync|execFile|execFileSync|system|shell_exec|passthru|popen|"
+    r"proc_open|Start)\s*\(|exec\.Command(?:Context)?\(|ProcessBuilder\(|IO\.popen\(|Open3\.\w+\("
+)
+_REQUEST_INPUT = re.compile(
+    r"\breq(?:uest)?\.(?:query|body|params|headers|cookies|param|getParameter)\b|"
+    r"\$_(?:GET|POST|REQUEST|COOKIE)\b|\bparams\[|r\.URL\.Query\(\)|r\.(?:Post)?FormValue\(|"
+    r"\bgetParameter\(|\bctx\.(?:query|params|request)\b|\bc\.(?:Query|Param|PostForm)\(|"
+    r"\bevent\.(?:body|queryStringParameters|pathParameters)\b|\bRequest\.(?:Query|Form)\b"
+)
+_WHOLE_ENV = re.compile(
+    r"JSON\.stringify\(\s*process\.env\s*\)|Object\.(?:entries|keys)\(\s*process\.env\s*\)|"
+    r"\bos\.Environ\(\)|System\.getenv\(\s*\)|\bENV\.to_h(?:ash)?\b|(?<![\w>])getenv\(\s*\)|"
+    r"\$_ENV\b|GetEnvironmentVariables\(\)|\benv::vars\(\)"
+)
+_MINER = re.compile(
+    r"stratum\+(?:tcp|ssl|tls)://|\bxmrig\b|--donate-level|\bcryptonight\b|\bcoinhive\b|"
+    r"minexmr|nanopool\.org|supportxmr|moneroocean|\bxmr-stak\b",
+    re.IGNORECASE,
+)
+_BACKDOOR = re.compile(
+    r"(?i)\b[\w.$\[\]\"']*?(?:password|passwd|passphrase|pwd|secret|token|api_?key)[\"'\]]?\s*"
+    r"(?:===?|!==?|\.equals\(|\.Equals\(|\s(?:eq|ne)\s)\s*[\"']([^\"'\s]{3,64})[\"']"
+)
+_BACKDOOR_FLIPPED = re.compile(
+    r"(?i)[\"']([^\"'\s]{3,64})[\"']\s*(?:===?|\.equals\(|\.Equals\()\s*"
+    r"[\w.$]*(?:password|passwd|passphrase|pwd|secret|token|api_?key)\b"
+)
+_WRITES = re.compile(r"(?i)\bpost\b|method\s*[:=]\s*[\"'](?:post|put|patch)|upload|\.send\(")
+_DOWN_FILE = re.compile(r"(?i)[._-]down\.sql$")
+_DOWN_SECTION = re.compile(
+    r"(?im)^[ \t]*--[ \t]*(?:\+(?:goose|migrate)[ \t]+down|migrate:down|down\b)"
+)
+"""Where a migration's way back begins (goose, sql-migrate, dbmate)."""
+_SUGGESTION = "Remove it, or have a human confirm that this code must do it."
+
+
+class _Text:
+    """The added lines of one file as one text, with the line number of each offset."""
+
+    def __init__(self, file: FileDiff) -> None:
+        lines = file.added
+        self.text = "\n".join(ln.text for ln in lines)[:_MAX_TEXT]
+        self.numbers = [ln.number for ln in lines]
+        self.starts = [0]
+        for ln in lines[:-1]:
+            self.starts.append(self.starts[-1] + len(ln.text) + 1)
+
+    def line(self, offset: int) -> int | None:
+        if not self.numbers:
+            return None
+        return self.numbers[max(0, bisect.bisect_right(self.starts, offset) - 1)]
+
+    def at(self, offset: int) -> str:
+        index = max(0, bisect.bisect_right(self.starts, offset) - 1)
+        end = self.starts[index + 1] - 1 if index + 1 < len(self.starts) else len(self.text)
+        return snippet(self.text[self.starts[index] : end])
+
+
+def source_code(ctx: CheckInput) -> Iterator[Hit]:
+    """The findings of every added source file in another language, and of SQL files."""
+    for file in ctx.files:
+        path = file.path
+        if not path or path.startswith("<") or file.deleted or not file.added:
+            continue
+        if other_code(path) is not None:
+            yield from _code(file, path)
+        elif posixpath.splitext(path.lower())[1] in MIGRATION_EXTENSIONS:
+            yield from _migration(file, path)
+
+
+def _code(file: FileDiff, path: str) -> Iterator[Hit]:
+    t = _Text(file)
+    text = t.text
+
+    def hit(severity: Severity, title: str, offset: int, why: str) -> Hit:
+        return Hit(
+            severity,
+            title,
+            f"{why} Line: `{t.at(offset)}`",
+            _SUGGESTION,
+            file=path,
+            line=t.line(offset),
+        )
+
+    network = _NETWORK.search(text)
+    connect = _CONNECT.search(text)
+    shell = _SHELL.search(text)
+    if connect and shell and _WIRED.search(text):
+        yield hit(
+            Severity.CRITICAL,
+            "reverse shell: a shell wired to a network connection",
+            shell.start(),
+            "The code connects out and hands the connection to a shell: whoever listens "
+            "there controls this machine.",
+        )
+    for m in _EVAL.finditer(text):
+        region = text[m.end() : m.end() + _WINDOW]
+        decoded = _DECODE.search(region) or (_LONG_LITERAL.search(text) and _DECODE.search(text))
+        if decoded:
+            yield hit(
+                Severity.CRITICAL,
+                "evaluates code decoded from a literal",
+                m.start(),
+                "Code hidden in an encoded string is decoded and run: what runs is not "
+                "what a reviewer reads.",
+            )
+            break
+        if _DOWNLOAD.search(text):
+            yield hit(
+                Severity.CRITICAL,
+                "evaluates code it downloads",
+                m.start(),
+                "Code fetched at run time is evaluated: whoever serves it runs code here.",
+            )
+            break
+    for m in _RUNS.finditer(text):
+        if _REQUEST_INPUT.search(text[m.end() : m.end() + _WINDOW]):
+            yield hit(
+                Severity.CRITICAL,
+                "runs a command built from a web request's input",
+                m.start(),
+                "Anyone who can send the request chooses the command (remote code execution).",
+            )
+            break
+    whole_env = _WHOLE_ENV.search(text)
+    if whole_env and network:
+        yield hit(
+            Severity.CRITICAL,
+            "sends the whole environment over the network",
+            whole_env.start(),
+            "The environment holds the process's credentials (cloud keys, tokens).",
+        )
+    stolen = STOLEN_FILE.search(text)
+    if stolen and network:
+        yield hit(
+            Severity.CRITICAL,
+            "reads a credential file in code that talks to the network",
+            stolen.start(),
+            "A private key or credential file read beside a network call is how they leave.",
+        )
+    miner = _MINER.search(text)
+    if miner:
+        yield hit(
+            Severity.CRITICAL,
+            "crypto-miner",
+            miner.start(),
+            "A mining pool or miner: the machine's power goes to someone else.",
+        )
+    if network:
+        yield from _urls(t, hit)
+    if not is_test_path(path):
+        found = _BACKDOOR.search(text) or _BACKDOOR_FLIPPED.search(text)
+        if found:
+            yield hit(
+                Severity.HIGH,
+                "a password or token compared with a literal (backdoor shape)",
+                found.start(),
+                "A fixed value that unlocks the check is a way in for whoever knows it.",
+            )
+
+
+def _urls(t: _Text, hit: Callable[[Severity, str, int, str], Hit]) -> Iterator[Hit]:
+    writes = bool(_WRITES.search(t.text))
+    seen: set[str] = set()
+    for raw in find_urls(t.text, limit=32):
+        url = parse_url(raw)
+        if url is None or raw in seen:
+            continue
+        seen.add(raw)
+        for problem in url_problems(url, method="POST" if writes else "GET", writes=writes):
+            if problem.kind in ("metadata", "capture") or problem.title.startswith("raw IP"):
+                yield hit(problem.severity, problem.title, t.text.find(raw), problem.why)
+                break
+
+
+def _migration(file: FileDiff, path: str) -> Iterator[Hit]:
+    from .tools.sql import review_sql  # sqlglot is imported only once SQL is read
+
+    if _DOWN_FILE.search(path):
+        return  # a migration's way back drops what its way forward created
+    t = _Text(file)
+    down = _DOWN_SECTION.search(t.text)
+    issues = [
+        i
+        for i in review_sql(t.text[: down.start()] if down else t.text)
+        if i.severity is Severity.CRITICAL
+    ]
+    if not issues:
+        return
+    worst = issues[0]
+    detail = "; ".join(i.title for i in issues[:4])
+    offset = max(0, t.text.find(worst.detail)) if worst.detail else 0
+    yield Hit(
+        Severity.HIGH,
+        f"a SQL file that, when it runs, {worst.title}",
+        f"When this file runs (a migration, a seed): {detail}.",
+        "Have a human confirm the data may go (a backup, a reversible migration).",
+        file=path,
+        line=t.line(offset),
+    )
