@@ -17,6 +17,7 @@ from humangr.contracts import Severity
 
 from .base import CheckInput, Hit, is_test_path, snippet
 from .diff import FileDiff
+from .languages import sql_section
 from .tools.egress_mail import domain_allowed
 from .tools.http_sites import FORGES, PACKAGE_INDEXES
 
@@ -181,6 +182,8 @@ def _finding(
     for number, text in _lines(f):
         if migration and _SECTION.search(text):
             reverting = bool(_REVERT.search(text))
+        elif migration and (section := sql_section(text)) is not None:
+            reverting = section == "down"
         if migration and not reverting and _DROPS.search(text):
             return number, "migration drops data", f"`{snippet(text)}` removes a table or column."
         if infra and _OPEN_INFRA.search(text):

@@ -5,8 +5,9 @@ through ``shell_files``), not for its logic."""
 from __future__ import annotations
 
 import posixpath
+import re
 
-__all__ = ["MIGRATION_EXTENSIONS", "OTHER_CODE", "other_code"]
+__all__ = ["MIGRATION_EXTENSIONS", "OTHER_CODE", "other_code", "sql_section"]
 
 OTHER_CODE = {
     ".js": "JavaScript",
@@ -58,3 +59,17 @@ def other_code(path: str | None) -> str | None:
         return None
     name = posixpath.basename(path.replace("\\", "/")).lower()
     return OTHER_CODE.get(posixpath.splitext(name)[1])
+
+
+_SQL_SECTION = re.compile(
+    r"(?i)^[ \t]*--[ \t]*(?:\+(?:goose|migrate)[ \t]+(up|down)|migrate:(up|down)|(up|down)\b)"
+)
+
+
+def sql_section(line: str) -> str | None:
+    """``"up"`` or ``"down"`` when ``line`` opens a SQL migration's section (goose's
+    ``-- +goose Down``, sql-migrate's ``-- +migrate Down``, dbmate's ``-- migrate:down``)."""
+    m = _SQL_SECTION.match(line)
+    if m is None:
+        return None
+    return next(g for g in m.groups() if g).lower()

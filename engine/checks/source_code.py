@@ -31,7 +31,8 @@ from humangr.contracts import Severity
 
 from .base import CheckInput, Hit, is_test_path, snippet
 from .diff import FileDiff
-from .languages import MIGRATION_EXTENSIONS, other_code
+from .languages import MIGRATION_EXTENSIONS, other_code, sql_section
+from .tools.http_sites import is_paste
 from .tools.http_target import url_problems
 from .tools.http_url import find_urls, parse_url
 from .tools.shell_code import STOLEN_FILE
@@ -66,7 +67,8 @@ _WIRED = re.compile(
 )
 _EVAL = re.compile(
     r"(?<![\w.$])(?:eval|new\s+Function|vm\.runIn\w+|vm\.Script|instance_eval|class_eval|"
-    r"module_eval|create_function|loadstring|Invoke-Expression)\s*\("
+    r"module_eval|create_function|loadstring|Invoke-Expression)\s*\(|"
+    r"\bAssembly\.Load(?:From|File)?\s*\(|\bnew\s+URLClassLoader\s*\(|\bdefineClass\s*\("
 )
 _DECODE = re.compile(
     r"\batob\(|Buffer\.from\([^)]{0,4000}?[\"'](?:base64|hex)[\"']|base64_decode\(|hex2bin\(|"
@@ -80,7 +82,8 @@ _DOWNLOAD = re.compile(
     r"URI\.open|open-uri|Net::HTTP|DownloadString|\bcurl\b|\bwget\b|urlopen|XMLHttpRequest"
 )
 _RUNS = re.compile(
-    r"(?:(?<![\w.$])|(?:child_process|cp|shell|getRuntime\(\)|Process)\.)"
+    r"(?:(?<![\w.$])|(?:child_process|cp|shell|getRuntime\(\)|Process|"
+    r"require\(\s*[\"'](?:node:)?child_process[\"']\s*\))\.)"
     r"(?:execSync|exec|spawn|spawnSync|execFile|execFileSync|system|shell_exec|passthru|popen|"
     r"proc_open|Start)\s*\(|exec\.Command(?:Context)?\(|ProcessBuilder\(|IO\.popen\(|Open3\.\w+\("
 )
@@ -89,6 +92,49 @@ _REQUEST_INPUT = re.compile(
     r"\$_(?:GET|POST|REQUEST|COOKIE)\b|\bparams\[|r\.URL\.Query\(\)|r\.(?:Post)?FormValue\(|"
     r"\bgetParameter\(|\bctx\.(?:query|params|request)\b|\bc\.(?:Query|Param|PostForm)\(|"
     r"\bevent\.(?:body|queryStringParameters|pathParameters)\b|\bRequest\.(?:Query|Form)\b"
+)
+_INPUT_PARAM = re.compile(
+    r"@(?:RequestParam|PathVariable|RequestBody|RequestHeader|QueryParam|PathParam|FormParam)"
+    r"(?:\([^)]{0,200}\))?\s+(?:final\s+)?[\w<>\[\],. ]{1,60}?\s(\w{1,40})\s*[,)]|"
+    r"\[From(?:Query|Body|Route|Form|Header)\]\s*[\w<>?\[\]]{1,40}\s+(\w{1,40})"
+)
+"""Handler parameters a web framework fills from the request (Spring, JAX-RS, ASP.NET)."""
+_INPUT_NAME = re.compile(
+    r"\b(?:const|let|var|val)?\s*(?:\{\s*([\w\s,:]{1,200})\}|(\w{1,40}))\s*:?=\s*"
+    r"(?:\(\s*)?(?:" + _REQUEST_INPUT.pattern + r")"
+)
+"""Names given a request's input: ``const cmd = req.query.c``, ``{ cmd } = req.body``."""
+_TLS_OFF = re.compile(
+    r"rejectUnauthorized\s*:\s*false|NODE_TLS_REJECT_UNAUTHORIZED[\"']?\s*\]?\s*=\s*[\"']?0|"
+    r"InsecureSkipVerify\s*:\s*true|danger_accept_invalid_(?:certs|hostnames)\(\s*true|"
+    r"ServerCertificate(?:CustomValidation|Validation)Callback\s*\+?=\s*[^;]{0,160}?=>\s*true|"
+    r"DangerousAcceptAnyServerCertificateValidator|CURLOPT_SSL_VERIFY(?:PEER|HOST)\s*,\s*(?:false|0)|"
+    r"VERIFY_NONE|verify_mode\s*[:=]>?\s*OpenSSL::SSL::VERIFY_NONE|"
+    r"checkServerTrusted\([^)]*\)\s*(?:throws\s+\w+\s*)?\{\s*\}|"
+    r"ALLOW_ALL_HOSTNAME_VERIFIER|NoopHostnameVerifier|setHostnameVerifier\([^;]{0,80}?->\s*true|"
+    r"URLCredential\(\s*trust:|\.useCredential\s*,\s*URLCredential|"
+    r"TrustAllCerts|trustAllCerts|InsecureTrustManager|SSLContext\.getInstance[^;]{0,200};\s*[^;]{0,80}init\([^;]{0,40}null"
+)
+_SQL_LITERAL = re.compile(
+    r"[\"'`]\s*((?:DROP|TRUNCATE|DELETE\s+FROM|ALTER\s+TABLE|UPDATE|GRANT)\b[^\"'`]{0,2000})[\"'`]",
+    re.IGNORECASE,
+)
+_AUTOSTART = re.compile(
+    r"CurrentVersion\\{1,2}Run(?:Once)?\b|/Library/LaunchAgents/|/Library/LaunchDaemons/|"
+    r"/etc/cron\.|/var/spool/cron|/etc/systemd/system/|/etc/rc\.local|\.config/autostart"
+)
+_MAGIC_VALUE = re.compile(
+    r"(?:header|headers|get|query|params|param|cookies|Header\.Get|getHeader|getParameter)\s*"
+    r"[\(\[]\s*[\"'][\w-]{1,60}[\"']\s*[\)\]]\s*(?:===?|\.equals\(|\.Equals\()\s*"
+    r"[\"']([^\"'\s]{12,})[\"']"
+)
+"""A request's header or parameter compared with a long fixed value: a key only its writer has."""
+_HASHED_SECRET = re.compile(
+    r"(?i)\b\w*(?:password|passwd|pass|pwd|pw|secret|token)\w*\s*\.\s*(?:hashCode|GetHashCode|"
+    r"hash)\(\)\s*==\s*-?\d{3,}|"
+    r"\b\w*(?:password|passwd|pass|pwd|secret|token)\w*\s*(?:===?|\.equals\(|\.Equals\()\s*"
+    r"[^;\n]{0,80}?(?:FromBase64String|atob\(|base64_decode|Base64\.\w*[dD]ecode|hex::decode|"
+    r"decodeToString|fromCharCode|new\s+String\(\s*new\s+(?:byte|char)\[\])"
 )
 _WHOLE_ENV = re.compile(
     r"JSON\.stringify\(\s*process\.env\s*\)|Object\.(?:entries|keys)\(\s*process\.env\s*\)|"
@@ -101,7 +147,8 @@ _MINER = re.compile(
     re.IGNORECASE,
 )
 _BACKDOOR = re.compile(
-    r"(?i)\b[\w.$\[\]\"']*?(?:password|passwd|passphrase|pwd|secret|token|api_?key)[\"'\]]?\s*"
+    r"(?i)(?:\b[\w.$\[\]\"'-]*?(?:password|passwd|passphrase|pwd|secret|token|api_?key)|"
+    r"(?<![\w.])(?:pass|pw))[\"'\])]{0,2}\s*"
     r"(?:===?|!==?|\.equals\(|\.Equals\(|\s(?:eq|ne)\s)\s*[\"']([^\"'\s]{3,64})[\"']"
 )
 _BACKDOOR_FLIPPED = re.compile(
@@ -110,10 +157,6 @@ _BACKDOOR_FLIPPED = re.compile(
 )
 _WRITES = re.compile(r"(?i)\bpost\b|method\s*[:=]\s*[\"'](?:post|put|patch)|upload|\.send\(")
 _DOWN_FILE = re.compile(r"(?i)[._-]down\.sql$")
-_DOWN_SECTION = re.compile(
-    r"(?im)^[ \t]*--[ \t]*(?:\+(?:goose|migrate)[ \t]+down|migrate:down|down\b)"
-)
-"""Where a migration's way back begins (goose, sql-migrate, dbmate)."""
 _SUGGESTION = "Remove it, or have a human confirm that this code must do it."
 
 
@@ -196,8 +239,10 @@ def _code(file: FileDiff, path: str) -> Iterator[Hit]:
                 "Code fetched at run time is evaluated: whoever serves it runs code here.",
             )
             break
+    inputs = _input_names(text)
     for m in _RUNS.finditer(text):
-        if _REQUEST_INPUT.search(text[m.end() : m.end() + _WINDOW]):
+        region = text[m.end() : m.end() + _WINDOW]
+        if _REQUEST_INPUT.search(region) or (inputs is not None and inputs.search(region)):
             yield hit(
                 Severity.CRITICAL,
                 "runs a command built from a web request's input",
@@ -205,6 +250,24 @@ def _code(file: FileDiff, path: str) -> Iterator[Hit]:
                 "Anyone who can send the request chooses the command (remote code execution).",
             )
             break
+    tls = _TLS_OFF.search(text)
+    if tls:
+        yield hit(
+            Severity.HIGH,
+            "turns off TLS certificate checks",
+            tls.start(),
+            "Any server answers as the real one: what is sent (credentials, data) goes to "
+            "whoever sits in between.",
+        )
+    autostart = _AUTOSTART.search(text)
+    if autostart:
+        yield hit(
+            Severity.HIGH,
+            "installs something that starts by itself",
+            autostart.start(),
+            "A Run key, launch agent, cron entry or service runs at every boot or login.",
+        )
+    yield from _sql_literals(t, hit)
     whole_env = _WHOLE_ENV.search(text)
     if whole_env and network:
         yield hit(
@@ -232,7 +295,12 @@ def _code(file: FileDiff, path: str) -> Iterator[Hit]:
     if network:
         yield from _urls(t, hit)
     if not is_test_path(path):
-        found = _BACKDOOR.search(text) or _BACKDOOR_FLIPPED.search(text)
+        found = (
+            _BACKDOOR.search(text)
+            or _BACKDOOR_FLIPPED.search(text)
+            or _MAGIC_VALUE.search(text)
+            or _HASHED_SECRET.search(text)
+        )
         if found:
             yield hit(
                 Severity.HIGH,
@@ -240,6 +308,34 @@ def _code(file: FileDiff, path: str) -> Iterator[Hit]:
                 found.start(),
                 "A fixed value that unlocks the check is a way in for whoever knows it.",
             )
+
+
+def _input_names(text: str) -> re.Pattern[str] | None:
+    """The names ``text`` gives a web request's input (framework parameters, variables)."""
+    names: list[str] = []
+    for m in _INPUT_PARAM.finditer(text):
+        names.append(m.group(1) or m.group(2))
+    for m in _INPUT_NAME.finditer(text):
+        listed = m.group(1) or m.group(2) or ""
+        names.extend(n.split(":")[-1].strip() for n in listed.split(",") if n.strip())
+    names = [n for n in names if n.isidentifier()][:32]
+    return re.compile(r"\b(?:" + "|".join(map(re.escape, names)) + r")\b") if names else None
+
+
+def _sql_literals(t: _Text, hit: Callable[[Severity, str, int, str], Hit]) -> Iterator[Hit]:
+    """SQL the code runs, in its string literals: what would be critical when run."""
+    from .tools.sql import review_sql  # sqlglot is imported only once SQL is read
+
+    for m in list(_SQL_LITERAL.finditer(t.text))[:16]:
+        issues = [i for i in review_sql(m.group(1)) if i.severity is Severity.CRITICAL]
+        if issues:
+            yield hit(
+                Severity.HIGH,
+                f"runs SQL that {issues[0].title}",
+                m.start(),
+                "When this code runs, so does the statement.",
+            )
+            return
 
 
 def _urls(t: _Text, hit: Callable[[Severity, str, int, str], Hit]) -> Iterator[Hit]:
@@ -250,6 +346,14 @@ def _urls(t: _Text, hit: Callable[[Severity, str, int, str], Hit]) -> Iterator[H
         if url is None or raw in seen:
             continue
         seen.add(raw)
+        if is_paste(url.host.name) and not writes:
+            yield hit(
+                Severity.HIGH,
+                f"fetches from paste site {url.host.name}",
+                t.text.find(raw),
+                "What a paste site serves is whatever its poster put there last.",
+            )
+            continue
         for problem in url_problems(url, method="POST" if writes else "GET", writes=writes):
             if problem.kind in ("metadata", "capture") or problem.title.startswith("raw IP"):
                 yield hit(problem.severity, problem.title, t.text.find(raw), problem.why)
@@ -262,12 +366,11 @@ def _migration(file: FileDiff, path: str) -> Iterator[Hit]:
     if _DOWN_FILE.search(path):
         return  # a migration's way back drops what its way forward created
     t = _Text(file)
-    down = _DOWN_SECTION.search(t.text)
-    issues = [
-        i
-        for i in review_sql(t.text[: down.start()] if down else t.text)
-        if i.severity is Severity.CRITICAL
-    ]
+    up, section = [], "up"
+    for line in t.text.split("\n"):
+        section = sql_section(line) or section
+        up.append(line if section == "up" else "")
+    issues = [i for i in review_sql("\n".join(up)) if i.severity is Severity.CRITICAL]
     if not issues:
         return
     worst = issues[0]

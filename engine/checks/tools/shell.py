@@ -67,6 +67,10 @@ _RUNNERS: dict[str, tuple[str, ...] | None] = {
 """How code to run is read as the command that runs it (``python3 -c CODE``); ``None``: the
 code is shell. Unknown languages are read as Python."""
 _MAX_HITS = 12
+_HOST_ONLY = frozenset(
+    {"changes user accounts", "writes a system file", "starts an interactive shell"}
+)
+"""Flags about this machine that do not apply to a command run inside a container image."""
 _MAX_EMBEDDED = 4096
 _EMBEDDED = re.compile(
     r"\|\s*(?:sudo\s+)?(?:/\S*/)?(?:ba|z|da|k)?sh\b|/dev/(?:tcp|udp)/|\brm\s+-\w*[rRf]|"
@@ -296,6 +300,8 @@ def shell_scripts(ctx: CheckInput) -> Iterator[Hit]:
                 flags = [f for f in flags if f.title not in old]
             if not unit.report_problems:
                 flags = [f for f in flags if not f.title.startswith("could not read")]
+            if unit.in_image:  # the image's own accounts (a non-root user is good practice)
+                flags = [f for f in flags if f.title not in _HOST_ONLY]
             if unit.critical_only:
                 flags = [f for f in flags if f.severity is Severity.CRITICAL]
             flags = [f for f in flags if f.title not in reported][:_MAX_HITS]

@@ -16,9 +16,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .shell_catalogue import words
-from .shell_code_values import Variables, assigned, cloud_deletes, folded, loop_deletes
+from .shell_code_values import (
+    Variables,
+    assigned,
+    cloud_deletes,
+    folded,
+    loop_deletes,
+    value_before,
+)
 from .shell_decode import decoded_literals
 from .shell_paths import PRIVILEGE_FILES, SECRET_PATH
+from .source_calls import file_commands, folded_concat
 
 __all__ = [
     "STOLEN_FILE",
@@ -44,7 +52,8 @@ _CALL = re.compile(
     r"check_call|check_output|run|Popen|getoutput|getstatusoutput|passthru|shell_exec|"
     r"proc_open|pcntl_exec|execute|callCommand|spawnCommand|run-shell-command|Start|execSync|"
     r"execFileSync|execFile|capture[23e]?|esyscmd|syscmd|term|ansi-term|shell-command|"
-    r"posix\.exec|open3|sh|qx|callProcess|readProcess|Command|CommandContext|ProcessBuilder)"
+    r"posix\.exec|open3|sh|qx|callProcess|readProcess|Command|CommandContext|ProcessBuilder|"
+    r"commandLine)"
     r"(\s*\(|\s+(?=[\"'\[{])|\s*\{)"
 )
 _ARGV_CALLS = words(
@@ -52,6 +61,7 @@ _ARGV_CALLS = words(
     execl execlp execle execlpe execv execvp execve execvpe spawn spawnv spawnvp spawnve
     spawnSync Popen run call check_call check_output execFile execFileSync Start callProcess
     readProcess capture2 capture3 capture2e posix.exec Command CommandContext ProcessBuilder
+    commandLine
     """
 )
 _LITERAL = re.compile(
@@ -301,6 +311,92 @@ _CODE_FILE_CALLS = tuple(
 """Deletes, writes and modes of files: a source file's reads of its own files are everyday."""
 
 
+_CHAINED = re.compile(r"\.\s*args?\s*\(((?:[^()]|\([^()]*\)){0,2000})\)")
+_TERMS = re.compile(r"""(\s*(?:("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')|([A-Za-z_]\w{0,40}))\s*\+?)""")
+"""The literals and names of a concatenation (``"of=" + dev``)."""
+_BARE = re.compile(r"^[&*]?\s*([A-Za-z_]\w{0,40})(?:\.\w+\(\))?$")
+
+
+def _argv_command(region: str, variables: Variables, at: int) -> str | None:
+    """An argv call's command with each argument folded on its own (``"of=" + dev`` with
+    ``dev := "/dev/sda"``), an argument that is a bare name unknown here written as the shell
+    variable ``$name`` (the shell rules read an unknown target as one); ``None`` when an
+    argument is something else."""
+    pieces = _split_arguments(region)
+    if not 1 < len(pieces) <= 32:
+        return None
+    argv = [_piece_value(piece, variables, at) for piece in pieces]
+    return _joined(argv) if all(a is not None for a in argv) else None
+
+
+def _piece_value(piece: str, variables: Variables, at: int) -> str | None:
+    literal = _LITERAL.fullmatch(piece)
+    if literal is not None:
+        return _unescape(next((g for g in literal.groups() if g is not None), ""))
+    built = folded(piece, variables, at)
+    if built is not None:
+        return built
+    bare = _BARE.match(piece)
+    if bare is not None:
+        return value_before(variables, bare.group(1), at) or f"${bare.group(1)}"
+    terms = _TERMS.findall(piece)
+    if terms and "".join(t for t, _, _ in terms).replace(" ", "") == piece.replace(" ", ""):
+        out = ""
+        for _, literal, name in terms:
+            if name:
+                out += value_before(variables, name, at) or f"${name}"
+            else:
+                out += _unescape(literal[1:-1])
+        return out
+    return None
+
+
+def _joined(argv: list[str | None]) -> str:
+    words = [a for a in argv if a is not None]
+    if "-c" in words[:3] and len(words) > words.index("-c") + 1:
+        cut = words.index("-c")
+        script = " ".join(words[cut + 1 :])
+        quoted = f'"{script}"' if re.fullmatch(r"\$\w+", script) else shlex.quote(script)
+        return " ".join([*map(_word, words[:cut]), "-c", quoted])
+    return " ".join(map(_word, words))
+
+
+def _word(word: str) -> str:
+    """``word`` quoted for the shell, a ``$name`` left to expand (an unknown value, which the
+    shell rules read as one)."""
+    if "$" in word and not re.search(r"[\"`\\]", word):
+        return f'"{word}"'
+    return shlex.quote(word)
+
+
+def _split_arguments(region: str) -> list[str]:
+    """The top-level, comma-separated arguments of a call's argument text (or of the one
+    array it is given), stripped."""
+    text = region.strip()
+    array = _ARRAY.match(text)
+    if array is not None:
+        text = text[array.end() :].rstrip().rstrip(")}]").rstrip()
+    pieces, depth, start, i = [], 0, 0, 0
+    while i < len(text):
+        c = text[i]
+        if c in "\"'`":
+            j = text.find(c, i + 1)
+            while j > 0 and text[j - 1] == "\\":
+                j = text.find(c, j + 1)
+            i = len(text) if j < 0 else j + 1
+            continue
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif c == "," and depth == 0:
+            pieces.append(text[start:i].strip())
+            start = i + 1
+        i += 1
+    pieces.append(text[start:].strip())
+    return [p for p in pieces if p]
+
+
 def code_commands(code: str, *, backticks: bool = False) -> list[tuple[int, str]]:
     """The commands a source file in another language starts with literal arguments
     (``execSync("…")``, ``exec.Command("rm", "-rf", "/")``, ``Runtime.getRuntime().exec(…)``,
@@ -310,7 +406,7 @@ def code_commands(code: str, *, backticks: bool = False) -> list[tuple[int, str]
     where it is). ``backticks``: the language runs a backquoted string (Ruby, PHP, Perl; in
     JavaScript it is a template string). Pure, bounded, never raises."""
     out: list[tuple[int, str]] = []
-    code = decoded_literals(code[:_MAX_CODE])
+    code = decoded_literals(folded_concat(code[:_MAX_CODE]))
     variables = assigned(code)
 
     def add(at: int, command: str | None) -> None:
@@ -321,12 +417,18 @@ def code_commands(code: str, *, backticks: bool = False) -> list[tuple[int, str]
         region = _region(code, m.end(), m.group(2).strip()[:1])
         name = "execv" if _ARRAY.match(region) else m.group(1)  # exec(new String[]{…}): argv
         command = _call_command(name, region, variables, m.start())
+        if name in _ARGV_CALLS and command is not None:
+            command = _argv_command(region, variables, m.start()) or command
         if command and code[max(0, m.start() - 14) : m.start()].endswith("getRuntime()"):
             command = shlex.join(command.split())  # Java splits the string on blanks alone
         add(m.start(), command)
     for m in _BUILDER.finditer(code):
-        args = [_unescape(a or b or c) for a, b, c in _LITERAL.findall(m.group(2))]
-        add(m.start(), _call_command("Command", shlex.join([m.group(1), *args])))
+        argv: list[str | None] = [_unescape(m.group(1))]
+        for call in _CHAINED.finditer(m.group(2)):
+            argv.extend(
+                _piece_value(p, variables, m.start()) for p in _split_arguments(call.group(1))
+            )
+        add(m.start(), _joined(argv))
     for m in _START_INFO.finditer(code):
         add(m.start(), f"{m.group(1)} {_unescape(m.group(2))}")
     for m in _SWIFT.finditer(code):
@@ -341,6 +443,10 @@ def code_commands(code: str, *, backticks: bool = False) -> list[tuple[int, str]
         text = next((g for g in found.groups() if g), "")
         if not any(c.isspace() for c in text) and STOLEN_FILE.search(text):
             add(found.start(), f"cat {shlex.quote(text)}")
+    for at, command in file_commands(code):
+        add(at, command)
+    for command in [*loop_deletes(code), *cloud_deletes(code)]:
+        add(0, command)
     return sorted(out)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import shlex
 
-__all__ = ["Variables", "assigned", "cloud_deletes", "folded", "loop_deletes"]
+__all__ = ["Variables", "assigned", "cloud_deletes", "folded", "loop_deletes", "value_before"]
 
 Variables = list[tuple[int, str, str]]
 """Literal assignments in code order: (offset, name without its sigil, value)."""
@@ -51,7 +51,7 @@ def assigned(code: str) -> Variables:
     return out
 
 
-def _value(variables: Variables, name: str, before: int) -> str | None:
+def value_before(variables: Variables, name: str, before: int) -> str | None:
     found = None
     for offset, key, value in variables:
         if offset >= before:
@@ -83,7 +83,7 @@ def folded(region: str, variables: Variables, at: int) -> str | None:
             return None
         double, single, backtick, name = m.groups()
         if name is not None:
-            value = _value(variables, name, at)
+            value = value_before(variables, name, at)
             if value is None:
                 return None
             pieces.append(value)
@@ -108,7 +108,7 @@ def folded(region: str, variables: Variables, at: int) -> str | None:
 
 def _interpolate(m: re.Match[str], variables: Variables, at: int) -> str:
     name = next(g for g in m.groups() if g)
-    value = _value(variables, name, at)
+    value = value_before(variables, name, at)
     return m.group(0) if value is None else value
 
 

@@ -4,7 +4,8 @@ base64, hex or rot13 is judged as the command it is, not passed over as noise.
 - in interpreter code: ``base64.b64decode(b'…')``, ``bytes.fromhex('…')``,
   ``binascii.unhexlify('…')``, ``codecs.decode('…', 'rot13')``, Perl's ``pack("H*", "…")``
   and ``decode_base64('…')``, JavaScript's ``atob('…')`` and ``Buffer.from('…', 'base64')``,
-  PHP's ``base64_decode('…')`` and ``hex2bin('…')`` become the quoted text they decode to;
+  PHP's ``base64_decode('…')``, ``hex2bin('…')`` and ``str_rot13('…')`` become the quoted
+  text they decode to;
 - in the shell (``shell_feeds.decoded_pipeline``): the output of a substitution such as
   ``$(echo … | base64 -d)``, ``$(printf … | xxd -r -p)``, ``$(echo … | rev)`` or
   ``$(echo … | tr 'A-Za-z' 'N-ZA-Mn-za-m')``.
@@ -80,6 +81,7 @@ _CALLS: tuple[tuple[re.Pattern[str], Callable[[str], str | None] | None], ...] =
     (re.compile(rf"\bpack\(\s*[\"']H\*?[\"']\s*,\s*{_Q}\s*\)"), hex_text),
     (re.compile(rf"\b(?:decode_base64|base64_decode|atob)\(\s*{_Q}\s*\)"), b64_text),
     (re.compile(rf"\bhex2bin\(\s*{_Q}\s*\)"), hex_text),
+    (re.compile(rf"\bstr_rot13\(\s*{_Q}\s*\)"), _rot13),
     (re.compile(rf"\b(?:codecs\.decode|Buffer\.from)\(\s*{_Q}{_ENCODING}\s*\)"), None),
 )
 

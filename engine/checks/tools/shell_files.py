@@ -37,7 +37,8 @@ _CI_KEY = re.compile(
     r"^(\s*)(?:-\s+)?(run|script|before_script|after_script|command|commands|cmd|bash|sh|"
     r"pre_build|build|post_build|install|inline)\s*:\s*(.*?)\s*$"
 )
-_RUN = re.compile(r"^\s*RUN\s+(.*)$", re.IGNORECASE)
+_RUN = re.compile(r"^\s*(?:RUN|CMD|ENTRYPOINT)\s+(.*)$", re.IGNORECASE)
+"""What a container build or the container runs: ``RUN`` lines, and its ``CMD``/``ENTRYPOINT``."""
 _CONFIG_ENDINGS = (
     ".json",
     ".jsonc",

