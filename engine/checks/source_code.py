@@ -32,7 +32,8 @@ from humangr.contracts import Severity
 from .base import CheckInput, Hit, is_test_path, snippet
 from .diff import FileDiff
 from .languages import MIGRATION_EXTENSIONS, other_code, sql_section
-from .tools.http_sites import is_paste
+from .request_input import input_reaches_sink
+from .tools.http_sites import FORGES, PACKAGE_INDEXES, is_paste
 from .tools.http_target import url_problems
 from .tools.http_url import find_urls, parse_url
 from .tools.shell_code import STOLEN_FILE
@@ -79,36 +80,14 @@ _DECODE = re.compile(
 _LONG_LITERAL = re.compile(r"[\"'`][A-Za-z0-9+/=]{60,}[\"'`]")
 _DOWNLOAD = re.compile(
     r"\bfetch\(|\baxios\b|\bhttps?\.get\(|\bgot\(|\brequest\(|file_get_contents\(\s*[\"']https?:|"
-    r"URI\.open|open-uri|Net::HTTP|DownloadString|\bcurl\b|\bwget\b|urlopen|XMLHttpRequest"
+    r"URI\.open|open-uri|Net::HTTP|DownloadString|\bcurl\b|\bwget\b|urlopen|XMLHttpRequest|"
+    r"\bnew\s+URL\(|openStream\(|HttpClient|GetByteArrayAsync|DownloadData|http\.Get\("
 )
-_RUNS = re.compile(
-    r"(?:(?<![\w.$])|(?:child_process|cp|shell|getRuntime\(\)|Process|"
-    r"require\(\s*[\"'](?:node:)?child_process[\"']\s*\))\.)"
-    r"(?:execSync|exec|spawn|spawnSync|execFile|execFileSync|system|shell_exec|passthru|popen|"
-    r"proc_open|Start)\s*\(|exec\.Command(?:Context)?\(|ProcessBuilder\(|IO\.popen\(|Open3\.\w+\("
-)
-_REQUEST_INPUT = re.compile(
-    r"\breq(?:uest)?\.(?:query|body|params|headers|cookies|param|getParameter)\b|"
-    r"\$_(?:GET|POST|REQUEST|COOKIE)\b|\bparams\[|r\.URL\.Query\(\)|r\.(?:Post)?FormValue\(|"
-    r"\bgetParameter\(|\bctx\.(?:query|params|request)\b|\bc\.(?:Query|Param|PostForm)\(|"
-    r"\bevent\.(?:body|queryStringParameters|pathParameters)\b|\bRequest\.(?:Query|Form)\b"
-)
-_INPUT_PARAM = re.compile(
-    r"@(?:RequestParam|PathVariable|RequestBody|RequestHeader|QueryParam|PathParam|FormParam)"
-    r"(?:\([^)]{0,200}\))?\s+(?:final\s+)?[\w<>\[\],. ]{1,60}?\s(\w{1,40})\s*[,)]|"
-    r"\[From(?:Query|Body|Route|Form|Header)\]\s*[\w<>?\[\]]{1,40}\s+(\w{1,40})"
-)
-"""Handler parameters a web framework fills from the request (Spring, JAX-RS, ASP.NET)."""
-_INPUT_NAME = re.compile(
-    r"\b(?:const|let|var|val)?\s*(?:\{\s*([\w\s,:]{1,200})\}|(\w{1,40}))\s*:?=\s*"
-    r"(?:\(\s*)?(?:" + _REQUEST_INPUT.pattern + r")"
-)
-"""Names given a request's input: ``const cmd = req.query.c``, ``{ cmd } = req.body``."""
 _TLS_OFF = re.compile(
     r"rejectUnauthorized\s*:\s*false|NODE_TLS_REJECT_UNAUTHORIZED[\"']?\s*\]?\s*=\s*[\"']?0|"
     r"InsecureSkipVerify\s*:\s*true|danger_accept_invalid_(?:certs|hostnames)\(\s*true|"
     r"ServerCertificate(?:CustomValidation|Validation)Callback\s*\+?=\s*[^;]{0,160}?=>\s*true|"
-    r"DangerousAcceptAnyServerCertificateValidator|CURLOPT_SSL_VERIFY(?:PEER|HOST)\s*,\s*(?:false|0)|"
+    r"DangerousAcceptAnyServerCertificateValidator|CURLOPT_SSL_VERIFY(?:PEER|HOST)\s*(?:,|=>)\s*(?:false|0)|"
     r"VERIFY_NONE|verify_mode\s*[:=]>?\s*OpenSSL::SSL::VERIFY_NONE|"
     r"checkServerTrusted\([^)]*\)\s*(?:throws\s+\w+\s*)?\{\s*\}|"
     r"ALLOW_ALL_HOSTNAME_VERIFIER|NoopHostnameVerifier|setHostnameVerifier\([^;]{0,80}?->\s*true|"
@@ -134,7 +113,9 @@ _HASHED_SECRET = re.compile(
     r"hash)\(\)\s*==\s*-?\d{3,}|"
     r"\b\w*(?:password|passwd|pass|pwd|secret|token)\w*\s*(?:===?|\.equals\(|\.Equals\()\s*"
     r"[^;\n]{0,80}?(?:FromBase64String|atob\(|base64_decode|Base64\.\w*[dD]ecode|hex::decode|"
-    r"decodeToString|fromCharCode|new\s+String\(\s*new\s+(?:byte|char)\[\])"
+    r"decodeToString|fromCharCode|new\s+String\(\s*new\s+(?:byte|char)\[\])|"
+    r"\b(?:md5|sha1|sha256|hash|hash_hmac|crc32)\s*\(\s*\$?[\w.]*(?:password|passwd|pass|pwd|token)"
+    r"\w*\s*\)\s*(?:===?|==|\.equals\()\s*[\"'][0-9a-fA-F]{8,128}[\"']"
 )
 _WHOLE_ENV = re.compile(
     r"JSON\.stringify\(\s*process\.env\s*\)|Object\.(?:entries|keys)\(\s*process\.env\s*\)|"
@@ -157,6 +138,12 @@ _BACKDOOR_FLIPPED = re.compile(
 )
 _WRITES = re.compile(r"(?i)\bpost\b|method\s*[:=]\s*[\"'](?:post|put|patch)|upload|\.send\(")
 _DOWN_FILE = re.compile(r"(?i)[._-]down\.sql$")
+_MANIFESTS = frozenset({"package.json", "composer.json", "Gemfile", "Cargo.toml", "go.mod"})
+_DEPENDENCY_URL = re.compile(
+    r"""["'=:\s]((?:git\+)?https?://[^"'\s,}]{4,300}\.(?:tgz|tar\.gz|zip|gem|crate|git)\b[^"'\s,}]*|"""
+    r"""(?:git\+)?https?://\d{1,3}(?:\.\d{1,3}){3}[^"'\s,}]{0,300})"""
+)
+"""A dependency given as an archive's or repository's address, or as any bare address."""
 _SUGGESTION = "Remove it, or have a human confirm that this code must do it."
 
 
@@ -190,6 +177,8 @@ def source_code(ctx: CheckInput) -> Iterator[Hit]:
             continue
         if other_code(path) is not None:
             yield from _code(file, path)
+        elif posixpath.basename(path) in _MANIFESTS:
+            yield from _manifest(file, path)
         elif posixpath.splitext(path.lower())[1] in MIGRATION_EXTENSIONS:
             yield from _migration(file, path)
 
@@ -239,17 +228,14 @@ def _code(file: FileDiff, path: str) -> Iterator[Hit]:
                 "Code fetched at run time is evaluated: whoever serves it runs code here.",
             )
             break
-    inputs = _input_names(text)
-    for m in _RUNS.finditer(text):
-        region = text[m.end() : m.end() + _WINDOW]
-        if _REQUEST_INPUT.search(region) or (inputs is not None and inputs.search(region)):
-            yield hit(
-                Severity.CRITICAL,
-                "runs a command built from a web request's input",
-                m.start(),
-                "Anyone who can send the request chooses the command (remote code execution).",
-            )
-            break
+    sink = input_reaches_sink(text, backticks=other_code(path) in ("Ruby", "PHP", "Perl"))
+    if sink is not None:
+        yield hit(
+            Severity.CRITICAL,
+            "runs a command built from a web request's input",
+            sink,
+            "Anyone who can send the request chooses the command (remote code execution).",
+        )
     tls = _TLS_OFF.search(text)
     if tls:
         yield hit(
@@ -310,18 +296,6 @@ def _code(file: FileDiff, path: str) -> Iterator[Hit]:
             )
 
 
-def _input_names(text: str) -> re.Pattern[str] | None:
-    """The names ``text`` gives a web request's input (framework parameters, variables)."""
-    names: list[str] = []
-    for m in _INPUT_PARAM.finditer(text):
-        names.append(m.group(1) or m.group(2))
-    for m in _INPUT_NAME.finditer(text):
-        listed = m.group(1) or m.group(2) or ""
-        names.extend(n.split(":")[-1].strip() for n in listed.split(",") if n.strip())
-    names = [n for n in names if n.isidentifier()][:32]
-    return re.compile(r"\b(?:" + "|".join(map(re.escape, names)) + r")\b") if names else None
-
-
 def _sql_literals(t: _Text, hit: Callable[[Severity, str, int, str], Hit]) -> Iterator[Hit]:
     """SQL the code runs, in its string literals: what would be critical when run."""
     from .tools.sql import review_sql  # sqlglot is imported only once SQL is read
@@ -358,6 +332,30 @@ def _urls(t: _Text, hit: Callable[[Severity, str, int, str], Hit]) -> Iterator[H
             if problem.kind in ("metadata", "capture") or problem.title.startswith("raw IP"):
                 yield hit(problem.severity, problem.title, t.text.find(raw), problem.why)
                 break
+
+
+def _manifest(file: FileDiff, path: str) -> Iterator[Hit]:
+    """A dependency a manifest fetches from an address: one that is no package index or forge
+    (a raw IP, a file host) puts whatever that host serves into every install."""
+    for line in file.added:
+        for m in _DEPENDENCY_URL.finditer(line.text):
+            url = parse_url(m.group(1).removeprefix("git+"))
+            if url is None:
+                continue
+            host = url.host.name
+            if FORGES.search(host) or PACKAGE_INDEXES.search(host):
+                continue
+            raw = url.host.addr is not None
+            yield Hit(
+                Severity.CRITICAL if raw and url.scheme == "http" else Severity.HIGH,
+                f"a dependency fetched from {host[:80]}",
+                f"`{snippet(line.text)}`: no package index or forge serves it"
+                + (", over plain HTTP from a bare address." if raw else "."),
+                "Depend on the registry's release, or add the host to a reviewed mirror.",
+                file=path,
+                line=line.number,
+            )
+            break
 
 
 def _migration(file: FileDiff, path: str) -> Iterator[Hit]:

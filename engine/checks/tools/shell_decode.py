@@ -94,7 +94,7 @@ def decoded_literals(code: str) -> str:
     """``code`` with each decode of a literal replaced by the quoted text it decodes to
     (``os.system(bytes.fromhex('726d…').decode())`` → ``os.system('rm …'.decode())``)."""
     if "(" not in code:
-        return code
+        return _assembled(code)
     done = 0
     for pattern, decode in _CALLS:
         if done >= _MAX_DECODES:
@@ -113,4 +113,59 @@ def decoded_literals(code: str) -> str:
         code = pattern.sub(one, code)
     if done:  # ``p.decode()`` of what was decoded is the same text
         code = _AS_TEXT.sub("", code)
+    return _assembled(code)
+
+
+_CHAR_CODES = re.compile(
+    r"(?:String\.fromCharCode|\bchr)\(\s*((?:\d{1,5}\s*,\s*){1,800}\d{1,5})\s*\)"
+)
+_BYTES = re.compile(
+    r"new\s+String\(\s*new\s+(?:byte|char)\s*\[\s*\]\s*\{([^}]{1,8000})\}\s*(?:,[^()]{0,60})?\)"
+    r"|\[\]byte\{([^}]{1,8000})\}|\bvec!\[([^\]]{1,8000})\]|&\[((?:\s*\d{1,3}u8\s*,?){2,800})\]"
+)
+_JOINED = re.compile(
+    r"\[\s*((?:[\"'][^\"'\\\n]{0,200}[\"']\s*,\s*){1,64}[\"'][^\"'\\\n]{0,200}[\"'])\s*,?\s*\]"
+    r"\s*\.join\(\s*[\"']([^\"'\n]{0,4})[\"']\s*\)"
+)
+_PIECE = re.compile(r"[\"']([^\"'\\\n]{0,200})[\"']")
+_ELEMENT = re.compile(r"^\s*(?:(\d{1,5})|'(.)'|0x([0-9a-fA-F]{1,4}))(?:u8)?\s*$")
+
+
+def _characters(listed: str) -> str | None:
+    """The text of a list of character codes or character literals (``114, 109`` or
+    ``'r', 'm'``), or ``None`` when it is not one, or not printable."""
+    out: list[str] = []
+    for item in listed.split(",")[:8000]:
+        if not item.strip():
+            continue
+        m = _ELEMENT.match(item)
+        if m is None:
+            return None
+        number, char, hexa = m.groups()
+        code = int(number) if number else int(hexa, 16) if hexa else ord(char)
+        if not (code in (9, 10, 13) or 32 <= code < 0x110000):
+            return None
+        out.append(chr(code))
+    text = "".join(out)
+    printable = text.isprintable() or "\n" in text
+    return text if len(text) >= 2 and printable else None
+
+
+def _assembled(code: str) -> str:
+    """``code`` with strings assembled from pieces written as the one literal they make:
+    ``String.fromCharCode(114, 109)``, ``new String(new byte[]{114, 109})``, Go's
+    ``[]byte{…}``, Rust's ``vec![…]`` of codes, ``["r", "m"].join("")``."""
+
+    def codes(m: re.Match[str]) -> str:
+        text = _characters(next((g for g in m.groups() if g is not None), ""))
+        return m.group(0) if text is None else repr(text[:MAX_LITERAL])
+
+    if "fromCharCode" in code or "chr(" in code:
+        code = _CHAR_CODES.sub(codes, code)
+    if "byte" in code or "char" in code or "vec!" in code or "u8" in code:
+        code = _BYTES.sub(codes, code)
+    if ".join(" in code:
+        code = _JOINED.sub(
+            lambda m: repr(m.group(2).join(_PIECE.findall(m.group(1)))[:MAX_LITERAL]), code
+        )
     return code

@@ -52,6 +52,14 @@ _LISTING = re.compile(
 _BUCKET_DELETE = re.compile(
     r"\b(?:deleteBucket|DeleteBucket|DeleteBucketCommand|delete_bucket)\s*\("
 )
+_ONE_LITERAL = re.compile(
+    r"""(?:new\s+File\(|Path\.of\(|Paths\.get\(|@)?\s*["']([^"'\n]{1,300})["']\)?"""
+)
+_TARGET = re.compile(
+    r"""\(\s*(?:&|at:\s*|new\s+File\(\s*|Path\.of\(\s*|Paths\.get\(\s*|@)?\s*"""
+    r"""(?:["']([^"'\n]{1,300})["']|([A-Za-z_]\w{0,40})\b)"""
+)
+"""A delete call's first argument: a literal path, or a name (given a literal path above)."""
 _CONCAT = re.compile(r"concat!\(\s*((?:\"(?:[^\"\\]|\\.)*\"\s*,?\s*){1,64})\)")
 _PIECE = re.compile(r"\"((?:[^\"\\]|\\.)*)\"")
 
@@ -80,12 +88,20 @@ def file_commands(code: str) -> list[tuple[int, str]]:
     listed_home = any(
         at_home(code[m.end() - 1 : m.end() + _WINDOW]) for m in _LISTING.finditer(code)
     )
+    literals = {
+        m.group(1): literal.group(1)
+        for m in _NAMED.finditer(code)
+        if (literal := _ONE_LITERAL.fullmatch(m.group(2).strip())) is not None
+    }
     for m in _DELETE.finditer(code):
         region = code[m.end() - 1 : m.end() + _WINDOW]
+        target = _TARGET.match(region)
         if _ROOT.match(region):
             out.append((m.start(), "rm -rf /"))
         elif at_home(region) or listed_home:
             out.append((m.start(), "rm -rf ~"))
+        elif target is not None and (path := target.group(1) or literals.get(target.group(2))):
+            out.append((m.start(), f"rm -rf {shlex.quote(path)}"))
         if len(out) >= _MAX:
             break
     for m in _BUCKET_DELETE.finditer(code):
