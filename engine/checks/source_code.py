@@ -10,7 +10,9 @@ reaches, beyond the commands it starts (``shell-script`` judges those, read by
 - a crypto-miner (its pool or its program);
 - a request to a capture, paste or out-of-band site, a cloud metadata endpoint or a raw
   public IP address, from code that talks to the network;
-- a password or token compared with a literal (a hard-coded backdoor), outside tests.
+- a password or token compared with a literal (a hard-coded backdoor), outside tests;
+- a command or code it builds at run time (``run_time``): not readable here, so a human
+  decides when no LLM reviews it.
 
 SQL files (migrations, seeds) are read statement by statement by the SQL checks: a statement
 that would be critical when run (a table dropped, every row deleted) makes the file need a
@@ -33,6 +35,7 @@ from .base import CheckInput, Hit, is_test_path, snippet
 from .diff import FileDiff
 from .languages import MIGRATION_EXTENSIONS, other_code, sql_section
 from .request_input import input_reaches_sink
+from .run_time import built_at_run_time
 from .tools.http_sites import FORGES, PACKAGE_INDEXES, is_paste
 from .tools.http_target import url_problems
 from .tools.http_url import find_urls, parse_url
@@ -235,6 +238,16 @@ def _code(file: FileDiff, path: str) -> Iterator[Hit]:
             "runs a command built from a web request's input",
             sink,
             "Anyone who can send the request chooses the command (remote code execution).",
+        )
+    built = built_at_run_time(text) if sink is None else None
+    if built is not None:
+        offset, what = built
+        yield hit(
+            Severity.HIGH,
+            f"{'starts a command' if what == 'command' else 'evaluates code'} built at run time",
+            offset,
+            "What it runs is put together when the code runs, so no local check can read it; "
+            "a human (or an LLM layer) decides.",
         )
     tls = _TLS_OFF.search(text)
     if tls:

@@ -272,6 +272,29 @@ DANGEROUS = {
         '{\n  "dependencies": {\n    "lodash": "http://203.0.113.9/lodash-4.17.21.tgz"\n  }\n}',
         "a dependency fetched from",
     ),
+    "a command built at run time": (
+        "src/clean.ts",
+        "const target = process.env.CACHE_ROOT ?? os.homedir();\nexecSync(`rm -rf ${target}/*`);",
+        "built at run time",
+    ),
+    "a go shell script formatted at run time": (
+        "cmd/purge.go",
+        'package main\nimport ("fmt"; "os/exec")\nfunc purge(dir string) {\n'
+        '\texec.Command("sh", "-c", fmt.Sprintf("rm -rf %s", dir)).Run()\n}',
+        "built at run time",
+    ),
+    "code evaluated from a value": (
+        "src/Pricing/Rules.cs",
+        "public Task<object> Run(string body) => CSharpScript.EvaluateAsync(body);",
+        "evaluates code built at run time",
+    ),
+    "a helper given a destructive command": (
+        "scripts/ci/main.go",
+        'package main\nimport "os/exec"\nfunc run(name string, args ...string) {\n'
+        "\texec.Command(name, args...).Run()\n}\n"
+        'func main() {\n\trun("go", "vet", "./...")\n\trun("rm", "-rf", "/")\n}',
+        "recursive delete of /",
+    ),
     "rust concat hides a download": (
         "build.rs",
         'fn main() {\n    std::process::Command::new("sh").arg("-c")'
@@ -379,6 +402,30 @@ EVERYDAY = {
         "export async function GET(req: Request) {\n"
         "  const q = new URL(req.url).searchParams.get('q');\n"
         "  return Response.json(await db.search(q));\n}",
+    ),
+    "a fixed program given values": (
+        "src/media/thumb.ts",
+        "spawn('ffmpeg', ['-i', input, '-vf', 'scale=320:-1', output]);",
+    ),
+    "a process from a start info with a fixed program": (
+        "src/Media/Thumb.cs",
+        'var psi = new ProcessStartInfo("magick") { RedirectStandardError = true };\n'
+        "psi.ArgumentList.Add(input);\nusing var p = Process.Start(psi)!;",
+    ),
+    "an elixir loop over fixed commands": (
+        "lib/mix/tasks/ci.ex",
+        'for {cmd, args} <- [{"mix", ["format"]}, {"mix", ["test"]}] do\n'
+        "  System.cmd(cmd, args)\nend",
+    ),
+    "a template command with nothing put in": (
+        "scripts/version.js",
+        "const v = execSync(`git describe --tags`).toString().trim();",
+    ),
+    "a helper given the project's commands": (
+        "scripts/ci/main.go",
+        'package main\nimport "os/exec"\nfunc run(name string, args ...string) {\n'
+        "\texec.Command(name, args...).Run()\n}\n"
+        'func main() {\n\trun("go", "vet", "./...")\n\trun("go", "test", "./...")\n}',
     ),
     "a local server url": (
         "src/dev.ts",

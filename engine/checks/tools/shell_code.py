@@ -26,7 +26,7 @@ from .shell_code_values import (
 )
 from .shell_decode import decoded_literals
 from .shell_paths import PRIVILEGE_FILES, SECRET_PATH
-from .source_calls import file_commands, folded_concat
+from .source_calls import file_commands, folded_concat, wrapper_calls
 
 __all__ = [
     "STOLEN_FILE",
@@ -445,6 +445,8 @@ def code_commands(code: str, *, backticks: bool = False) -> list[tuple[int, str]
             add(found.start(), f"cat {shlex.quote(text)}")
     for at, command in file_commands(code):
         add(at, command)
+    for at, _, arguments in wrapper_calls(code):
+        add(at, _argv_command(arguments, variables, at) or _call_command("execv", arguments))
     for command in [*loop_deletes(code), *cloud_deletes(code)]:
         add(0, command)
     return sorted(set(out))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import shlex
 
-__all__ = ["file_commands", "folded_concat"]
+__all__ = ["file_commands", "folded_concat", "wrapper_calls"]
 
 _MAX = 32
 _WINDOW = 300
@@ -107,4 +107,47 @@ def file_commands(code: str) -> list[tuple[int, str]]:
     for m in _BUCKET_DELETE.finditer(code):
         out.append((m.start(), "aws s3 rb s3://bucket --force"))
         break
+    return out
+
+
+_WRAPPER = re.compile(
+    r"(?:\b(?:func|function|def|fn|fun|sub|static\s+\w+|void|string|String)\s+([A-Za-z_]\w{0,40})"
+    r"|\b(?:const|let|var)\s+([A-Za-z_]\w{0,40})\s*=\s*(?:async\s*)?)"
+    r"\s*\(\s*&?\$?([A-Za-z_]\w{0,40})(?:\s*:?\s+&?\$?([A-Za-z_][\w\[\]<>]{0,40}))?"
+)
+"""A function and its first parameter (``name string``, ``string name``, ``name: &str``)."""
+_STARTS = re.compile(
+    r"(?:exec\.Command(?:Context)?\(\s*(?:ctx\s*,\s*)?|Command::new\(\s*&?|ProcessBuilder\(\s*|"
+    r"(?<![\w.])(?:spawn|spawnSync|execFile|execFileSync|execa|system|popen)\(\s*|"
+    r"Process\.(?:Start|run|start)\(\s*|System\.cmd\(\s*)([A-Za-z_]\w{0,40})\b"
+)
+
+
+def wrapper_calls(code: str) -> list[tuple[int, str, str]]:
+    """The calls of a helper that starts the program it is given (``func run(name string,
+    args ...string) { exec.Command(name, args...) }``): each call's offset, the helper's name
+    and the call's argument text — the program and arguments it will run."""
+    helpers: dict[str, str] = {}
+    for m in _WRAPPER.finditer(code):
+        helper, parameters = m.group(1) or m.group(2), {m.group(3), m.group(4)}
+        body = code[m.end() : m.end() + 1_500]
+        if any(start.group(1) in parameters for start in _STARTS.finditer(body)):
+            helpers[helper] = m.group(3)
+        if len(helpers) >= 8:
+            break
+    if not helpers:
+        return []
+    calls = re.compile(
+        r"(?<![\w.])(" + "|".join(map(re.escape, helpers)) + r")\(([^()\n]{0,500})\)"
+    )
+    out: list[tuple[int, str, str]] = []
+    for m in calls.finditer(code):
+        if (
+            not code[max(0, m.start() - 20) : m.start()]
+            .rstrip()
+            .endswith(("func", "function", "def", "fn", "fun"))
+        ):
+            out.append((m.start(), m.group(1), m.group(2)))
+        if len(out) >= _MAX:
+            break
     return out

@@ -1,0 +1,113 @@
+"""What a source file in another language runs that it builds at run time, so no local check
+can read it (``source_code``): a process started with a command that is no literal (``exec(cmd)``,
+``exec.Command("sh", "-c", fmt.Sprintf(…))``, ``system(buf)``, a template with values put in),
+or code evaluated from a value (``eval(x)``, ``CSharpScript.EvaluateAsync(body)``, a SpEL
+``parseExpression(input)``). Without an LLM, such a file needs a human: what cannot be read is
+not vouched for. Fixed commands with values as separate arguments (``ffmpeg -i IN OUT``) are
+read by the shell rules and are not this."""
+
+from __future__ import annotations
+
+import re
+
+from .tools.source_calls import wrapper_calls
+
+__all__ = ["built_at_run_time"]
+
+_MAX_CALLS = 64
+_START = re.compile(
+    r"(?:(?<![\w.$])|(?<=[\"']\.)|(?:child_process|cp|shell|getRuntime\(\)|Kernel|Open3|"
+    r"require\(\s*[\"'](?:node:)?child_process[\"']\s*\))\.)"
+    r"(?:execSync|exec|execa|execaCommand|spawn|spawnSync|system|shell_exec|passthru|popen|"
+    r"proc_open|capture[23e]?)\s*\(|"
+    r"(?:exec\.Command(?:Context)?|ProcessBuilder|IO\.popen|Command::new|Process\.(?:run|start|Start)|"
+    r"new\s+Deno\.Command|Bun\.spawn(?:Sync)?|:os\.cmd|System\.cmd|io\.popen|os\.execute)\s*\("
+)
+"""Calls that start a process (bare names only where no other meaning is common)."""
+_EVALUATE = re.compile(
+    r"(?:(?<![\w.$])(?:eval|instance_eval|class_eval|module_eval|loadstring|create_function)|"
+    r"new\s+Function|vm\.runIn\w+|Code\.eval_string|CSharpScript\.(?:EvaluateAsync|RunAsync)|"
+    r"\.parseExpression|ScriptEngine\w*\.eval|\bengine\.eval|Invoke-Expression|"
+    r"GroovyShell\(\)\.evaluate)\s*\("
+)
+"""Calls that evaluate code."""
+_LITERAL = re.compile(r"\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'|`[^`]*`")
+_PLAIN = re.compile(
+    r"\s*(?:@|r#*)?(?:\"(?:[^\"\\\n$#{]|\\.)*\"|'(?:[^'\\\n]|\\.)*'|`[^`$]*`)#*\s*$"
+)
+_SHELL_SWITCH = re.compile(r"""["'](?:-c|/c|/C|-Command|-EncodedCommand|-e)["']""")
+_BUILT = re.compile(r"\$\{|#\{|%[sdv]|\{\}|\+\s*[A-Za-z_(]|\b(?:format|sprintf|Sprintf|concat)\b")
+
+
+def _arguments(code: str, start: int) -> str:
+    """The argument text of the call whose opening parenthesis is just before ``start``."""
+    depth, i, end = 1, start, min(len(code), start + 2_000)
+    while i < end:
+        c = code[i]
+        if c in "\"'`":
+            j = code.find(c, i + 1)
+            while j > 0 and code[j - 1] == "\\":
+                j = code.find(c, j + 1)
+            i = end if j < 0 else j + 1
+            continue
+        depth += (c == "(") - (c == ")")
+        if depth == 0:
+            return code[start:i]
+        i += 1
+    return code[start:end]
+
+
+def _unread_command(arguments: str) -> bool:
+    """Whether the command of a process call is built at run time (no literal program or
+    command, or a shell's script that is not one literal)."""
+    if not _LITERAL.search(arguments):
+        return bool(arguments.strip())
+    switch = _SHELL_SWITCH.search(arguments)
+    if switch is not None:
+        script = arguments[switch.end() :].lstrip(" ,\n\t")
+        head = re.split(r",\s*(?![^()]*\))", script, maxsplit=1)[0]
+        return not _PLAIN.match(head.rstrip(") ]\n"))
+    first = re.split(r",\s*(?![^()]*\))", arguments, maxsplit=1)[0]
+    return bool(_BUILT.search(first)) and not _PLAIN.match(first)
+
+
+_NAME = re.compile(r"\s*&?([A-Za-z_]\w{0,40})\s*(?:[,)!]|$)")
+
+
+def _from_literals(code: str, arguments: str) -> bool:
+    """Whether a call's first argument is a name the file gives literal values only: assigned
+    an expression with a literal in it (``psi = new ProcessStartInfo("magick")``) or bound by a
+    loop over a literal list (``for {cmd, args} <- [{"mix", …}]``)."""
+    m = _NAME.match(arguments)
+    if m is None:
+        return False
+    helpers = wrapper_calls(code)
+    if helpers and all(_LITERAL.match(call.lstrip()) for _, _, call in helpers):
+        return True  # a helper's parameter: every call gives a literal program (judged there)
+    name = re.escape(m.group(1))
+    assigned = re.search(
+        rf"\b{name}\s*(?::\s*[^=\n]{{1,60}})?(?::=|=)(?!=)\s*([^;\n]{{1,300}})", code
+    )
+    if assigned is not None:
+        value = assigned.group(1)
+        return bool(_LITERAL.search(value)) and not _BUILT.search(value)
+    looped = re.search(rf"\b{name}\b[^\n]{{0,80}}(?:<-|\bin\b|\bof\b)\s*\[", code)
+    return looped is not None
+
+
+def built_at_run_time(code: str) -> tuple[int, str] | None:
+    """The offset and kind (``command`` or ``code``) of the first process started, or code
+    evaluated, from something built at run time; ``None`` when every one is read."""
+    for count, m in enumerate(_START.finditer(code)):
+        if count >= _MAX_CALLS:
+            break
+        arguments = _arguments(code, m.end())
+        if _unread_command(arguments) and not _from_literals(code, arguments):
+            return m.start(), "command"
+    for count, m in enumerate(_EVALUATE.finditer(code)):
+        if count >= _MAX_CALLS:
+            break
+        arguments = _arguments(code, m.end())
+        if arguments.strip() and not _PLAIN.match(arguments.split(",")[0]):
+            return m.start(), "code"
+    return None
