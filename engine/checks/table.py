@@ -313,11 +313,13 @@ CHECKS: tuple[Check, ...] = (
         "Source files in other languages (JavaScript, TypeScript, Go, Rust, Java, Ruby, PHP, "
         "C#, …): reverse shells, code decoded or downloaded and then evaluated, commands built "
         "from a web request's input, the environment or credential files sent out, miners, "
-        "capture sites and raw IPs, passwords compared with a literal; SQL files' destructive "
-        "statements (the commands such code starts: shell-script)",
+        "capture sites and raw IPs, TLS checks off, autostart entries, destructive SQL in strings, "
+        "passwords and request values compared with literals, dependencies from bare addresses, "
+        "commands or code built at run time; SQL files' destructive statements (the commands "
+        "such code starts: shell-script)",
         ("humangr",),
         "critical (shells, payloads, exfiltration, miners), high (backdoor shape, a migration "
-        "that destroys data, a raw IP)",
+        "that destroys data, a raw IP, TLS off, built at run time)",
         source_code.source_code,
         limits="text-level: names are matched, not resolved; logic (a missing authorisation "
         "check, an injection built by concatenation) is not read",
