@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from .tools.shell_code import call_region
 from .tools.source_calls import wrapper_calls
 
 __all__ = ["built_at_run_time"]
@@ -41,20 +42,7 @@ _BUILT = re.compile(r"\$\{|#\{|%[sdv]|\{\}|\+\s*[A-Za-z_(]|\b(?:format|sprintf|S
 
 def _arguments(code: str, start: int) -> str:
     """The argument text of the call whose opening parenthesis is just before ``start``."""
-    depth, i, end = 1, start, min(len(code), start + 2_000)
-    while i < end:
-        c = code[i]
-        if c in "\"'`":
-            j = code.find(c, i + 1)
-            while j > 0 and code[j - 1] == "\\":
-                j = code.find(c, j + 1)
-            i = end if j < 0 else j + 1
-            continue
-        depth += (c == "(") - (c == ")")
-        if depth == 0:
-            return code[start:i]
-        i += 1
-    return code[start:end]
+    return call_region(code, start, "(", "\"'`")
 
 
 def _unread_command(arguments: str) -> bool:

@@ -39,7 +39,7 @@ from .run_time import built_at_run_time
 from .tools.http_sites import FORGES, PACKAGE_INDEXES, is_paste
 from .tools.http_target import url_problems
 from .tools.http_url import find_urls, parse_url
-from .tools.shell_code import STOLEN_FILE
+from .tools.source_commands import STOLEN_FILE
 
 __all__ = ["source_code"]
 
@@ -140,6 +140,45 @@ _BACKDOOR_FLIPPED = re.compile(
     r"[\w.$]*(?:password|passwd|passphrase|pwd|secret|token|api_?key)\b"
 )
 _WRITES = re.compile(r"(?i)\bpost\b|method\s*[:=]\s*[\"'](?:post|put|patch)|upload|\.send\(")
+_PLAIN_RULES: tuple[tuple[re.Pattern[str], bool, Severity, str, str], ...] = (
+    (
+        _TLS_OFF,
+        False,
+        Severity.HIGH,
+        "turns off TLS certificate checks",
+        "Any server answers as the real one: what is sent (credentials, data) goes to whoever "
+        "sits in between.",
+    ),
+    (
+        _AUTOSTART,
+        False,
+        Severity.HIGH,
+        "installs something that starts by itself",
+        "A Run key, launch agent, cron entry or service runs at every boot or login.",
+    ),
+    (
+        _WHOLE_ENV,
+        True,
+        Severity.CRITICAL,
+        "sends the whole environment over the network",
+        "The environment holds the process's credentials (cloud keys, tokens).",
+    ),
+    (
+        STOLEN_FILE,
+        True,
+        Severity.CRITICAL,
+        "reads a credential file in code that talks to the network",
+        "A private key or credential file read beside a network call is how they leave.",
+    ),
+    (
+        _MINER,
+        False,
+        Severity.CRITICAL,
+        "crypto-miner",
+        "A mining pool or miner: the machine's power goes to someone else.",
+    ),
+)
+"""Rules that are one search of the file (``True``: only where the file talks to the network)."""
 _DOWN_FILE = re.compile(r"(?i)[._-]down\.sql$")
 _MANIFESTS = frozenset({"package.json", "composer.json", "Gemfile", "Cargo.toml", "go.mod"})
 _DEPENDENCY_URL = re.compile(
@@ -249,48 +288,11 @@ def _code(file: FileDiff, path: str) -> Iterator[Hit]:
             "What it runs is put together when the code runs, so no local check can read it; "
             "a human (or an LLM layer) decides.",
         )
-    tls = _TLS_OFF.search(text)
-    if tls:
-        yield hit(
-            Severity.HIGH,
-            "turns off TLS certificate checks",
-            tls.start(),
-            "Any server answers as the real one: what is sent (credentials, data) goes to "
-            "whoever sits in between.",
-        )
-    autostart = _AUTOSTART.search(text)
-    if autostart:
-        yield hit(
-            Severity.HIGH,
-            "installs something that starts by itself",
-            autostart.start(),
-            "A Run key, launch agent, cron entry or service runs at every boot or login.",
-        )
+    for pattern, networked, severity, title, why in _PLAIN_RULES:
+        found = pattern.search(text)
+        if found and (network or not networked):
+            yield hit(severity, title, found.start(), why)
     yield from _sql_literals(t, hit)
-    whole_env = _WHOLE_ENV.search(text)
-    if whole_env and network:
-        yield hit(
-            Severity.CRITICAL,
-            "sends the whole environment over the network",
-            whole_env.start(),
-            "The environment holds the process's credentials (cloud keys, tokens).",
-        )
-    stolen = STOLEN_FILE.search(text)
-    if stolen and network:
-        yield hit(
-            Severity.CRITICAL,
-            "reads a credential file in code that talks to the network",
-            stolen.start(),
-            "A private key or credential file read beside a network call is how they leave.",
-        )
-    miner = _MINER.search(text)
-    if miner:
-        yield hit(
-            Severity.CRITICAL,
-            "crypto-miner",
-            miner.start(),
-            "A mining pool or miner: the machine's power goes to someone else.",
-        )
     if network:
         yield from _urls(t, hit)
     if not is_test_path(path):

@@ -12,7 +12,7 @@ from checks_helpers import action, all_findings, modify, new_file
 from humangr.contracts import ActionContext, Outcome, Severity, ToolCall
 from humangr.engine.checks import run_checks
 from humangr.engine.checks.coverage import NOT_REVIEWED
-from humangr.engine.checks.tools.shell_code import code_commands
+from humangr.engine.checks.tools.source_commands import code_commands
 from humangr.engine.review import local_outcome
 
 

@@ -10,8 +10,9 @@ import json
 import re
 from collections.abc import Callable
 
-from .shell_code import code_commands, python_commands
+from .shell_code import python_commands
 from .shell_file_units import MAX_UNITS, Line, Unit, unit
+from .source_commands import code_commands
 
 __all__ = ["code_calls", "config_values", "npm_scripts", "python_calls", "requirements"]
 
