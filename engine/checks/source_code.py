@@ -1,7 +1,7 @@
 """``source-code``: what a source file in another language (JavaScript, TypeScript, Go, Rust,
 Java, Ruby, PHP, C#, …; see ``languages``) can do to the machine it runs on and to the data it
 reaches, beyond the commands it starts (``shell-script`` judges those, read by
-``shell_code.code_commands``) and the secrets it holds (``secret``):
+``source_commands.code_commands``) and the secrets it holds (``secret``):
 
 - a shell wired to a network connection (a reverse shell);
 - code decoded from a literal, or downloaded, and then evaluated;
@@ -14,9 +14,7 @@ reaches, beyond the commands it starts (``shell-script`` judges those, read by
 - a command or code it builds at run time (``run_time``): not readable here, so a human
   decides when no LLM reviews it.
 
-SQL files (migrations, seeds) are read statement by statement by the SQL checks: a statement
-that would be critical when run (a table dropped, every row deleted) makes the file need a
-human (high), since it runs when the migration does.
+SQL files and manifests are read by ``build_files``.
 
 Only the added lines are read, as text: names are matched, not resolved, and logic is not
 read (a missing authorisation check, an injection built by concatenation).
@@ -24,26 +22,25 @@ read (a missing authorisation check, an injection built by concatenation).
 
 from __future__ import annotations
 
-import bisect
 import posixpath
 import re
 from collections.abc import Callable, Iterator
 
 from humangr.contracts import Severity
 
-from .base import CheckInput, Hit, is_test_path, snippet
+from .base import CheckInput, Hit, is_test_path
+from .build_files import MANIFESTS, AddedText, manifest, migration
 from .diff import FileDiff
-from .languages import MIGRATION_EXTENSIONS, other_code, sql_section
+from .languages import MIGRATION_EXTENSIONS, other_code
 from .request_input import input_reaches_sink
 from .run_time import built_at_run_time
-from .tools.http_sites import FORGES, PACKAGE_INDEXES, is_paste
+from .tools.http_sites import is_paste
 from .tools.http_target import url_problems
 from .tools.http_url import find_urls, parse_url
 from .tools.source_commands import STOLEN_FILE
 
 __all__ = ["source_code"]
 
-_MAX_TEXT = 200_000
 _WINDOW = 400
 """How far after a call's name its arguments are read."""
 
@@ -179,36 +176,7 @@ _PLAIN_RULES: tuple[tuple[re.Pattern[str], bool, Severity, str, str], ...] = (
     ),
 )
 """Rules that are one search of the file (``True``: only where the file talks to the network)."""
-_DOWN_FILE = re.compile(r"(?i)[._-]down\.sql$")
-_MANIFESTS = frozenset({"package.json", "composer.json", "Gemfile", "Cargo.toml", "go.mod"})
-_DEPENDENCY_URL = re.compile(
-    r"""["'=:\s]((?:git\+)?https?://[^"'\s,}]{4,300}\.(?:tgz|tar\.gz|zip|gem|crate|git)\b[^"'\s,}]*|"""
-    r"""(?:git\+)?https?://\d{1,3}(?:\.\d{1,3}){3}[^"'\s,}]{0,300})"""
-)
-"""A dependency given as an archive's or repository's address, or as any bare address."""
 _SUGGESTION = "Remove it, or have a human confirm that this code must do it."
-
-
-class _Text:
-    """The added lines of one file as one text, with the line number of each offset."""
-
-    def __init__(self, file: FileDiff) -> None:
-        lines = file.added
-        self.text = "\n".join(ln.text for ln in lines)[:_MAX_TEXT]
-        self.numbers = [ln.number for ln in lines]
-        self.starts = [0]
-        for ln in lines[:-1]:
-            self.starts.append(self.starts[-1] + len(ln.text) + 1)
-
-    def line(self, offset: int) -> int | None:
-        if not self.numbers:
-            return None
-        return self.numbers[max(0, bisect.bisect_right(self.starts, offset) - 1)]
-
-    def at(self, offset: int) -> str:
-        index = max(0, bisect.bisect_right(self.starts, offset) - 1)
-        end = self.starts[index + 1] - 1 if index + 1 < len(self.starts) else len(self.text)
-        return snippet(self.text[self.starts[index] : end])
 
 
 def source_code(ctx: CheckInput) -> Iterator[Hit]:
@@ -219,14 +187,14 @@ def source_code(ctx: CheckInput) -> Iterator[Hit]:
             continue
         if other_code(path) is not None:
             yield from _code(file, path)
-        elif posixpath.basename(path) in _MANIFESTS:
-            yield from _manifest(file, path)
+        elif posixpath.basename(path) in MANIFESTS:
+            yield from manifest(file, path)
         elif posixpath.splitext(path.lower())[1] in MIGRATION_EXTENSIONS:
-            yield from _migration(file, path)
+            yield from migration(file, path)
 
 
 def _code(file: FileDiff, path: str) -> Iterator[Hit]:
-    t = _Text(file)
+    t = AddedText(file)
     text = t.text
 
     def hit(severity: Severity, title: str, offset: int, why: str) -> Hit:
@@ -311,7 +279,7 @@ def _code(file: FileDiff, path: str) -> Iterator[Hit]:
             )
 
 
-def _sql_literals(t: _Text, hit: Callable[[Severity, str, int, str], Hit]) -> Iterator[Hit]:
+def _sql_literals(t: AddedText, hit: Callable[[Severity, str, int, str], Hit]) -> Iterator[Hit]:
     """SQL the code runs, in its string literals: what would be critical when run."""
     from .tools.sql import review_sql  # sqlglot is imported only once SQL is read
 
@@ -327,7 +295,7 @@ def _sql_literals(t: _Text, hit: Callable[[Severity, str, int, str], Hit]) -> It
             return
 
 
-def _urls(t: _Text, hit: Callable[[Severity, str, int, str], Hit]) -> Iterator[Hit]:
+def _urls(t: AddedText, hit: Callable[[Severity, str, int, str], Hit]) -> Iterator[Hit]:
     writes = bool(_WRITES.search(t.text))
     seen: set[str] = set()
     for raw in find_urls(t.text, limit=32):
@@ -347,53 +315,3 @@ def _urls(t: _Text, hit: Callable[[Severity, str, int, str], Hit]) -> Iterator[H
             if problem.kind in ("metadata", "capture") or problem.title.startswith("raw IP"):
                 yield hit(problem.severity, problem.title, t.text.find(raw), problem.why)
                 break
-
-
-def _manifest(file: FileDiff, path: str) -> Iterator[Hit]:
-    """A dependency a manifest fetches from an address: one that is no package index or forge
-    (a raw IP, a file host) puts whatever that host serves into every install."""
-    for line in file.added:
-        for m in _DEPENDENCY_URL.finditer(line.text):
-            url = parse_url(m.group(1).removeprefix("git+"))
-            if url is None:
-                continue
-            host = url.host.name
-            if FORGES.search(host) or PACKAGE_INDEXES.search(host):
-                continue
-            raw = url.host.addr is not None
-            yield Hit(
-                Severity.CRITICAL if raw and url.scheme == "http" else Severity.HIGH,
-                f"a dependency fetched from {host[:80]}",
-                f"`{snippet(line.text)}`: no package index or forge serves it"
-                + (", over plain HTTP from a bare address." if raw else "."),
-                "Depend on the registry's release, or add the host to a reviewed mirror.",
-                file=path,
-                line=line.number,
-            )
-            break
-
-
-def _migration(file: FileDiff, path: str) -> Iterator[Hit]:
-    from .tools.sql import review_sql  # sqlglot is imported only once SQL is read
-
-    if _DOWN_FILE.search(path):
-        return  # a migration's way back drops what its way forward created
-    t = _Text(file)
-    up, section = [], "up"
-    for line in t.text.split("\n"):
-        section = sql_section(line) or section
-        up.append(line if section == "up" else "")
-    issues = [i for i in review_sql("\n".join(up)) if i.severity is Severity.CRITICAL]
-    if not issues:
-        return
-    worst = issues[0]
-    detail = "; ".join(i.title for i in issues[:4])
-    offset = max(0, t.text.find(worst.detail)) if worst.detail else 0
-    yield Hit(
-        Severity.HIGH,
-        f"a SQL file that, when it runs, {worst.title}",
-        f"When this file runs (a migration, a seed): {detail}.",
-        "Have a human confirm the data may go (a backup, a reversible migration).",
-        file=path,
-        line=t.line(offset),
-    )
