@@ -164,6 +164,10 @@ def _anywhere(p: Parsed) -> Iterator[Issue]:
         yield Issue(H, "MERGE deletes every row missing from the source", fragment(p), "change")
 
 
+_FEW_ROWS = 10
+"""A production read of a people table with no condition may show this many rows unasked."""
+
+
 def _reads(p: Parsed, production: bool) -> Iterator[Issue]:
     """Bulk reads of credentials, injection shapes in SELECTs."""
     tree = p.tree
@@ -216,6 +220,16 @@ def _reads(p: Parsed, production: bool) -> Iterator[Issue]:
             and not select.find(exp.AggFunc)
         ):
             yield Issue(H, "reads every row of a production table", fragment(p), "change")
+        elif (
+            production
+            and unrestricted
+            and personal
+            and (limit is None or limit > _FEW_ROWS)
+            and not select.find(exp.AggFunc)
+        ):
+            yield Issue(
+                H, "reads many people's records in production", fragment(p), "personal-data"
+            )
 
 
 def _same_literal(a: Tok, b: Tok) -> bool:

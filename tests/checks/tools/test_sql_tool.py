@@ -304,6 +304,27 @@ SHAPES: list[tuple[str, dict[str, Any], ToolKind | None, Outcome, str]] = [
         "a bounded read in production",
     ),
     (
+        "run_query",
+        {"sql": "SELECT id, email, phone FROM customers LIMIT 100", "database": "production"},
+        None,
+        REVIEW,
+        "many people's records read in production",
+    ),
+    (
+        "run_query",
+        {"sql": "SELECT id, email FROM customers LIMIT 5", "database": "production"},
+        None,
+        APPROVED,
+        "a few people's records read in production",
+    ),
+    (
+        "run_query",
+        {"sql": "SELECT id, email FROM customers LIMIT 100", "database": "staging"},
+        None,
+        APPROVED,
+        "people's records read outside production",
+    ),
+    (
         "run_sql",
         {"query": "SELECT TOP 5 * FROM [x]", "dialect": "mssql"},
         None,
