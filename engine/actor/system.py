@@ -234,11 +234,8 @@ class _Runner:
                 break
         else:
             return False
-        msg = Msg(subject, data, headers)
-        async with limiter:
-            if route.receipt:
-                await self._received(route, msg)
-            await self.delivery.deliver(route, msg)
+        await limiter.acquire()
+        await self._process(limiter, route, Msg(subject, data, headers))  # releases the slot
         return True
 
     async def _process(self, limiter: anyio.Semaphore, route: Route[Any], msg: Msg) -> None:

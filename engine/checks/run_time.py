@@ -62,16 +62,23 @@ def _unread_command(arguments: str) -> bool:
 _NAME = re.compile(r"\s*&?([A-Za-z_]\w{0,40})\s*(?:[,)!]|$)")
 
 
-def _from_literals(code: str, arguments: str) -> bool:
-    """Whether a call's first argument is a name the file gives literal values only: assigned
-    an expression with a literal in it (``psi = new ProcessStartInfo("magick")``) or bound by a
-    loop over a literal list (``for {cmd, args} <- [{"mix", …}]``)."""
+def _helpers_named(code: str) -> bool:
+    """Whether the file has helpers that start the program they are given, and every call of
+    them names its program literally (those calls are judged as commands themselves)."""
+    helpers = wrapper_calls(code)
+    return bool(helpers) and all(_LITERAL.match(call.lstrip()) for _, _, call in helpers)
+
+
+def _from_literals(code: str, arguments: str, helpers_named: bool) -> bool:
+    """Whether a call's first argument is a name the file gives literal values only: a helper's
+    parameter (``helpers_named``), assigned an expression with a literal in it (``psi = new
+    ProcessStartInfo("magick")``) or bound by a loop over a literal list (``for {cmd, args} <-
+    [{"mix", …}]``)."""
     m = _NAME.match(arguments)
     if m is None:
         return False
-    helpers = wrapper_calls(code)
-    if helpers and all(_LITERAL.match(call.lstrip()) for _, _, call in helpers):
-        return True  # a helper's parameter: every call gives a literal program (judged there)
+    if helpers_named:
+        return True
     name = re.escape(m.group(1))
     assigned = re.search(
         rf"\b{name}\s*(?::\s*[^=\n]{{1,60}})?(?::=|=)(?!=)\s*([^;\n]{{1,300}})", code
@@ -86,11 +93,16 @@ def _from_literals(code: str, arguments: str) -> bool:
 def built_at_run_time(code: str) -> tuple[int, str] | None:
     """The offset and kind (``command`` or ``code``) of the first process started, or code
     evaluated, from something built at run time; ``None`` when every one is read."""
+    helpers_named: bool | None = None
     for count, m in enumerate(_START.finditer(code)):
         if count >= _MAX_CALLS:
             break
         arguments = _arguments(code, m.end())
-        if _unread_command(arguments) and not _from_literals(code, arguments):
+        if not _unread_command(arguments):
+            continue
+        if helpers_named is None:
+            helpers_named = _helpers_named(code)
+        if not _from_literals(code, arguments, helpers_named):
             return m.start(), "command"
     for count, m in enumerate(_EVALUATE.finditer(code)):
         if count >= _MAX_CALLS:

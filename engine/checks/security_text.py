@@ -91,6 +91,16 @@ _TLS = re.compile(
     r"|\bcheck_hostname\s*=\s*False\b|\brejectUnauthorized\s*:\s*false\b"
     r"|\bInsecureSkipVerify\s*:\s*true\b|NODE_TLS_REJECT_UNAUTHORIZED\W{0,3}0"
     r"|PYTHONHTTPSVERIFY\W{0,3}0"
+    # other languages: Rust, .NET, PHP's curl, Ruby, Java, Swift
+    r"|danger_accept_invalid_(?:certs|hostnames)\(\s*true"
+    r"|ServerCertificate(?:CustomValidation|Validation)Callback\s*\+?=\s*[^;]{0,160}?=>\s*true"
+    r"|DangerousAcceptAnyServerCertificateValidator"
+    r"|CURLOPT_SSL_VERIFY(?:PEER|HOST)\s*(?:,|=>)\s*(?:false|0)|\bVERIFY_NONE\b"
+    r"|checkServerTrusted\([^)]*\)\s*(?:throws\s+\w+\s*)?\{\s*\}"
+    r"|ALLOW_ALL_HOSTNAME_VERIFIER|NoopHostnameVerifier|setHostnameVerifier\([^;]{0,80}?->\s*true"
+    r"|URLCredential\(\s*trust:|\.useCredential\s*,\s*URLCredential"
+    r"|TrustAllCerts|trustAllCerts|InsecureTrustManager"
+    r"|SSLContext\.getInstance[^;]{0,200};\s*[^;]{0,80}init\([^;]{0,40}null"
 )
 _SEGMENT = re.compile(r"[^|;&\n]+")
 _CURL = re.compile(r"\bcurl\b")

@@ -8,6 +8,7 @@ reaches, beyond the commands it starts (``shell-script`` judges those, read by
 - a command built from a web request's input;
 - the whole environment, or a credential file, sent over the network;
 - a crypto-miner (its pool or its program);
+- (TLS checks turned off are ``tls-verification``'s, in every language;)
 - a request to a capture, paste or out-of-band site, a cloud metadata endpoint or a raw
   public IP address, from code that talks to the network;
 - a password or token compared with a literal (a hard-coded backdoor), outside tests;
@@ -83,17 +84,6 @@ _DOWNLOAD = re.compile(
     r"URI\.open|open-uri|Net::HTTP|DownloadString|\bcurl\b|\bwget\b|urlopen|XMLHttpRequest|"
     r"\bnew\s+URL\(|openStream\(|HttpClient|GetByteArrayAsync|DownloadData|http\.Get\("
 )
-_TLS_OFF = re.compile(
-    r"rejectUnauthorized\s*:\s*false|NODE_TLS_REJECT_UNAUTHORIZED[\"']?\s*\]?\s*=\s*[\"']?0|"
-    r"InsecureSkipVerify\s*:\s*true|danger_accept_invalid_(?:certs|hostnames)\(\s*true|"
-    r"ServerCertificate(?:CustomValidation|Validation)Callback\s*\+?=\s*[^;]{0,160}?=>\s*true|"
-    r"DangerousAcceptAnyServerCertificateValidator|CURLOPT_SSL_VERIFY(?:PEER|HOST)\s*(?:,|=>)\s*(?:false|0)|"
-    r"VERIFY_NONE|verify_mode\s*[:=]>?\s*OpenSSL::SSL::VERIFY_NONE|"
-    r"checkServerTrusted\([^)]*\)\s*(?:throws\s+\w+\s*)?\{\s*\}|"
-    r"ALLOW_ALL_HOSTNAME_VERIFIER|NoopHostnameVerifier|setHostnameVerifier\([^;]{0,80}?->\s*true|"
-    r"URLCredential\(\s*trust:|\.useCredential\s*,\s*URLCredential|"
-    r"TrustAllCerts|trustAllCerts|InsecureTrustManager|SSLContext\.getInstance[^;]{0,200};\s*[^;]{0,80}init\([^;]{0,40}null"
-)
 _SQL_LITERAL = re.compile(
     r"[\"'`]\s*((?:DROP|TRUNCATE|DELETE\s+FROM|ALTER\s+TABLE|UPDATE|GRANT)\b[^\"'`]{0,2000})[\"'`]",
     re.IGNORECASE,
@@ -138,14 +128,6 @@ _BACKDOOR_FLIPPED = re.compile(
 )
 _WRITES = re.compile(r"(?i)\bpost\b|method\s*[:=]\s*[\"'](?:post|put|patch)|upload|\.send\(")
 _PLAIN_RULES: tuple[tuple[re.Pattern[str], bool, Severity, str, str], ...] = (
-    (
-        _TLS_OFF,
-        False,
-        Severity.HIGH,
-        "turns off TLS certificate checks",
-        "Any server answers as the real one: what is sent (credentials, data) goes to whoever "
-        "sits in between.",
-    ),
     (
         _AUTOSTART,
         False,
@@ -218,10 +200,10 @@ def _code(file: FileDiff, path: str) -> Iterator[Hit]:
             "The code connects out and hands the connection to a shell: whoever listens "
             "there controls this machine.",
         )
+    encoded_payload = bool(_LONG_LITERAL.search(text) and _DECODE.search(text))
+    downloads = bool(_DOWNLOAD.search(text))
     for m in _EVAL.finditer(text):
-        region = text[m.end() : m.end() + _WINDOW]
-        decoded = _DECODE.search(region) or (_LONG_LITERAL.search(text) and _DECODE.search(text))
-        if decoded:
+        if encoded_payload or _DECODE.search(text, m.end(), m.end() + _WINDOW):
             yield hit(
                 Severity.CRITICAL,
                 "evaluates code decoded from a literal",
@@ -230,7 +212,7 @@ def _code(file: FileDiff, path: str) -> Iterator[Hit]:
                 "what a reviewer reads.",
             )
             break
-        if _DOWNLOAD.search(text):
+        if downloads:
             yield hit(
                 Severity.CRITICAL,
                 "evaluates code it downloads",

@@ -172,7 +172,10 @@ CHECKS: tuple[Check, ...] = (
         "verify=False (also through a constant or a **options mapping), session.verify = "
         "False, unverified SSL "
         "context, CERT_NONE / cert_reqs='CERT_NONE', VERIFY_NONE, check_hostname=False, aiohttp "
-        "ssl=False, paramiko AutoAddPolicy, rejectUnauthorized: false, curl -k",
+        "ssl=False, paramiko AutoAddPolicy, rejectUnauthorized: false, curl -k; in other "
+        "languages InsecureSkipVerify, danger_accept_invalid_certs, a certificate callback "
+        "returning true, CURLOPT_SSL_VERIFYPEER off, an empty checkServerTrusted, trust-all "
+        "managers",
         ("bandit", "humangr"),
         "high; low in test folders",
         security_text.tls_verification,
@@ -313,13 +316,13 @@ CHECKS: tuple[Check, ...] = (
         "Source files in other languages (JavaScript, TypeScript, Go, Rust, Java, Ruby, PHP, "
         "C#, …): reverse shells, code decoded or downloaded and then evaluated, commands built "
         "from a web request's input, the environment or credential files sent out, miners, "
-        "capture sites and raw IPs, TLS checks off, autostart entries, destructive SQL in strings, "
+        "capture sites and raw IPs, autostart entries, destructive SQL in strings, "
         "passwords and request values compared with literals, dependencies from bare addresses, "
         "commands or code built at run time; SQL files' destructive statements (the commands "
         "such code starts: shell-script)",
         ("humangr",),
         "critical (shells, payloads, exfiltration, miners), high (backdoor shape, a migration "
-        "that destroys data, a raw IP, TLS off, built at run time)",
+        "that destroys data, a raw IP, built at run time)",
         source_code.source_code,
         limits="text-level: names are matched, not resolved; logic (a missing authorisation "
         "check, an injection built by concatenation) is not read",

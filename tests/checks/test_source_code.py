@@ -122,12 +122,12 @@ DANGEROUS = {
     "go turns off certificate checks": (
         "client.go",
         'package c\nimport "crypto/tls"\nvar cfg = &tls.Config{InsecureSkipVerify: true}',
-        "TLS certificate checks",
+        "TLS certificate verification disabled",
     ),
     "c# accepts any certificate": (
         "Ledger.cs",
         "handler.ServerCertificateCustomValidationCallback = (m, c, ch, e) => true;",
-        "TLS certificate checks",
+        "TLS certificate verification disabled",
     ),
     "a windows run key": (
         "Setup.cs",
@@ -259,7 +259,7 @@ DANGEROUS = {
     "curl options turn off checks": (
         "app/Crm.php",
         "<?php\ncurl_setopt_array($ch, [CURLOPT_SSL_VERIFYPEER => false, CURLOPT_POST => true]);",
-        "TLS certificate checks",
+        "TLS certificate verification disabled",
     ),
     "a data folder deleted through a name": (
         "src/Maint.java",
