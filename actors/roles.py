@@ -106,7 +106,7 @@ def review_actors(
     signing_key: SigningKey | None = None,
     trusted_workers: Sequence[str] = (),
     worker_key: SigningKey | None = None,
-    on_decision: Callable[[HumanLayerReport], None] | None = None,
+    on_decision: Callable[[HumanLayerReport], bool | None] | None = None,
 ) -> list[Actor]:
     """The actors of the review: the Supervisor and one actor per configured layer.
 
@@ -118,7 +118,8 @@ def review_actors(
     decisions (a new key when ``None``). The Supervisor accepts layer reports signed by the
     ``trusted_workers`` keys and by the layer actors made here (signing with ``worker_key``,
     or each with a fresh key); any other report is dead-lettered. ``on_decision`` is told of
-    each decision the Supervisor signs and records, as the object signed (``LocalDecisions``)."""
+    each decision the Supervisor signs and records, as the object signed (``LocalDecisions``);
+    ``True`` from it: whoever would receive it from the bus has it, so it is not published."""
     from humangr.actors.review.supervisor import SupervisorActor
 
     actors: list[Actor] = []
@@ -203,6 +204,14 @@ async def _hand_over(
     return await system.deliver_here("supervisor", subject, data, headers)
 
 
+def _heard_here(engine: Engine, bus: MemoryBus, report: HumanLayerReport) -> bool:
+    """Whether the engine's own waiters, told of ``report`` in process, are all that would
+    receive it from the bus (their listener alone is subscribed to its subject)."""
+    listener = engine.waiters.listener
+    subject = engine.subjects.decision(report.agent_id)
+    return listener is not None and bus.only_receiver(subject, listener)
+
+
 @asynccontextmanager
 async def run_engine(
     *,
@@ -272,6 +281,7 @@ async def run_engine(
         local.listen(engine.waiters.deliver)
         if engine.waiters.in_process and isinstance(the_bus, MemoryBus):
             engine.waiters.here = partial(_hand_over, system, the_bus)
+            local.reaches_all = partial(_heard_here, engine, the_bus)
         async with system.running(), anyio.create_task_group() as tg:
             await tg.start(engine.waiters.run, the_bus, system.subjects)
             try:

@@ -82,18 +82,32 @@ class LocalDecisions:
 
     def __init__(self) -> None:
         self._listeners: list[Callable[[HumanLayerReport], None]] = []
+        self.reaches_all: Callable[[HumanLayerReport], bool] | None = None
+        """Whether the listeners are all that would receive ``report`` from the bus (the
+        embedded engine's waiters, alone on its ``MemoryBus``): then the Supervisor does
+        not publish it as well, for that publish would deliver it to them a second time."""
 
     def listen(self, listener: Callable[[HumanLayerReport], None]) -> Callable[[], None]:
         """Hand each decision to ``listener`` from now on; call the result to stop."""
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener) if listener in self._listeners else None
 
-    def __call__(self, report: HumanLayerReport) -> None:
+    def __call__(self, report: HumanLayerReport) -> bool:
+        """Hand ``report`` to each listener; ``True`` when they had it and are all that
+        would receive it from the bus (``reaches_all``): it need not be published."""
+        told = bool(self._listeners)
         for listener in tuple(self._listeners):
             try:
                 listener(report)
             except Exception:
+                told = False
                 log.exception("a listener of local decisions failed on %s", report.action_id)
+        if not told or self.reaches_all is None:
+            return False
+        try:
+            return self.reaches_all(report)
+        except Exception:  # cannot tell (a closed bus): publish, which says what is wrong
+            return False
 
 
 @dataclass(slots=True)
@@ -138,6 +152,8 @@ class DecisionWaiters:
         (``ActorSystem.deliver_here``), ``False`` when it must be published instead."""
         self.receipt_timeout = RECEIPT_TIMEOUT_S
         """Longest wait for one receipt before the submission is sent again."""
+        self.listener: Subscription | None = None
+        """``run``'s subscription to the decisions while it listens."""
 
     def expect(
         self,
@@ -160,8 +176,11 @@ class DecisionWaiters:
         ``SubmissionRefused`` when the engine refused the submission."""
         waiter = self._waiting[action_id]
         try:
-            with anyio.move_on_after(timeout):
-                await waiter.event.wait()
+            if waiter.event.is_set():  # decided in this task (handed over): no deadline needed
+                await waiter.event.wait()  # still a checkpoint, so a loop of calls yields
+            else:
+                with anyio.move_on_after(timeout):
+                    await waiter.event.wait()
             if waiter.error is not None:
                 raise waiter.error
             return waiter.report
@@ -302,18 +321,25 @@ class DecisionWaiters:
         ):
             task_status.started()
             tg.start_soon(self._refusals, refusals, subjects)
-            async for msg in decisions:
-                addressee = _addressee(msg.data)
-                if addressee is not None:
-                    waiter = self._waiting.get(addressee)
-                    if waiter is None or waiter.event.is_set():
-                        continue  # nobody here waits for it (or the engine handed it over)
-                try:
-                    report = decode(msg.data, HumanLayerReport)
-                except ContractError as exc:
-                    log.warning("undecodable decision on %s: %s", msg.subject, exc)
-                    continue
-                self._route(report, self.trusted)
+            self.listener = decisions
+            try:
+                await self._listen(decisions)
+            finally:
+                self.listener = None
+
+    async def _listen(self, decisions: Subscription) -> None:
+        async for msg in decisions:
+            addressee = _addressee(msg.data)
+            if addressee is not None:
+                waiter = self._waiting.get(addressee)
+                if waiter is None or waiter.event.is_set():
+                    continue  # nobody here waits for it (or the engine handed it over)
+            try:
+                report = decode(msg.data, HumanLayerReport)
+            except ContractError as exc:
+                log.warning("undecodable decision on %s: %s", msg.subject, exc)
+                continue
+            self._route(report, self.trusted)
 
     def deliver(self, report: HumanLayerReport) -> None:
         """Route a decision signed in this process, handed over as the very object the

@@ -76,14 +76,15 @@ class DecisionOutbox:
         ctx: ActorContext,
         state: ReviewState,
         signer: SigningKey,
-        on_recorded: Callable[[HumanLayerReport], None] | None = None,
+        on_recorded: Callable[[HumanLayerReport], bool | None] | None = None,
     ) -> None:
         self.ctx = ctx
         self.state = state
         self.signer = signer
         self.on_recorded = on_recorded
         """Told of each decision once it is signed and recorded, before it is published: the
-        embedded engine hands it to its own waiters (``LocalDecisions``)."""
+        embedded engine hands it to its own waiters (``LocalDecisions``). ``True`` from it:
+        they are all the bus would deliver it to, so it is not published (only marked)."""
         self._sending: set[str] = set()
         """Keys being published right now by this Supervisor (``drain`` leaves them alone)."""
         self.standings = Standings(ctx, state, signer)
@@ -129,13 +130,15 @@ class DecisionOutbox:
         if overrules and key.endswith(FINAL):
             await self.state.standing.overrule(report)  # a human's word stands from now on
         self.ctx.metrics.count_decision(report.outcome.value)
-        if self.on_recorded is not None:
-            self.on_recorded(report)
-        self._sending.add(key)
-        try:
-            sent = await self._send(key, report)
-        finally:
-            self._sending.discard(key)
+        handed = self.on_recorded is not None and self.on_recorded(report)
+        if handed:
+            sent = True
+        else:
+            self._sending.add(key)
+            try:
+                sent = await self._send(key, report)
+            finally:
+                self._sending.discard(key)
         if sent:
             try:
                 await self.state.finish(key, record)

@@ -159,7 +159,7 @@ class SupervisorActor(Actor):
         checks: SharedChecks | None = None,
         signing_key: SigningKey | None = None,
         trusted_workers: Iterable[str] = (),
-        on_decision: Callable[[HumanLayerReport], None] | None = None,
+        on_decision: Callable[[HumanLayerReport], bool | None] | None = None,
     ) -> None:
         self.config = config
         self._policy_notes = config.policy_notes()

@@ -146,6 +146,12 @@ class MemoryBus:
         plain, groups = self._route(subject)
         return len(plain) + len(groups)
 
+    def only_receiver(self, subject: str, sub: Subscription) -> bool:
+        """Whether ``sub`` alone would receive a message published on ``subject`` now."""
+        self._check_open()
+        plain, groups = self._route(subject)
+        return not groups and len(plain) == 1 and plain[0] is sub
+
     def _affected(self, sub: MemorySubscription) -> list[_Route]:
         """The cached routes a subscription belongs to (one lookup for a literal subject)."""
         if sub.literal:
