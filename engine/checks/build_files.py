@@ -23,9 +23,22 @@ __all__ = ["MANIFESTS", "AddedText", "manifest", "migration"]
 _MAX_TEXT = 200_000
 """The most characters of a file's added lines read as one text."""
 _DOWN_FILE = re.compile(r"(?i)[._-]down\.sql$")
-MANIFESTS = frozenset({"package.json", "composer.json", "Gemfile", "Cargo.toml", "go.mod"})
+MANIFESTS = frozenset(
+    {
+        "package.json",
+        "composer.json",
+        "Gemfile",
+        "Cargo.toml",
+        "go.mod",
+        "pom.xml",
+        "build.gradle",
+        "build.gradle.kts",
+        "settings.gradle",
+        "settings.gradle.kts",
+    }
+)
 _DEPENDENCY_URL = re.compile(
-    r"""["'=:\s]((?:git\+)?https?://[^"'\s,}]{4,300}\.(?:tgz|tar\.gz|zip|gem|crate|git)\b[^"'\s,}]*|"""
+    r"""["'=:>(\s]((?:git\+)?https?://[^"'\s,}]{4,300}\.(?:tgz|tar\.gz|zip|gem|crate|git)\b[^"'\s,}]*|"""
     r"""(?:git\+)?https?://\d{1,3}(?:\.\d{1,3}){3}[^"'\s,}]{0,300})"""
 )
 """A dependency given as an archive's or repository's address, or as any bare address."""

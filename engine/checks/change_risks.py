@@ -17,27 +17,18 @@ from humangr.contracts import Severity
 
 from .base import CheckInput, Hit, is_test_path, snippet
 from .diff import FileDiff
-from .languages import sql_section
+from .languages import MIGRATION_PATH, migration_function, sql_section
 from .tools.egress_mail import domain_allowed
 from .tools.http_sites import FORGES, PACKAGE_INDEXES
 
 __all__ = ["auth_weakened", "credential_upload", "risky_settings"]
 
-_MIGRATION_PATH = re.compile(r"(?:^|/)(?:migrations?|migrate|alembic/versions|db/migrate)/", re.I)
 _DROPS = re.compile(
     r"\bop\.drop_(?:table|column)\b|\bremove_column\b|\bdrop_table\b|\bremove_reference\b"
     r"|\bmigrations\.(?:DeleteModel|RemoveField)\b|\bDROP\s+(?:TABLE|COLUMN)\b"
     r"|\.dropTable(?:IfExists)?\(|\.dropColumn\(|\bdropColumn\b",
     re.IGNORECASE,
 )
-_SECTION = re.compile(
-    r"^\s*(?:(?:async\s+)?def\s+\w+|(?:export\s+)?(?:async\s+)?function\s+\w+|"
-    r"(?:exports\.|public\s+(?:async\s+)?\w+\s+)?\w+\s*[:=(]\s*(?:async\s*)?\(|"
-    r"(?:public\s+)?(?:async\s+)?(?:up|down)\s*\()"
-)
-"""The start of a function of a migration: ``def upgrade``, ``exports.down = …``."""
-_REVERT = re.compile(r"\b(?:downgrade|down|backwards|rollback|revert|reverse)\b", re.IGNORECASE)
-"""A migration's way back: what it drops is what its way forward created."""
 _HOST_ACCESS = re.compile(
     r"^\s*-?\s*(?:privileged|hostNetwork|hostPID|hostIPC|allowPrivilegeEscalation)\s*:\s*"
     r"(?:true|\"true\")\s*$|^\s*-?\s*add\s*:\s*\[?\s*[\"']?(?:ALL|SYS_ADMIN)",
@@ -168,7 +159,7 @@ def _finding(
             f"a package now comes from {host[:80]}, which is no package index: its install "
             "scripts run whatever that host serves.",
         )
-    migration = bool(_MIGRATION_PATH.search(path))
+    migration = bool(MIGRATION_PATH.search(path))
     infra = path.endswith((".tf", ".tf.json", ".hcl", ".bicep"))
     manifest = path.endswith((".yaml", ".yml"))
     production = bool(_PRODUCTION_PATH.search(path))
@@ -180,8 +171,8 @@ def _finding(
             return number, "a workload given the host", "a hostPath volume mounts the host's files."
     reverting = False
     for number, text in _lines(f):
-        if migration and _SECTION.search(text):
-            reverting = bool(_REVERT.search(text))
+        if migration and (opened := migration_function(text)) is not None:
+            reverting = opened
         elif migration and (section := sql_section(text)) is not None:
             reverting = section == "down"
         if migration and not reverting and _DROPS.search(text):

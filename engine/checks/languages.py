@@ -7,7 +7,14 @@ from __future__ import annotations
 import posixpath
 import re
 
-__all__ = ["MIGRATION_EXTENSIONS", "OTHER_CODE", "other_code", "sql_section"]
+__all__ = [
+    "MIGRATION_EXTENSIONS",
+    "MIGRATION_PATH",
+    "OTHER_CODE",
+    "migration_function",
+    "other_code",
+    "sql_section",
+]
 
 OTHER_CODE = {
     ".js": "JavaScript",
@@ -73,3 +80,29 @@ def sql_section(line: str) -> str | None:
     if m is None:
         return None
     return next(g for g in m.groups() if g).lower()
+
+
+MIGRATION_PATH = re.compile(r"(?:^|/)(?:migrations?|migrate|alembic/versions|db/migrate)/", re.I)
+"""Where migrations live (Django, Alembic, Rails, Laravel, EF Core, goose, Knex…)."""
+_FUNCTION = re.compile(
+    r"^\s*(?:(?:async\s+)?def\s+\w+|(?:export\s+)?(?:async\s+)?function\s+\w+|"
+    r"(?:exports\.|public\s+(?:async\s+)?\w+\s+)?\w+\s*[:=(]\s*(?:async\s*)?\(|"
+    r"(?:public\s+)?(?:async\s+)?(?:up|down)\s*\(|"
+    r"(?:(?:public|protected|private|internal)\s+)?(?:static\s+)?(?:override\s+)?"
+    r"(?:async\s+)?(?:function|void|fun|Task)\s+\w+\s*\(|"
+    r"func\s+(?:\([^)]*\)\s*)?\w+\s*\(|(?:pub\s+)?fn\s+\w+\s*\()"
+)
+"""The start of a function of a migration: ``def upgrade``, ``exports.down = …``,
+``public function down()``, ``protected override void Down(``, ``func downAddIndex(``."""
+_WAY_BACK = re.compile(
+    r"(?i:\b(?:downgrade|down|backwards|rollback|revert|reverse)\b)|"
+    r"\b(?:down|Down|rollback|Rollback|revert|Revert)(?=[A-Z_0-9])"
+)
+
+
+def migration_function(line: str) -> bool | None:
+    """Whether ``line`` opens a migration's way back (``True``: what it drops is what its way
+    forward created) or another function (``False``); ``None``: it opens no function."""
+    if not _FUNCTION.search(line):
+        return None
+    return bool(_WAY_BACK.search(line))

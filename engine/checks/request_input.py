@@ -16,7 +16,7 @@ _MAX_NAMES = 48
 
 REQUEST_INPUT = re.compile(
     r"\breq(?:uest)?\.(?:query|body|params|headers|cookies|param|getParameter|form|args|values|"
-    r"content|url)\b|"
+    r"content|url|Query|Body|Form|Headers|Cookies)\b|"
     r"\b(?:req|request)\.(?:json|formData|text)\(\)|\bsearchParams\.get\(|"
     r"\$_(?:GET|POST|REQUEST|COOKIE)\b|\$request->(?:input|get|query|post|all|json)\(|"
     r"\brequest\(\s*[\"']|\bInput::get\(|\bparams\[|\bparams\.(?:require|permit|fetch)\b|"
@@ -25,7 +25,9 @@ REQUEST_INPUT = re.compile(
     r"\bc\.(?:Query|Param|PostForm|DefaultQuery|QueryParam|FormValue|Bind|ShouldBind\w*)\(|"
     r"\bevent\.(?:body|queryStringParameters|pathParameters)\b|\bRequest\.(?:Query|Form|Body)\b|"
     r"\bcall\.(?:parameters|request\.queryParameters|receive\w*)\b|\bconn\.(?:params|body_params|"
-    r"query_params)\b|\breq\.query\[|\breq\.content\.decode\("
+    r"query_params)\b|\breq\.query\[|\breq\.content\.decode\(|"
+    r"\bngx\.var\.arg_\w+|\bngx\.req\.get_(?:uri_args|post_args|body_data)\(|"
+    r"\$(?:c|self)->(?:param|req->(?:param|json|body))\b|\bqueryParameters\b"
 )
 """A request's input, as the common web frameworks of other languages hand it over."""
 
@@ -33,9 +35,11 @@ _PARAMETER = re.compile(
     r"@(?:RequestParam|PathVariable|RequestBody|RequestHeader|QueryParam|PathParam|FormParam|"
     r"Query|Body|Param|Headers?)(?:\([^)]{0,200}\))?\s+(?:final\s+|readonly\s+)?"
     r"(?:[\w<>\[\],. ?]{1,60}?\s)?(\w{1,40})\s*[:,)]|"
-    r"\[From(?:Query|Body|Route|Form|Header)\]\s*[\w<>?\[\]]{1,40}\s+(\w{1,40})"
+    r"\[From(?:Query|Body|Route|Form|Header)\]\s*[\w<>?\[\]]{1,40}\s+(\w{1,40})|"
+    r"\b(?:Query|Json|Form|Path)\(\s*(\w{1,40})\s*\)\s*:\s*(?:axum::\w+::)?(?:Query|Json|Form|Path)<"
 )
-"""Handler parameters a framework fills from the request (Spring, JAX-RS, NestJS, ASP.NET)."""
+"""Handler parameters a framework fills from the request (Spring, JAX-RS, NestJS, ASP.NET,
+axum's extractors)."""
 
 _ASSIGNED = re.compile(
     r"(?:\b(?:const|let|var|val|my|local|auto|string|String|final)\s+(?:mut\s+)?|\$|^[ \t]*)"
@@ -54,6 +58,8 @@ _SINK = re.compile(
     r"eval_string)\s*[(!]|System\.cmd\(|"
     r"exec\.Command(?:Context)?\(|ProcessBuilder\(|IO\.popen\(|Command::new\(|new\s+Function\(|"
     r"new\s+Deno\.Command\(|:os\.cmd\(|\bvm\.runIn\w+\(|Code\.eval_string\(|%x[({]|"
+    r"\bProcess\.(?:run|runSync|start)\(|\bio\.popen\(|\bos\.execute\(|"
+    r"\bCSharpScript\.(?:EvaluateAsync|RunAsync|Create)\b|"
     r"\.arguments\s*=\s*\["
 )
 """Calls that run a command or evaluate code."""
@@ -70,7 +76,7 @@ def _input_names(text: str) -> set[str]:
     """The names ``text`` gives a request's input, and those built from them (two steps)."""
     names: set[str] = set()
     for m in _PARAMETER.finditer(text):
-        names.add(m.group(1) or m.group(2))
+        names.add(next(group for group in m.groups() if group))
     assignments = [(m.group(1), m.group(2)) for m in _ASSIGNED.finditer(text)][:400]
     for _ in range(3):  # the input itself, then names built from names, twice
         known = re.compile(r"\b(?:" + "|".join(map(re.escape, names)) + r")\b") if names else None

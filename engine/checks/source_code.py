@@ -32,9 +32,10 @@ from humangr.contracts import Severity
 from .base import CheckInput, Hit, is_test_path
 from .build_files import MANIFESTS, AddedText, manifest, migration
 from .diff import FileDiff
-from .languages import MIGRATION_EXTENSIONS, other_code
+from .languages import MIGRATION_EXTENSIONS, MIGRATION_PATH, migration_function, other_code
 from .request_input import input_reaches_sink
 from .run_time import built_at_run_time
+from .source_harm import SQL_RULES, Rule, code_harms, manifest_harms, searched
 from .tools.http_sites import is_paste
 from .tools.http_target import url_problems
 from .tools.http_url import find_urls, parse_url
@@ -85,7 +86,8 @@ _DOWNLOAD = re.compile(
     r"\bnew\s+URL\(|openStream\(|HttpClient|GetByteArrayAsync|DownloadData|http\.Get\("
 )
 _SQL_LITERAL = re.compile(
-    r"[\"'`]\s*((?:DROP|TRUNCATE|DELETE\s+FROM|ALTER\s+TABLE|UPDATE|GRANT)\b[^\"'`]{0,2000})[\"'`]",
+    r"[\"'`]\s*((?:DROP|TRUNCATE|DELETE\s+FROM|ALTER\s+TABLE|UPDATE\s+[\w.\"`\[\]]+\s+SET|GRANT)\b"
+    r"[^\"'`]{0,2000})[\"'`]",
     re.IGNORECASE,
 )
 _AUTOSTART = re.compile(
@@ -167,12 +169,31 @@ def source_code(ctx: CheckInput) -> Iterator[Hit]:
         path = file.path
         if not path or path.startswith("<") or file.deleted or not file.added:
             continue
+        extension = posixpath.splitext(path.lower())[1]
         if other_code(path) is not None:
             yield from _code(file, path)
-        elif posixpath.basename(path) in MANIFESTS:
-            yield from manifest(file, path)
-        elif posixpath.splitext(path.lower())[1] in MIGRATION_EXTENSIONS:
+        elif extension in MIGRATION_EXTENSIONS:
             yield from migration(file, path)
+            yield from _harms(file, path, lambda text: searched(text, SQL_RULES))
+        elif extension in (".yaml", ".yml"):
+            yield from _harms(file, path, manifest_harms)
+        if posixpath.basename(path) in MANIFESTS:
+            yield from manifest(file, path)
+
+
+def _harms(
+    file: FileDiff, path: str, find: Callable[[str], Iterator[tuple[int, Rule]]]
+) -> Iterator[Hit]:
+    t = AddedText(file)
+    for offset, (_, severity, title, why) in find(t.text):
+        yield Hit(
+            severity,
+            title,
+            f"{why} Line: `{t.at(offset)}`",
+            _SUGGESTION,
+            file=path,
+            line=t.line(offset),
+        )
 
 
 def _code(file: FileDiff, path: str) -> Iterator[Hit]:
@@ -242,7 +263,9 @@ def _code(file: FileDiff, path: str) -> Iterator[Hit]:
         found = pattern.search(text)
         if found and (network or not networked):
             yield hit(severity, title, found.start(), why)
-    yield from _sql_literals(t, hit)
+    for offset, (_, severity, title, why) in code_harms(text):
+        yield hit(severity, title, offset, why)
+    yield from _sql_literals(t, hit, way_back=_way_back(t) if MIGRATION_PATH.search(path) else None)
     if network:
         yield from _urls(t, hit)
     if not is_test_path(path):
@@ -261,11 +284,28 @@ def _code(file: FileDiff, path: str) -> Iterator[Hit]:
             )
 
 
-def _sql_literals(t: AddedText, hit: Callable[[Severity, str, int, str], Hit]) -> Iterator[Hit]:
-    """SQL the code runs, in its string literals: what would be critical when run."""
+def _way_back(t: AddedText) -> list[int]:
+    """The offsets of a migration's lines that are in its way back (``migration_function``)."""
+    offsets, reverting, start = [], False, 0
+    for line in t.text.split("\n"):
+        opened = migration_function(line)
+        reverting = reverting if opened is None else opened
+        if reverting:
+            offsets.append(start)
+        start += len(line) + 1
+    return offsets
+
+
+def _sql_literals(
+    t: AddedText, hit: Callable[[Severity, str, int, str], Hit], *, way_back: list[int] | None
+) -> Iterator[Hit]:
+    """SQL the code runs, in its string literals: what would be critical when run (in a
+    migration's way back, what it drops is what its way forward created)."""
     from .tools.sql import review_sql  # sqlglot is imported only once SQL is read
 
     for m in list(_SQL_LITERAL.finditer(t.text))[:16]:
+        if way_back and t.text.rfind("\n", 0, m.start()) + 1 in set(way_back):
+            continue
         issues = [i for i in review_sql(m.group(1)) if i.severity is Severity.CRITICAL]
         if issues:
             yield hit(
