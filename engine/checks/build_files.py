@@ -14,7 +14,7 @@ from humangr.contracts import Severity
 
 from .base import Hit, snippet
 from .diff import FileDiff
-from .languages import sql_section
+from .languages import DOWN_FILE, sql_section
 from .tools.http_sites import FORGES, PACKAGE_INDEXES
 from .tools.http_url import parse_url
 
@@ -22,7 +22,6 @@ __all__ = ["MANIFESTS", "AddedText", "manifest", "migration"]
 
 _MAX_TEXT = 200_000
 """The most characters of a file's added lines read as one text."""
-_DOWN_FILE = re.compile(r"(?i)[._-]down\.sql$")
 MANIFESTS = frozenset(
     {
         "package.json",
@@ -94,7 +93,7 @@ def migration(file: FileDiff, path: str) -> Iterator[Hit]:
     """A SQL file's statements that would destroy data when it runs (its way back aside)."""
     from .tools.sql import review_sql  # sqlglot is imported only once SQL is read
 
-    if _DOWN_FILE.search(path):
+    if DOWN_FILE.search(path):
         return  # a migration's way back drops what its way forward created
     t = AddedText(file)
     up, section = [], "up"

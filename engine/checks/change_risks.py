@@ -17,7 +17,7 @@ from humangr.contracts import Severity
 
 from .base import CheckInput, Hit, is_test_path, snippet
 from .diff import FileDiff
-from .languages import MIGRATION_PATH, migration_function, sql_section
+from .languages import DOWN_FILE, MIGRATION_PATH, migration_function, sql_section
 from .tools.egress_mail import domain_allowed
 from .tools.http_sites import FORGES, PACKAGE_INDEXES
 
@@ -169,7 +169,7 @@ def _finding(
         if m is not None:
             number = f.added[whole.count("\n", 0, m.start())].number
             return number, "a workload given the host", "a hostPath volume mounts the host's files."
-    reverting = False
+    reverting = bool(DOWN_FILE.search(path))
     for number, text in _lines(f):
         if migration and (opened := migration_function(text)) is not None:
             reverting = opened

@@ -8,6 +8,7 @@ import posixpath
 import re
 
 __all__ = [
+    "DOWN_FILE",
     "MIGRATION_EXTENSIONS",
     "MIGRATION_PATH",
     "OTHER_CODE",
@@ -51,6 +52,22 @@ OTHER_CODE = {
     ".dart": "Dart",
     ".ex": "Elixir",
     ".exs": "Elixir",
+    ".fs": "F#",
+    ".fsx": "F#",
+    ".erl": "Erlang",
+    ".hrl": "Erlang",
+    ".jl": "Julia",
+    ".clj": "Clojure",
+    ".cljs": "Clojure",
+    ".cljc": "Clojure",
+    ".hs": "Haskell",
+    ".nim": "Nim",
+    ".zig": "Zig",
+    ".r": "R",
+    ".m": "Objective-C",
+    ".mm": "Objective-C",
+    ".ps1": "PowerShell",
+    ".psm1": "PowerShell",
     ".vue": "JavaScript",
     ".svelte": "JavaScript",
 }
@@ -67,6 +84,9 @@ def other_code(path: str | None) -> str | None:
     name = posixpath.basename(path.replace("\\", "/")).lower()
     return OTHER_CODE.get(posixpath.splitext(name)[1])
 
+
+DOWN_FILE = re.compile(r"(?i)[._-]down\.sql$")
+"""A SQL migration's way back in a file of its own (``0004_x.down.sql``)."""
 
 _SQL_SECTION = re.compile(
     r"(?i)^[ \t]*--[ \t]*(?:\+(?:goose|migrate)[ \t]+(up|down)|migrate:(up|down)|(up|down)\b)"

@@ -35,7 +35,15 @@ from .diff import FileDiff
 from .languages import MIGRATION_EXTENSIONS, MIGRATION_PATH, migration_function, other_code
 from .request_input import input_reaches_sink
 from .run_time import built_at_run_time
-from .source_harm import SQL_RULES, Rule, code_harms, manifest_harms, searched
+from .source_harm import (
+    SQL_RULES,
+    Rule,
+    code_harms,
+    manifest_harms,
+    powershell_harms,
+    searched,
+)
+from .source_web import web_harms
 from .tools.http_sites import is_paste
 from .tools.http_target import url_problems
 from .tools.http_url import find_urls, parse_url
@@ -58,7 +66,7 @@ _NETWORK = re.compile(
 _CONNECT = re.compile(
     r"\bnet\.(?:Socket|connect|createConnection)\b|net\.Dial(?:Timeout)?\(|TcpStream::connect|"
     r"new\s+Socket\(|TCPSocket\.(?:new|open)|fsockopen\(|\bsocket\.connect\(|TcpClient\(|"
-    r"\bsocket\(\s*AF_INET|\bconnect\(\s*sock|IO::Socket::INET|NWConnection\("
+    r"\bsocket\(\s*AF_INET|\bconnect\(\s*sock|IO::Socket::INET|NWConnection\(|gen_tcp:connect\("
 )
 _SHELL = re.compile(
     r"[\"'`](?:/usr)?(?:/bin/)?(?:ba|z|da|k)?sh[\"'`]|[\"'`]cmd(?:\.exe)?[\"'`]|"
@@ -68,6 +76,11 @@ _WIRED = re.compile(
     r"\.pipe\(|stdin|stdout|dup2|Stdin\s*=|Stdout\s*=|proc_open|getInputStream|"
     r"redirectInput|Stdio::from|into_raw_fd|as_raw_fd|fileno"
 )
+_RECEIVED_EVAL = re.compile(
+    r"\berl_eval:|\berl_scan:string\(|\bCode\.eval_string\(|(?<![\w.$])eval\s*\(|"
+    r"\bloadstring\s*\(|\bload\s*\(\s*\w+\s*\)|Invoke-Expression|\bnew\s+Function\s*\("
+)
+"""Evaluation of code given at run time (what a connection received, in that code)."""
 _EVAL = re.compile(
     r"(?<![\w.$])(?:eval|new\s+Function|vm\.runIn\w+|vm\.Script|instance_eval|class_eval|"
     r"module_eval|create_function|loadstring|Invoke-Expression)\s*\(|"
@@ -176,17 +189,24 @@ def source_code(ctx: CheckInput) -> Iterator[Hit]:
             yield from migration(file, path)
             yield from _harms(file, path, lambda text: searched(text, SQL_RULES))
         elif extension in (".yaml", ".yml"):
-            yield from _harms(file, path, manifest_harms)
+            yield from _harms(file, path, manifest_harms, sql=True)
         if posixpath.basename(path) in MANIFESTS:
             yield from manifest(file, path)
 
 
 def _harms(
-    file: FileDiff, path: str, find: Callable[[str], Iterator[tuple[int, Rule]]]
+    file: FileDiff,
+    path: str,
+    find: Callable[[str], Iterator[tuple[int, Rule]]],
+    *,
+    sql: bool = False,
 ) -> Iterator[Hit]:
+    """The harms ``find`` sees in ``file``'s added text; with ``sql``, the SQL in its string
+    literals too (a job's ``psql -c "DELETE FROM …"``)."""
     t = AddedText(file)
-    for offset, (_, severity, title, why) in find(t.text):
-        yield Hit(
+
+    def hit(severity: Severity, title: str, offset: int, why: str) -> Hit:
+        return Hit(
             severity,
             title,
             f"{why} Line: `{t.at(offset)}`",
@@ -194,6 +214,11 @@ def _harms(
             file=path,
             line=t.line(offset),
         )
+
+    for offset, (_, severity, title, why) in find(t.text):
+        yield hit(severity, title, offset, why)
+    if sql:
+        yield from _sql_literals(t, hit, way_back=None)
 
 
 def _code(file: FileDiff, path: str) -> Iterator[Hit]:
@@ -221,6 +246,14 @@ def _code(file: FileDiff, path: str) -> Iterator[Hit]:
             "The code connects out and hands the connection to a shell: whoever listens "
             "there controls this machine.",
         )
+    if connect and not shell and _RECEIVED_EVAL.search(text):
+        yield hit(
+            Severity.CRITICAL,
+            "evaluates code received over a network connection",
+            connect.start(),
+            "The code connects out and runs what the other end sends: whoever listens there "
+            "controls this process.",
+        )
     encoded_payload = bool(_LONG_LITERAL.search(text) and _DECODE.search(text))
     downloads = bool(_DOWNLOAD.search(text))
     for m in _EVAL.finditer(text):
@@ -241,7 +274,7 @@ def _code(file: FileDiff, path: str) -> Iterator[Hit]:
                 "Code fetched at run time is evaluated: whoever serves it runs code here.",
             )
             break
-    sink = input_reaches_sink(text, backticks=other_code(path) in ("Ruby", "PHP", "Perl"))
+    sink = input_reaches_sink(text, backticks=other_code(path) in ("Ruby", "PHP", "Perl", "Julia"))
     if sink is not None:
         yield hit(
             Severity.CRITICAL,
@@ -249,6 +282,8 @@ def _code(file: FileDiff, path: str) -> Iterator[Hit]:
             sink,
             "Anyone who can send the request chooses the command (remote code execution).",
         )
+    for offset, severity, title, why in web_harms(text):
+        yield hit(severity, title, offset, why)
     built = built_at_run_time(text) if sink is None else None
     if built is not None:
         offset, what = built
@@ -265,6 +300,9 @@ def _code(file: FileDiff, path: str) -> Iterator[Hit]:
             yield hit(severity, title, found.start(), why)
     for offset, (_, severity, title, why) in code_harms(text):
         yield hit(severity, title, offset, why)
+    if other_code(path) == "PowerShell":
+        for offset, (_, severity, title, why) in powershell_harms(text):
+            yield hit(severity, title, offset, why)
     yield from _sql_literals(t, hit, way_back=_way_back(t) if MIGRATION_PATH.search(path) else None)
     if network:
         yield from _urls(t, hit)

@@ -17,6 +17,8 @@ from collections.abc import Iterator
 
 from humangr.contracts import Severity
 
+from .tools.shell_rules_windows import windows_line
+
 __all__ = [
     "CODE_RULES",
     "MANIFEST_RULES",
@@ -24,6 +26,7 @@ __all__ = [
     "Rule",
     "code_harms",
     "manifest_harms",
+    "powershell_harms",
     "searched",
 ]
 
@@ -183,3 +186,40 @@ def _deletes(text: str) -> Iterator[tuple[int, Rule]]:
             + ("; with no final snapshot nothing can bring it back." if unsaved else "."),
         ),
     )
+
+
+_PS_RUN = re.compile(
+    r"(?i)\|\s*(?:iex|invoke-expression)\b|(?<![\w-])(?:iex|invoke-expression)\s*[($'\"]"
+)
+_PS_FETCHED = re.compile(
+    r"(?i)\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring|downloadfile|"
+    r"net\.webclient|frombase64string|-enc(?:odedcommand)?)\b"
+)
+_PS_SEGMENT = re.compile(r"\s*(?:;|\||&&|\|\||\{|\})\s*")
+
+
+def powershell_harms(text: str) -> Iterator[tuple[int, Rule]]:
+    """What a PowerShell script's lines do, by the Windows rules of the shell checks (each
+    statement from its cmdlet on), and code downloaded or decoded and then run."""
+    offset = 0
+    for line in text.split("\n")[:5_000]:
+        statement = line.strip()
+        if statement and not statement.startswith("#"):
+            if _PS_RUN.search(statement) and _PS_FETCHED.search(statement):
+                yield (
+                    offset,
+                    (
+                        _PS_RUN,
+                        Severity.CRITICAL,
+                        "runs code it downloads or decodes",
+                        ("Invoke-Expression runs whatever the download or the encoded text holds."),
+                    ),
+                )
+            for part in _PS_SEGMENT.split(statement)[:32]:
+                judged = windows_line(part) if part else None
+                if judged is not None:
+                    worst, title, why = judged
+                    severity = Severity.CRITICAL if worst else Severity.HIGH
+                    yield offset, (_PS_SEGMENT, severity, title, why)
+                    break
+        offset += len(line) + 1

@@ -60,7 +60,7 @@ _SHELL_NAMES = frozenset(
 """Files a shell runs though their names have no extension (direnv runs ``.envrc``)."""
 _HOOK_FOLDER = re.compile(r"(?:^|/)(?:\.husky|\.githooks|\.git/hooks)/(?!_/)[^/.][^/]*$")
 """Git hooks kept in the repository (husky, a ``core.hooksPath`` folder): shell scripts."""
-_BACKTICK_LANGUAGES = frozenset({"Ruby", "PHP", "Perl"})
+_BACKTICK_LANGUAGES = frozenset({"Ruby", "PHP", "Perl", "Julia"})
 """Languages in which a backquoted string is a command that runs."""
 _MAKE_VAR = re.compile(r"\$[({](\w+)[)}]")
 _MAKE_FUNC = re.compile(r"\$\((?!shell\s)[\w-]+\s[^()]*\)")

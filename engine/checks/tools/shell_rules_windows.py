@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from .shell_model import Cmd
 from .shell_rule_kit import Context, Flag, critical, high, rule
 
-__all__ = ["windows_harm"]
+__all__ = ["windows_harm", "windows_line"]
 
 _URL = re.compile(r"(?i)\b(?:https?|ftp)://")
 _CRITICAL: tuple[tuple[str, re.Pattern[str], str, str], ...] = (
@@ -142,6 +142,18 @@ def _typed(cmd: Cmd) -> str:
     text = cmd.text
     at = text.lower().find(cmd.argv[0].lower()) if cmd.argv else -1
     return text[at:] if at >= 0 else text
+
+
+def windows_line(typed: str) -> tuple[bool, str, str] | None:
+    """What one Windows command line as typed (a PowerShell script's line, from its cmdlet
+    on) does of what these rules name: critical or not, the title and why; ``None``: none."""
+    for title, pattern, why, _ in _CRITICAL:
+        if pattern.search(typed):
+            return True, title, why
+    for title, pattern, why, _ in _HIGH:
+        if pattern.search(typed):
+            return False, title, why
+    return None
 
 
 @rule

@@ -28,13 +28,16 @@ _WRITE = re.compile(
 _DELETE = re.compile(
     r"(?:RemoveAll|remove_dir_all|removeItem|Directory\.Delete|deleteDirectory|"
     r"deleteRecursively|rm_rf|rm_r|rmtree|rmSync|rimraf|rmdirSync|FileUtils\.rm|"
-    r"FileSystem\.DeleteDirectory|walkFileTree)\s*\("
+    r"FileSystem\.DeleteDirectory|walkFileTree|removeDirectoryRecursive|removePathForcibly|"
+    r"del_dir_r|delete-tree|deleteTree|removeDir|unlink|removeItemAtPath)\s*\(|"
+    r"\brm\(\s*(?=[^)]{0,200}recursive\s*=\s*true)"
 )
 _HOME = re.compile(
     r"os\.UserHomeDir\(\)|[Gg]etenv\(\s*\"(?:HOME|USERPROFILE)\"\s*\)|homeDirectoryForCurrentUser|"
     r"NSHomeDirectory\(\)|getProperty\(\s*\"user\.home\"\s*\)|SpecialFolder\.(?:UserProfile|"
     r"Personal|MyDocuments)|home_dir\(\)|Dir\.home|ENV\[\s*[\"']HOME[\"']\s*\]|os\.homedir\(\)|"
-    r"process\.env\.HOME|\$_SERVER\[\s*[\"']HOME[\"']\s*\]|[\"']~/?[\"']"
+    r"process\.env\.HOME|\$_SERVER\[\s*[\"']HOME[\"']\s*\]|[\"']~/?[\"']|getHomeDirectory|"
+    r"homedir\(\)|ENV\[\s*\"HOME\"\s*\]|os:getenv\(\s*\"HOME\"|getHomeDir\(\)|path\.expand\(\s*[\"']~"
 )
 _ROOT = re.compile(r"""\(\s*(?:@|URL\(fileURLWithPath:\s*)?["'](?:/|[A-Za-z]:\\\\?)["']""")
 _NAMED = re.compile(
