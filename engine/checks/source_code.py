@@ -32,7 +32,7 @@ from humangr.contracts import Severity
 from .base import CheckInput, Hit, is_test_path
 from .build_files import MANIFESTS, AddedText, manifest, migration
 from .diff import FileDiff
-from .languages import MIGRATION_EXTENSIONS, MIGRATION_PATH, migration_function, other_code
+from .languages import MIGRATION_EXTENSIONS, MIGRATION_PATH, other_code
 from .request_input import input_reaches_sink
 from .run_time import built_at_run_time
 from .source_harm import (
@@ -43,10 +43,8 @@ from .source_harm import (
     powershell_harms,
     searched,
 )
+from .source_strings import sql_literals, urls, way_back
 from .source_web import web_harms
-from .tools.http_sites import is_paste
-from .tools.http_target import url_problems
-from .tools.http_url import find_urls, parse_url
 from .tools.source_commands import STOLEN_FILE
 
 __all__ = ["source_code"]
@@ -98,11 +96,6 @@ _DOWNLOAD = re.compile(
     r"URI\.open|open-uri|Net::HTTP|DownloadString|\bcurl\b|\bwget\b|urlopen|XMLHttpRequest|"
     r"\bnew\s+URL\(|openStream\(|HttpClient|GetByteArrayAsync|DownloadData|http\.Get\("
 )
-_SQL_LITERAL = re.compile(
-    r"[\"'`]\s*((?:DROP|TRUNCATE|DELETE\s+FROM|ALTER\s+TABLE|UPDATE\s+[\w.\"`\[\]]+\s+SET|GRANT)\b"
-    r"[^\"'`]{0,2000})[\"'`]",
-    re.IGNORECASE,
-)
 _AUTOSTART = re.compile(
     r"CurrentVersion\\{1,2}Run(?:Once)?\b|/Library/LaunchAgents/|/Library/LaunchDaemons/|"
     r"/etc/cron\.|/var/spool/cron|/etc/systemd/system/|/etc/rc\.local|\.config/autostart"
@@ -141,7 +134,6 @@ _BACKDOOR_FLIPPED = re.compile(
     r"(?i)[\"']([^\"'\s]{3,64})[\"']\s*(?:===?|\.equals\(|\.Equals\()\s*"
     r"[\w.$]*(?:password|passwd|passphrase|pwd|secret|token|api_?key)\b"
 )
-_WRITES = re.compile(r"(?i)\bpost\b|method\s*[:=]\s*[\"'](?:post|put|patch)|upload|\.send\(")
 _PLAIN_RULES: tuple[tuple[re.Pattern[str], bool, Severity, str, str], ...] = (
     (
         _AUTOSTART,
@@ -218,7 +210,7 @@ def _harms(
     for offset, (_, severity, title, why) in find(t.text):
         yield hit(severity, title, offset, why)
     if sql:
-        yield from _sql_literals(t, hit, way_back=None)
+        yield from sql_literals(t, hit, way_back=None)
 
 
 def _code(file: FileDiff, path: str) -> Iterator[Hit]:
@@ -303,9 +295,9 @@ def _code(file: FileDiff, path: str) -> Iterator[Hit]:
     if other_code(path) == "PowerShell":
         for offset, (_, severity, title, why) in powershell_harms(text):
             yield hit(severity, title, offset, why)
-    yield from _sql_literals(t, hit, way_back=_way_back(t) if MIGRATION_PATH.search(path) else None)
+    yield from sql_literals(t, hit, way_back=way_back(t) if MIGRATION_PATH.search(path) else None)
     if network:
-        yield from _urls(t, hit)
+        yield from urls(t, hit)
     if not is_test_path(path):
         found = (
             _BACKDOOR.search(text)
@@ -320,58 +312,3 @@ def _code(file: FileDiff, path: str) -> Iterator[Hit]:
                 found.start(),
                 "A fixed value that unlocks the check is a way in for whoever knows it.",
             )
-
-
-def _way_back(t: AddedText) -> list[int]:
-    """The offsets of a migration's lines that are in its way back (``migration_function``)."""
-    offsets, reverting, start = [], False, 0
-    for line in t.text.split("\n"):
-        opened = migration_function(line)
-        reverting = reverting if opened is None else opened
-        if reverting:
-            offsets.append(start)
-        start += len(line) + 1
-    return offsets
-
-
-def _sql_literals(
-    t: AddedText, hit: Callable[[Severity, str, int, str], Hit], *, way_back: list[int] | None
-) -> Iterator[Hit]:
-    """SQL the code runs, in its string literals: what would be critical when run (in a
-    migration's way back, what it drops is what its way forward created)."""
-    from .tools.sql import review_sql  # sqlglot is imported only once SQL is read
-
-    for m in list(_SQL_LITERAL.finditer(t.text))[:16]:
-        if way_back and t.text.rfind("\n", 0, m.start()) + 1 in set(way_back):
-            continue
-        issues = [i for i in review_sql(m.group(1)) if i.severity is Severity.CRITICAL]
-        if issues:
-            yield hit(
-                Severity.HIGH,
-                f"runs SQL that {issues[0].title}",
-                m.start(),
-                "When this code runs, so does the statement.",
-            )
-            return
-
-
-def _urls(t: AddedText, hit: Callable[[Severity, str, int, str], Hit]) -> Iterator[Hit]:
-    writes = bool(_WRITES.search(t.text))
-    seen: set[str] = set()
-    for raw in find_urls(t.text, limit=32):
-        url = parse_url(raw)
-        if url is None or raw in seen:
-            continue
-        seen.add(raw)
-        if is_paste(url.host.name) and not writes:
-            yield hit(
-                Severity.HIGH,
-                f"fetches from paste site {url.host.name}",
-                t.text.find(raw),
-                "What a paste site serves is whatever its poster put there last.",
-            )
-            continue
-        for problem in url_problems(url, method="POST" if writes else "GET", writes=writes):
-            if problem.kind in ("metadata", "capture") or problem.title.startswith("raw IP"):
-                yield hit(problem.severity, problem.title, t.text.find(raw), problem.why)
-                break
