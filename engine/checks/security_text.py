@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from humangr.contracts import Severity
 
 from .base import CheckInput, Hit, is_test_path, snippet
+from .ci_workflow import ci_test_lines
 from .pyast import dotted, fragments, is_comment, uncovered_of
 from .remember import CleanTexts
 from .secrets_ast import ast_secrets
@@ -31,12 +32,17 @@ def secrets(ctx: CheckInput) -> Iterator[Hit]:
 
     detect-secrets (imported on the first run) and our patterns scan every added line; on
     Python fragments literal signing keys, password defaults and JWT keys are found on the AST.
-    Files under test folders get lower severities (``scan_secrets``).
+    Files under test folders get lower severities (``scan_secrets``), and so do the lines of a
+    CI workflow that hold its throwaway service containers' credentials (``ci_test_lines``).
     """
     from .secrets import scan_secrets
 
+    test_lines: dict[int, frozenset[int]] = {}
     for f, ln in ctx.added():
-        hit = scan_secrets(f.path, ln.text, test_file=is_test_path(f.path))
+        if id(f) not in test_lines:
+            test_lines[id(f)] = ci_test_lines(f)
+        test = is_test_path(f.path) or ln.number in test_lines[id(f)]
+        hit = scan_secrets(f.path, ln.text, test_file=test)
         if hit is None:
             continue
         yield Hit(
@@ -101,6 +107,9 @@ _TLS = re.compile(
     r"|URLCredential\(\s*trust:|\.useCredential\s*,\s*URLCredential"
     r"|TrustAllCerts|trustAllCerts|InsecureTrustManager"
     r"|SSLContext\.getInstance[^;]{0,200};\s*[^;]{0,80}init\([^;]{0,40}null"
+    # Dart, Kotlin/OkHttp
+    r"|badCertificateCallback\s*=\s*\([^)]{0,120}\)\s*(?:=>\s*true|\{\s*return\s+true)"
+    r"|hostnameVerifier\s*\{\s*_\s*,\s*_\s*->\s*true\s*\}"
 )
 _SEGMENT = re.compile(r"[^|;&\n]+")
 _CURL = re.compile(r"\bcurl\b")

@@ -59,7 +59,9 @@ _NETWORK = re.compile(
     r"openConnection\(|OkHttp|RestTemplate|\bWebClient\b|Net::HTTP|open-uri|URI\.open|Faraday|"
     r"HTTParty|curl_(?:exec|init)|file_get_contents\(\s*[\"']https?:|Guzzle|URLSession|"
     r"\bgot\(|superagent|\brequest\(|[Ss]ocket\b|TcpStream|TcpClient|net\.Dial|fsockopen|"
-    r"WebSocket|\bnet\.connect|createConnection"
+    r"WebSocket|\bnet\.connect|createConnection|ActionMailer|\.deliver_(?:now|later)\b|"
+    r"nodemailer|\bcreateTransport\(|\bMail::|PHPMailer|\bSmtpClient\b|\bMailMessage\b|"
+    r"Transport\.send\(|net/smtp|smtp\.SendMail|\blettre::|Swift_Mailer|\bwp_mail\("
 )
 _CONNECT = re.compile(
     r"\bnet\.(?:Socket|connect|createConnection)\b|net\.Dial(?:Timeout)?\(|TcpStream::connect|"
@@ -98,7 +100,7 @@ _DOWNLOAD = re.compile(
 )
 _AUTOSTART = re.compile(
     r"CurrentVersion\\{1,2}Run(?:Once)?\b|/Library/LaunchAgents/|/Library/LaunchDaemons/|"
-    r"/etc/cron\.|/var/spool/cron|/etc/systemd/system/|/etc/rc\.local|\.config/autostart"
+    r"/etc/cron\.|/var/spool/cron|/etc/systemd/system\b|/etc/rc\.local|\.config/autostart"
 )
 _MAGIC_VALUE = re.compile(
     r"(?:header|headers|get|query|params|param|cookies|Header\.Get|getHeader|getParameter)\s*"

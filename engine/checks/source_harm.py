@@ -70,6 +70,31 @@ _MINER_IMAGE = re.compile(
     r"phoenixminer|ethminer|nanominer)\b|stratum\+(?:tcp|ssl|tls)://"
 )
 
+_UNVERIFIED_TOKEN = re.compile(
+    r"\bJWT\.decode\(\s*\w+\s*\)|\bjwt\.decode\(\s*\w+\s*(?:,\s*\{[^}]{0,80}complete[^}]*\})?\)|"
+    r"\bjwt_decode\(|\bparseClaimsJwt\(|\bparseUnsecuredClaims\(|"
+    r"algorithms\s*[:=]\s*\[\s*[\"']none[\"']|\bdangerous_insecure_decode\b|"
+    r"insecure_disable_signature_validation\(\)|\bJwtSecurityToken\(\s*\w+\s*\)"
+)
+_VERIFIES = re.compile(r"(?i)\bverify\w*\(|\.require\(|parseClaimsJws|validate\w*token")
+_SERVER_AUTH = re.compile(
+    r"\bprincipal\b|\bPrincipal\(|\bauthenticate\b|\bSecurityContext|\bcanActivate\b|"
+    r"\breq\.user\s*=|\bctx\.state\.user\s*=|\bcurrent_user\b|\bsetAuthentication\(|"
+    r"\bClaimsPrincipal\b|\bconn\s*\|>\s*assign\(\s*:current_user"
+)
+_REVERSED = re.compile(
+    r"strrev\(\s*[\"'](\w{3,30})[\"']\s*\)|[\"'](\w{3,30})[\"']\.split\(\s*[\"']{2}\s*\)"
+    r"\.reverse\(\)\.join\(|[\"'](\w{3,30})[\"']\.reverse\b|reverse\(\s*[\"'](\w{3,30})[\"']\s*\)"
+)
+_HIDDEN_NAMES = frozenset(
+    {
+        "eval", "exec", "system", "shell_exec", "passthru", "popen", "proc_open", "assert",
+        "create_function", "base64_decode", "execSync", "spawn", "child_process", "Function",
+        "require", "unserialize", "Invoke-Expression", "iex", "Runtime", "ProcessBuilder",
+    }
+)  # fmt: skip
+"""Names code has no honest reason to write backwards."""
+
 CODE_RULES: tuple[Rule, ...] = (
     (
         _BROWSER_STORE,
@@ -128,6 +153,30 @@ SQL_RULES: tuple[Rule, ...] = (MANIFEST_RULES[-1],)
 def code_harms(text: str) -> Iterator[tuple[int, Rule]]:
     """The offset and rule of each harm a source file's added ``text`` shows."""
     yield from searched(text, CODE_RULES)
+    unverified = _UNVERIFIED_TOKEN.search(text)
+    if unverified and _SERVER_AUTH.search(text) and not _VERIFIES.search(text):
+        yield (
+            unverified.start(),
+            (
+                _UNVERIFIED_TOKEN,
+                Severity.HIGH,
+                "trusts a token's claims without checking its signature",
+                "Anyone can write a token that says who they are: it signs them in as anyone.",
+            ),
+        )
+    for m in _REVERSED.finditer(text):
+        word = next(g for g in m.groups() if g)
+        if word[::-1] in _HIDDEN_NAMES:
+            yield (
+                m.start(),
+                (
+                    _REVERSED,
+                    Severity.CRITICAL,
+                    f"hides the name {word[::-1]!r}, written backwards",
+                    "A dangerous call's name is spelt backwards so that a reader misses it.",
+                ),
+            )
+            break
     if _WRITE.search(text):
         yield from _writes(text)
     yield from _deletes(text)

