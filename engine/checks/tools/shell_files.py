@@ -21,7 +21,14 @@ from functools import partial
 from ..diff import FileDiff
 from ..languages import other_code
 from .shell_file_units import MAX_UNITS, Line, Unit, unit
-from .shell_files_run import code_calls, config_values, npm_scripts, python_calls, requirements
+from .shell_files_run import (
+    cmake_calls,
+    code_calls,
+    config_values,
+    npm_scripts,
+    python_calls,
+    requirements,
+)
 
 __all__ = ["Unit", "script_units"]
 
@@ -94,6 +101,8 @@ def _kind(file: FileDiff, runs: list[list[Line]]) -> str | None:
         return "docker"
     if name in ("makefile", "gnumakefile") or name.endswith(".mk"):
         return "make"
+    if name == "cmakelists.txt" or name.endswith(".cmake"):
+        return "cmake"
     if _CI.search(path):
         return "ci"
     if name.endswith((".sh", ".bash", ".zsh", ".ksh", ".command")) or name in _SHELL_NAMES:
@@ -276,6 +285,7 @@ def script_units(file: FileDiff) -> list[Unit]:
         "shell": _shell,
         "docker": _docker,
         "make": _make,
+        "cmake": cmake_calls,
         "ci": _ci,
         "npm": npm_scripts,
         "python": python_calls,

@@ -10,11 +10,19 @@ import json
 import re
 from collections.abc import Callable
 
+from .cmake_commands import cmake_commands
 from .shell_code import python_commands
 from .shell_file_units import MAX_UNITS, Line, Unit, unit
 from .source_commands import code_commands
 
-__all__ = ["code_calls", "config_values", "npm_scripts", "python_calls", "requirements"]
+__all__ = [
+    "cmake_calls",
+    "code_calls",
+    "config_values",
+    "npm_scripts",
+    "python_calls",
+    "requirements",
+]
 
 
 def npm_scripts(runs: list[list[Line]]) -> list[Unit | None]:
@@ -120,6 +128,11 @@ def code_calls(runs: list[list[Line]], *, backticks: bool = False) -> list[Unit 
     """The literal commands an added line of a source file in another language starts (and
     its file deletes and credential files, as commands), at about that line."""
     return _calls(runs, lambda code: code_commands(code, backticks=backticks))
+
+
+def cmake_calls(runs: list[list[Line]]) -> list[Unit | None]:
+    """The commands a CMake file runs at configure or build time, at about their line."""
+    return _calls(runs, cmake_commands)
 
 
 def _calls(
