@@ -31,6 +31,7 @@ from humangr.contracts import Severity
 
 from .base import CheckInput, Hit, is_test_path
 from .build_files import MANIFESTS, AddedText, manifest, migration
+from .config_files import config_file, config_kind
 from .diff import FileDiff
 from .languages import MIGRATION_EXTENSIONS, MIGRATION_PATH, other_code
 from .request_input import input_reaches_sink
@@ -175,9 +176,16 @@ _SUGGESTION = "Remove it, or have a human confirm that this code must do it."
 
 
 def source_code(ctx: CheckInput) -> Iterator[Hit]:
-    """The findings of every added source file in another language, and of SQL files."""
+    """The findings of every added source file in another language, of SQL files, manifests
+    and host and server configuration (``config_files``: units, crontabs, web servers,
+    Terraform)."""
     for file in ctx.files:
         path = file.path
+        if path and config_kind(path) is not None:  # a deleted Terraform file is read too
+            yield from config_file(
+                file, path, allowed_hosts=ctx.options.allowed_hosts, change=ctx.files
+            )
+            continue
         if not path or path.startswith("<") or file.deleted or not file.added:
             continue
         extension = posixpath.splitext(path.lower())[1]
@@ -308,9 +316,9 @@ def _code(file: FileDiff, path: str) -> Iterator[Hit]:
             "a human (or an LLM layer) decides.",
         )
     for pattern, networked, severity, title, why in _PLAIN_RULES:
-        offset = _found(pattern, text)
-        if offset is not None and (network or not networked):
-            yield hit(severity, title, offset, why)
+        at = _found(pattern, text)
+        if at is not None and (network or not networked):
+            yield hit(severity, title, at, why)
     for offset, (_, severity, title, why) in code_harms(text):
         yield hit(severity, title, offset, why)
     if other_code(path) == "PowerShell":

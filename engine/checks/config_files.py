@@ -1,0 +1,203 @@
+"""Configuration files that make a host run or serve something, read with no LLM: systemd
+units, crontabs, web-server configurations (nginx, Apache, Caddy) and Terraform.
+
+Public API (pure: no I/O, never raises):
+
+- ``config_kind(path) -> str | None``: the kind of configuration this module reads for a path
+  (``systemd``, ``cron``, ``nginx``, ``apache``, ``caddy``, ``terraform``), or None. A file of
+  a kind is read fully by ``config_file``: coverage counts it as read.
+- ``config_file(file, path, *, allowed_hosts=frozenset(), change=()) -> list[Hit]``: the
+  findings of one file of a change (none when its kind is None, or nothing is wrong).
+  ``allowed_hosts`` are the hosts data may go to (``CheckOptions.allowed_hosts``); ``change``
+  is every file of the action (a Terraform resource removed from one file and added to
+  another is moved, not destroyed). At most one hit per line (the most severe, the others
+  named in its description) and ``MAX_HITS`` per file.
+
+What each kind is read for: ``config_hosts`` (systemd units, crontabs: their commands judged
+by the shell rules), ``config_web`` (what a web server exposes) and ``config_terraform`` (what
+infrastructure code destroys or opens, beyond ``change_risks``). Only what the change adds is
+judged; the unchanged lines around it give it its place (the block it is in). A file too
+large to read whole (over ``MAX_TEXT`` characters) is a finding of its own.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Sequence
+
+from humangr.contracts import Severity
+
+from .base import Hit
+from .config_hosts import cron_hits, systemd_hits
+from .config_terraform import terraform_hits
+from .config_text import MAX_TEXT, ConfigText
+from .config_web import web_hits
+from .diff import FileDiff
+
+__all__ = ["CONFIG_KINDS", "MAX_HITS", "config_file", "config_kind"]
+
+CONFIG_KINDS = frozenset({"systemd", "cron", "nginx", "apache", "caddy", "terraform"})
+_SYSTEMD = (".service", ".socket", ".timer", ".path", ".mount", ".automount")
+_DROP_IN = re.compile(r"\.(?:service|socket|timer|path|mount)\.d$")
+_TERRAFORM = (".tf", ".tf.json", ".hcl", ".tfvars", ".tfvars.json")
+_WEB_FOLDERS = frozenset(
+    {"nginx", "conf.d", "apache", "apache2", "httpd", "vhosts", "vhosts.d", "conf-available"}
+    | {"conf-enabled", "sites-available", "sites-enabled"}
+)
+_CRONTAB_NAME = re.compile(
+    r"crontab(?:[._-](?!(?:py|sh|js|ts|rb|go|md|json|ya?ml)$)[\w-]{1,40})?(?:\.txt)?"
+)
+"""``crontab``, ``crontab.prod``, ``crontab-dev.txt`` (not ``crontab.py``: code about crontabs)."""
+_MAX_ELSEWHERE = 200_000
+MAX_HITS = 50
+"""Hits of one file at most (the most severe are kept)."""
+
+
+def config_kind(path: str) -> str | None:
+    """The kind of configuration file ``path`` names, or None when this module does not read
+    it: ``systemd`` (units, drop-ins), ``cron`` (``crontab``, ``crontab.prod``, ``*.cron``,
+    ``*.crontab``, ``cron.d/*``), ``nginx`` (``nginx.conf``, ``*.conf`` under ``nginx/`` or
+    ``conf.d/``, ``sites-available/*``), ``apache`` (``httpd.conf``, ``apache2.conf``,
+    ``.htaccess``, vhosts), ``caddy`` (``Caddyfile``) or ``terraform`` (``*.tf``,
+    ``*.tf.json``, ``*.hcl``, ``*.tfvars``)."""
+    low = path.replace("\\", "/").lower()
+    if not low or low.startswith("<"):
+        return None
+    name = posixpath.basename(low)
+    folders = low.split("/")[:-1]
+    parent = folders[-1] if folders else ""
+    if name.endswith(_SYSTEMD) or (_DROP_IN.search(parent) and name.endswith(".conf")):
+        return "systemd"
+    if (
+        _CRONTAB_NAME.fullmatch(name)
+        or name.endswith((".cron", ".crontab"))
+        or parent in ("cron.d", "crontabs")
+    ):
+        return "cron"
+    if name == "caddyfile" or name.startswith("caddyfile.") or name.endswith(".caddyfile"):
+        return "caddy"
+    if name.endswith(_TERRAFORM):
+        return "terraform"
+    if name in ("httpd.conf", "apache2.conf", ".htaccess"):
+        return "apache"
+    if name == "nginx.conf" or name.endswith(".nginx"):
+        return "nginx"
+    conf = name.endswith((".conf", ".conf.template"))
+    in_sites = parent in ("sites-available", "sites-enabled")
+    if in_sites or (conf and (_WEB_FOLDERS.intersection(folders) or "vhost" in name)):
+        apache = any(w in f for f in [*folders, name] for w in ("apache", "httpd", "vhost"))
+        return "apache" if apache else "nginx"
+    return None
+
+
+def config_file(
+    file: FileDiff,
+    path: str | None = None,
+    *,
+    allowed_hosts: frozenset[str] = frozenset(),
+    change: Sequence[FileDiff] = (),
+) -> list[Hit]:
+    """The findings of one configuration file of a change (see the module's docstring)."""
+    path = path if path is not None else file.path or ""
+    kind = config_kind(path)
+    if kind is None or file.binary:
+        return []
+    try:
+        hits = _read(file, path, kind, allowed_hosts, change)
+    except Exception as exc:  # a reader's bug must not pass the file as reviewed
+        hits = [
+            Hit(
+                Severity.HIGH,
+                "could not read this configuration file",
+                f"The {kind} reader failed ({type(exc).__name__}): the file was not checked.",
+                "Have a human review it.",
+                file=path,
+            )
+        ]
+    return _merged(hits)
+
+
+def _read(
+    file: FileDiff,
+    path: str,
+    kind: str,
+    allowed_hosts: frozenset[str],
+    change: Sequence[FileDiff],
+) -> list[Hit]:
+    t = ConfigText(file)
+    unchanged = file.deleted or not any(t.added_lines)
+    if unchanged and (kind != "terraform" or not file.removed):
+        return []
+    hits: list[Hit] = []
+    if not t.complete:
+        hits.append(
+            Hit(
+                Severity.HIGH,
+                "configuration file too large to read whole",
+                f"Only its first {MAX_TEXT:,} characters were read; the rest was not checked.",
+                "Split the file, or have a human review it.",
+                file=path,
+                line=t.numbers[-1] if t.numbers else None,
+            )
+        )
+    if kind == "systemd":
+        whole = bool(t.numbers) and t.numbers[0] == 1 and all(t.added_lines)
+        user_unit = "/systemd/user/" in "/" + path.replace("\\", "/").lower()
+        hits.extend(
+            systemd_hits(t, path, whole=whole, user_unit=user_unit, allowed_hosts=allowed_hosts)
+        )
+    elif kind == "cron":
+        hits.extend(cron_hits(t, path, allowed_hosts=allowed_hosts))
+    elif kind == "terraform":
+        hits.extend(
+            terraform_hits(
+                t,
+                path,
+                removed=file.removed,
+                elsewhere=_elsewhere(file, change),
+                allowed_hosts=allowed_hosts,
+            )
+        )
+    else:
+        hits.extend(web_hits(t, path, kind=kind, allowed_hosts=allowed_hosts))
+    return hits
+
+
+def _elsewhere(file: FileDiff, change: Sequence[FileDiff]) -> str:
+    """The lines the change adds to its other files (bounded)."""
+    parts: list[str] = []
+    total = 0
+    for other in change:
+        if other is file or other.path == file.path:
+            continue
+        for line in other.added[:5_000]:
+            total += len(line.text) + 1
+            if total > _MAX_ELSEWHERE:
+                return "\n".join(parts)
+            parts.append(line.text)
+    return "\n".join(parts)
+
+
+def _merged(hits: list[Hit]) -> list[Hit]:
+    """One hit per line: the most severe, the titles of the others added to its description."""
+    by_line: dict[int | None, list[Hit]] = {}
+    for hit in hits:
+        by_line.setdefault(hit.line, []).append(hit)
+    out: list[Hit] = []
+    for group in by_line.values():
+        group.sort(key=lambda h: h.severity, reverse=True)
+        top, rest = group[0], group[1:8]
+        if rest:
+            also = "; ".join(f"{h.title} ({h.severity.value})" for h in rest)
+            top = Hit(
+                top.severity,
+                top.title,
+                f"{top.description} Also: {also}.",
+                top.suggestion,
+                file=top.file,
+                line=top.line,
+            )
+        out.append(top)
+    kept = sorted(out, key=lambda h: h.severity, reverse=True)[:MAX_HITS]
+    return sorted(kept, key=lambda h: h.line or 0)
