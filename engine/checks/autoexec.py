@@ -152,8 +152,9 @@ def _by_path(f: FileDiff, path: str, name: str) -> Hit | None:
         return _hit(Severity.HIGH, "direnv .envrc changed", why, f)
     if is_ci_file(path):
         why = (
-            "a CI workflow runs on push with the repository's secrets; its triggers, actions "
-            "and permissions are read by no local check (only its run steps are)."
+            "a CI workflow runs with the repository's secrets on the events it names; its run "
+            "steps and (for GitHub Actions and GitLab CI) its triggers, actions and rights are "
+            "read, but not what the actions and images it calls do."
         )
         return _hit(Severity.MEDIUM, "CI workflow changed", why, f)
     if name == ".pre-commit-config.yaml":

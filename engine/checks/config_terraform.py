@@ -157,7 +157,7 @@ class _Reader:
             exposed = _exposed(body)
             if exposed:
                 yield self.hit(
-                    Severity.CRITICAL,
+                    Severity.HIGH,  # a risk a human may accept (a demo, a honeypot), not harm done
                     f"{exposed} open to the internet",
                     m.start(),
                     f"Anyone on the internet can reach {exposed}: databases and remote "

@@ -1,9 +1,11 @@
 """What no local check reads, for a review without an LLM.
 
 The local checks read Python (syntax trees, taint), shell (scripts, Dockerfiles, Makefiles,
-CI steps), source files in the common other languages and SQL files for what they can do to a
-machine (``source_code``: the commands they start, shells, evaluated payloads, data sent out),
-tool-call arguments, and the lines of prose and data files (secrets, personal data,
+CI steps), the triggers, actions and rights of GitHub Actions and GitLab CI files
+(``ci_workflow``: one it cannot read stays "not reviewed", with the reason), source files in
+the common other languages and SQL files for what they can do to a machine (``source_code``:
+the commands they start, shells, evaluated payloads, data sent out), host and server
+configuration (``config_files``: units, crontabs, web servers, Terraform), tool-call arguments, and the lines of prose and data files (secrets, personal data,
 injection text). Anything else an action brings — a notebook, a binary,
 an extensionless file that is no shell script, lines outside a diff's structure, or only a
 description — is read by nothing but an LLM. When no LLM reviews the action, each is a
@@ -19,6 +21,8 @@ from humangr.contracts import Severity
 
 from .autoexec import BINARY_EXTENSIONS, is_ci_file
 from .base import CheckInput, Hit
+from .ci_workflow import unread
+from .config_files import config_kind
 from .diff import MESSAGE_PATH, FileDiff
 from .languages import MIGRATION_EXTENSIONS, other_code
 from .tools.shell_files import script_units
@@ -74,6 +78,7 @@ READ_NAMES = frozenset(
     ]
 )
 _MAX_HITS = 20
+_CI_UNREAD = "a CI workflow: only its run steps are read, not its triggers, actions or rights"
 _SUGGESTION = (
     "Have a human review it, or review with an LLM configured (humangr review --llm ..., "
     "a layer worker with --llm)."
@@ -108,7 +113,11 @@ def _why(ctx: CheckInput, f: FileDiff) -> str | None:
         )
         return f"{what}: no local check reads it"
     if is_ci_file(path):
-        return "a CI workflow: only its run steps are read, not its triggers, actions or rights"
+        why = unread(f)
+        if why is None:
+            return None  # its run steps read as shell, the rest by ``ci-workflow``
+        detail = f" ({why})" if why else ""
+        return f"{_CI_UNREAD}{detail}"
     if _argument_text(path) and not f.stray:
         return None  # a tool argument's text: read by the tool checks (see below)
     if ctx.python(f) is not None or script_units(f):
@@ -128,6 +137,8 @@ def _why(ctx: CheckInput, f: FileDiff) -> str | None:
         return None if ext in (".py", ".sh") else f"{ext} code to run: no local check reads it"
     if not path:
         return "unnamed content that is neither Python nor a shell script"
+    if config_kind(path) is not None:
+        return None  # read by ``config_files`` (units, crontabs, web servers, Terraform)
     if ext in READ_EXTENSIONS or name in READ_NAMES:
         return None
     if other_code(path) is not None or ext in MIGRATION_EXTENSIONS:

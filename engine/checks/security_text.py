@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from humangr.contracts import Severity
 
 from .base import CheckInput, Hit, is_test_path, snippet
-from .ci_workflow import ci_test_lines
+from .ci_shape import ci_test_lines
 from .pyast import dotted, fragments, is_comment, uncovered_of
 from .remember import CleanTexts
 from .secrets_ast import ast_secrets

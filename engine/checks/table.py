@@ -8,6 +8,7 @@ from humangr.contracts import LayerID
 from . import (
     autoexec,
     change_risks,
+    ci_workflow,
     compliance,
     interp_limits,
     performance,
@@ -314,18 +315,48 @@ CHECKS: tuple[Check, ...] = (
         L.HL4,
         "source-code",
         "Source files in other languages (JavaScript, TypeScript, Go, Rust, Java, Ruby, PHP, "
-        "C#, …): reverse shells, code decoded or downloaded and then evaluated, commands built "
-        "from a web request's input, the environment or credential files sent out, miners, "
-        "capture sites and raw IPs, autostart entries, destructive SQL in strings, "
-        "passwords and request values compared with literals, dependencies from bare addresses, "
-        "commands or code built at run time; SQL files' destructive statements (the commands "
-        "such code starts: shell-script)",
+        "C#, PowerShell, …): reverse shells, code decoded, downloaded or received and then "
+        "evaluated, commands, SQL and deserialisation fed a web request's input, user content "
+        "rendered as raw HTML, the environment or credential files sent out, miners, capture "
+        "sites and raw IPs, autostart entries, shell profiles and authorized_keys written, "
+        "passwordless root, browser password stores, tokens trusted unverified, destructive SQL "
+        "in strings, databases deleted with no snapshot, passwords and request values compared "
+        "with literals, names spelt backwards, dependencies from bare addresses, commands or "
+        "code built at run time; SQL files' destructive statements and COPY … PROGRAM; "
+        "Kubernetes manifests (cluster control to anonymous users, miners); systemd units, "
+        "crontabs, web servers and Terraform (config_files; the commands such files start: "
+        "shell-script)",
         ("humangr",),
-        "critical (shells, payloads, exfiltration, miners), high (backdoor shape, a migration "
-        "that destroys data, a raw IP, built at run time)",
+        "critical (shells, payloads, exfiltration, miners, deserialisation), high (backdoor "
+        "shape, injection, a migration that destroys data, a raw IP, built at run time, an open "
+        "port)",
         source_code.source_code,
         limits="text-level: names are matched, not resolved; logic (a missing authorisation "
-        "check, an injection built by concatenation) is not read",
+        "check, a value that flows through functions) is not read",
+    ),
+    Check(
+        L.HL4,
+        "ci-workflow",
+        "CI workflows beyond their run steps (GitHub Actions, GitLab CI): a pull request's code "
+        "checked out in a pull_request_target, workflow_run or issue_comment workflow (pwn "
+        "request); outsiders' text (titles, bodies, comments, branch names, commit messages) "
+        "pasted into a run script by ${{ … }}; write-all, or contents and id-token write in a "
+        "privileged workflow; secrets sent by a step's network command or the whole secrets "
+        "context used; third-party actions pinned to a branch; self-hosted runners for pull "
+        "requests; GitLab includes fetched from an address",
+        ("humangr",),
+        "critical (a pull request's code run with the secrets, a secret sent in a request's "
+        "body, piped, through a raw socket or to a capture site, toJSON(secrets) in a script), "
+        "high (script injection, a gated pwn request, write-all where outsiders start the "
+        "workflow, contents and id-token write in a privileged one, a secret in another host's "
+        "URL, toJSON(secrets) outside a script), medium (write-all elsewhere, actions on a "
+        "branch, self-hosted runners for pull requests, remote GitLab includes)",
+        ci_workflow.ci_workflows,
+        limits="text-level YAML reading: what an action does with its inputs, steps' outputs "
+        "carrying outsiders' text, artifacts of a pull request's run used by a privileged one, "
+        "secrets sent in a header to another host or by github-script are not read; CircleCI, "
+        "Azure, Jenkins and other CI systems are not read (without an LLM they are not "
+        "reviewed)",
     ),
     Check(
         L.HL4,

@@ -600,35 +600,35 @@ DANGEROUS: dict[str, tuple[str, str, Severity, str]] = {
         "infra/db.tf",
         'resource "aws_security_group" "db" {\n  ingress {\n    from_port   = 5432\n'
         '    to_port     = 5432\n    protocol    = "tcp"\n    cidr_blocks = ["0.0.0.0/0"]\n  }\n}',
-        C,
+        H,
         "PostgreSQL (5432) open to the internet",
     ),
     "every port open to the internet": (
         "infra/all.tf",
         'resource "aws_security_group_rule" "all" {\n  type = "ingress"\n  from_port = 0\n'
         '  to_port = 65535\n  protocol = "tcp"\n  cidr_blocks = ["0.0.0.0/0"]\n}',
-        C,
+        H,
         "every port open to the internet",
     ),
     "rdp open to the internet (gcp)": (
         "infra/rdp.tf",
         'resource "google_compute_firewall" "rdp" {\n  allow {\n    protocol = "tcp"\n'
         '    ports    = ["3389"]\n  }\n  source_ranges = ["0.0.0.0/0"]\n}',
-        C,
+        H,
         "remote desktop (3389)",
     ),
     "redis open to the internet (azure)": (
         "infra/nsg.tf",
         'resource "azurerm_network_security_rule" "redis" {\n  direction = "Inbound"\n'
         '  access = "Allow"\n  destination_port_range = "6379"\n  source_address_prefix = "*"\n}',
-        C,
+        H,
         "Redis (6379)",
     ),
     "every protocol open to the internet (vpc ingress rule)": (
         "infra/rule.tf",
         'resource "aws_vpc_security_group_ingress_rule" "all" {\n'
         '  cidr_ipv4   = "0.0.0.0/0"\n  ip_protocol = "-1"\n}',
-        C,
+        H,
         "every port open to the internet",
     ),
     "a bucket anyone may write to": (
