@@ -5,12 +5,13 @@ CI steps), the triggers, actions and rights of GitHub Actions and GitLab CI file
 (``ci_workflow``: one it cannot read stays "not reviewed", with the reason), source files in
 the common other languages and SQL files for what they can do to a machine (``source_code``:
 the commands they start, shells, evaluated payloads, data sent out), host and server
-configuration (``config_files``: units, crontabs, web servers, Terraform), tool-call arguments, and the lines of prose and data files (secrets, personal data,
-injection text). Anything else an action brings — a notebook, a binary,
-an extensionless file that is no shell script, lines outside a diff's structure, or only a
-description — is read by nothing but an LLM. When no LLM reviews the action, each is a
-finding "not reviewed by any local check" (high: the action needs a human at least), so
-nothing unreviewed passes as reviewed. ``run_checks(..., local_only=True)`` adds them.
+configuration (``config_files``: units, crontabs, web servers, Terraform), tool-call
+arguments, and the lines of prose and data files (secrets, personal data, injection text).
+Anything else an action brings — a notebook, a binary, an extensionless file that is no shell
+script, lines outside a diff's structure, or only a description — is read by nothing but an
+LLM. When no LLM reviews the action, each is a finding "not reviewed by any local check"
+(high: the action needs a human at least), so nothing unreviewed passes as reviewed.
+``run_checks(..., local_only=True)`` adds them.
 """
 
 from __future__ import annotations
