@@ -200,6 +200,22 @@ def source_code(ctx: CheckInput) -> Iterator[Hit]:
             yield from manifest(file, path)
 
 
+def _hitter(t: AddedText, path: str) -> Callable[[Severity, str, int, str], Hit]:
+    """A maker of findings at an offset of ``t`` (its line, and the line quoted)."""
+
+    def hit(severity: Severity, title: str, offset: int, why: str) -> Hit:
+        return Hit(
+            severity,
+            title,
+            f"{why} Line: `{t.at(offset)}`",
+            _SUGGESTION,
+            file=path,
+            line=t.line(offset),
+        )
+
+    return hit
+
+
 def _found(pattern: re.Pattern[str], text: str) -> int | None:
     """Where ``pattern`` is in ``text``; a credential file is also found in the parts of a
     path given one by one (``path.join(home, ".aws", "credentials")``)."""
@@ -226,15 +242,7 @@ def _harms(
     literals too (a job's ``psql -c "DELETE FROM …"``)."""
     t = AddedText(file)
 
-    def hit(severity: Severity, title: str, offset: int, why: str) -> Hit:
-        return Hit(
-            severity,
-            title,
-            f"{why} Line: `{t.at(offset)}`",
-            _SUGGESTION,
-            file=path,
-            line=t.line(offset),
-        )
+    hit = _hitter(t, path)
 
     for offset, (_, severity, title, why) in find(t.text):
         yield hit(severity, title, offset, why)
@@ -246,15 +254,7 @@ def _code(file: FileDiff, path: str) -> Iterator[Hit]:
     t = AddedText(file)
     text = t.text
 
-    def hit(severity: Severity, title: str, offset: int, why: str) -> Hit:
-        return Hit(
-            severity,
-            title,
-            f"{why} Line: `{t.at(offset)}`",
-            _SUGGESTION,
-            file=path,
-            line=t.line(offset),
-        )
+    hit = _hitter(t, path)
 
     network = _NETWORK.search(text)
     connect = _CONNECT.search(text)

@@ -95,6 +95,19 @@ _HIDDEN_NAMES = frozenset(
 )  # fmt: skip
 """Names code has no honest reason to write backwards."""
 
+_ROOT_RULE: Rule = (
+    _PASSWORDLESS_ROOT,
+    Severity.HIGH,
+    "grants passwordless root (a sudoers line)",
+    "`NOPASSWD: ALL` lets that account run anything as root without a password.",
+)
+_PROGRAM_RULE: Rule = (
+    _SERVER_PROGRAM,
+    Severity.CRITICAL,
+    "runs a program on the database server (COPY … PROGRAM)",
+    "COPY … PROGRAM runs a shell command as the database server's account.",
+)
+
 CODE_RULES: tuple[Rule, ...] = (
     (
         _BROWSER_STORE,
@@ -102,18 +115,8 @@ CODE_RULES: tuple[Rule, ...] = (
         "reads the browser's saved passwords or cookies",
         "A browser's password and cookie stores sign whoever holds them in as the user.",
     ),
-    (
-        _PASSWORDLESS_ROOT,
-        Severity.HIGH,
-        "grants passwordless root (a sudoers line)",
-        "`NOPASSWD: ALL` lets that account run anything as root without a password.",
-    ),
-    (
-        _SERVER_PROGRAM,
-        Severity.CRITICAL,
-        "runs a program on the database server (COPY … PROGRAM)",
-        "COPY … PROGRAM runs a shell command as the database server's account.",
-    ),
+    _ROOT_RULE,
+    _PROGRAM_RULE,
 )
 """Rules of one search each, for source files in other languages."""
 
@@ -131,22 +134,12 @@ MANIFEST_RULES: tuple[Rule, ...] = (
         "runs a crypto-miner",
         "A miner's image or pool: the cluster's power goes to someone else.",
     ),
-    (
-        _PASSWORDLESS_ROOT,
-        Severity.HIGH,
-        "grants passwordless root (a sudoers line)",
-        "`NOPASSWD: ALL` lets that account run anything as root without a password.",
-    ),
-    (
-        _SERVER_PROGRAM,
-        Severity.CRITICAL,
-        "runs a program on the database server (COPY … PROGRAM)",
-        "COPY … PROGRAM runs a shell command as the database server's account.",
-    ),
+    _ROOT_RULE,
+    _PROGRAM_RULE,
 )
 """Rules for deployment manifests and configuration (YAML)."""
 
-SQL_RULES: tuple[Rule, ...] = (MANIFEST_RULES[-1],)
+SQL_RULES: tuple[Rule, ...] = (_PROGRAM_RULE,)
 """Rules for SQL files beyond their statements' own checks (a function's body is text)."""
 
 
