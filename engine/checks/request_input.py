@@ -112,10 +112,13 @@ def name_pattern(names: set[str]) -> re.Pattern[str] | None:
     )
 
 
-def input_reaches_sink(text: str, *, backticks: bool = False) -> int | None:
+def input_reaches_sink(
+    text: str, *, backticks: bool = False, names: set[str] | None = None
+) -> int | None:
     """The offset of a call that runs a command or evaluates code on a request's input (or on
-    a name given it), else ``None``. ``backticks``: the language runs backquoted strings."""
-    names = input_names(text)
+    a name given it), else ``None``. ``backticks``: the language runs backquoted strings;
+    ``names``: ``input_names(text)`` when the caller has it already."""
+    names = input_names(text) if names is None else names
     known = name_pattern(names)
     found = _reached(text, _SINK, known)
     if found is not None:
@@ -127,12 +130,11 @@ def input_reaches_sink(text: str, *, backticks: bool = False) -> int | None:
     return None
 
 
-def input_reaches_deserializer(text: str) -> int | None:
+def input_reaches_deserializer(text: str, names: set[str]) -> int | None:
     """The offset of a call that rebuilds objects of any type from a request's input (a
-    cookie, a parameter, the body, or a name given them), else ``None``."""
-    if not _DESERIALIZER.search(text):
-        return None
-    return _reached(text, _DESERIALIZER, name_pattern(input_names(text)))
+    cookie, a parameter, the body, or one of ``names``, those ``input_names`` gives them),
+    else ``None``."""
+    return _reached(text, _DESERIALIZER, name_pattern(names))
 
 
 def _reached(text: str, sinks: re.Pattern[str], known: re.Pattern[str] | None) -> int | None:

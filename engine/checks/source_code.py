@@ -34,7 +34,7 @@ from .build_files import MANIFESTS, AddedText, manifest, migration
 from .config_files import config_file, config_kind
 from .diff import FileDiff
 from .languages import MIGRATION_EXTENSIONS, MIGRATION_PATH, other_code
-from .request_input import input_reaches_sink
+from .request_input import input_names, input_reaches_sink
 from .run_time import built_at_run_time
 from .source_harm import (
     SQL_RULES,
@@ -241,9 +241,7 @@ def _harms(
     """The harms ``find`` sees in ``file``'s added text; with ``sql``, the SQL in its string
     literals too (a job's ``psql -c "DELETE FROM …"``)."""
     t = AddedText(file)
-
     hit = _hitter(t, path)
-
     for offset, (_, severity, title, why) in find(t.text):
         yield hit(severity, title, offset, why)
     if sql:
@@ -253,9 +251,7 @@ def _harms(
 def _code(file: FileDiff, path: str) -> Iterator[Hit]:
     t = AddedText(file)
     text = t.text
-
     hit = _hitter(t, path)
-
     network = _NETWORK.search(text)
     connect = _CONNECT.search(text)
     shell = _SHELL.search(text)
@@ -295,7 +291,9 @@ def _code(file: FileDiff, path: str) -> Iterator[Hit]:
                 "Code fetched at run time is evaluated: whoever serves it runs code here.",
             )
             break
-    sink = input_reaches_sink(text, backticks=other_code(path) in ("Ruby", "PHP", "Perl", "Julia"))
+    names = input_names(text)  # read once for every check of request input below
+    backticks = other_code(path) in ("Ruby", "PHP", "Perl", "Julia")
+    sink = input_reaches_sink(text, backticks=backticks, names=names)
     if sink is not None:
         yield hit(
             Severity.CRITICAL,
@@ -303,7 +301,7 @@ def _code(file: FileDiff, path: str) -> Iterator[Hit]:
             sink,
             "Anyone who can send the request chooses the command (remote code execution).",
         )
-    for offset, severity, title, why in web_harms(text):
+    for offset, severity, title, why in web_harms(text, names):
         yield hit(severity, title, offset, why)
     built = built_at_run_time(text) if sink is None else None
     if built is not None:

@@ -237,7 +237,7 @@ _PS_FETCHED = re.compile(
     r"(?i)\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring|downloadfile|"
     r"net\.webclient|frombase64string|-enc(?:odedcommand)?)\b"
 )
-_PS_SEGMENT = re.compile(r"\s*(?:;|\||&&|\|\||\{|\})\s*")
+_PS_SEGMENT = re.compile(r"\s*(?:\|\||&&|;|\||\{|\})\s*")
 
 
 def powershell_harms(text: str) -> Iterator[tuple[int, Rule]]:
@@ -254,7 +254,7 @@ def powershell_harms(text: str) -> Iterator[tuple[int, Rule]]:
                         _PS_RUN,
                         Severity.CRITICAL,
                         "runs code it downloads or decodes",
-                        ("Invoke-Expression runs whatever the download or the encoded text holds."),
+                        "Invoke-Expression runs whatever the download or the encoded text holds.",
                     ),
                 )
             for part in _PS_SEGMENT.split(statement)[:32]:

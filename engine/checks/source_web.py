@@ -18,7 +18,7 @@ from collections.abc import Iterator
 
 from humangr.contracts import Severity
 
-from .request_input import REQUEST_INPUT, input_names, input_reaches_deserializer, name_pattern
+from .request_input import REQUEST_INPUT, input_reaches_deserializer, name_pattern
 
 __all__ = ["web_harms"]
 
@@ -53,9 +53,11 @@ _SANITISED = re.compile(
 )
 
 
-def web_harms(text: str) -> Iterator[tuple[int, Severity, str, str]]:
-    """Each harm in a source file's added ``text``: its offset, severity, title and why."""
-    rebuilt = input_reaches_deserializer(text)
+def web_harms(text: str, names: set[str]) -> Iterator[tuple[int, Severity, str, str]]:
+    """Each harm in a source file's added ``text`` (``names``: what ``input_names`` gives a
+    request's input there): its offset, severity, title and why."""
+    known = name_pattern(names)
+    rebuilt = input_reaches_deserializer(text, names)
     if rebuilt is not None:
         yield (
             rebuilt,
@@ -63,7 +65,7 @@ def web_harms(text: str) -> Iterator[tuple[int, Severity, str, str]]:
             "rebuilds objects from a web request's input (unsafe deserialisation)",
             "Serialised objects from a cookie or parameter run the sender's code when rebuilt.",
         )
-    joined = _sql_from_input(text)
+    joined = _sql_from_input(text, known)
     if joined is not None:
         yield (
             joined,
@@ -72,7 +74,9 @@ def web_harms(text: str) -> Iterator[tuple[int, Severity, str, str]]:
             "Whoever sends the request writes part of the query; bind parameters instead.",
         )
     raw = _RAW_HTML.search(text)
-    if raw is not None and not _SANITISED.search(text) and REQUEST_INPUT.search(text):
+    if raw is None or _SANITISED.search(text):
+        return
+    if REQUEST_INPUT.search(text):
         yield (
             raw.start(),
             Severity.HIGH,
@@ -80,7 +84,7 @@ def web_harms(text: str) -> Iterator[tuple[int, Severity, str, str]]:
             "Markup from a request or a user is rendered unescaped: its scripts run in every "
             "visitor's browser.",
         )
-    elif raw is not None and not _SANITISED.search(text) and _USER_CONTENT.search(text):
+    elif _USER_CONTENT.search(text):
         yield (
             raw.start(),
             Severity.HIGH,
@@ -97,10 +101,9 @@ _USER_CONTENT = re.compile(
 """What users wrote (a review's body, a comment's text) or put in the address."""
 
 
-def _sql_from_input(text: str) -> int | None:
-    """The offset of SQL built from a request's input (or a name given it), else ``None``."""
-    names = input_names(text)
-    known = name_pattern(names)
+def _sql_from_input(text: str, known: re.Pattern[str] | None) -> int | None:
+    """The offset of SQL built from a request's input (or a name ``known`` finds), else
+    ``None``."""
 
     def tainted(value: str) -> bool:
         return bool(REQUEST_INPUT.search(value) or (known is not None and known.search(value)))
