@@ -196,6 +196,8 @@ def source_code(ctx: CheckInput) -> Iterator[Hit]:
             yield from _harms(file, path, lambda text: searched(text, SQL_RULES))
         elif extension in (".yaml", ".yml"):
             yield from _harms(file, path, manifest_harms, sql=True)
+        elif extension == ".py" and not is_test_path(path):  # its code is the Python checks'
+            yield from _sql(AddedText(file), path)
         if posixpath.basename(path) in MANIFESTS:
             yield from manifest(file, path)
 
@@ -246,6 +248,13 @@ def _harms(
         yield hit(severity, title, offset, why)
     if sql:
         yield from sql_literals(t, hit, way_back=None)
+
+
+def _sql(t: AddedText, path: str) -> Iterator[Hit]:
+    """The SQL a source file runs from its string literals (a migration's way back aside; a
+    test's fixtures that empty tables are not read)."""
+    back = way_back(t) if MIGRATION_PATH.search(path) else None
+    yield from sql_literals(t, _hitter(t, path), way_back=back)
 
 
 def _code(file: FileDiff, path: str) -> Iterator[Hit]:
@@ -322,7 +331,8 @@ def _code(file: FileDiff, path: str) -> Iterator[Hit]:
     if other_code(path) == "PowerShell":
         for offset, (_, severity, title, why) in powershell_harms(text):
             yield hit(severity, title, offset, why)
-    yield from sql_literals(t, hit, way_back=way_back(t) if MIGRATION_PATH.search(path) else None)
+    if not is_test_path(path):
+        yield from _sql(t, path)
     if network:
         yield from urls(t, hit)
     if not is_test_path(path):

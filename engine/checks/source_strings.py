@@ -18,11 +18,14 @@ from .tools.http_url import find_urls, parse_url
 
 __all__ = ["sql_literals", "urls", "way_back"]
 
-_SQL_LITERAL = re.compile(
-    r"[\"'`]\s*((?:DROP|TRUNCATE|DELETE\s+FROM|ALTER\s+TABLE|UPDATE\s+[\w.\"`\[\]]+\s+SET|GRANT)\b"
-    r"[^\"'`]{0,2000})[\"'`]",
+_SQL_START = re.compile(
+    r"([\"'`])\s*(?=(?:DROP|TRUNCATE|DELETE\s+FROM|ALTER\s+TABLE|UPDATE\s+[\w.\"`\[\]]+\s+SET|GRANT)\b)",
     re.IGNORECASE,
 )
+"""Where a string literal that opens with a destructive or privileged statement starts."""
+_JOINED = re.compile(r"\s*(?:[+.]|\\|&|\|\|)?\s*([\"'`])")
+"""What joins one literal to the next (``"a " + "b"``, PHP's ``.``, adjacent literals)."""
+_MAX_SQL = 2_000
 _WRITES = re.compile(r"(?i)\bpost\b|method\s*[:=]\s*[\"'](?:post|put|patch)|upload|\.send\(")
 
 
@@ -45,10 +48,13 @@ def sql_literals(
     migration's way back, what it drops is what its way forward created)."""
     from .tools.sql import review_sql  # sqlglot is imported only once SQL is read
 
-    for m in list(_SQL_LITERAL.finditer(t.text))[:16]:
+    for m in list(_SQL_START.finditer(t.text))[:16]:
         if way_back and t.text.rfind("\n", 0, m.start()) + 1 in set(way_back):
             continue
-        issues = [i for i in review_sql(m.group(1)) if i.severity is Severity.CRITICAL]
+        statement = _literal(t.text, m.end(), m.group(1))
+        if statement is None:
+            continue
+        issues = [i for i in review_sql(statement) if i.severity is Severity.CRITICAL]
         if issues:
             yield hit(
                 Severity.HIGH,
@@ -57,6 +63,38 @@ def sql_literals(
                 "When this code runs, so does the statement.",
             )
             return
+
+
+def _literal(text: str, start: int, quote: str) -> str | None:
+    """The string literal from ``start`` to its closing ``quote`` (escaped quotes kept, other
+    quotes inside it too), with the literals joined to it (``+``, ``.``, side by side) — the
+    statement as the code sends it; ``None`` if it does not close within ``_MAX_SQL``."""
+    parts: list[str] = []
+    size = 0
+    while True:
+        end = _closing(text, start, quote, _MAX_SQL - size)
+        if end is None:
+            return None if not parts else "".join(parts)
+        parts.append(text[start:end])
+        size += end - start
+        joined = _JOINED.match(text, end + 1, min(len(text), end + 64))
+        if joined is None or size >= _MAX_SQL:
+            return "".join(parts)
+        quote, start = joined.group(1), joined.end()
+
+
+def _closing(text: str, start: int, quote: str, budget: int) -> int | None:
+    """The offset of the quote that closes a literal opened just before ``start``."""
+    i, stop = start, min(len(text), start + budget)
+    while i < stop:
+        c = text[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == quote:
+            return i
+        i += 1
+    return None
 
 
 def urls(t: AddedText, hit: Callable[[Severity, str, int, str], Hit]) -> Iterator[Hit]:

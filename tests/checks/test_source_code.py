@@ -141,6 +141,17 @@ DANGEROUS = {
         "    await db.query('TRUNCATE TABLE users, orders CASCADE');\n  }\n}",
         "runs SQL that",
     ),
+    "python drops a table": (
+        "app/admin/reset.py",
+        'def reset(cursor):\n    cursor.execute("DROP TABLE customers CASCADE")\n',
+        "runs SQL that",
+    ),
+    "a where clause in a second literal that is not there": (
+        "app/jobs/reset.py",
+        'def reset(db):\n    db.execute("UPDATE accounts SET balance = 0 "\n'
+        '               "-- all of them")\n',
+        "runs SQL that",
+    ),
     "a command from a request variable": (
         "src/debug.js",
         "app.get('/x', (req, res) => {\n  const c = req.query.c;\n"
@@ -426,6 +437,26 @@ EVERYDAY = {
         'package main\nimport "os/exec"\nfunc run(name string, args ...string) {\n'
         "\texec.Command(name, args...).Run()\n}\n"
         'func main() {\n\trun("go", "vet", "./...")\n\trun("go", "test", "./...")\n}',
+    ),
+    "a test empties its tables": (
+        "tests/conftest.py",
+        "import pytest\n\n@pytest.fixture(autouse=True)\ndef clean(db):\n    yield\n"
+        '    db.execute("TRUNCATE TABLE orders, customers RESTART IDENTITY CASCADE")\n',
+    ),
+    "go sql across lines, with quotes inside": (
+        "internal/store/orders.go",
+        "package store\nfunc (o *Orders) Cancel(id string) error {\n"
+        "\t_, err := o.db.Exec(`UPDATE orders SET status = 'cancelled'\n"
+        "\t\t  WHERE id = $1 AND status IN ('pending', 'paid')`, id)\n\treturn err\n}",
+    ),
+    "python sql in joined literals": (
+        "app/store.py",
+        'def close(db, uid):\n    db.execute("UPDATE sessions SET open = false "\n'
+        '               "WHERE user_id = %s", (uid,))\n',
+    ),
+    "php sql joined with a dot": (
+        "src/Repo.php",
+        "<?php\n$st = $pdo->prepare('DELETE FROM drafts ' . 'WHERE id = ? AND owner = ?');\n",
     ),
     "a local server url": (
         "src/dev.ts",
