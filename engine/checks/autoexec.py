@@ -26,6 +26,7 @@ __all__ = [
     "BINARY_EXTENSIONS",
     "autoexec_files",
     "binary_patches",
+    "is_build_step",
     "is_ci_file",
     "is_real_path",
 ]
@@ -107,6 +108,16 @@ _CI = re.compile(
     r"Jenkinsfile|\.buildkite/[^/]+|\.woodpecker/[^/]+|\.woodpecker\.ya?ml)$"
 )
 _NPM_SCRIPT = re.compile(r'^\s*"(?:preinstall|install|postinstall|prepare|prepublish)"\s*:')
+_SCRIPT_VALUE = re.compile(r':\s*"((?:[^"\\]|\\.)*)"\s*,?\s*$')
+_SHELL_SYNTAX = re.compile(r"[|&<>`$()\\]")
+_SEPARATOR = re.compile(r"\s*(?:&&|\|\||;)\s*")
+_BUILD_STEP = re.compile(
+    r"prisma generate(?: --[\w-]+)*|husky(?: install)?(?: (?!/)[\w./-]+)?|patch-package|"
+    r"tsc(?: -[\w-]+(?: [\w./-]+)?)*|node-gyp rebuild|ngcc|lefthook install|simple-git-hooks|"
+    r"electron-builder install-app-deps|(?:npm|pnpm) run [\w:.-]+|yarn (?:run )?[\w:.-]+|true|"
+    r"is-ci"
+)
+"""Install-time steps that run local build tools on the project's own files."""
 _LIFECYCLE = re.compile(
     r'"(?:postCreateCommand|postStartCommand|postAttachCommand|initializeCommand|'
     r'onCreateCommand|updateContentCommand)"|"runOn"\s*:\s*"folderOpen"'
@@ -183,8 +194,23 @@ def _by_content(f: FileDiff, name: str) -> Iterator[Hit]:
     if pattern is None:
         return
     for ln in [ln for ln in f.added if pattern.search(ln.text)][:5]:
+        if pattern is _NPM_SCRIPT and is_build_step(ln.text):
+            why = f"an install script that runs a known build step: {snippet(ln.text)}"
+            yield _hit(Severity.LOW, "Install-time build step added", why, f, ln.number)
+            continue
         why = f"a command that runs by itself on install or on open: {snippet(ln.text)}"
         yield _hit(Severity.HIGH, "Install or open-time command added", why, f, ln.number)
+
+
+def is_build_step(line: str) -> bool:
+    """Whether a ``package.json`` script line runs only known local build steps (``prisma
+    generate``, ``husky install``, ``npm run build`` …): each command of it, split on ``&&``,
+    ``||`` and ``;``, with no pipe, redirection, substitution or variable anywhere."""
+    value = _SCRIPT_VALUE.search(line)
+    if value is None:
+        return False
+    commands = [" ".join(c.split()) for c in _SEPARATOR.split(value.group(1))]
+    return all(c and not _SHELL_SYNTAX.search(c) and _BUILD_STEP.fullmatch(c) for c in commands)
 
 
 def autoexec_files(ctx: CheckInput) -> Iterator[Hit]:
