@@ -125,9 +125,17 @@ _PLACEHOLDER = re.compile(
 )
 
 
+_DEFAULT_CREDENTIALS = frozenset(
+    ["postgres", "mysql", "mariadb", "mongodb", "rabbitmq", "minioadmin", "vagrant", "docker"]
+)
+"""Database and broker images' documented default passwords, as test services and local
+compose files set them: a weak default, not a leaked secret."""
+
+
 def _is_placeholder(value: str, line: str) -> bool:
     v = value.strip()
-    if len(v) < 6 or _PLACEHOLDER.match(v) or v.lower() in _FIELD_WORDS:
+    low = v.lower()
+    if len(v) < 6 or _PLACEHOLDER.match(v) or low in _FIELD_WORDS or low in _DEFAULT_CREDENTIALS:
         return True
     if any(c.isspace() for c in v) or "%20" in v:
         return True
