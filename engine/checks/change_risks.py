@@ -15,8 +15,10 @@ from collections.abc import Iterable, Iterator
 
 from humangr.contracts import Severity
 
+from .access_opened import any_origin_with_credentials, bypass_header, opens_access, opens_line
 from .base import CheckInput, Hit, is_test_path, snippet
 from .diff import FileDiff
+from .diff_model import DiffLine
 from .languages import DOWN_FILE, MIGRATION_PATH, migration_function, sql_section
 from .tools.egress_mail import domain_allowed
 from .tools.http_sites import FORGES, PACKAGE_INDEXES
@@ -57,6 +59,12 @@ _CODE = (
     ".ex",
     ".exs",
     ".swift",
+    ".lua",
+    ".groovy",
+    ".clj",
+    ".dart",
+    ".vue",
+    ".svelte",
 )
 _CHECK_LINE = re.compile(
     r"^\s*(?:if\b|elif\b|unless\b|@|assert\b|before_action\b|guard\b|\w+\.use\()"
@@ -231,17 +239,19 @@ def auth_weakened(ctx: CheckInput) -> Iterator[Hit]:
         path = f.path or ""
         if not path.endswith(_CODE) or is_test_path(path):
             continue
-        for line in f.added[:5_000]:
-            found = _weakening(line.text)
+        added = f.added[:5_000]
+        for line in added:
+            found = _weakening(line.text) or opens_line(line.text)
             if found is not None:
                 yield _hit(path, line.number, *found)
                 break
+        yield from _opened(f, path, added)
         removed = [
             line
             for line in f.removed[:5_000]
             if _AUTH_WORDS.search(line.text) and _CHECK_LINE.search(line.text)
         ]
-        kept = any(_AUTH_WORDS.search(line.text) for line in f.added[:5_000])
+        kept = any(_AUTH_WORDS.search(line.text) and not opens_access(line.text) for line in added)
         if removed and not kept:
             first = removed[0]
             yield _hit(
@@ -251,6 +261,18 @@ def auth_weakened(ctx: CheckInput) -> Iterator[Hit]:
                 "security check removed",
                 f"the change removes `{snippet(first.text)}` and adds no check instead.",
             )
+
+
+def _opened(f: FileDiff, path: str, added: tuple[DiffLine, ...]) -> Iterator[Hit]:
+    """A request header let decide authentication or auditing, and CORS open to any origin
+    with credentials, in the added lines (read with the file's other known lines)."""
+    text = "\n".join(line.text for line in added)
+    whole = "\n".join(ln.text for h in f.hunks for ln in h.lines if ln.kind != "-")
+    for found in (bypass_header(text, whole), any_origin_with_credentials(text)):
+        if found is not None:
+            offset, (severity, title, why) = found
+            number = added[text.count("\n", 0, offset)].number
+            yield _hit(path, number, severity, title, why)
 
 
 def _weakening(text: str) -> tuple[Severity, str, str] | None:
