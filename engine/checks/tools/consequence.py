@@ -72,6 +72,16 @@ _SENDS = re.compile(
 )
 """Script that reads a page's secrets and script that makes a request (a browser tool's
 ``evaluate``)."""
+_FILE_CONTENT = frozenset({ToolKind.FILE_WRITE, ToolKind.FILE_EDIT})
+_WHOLE_JAR = re.compile(
+    r"JSON\.stringify\(\s*(?:window\.)?(?:localStorage|sessionStorage)\s*\)|"
+    r"Object\.(?:keys|entries|values)\(\s*(?:window\.)?(?:localStorage|sessionStorage)\s*\)|"
+    r"\b(?:chrome|browser)\.cookies\.getAll\b|"
+    r"\b(?:encodeURIComponent|btoa|escape)\(\s*document\.cookie\s*\)|"
+    r"[+,:=]\s*document\.cookie\b(?!\s*\.)|\$\{\s*document\.cookie\s*\}"
+)
+"""In a file's content: every cookie or the whole storage read as one value, as a thief
+does (an app reads one named item — its token, its CSRF cookie — to send to its own API)."""
 _VERB_ARGS = frozenset({"action", "operation", "op", "verb", "subcommand", "mode"})
 """Arguments that name what a generic tool does (``terraform(action="destroy")``)."""
 _FORWARD = re.compile(r"^(?:forward|forward_?to|redirect_?to|forwarding_?address)$")
@@ -167,7 +177,8 @@ def consequential(ctx: CheckInput) -> Iterator[Hit]:
             "the call deploys, scales, restarts or deletes something in production.",
             "Let a person confirm changes to production.",
         )
-    stolen = next((v for v in strings if _BROWSER_SECRETS.search(v) and _SENDS.search(v)), None)
+    secrets = _WHOLE_JAR if view.kind in _FILE_CONTENT else _BROWSER_SECRETS
+    stolen = next((v for v in strings if secrets.search(v) and _SENDS.search(v)), None)
     if stolen is not None:
         yield _hit(
             view,
