@@ -18,18 +18,21 @@ by the shell rules), ``config_web`` (what a web server exposes) and ``config_ter
 infrastructure code destroys or opens, beyond ``change_risks``). Only what the change adds is
 judged; the unchanged lines around it give it its place (the block it is in). A file too
 large to read whole (over ``MAX_TEXT`` characters) is a finding of its own.
+
+The kinds, by path, are ``config_kinds``'. The commands of units and crontabs
+(``HOST_JOB_KINDS``) are judged here only: the shell checks' reading of configuration values
+(``tools.shell_files``) leaves those files to this module, so a command is reported once.
 """
 
 from __future__ import annotations
 
-import posixpath
-import re
 from collections.abc import Sequence
 
 from humangr.contracts import Severity
 
 from .base import Hit
 from .config_hosts import cron_hits, systemd_hits
+from .config_kinds import CONFIG_KINDS, config_kind
 from .config_terraform import terraform_hits
 from .config_text import MAX_TEXT, ConfigText
 from .config_web import web_hits
@@ -37,58 +40,9 @@ from .diff import FileDiff
 
 __all__ = ["CONFIG_KINDS", "MAX_HITS", "config_file", "config_kind"]
 
-CONFIG_KINDS = frozenset({"systemd", "cron", "nginx", "apache", "caddy", "terraform"})
-_SYSTEMD = (".service", ".socket", ".timer", ".path", ".mount", ".automount")
-_DROP_IN = re.compile(r"\.(?:service|socket|timer|path|mount)\.d$")
-_TERRAFORM = (".tf", ".tf.json", ".hcl", ".tfvars", ".tfvars.json")
-_WEB_FOLDERS = frozenset(
-    {"nginx", "conf.d", "apache", "apache2", "httpd", "vhosts", "vhosts.d", "conf-available"}
-    | {"conf-enabled", "sites-available", "sites-enabled"}
-)
-_CRONTAB_NAME = re.compile(
-    r"crontab(?:[._-](?!(?:py|sh|js|ts|rb|go|md|json|ya?ml)$)[\w-]{1,40})?(?:\.txt)?"
-)
-"""``crontab``, ``crontab.prod``, ``crontab-dev.txt`` (not ``crontab.py``: code about crontabs)."""
 _MAX_ELSEWHERE = 200_000
 MAX_HITS = 50
 """Hits of one file at most (the most severe are kept)."""
-
-
-def config_kind(path: str) -> str | None:
-    """The kind of configuration file ``path`` names, or None when this module does not read
-    it: ``systemd`` (units, drop-ins), ``cron`` (``crontab``, ``crontab.prod``, ``*.cron``,
-    ``*.crontab``, ``cron.d/*``), ``nginx`` (``nginx.conf``, ``*.conf`` under ``nginx/`` or
-    ``conf.d/``, ``sites-available/*``), ``apache`` (``httpd.conf``, ``apache2.conf``,
-    ``.htaccess``, vhosts), ``caddy`` (``Caddyfile``) or ``terraform`` (``*.tf``,
-    ``*.tf.json``, ``*.hcl``, ``*.tfvars``)."""
-    low = path.replace("\\", "/").lower()
-    if not low or low.startswith("<"):
-        return None
-    name = posixpath.basename(low)
-    folders = low.split("/")[:-1]
-    parent = folders[-1] if folders else ""
-    if name.endswith(_SYSTEMD) or (_DROP_IN.search(parent) and name.endswith(".conf")):
-        return "systemd"
-    if (
-        _CRONTAB_NAME.fullmatch(name)
-        or name.endswith((".cron", ".crontab"))
-        or parent in ("cron.d", "crontabs")
-    ):
-        return "cron"
-    if name == "caddyfile" or name.startswith("caddyfile.") or name.endswith(".caddyfile"):
-        return "caddy"
-    if name.endswith(_TERRAFORM):
-        return "terraform"
-    if name in ("httpd.conf", "apache2.conf", ".htaccess"):
-        return "apache"
-    if name == "nginx.conf" or name.endswith(".nginx"):
-        return "nginx"
-    conf = name.endswith((".conf", ".conf.template"))
-    in_sites = parent in ("sites-available", "sites-enabled")
-    if in_sites or (conf and (_WEB_FOLDERS.intersection(folders) or "vhost" in name)):
-        apache = any(w in f for f in [*folders, name] for w in ("apache", "httpd", "vhost"))
-        return "apache" if apache else "nginx"
-    return None
 
 
 def config_file(

