@@ -249,6 +249,43 @@ def _attach(p: Parsed, i: int, production: bool) -> Iterator[Issue]:
         yield Issue(H, f"attaches {path[:60]} as a database", fragment(p), "change")
 
 
+_READ_PRIVILEGES = frozenset({"SELECT", "USAGE", "REFERENCES"})
+_WIDE_TARGETS = frozenset({"ALL", "DATABASE", "SERVER", "INSTANCE", "*"})
+
+
+def _grant(p: Parsed, i: int, production: bool) -> Iterator[Issue]:
+    """Read rights on named objects to a named role are everyday; other rights, read rights on
+    every table, and a role need a person; everything, to everyone, with the right to pass it
+    on, an admin role, or write rights on every table are critical."""
+    toks = [t for t in p.stmt.tokens[i + 1 :] if t.kind is not TokKind.COMMENT]
+    words = [t.upper or t.text for t in toks]
+    on = words.index("ON") if "ON" in words else -1
+    to = words.index("TO") if "TO" in words else -1
+    rights = {w for w in words[: on if on >= 0 else max(to, 0)] if w.replace("_", "").isalnum()}
+    target = words[on + 1 : to] if 0 <= on < to else []
+    grantees = words[to + 1 :] if to >= 0 else []
+    wide = bool(target) and (target[0] in _WIDE_TARGETS or "*" in "".join(target))
+    read = rights <= _READ_PRIVILEGES
+    admin = on < 0 and bool({w.lower() for w in rights} & ADMIN_ROLES)
+    if (
+        to < 0
+        or rights & {"ALL", "PRIVILEGES"}
+        or "PUBLIC" in grantees
+        or "OPTION" in grantees
+        or admin
+        or (wide and not read)
+    ):
+        yield Issue(
+            C, "grants an admin role" if admin else "grants privileges", fragment(p), "privilege"
+        )
+    elif on < 0:
+        yield Issue(H, "grants a role", fragment(p), "privilege")
+    elif not read:
+        yield Issue(H, "grants rights to change data", fragment(p), "privilege")
+    elif wide:
+        yield Issue(H, "grants reads of every table", fragment(p), "privilege")
+
+
 def _simple(sev: Severity, title: str, kind: str) -> Rule:
     def rule(p: Parsed, i: int, production: bool) -> Iterator[Issue]:
         yield Issue(sev, title, fragment(p), kind)
@@ -261,7 +298,7 @@ HEADS: dict[str, Rule] = {
     "CREATE": _create,
     "DROP": _drop,
     "TRUNCATE": _truncate,
-    "GRANT": _simple(C, "grants privileges", "privilege"),
+    "GRANT": _grant,
     "REVOKE": _simple(C, "revokes privileges", "privilege"),
     "DENY": _simple(C, "denies privileges", "privilege"),
     "SET": _set,

@@ -63,6 +63,12 @@ DANGEROUS: list[tuple[str, Outcome, str]] = [
     ("ALTER TABLE sales DROP PARTITION p2023", REJECTED, "drops a partition"),
     ("GRANT ALL PRIVILEGES ON *.* TO 'bob'@'%'", REJECTED, "privilege change"),
     ("GRANT rds_superuser TO app_user", REJECTED, "grants an admin role"),
+    ("GRANT SELECT ON users TO PUBLIC", REJECTED, "reads granted to everyone"),
+    ("GRANT SELECT ON orders TO bi WITH GRANT OPTION", REJECTED, "the right to pass it on"),
+    ("GRANT INSERT ON ALL TABLES IN SCHEMA public TO etl", REJECTED, "writes on every table"),
+    ("GRANT SELECT, UPDATE ON orders TO app", REVIEW, "rights to change data"),
+    ("GRANT SELECT ON ALL TABLES IN SCHEMA public TO analytics", REVIEW, "reads of every table"),
+    ("GRANT reporting_reader TO alice", REVIEW, "a role granted to a user"),
     ("REVOKE ALL ON DATABASE app FROM app_user", REJECTED, "privilege change"),
     ("ALTER USER bob WITH SUPERUSER", REJECTED, "makes a superuser"),
     ("ALTER USER 'root'@'localhost' IDENTIFIED BY 'newpass'", REJECTED, "changes a password"),
@@ -151,6 +157,8 @@ DANGEROUS: list[tuple[str, Outcome, str]] = [
 ]
 
 EVERYDAY: list[tuple[str, str]] = [
+    ("GRANT SELECT ON reporting.daily_visits TO analytics_ro;", "read of one view to a role"),
+    ("GRANT USAGE ON SCHEMA reporting TO analytics_ro", "a schema looked into"),
     ("INSERT INTO audit_log (actor, action) VALUES ($1, $2)", "an audit record written"),
     ("SELECT * FROM t WHERE id = %s", "parameterised (psycopg)"),
     ("SELECT * FROM t WHERE id = %(id)s AND name = %(name)s", "named pyformat"),
