@@ -507,6 +507,9 @@ NEEDS_REVIEW: list[tuple[str, str]] = [
     ("docker run --privileged -it alpine sh", "a privileged container"),
     ("sudo apt install -y jq", "sudo with a benign command"),
     ("sudo systemctl restart nginx", "sudo restart"),
+    ("sudo less /var/log/syslog", "a pager as root can open a shell"),
+    ("sudo tail /var/log/app.log /etc/hosts", "one file read as root is not a log"),
+    ("sudo docker rm -f api", "sudo docker changes a container"),
     ("git push --force origin feature/login", "force push to a feature branch"),
     ("git push --force-with-lease origin my-branch", "lease push to a feature branch"),
     ("git reset --hard HEAD~2", "local work discarded"),
@@ -578,6 +581,13 @@ NEEDS_REVIEW: list[tuple[str, str]] = [
 ]
 
 APPROVED: list[tuple[str, str]] = [
+    (
+        "sudo systemctl status scheduler --no-pager -l && sudo journalctl -u scheduler -n 80",
+        "a service's status and journal read as root",
+    ),
+    ("sudo tail -n 100 /var/log/nginx/error.log", "a log read as root"),
+    ("sudo docker logs api --tail 50", "a container's logs read as root"),
+    ("sudo ss -tlnp", "listening sockets shown as root"),
     (
         "echo | openssl s_client -connect api.acme.dev:443 -servername api.acme.dev 2>/dev/null "
         "| openssl x509 -noout -subject -dates",
