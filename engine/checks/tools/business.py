@@ -99,14 +99,18 @@ _MIN_LENGTH = re.compile(r"^min_?length$")
 _RESETS = frozenset({"reset", "clear", "remove", "delete", "bypass"})
 _ADMIN = re.compile(
     r"(?i)(?:^|[\W_])(?:super[\W_]?admins?|admins?|administrators?|owners?|root|"
-    r"global[\W_]?admin\w*|org[\W_]?admin\w*)(?:$|[\W_])"
+    r"global[\W_]?admin\w*|org[\W_]?admin\w*)(?:$|[\W_])|"
+    r"\b(?:AdministratorAccess|IAMFullAccess|PowerUserAccess)\b|\broles/(?:owner|editor)\b|"
+    r"\bcluster-admin\b"
 )
 _GRANTS = frozenset(
-    {"add", "set", "assign", "grant", "update", "create", "invite", "promote", "put", "patch"}
-)
+    {"add", "set", "assign", "grant", "update", "create", "invite", "promote", "put", "patch",
+     "attach", "bind"}
+)  # fmt: skip
 _ROLE_WORDS = frozenset(
     {"role", "roles", "group", "groups", "membership", "member", "members", "admin", "admins",
-     "owner", "owners", "permission", "permissions", "privilege", "privileges", "collaborator"}
+     "owner", "owners", "permission", "permissions", "privilege", "privileges", "collaborator",
+     "policy", "policies", "binding", "bindings"}
 )  # fmt: skip
 _DELETES = frozenset({"delete", "remove", "destroy", "purge", "erase", "wipe", "drop", "nuke"})
 _PEOPLE_PLACES = frozenset(

@@ -91,6 +91,12 @@ _BYPASS = re.compile(
     r"force_?merge)$"
 )
 """Arguments that switch a protection off (``admin_override=true``, ``skip_checks=true``)."""
+_UNPROTECTS = frozenset({"allow_force_pushes", "allow_force_push", "allow_deletions"})
+_PROTECTS = frozenset(
+    {"required_pull_request_reviews", "required_status_checks", "required_approving_review_count"}
+)
+_PROTECTED = frozenset({"protection", "protections", "branch", "branches", "ruleset", "rulesets"})
+"""A branch protection's settings: ``true`` for the first, none for the second, weakens it."""
 
 
 def _values(value: Any, depth: int = 0) -> Iterator[tuple[str, Any]]:
@@ -196,6 +202,23 @@ def consequential(ctx: CheckInput) -> Iterator[Hit]:
             "overrides a protection",
             f"`{bypass}` skips a required review, check or protection of the target.",
             "Let a person decide to override a protection.",
+        )
+    unprotected = next(
+        (
+            k
+            for k, v in pairs
+            if (k in _UNPROTECTS and v is True) or (k in _PROTECTS and v in (None, False, 0))
+        ),
+        None,
+    )
+    if unprotected is not None and words & _PROTECTED:
+        yield _hit(
+            view,
+            Severity.HIGH,
+            "removes a branch protection",
+            f"`{unprotected}` lets changes reach the branch without the reviews and checks it "
+            "required, or lets its history be rewritten or deleted.",
+            "Let a repository administrator change branch protection.",
         )
     forward = next((v for k, v in pairs if _FORWARD.match(k) and isinstance(v, str)), None)
     if (

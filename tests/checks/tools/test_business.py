@@ -48,6 +48,50 @@ CASES: list[tuple[str, dict[str, Any], Outcome, str]] = [
     ("directory_add_user_to_group", {"group": "00g_sales", "user": "x"}, APPROVED, "a team"),
     ("idp_get_user", {"user": "admin@acme-corp.com"}, APPROVED, "a read"),
     ("idp_unlock_user", {"user": "mg@acme-corp.com"}, APPROVED, "an unlock"),
+    (
+        "mcp__aws__iam_attach_user_policy",
+        {
+            "user_name": "ext-contractor",
+            "policy_arn": "arn:aws:iam::aws:policy/AdministratorAccess",
+        },
+        REVIEW,
+        "an AWS managed admin policy attached",
+    ),
+    (
+        "gcp_add_iam_binding",
+        {"project": "shop", "member": "user:x@y.example", "role": "roles/owner"},
+        REVIEW,
+        "a project owner made",
+    ),
+    (
+        "mcp__aws__iam_attach_user_policy",
+        {"user_name": "ci", "policy_arn": "arn:aws:iam::aws:policy/AmazonS3ReadOnlyAccess"},
+        APPROVED,
+        "a read-only policy",
+    ),
+    # branch protection
+    (
+        "mcp__github__update_branch_protection",
+        {
+            "repo": "shop",
+            "branch": "main",
+            "required_pull_request_reviews": None,
+            "allow_force_pushes": True,
+        },
+        REVIEW,
+        "reviews dropped and force pushes allowed",
+    ),
+    (
+        "mcp__github__update_branch_protection",
+        {
+            "repo": "shop",
+            "branch": "main",
+            "required_status_checks": {"strict": True, "contexts": ["ci"]},
+            "allow_force_pushes": False,
+        },
+        APPROVED,
+        "a check required",
+    ),
     # deletes
     ("docdb_delete_many", {"collection": "users", "filter": {}}, REJECTED, "every document"),
     ("workspace_admin_delete_user", {"user": "cfo@acme-corp.com"}, REVIEW, "a user deleted"),
