@@ -57,6 +57,23 @@ _BIRTH = re.compile(
 )
 _BIRTH_KEY = re.compile(r"(?i)^(?:dob|birth_?date|date_?of_?birth|birthday)$")
 _DATE = re.compile(r"^\s*(?:\d{4}-\d{2}-\d{2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4})\s*$")
+_HEALTH = re.compile(
+    r"(?i)\b(?:diagnos[ie]s|diagnosed|diabet\w*|cancer|carcinoma|tumou?r|hiv|hepatitis|"
+    r"pregnan\w*|miscarriage|abortion|depressi\w*|anxiety|schizo\w*|bipolar|ptsd|adhd|autis\w*|"
+    r"dementia|alzheimer\w*|parkinson\w*|epilep\w*|asthma|copd|hypertension|"
+    r"opioid|substance\s+use|addiction|overdose|suicid\w*|self-harm|chemotherapy|dialysis|"
+    r"psychiatric|psychotherapy|antidepressant\w*|prescri(?:ption|bed)|chlamydia|"
+    r"syphilis|hba1c|icd-?10|mrn)\b"
+)
+_IDENTIFIERS = (
+    re.compile(r"\b[A-Z][a-z]+\s+[A-Z][a-z'-]+\b"),
+    re.compile(r"\d{4}-\d{2}-\d{2}|\b\d{1,2}/\d{1,2}/\d{2,4}\b"),
+    _EMAIL,
+    _PHONE,
+    re.compile(r"(?i)\b(?:MRN|patient\s*(?:id|#|no))\W*\d"),
+)
+"""What points at a person on a line: a name, a date, an address or number, a record number
+(two of them name someone; a date alone is an appointment)."""
 
 
 @dataclass(slots=True)
@@ -70,6 +87,9 @@ class PersonalData:
     cpfs: int = 0
     addresses: int = 0
     birth_dates: int = 0
+    health: int = 0
+    """Lines naming a person (a name, a date, an address or a number) with a diagnosis,
+    condition or treatment."""
 
     @property
     def record(self) -> bool:
@@ -97,6 +117,7 @@ class PersonalData:
         self.cpfs += other.cpfs
         self.addresses += other.addresses
         self.birth_dates += other.birth_dates
+        self.health += other.health
 
     def summary(self) -> str:
         parts = []
@@ -115,6 +136,9 @@ class PersonalData:
             parts.append("a street address" if self.addresses == 1 else "street addresses")
         if self.birth_dates:
             parts.append("a birth date" if self.birth_dates == 1 else "birth dates")
+        if self.health:
+            n = self.health
+            parts.append(f"health details of {n} {'person' if n == 1 else 'people'}")
         return ", ".join(parts)
 
 
@@ -169,6 +193,12 @@ def scan_personal(
         elif _PHONE_KEY.search(key) and 7 <= len(digits) <= 15:
             out.phones.add(digits)
     out.addresses = len(_STREET.findall(text)[:100])
+    if _HEALTH.search(text):
+        out.health = sum(
+            1
+            for line in text.splitlines()[:2_000]
+            if _HEALTH.search(line) and sum(bool(i.search(line)) for i in _IDENTIFIERS) >= 2
+        )
     out.birth_dates = len(_BIRTH.findall(text)[:100])
     if key and _BIRTH_KEY.search(key) and _DATE.match(text[:64]):
         out.birth_dates += 1
