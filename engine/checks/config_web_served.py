@@ -50,6 +50,11 @@ _SYSTEM_UNDER = re.compile(
     r"^/(?:etc|root|proc|sys|dev|boot|var/log|run/secrets|var/run/secrets)(?:/|$)|"
     r"^/home/[^/]+$|/\.(?:ssh|aws|gnupg|kube|docker|git)(?:/|$)"
 )
+_DATA_FOLDER = re.compile(
+    r"(?i)(?:^|/)(?:backups?|dumps?|db[_-]?dumps?|exports?|pgdata|mysql|postgres(?:ql)?|"
+    r"snapshots?)(?:/|$)"
+)
+"""Folders of a database's files, backups, dumps and exports."""
 _LISTING = re.compile(
     r"(?im)(?:^|(?<=[;{}]))[ \t]*(?:autoindex\s+on\b|Options\s[^\n]*(?<![-\w])\+?Indexes\b|"
     r"file_server\s+browse\b|browse\s*$)"
@@ -95,11 +100,15 @@ def served_hits(f: WebFile) -> Iterator[Hit]:
         ]
     for m in found:
         folder = served_system_folder(m.group(3))
-        if folder is None:
+        data = None if folder is not None else _data_folder(m.group(3))
+        if folder is None and data is None:
             continue
         listing = _listing(f, listings, m.start())
         if f.t.added(m.start()) or (listing is not None and f.t.added(listing)):
-            yield _served_hit(f, folder, m.start(), listing is not None)
+            if folder is not None:
+                yield _served_hit(f, folder, m.start(), listing is not None)
+            elif data is not None:
+                yield _data_hit(f, data, m.start(), listing is not None)
     directories = (b for b in f.blocks if b.header.lower().startswith("directory"))
     for block in islice(directories, MAX_MATCHES):
         header = block.header.split(None, 1)
@@ -110,6 +119,26 @@ def served_hits(f: WebFile) -> Iterator[Hit]:
         if folder is not None and granted and f.t.added(granted.start()):
             listed = _listing(f, listings, granted.start()) is not None
             yield _served_hit(f, folder, granted.start(), listed)
+
+
+def _data_folder(raw: str) -> str | None:
+    """``raw`` when it is a folder of backups, dumps, exports or a database's files."""
+    if not raw.startswith("/") or "$" in raw or "{" in raw:
+        return None
+    return raw if _DATA_FOLDER.search(raw.replace("\\", "/")) else None
+
+
+def _data_hit(f: WebFile, folder: str, offset: int, listed: bool) -> Hit:
+    return f.hit(
+        Severity.CRITICAL if listed else Severity.HIGH,
+        f"serves {folder} (backups or database files) to the web"
+        + (", with directory listing" if listed else ""),
+        offset,
+        f"Anyone who can reach the server can download what {folder} holds: a backup or dump "
+        "is every record of the database"
+        + (", and the listing names each file." if listed else "."),
+        "Keep backups off the web server; hand them out by signed, expiring links if needed.",
+    )
 
 
 def _listing(f: WebFile, listings: _Listings, offset: int) -> int | None:

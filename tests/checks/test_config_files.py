@@ -488,6 +488,19 @@ DANGEROUS: dict[str, tuple[str, str, Severity, str]] = {
         C,
         "serves /home/deploy",
     ),
+    "nginx lists the database backups": (
+        "nginx/conf.d/api.conf",
+        "server {\n  location /backups/ {\n    alias /var/backups/clinic/;\n    autoindex on;\n"
+        "  }\n}",
+        C,
+        "serves /var/backups/clinic/ (backups or database files) to the web, with directory",
+    ),
+    "apache serves a dumps folder": (
+        "apache/sites-available/files.conf",
+        "<VirtualHost *:80>\n  Alias /d /srv/app/db-dumps\n</VirtualHost>",
+        H,
+        "serves /srv/app/db-dumps (backups or database files) to the web",
+    ),
     "nginx mirrors logins to a raw address": (
         "nginx/conf.d/login.conf",
         "upstream collector {\n  server 198.51.100.50:80;\n}\nserver {\n  location /login {\n"
