@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from humangr.contracts import Severity
 
 from .base import Hit
-from .ci_secrets import secret_sends
+from .ci_secrets import secret_prints, secret_sends
 from .ci_shape import expressions, script_of
 from .ci_words import BRANCHES, TRUSTED_OWNERS, UNTRUSTED
 from .ci_workflow_window import WorkflowWindow
@@ -68,7 +68,10 @@ def secret_hits(w: WorkflowWindow, hosts: frozenset[str]) -> Iterator[Hit]:
                 every[0],
             )
         if script is not None and node.key == "run":
-            for line, found in secret_sends(script, lines, frozenset(w.env_secrets), hosts):
+            env = frozenset(w.env_secrets)
+            found_lines = [*secret_sends(script, lines, env, hosts)]
+            found_lines += secret_prints(script, lines, env)
+            for line, found in found_lines:
                 if line in w.added:
                     fix = found.suggestion or ""
                     yield w.hit(found.severity, found.title, found.description, fix, line)

@@ -32,7 +32,7 @@ from .tools.shell_model import Cmd
 from .tools.shell_rules_net import DEV_TCP, URL, fed, host_of
 from .tools.shell_unwrap import unwrap
 
-__all__ = ["SECRET_EXPR", "secret_sends"]
+__all__ = ["SECRET_EXPR", "secret_prints", "secret_sends"]
 
 SECRET_EXPR = re.compile(
     r"\$\{\{\s{0,20}secrets\s{0,20}(?:\.\s{0,20}([\w-]{1,100})|\[\s{0,20}['\"]([\w-]{1,100})['\"]"
@@ -181,3 +181,55 @@ def secret_sends(
                 _FIX,
             ),
         )
+
+
+_PRINTERS = frozenset({"echo", "printf", "print", "cat", "tee"})
+_UNMASKERS = frozenset(
+    {"sed", "rev", "base64", "base32", "xxd", "od", "hexdump", "tr", "awk", "fold", "cut",
+     "perl", "python", "python3", "ruby", "node", "iconv", "openssl", "gzip", "split"}
+)  # fmt: skip
+"""Commands whose output is a secret changed enough that the log's masking misses it."""
+
+
+def secret_prints(
+    script: str, lines: list[tuple[int, str]], secret_env: frozenset[str]
+) -> Iterator[tuple[int, Hit]]:
+    """A secret a run step writes to the build log changed first (spaced out, reversed,
+    encoded): the log masks only the exact value, so this one shows (critical). A secret
+    changed on its way to a file or another command is not printed."""
+    if not (SECRET_EXPR.search(script) or secret_env & set(_VARIABLE.findall(script))):
+        return
+    for cmd in unwrap(_script(script, secret_env)).commands:
+        marked = next(
+            (m.group(1) for w in cmd.argv if "$(" not in w and (m := _MARKED.search(w))), None
+        )
+        changed = _unmasked(cmd) if marked is not None and cmd.name in _PRINTERS else None
+        if marked is None or changed is None:
+            continue
+        line = next((n for n, t in lines if marked in t), lines[0][0])
+        yield (
+            line,
+            Hit(
+                Severity.CRITICAL,
+                f"a repository secret printed to the build log, changed by `{changed}`",
+                f"`{cmd.name} … | {changed}` writes {marked} to the job's log in another form: "
+                "the log hides only the exact value, so anyone who can read the log reads it.",
+                "Never print a secret; pass it through `env:` to the tool that needs it.",
+            ),
+        )
+
+
+def _unmasked(cmd: Cmd) -> str | None:
+    """The command that changes ``cmd``'s output on its way to the log, or None when the output
+    reaches the log unchanged, or goes to a file or to a command that is not a changer."""
+    changed, last = None, cmd
+    for _ in range(8):
+        if not last.downstream:
+            break
+        last = last.downstream[0]
+        if last.name not in _UNMASKERS:
+            return None
+        changed = changed or last.name
+    if changed is None or last.redirects or last.downstream:
+        return None
+    return changed if not cmd.owner or cmd.owner in _PRINTERS else None

@@ -670,6 +670,25 @@ def test_where_a_step_sends_a_secret(script: str, severity: Severity | None) -> 
     assert [f.severity for f in got] == ([severity] if severity else []), got
 
 
+@pytest.mark.parametrize(
+    ("script", "printed"),
+    [
+        ("echo \"d: $(echo '${{ secrets.DB_URL }}' | sed 's/./& /g')\"", True),
+        ('echo "${{ secrets.STRIPE_KEY }}" | rev', True),
+        ('printf "%s" "${{ secrets.X }}" | base64', True),
+        ('echo "${{ secrets.X }}"', False),
+        ('echo "${{ secrets.GCP_KEY }}" | base64 -d > gcp.json', False),
+        ('echo "${{ secrets.X }}" | base64 -d | docker login -u ci --password-stdin', False),
+        ("KEY=$(echo '${{ secrets.X }}' | base64 -d) ./deploy.sh", False),
+    ],
+)
+def test_a_secret_printed_in_a_form_the_log_does_not_mask(script: str, printed: bool) -> None:
+    got = ours(decide(action(new_file(WORKFLOW, workflow(f"- run: {script}"))))[1])
+    titles = [f.title for f in got if "printed to the build log" in f.title]
+    assert bool(titles) is printed, got
+    assert all(f.severity is Severity.CRITICAL for f in got if f.title in titles)
+
+
 def test_allowed_hosts_may_receive_secrets() -> None:
     from humangr.engine.checks.base import CheckOptions
 
