@@ -65,6 +65,8 @@ _HEALTH = re.compile(
     r"psychiatric|psychotherapy|antidepressant\w*|prescri(?:ption|bed)|chlamydia|"
     r"syphilis|hba1c|icd-?10|mrn)\b"
 )
+_RECORDS = re.compile(r"[\n;]")
+"""What separates one person's record from the next in a message."""
 _IDENTIFIERS = (
     re.compile(r"\b[A-Z][a-z]+\s+[A-Z][a-z'-]+\b"),
     re.compile(r"\d{4}-\d{2}-\d{2}|\b\d{1,2}/\d{1,2}/\d{2,4}\b"),
@@ -196,7 +198,7 @@ def scan_personal(
     if _HEALTH.search(text):
         out.health = sum(
             1
-            for line in text.splitlines()[:2_000]
+            for line in _RECORDS.split(text, maxsplit=2_000)
             if _HEALTH.search(line) and sum(bool(i.search(line)) for i in _IDENTIFIERS) >= 2
         )
     out.birth_dates = len(_BIRTH.findall(text)[:100])

@@ -53,6 +53,7 @@ _HEADER_LINE = re.compile(
 _SAID = re.compile(
     r"(?i)\b(?:password|passwd|passcode|passphrase|pwd|transaction key|pin)\b"
     r"(?:\s+(?:is|was|of|for \w+))?\s*[:=-]?\s*[`'\"]?([^\s`'\"<>,;()]{6,})"
+    r"|\b(?:pw|pass)\s*[:=]\s*[`'\"]?([^\s`'\"<>,;()]{6,})"
 )
 _PAIR = re.compile(
     r"(?i)(?<![\w/])(?:root|admin|administrator|postgres|sa|ubuntu|[\w.+-]+@[\w-]+\.[\w.]+)"
@@ -67,6 +68,17 @@ _ASKS = re.compile(
     r"\b(?:password|passwords|credentials|login details|username and password)\b"
 )
 _URL = re.compile(r"(?i)\bhttps?://\S+")
+_URGENT = re.compile(
+    r"(?i)(?:\byour\s+(?:password|account|mailbox|access|credentials|login|session)\b[^\n.]{0,60}"
+    r"\b(?:expires?|expired|expiring|suspended|locked|disabled|deactivated|will be (?:closed|"
+    r"deleted|removed))|\bverify your (?:account|identity)\b|\bunusual (?:activity|sign-?in)\b|"
+    r"\bkeep (?:your )?access\b)[^\n]{0,200}\b(?:sign(?:ing)? ?in|log(?:ging)? ?in|reset|"
+    r"re-?activate|verify|confirm|click)"
+)
+"""A message that hurries people to sign in (the shape of credential phishing)."""
+_OTP_SEED = re.compile(
+    r"(?i)\b(?:otp|totp|2fa|mfa|authenticator)\s+(?:seed|secret|key)\b\W{0,4}[A-Z2-7]{16,}"
+)
 _GIFT_CARDS = re.compile(r"(?i)\bgift ?cards?\b")
 _GIFT_ASK = re.compile(r"(?i)\b(?:buy|purchase|get me|send me)\b[^.\n]{0,80}|\bcodes?\b")
 _IMAGE = re.compile(r"!\[[^\]]*\]\((https?://[^)\s]+)\)|<img[^>]+src=[\"']?(https?://[^\"'\s>]+)")
@@ -78,7 +90,7 @@ _SENSITIVE_FILE = re.compile(
 _BLIND = ("bcc", "reply_to", "replyto", "reply-to")
 _FRAUDS: tuple[tuple[Callable[[str], bool], str, str], ...] = (
     (
-        lambda text: bool(_ASKS.search(text) and _URL.search(text)),
+        lambda text: bool((_ASKS.search(text) or _URGENT.search(text)) and _URL.search(text)),
         "asks for passwords through a link",
         "Never ask people for passwords; a phishing message reads like this.",
     ),
@@ -132,8 +144,11 @@ def _credential(text: str) -> tuple[Severity, str] | None:
         return Severity.CRITICAL, "writes out a service token"
     for pattern in (_SAID, _PAIR):
         for m in pattern.finditer(text):
-            if _real(m.group(1)) and _mixed(m.group(1)) and "/" not in m.group(1):
+            value = m.group(1) or m.group(m.lastindex or 1) or ""
+            if _real(value) and _mixed(value) and "/" not in value:
                 return Severity.HIGH, "writes out what looks like a password"
+    if _OTP_SEED.search(text):
+        return Severity.HIGH, "writes out a one-time-password seed"
     return None
 
 

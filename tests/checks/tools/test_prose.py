@@ -15,6 +15,56 @@ from humangr.contracts import Outcome
 REJECTED, REVIEW, APPROVED = Outcome.REJECTED, Outcome.NEEDS_REVIEW, Outcome.APPROVED
 
 CASES: list[tuple[str, dict[str, Any], Outcome, str]] = [
+    (
+        "send_email",
+        {
+            "to": "all-staff@clinic.example",
+            "subject": "Action required",
+            "body": "Your password expires today. Keep access by signing in at "
+            "https://clinic-example-sso.com/reset?u=staff",
+        },
+        REVIEW,
+        "hurries people to sign in through a link",
+    ),
+    (
+        "send_email",
+        {"to": "helpdesk@desk.example.net", "subject": "VPN", "body": "u=dr.patel pw=Cardio#2291"},
+        REVIEW,
+        "a password after pw=",
+    ),
+    (
+        "slack_post",
+        {"channel": "#it", "text": "Build id JBSWY3DPEHPK3PXP2QHF is green"},
+        APPROVED,
+        "a code-like word with no seed label",
+    ),
+    (
+        "slack_post",
+        {"channel": "#it", "text": "TOTP secret JBSWY3DPEHPK3PXP2QHF for the shared admin login"},
+        REVIEW,
+        "a one-time-password seed",
+    ),
+    (
+        "send_email",
+        {
+            "to": "bob@clinic.example",
+            "subject": "cert",
+            "body": "The TLS certificate expires on Friday; I'll update it Thursday. "
+            "Runbook: https://wiki.clinic.example/tls",
+        },
+        APPROVED,
+        "something expires and is updated: not an account",
+    ),
+    (
+        "send_email",
+        {
+            "to": "new.hire@clinic.example",
+            "subject": "Welcome",
+            "body": "Your account is ready; sign in at https://sso.clinic.example.",
+        },
+        APPROVED,
+        "a welcome with the sign-in page",
+    ),
     # credentials written out
     (
         "qa_post_question",
