@@ -87,6 +87,27 @@ def _remote(dest: str) -> str | None:
     return None
 
 
+_SENSITIVE_BUCKET = re.compile(
+    r"(?i)(?:^|[-_.])(?:prod|production|prd|live|phi|pii|customers?|patients?|members?|users|"
+    r"payroll|hr|finance|billing|payments?|records|exports?|backups?|dumps?)(?:$|[-_.\d])"
+)
+_GENERIC = words(
+    """
+    prod production prd live data bucket buckets export exports backup backups archive
+    archives dump dumps store storage files eu us east west north south central
+    """
+)
+
+
+def _elsewhere(source: str, dest: str) -> bool:
+    """Whether a bucket of production or people's data (``source``) is copied to a bucket
+    that shares no name with it (``acme-prod-exports`` → ``jd-personal-archive``)."""
+    if not _SENSITIVE_BUCKET.search(source) or source.lower() == dest:
+        return False
+    names = {w for w in re.split(r"[-_.]", source.lower()) if len(w) > 2 and w not in _GENERIC}
+    return not names & set(re.split(r"[-_.]", dest))
+
+
 def _flag(what: str, where: str, fragment: str) -> Flag:
     return high("uploads a data export", fragment, f"{what} is copied to {where}.", _FIX)
 
@@ -140,6 +161,15 @@ def cloud_copy(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
                 return
         elif _remote(src) is None and records_file(src):
             yield _flag(src, rest[-1], cmd.text)
+            return
+        elif (bucket := _BUCKET.match(src)) is not None and _elsewhere(bucket.group(1), dest):
+            yield high(
+                "copies a bucket of records to another bucket",
+                cmd.text,
+                f"{bucket.group(1)} holds production or people's data; {dest} shares no name "
+                "with it, so it may belong to someone else.",
+                _FIX,
+            )
             return
 
 
