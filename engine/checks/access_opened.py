@@ -14,7 +14,14 @@ from humangr.contracts import Severity
 
 from .base import snippet
 
-__all__ = ["Opened", "any_origin_with_credentials", "bypass_header", "opens_access", "opens_line"]
+__all__ = [
+    "Opened",
+    "any_origin_with_credentials",
+    "audit_dropped",
+    "bypass_header",
+    "opens_access",
+    "opens_line",
+]
 
 Opened = tuple[Severity, str, str]
 """What an opening is: its severity, a title and why."""
@@ -75,6 +82,28 @@ _CREDENTIALS = re.compile(
     r"Access-Control-Allow-Credentials[\"']?\s*[,:=]\s*[\"']?true",
     re.IGNORECASE,
 )
+
+
+_AUDIT = re.compile(r"(?i)audit")
+_WRITES = re.compile(
+    r"(?i)\b(?:insert|save|create|write|append|emit|publish|record|log|put|persist|store|send|"
+    r"track|add|push|enqueue)\w*!?\s*\(|\bRepo\.\w+|\.(?:insert|save|create|add)\w*!?\b"
+)
+
+
+def audit_dropped(removed: str, added: str) -> Opened | None:
+    """An edit that takes out the writing of audit records and writes none instead (the
+    function left as a no-op, the call deleted)."""
+    if not (_AUDIT.search(removed) and _WRITES.search(removed)):
+        return None
+    if _AUDIT.search(added) and _WRITES.search(added):
+        return None
+    return (
+        Severity.HIGH,
+        "audit records no longer written",
+        "the change removes the code that wrote audit records and writes none instead: who "
+        "did what stops being recorded.",
+    )
 
 
 def opens_line(text: str) -> Opened | None:

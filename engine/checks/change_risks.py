@@ -15,7 +15,13 @@ from collections.abc import Iterable, Iterator
 
 from humangr.contracts import Severity
 
-from .access_opened import any_origin_with_credentials, bypass_header, opens_access, opens_line
+from .access_opened import (
+    any_origin_with_credentials,
+    audit_dropped,
+    bypass_header,
+    opens_access,
+    opens_line,
+)
 from .base import CheckInput, Hit, is_test_path, snippet
 from .diff import FileDiff
 from .diff_model import DiffLine
@@ -273,6 +279,9 @@ def _opened(f: FileDiff, path: str, added: tuple[DiffLine, ...]) -> Iterator[Hit
             offset, (severity, title, why) = found
             number = added[text.count("\n", 0, offset)].number
             yield _hit(path, number, severity, title, why)
+    dropped = audit_dropped("\n".join(line.text for line in f.removed[:5_000]), text)
+    if dropped is not None:
+        yield _hit(path, added[0].number if added else None, *dropped)
 
 
 def _weakening(text: str) -> tuple[Severity, str, str] | None:

@@ -81,6 +81,14 @@ OPENED = {
         'if req.headers.first(name: "X-No-Audit") == nil { try await audit.record(req) }\n',
         "a request header decides authentication or auditing",
     ),
+    "the audit logger made a no-op": (
+        "lib/realtime/audit.ex",
+        "  def log_event(actor, action) do\n    %AuditEvent{}\n"
+        "    |> AuditEvent.changeset(%{actor_id: actor.id, action: action})\n"
+        "    |> Repo.insert!()\n  end",
+        "  def log_event(_actor, _action) do\n    :ok\n  end",
+        "audit records no longer written",
+    ),
     "express reflects every origin with cookies": (
         "src/app.ts",
         'app.use(cors({ origin: ["https://app.example"], credentials: true }));',
@@ -97,6 +105,15 @@ def test_an_edit_that_opens_a_check_needs_a_human(
     outcome, reasons = _edit(path, old, new)
     assert outcome is not Outcome.APPROVED, reasons
     assert any(title in r for r in reasons), reasons
+
+
+def test_audit_writing_moved_to_another_call_is_everyday() -> None:
+    outcome, reasons = _edit(
+        "app/services/audit.py",
+        "def record(actor, action):\n    AuditEntry.objects.create(actor=actor, action=action)",
+        "def record(actor, action):\n    audit_log.write(actor=actor.id, action=action)",
+    )
+    assert outcome is Outcome.APPROVED, reasons
 
 
 def test_django_cors_open_to_all_with_credentials_in_a_new_file() -> None:
