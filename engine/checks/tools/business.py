@@ -96,6 +96,11 @@ _OFF_VALUES = frozenset(
 )
 _ON_KEYS = re.compile(r"^(?:enforced|enforcement|required|enabled|active|status|state|require\w*)$")
 _MIN_LENGTH = re.compile(r"^min_?length$")
+_SWITCHES_OFF = frozenset({"deactivate", "disable", "suspend", "unenforce", "bypass", "exempt"})
+_FACTORS = frozenset(
+    {"mfa", "2sv", "2fa", "twofactor", "factor", "factors", "sso", "saml", "oidc", "conditional"}
+)
+"""A tool whose name turns multi-factor or single sign-on off (``deactivate_mfa_policy``)."""
 _RESETS = frozenset({"reset", "clear", "remove", "delete", "bypass"})
 _ADMIN = re.compile(
     r"(?i)(?:^|[\W_])(?:super[\W_]?admins?|admins?|administrators?|owners?|root|"
@@ -232,7 +237,7 @@ def sign_in(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
     if not _acts(words):
         return
     if words & _SIGN_IN:
-        off = any(
+        off = bool(words & _SWITCHES_OFF and words & _FACTORS) or any(
             (
                 _ON_KEYS.match(k)
                 and (v is False or (isinstance(v, str) and v.lower() in _OFF_VALUES))

@@ -91,6 +91,17 @@ _BYPASS = re.compile(
     r"force_?merge)$"
 )
 """Arguments that switch a protection off (``admin_override=true``, ``skip_checks=true``)."""
+_SECRET_STORES = frozenset(
+    {"secret", "secrets", "password", "passwords", "credential", "credentials", "vault",
+     "secretsmanager", "keyvault", "apikey", "apikeys"}
+)  # fmt: skip
+_REVEALS = frozenset({"value", "values", "reveal", "decrypt", "read", "get", "show", "export"})
+_NOT_REVEALS = frozenset(
+    {"list", "describe", "metadata", "rotate", "create", "delete", "update", "put", "set",
+     "policy", "versions", "tags", "exists", "status", "reset", "strength"}
+)  # fmt: skip
+"""A tool that hands back a stored secret (``get_secret_value``, ``vault_read``): not one that
+lists, describes, rotates or writes them."""
 _UNPROTECTS = frozenset({"allow_force_pushes", "allow_force_push", "allow_deletions"})
 _PROTECTS = frozenset(
     {"required_pull_request_reviews", "required_status_checks", "required_approving_review_count"}
@@ -202,6 +213,15 @@ def consequential(ctx: CheckInput) -> Iterator[Hit]:
             "overrides a protection",
             f"`{bypass}` skips a required review, check or protection of the target.",
             "Let a person decide to override a protection.",
+        )
+    if words & _SECRET_STORES and words & _REVEALS and not words & _NOT_REVEALS:
+        yield _hit(
+            view,
+            Severity.HIGH,
+            "reads a secret's value",
+            "the call returns a stored secret itself: once in the agent's context it can be "
+            "repeated, logged or sent anywhere.",
+            "Let the tool that needs the secret read it; have a person confirm a read by hand.",
         )
     unprotected = next(
         (

@@ -62,6 +62,15 @@ CASES: list[tuple[str, dict[str, Any], Outcome, str]] = [
         "an app sends its own CSRF cookie and token to its own API",
     ),
     (
+        "mcp__aws__secretsmanager_get_secret_value",
+        {"secret_id": "prod/db/password"},
+        REVIEW,
+        "a stored secret's value handed to the agent",
+    ),
+    ("vault_read", {"path": "secret/data/prod/db"}, REVIEW, "a vault path read"),
+    ("mcp__aws__secretsmanager_list_secrets", {}, APPROVED, "secrets listed by name"),
+    ("password_reset_get_status", {"id": 1}, APPROVED, "a reset's status"),
+    (
         "terraform",
         {"action": "destroy", "auto_approve": True, "workspace": "prod"},
         REVIEW,
