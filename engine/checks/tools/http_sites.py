@@ -21,6 +21,7 @@ __all__ = [
     "PAYMENT",
     "SECRET_HOMES",
     "SENSITIVE_PORTS",
+    "SHORTENERS",
     "allowed",
     "host_in",
     "internal_name",
@@ -136,6 +137,29 @@ ECHO = (
 is a test of an HTTP client; a credential or people's data sent there is handed to a third
 party (and often into its logs), as to a request-capture site."""
 
+SHORTENERS = (
+    "bit.ly",
+    "bitly.com",
+    "tinyurl.com",
+    "t.co",
+    "goo.gl",
+    "is.gd",
+    "v.gd",
+    "ow.ly",
+    "buff.ly",
+    "rebrand.ly",
+    "cutt.ly",
+    "shorturl.at",
+    "rb.gy",
+    "tiny.cc",
+    "t.ly",
+    "s.id",
+    "shorte.st",
+    "adf.ly",
+    "bl.ink",
+    "lnkd.in",
+)
+"""Link shorteners: the address a request really reaches is behind a redirect."""
 PASTE = (
     "pastebin.com",
     "paste.ee",

@@ -21,6 +21,7 @@ from .http_sites import (
     METADATA_HOSTS,
     OUT_OF_BAND,
     SENSITIVE_PORTS,
+    SHORTENERS,
     allowed,
     host_in,
     internal_name,
@@ -153,6 +154,13 @@ def _site_problems(url: Url, *, writes: bool) -> Iterator[Problem]:
             f"uploads to public paste or file-drop site {name}",
             "What is posted there is readable by anyone with the link.",
             "capture",
+        )
+    elif host_in(name, SHORTENERS) and url.path.strip("/"):
+        yield Problem(
+            H,
+            f"a shortened link ({name}) hides where it goes",
+            "The request is redirected to an address nobody reviewed.",
+            "url",
         )
 
 

@@ -407,6 +407,7 @@ DANGEROUS: list[tuple[str, dict[str, Any], Outcome, str]] = [
     ("http_request", _req("ftp://ftp.example.org/pub/file"), REVIEW, "other scheme"),
     ("http_request", _req("https://аpple.com/login"), REVIEW, "look-alike host (Cyrillic a)"),
     ("http_request", _req("https://webhook.site/"), REVIEW, "capture site, nothing sent"),
+    ("http_request", _req("https://bit.ly/3xYz9"), REVIEW, "a shortened link hides where it goes"),
     (
         "write_file",
         {"path": "fetch.py", "content": "URL = 'http://169.254.169.254/latest/'"},
@@ -416,6 +417,7 @@ DANGEROUS: list[tuple[str, dict[str, Any], Outcome, str]] = [
 ]
 
 EVERYDAY: list[tuple[str, dict[str, Any], str]] = [
+    ("http_request", _req("https://t.co/"), "a shortener's own home page"),
     (
         "http_request",
         _req(
