@@ -174,11 +174,11 @@ def _uploads(call: HttpCall) -> Iterator[tuple[str, str]]:
 
 
 def _personal_severity(p: PersonalData, dest_kind: str) -> Severity | None:
-    if p.cards or p.national_ids or len(p.emails) >= 5 or p.health >= 2:
+    if p.cards or p.national_ids or len(p.emails) >= 5 or p.health + p.hr >= 2:
         return C
     if p.people >= _FEW:
         return C if dest_kind in ("capture", "raw") else H
-    if (p.record or p.health) and dest_kind != "local":
+    if (p.record or p.health or p.hr) and dest_kind != "local":
         return C if dest_kind in ("capture", "raw") else H
     return None
 

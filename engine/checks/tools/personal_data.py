@@ -63,12 +63,25 @@ _HEALTH = re.compile(
     r"dementia|alzheimer\w*|parkinson\w*|epilep\w*|asthma|copd|hypertension|"
     r"opioid|substance\s+use|addiction|overdose|suicid\w*|self-harm|chemotherapy|dialysis|"
     r"psychiatric|psychotherapy|antidepressant\w*|prescri(?:ption|bed)|chlamydia|"
-    r"syphilis|hba1c|icd-?10|mrn)\b"
+    r"syphilis|hba1c|icd-?10|mrn|disorder|psychosis)\b"
 )
+_HR = re.compile(
+    r"\b(?:[Ss]alar(?:y|ies)|PIP|[Pp]erformance improvement plan|[Dd]isciplinary|"
+    r"[Ff]inal warning|[Dd]ismiss(?:al|ed)|[Mm]edical leave|[Ss]ick leave|[Gg]rievance|"
+    r"[Rr]edundan(?:cy|t))\b"
+)
+"""What an HR record says about a named person: pay, performance, discipline, leave."""
+_NAMED = re.compile(r"\b[A-Z][a-z]+\s+[A-Z][a-z'-]+\b|\b[A-Z]\.\s?[A-Z][a-z'-]+\b")
+_NI = re.compile(
+    r"(?i)\b(?:NI|NINO|national insurance(?: number| no\.?)?)\W{0,6}"
+    r"([A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D])\b"
+)
+"""A UK National Insurance number, as a label introduces it."""
 _RECORDS = re.compile(r"[\n;]")
 """What separates one person's record from the next in a message."""
 _IDENTIFIERS = (
-    re.compile(r"\b[A-Z][a-z]+\s+[A-Z][a-z'-]+\b"),
+    _NAMED,
+    re.compile(r"\b[A-Z]{1,3}\d{6,}\b"),
     re.compile(r"\d{4}-\d{2}-\d{2}|\b\d{1,2}/\d{1,2}/\d{2,4}\b"),
     _EMAIL,
     _PHONE,
@@ -90,6 +103,9 @@ class PersonalData:
     addresses: int = 0
     birth_dates: int = 0
     health: int = 0
+    hr: int = 0
+    """Lines naming a person with their pay, performance, discipline or leave."""
+    nis: int = 0
     """Lines naming a person (a name, a date, an address or a number) with a diagnosis,
     condition or treatment."""
 
@@ -109,7 +125,7 @@ class PersonalData:
 
     @property
     def national_ids(self) -> int:
-        return self.ssns + self.cpfs
+        return self.ssns + self.cpfs + self.nis
 
     def merge(self, other: PersonalData) -> None:
         self.emails |= other.emails
@@ -120,6 +136,8 @@ class PersonalData:
         self.addresses += other.addresses
         self.birth_dates += other.birth_dates
         self.health += other.health
+        self.hr += other.hr
+        self.nis += other.nis
 
     def summary(self) -> str:
         parts = []
@@ -129,6 +147,8 @@ class PersonalData:
             parts.append(f"{self.ssns} social security number{'s' * (self.ssns > 1)}")
         if self.cpfs:
             parts.append(f"{self.cpfs} CPF{'s' * (self.cpfs > 1)}")
+        if self.nis:
+            parts.append(f"{self.nis} National Insurance number{'s' * (self.nis > 1)}")
         if self.emails:
             n = len(self.emails)
             parts.append(f"{n} people's e-mail addresses" if n > 1 else "a person's e-mail address")
@@ -141,6 +161,8 @@ class PersonalData:
         if self.health:
             n = self.health
             parts.append(f"health details of {n} {'person' if n == 1 else 'people'}")
+        if self.hr:
+            parts.append(f"HR records of {self.hr} {'person' if self.hr == 1 else 'people'}")
         return ", ".join(parts)
 
 
@@ -201,6 +223,13 @@ def scan_personal(
             for line in _RECORDS.split(text, maxsplit=2_000)
             if _HEALTH.search(line) and sum(bool(i.search(line)) for i in _IDENTIFIERS) >= 2
         )
+    if _HR.search(text):
+        out.hr = sum(
+            1
+            for line in _RECORDS.split(text, maxsplit=2_000)
+            if _HR.search(line) and _NAMED.search(line)
+        )
+    out.nis = len(_NI.findall(text)[:100])
     out.birth_dates = len(_BIRTH.findall(text)[:100])
     if key and _BIRTH_KEY.search(key) and _DATE.match(text[:64]):
         out.birth_dates += 1

@@ -17,6 +17,8 @@ Shell, file, code and SQL arguments are not prose: their own checks read them.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 from collections.abc import Callable, Iterator
 
@@ -26,6 +28,7 @@ from ..base import CheckInput, Hit
 from .business import PERSONAL_MAIL
 from .egress_mail import ADDRESS, read_mail
 from .egress_scan import service_token
+from .prose_asks import message_asks
 from .view import ToolView
 
 __all__ = ["message_risks"]
@@ -69,9 +72,11 @@ _ASKS = re.compile(
 )
 _URL = re.compile(r"(?i)\bhttps?://\S+")
 _URGENT = re.compile(
-    r"(?i)(?:\byour\s+(?:password|account|mailbox|access|credentials|login|session)\b[^\n.]{0,60}"
-    r"\b(?:expires?|expired|expiring|suspended|locked|disabled|deactivated|will be (?:closed|"
-    r"deleted|removed))|\bverify your (?:account|identity)\b|\bunusual (?:activity|sign-?in)\b|"
+    r"(?i)(?:\byour\s+(?:[\w-]+\s+)?(?:password|account|mailbox|access|credentials|login|"
+    r"session)\b[^\n.]{0,60}\b(?:expires?|expired|expiring|suspended|locked|disabled|"
+    r"deactivated|on hold|needs? (?:re-?)?verification|must be (?:re-?)?verified|will be (?:closed|"
+    r"deleted|removed|suspended))|\bverify your (?:account|identity)\b|"
+    r"\bunusual (?:activity|sign-?in)\b|"
     r"\bkeep (?:your )?access\b)[^\n]{0,200}\b(?:sign(?:ing)? ?in|log(?:ging)? ?in|reset|"
     r"re-?activate|verify|confirm|click)"
 )
@@ -82,16 +87,24 @@ _OTP_SEED = re.compile(
 _GIFT_CARDS = re.compile(r"(?i)\bgift ?cards?\b")
 _GIFT_ASK = re.compile(r"(?i)\b(?:buy|purchase|get me|send me)\b[^.\n]{0,80}|\bcodes?\b")
 _IMAGE = re.compile(r"!\[[^\]]*\]\((https?://[^)\s]+)\)|<img[^>]+src=[\"']?(https?://[^\"'\s>]+)")
+_QUERY_BASE64 = re.compile(r"=([A-Za-z0-9+/_-]{16,400}={0,2})(?:&|$)")
+_BIRTH_OR_ID = re.compile(r"(?i)\b(?:ssn|dob|birth|passport|iban)\b|\d{4}-\d{2}-\d{2}")
 _CARRIED = re.compile(r"(?i)(?:@|%40)[\w-]+\.|\b\d{13,19}\b|\b\d{3}-\d{2}-\d{4}\b")
 _SENSITIVE_FILE = re.compile(
     r"(?i)(?:payroll|salar|w-?2|ssn|passport|kyc|customer|contacts|invoice|bank|tax|medical|"
     r"patient|employee|all[_-]|dump|export|credential|password)"
 )
 _BLIND = ("bcc", "reply_to", "replyto", "reply-to")
+_PHISHING = "asks for passwords through a link"
+_URL_HOST = re.compile(r"(?i)\bhttps?://(?:[^\s/@]*@)?([\w.-]+)")
+_TWO_PART_SUFFIXES = frozenset(
+    {"co.uk", "org.uk", "ac.uk", "gov.uk", "com.au", "net.au", "co.jp", "com.br", "co.nz",
+     "co.in", "com.cn", "co.za", "com.mx", "co.kr", "com.tr", "com.sg"}
+)  # fmt: skip
 _FRAUDS: tuple[tuple[Callable[[str], bool], str, str], ...] = (
     (
         lambda text: bool((_ASKS.search(text) or _URGENT.search(text)) and _URL.search(text)),
-        "asks for passwords through a link",
+        _PHISHING,
         "Never ask people for passwords; a phishing message reads like this.",
     ),
     (
@@ -113,6 +126,21 @@ def _mixed(value: str) -> bool:
 def _real(value: str) -> bool:
     value = value.strip("`'\".,;:!?)(")
     return bool(value) and _PLACEHOLDER.match(value) is None and not value.startswith("http")
+
+
+def _carries(query: str) -> bool:
+    """Whether an image address's query carries people's data, as it is or in base64."""
+    if _CARRIED.search(query):
+        return True
+    for m in list(_QUERY_BASE64.finditer(query))[:8]:
+        word = m.group(1)
+        try:
+            plain = base64.b64decode(word + "=" * (-len(word) % 4)).decode("utf-8", "replace")
+        except (ValueError, binascii.Error):
+            continue
+        if _CARRIED.search(plain) or _BIRTH_OR_ID.search(plain):
+            return True
+    return False
 
 
 def _prose(view: ToolView) -> Iterator[tuple[str, str]]:
@@ -152,7 +180,29 @@ def _credential(text: str) -> tuple[Severity, str] | None:
     return None
 
 
+def _own_links(text: str, domains: set[str]) -> bool:
+    """Whether every address in ``text`` is on the recipients' own domain (a help desk pointing
+    a user at the organisation's own reset page), so a sign-in request is not a lure."""
+    hosts = [m.group(1).lower() for m in _URL_HOST.finditer(text[:_MAX_TEXT])][:32]
+    return bool(hosts and domains) and all(
+        any(_same_site(host, domain) for domain in domains) for host in hosts
+    )
+
+
+def _same_site(host: str, domain: str) -> bool:
+    """Whether two names share the site they belong to: at least their last two labels, or
+    three under a two-part public suffix (``co.uk``)."""
+    a, b = host.split(".")[::-1], domain.split(".")[::-1]
+    common = 0
+    while common < min(len(a), len(b)) and a[common] == b[common]:
+        common += 1
+    need = 3 if ".".join(a[:2][::-1]) in _TWO_PART_SUFFIXES else 2
+    return common >= need
+
+
 def _text_risks(view: ToolView) -> Iterator[Hit]:
+    mail = read_mail(view)
+    domains = mail.domains if mail is not None else set()
     for argument, text in _prose(view):
         found = _credential(text)
         if found is not None:
@@ -167,11 +217,14 @@ def _text_risks(view: ToolView) -> Iterator[Hit]:
                 "Let the account's owner request the link themselves.",
             )
         for asks, title, fix in _FRAUDS:
-            if asks(text):
+            if asks(text) and not (title == _PHISHING and _own_links(text, domains)):
                 yield _hit(view, argument, Severity.HIGH, title, fix)
+        for severity, title, fix in message_asks(text):
+            if found is None or severity is Severity.CRITICAL:
+                yield _hit(view, argument, severity, title, fix)
         for m in _IMAGE.finditer(text):
             url = m.group(1) or m.group(2) or ""
-            if "?" in url and _CARRIED.search(url.split("?", 1)[1]):
+            if "?" in url and _carries(url.split("?", 1)[1]):
                 yield _hit(
                     view,
                     argument,

@@ -1,0 +1,178 @@
+"""What a message's text hands over or asks for, beyond a labelled password, for ``prose``:
+
+- a second factor itself: an ``otpauth://`` seed, a list of recovery codes;
+- a key in a configuration pasted in (WireGuard's ``PrivateKey =``, a ``client_secret:``);
+- a credential encoded to slip past a scanner (base64 of ``user:password``);
+- a bare password on a line of its own in a message about signing in;
+- a payment to bank details the message says are new, or asks for urgently and in secret
+  (invoice redirection, CEO fraud);
+- mail of whole mailboxes forwarded to another address;
+- a password reset sent to an address the message names (help-desk pretexting).
+
+Each reader is a pure function of the text; each answers a severity, a title and what to do.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from collections.abc import Callable, Iterator
+
+from humangr.contracts import Severity
+
+__all__ = ["Ask", "message_asks"]
+
+Ask = tuple[Severity, str, str]
+"""A finding of a message's text: its severity, title and what to do."""
+
+_OTPAUTH = re.compile(r"(?i)otpauth://[^\s\"'<>]*[?&]secret=[A-Z2-7]{16,}")
+_RECOVERY_LABEL = re.compile(
+    r"(?i)\b(?:recovery|backup|verification|one-time|scratch)\s+(?:codes?|keys?)\b"
+)
+_CODE = re.compile(r"(?<![\w-])(?:\d{4}[- ]\d{4}|[a-z0-9]{4}-[a-z0-9]{4}|\d{8})(?![\w-])", re.I)
+_CONFIG_KEY = re.compile(
+    r"(?im)^\s*(?:PrivateKey|PresharedKey|private_key|client_secret|secret_key|api_secret|"
+    r"signing_key|encryption_key)\s*[=:]\s*[\"']?[A-Za-z0-9+/_-]{32,}={0,2}[\"']?\s*$"
+)
+_BASE64_WORD = re.compile(r"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{16,200}={0,2}(?![A-Za-z0-9+/=])")
+_SIGN_IN_TALK = re.compile(r"(?i)\b(?:log ?in|sign ?in|password|credentials?|account|portal)\b")
+_BARE_SECRET = re.compile(r"(?m)^\s*([^\s]{8,64})\s*$")
+_BANK = re.compile(
+    r"(?i)\bIBAN\b|\bSWIFT\b|\bBIC\b|\brouting (?:number|no)\b|\bsort code\b|"
+    r"\b(?:acct|account)(?: (?:no|number|#))?\s*[:.]?\s*[\d-]{6,}"
+)
+_PAY = re.compile(r"(?i)\b(?:wire|remit|transfer|pay(?:ment)?s?|send the funds)\b")
+_MONEY = re.compile(r"(?i)(?:USD|EUR|GBP|CHF|[$€£])\s?\d[\d,.]*|\d[\d,.]*\s?(?:USD|EUR|GBP|CHF)")
+_PRESSED = re.compile(
+    r"(?i)\b(?:new|changed?|updated?|moved|different|instead|no longer|will be closed|"
+    r"confidential|don'?t (?:discuss|tell)|do not (?:discuss|tell)|urgent(?:ly)?|asap|"
+    r"immediately|today)\b"
+)
+"""What the frauds say of the bank details: they are new, or the payment is urgent and secret
+(an invoice that states the usual account says neither)."""
+_FORWARD_ALL = re.compile(
+    r"(?i)\b(?:forward|redirect|bcc|copy)\b[^.\n]{0,120}\b(?:every|all)\b[^.\n]{0,80}"
+    r"\b(?:messages?|mail|e-?mails?)\b[^\n]{0,200}?\bto\s+[\w.+-]+@[\w-]+\.[\w.]+"
+)
+_RESET_TO = re.compile(
+    r"(?i)\b(?:reset|send|give|email|mail|text)\b[^.\n]{0,80}\b(?:password|temporary one|"
+    r"temp password|credentials|login|code)\b[^\n]{0,80}?\bto\s+[\w.+-]+@[\w-]+\.[\w.]+"
+)
+
+
+def message_asks(text: str) -> Iterator[Ask]:
+    """Every finding the readers of this module make of ``text``."""
+    for reader in _READERS:
+        found = reader(text)
+        if found is not None:
+            yield found
+
+
+def _second_factor(text: str) -> Ask | None:
+    if _OTPAUTH.search(text):
+        return (
+            Severity.CRITICAL,
+            "sends a one-time-password seed (otpauth://)",
+            "Enrol the second factor in person; a seed is the factor itself.",
+        )
+    label = _RECOVERY_LABEL.search(text)
+    if label is not None and len(_CODE.findall(text, label.end(), label.end() + 2_000)) >= 4:
+        return (
+            Severity.CRITICAL,
+            "sends an account's recovery codes",
+            "Recovery codes sign in without the password's second factor; never send them.",
+        )
+    return None
+
+
+def _config_key(text: str) -> Ask | None:
+    if _CONFIG_KEY.search(text):
+        return (
+            Severity.CRITICAL,
+            "sends a private key from a configuration",
+            "Send the configuration without its keys; have each person make their own.",
+        )
+    return None
+
+
+def _encoded_credential(text: str) -> Ask | None:
+    for m in list(_BASE64_WORD.finditer(text))[:32]:
+        word = m.group(0)
+        try:
+            decoded = base64.b64decode(word + "=" * (-len(word) % 4), validate=True)
+            plain = decoded.decode("utf-8")
+        except (ValueError, binascii.Error):
+            continue
+        user, colon, secret = plain.partition(":")
+        plausible = colon and user and len(secret) >= 6 and plain.isprintable()
+        if plausible and " " not in plain and any(not c.isalpha() for c in secret):
+            return (
+                Severity.CRITICAL,
+                "writes out a credential encoded in base64",
+                "Send no credentials, encoded or not; share a vault link.",
+            )
+    return None
+
+
+def _bare_password(text: str) -> Ask | None:
+    if not _SIGN_IN_TALK.search(text):
+        return None
+    for m in list(_BARE_SECRET.finditer(text))[:64]:
+        word = m.group(1)
+        kinds = (
+            any(c.isupper() for c in word)
+            + any(c.islower() for c in word)
+            + any(c.isdigit() for c in word)
+            + any(not c.isalnum() for c in word)
+        )
+        rare = any(not c.isalnum() and c not in ".-_/:" for c in word)
+        plain = not any(c in ".-_/:" for c in word)
+        if kinds >= 3 and (rare or plain) and "://" not in word and "@" not in word:
+            return (
+                Severity.HIGH,
+                "writes out what looks like a password on a line of its own",
+                "Send no credentials; share a vault link.",
+            )
+    return None
+
+
+def _payment_to(text: str) -> Ask | None:
+    if _BANK.search(text) and _PAY.search(text) and _MONEY.search(text) and _PRESSED.search(text):
+        return (
+            Severity.HIGH,
+            "asks for a payment to the bank details it gives",
+            "Confirm new or changed bank details by phone on a known number before paying.",
+        )
+    return None
+
+
+def _forward_all(text: str) -> Ask | None:
+    if _FORWARD_ALL.search(text):
+        return (
+            Severity.HIGH,
+            "asks for whole mailboxes to be forwarded elsewhere",
+            "Let the mailbox's owner and security set up any forwarding.",
+        )
+    return None
+
+
+def _reset_to(text: str) -> Ask | None:
+    if _RESET_TO.search(text):
+        return (
+            Severity.HIGH,
+            "asks for a password or code to be sent to an address it names",
+            "Resets go to the address on record, after the person is verified.",
+        )
+    return None
+
+
+_READERS: tuple[Callable[[str], Ask | None], ...] = (
+    _second_factor,
+    _config_key,
+    _encoded_credential,
+    _bare_password,
+    _payment_to,
+    _forward_all,
+    _reset_to,
+)
