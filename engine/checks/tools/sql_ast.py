@@ -217,11 +217,30 @@ def _set_tests(cond: exp.Expression, depth: int = 0) -> bool:
         sides = (cond.this, cond.expression)
         tests = [s for s in sides if truth(s) is not True]
         return bool(tests) and all(_set_tests(s, depth + 1) for s in tests)
+    if _positive_key(cond):
+        return True
     test = _null_test(cond)
     if test is None or test[1] or not isinstance(cond.find(exp.Column), exp.Column):
         return False
     column = test[0].rsplit(".", 1)[-1].strip('"`[]')
     return bool(_ALWAYS_SET.match(column)) or not _EVENT_COLUMN.search(column)
+
+
+def _positive_key(cond: exp.Expression) -> bool:
+    """``id > 0``, ``id >= 1``, ``order_id > -1``: a generated key is positive in every row."""
+    if not isinstance(cond, exp.GT | exp.GTE):
+        return False
+    column, value = cond.this, cond.expression
+    if not isinstance(column, exp.Column) or not isinstance(value, exp.Literal | exp.Neg):
+        return False
+    name = column.name.lower()
+    if name != "id" and not name.endswith("_id"):
+        return False
+    try:
+        number = float(value.sql())
+    except ValueError:
+        return False
+    return number <= (1 if isinstance(cond, exp.GTE) else 0)
 
 
 def every_row(where: exp.Expression | None, target: exp.Expression | None) -> str | None:

