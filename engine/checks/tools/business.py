@@ -148,7 +148,9 @@ _WHOLE_LIST = re.compile(
 )
 """A recipient that is a whole list (``list:all_contacts_48213``, ``segment all_users``);
 addresses and mentions (``all-customers@…``, ``@all``) are the ``data-egress`` check's."""
-_MUTES = frozenset({"mute", "silence", "snooze", "maintenance", "pause", "suppress", "disable"})
+_MUTES = frozenset(
+    {"mute", "silence", "snooze", "maintenance", "pause", "suppress", "disable", "downtime"}
+)
 _MONITORS = frozenset(
     {"monitor", "monitors", "alert", "alerts", "alerting", "service", "services", "pagerduty",
      "datadog", "opsgenie", "logging", "audit", "trail", "logs", "window", "incident"}
@@ -193,6 +195,15 @@ def money(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
         )
 
 
+def _anyone(principal: Any) -> bool:
+    """A policy statement's principal that is everyone (``"*"``, ``{"AWS": "*"}``)."""
+    if isinstance(principal, dict):
+        return any(_anyone(v) for v in list(principal.values())[:8])
+    if isinstance(principal, list):
+        return any(_anyone(v) for v in principal[:8])
+    return principal == "*"
+
+
 def exposure(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
     """Something made public or reachable by anyone with a link, or shared with a personal
     mailbox."""
@@ -205,6 +216,7 @@ def exposure(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
         or (k in _PUBLIC_KEYS and isinstance(v, str) and v.strip().lower() in _PUBLIC_VALUES)
         or (k == "anonymous" and (v is True or (isinstance(v, dict) and True in v.values())))
         or (k == "public_access" and isinstance(v, dict) and v.get("enabled") is True)
+        or (k == "principal" and _anyone(v) and things and ("effect", "Deny") not in pairs)
         for k, v in pairs
     )
     if public:

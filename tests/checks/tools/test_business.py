@@ -72,6 +72,45 @@ CASES: list[tuple[str, dict[str, Any], Outcome, str]] = [
         APPROVED,
         "a read-only policy",
     ),
+    (
+        "aws_s3_put_bucket_policy",
+        {
+            "bucket": "kyc-documents",
+            "policy": {"Statement": [{"Effect": "Allow", "Principal": "*", "Action": "s3:Get*"}]},
+        },
+        REVIEW,
+        "a bucket readable by everyone",
+    ),
+    (
+        "aws_s3_put_bucket_policy",
+        {
+            "bucket": "kyc-documents",
+            "policy": {
+                "Statement": [
+                    {
+                        "Effect": "Deny",
+                        "Principal": "*",
+                        "Action": "s3:*",
+                        "Condition": {"Bool": {"aws:SecureTransport": "false"}},
+                    }
+                ]
+            },
+        },
+        APPROVED,
+        "everyone denied plain HTTP",
+    ),
+    (
+        "datadog_create_downtime",
+        {"scope": ["*"], "monitor_tags": [], "end": None, "message": "too noisy"},
+        REVIEW,
+        "every monitor silenced with no end",
+    ),
+    (
+        "datadog_create_downtime",
+        {"scope": ["service:checkout", "env:staging"], "end": 1767225600},
+        APPROVED,
+        "one staging service's downtime",
+    ),
     # branch protection
     (
         "mcp__github__update_branch_protection",
