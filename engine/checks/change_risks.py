@@ -29,7 +29,14 @@ from .languages import DOWN_FILE, MIGRATION_PATH, migration_function, sql_sectio
 from .tools.egress_mail import domain_allowed
 from .tools.http_sites import FORGES, PACKAGE_INDEXES
 
-__all__ = ["auth_weakened", "credential_upload", "risky_settings"]
+__all__ = [
+    "HOST_ACCESS",
+    "HOST_PATH",
+    "OPEN_INFRA",
+    "auth_weakened",
+    "credential_upload",
+    "risky_settings",
+]
 
 _DROPS = re.compile(
     r"\bop\.drop_(?:table|column)\b|\bremove_column\b|\bdrop_table\b|\bremove_reference\b"
@@ -37,11 +44,11 @@ _DROPS = re.compile(
     r"|\.dropTable(?:IfExists)?\(|\.dropColumn\(|\bdropColumn\b",
     re.IGNORECASE,
 )
-_HOST_ACCESS = re.compile(
+HOST_ACCESS = re.compile(
     r"^\s*-?\s*(?:privileged|hostNetwork|hostPID|hostIPC|allowPrivilegeEscalation)\s*:\s*"
     r"(?:true|\"true\")\s*$|^\s*-?\s*add\s*:\s*\[?\s*[\"']?(?:ALL|SYS_ADMIN)",
 )
-_HOST_PATH = re.compile(
+HOST_PATH = re.compile(
     r"hostPath\s*:\s*\n\s*path\s*:\s*[\"']?/(?:var/run/docker\.sock|proc|etc|root|home)?"
     r"/?[\"']?\s*$",
     re.MULTILINE,
@@ -79,7 +86,7 @@ _CHECK_LINE = re.compile(
     r"bcrypt\.compare|compare_digest|has_perm|verifyToken|jwt\.verify|ensureAuth)\w*\s*\(",
     re.IGNORECASE,
 )
-_OPEN_INFRA = re.compile(
+OPEN_INFRA = re.compile(
     r"\b(?:cidr_blocks|ipv6_cidr_blocks|source_ranges|source_address_prefix(?:es)?)\s*=\s*"
     r"\[?\s*\"(?:0\.0\.0\.0/0|::/0|\*|Internet)\""
     r"|\bdeletion_protection\s*=\s*false\b|\bskip_final_snapshot\s*=\s*true\b"
@@ -179,7 +186,7 @@ def _finding(
     production = bool(_PRODUCTION_PATH.search(path))
     if manifest and f.added:
         whole = "\n".join(line.text for line in f.added[:5_000])
-        m = _HOST_PATH.search(whole)
+        m = HOST_PATH.search(whole)
         if m is not None:
             number = f.added[whole.count("\n", 0, m.start())].number
             return number, "a workload given the host", "a hostPath volume mounts the host's files."
@@ -191,13 +198,13 @@ def _finding(
             reverting = section == "down"
         if migration and not reverting and _DROPS.search(text):
             return number, "migration drops data", f"`{snippet(text)}` removes a table or column."
-        if infra and _OPEN_INFRA.search(text):
+        if infra and OPEN_INFRA.search(text):
             return (
                 number,
                 "infrastructure opened or unprotected",
                 (f"`{snippet(text)}` opens a resource to the internet or lets it be deleted."),
             )
-        if manifest and _HOST_ACCESS.search(text):
+        if manifest and HOST_ACCESS.search(text):
             return (
                 number,
                 "a workload given the host",

@@ -1,7 +1,7 @@
 """Terraform (``*.tf``, ``*.tf.json``, ``*.hcl``, ``*.tfvars``) read for what clearly destroys
 or opens, beyond ``change_risks.risky_settings`` (which already makes a human look at rules
 open to the internet, deletion protection off, public ACLs and public-access blocks off and
-wildcard actions, each at high) — a line ``_OPEN_INFRA`` matches is left to it:
+wildcard actions, each at high) — a line ``OPEN_INFRA`` matches is left to it:
 
 - a database, cache or remote-desktop port, or every port, open to 0.0.0.0/0: critical
   (``config_terraform_ports``);
@@ -28,7 +28,7 @@ from itertools import islice
 from humangr.contracts import Severity
 
 from .base import Hit
-from .change_risks import _OPEN_INFRA
+from .change_risks import OPEN_INFRA
 from .config_iam import ACTION_KEY, ADMIN_POLICY, STRINGS, statement_risk
 from .config_terraform_exec import command_hits
 from .config_terraform_file import MAX_MATCHES, TerraformFile
@@ -74,7 +74,7 @@ def _public_write(f: TerraformFile) -> Iterator[Hit]:
         around = enclosing(f.blocks, m.start())[:2]  # the grantee and its grant
         body = f.t.text[around[-1].open : around[-1].close] if around else ""
         writes = "public-read-write" in m.group(0) or bool(_GRANT_WRITE.search(body))
-        if not writes and _OPEN_INFRA.search(f.t.at(m.start())):
+        if not writes and OPEN_INFRA.search(f.t.at(m.start())):
             continue  # change_risks' finding
         yield f.hit(
             Severity.CRITICAL if writes else Severity.HIGH,
@@ -111,7 +111,7 @@ def _statements(f: TerraformFile) -> Iterator[Hit]:
             if found is None:
                 continue
             severity, title, why = found
-            if severity is Severity.CRITICAL or not _OPEN_INFRA.search(f.t.at(m.start())):
+            if severity is Severity.CRITICAL or not OPEN_INFRA.search(f.t.at(m.start())):
                 fix = "Grant the actions and resources the role needs, to named principals."
                 yield f.hit(severity, title, m.start(), why, fix)
 

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from humangr.contracts import Severity
 
 from .base import Hit
-from .change_risks import _OPEN_INFRA
+from .change_risks import OPEN_INFRA
 from .config_text import ConfigText
 from .diff import DiffLine
 
@@ -42,7 +42,7 @@ def removed_protection(
     text = t.text
     kept = text + "\n" + elsewhere
     line = t.numbers[t.added_lines.index(True)] if True in t.added_lines else None
-    weakened = any(_OPEN_INFRA.search(ln) for ln in t.lines[:5_000])  # change_risks' finding
+    weakened = any(OPEN_INFRA.search(ln) for ln in t.lines[:5_000])  # change_risks' finding
     protected, reported = False, 0
     for old in removed[:5_000]:
         if (

@@ -32,6 +32,7 @@ from humangr.contracts import Severity
 from .base import CheckInput, Hit, is_test_path
 from .build_files import MANIFESTS, AddedText, manifest, migration
 from .config_files import config_file, config_kind
+from .deploy_files import deploy_hits, deploy_path
 from .diff import FileDiff
 from .languages import MIGRATION_EXTENSIONS, MIGRATION_PATH, other_code
 from .request_input import input_names, input_reaches_sink
@@ -44,7 +45,8 @@ from .source_harm import (
     powershell_harms,
     searched,
 )
-from .source_strings import sql_literals, urls, way_back
+from .source_sql import built_sql
+from .source_strings import hidden_urls, sql_literals, urls, way_back
 from .source_web import web_harms
 from .tools.source_commands import STOLEN_FILE
 
@@ -194,10 +196,11 @@ def source_code(ctx: CheckInput) -> Iterator[Hit]:
         elif extension in MIGRATION_EXTENSIONS:
             yield from migration(file, path)
             yield from _harms(file, path, lambda text: searched(text, SQL_RULES))
-        elif extension in (".yaml", ".yml"):
+        elif extension in (".yaml", ".yml") or deploy_path(path):
             yield from _harms(file, path, manifest_harms, sql=True)
+            yield from deploy_hits(file, path, allowed_hosts=ctx.options.allowed_hosts)
         elif extension == ".py" and not is_test_path(path):  # its code is the Python checks'
-            yield from _sql(AddedText(file), path)
+            yield from _python(file, path)
         if posixpath.basename(path) in MANIFESTS:
             yield from manifest(file, path)
 
@@ -257,6 +260,14 @@ def _sql(t: AddedText, path: str) -> Iterator[Hit]:
     yield from sql_literals(t, _hitter(t, path), way_back=back)
 
 
+def _python(file: FileDiff, path: str) -> Iterator[Hit]:
+    """What the text of a Python file shows beside its own checks: the SQL its literals run,
+    an address it holds only encoded."""
+    t = AddedText(file)
+    yield from _sql(t, path)
+    yield from hidden_urls(t, _hitter(t, path))
+
+
 def _code(file: FileDiff, path: str) -> Iterator[Hit]:
     t = AddedText(file)
     text = t.text
@@ -310,8 +321,18 @@ def _code(file: FileDiff, path: str) -> Iterator[Hit]:
             sink,
             "Anyone who can send the request chooses the command (remote code execution).",
         )
-    for offset, severity, title, why in web_harms(text, names):
+    web = list(web_harms(text, names))
+    for offset, severity, title, why in web:
         yield hit(severity, title, offset, why)
+    joined = built_sql(text) if not any("SQL" in h[2] for h in web) else None
+    if joined is not None:
+        yield hit(
+            Severity.HIGH,
+            "SQL built from values joined into its text",
+            joined,
+            "A value joined or interpolated into a query is read as SQL: whoever chooses the "
+            "value can change the query (SQL injection). Bind it as a parameter.",
+        )
     built = built_at_run_time(text) if sink is None else None
     if built is not None:
         offset, what = built
@@ -335,6 +356,8 @@ def _code(file: FileDiff, path: str) -> Iterator[Hit]:
         yield from _sql(t, path)
     if network:
         yield from urls(t, hit)
+    if not is_test_path(path):
+        yield from hidden_urls(t, hit)
     if not is_test_path(path):
         found = (
             _BACKDOOR.search(text)

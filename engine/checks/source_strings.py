@@ -4,6 +4,8 @@ and paste sites, metadata endpoints, raw IPs)."""
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 from collections.abc import Callable, Iterator
 
@@ -16,7 +18,7 @@ from .tools.http_sites import is_paste
 from .tools.http_target import url_problems
 from .tools.http_url import find_urls, parse_url
 
-__all__ = ["sql_literals", "urls", "way_back"]
+__all__ = ["closing_quote", "hidden_urls", "sql_literals", "urls", "way_back"]
 
 _SQL_START = re.compile(
     r"([\"'`])\s*(?=(?:DROP|TRUNCATE|DELETE\s+FROM|ALTER\s+TABLE|UPDATE\s+[\w.\"`\[\]]+\s+SET|GRANT)\b)",
@@ -26,6 +28,10 @@ _SQL_START = re.compile(
 _JOINED = re.compile(r"\s*(?:[+.]|\\|&|\|\|)?\s*([\"'`])")
 """What joins one literal to the next (``"a " + "b"``, PHP's ``.``, adjacent literals)."""
 _MAX_SQL = 2_000
+_ENCODED_URL = re.compile(
+    r"[\"'`](aHR0c[A-Za-z0-9+/_-]{8,600}={0,2}|68747470[0-9a-fA-F]{8,1200})[\"'`]"
+)
+"""A base64 or hex literal that decodes to ``http…``."""
 _WRITES = re.compile(r"(?i)\bpost\b|method\s*[:=]\s*[\"'](?:post|put|patch)|upload|\.send\(")
 
 
@@ -72,7 +78,7 @@ def _literal(text: str, start: int, quote: str) -> str | None:
     parts: list[str] = []
     size = 0
     while True:
-        end = _closing(text, start, quote, _MAX_SQL - size)
+        end = closing_quote(text, start, quote, _MAX_SQL - size)
         if end is None:
             return None if not parts else "".join(parts)
         parts.append(text[start:end])
@@ -83,7 +89,7 @@ def _literal(text: str, start: int, quote: str) -> str | None:
         quote, start = joined.group(1), joined.end()
 
 
-def _closing(text: str, start: int, quote: str, budget: int) -> int | None:
+def closing_quote(text: str, start: int, quote: str, budget: int) -> int | None:
     """The offset of the quote that closes a literal opened just before ``start``."""
     i, stop = start, min(len(text), start + budget)
     while i < stop:
@@ -117,3 +123,32 @@ def urls(t: AddedText, hit: Callable[[Severity, str, int, str], Hit]) -> Iterato
             if problem.kind in ("metadata", "capture") or problem.title.startswith("raw IP"):
                 yield hit(problem.severity, problem.title, t.text.find(raw), problem.why)
                 break
+
+
+def hidden_urls(t: AddedText, hit: Callable[[Severity, str, int, str], Hit]) -> Iterator[Hit]:
+    """An address the code holds only encoded (base64 or hex of ``http…``): decoded at run
+    time, it is where data goes without a reader seeing where."""
+    for m in list(_ENCODED_URL.finditer(t.text))[:8]:
+        decoded = _decoded(m.group(1))
+        if decoded is None or not decoded.startswith(("http://", "https://")):
+            continue
+        shown = decoded[:80].encode("ascii", "backslashreplace").decode()
+        yield hit(
+            Severity.HIGH,
+            "an address hidden in an encoded string",
+            m.start(),
+            f"The code decodes `{shown}` at run time: an address written so that no reader "
+            "sees it is how code hides where it sends data.",
+        )
+        return
+
+
+def _decoded(raw: str) -> str | None:
+    try:
+        if raw.startswith("68747470"):
+            data = bytes.fromhex(raw)
+        else:
+            data = base64.b64decode(raw + "=" * (-len(raw) % 4), altchars=b"-_")
+    except (ValueError, binascii.Error):
+        return None
+    return data.decode("utf-8", "replace")

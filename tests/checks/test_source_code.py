@@ -141,6 +141,17 @@ DANGEROUS = {
         "    await db.query('TRUNCATE TABLE users, orders CASCADE');\n  }\n}",
         "runs SQL that",
     ),
+    "python keeps its address in base64": (
+        "app/utils/telemetry.py",
+        "import base64\n_EP = base64.b64decode("
+        '"aHR0cHM6Ly9jb2xsZWN0Lm1lZGluc2lnaHRzLXBhcnRuZXIuaW8vdjEvZXZlbnRz").decode()\n',
+        "an address hidden in an encoded string",
+    ),
+    "go keeps its address in hex": (
+        "internal/sync/sync.go",
+        'package sync\nvar u, _ = hex.DecodeString("68747470733a2f2f782e6578616d706c652f61")\n',
+        "an address hidden in an encoded string",
+    ),
     "python drops a table": (
         "app/admin/reset.py",
         'def reset(cursor):\n    cursor.execute("DROP TABLE customers CASCADE")\n',
@@ -437,6 +448,11 @@ EVERYDAY = {
         'package main\nimport "os/exec"\nfunc run(name string, args ...string) {\n'
         "\texec.Command(name, args...).Run()\n}\n"
         'func main() {\n\trun("go", "vet", "./...")\n\trun("go", "test", "./...")\n}',
+    ),
+    "an image inlined as base64": (
+        "app/assets.py",
+        'PIXEL = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAA'
+        'ABJRU5ErkJggg=="\n',
     ),
     "a test empties its tables": (
         "tests/conftest.py",

@@ -201,7 +201,7 @@ def _anyone(principal: Any) -> bool:
         return any(_anyone(v) for v in list(principal.values())[:8])
     if isinstance(principal, list):
         return any(_anyone(v) for v in principal[:8])
-    return principal == "*"
+    return isinstance(principal, str) and principal == "*"
 
 
 def exposure(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:

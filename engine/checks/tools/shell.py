@@ -24,7 +24,7 @@ from .shell_rules import Context, Flag, evaluate
 from .shell_unwrap import CACHED_CHARS, unwrap
 from .view import ToolView
 
-__all__ = ["judge", "shell_command", "shell_scripts"]
+__all__ = ["HOST_ONLY", "judge", "shell_command", "shell_scripts"]
 
 _COMMAND_NAMES = (
     "command",
@@ -67,7 +67,7 @@ _RUNNERS: dict[str, tuple[str, ...] | None] = {
 """How code to run is read as the command that runs it (``python3 -c CODE``); ``None``: the
 code is shell. Unknown languages are read as Python."""
 _MAX_HITS = 12
-_HOST_ONLY = frozenset(
+HOST_ONLY = frozenset(
     {"changes user accounts", "writes a system file", "starts an interactive shell"}
 )
 """Flags about this machine that do not apply to a command run inside a container image."""
@@ -301,7 +301,7 @@ def shell_scripts(ctx: CheckInput) -> Iterator[Hit]:
             if not unit.report_problems:
                 flags = [f for f in flags if not f.title.startswith("could not read")]
             if unit.in_image:  # the image's own accounts (a non-root user is good practice)
-                flags = [f for f in flags if f.title not in _HOST_ONLY]
+                flags = [f for f in flags if f.title not in HOST_ONLY]
             if unit.critical_only:
                 flags = [f for f in flags if f.severity is Severity.CRITICAL]
             flags = [f for f in flags if f.title not in reported][:_MAX_HITS]
