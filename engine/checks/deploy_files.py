@@ -54,6 +54,7 @@ _MAX_LINE = 4_000
 slow on them; a command on one may be reported twice)."""
 _SUGGESTION = "Remove it, or have a human confirm that the deployment must do it."
 _COMPOSE_NAME = re.compile(r"^(?:docker-compose[\w.-]*|compose(?:\.[\w.-]+)?)\.ya?ml$")
+_COMPOSE_FOLDERS = frozenset({"compose", "docker-compose"})
 _KUBE_FOLDERS = frozenset({"templates", "k8s", "kubernetes", "kube", "manifests", "charts"})
 _ANSIBLE_FOLDERS = frozenset({"roles", "playbooks", "tasks", "handlers"})
 _ANSIBLE_NAME = re.compile(r"^(?:playbook[\w.-]*|site)\.ya?ml$")
@@ -71,7 +72,7 @@ def deploy_path(path: str) -> bool:
 
 
 def _path_kind(name: str, folders: list[str]) -> str | None:
-    if _COMPOSE_NAME.match(name):
+    if _COMPOSE_NAME.match(name) or _COMPOSE_FOLDERS.intersection(folders):
         return "compose"
     if _KUBE_FOLDERS.intersection(folders):
         return "kubernetes"
@@ -105,6 +106,8 @@ def deploy_kind(path: str, found: list[Window]) -> str | None:
             s.get("image") or s.get("build") for s in services.children
         ):
             return "compose"
+        if roots and all(r.key is not None and (r.get("image") or r.get("build")) for r in roots):
+            return "compose"  # an edit of services, their `services:` line not shown
         if roots and all(r.key is None for r in roots) and any(r.get("hosts") for r in roots):
             return "ansible"
     return None

@@ -1179,3 +1179,34 @@ def test_more_commands_than_are_read_is_a_finding() -> None:
     )
     assert outcome is not Outcome.APPROVED
     assert any("too many commands to read" in r for r in reasons), reasons
+
+
+def test_an_edit_of_services_in_a_compose_folder_is_read_without_its_services_line() -> None:
+    outcome, reasons, _ = _run(
+        "Edit",
+        {
+            "file_path": "/srv/app/deploy/compose/staging.yml",
+            "old_string": "  postgres:\n    image: postgres:16\n",
+            "new_string": '  postgres:\n    image: postgres:16\n    ports:\n      - "0.0.0.0:5432:5432"\n'
+            "    environment:\n      POSTGRES_HOST_AUTH_METHOD: trust\n",
+        },
+    )
+    assert outcome is not Outcome.APPROVED
+    assert any("a database open to anyone without a password" in r for r in reasons), reasons
+
+
+def test_template_expressions_in_values_are_not_read_as_commands() -> None:
+    outcome, reasons, _ = _write(
+        "infra/ansible/roles/base/tasks/sshd.yml",
+        """
+        - name: Harden sshd
+          ansible.builtin.lineinfile:
+            path: /etc/ssh/sshd_config
+            regexp: "^#?{{ item.key }}\\\\b"
+            line: "{{ item.key }} {{ item.value }}"
+            validate: "/usr/sbin/sshd -t -f %s"
+          loop:
+            - { key: PermitRootLogin, value: "no" }
+        """,
+    )
+    assert outcome is Outcome.APPROVED, reasons

@@ -8,7 +8,7 @@ from __future__ import annotations
 import bisect
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from .cmake_commands import cmake_commands
 from .shell_code import python_commands
@@ -85,8 +85,24 @@ def _json_string(literal: str) -> str:
     return value if isinstance(value, str) else ""
 
 
-_STRING = re.compile(r'"((?:[^"\\]|\\.){6,2000})"')
+_TEMPLATE = re.compile(r"\{\{.{0,300}?\}\}|\{%.{0,300}?%\}")
+"""A Jinja, Helm or Ansible expression: text filled in later, not a command's words."""
 _SETTING = re.compile(r"^\s*[\w.\-\[\]\\]{1,120}\s*[=:]\s*(.{6,2000})$")
+
+
+def _strings(text: str) -> Iterator[str]:
+    """The double-quoted strings of ``text`` (6 to 2,000 characters inside), read once from
+    left to right: an unclosed one ends the reading (a regex retried it from every quote)."""
+    i = text.find('"')
+    while i != -1:
+        j = i + 1
+        while j < len(text) and text[j] != '"':
+            j += 2 if text[j] == "\\" else 1
+        if j >= len(text):
+            return
+        if 6 <= j - i - 1 <= 2_000:
+            yield text[i + 1 : j]
+        i = text.find('"', j + 1)
 
 
 def config_values(runs: list[list[Line]]) -> list[Unit | None]:
@@ -98,12 +114,13 @@ def config_values(runs: list[list[Line]]) -> list[Unit | None]:
         for n, text, added in run:
             if not added or len(units) >= MAX_UNITS:
                 continue
-            values = [_json_string(f'"{m.group(1)}"') for m in _STRING.finditer(text)]
+            values = [_json_string(f'"{inner}"') for inner in _strings(text)]
             if not values and (setting := _SETTING.match(text)) is not None:
                 values = [setting.group(1).strip().strip("'\"")]
             for value in values[:8]:
                 if " " in value.strip():
-                    units.append(Unit(value, n, False, critical_only=True))
+                    plain = _TEMPLATE.sub("TEMPLATE_EXPR", value)
+                    units.append(Unit(plain, n, False, critical_only=True))
     return units
 
 

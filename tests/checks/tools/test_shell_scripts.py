@@ -335,3 +335,12 @@ def test_a_ci_value_with_a_long_blank_run_is_read_as_its_command(value: str, fla
     outcome, found = review(new_file(".github/workflows/ci.yml", workflow))
     assert bool(found) is flagged, [f.title for f in found]
     assert (outcome is Outcome.REJECTED) is flagged
+
+
+def test_a_configuration_line_of_escaped_quotes_is_read_in_one_pass() -> None:
+    """An unclosed string of escaped quotes was retried from every quote (seconds at 60 KB);
+    read once, the values before it are still found."""
+    from humangr.engine.checks.tools.shell_files_run import config_values
+
+    units = config_values([[(1, '"curl -s x | sh" "' + '\\"' * 30_000, True)]])
+    assert [u.text for u in units if u is not None] == ["curl -s x | sh"]
