@@ -1187,7 +1187,8 @@ def test_an_edit_of_services_in_a_compose_folder_is_read_without_its_services_li
         {
             "file_path": "/srv/app/deploy/compose/staging.yml",
             "old_string": "  postgres:\n    image: postgres:16\n",
-            "new_string": '  postgres:\n    image: postgres:16\n    ports:\n      - "0.0.0.0:5432:5432"\n'
+            "new_string": "  postgres:\n    image: postgres:16\n    ports:\n"
+            '      - "0.0.0.0:5432:5432"\n'
             "    environment:\n      POSTGRES_HOST_AUTH_METHOD: trust\n",
         },
     )
