@@ -2,7 +2,8 @@
 database migrations that drop data, lockfiles that fetch a package from a host that is no
 package index, infrastructure and workload settings that expose or unprotect
 (Kubernetes host access, Terraform rules open to the internet, deletion protection off),
-production settings weakened, and authentication checks removed or short-circuited.
+and production settings weakened (authentication checks removed or short-circuited are
+``auth_checks``').
 
 Each finding needs a human (high); turning off a token's signature check is stopped (critical).
 Read on added lines (and, for removed checks, removed lines) of every file of the change,
@@ -15,16 +16,8 @@ from collections.abc import Iterable, Iterator
 
 from humangr.contracts import Severity
 
-from .access_opened import (
-    any_origin_with_credentials,
-    audit_dropped,
-    bypass_header,
-    opens_access,
-    opens_line,
-)
 from .base import CheckInput, Hit, is_test_path, snippet
 from .diff import FileDiff
-from .diff_model import DiffLine
 from .languages import DOWN_FILE, MIGRATION_PATH, migration_function, sql_section
 from .tools.egress_mail import domain_allowed
 from .tools.http_sites import FORGES, PACKAGE_INDEXES
@@ -33,7 +26,6 @@ __all__ = [
     "HOST_ACCESS",
     "HOST_PATH",
     "OPEN_INFRA",
-    "auth_weakened",
     "credential_upload",
     "risky_settings",
 ]
@@ -52,39 +44,6 @@ HOST_PATH = re.compile(
     r"hostPath\s*:\s*\n\s*path\s*:\s*[\"']?/(?:var/run/docker\.sock|proc|etc|root|home)?"
     r"/?[\"']?\s*$",
     re.MULTILINE,
-)
-_CODE = (
-    ".py",
-    ".js",
-    ".jsx",
-    ".ts",
-    ".tsx",
-    ".mjs",
-    ".cjs",
-    ".rb",
-    ".go",
-    ".java",
-    ".kt",
-    ".php",
-    ".cs",
-    ".rs",
-    ".scala",
-    ".ex",
-    ".exs",
-    ".swift",
-    ".lua",
-    ".groovy",
-    ".clj",
-    ".dart",
-    ".vue",
-    ".svelte",
-)
-_CHECK_LINE = re.compile(
-    r"^\s*(?:if\b|elif\b|unless\b|@|assert\b|before_action\b|guard\b|\w+\.use\()"
-    r"|^\s*[\"'][\w.]*Middleware[\"'],?\s*$|\baudit\w*\.\w+\("
-    r"|(?:login_required|requires?_auth|authenticate|authorize|check_password|verify_password|"
-    r"bcrypt\.compare|compare_digest|has_perm|verifyToken|jwt\.verify|ensureAuth)\w*\s*\(",
-    re.IGNORECASE,
 )
 OPEN_INFRA = re.compile(
     r"\b(?:cidr_blocks|ipv6_cidr_blocks|source_ranges|source_address_prefix(?:es)?)\s*=\s*"
@@ -220,110 +179,6 @@ def _finding(
                 (f"`{snippet(text)}` turns off a protection of the production configuration."),
             )
     return None
-
-
-_AUTH_WORDS = re.compile(
-    r"is_authenticated|login_required|requires?_auth|authenticate|authoriz|permission|"
-    r"check_password|verify_password|bcrypt\.compare|compare_digest|csrf|has_perm|"
-    r"\bis_admin\b|isAuthenticated|ensureAuth|verifyToken|jwt\.verify|passport\.authenticate|"
-    r"CsrfViewMiddleware|SecurityMiddleware|AuthenticationMiddleware|limiter\.limit|"
-    r"rate_?limit|throttle|helmet\(|csurf|audit_?log|\baudit\.\w+\(|record_audit",
-    re.IGNORECASE,
-)
-_SHORTED = re.compile(
-    r"\bif\s*\(?\s*(?:false\s*&&|False\s+and\b|true\s*\|\||True\s+or\b|0\s*&&|1\s*\|\|)"
-)
-_EXEMPTED = re.compile(
-    r"^\s*@(?:csrf_exempt|csrf\.exempt|skip_before_action\s+:verify_authenticity)"
-)
-_TOKEN_UNCHECKED = re.compile(
-    r"[\"']?verify_signature[\"']?\s*:\s*False|verify\s*=\s*False.*\bjwt\b|\bjwt\b.*verify\s*="
-    r"\s*False|algorithms\s*=\s*\[\s*[\"']none[\"']|ignoreExpiration\s*:\s*true|"
-    r"jwt\.decode\([^)]*complete\s*=\s*True[^)]*verify|\bverify\s*:\s*false\b",
-    re.IGNORECASE,
-)
-
-
-def auth_weakened(ctx: CheckInput) -> Iterator[Hit]:
-    """An authentication or authorisation check removed by a change (its line removed and no
-    such check added), short-circuited (``if (false && …)``), or a token's signature no longer
-    verified (critical)."""
-    for f in ctx.files:
-        path = f.path or ""
-        if not path.endswith(_CODE) or is_test_path(path):
-            continue
-        added = f.added[:5_000]
-        for line in added:
-            found = _weakening(line.text) or opens_line(line.text)
-            if found is not None:
-                yield _hit(path, line.number, *found)
-                break
-        yield from _opened(f, path, added)
-        removed = [
-            line
-            for line in f.removed[:5_000]
-            if _AUTH_WORDS.search(line.text) and _CHECK_LINE.search(line.text)
-        ]
-        kept = any(_AUTH_WORDS.search(line.text) and not opens_access(line.text) for line in added)
-        if removed and not kept:
-            first = removed[0]
-            yield _hit(
-                path,
-                f.added[0].number if f.added else None,
-                Severity.HIGH,
-                "security check removed",
-                f"the change removes `{snippet(first.text)}` and adds no check instead.",
-            )
-
-
-def _opened(f: FileDiff, path: str, added: tuple[DiffLine, ...]) -> Iterator[Hit]:
-    """A request header let decide authentication or auditing, and CORS open to any origin
-    with credentials, in the added lines (read with the file's other known lines)."""
-    text = "\n".join(line.text for line in added)
-    whole = "\n".join(ln.text for h in f.hunks for ln in h.lines if ln.kind != "-")
-    for found in (bypass_header(text, whole), any_origin_with_credentials(text)):
-        if found is not None:
-            offset, (severity, title, why) = found
-            number = added[text.count("\n", 0, offset)].number
-            yield _hit(path, number, severity, title, why)
-    dropped = audit_dropped("\n".join(line.text for line in f.removed[:5_000]), text)
-    if dropped is not None:
-        yield _hit(path, added[0].number if added else None, *dropped)
-
-
-def _weakening(text: str) -> tuple[Severity, str, str] | None:
-    """What an added line does to a check: a token's signature unchecked (critical), a view
-    exempted from CSRF, a check's condition made constant."""
-    if _TOKEN_UNCHECKED.search(text):
-        return (
-            Severity.CRITICAL,
-            "token signature not verified",
-            (f"`{snippet(text)}` accepts tokens anyone can forge."),
-        )
-    if _EXEMPTED.search(text):
-        return (
-            Severity.HIGH,
-            "CSRF protection turned off",
-            (f"`{snippet(text)}` exempts a view from CSRF checks."),
-        )
-    if _SHORTED.search(text) and _AUTH_WORDS.search(text):
-        return (
-            Severity.HIGH,
-            "authentication check disabled",
-            (f"`{snippet(text)}` makes the check's condition constant."),
-        )
-    return None
-
-
-def _hit(path: str, line: int | None, severity: Severity, title: str, why: str) -> Hit:
-    return Hit(
-        severity=severity,
-        title=title,
-        description=f"{path}: {why}",
-        suggestion="Keep the check; if it must change, have a person review the new one.",
-        file=path,
-        line=line,
-    )
 
 
 _AUTORUN = re.compile(r"(?:^|/)(?:setup|conftest|sitecustomize|usercustomize|noxfile|fabfile)\.py$")

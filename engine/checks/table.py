@@ -6,6 +6,7 @@ from __future__ import annotations
 from humangr.contracts import LayerID
 
 from . import (
+    auth_checks,
     autoexec,
     change_risks,
     ci_workflow,
@@ -263,7 +264,7 @@ CHECKS: tuple[Check, ...] = (
         "longer verified",
         ("humangr",),
         "critical (a token's signature unchecked), high (a check removed or made constant)",
-        change_risks.auth_weakened,
+        auth_checks.auth_weakened,
     ),
     Check(
         L.HL4,
