@@ -26,6 +26,7 @@ __all__ = [
     "HOST_ACCESS",
     "HOST_PATH",
     "OPEN_INFRA",
+    "change_risk",
     "credential_upload",
     "risky_settings",
 ]
@@ -81,7 +82,7 @@ def risky_settings(ctx: CheckInput) -> Iterator[Hit]:
         path = f.path or ""
         if path.startswith("<") or is_test_path(path):
             continue
-        found = _finding(path, f, ctx.options.allowed_hosts)
+        found = change_risk(path, f, ctx.options.allowed_hosts)
         if found is not None:
             line, title, why = found
             yield Hit(
@@ -125,9 +126,11 @@ def _foreign_source(f: FileDiff, allowed: frozenset[str]) -> tuple[int, str] | N
     return None
 
 
-def _finding(
+def change_risk(
     path: str, f: FileDiff, allowed: frozenset[str] = frozenset()
 ) -> tuple[int, str, str] | None:
+    """The first thing file ``f`` (at ``path``) removes or exposes: its line, a title and
+    why (``risky_settings``' finding), or None."""
     if path.endswith("CODEOWNERS") and _owners_dropped(f):
         line = f.added[0].number if f.added else 1
         return line, "review owners removed", "a path no longer needs its owners' approval."

@@ -19,6 +19,7 @@ Everyday calls (``get_weather``, ``create_issue``, a deploy to staging) get no f
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -29,6 +30,7 @@ from ..base import CheckInput, Hit
 from .business import business_consequences
 from .http_apis import name_words
 from .http_call import read_http
+from .manifest_args import manifest_hits
 from .view import ToolView
 
 __all__ = ["consequential"]
@@ -91,6 +93,16 @@ _BYPASS = re.compile(
     r"force_?merge)$"
 )
 """Arguments that switch a protection off (``admin_override=true``, ``skip_checks=true``)."""
+_KIND_ARGS = frozenset({"kind", "resource", "resource_type", "type", "object"})
+_NAME_ARGS = frozenset({"name", "names", "id", "namespace", "target", "resource_name"})
+_WHOLE = frozenset(
+    {"namespace", "namespaces", "ns", "cluster", "database", "bucket", "project", "repository",
+     "zone", "persistentvolume", "pv", "persistentvolumeclaim", "pvc", "keyspace", "index"}
+)  # fmt: skip
+_DELETES = frozenset({"delete", "remove", "destroy", "drop", "purge", "wipe", "nuke"})
+_PROD_NAME = re.compile(r"(?i)(?:^|[-_.])(?:prod|production|prd|live)(?:$|[-_.\d])")
+"""A generic tool's delete of a whole store, named by a kind argument (``k8s_delete(kind=
+"namespace", name="shop-prod")``)."""
 _SECRET_STORES = frozenset(
     {"secret", "secrets", "password", "passwords", "credential", "credentials", "vault",
      "secretsmanager", "keyvault", "apikey", "apikeys"}
@@ -125,6 +137,7 @@ def _values(value: Any, depth: int = 0) -> Iterator[tuple[str, Any]]:
 
 
 _METHOD_VERBS = {"POST": "create", "PUT": "set", "PATCH": "update", "DELETE": "delete"}
+_MAX_BODY = 1_000_000
 _LOCAL_HOSTS = re.compile(r"^(?:localhost|[\w.-]+\.localhost|127\.[\d.]+|\[?::1\]?|0\.0\.0\.0)$")
 
 
@@ -141,7 +154,17 @@ def _api_call(view: ToolView) -> tuple[set[str], list[tuple[str, Any]]] | None:
     if _LOCAL_HOSTS.match(request.url.host.name):
         return None  # a dev server's API: everyday
     words = {verb, *name_words(request.url.path.replace("/", "_"), 16)}
-    return words, [pair for _, value in request.payload for pair in _values(value)]
+    return words, [pair for _, value in request.payload for pair in _values(_decoded(value))]
+
+
+def _decoded(value: Any) -> Any:
+    """A body given as JSON text, as the service reads it (text that is not JSON stays)."""
+    if isinstance(value, str) and value.lstrip()[:1] in ("{", "[") and len(value) <= _MAX_BODY:
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    return value
 
 
 def _hit(view: ToolView, severity: Severity, title: str, why: str, fix: str) -> Hit:
@@ -159,6 +182,8 @@ def consequential(ctx: CheckInput) -> Iterator[Hit]:
     view = ctx.tool
     if view is None:
         return
+    if not view.read_by_own_checks:
+        yield from manifest_hits(view)
     words = set(name_words(view.call.name, 12))  # the MCP server's name counts too
     pairs = list(_values(view.call.arguments))
     api = _api_call(view)
@@ -213,6 +238,20 @@ def consequential(ctx: CheckInput) -> Iterator[Hit]:
             "overrides a protection",
             f"`{bypass}` skips a required review, check or protection of the target.",
             "Let a person decide to override a protection.",
+        )
+    whole = next(
+        (v for k, v in pairs if k in _KIND_ARGS and isinstance(v, str) and v.lower() in _WHOLE),
+        None,
+    )
+    if whole is not None and words & _DELETES:
+        named = [v for k, v in pairs if k in _NAME_ARGS and isinstance(v, str)]
+        production = any(_PRODUCTION.match(v.strip()) or _PROD_NAME.search(v) for v in named)
+        yield _hit(
+            view,
+            Severity.CRITICAL if production else Severity.HIGH,
+            f"deletes a whole {whole.lower()}" + (" in production" if production else ""),
+            f"everything the {whole.lower()} holds goes with it.",
+            "Let a person confirm deletes of whole namespaces, clusters and stores.",
         )
     if words & _SECRET_STORES and words & _REVEALS and not words & _NOT_REVEALS:
         yield _hit(

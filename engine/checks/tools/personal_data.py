@@ -77,6 +77,11 @@ _NI = re.compile(
     r"([A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D])\b"
 )
 """A UK National Insurance number, as a label introduces it."""
+_HEALTH_KEY = re.compile(
+    r"(?i)^(?:dx|diagnos[ie]s|diagnosis_?\w*|conditions?|icd_?10|icd|medical_?\w*|health_?\w*|"
+    r"medications?|prescriptions?|treatment)$"
+)
+"""A field of a person's record that holds a diagnosis, condition or treatment."""
 _RECORDS = re.compile(r"[\n;]")
 """What separates one person's record from the next in a message."""
 _IDENTIFIERS = (
@@ -223,6 +228,8 @@ def scan_personal(
             for line in _RECORDS.split(text, maxsplit=2_000)
             if _HEALTH.search(line) and sum(bool(i.search(line)) for i in _IDENTIFIERS) >= 2
         )
+    if key and _HEALTH_KEY.search(key) and text.strip() and len(text) <= 400:
+        out.health += 1  # a diagnosis or condition field of a person's record
     if _HR.search(text):
         out.hr = sum(
             1

@@ -67,12 +67,13 @@ _SIGN_IN_LINK = re.compile(
     r"[?&](?:token|code|key|t|otp)=[A-Za-z0-9_.-]{12,}"
 )
 _ASKS = re.compile(
-    r"(?i)\b(?:confirm|enter|verify|re-?confirm|validate|provide|submit|type)\b[^.\n]{0,60}"
+    r"(?i)\b(?:confirm|enter|verify|re-?confirm|validate|provide|submit|type|sign in with|"
+    r"log ?in with)\b[^.\n]{0,60}"
     r"\b(?:password|passwords|credentials|login details|username and password)\b"
 )
 _URL = re.compile(r"(?i)\bhttps?://\S+")
 _URGENT = re.compile(
-    r"(?i)(?:\byour\s+(?:[\w-]+\s+)?(?:password|account|mailbox|access|credentials|login|"
+    r"(?i)(?:\byour\s+(?:[\w-]+\s+){0,2}(?:password|account|mailbox|access|credentials|login|"
     r"session)\b[^\n.]{0,60}\b(?:expires?|expired|expiring|suspended|locked|disabled|"
     r"deactivated|on hold|needs? (?:re-?)?verification|must be (?:re-?)?verified|will be (?:closed|"
     r"deleted|removed|suspended))|\bverify your (?:account|identity)\b|"

@@ -28,7 +28,8 @@ Ask = tuple[Severity, str, str]
 
 _OTPAUTH = re.compile(r"(?i)otpauth://[^\s\"'<>]*[?&]secret=[A-Z2-7]{16,}")
 _RECOVERY_LABEL = re.compile(
-    r"(?i)\b(?:recovery|backup|verification|one-time|scratch)\s+(?:codes?|keys?)\b"
+    r"(?i)\b(?:recovery|backup|verification|one-time|scratch|mfa|2fa)\s+(?:codes?|keys?)\b|"
+    r"\bcodes?\s*:"
 )
 _CODE = re.compile(r"(?<![\w-])(?:\d{4}[- ]\d{4}|[a-z0-9]{4}-[a-z0-9]{4}|\d{8})(?![\w-])", re.I)
 _CONFIG_KEY = re.compile(

@@ -182,7 +182,7 @@ SECRET_PATH = re.compile(
     r"(?:access|service)[_-]?(?:account|token)s?[\w.-]*\.json|ssh_host_\w+_key|"
     r"\.vault-token|token)$"
     r"|(?:^|/)\.(?:aws|ssh|gnupg|kube|docker|azure)/[^/]+$|/\.config/(?:gcloud|gh|hub|"
-    r"rclone|doctl|op|netlify|heroku)(?:/|$)|^/proc/(?:\d+|self|\$\w+|\*)/environ$"
+    r"rclone|doctl|op|netlify|heroku)(?:/|$)|^/proc/(?:\d+|self|\$\w+|\$\{\w+\}|\$\([^/]*\)|`[^/`]*`|\*)/environ$"
     r"|^/etc/(?:shadow|gshadow|sudoers|master\.passwd|krb5\.keytab|ssl/private(?:/.*)?)$"
     r"|(?:^|/)\.kube/config$|(?:^|/)\.docker/config\.json$|^/var/run/secrets(?:/|$)"
     r"|(?:^|/)(?:wp-config\.php|\.htpasswd|terraform\.tfstate(?:\.backup)?)$"

@@ -15,6 +15,7 @@ __all__ = [
     "credential_reads",
     "every_row",
     "limit_of",
+    "live_rows",
     "or_tautology",
     "table_names",
     "truth",
@@ -241,6 +242,30 @@ def _positive_key(cond: exp.Expression) -> bool:
     except ValueError:
         return False
     return number <= (1 if isinstance(cond, exp.GTE) else 0)
+
+
+def live_rows(where: exp.Expression | None) -> bool:
+    """A WHERE that keeps every row still in use: only asks that an event has not happened to
+    it (``revoked_at IS NULL``, ``deleted_at IS NULL``), that columns are set, or that a
+    generated key is positive — the whole table, less what was retired."""
+    if where is None:
+        return False
+    cond = where.this if isinstance(where, exp.Where) else where
+    return _live_tests(cond)
+
+
+def _live_tests(cond: exp.Expression, depth: int = 0) -> bool:
+    if depth > 40:
+        return False
+    while isinstance(cond, exp.Paren):
+        cond = cond.this
+    if isinstance(cond, exp.And):
+        return _live_tests(cond.this, depth + 1) and _live_tests(cond.expression, depth + 1)
+    test = _null_test(cond)
+    if test is not None and test[1]:
+        column = test[0].rsplit(".", 1)[-1].strip('"`[]')
+        return bool(_EVENT_COLUMN.search(column)) and not _ALWAYS_SET.match(column)
+    return _set_tests(cond, depth + 1)
 
 
 def every_row(where: exp.Expression | None, target: exp.Expression | None) -> str | None:

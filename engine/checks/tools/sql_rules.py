@@ -21,6 +21,7 @@ from .sql_ast import (
     credential_reads,
     every_row,
     limit_of,
+    live_rows,
     or_tautology,
     union_shape,
 )
@@ -204,7 +205,7 @@ def _reads(p: Parsed, production: bool) -> Iterator[Issue]:
             )
         unrestricted = where is None or always_true(where) or taut is not None
         limit = limit_of(select)
-        if (cols or creds) and unrestricted:
+        if (cols or creds) and (unrestricted or live_rows(where)):
             shown = ", ".join(cols or creds)[:60]
             if limit is not None and 0 <= limit <= 10:
                 yield Issue(

@@ -70,6 +70,12 @@ DANGEROUS: list[tuple[str, Outcome, str]] = [
     ("GRANT SELECT ON ALL TABLES IN SCHEMA public TO analytics", REVIEW, "reads of every table"),
     ("GRANT reporting_reader TO alice", REVIEW, "a role granted to a user"),
     ("DELETE FROM payments WHERE id > 0", REVIEW, "every generated key is positive"),
+    (
+        "SELECT t.token, u.email FROM api_tokens t JOIN users u ON u.id = t.user_id "
+        "WHERE t.revoked_at IS NULL",
+        REJECTED,
+        "every live token read",
+    ),
     ("UPDATE users SET plan = 'free' WHERE user_id >= 1", REVIEW, "every key is at least 1"),
     ("ALTER SHARE core_share ADD ACCOUNTS = PARTNERORG.QX84120", REVIEW, "data shared out"),
     (
@@ -170,6 +176,7 @@ EVERYDAY: list[tuple[str, str]] = [
     ("GRANT SELECT ON reporting.daily_visits TO analytics_ro;", "read of one view to a role"),
     ("GRANT USAGE ON SCHEMA reporting TO analytics_ro", "a schema looked into"),
     ("DELETE FROM payments WHERE id > 1000 AND status = 'void'", "a range of keys"),
+    ("SELECT token FROM api_tokens WHERE user_id = $1 AND revoked_at IS NULL", "one user's"),
     ("INSERT INTO audit_log (actor, action) VALUES ($1, $2)", "an audit record written"),
     ("SELECT * FROM t WHERE id = %s", "parameterised (psycopg)"),
     ("SELECT * FROM t WHERE id = %(id)s AND name = %(name)s", "named pyformat"),
