@@ -24,7 +24,7 @@ REQUEST_INPUT = re.compile(
     r"\breq(?:uest)?\.(?:query|body|params|headers|cookies|param|getParameter|form|args|values|"
     r"content|url|Query|Body|Form|Headers|Cookies)\b|"
     r"\b(?:req|request)\.(?:json|formData|text)\(\)|\bsearchParams\.get\(|"
-    r"\$_(?:GET|POST|REQUEST|COOKIE)\b|\$request->(?:input|get|query|post|all|json|cookie|header|getContent|toArray)\(|"
+    r"\$_(?:GET|POST|REQUEST|COOKIE)\b|\$req(?:uest)?->(?:input|get|query|post|all|json|cookie|header|getContent|toArray)\(|"
     r"\brequest\(\s*[\"']|\bInput::get\(|\bparams\[|\bparams\.(?:require|permit|fetch)\b|"
     r"r\.URL\.Query\(\)|r\.(?:Post)?FormValue\(|\bmux\.Vars\(|\bchi\.URLParam\(|"
     r"\bgetParameter\(|\bctx\.(?:query|params|request)\b|"

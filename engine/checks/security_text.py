@@ -95,7 +95,7 @@ _DOC_EXT = (".md", ".rst", ".txt", ".adoc")
 _TLS = re.compile(
     r"\bverify\s*=\s*False\b|\bssl\s*=\s*False\b|_create_unverified_context\b|\bCERT_NONE\b"
     r"|\bcheck_hostname\s*=\s*False\b|\brejectUnauthorized\s*:\s*false\b"
-    r"|\bInsecureSkipVerify\s*:\s*true\b|NODE_TLS_REJECT_UNAUTHORIZED\W{0,3}0"
+    r"|\bInsecureSkipVerify\s*:\s*true\b|NODE_TLS_REJECT_UNAUTHORIZED\W{0,6}0\b"
     r"|PYTHONHTTPSVERIFY\W{0,3}0"
     # other languages: Rust, .NET, PHP's curl, Ruby, Java, Swift
     r"|danger_accept_invalid_(?:certs|hostnames)\(\s*true"

@@ -23,6 +23,18 @@ from .request_input import REQUEST_INPUT, input_reaches_deserializer, name_patte
 __all__ = ["web_harms"]
 
 _WINDOW = 400
+_NATIVE_DESERIALISER = re.compile(
+    r"\bnew\s+(?:ObjectInputStream|XMLDecoder|BinaryFormatter|SoapFormatter|"
+    r"NetDataContractSerializer|LosFormatter|ObjectStateFormatter)\s*\("
+)
+_READS_OBJECT = re.compile(r"\.readObject\s*\(|\.Deserialize\s*\(|\.readObject\b")
+"""Serialisers that rebuild any class they are told to (Java's and .NET's native formats)."""
+_WEB_HANDLER = re.compile(
+    r"@(?:Post|Get|Put|Patch|Delete|Request)Mapping\b|@RestController\b|@Controller\b|"
+    r"\bHttpServletRequest\b|@RequestBody\b|\[Http(?:Post|Get|Put|Patch|Delete)\b|"
+    r"\bControllerBase\b|\bApiController\b|\bHttpRequest\b|\bMapPost\s*\("
+)
+"""A file that handles web requests (Spring, servlets, ASP.NET)."""
 _UNSAFE_SQL = re.compile(
     r"\bsql\.unsafe\s*\(|\$(?:queryRaw|executeRaw)Unsafe\s*\(|\bsequelize\.query\s*\(\s*`|"
     r"\.(?:raw|whereRaw|orderByRaw|selectRaw|havingRaw)\s*\(\s*`[^`]*\$\{|"
@@ -64,6 +76,15 @@ def web_harms(text: str, names: set[str]) -> Iterator[tuple[int, Severity, str, 
             Severity.CRITICAL,
             "rebuilds objects from a web request's input (unsafe deserialisation)",
             "Serialised objects from a cookie or parameter run the sender's code when rebuilt.",
+        )
+    native = None if rebuilt is not None else _NATIVE_DESERIALISER.search(text)
+    if native is not None and _READS_OBJECT.search(text) and _WEB_HANDLER.search(text):
+        yield (
+            native.start(),
+            Severity.HIGH,
+            "rebuilds native objects in a web handler (unsafe deserialisation)",
+            "A serialiser that rebuilds any class runs the sender's code when what it reads "
+            "came from a request; it is never safe on input.",
         )
     joined = _sql_from_input(text, known)
     if joined is not None:

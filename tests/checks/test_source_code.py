@@ -141,6 +141,34 @@ DANGEROUS = {
         "    await db.query('TRUNCATE TABLE users, orders CASCADE');\n  }\n}",
         "runs SQL that",
     ),
+    "node turns off TLS checks for the process": (
+        "src/index.js",
+        'process.env.NODE_TLS_REJECT_UNAUTHORIZED = "0";\nrequire("./worker").start();\n',
+        "TLS certificate verification disabled",
+    ),
+    "php runs a command from $req->query": (
+        "src/Controller/ReportController.php",
+        "<?php\nfinal class R {\n  public function pdf(Request $req) {\n"
+        "    $url = $req->query('url');\n"
+        '    shell_exec("wkhtmltopdf --quiet " . $url . " /tmp/r.pdf");\n  }\n}\n',
+        "web request's input",
+    ),
+    "spring rebuilds java objects from the body": (
+        "src/main/java/a/SessionRestore.java",
+        "@RestController\npublic class SessionRestore {\n"
+        '  @PostMapping("/restore")\n  public Object restore(@RequestBody String blob) '
+        "throws Exception {\n    byte[] data = Base64.getDecoder().decode(blob);\n"
+        "    ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(data));\n"
+        "    return in.readObject();\n  }\n}\n",
+        "unsafe deserialisation",
+    ),
+    "asp.net binary formatter through a variable": (
+        "Controllers/DraftController.cs",
+        'public class DraftController : ControllerBase {\n  [HttpPost("restore")]\n'
+        "  public IActionResult Restore() {\n    var f = new BinaryFormatter();\n"
+        "    var d = f.Deserialize(Request.Body);\n    return Ok(d);\n  }\n}\n",
+        "unsafe deserialisation",
+    ),
     "python keeps its address in base64": (
         "app/utils/telemetry.py",
         "import base64\n_EP = base64.b64decode("
@@ -448,6 +476,12 @@ EVERYDAY = {
         'package main\nimport "os/exec"\nfunc run(name string, args ...string) {\n'
         "\texec.Command(name, args...).Run()\n}\n"
         'func main() {\n\trun("go", "vet", "./...")\n\trun("go", "test", "./...")\n}',
+    ),
+    "java reads its own cache file": (
+        "src/main/java/a/Cache.java",
+        "class Cache {\n  Object load(Path p) throws Exception {\n"
+        "    try (var in = new ObjectInputStream(Files.newInputStream(p))) {\n"
+        "      return in.readObject();\n    }\n  }\n}\n",
     ),
     "an image inlined as base64": (
         "app/assets.py",
