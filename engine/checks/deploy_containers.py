@@ -128,7 +128,10 @@ def compose_findings(w: Window) -> Iterator[Finding]:
         elif node.key == "volumes":
             yield from _compose_volumes(tree, node, who)
         elif node.key == "environment" and above:
-            yield from _open_database(w, node, above[-1], who)
+            yield from _open_database(w, node, above[-1].get("ports"), who, above[-1])
+        elif node.key == "environment" and node in tree.roots:  # an edit inside one service
+            ports = next((r for r in tree.roots if r.key == "ports"), None)
+            yield from _open_database(w, node, ports, who, None)
         if rule is not None:
             yield Finding(Severity.HIGH, rule[0], f"{_capital(who)} {rule[1]}", node.line)
 
@@ -158,8 +161,11 @@ def _compose_volumes(tree: Tree, node: Node, who: str) -> Iterator[Finding]:
             yield Finding(found[0], found[1], why, item.line)
 
 
-def _open_database(w: Window, env: Node, service: Node, who: str) -> Iterator[Finding]:
-    """A password-less database published on every interface of the host."""
+def _open_database(
+    w: Window, env: Node, ports: Node | None, who: str, service: Node | None
+) -> Iterator[Finding]:
+    """A password-less database published on every interface of the host (``ports``: the
+    service's published ports; ``service``: the service, when the edit shows it)."""
     pairs = [
         (f"{c.key}={scalar(w.tree, c) or ''}" if c.key else scalar(w.tree, c) or "", c)
         for c in env.children[:200]
@@ -167,9 +173,9 @@ def _open_database(w: Window, env: Node, service: Node, who: str) -> Iterator[Fi
     found = next(((t, c) for t, c in pairs if _EMPTY_PASSWORD.match(t.strip())), None)
     if found is None:
         return
-    ports = service.get("ports")
     published = any(_everywhere(w.tree, p) for p in ports.children[:64]) if ports else False
-    if published or value(w.tree, service, "network_mode") == "host":
+    host = service is not None and value(w.tree, service, "network_mode") == "host"
+    if published or host:
         yield Finding(
             Severity.HIGH,
             "a database open to anyone without a password",

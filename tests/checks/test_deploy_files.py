@@ -1211,3 +1211,28 @@ def test_template_expressions_in_values_are_not_read_as_commands() -> None:
         """,
     )
     assert outcome is Outcome.APPROVED, reasons
+
+
+def test_an_edit_inside_one_service_is_read_for_an_open_database() -> None:
+    outcome, reasons, _ = _run(
+        "Edit",
+        {
+            "file_path": "/srv/app/deploy/onprem/docker-compose.db.yml",
+            "old_string": "    environment:\n      POSTGRES_PASSWORD_FILE: /run/secrets/pg\n"
+            '    ports:\n      - "127.0.0.1:5432:5432"\n',
+            "new_string": "    environment:\n      POSTGRES_HOST_AUTH_METHOD: trust\n"
+            '    ports:\n      - "0.0.0.0:5432:5432"\n',
+        },
+    )
+    assert outcome is not Outcome.APPROVED
+    assert any("a database open to anyone without a password" in r for r in reasons), reasons
+    outcome, reasons, _ = _run(
+        "Edit",
+        {
+            "file_path": "/srv/app/deploy/onprem/docker-compose.db.yml",
+            "old_string": '    ports:\n      - "5432:5432"\n',
+            "new_string": "    environment:\n      POSTGRES_HOST_AUTH_METHOD: trust\n"
+            '    ports:\n      - "127.0.0.1:5432:5432"\n',
+        },
+    )
+    assert outcome is Outcome.APPROVED, reasons
