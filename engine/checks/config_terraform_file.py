@@ -28,14 +28,7 @@ class TerraformFile:
 
     def hit(self, severity: Severity, title: str, offset: int, why: str, fix: str) -> Hit:
         """A finding at ``offset``, its line quoted."""
-        return Hit(
-            severity,
-            title,
-            f"{why} Line: `{self.t.at(offset)}`",
-            fix,
-            file=self.path,
-            line=self.t.number(offset),
-        )
+        return self.t.hit(self.path, severity, title, offset, why, fix)
 
     def region(self, offset: int) -> tuple[str, int, int]:
         """The text of the innermost block around ``offset`` (its first ``_MAX_REGION``

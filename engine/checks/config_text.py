@@ -9,7 +9,9 @@ import bisect
 import re
 from dataclasses import dataclass
 
-from .base import snippet
+from humangr.contracts import Severity
+
+from .base import Hit, snippet
 from .diff import FileDiff
 
 __all__ = ["MAX_TEXT", "Block", "ConfigText", "blocks", "enclosing", "inside"]
@@ -76,6 +78,19 @@ class ConfigText:
     def at(self, offset: int) -> str:
         """The line at ``offset``, shortened for a finding."""
         return snippet(self.lines[self.index(offset)]) if self.lines else ""
+
+    def hit(
+        self, path: str, severity: Severity, title: str, offset: int, why: str, fix: str
+    ) -> Hit:
+        """A finding of the file at ``path`` at ``offset``, its line quoted."""
+        return Hit(
+            severity,
+            title,
+            f"{why} Line: `{self.at(offset)}`",
+            fix,
+            file=path,
+            line=self.number(offset),
+        )
 
 
 def _sides(file: FileDiff) -> list[list[tuple[int, str, bool]]]:

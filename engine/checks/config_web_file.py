@@ -52,14 +52,7 @@ class WebFile:
 
     def hit(self, severity: Severity, title: str, offset: int, why: str, fix: str) -> Hit:
         """A finding at ``offset``, its line quoted."""
-        return Hit(
-            severity,
-            title,
-            f"{why} Line: `{self.t.at(offset)}`",
-            fix,
-            file=self.path,
-            line=self.t.number(offset),
-        )
+        return self.t.hit(self.path, severity, title, offset, why, fix)
 
     def context(self, offset: int) -> str:
         """The headers of the blocks around ``offset``, innermost first."""
