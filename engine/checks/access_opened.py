@@ -61,16 +61,15 @@ _GUARDED = re.compile(
     r"\bjwt\b|verify|login|\bnext\(\)|current_?user",
     re.IGNORECASE,
 )
-_HEADER_SKIPS = re.compile(
-    r"(?:authenticat|authoriz|login_required|require_?auth|audit)\w*[^\n]*\b(?:unless|if)\b"
-    r"[^\n]*(?:headers?\b|getHeader|get_req_header|Header\.Get|http_x_)",
-    re.IGNORECASE,
-)
+_SKIP_AUTH = re.compile(r"(?i)authenticat|authoriz|login_required|require_?auth|audit")
+_SKIP_IF = re.compile(r"(?i)\b(?:unless|if)\b")
+_SKIP_HEADER = re.compile(r"(?i)headers?\b|getHeader|get_req_header|Header\.Get|http_x_")
+_MAX_LINE = 2_000
 
 _ANY_ORIGIN = re.compile(
     r"\borigin\s*:\s*(?:true\b|[\"']\*[\"'])|\(\s*_?\w*\s*,\s*(?:cb|callback|done)\s*\)\s*=>\s*"
     r"(?:cb|callback|done)\(\s*null\s*,\s*true\s*\)|allowedOriginPatterns\(\s*[\"']\*[\"']|"
-    r"AllowOriginFunc\b[^\n]*return\s+true|AllowAllOrigins\s*:\s*true|"
+    r"AllowOriginFunc\b[^\n]{0,200}?return\s+true|AllowAllOrigins\s*:\s*true|"
     r"CORS_(?:ALLOW_ALL_ORIGINS|ORIGIN_ALLOW_ALL)\s*=\s*True|SetIsOriginAllowed\(\s*_?\w*\s*=>\s*"
     r"true\s*\)|Access-Control-Allow-Origin[\"']?\s*[,:=]\s*(?:req\b|request\b|origin\b|"
     r"\$http_origin|r\.Header\.Get\(\s*\"Origin\"|headers?\[[\"']origin[\"']\])",
@@ -133,18 +132,36 @@ def opens_access(text: str) -> bool:
     return bool(_OPENER.search(text))
 
 
+def _header_skips(text: str) -> tuple[int, str] | None:
+    """A line on which a check runs only if (or unless) a request header says so
+    (``before_action :authenticate_user!, unless: -> { request.headers[…] }``): where it
+    starts and the line. Each line is searched three times from left to right (linear)."""
+    start = 0
+    for line in text.split("\n")[:5_000]:
+        head = line[:_MAX_LINE]
+        auth = _SKIP_AUTH.search(head)
+        cond = _SKIP_IF.search(head, auth.end()) if auth is not None else None
+        if auth and cond and _SKIP_HEADER.search(head, cond.end()) is not None:
+            return start + auth.start(), line
+        start += len(line) + 1
+    return None
+
+
 def bypass_header(added: str, whole: str) -> tuple[int, Opened] | None:
     """Where the added text lets a request header (or one named like a way around: admin,
     override, bypass, skip, debug user…) decide authentication, roles or auditing — in code
     that checks them (``whole``: the file as far as it is known) — and what that is."""
-    same_line = _HEADER_SKIPS.search(added)
-    found = same_line or _BYPASS_HEADER.search(added)
-    if found is None or (same_line is None and not _GUARDED.search(whole)):
-        return None
-    return found.start(), (
+    place = _header_skips(added)
+    if place is None:
+        found = _BYPASS_HEADER.search(added)
+        if found is None or not _GUARDED.search(whole):
+            return None
+        place = found.start(), found.group(0)
+    at, shown = place
+    return at, (
         Severity.HIGH,
         "a request header decides authentication or auditing",
-        f"`{snippet(found.group(0))}` is sent by the caller: whoever sends it is let through "
+        f"`{snippet(shown)}` is sent by the caller: whoever sends it is let through "
         "as someone else, or goes unrecorded (a backdoor shape).",
     )
 

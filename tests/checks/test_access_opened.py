@@ -156,3 +156,16 @@ EVERYDAY = {
 def test_everyday_access_code_is_approved(path: str, content: str) -> None:
     outcome, reasons = _write(path, content)
     assert outcome is Outcome.APPROVED, reasons
+
+
+def test_hostile_text_is_read_line_by_line_in_bounds() -> None:
+    """A line of repeated check words and conditions once took minutes (a regex retried from
+    every word); each line is read three times from left to right now."""
+    from humangr.engine.checks.access_opened import any_origin_with_credentials, bypass_header
+
+    assert bypass_header("authenticate if " * 20_000, "") is None
+    assert any_origin_with_credentials("AllowOriginFunc " * 5_000 + "credentials: true") is None
+    line = "authenticate if " * 2_000 + 'request.headers["X-Partner"]'
+    assert bypass_header(line, "") is None  # past the part of a long line that is read
+    short = 'authenticate_user! unless: -> { request.headers["X-Partner"].present? }'
+    assert bypass_header("x\n" * 3 + short, "") is not None

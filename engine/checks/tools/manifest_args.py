@@ -17,10 +17,8 @@ from .view import ToolView
 
 __all__ = ["manifest_hits"]
 
-_MANIFEST = re.compile(
-    r"(?m)^\s*apiVersion\s*:.*$[\s\S]{0,20000}?^\s*kind\s*:|^\s*kind\s*:.*$"
-    r"[\s\S]{0,20000}?^\s*apiVersion\s*:"
-)
+_API_VERSION = re.compile(r"(?m)^\s*apiVersion\s*:")
+_KIND = re.compile(r"(?m)^\s*kind\s*:")
 _MAX_TEXT = 200_000
 _MAX_ARGUMENTS = 8
 
@@ -30,7 +28,9 @@ def manifest_hits(view: ToolView) -> Iterator[Hit]:
     to that argument."""
     seen = 0
     for path, text in view.strings():
-        if seen >= _MAX_ARGUMENTS or len(text) > _MAX_TEXT or not _MANIFEST.search(text):
+        if seen >= _MAX_ARGUMENTS or len(text) > _MAX_TEXT:
+            continue
+        if not (_API_VERSION.search(text) and _KIND.search(text)):
             continue
         seen += 1
         name = f"k8s/{re.sub(r'[^A-Za-z0-9_.-]+', '_', path)[:60] or 'manifest'}.yaml"

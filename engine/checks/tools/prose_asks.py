@@ -52,10 +52,10 @@ _PRESSED = re.compile(
 )
 """What the frauds say of the bank details: they are new, or the payment is urgent and secret
 (an invoice that states the usual account says neither)."""
-_FORWARD_ALL = re.compile(
-    r"(?i)\b(?:forward|redirect|bcc|copy)\b[^.\n]{0,120}\b(?:every|all)\b[^.\n]{0,80}"
-    r"\b(?:messages?|mail|e-?mails?)\b[^\n]{0,200}?\bto\s+[\w.+-]+@[\w-]+\.[\w.]+"
-)
+_FORWARD_WORD = re.compile(r"(?i)\b(?:forward|redirect|bcc|copy)\b")
+_EVERY = re.compile(r"(?i)\b(?:every|all)\b")
+_MAIL = re.compile(r"(?i)\b(?:messages?|mail|e-?mails?)\b")
+_TO_ADDRESS = re.compile(r"(?i)\bto\s+[\w.+-]+@[\w-]+\.[\w.]+")
 _RESET_TO = re.compile(
     r"(?i)\b(?:reset|send|give|email|mail|text)\b[^.\n]{0,80}\b(?:password|temporary one|"
     r"temp password|credentials|login|code)\b[^\n]{0,80}?\bto\s+[\w.+-]+@[\w-]+\.[\w.]+"
@@ -149,12 +149,17 @@ def _payment_to(text: str) -> Ask | None:
 
 
 def _forward_all(text: str) -> Ask | None:
-    if _FORWARD_ALL.search(text):
-        return (
-            Severity.HIGH,
-            "asks for whole mailboxes to be forwarded elsewhere",
-            "Let the mailbox's owner and security set up any forwarding.",
-        )
+    """``forward … every … message … to x@y``, within a sentence's reach of the verb."""
+    for m in list(_FORWARD_WORD.finditer(text))[:32]:
+        window = text[m.end() : m.end() + 400].split("\n", 1)[0]
+        every = _EVERY.search(window)
+        mail = _MAIL.search(window, every.end()) if every is not None else None
+        if mail is not None and _TO_ADDRESS.search(window, mail.end()):
+            return (
+                Severity.HIGH,
+                "asks for whole mailboxes to be forwarded elsewhere",
+                "Let the mailbox's owner and security set up any forwarding.",
+            )
     return None
 
 
