@@ -22,22 +22,12 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from .business_access import sign_in
+from .business_words import Finding, Pair, acts
 from .egress_mail import ADDRESS
 
 __all__ = ["PERSONAL_MAIL", "Pair", "business_consequences"]
 
-Pair = tuple[str, Any]
-"""An argument's key (lower-case; ``""`` for a list item) and its value, nested ones too."""
-Finding = tuple[str, str, str]
-"""A consequence: its title, why it matters and what to do."""
-
-_READS = frozenset(
-    {
-        "get", "list", "search", "read", "fetch", "retrieve", "describe", "view", "show",
-        "count", "find", "lookup", "query", "check", "preview", "estimate", "calculate",
-        "validate", "status", "download", "watch", "verify",
-    }
-)  # fmt: skip
 _MONEY_NOUNS = frozenset(
     {
         "refund", "refunds", "payout", "payouts", "payment", "payments", "transfer",
@@ -84,39 +74,6 @@ PERSONAL_MAIL = re.compile(
     r"libero|seznam|wp|orange|free|laposte)\.[a-z.]{2,10}$"
 )
 """Addresses at free personal mailboxes: data shared there leaves the company's control."""
-_SIGN_IN = frozenset(
-    {
-        "mfa", "2sv", "2fa", "twofactor", "factor", "factors", "sso", "saml", "oidc",
-        "conditional", "authentication", "authenticator", "password", "passwords", "login",
-        "signin", "lockout", "session", "enroll",
-    }
-)  # fmt: skip
-_OFF_VALUES = frozenset(
-    {"off", "disabled", "disable", "inactive", "none", "optional", "false", "0", "no", "never"}
-)
-_ON_KEYS = re.compile(r"^(?:enforced|enforcement|required|enabled|active|status|state|require\w*)$")
-_MIN_LENGTH = re.compile(r"^min_?length$")
-_SWITCHES_OFF = frozenset({"deactivate", "disable", "suspend", "unenforce", "bypass", "exempt"})
-_FACTORS = frozenset(
-    {"mfa", "2sv", "2fa", "twofactor", "factor", "factors", "sso", "saml", "oidc", "conditional"}
-)
-"""A tool whose name turns multi-factor or single sign-on off (``deactivate_mfa_policy``)."""
-_RESETS = frozenset({"reset", "clear", "remove", "delete", "bypass"})
-_ADMIN = re.compile(
-    r"(?i)(?:^|[\W_])(?:super[\W_]?admins?|admins?|administrators?|owners?|root|"
-    r"global[\W_]?admin\w*|org[\W_]?admin\w*)(?:$|[\W_])|"
-    r"\b(?:AdministratorAccess|IAMFullAccess|PowerUserAccess)\b|\broles/(?:owner|editor)\b|"
-    r"\bcluster-admin\b"
-)
-_GRANTS = frozenset(
-    {"add", "set", "assign", "grant", "update", "create", "invite", "promote", "put", "patch",
-     "attach", "bind"}
-)  # fmt: skip
-_ROLE_WORDS = frozenset(
-    {"role", "roles", "group", "groups", "membership", "member", "members", "admin", "admins",
-     "owner", "owners", "permission", "permissions", "privilege", "privileges", "collaborator",
-     "policy", "policies", "binding", "bindings"}
-)  # fmt: skip
 _DELETES = frozenset({"delete", "remove", "destroy", "purge", "erase", "wipe", "drop", "nuke"})
 _PEOPLE_PLACES = frozenset(
     {
@@ -157,10 +114,6 @@ _MONITORS = frozenset(
 )  # fmt: skip
 
 
-def _acts(words: set[str]) -> bool:
-    return not words & _READS
-
-
 def _number(value: Any) -> float | None:
     if isinstance(value, bool):
         return None
@@ -173,7 +126,7 @@ def _number(value: Any) -> float | None:
 
 def money(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
     """Money paid, credited or priced by a tool that acts, and a payee's bank details set."""
-    if not _acts(words):
+    if not acts(words):
         return
     named = words & _MONEY_NOUNS or words & {"pay", "send", "tip"}
     if named:
@@ -207,7 +160,7 @@ def _anyone(principal: Any) -> bool:
 def exposure(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
     """Something made public or reachable by anyone with a link, or shared with a personal
     mailbox."""
-    if not _acts(words):
+    if not acts(words):
         return
     things = words & _SHARED_THINGS and not words & _CONVERSATION
     public = any(
@@ -240,49 +193,6 @@ def exposure(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
                 f"{personal[0][:80]} is a personal address: what is shared leaves the "
                 "company's control.",
                 "Share with work addresses, or let a person confirm.",
-            )
-
-
-def sign_in(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
-    """Sign-in protections turned off or weakened, a user's factors or password reset,
-    administrator rights granted."""
-    if not _acts(words):
-        return
-    if words & _SIGN_IN:
-        off = bool(words & _SWITCHES_OFF and words & _FACTORS) or any(
-            (
-                _ON_KEYS.match(k)
-                and (v is False or (isinstance(v, str) and v.lower() in _OFF_VALUES))
-            )
-            or (_MIN_LENGTH.match(k) and isinstance(v, int) and v < 8)
-            for k, v in pairs
-        )
-        if off:
-            yield (
-                "weakens sign-in protection",
-                "multi-factor, single sign-on or password rules are turned off or lowered for "
-                "the accounts they cover.",
-                "Let a security administrator make this change.",
-            )
-            return
-        if words & _RESETS and words & {"factor", "factors", "mfa", "password", "2fa"}:
-            yield (
-                "resets a user's sign-in",
-                "whoever receives the new password or enrols a new factor takes over the "
-                "account (a common attack asks a help desk for exactly this).",
-                "Verify the user's identity by a known channel first.",
-            )
-            return
-    if words & _ROLE_WORDS and words & _GRANTS:
-        granted = next(
-            (v for k, v in pairs if k and isinstance(v, str) and len(v) < 200 and _ADMIN.search(v)),
-            None,
-        )
-        if granted is not None:
-            yield (
-                "grants administrator rights",
-                f"`{granted[:60]}` gives the account control over the whole system.",
-                "Let an administrator grant administrator rights.",
             )
 
 
@@ -337,7 +247,7 @@ def bulk_out(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
             )
             return
     if (
-        _acts(words)
+        acts(words)
         and words & _SENDS
         and (
             words & _AUDIENCE

@@ -1,0 +1,90 @@
+"""Sign-in and administrator rights read from a business tool's name and arguments, for
+``business``: multi-factor, single sign-on or password policies turned off or weakened, a
+user's factors or password reset, administrator rights granted (an admin role or group, an
+admin policy such as ``AdministratorAccess``, ``roles/owner``, ``cluster-admin``)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+
+from .business_words import Finding, Pair, acts
+
+__all__ = ["sign_in"]
+
+_SIGN_IN = frozenset(
+    {
+        "mfa", "2sv", "2fa", "twofactor", "factor", "factors", "sso", "saml", "oidc",
+        "conditional", "authentication", "authenticator", "password", "passwords", "login",
+        "signin", "lockout", "session", "enroll",
+    }
+)  # fmt: skip
+_OFF_VALUES = frozenset(
+    {"off", "disabled", "disable", "inactive", "none", "optional", "false", "0", "no", "never"}
+)
+_ON_KEYS = re.compile(r"^(?:enforced|enforcement|required|enabled|active|status|state|require\w*)$")
+_MIN_LENGTH = re.compile(r"^min_?length$")
+_SWITCHES_OFF = frozenset({"deactivate", "disable", "suspend", "unenforce", "bypass", "exempt"})
+_FACTORS = frozenset(
+    {"mfa", "2sv", "2fa", "twofactor", "factor", "factors", "sso", "saml", "oidc", "conditional"}
+)
+"""A tool whose name turns multi-factor or single sign-on off (``deactivate_mfa_policy``)."""
+_RESETS = frozenset({"reset", "clear", "remove", "delete", "bypass"})
+_ADMIN = re.compile(
+    r"(?i)(?:^|[\W_])(?:super[\W_]?admins?|admins?|administrators?|owners?|root|"
+    r"global[\W_]?admin\w*|org[\W_]?admin\w*)(?:$|[\W_])|"
+    r"\b(?:AdministratorAccess|IAMFullAccess|PowerUserAccess)\b|\broles/(?:owner|editor)\b|"
+    r"\bcluster-admin\b"
+)
+_GRANTS = frozenset(
+    {"add", "set", "assign", "grant", "update", "create", "invite", "promote", "put", "patch",
+     "attach", "bind"}
+)  # fmt: skip
+_ROLE_WORDS = frozenset(
+    {"role", "roles", "group", "groups", "membership", "member", "members", "admin", "admins",
+     "owner", "owners", "permission", "permissions", "privilege", "privileges", "collaborator",
+     "policy", "policies", "binding", "bindings"}
+)  # fmt: skip
+
+
+def sign_in(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
+    """Sign-in protections turned off or weakened, a user's factors or password reset,
+    administrator rights granted."""
+    if not acts(words):
+        return
+    if words & _SIGN_IN:
+        off = bool(words & _SWITCHES_OFF and words & _FACTORS) or any(
+            (
+                _ON_KEYS.match(k)
+                and (v is False or (isinstance(v, str) and v.lower() in _OFF_VALUES))
+            )
+            or (_MIN_LENGTH.match(k) and isinstance(v, int) and v < 8)
+            for k, v in pairs
+        )
+        if off:
+            yield (
+                "weakens sign-in protection",
+                "multi-factor, single sign-on or password rules are turned off or lowered for "
+                "the accounts they cover.",
+                "Let a security administrator make this change.",
+            )
+            return
+        if words & _RESETS and words & {"factor", "factors", "mfa", "password", "2fa"}:
+            yield (
+                "resets a user's sign-in",
+                "whoever receives the new password or enrols a new factor takes over the "
+                "account (a common attack asks a help desk for exactly this).",
+                "Verify the user's identity by a known channel first.",
+            )
+            return
+    if words & _ROLE_WORDS and words & _GRANTS:
+        granted = next(
+            (v for k, v in pairs if k and isinstance(v, str) and len(v) < 200 and _ADMIN.search(v)),
+            None,
+        )
+        if granted is not None:
+            yield (
+                "grants administrator rights",
+                f"`{granted[:60]}` gives the account control over the whole system.",
+                "Let an administrator grant administrator rights.",
+            )

@@ -1,0 +1,26 @@
+"""What the business readers share: an argument pair, a finding, and whether a tool's name
+says it acts (reads change nothing)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["READS", "Finding", "Pair", "acts"]
+
+Pair = tuple[str, Any]
+"""An argument's key (lower-case; ``""`` for a list item) and its value, nested ones too."""
+Finding = tuple[str, str, str]
+"""A consequence: its title, why it matters and what to do."""
+
+READS = frozenset(
+    {
+        "get", "list", "search", "read", "fetch", "retrieve", "describe", "view", "show",
+        "count", "find", "lookup", "query", "check", "preview", "estimate", "calculate",
+        "validate", "status", "download", "watch", "verify",
+    }
+)  # fmt: skip
+
+
+def acts(words: set[str]) -> bool:
+    """Whether a tool's name words say it changes something (no read verb among them)."""
+    return not words & READS
