@@ -262,6 +262,11 @@ def _mail(view: ToolView, mail: Mail, allow: frozenset[str]) -> Iterator[Hit]:
         yield _hit(view, best[0], found, title, _SUGGEST_PERSONAL)
 
 
+_WHOLE_COMPANY = re.compile(
+    r"(?i)\ball[-_ ]?(?:staff|hands|company|employees|users)\b|\bcompany[-_ ]?wide\b|"
+    r"\beveryone\b|\bwhole[-_ ]company\b"
+)
+"""A team or channel that is the whole company (``All Staff``, ``#all-hands``)."""
 _ALL_RECIPIENTS = re.compile(r"^@?(?:all|everyone|all[-_]\w+)$", re.IGNORECASE)
 
 
@@ -274,6 +279,9 @@ def _everyone(view: ToolView, mail: Mail) -> str | None:
     for found in (view.get("to", "recipients", "recipient"), view.get("mention", "mentions")):
         if found is not None and isinstance(found[1], str) and _ALL_RECIPIENTS.match(found[1]):
             return found[1][:40]
+    place = view.get("team", "channel", "group", "audience")
+    if place is not None and isinstance(place[1], str) and _WHOLE_COMPANY.search(place[1][:200]):
+        return place[1][:40]
     return None
 
 

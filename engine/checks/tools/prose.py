@@ -26,7 +26,7 @@ from humangr.contracts import Severity
 
 from ..base import CheckInput, Hit
 from .business import PERSONAL_MAIL
-from .egress_mail import ADDRESS, read_mail
+from .egress_mail import ADDRESS, domain_allowed, read_mail
 from .egress_scan import service_token
 from .prose_asks import message_asks
 from .view import ToolView
@@ -96,6 +96,11 @@ _SENSITIVE_FILE = re.compile(
     r"patient|employee|all[_-]|dump|export|credential|password)"
 )
 _BLIND = ("bcc", "reply_to", "replyto", "reply-to")
+_CONFIDENTIAL_FILE = re.compile(
+    r"(?i)confidential|board[_ -]?pack|(?:^|/)board/|internal[_ -]only|strictly[_ -]private|"
+    r"runway|financial[_ -]?model|due[_ -]diligence|term[_ -]?sheet"
+)
+"""A document whose name says it is not for outsiders."""
 _PHISHING = "asks for passwords through a link"
 _URL_HOST = re.compile(r"(?i)\bhttps?://(?:[^\s/@]*@)?([\w.-]+)")
 _TWO_PART_SUFFIXES = frozenset(
@@ -275,3 +280,22 @@ def message_risks(ctx: CheckInput) -> Iterator[Hit]:
         return
     yield from _text_risks(view)
     yield from _leaves(view)
+    yield from _confidential(view, ctx.options.allowed_email_domains)
+
+
+def _confidential(view: ToolView, allow: frozenset[str]) -> Iterator[Hit]:
+    """A document named confidential, a board pack or a financial model attached to mail for
+    a domain outside ``allowed_email_domains``."""
+    mail = read_mail(view)
+    if mail is None or not mail.attachments:
+        return
+    outside = sorted(d for d in mail.domains if not domain_allowed(d, allow))
+    named = next((p for _, p in mail.attachments if _CONFIDENTIAL_FILE.search(p)), None)
+    if outside and named is not None:
+        yield _hit(
+            view,
+            "attachments",
+            Severity.HIGH,
+            f"sends {named[-80:]} to {outside[0]}",
+            "Share confidential documents only inside the company, after a person confirms.",
+        )

@@ -81,7 +81,41 @@ CASES: list[tuple[str, dict[str, Any], Outcome, str]] = [
         REVIEW,
         "a reset sent to another address",
     ),
+    (
+        "send_email",
+        {
+            "to": "jorge.ruiz1987@mailbox-hub.example.net",
+            "subject": "stuff to keep",
+            "body": "sending to my personal so I still have it",
+            "attachments": ["Board/2024-Q3/Board_pack_CONFIDENTIAL.pdf"],
+        },
+        REVIEW,
+        "a confidential board pack mailed outside",
+    ),
+    (
+        "teams_send_message",
+        {"team": "Halvorsen University - All Staff", "channel": "General", "message": "FYI"},
+        REVIEW,
+        "a message to the whole company",
+    ),
     # everyday
+    (
+        "send_email",
+        {
+            "to": "printer@print-shop.example.com",
+            "subject": "flyer",
+            "body": "Attached is the final flyer.",
+            "attachments": ["marketing/flyer_final.pdf"],
+        },
+        APPROVED,
+        "a flyer to the print shop",
+    ),
+    (
+        "teams_send_message",
+        {"team": "Platform", "channel": "deploys", "message": "v2.3 is out"},
+        APPROVED,
+        "a team channel",
+    ),
     (
         "send_email",
         {
