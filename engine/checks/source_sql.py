@@ -31,6 +31,8 @@ _INTERPOLATED = re.compile(
     _VALUE_AT + r"(?:\$\{|#\{|\{\$|\\\(|\$[A-Za-z_]|\{[A-Za-z_][\w.]*\}|%[sdvq]\b)", re.IGNORECASE
 )
 _JOINED_VARIABLE = re.compile(r"\s*(?:\+|\.|\.\.|&|<>)\s*(?![\"'`\s])[\w$@(]")
+_NEXT_LITERAL = re.compile(r"[^\n;]{0,200}?[+.&]\s*([\"'`])")
+"""The next literal joined after a variable, on the same statement."""
 _JOINED_LITERAL = re.compile(r"\s*(?:[+.&]|\.\.)?\s*([\"'`])")
 _TAGGED = re.compile(r"[\w.$]\s*$")
 _BINDING_TAGS = re.compile(r"(?<![\w.])(?:sql|sqlu|fr|fr0|cql)$")
@@ -66,7 +68,7 @@ def built_sql(text: str) -> int | None:
                 return m.start()
             joined = _JOINED_VARIABLE.match(text, end + 1)
             if joined is not None:  # a variable joined where no value goes: read on after it
-                nxt = re.compile(r"[^\n;]{0,200}?[+.&]\s*([\"'`])").match(text, joined.end() - 1)
+                nxt = _NEXT_LITERAL.match(text, joined.end() - 1)
             else:
                 nxt = _JOINED_LITERAL.match(text, end + 1)
             if nxt is None:
