@@ -23,7 +23,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from .business_access import sign_in
-from .business_words import Finding, Pair, acts
+from .business_words import DELETE_VERBS, Finding, Pair, acts
 from .egress_mail import ADDRESS
 
 __all__ = ["PERSONAL_MAIL", "Pair", "business_consequences"]
@@ -74,7 +74,6 @@ PERSONAL_MAIL = re.compile(
     r"libero|seznam|wp|orange|free|laposte)\.[a-z.]{2,10}$"
 )
 """Addresses at free personal mailboxes: data shared there leaves the company's control."""
-_DELETES = frozenset({"delete", "remove", "destroy", "purge", "erase", "wipe", "drop", "nuke"})
 _PEOPLE_PLACES = frozenset(
     {
         "user", "users", "account", "accounts", "customer", "customers", "channel", "channels",
@@ -199,7 +198,7 @@ def exposure(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
 def deletes(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
     """People and places deleted, bulk and hard deletes (a delete of every document of a
     collection is the ``tool-sql`` check's: ``docstore``)."""
-    if not (words & _DELETES or ("archive" in words and words & _MANY)):
+    if not (words & DELETE_VERBS or ("archive" in words and words & _MANY)):
         return
     if (
         words & _PEOPLE_PLACES

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["READS", "Finding", "Pair", "acts"]
+__all__ = ["DELETE_VERBS", "READS", "Finding", "Pair", "acts"]
 
 Pair = tuple[str, Any]
 """An argument's key (lower-case; ``""`` for a list item) and its value, nested ones too."""
@@ -19,6 +19,8 @@ READS = frozenset(
         "validate", "status", "download", "watch", "verify",
     }
 )  # fmt: skip
+DELETE_VERBS = frozenset({"delete", "remove", "destroy", "purge", "erase", "wipe", "drop", "nuke"})
+"""Verbs of a tool's name that delete."""
 
 
 def acts(words: set[str]) -> bool:

@@ -19,7 +19,6 @@ Everyday calls (``get_weather``, ``create_issue``, a deploy to staging) get no f
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -28,8 +27,9 @@ from humangr.contracts import Severity, ToolKind
 
 from ..base import CheckInput, Hit
 from .business import business_consequences
+from .business_words import DELETE_VERBS
 from .http_apis import name_words
-from .http_call import read_http
+from .http_call import json_text, read_http
 from .manifest_args import manifest_hits
 from .view import ToolView
 
@@ -99,7 +99,6 @@ _WHOLE = frozenset(
     {"namespace", "namespaces", "ns", "cluster", "database", "bucket", "project", "repository",
      "zone", "persistentvolume", "pv", "persistentvolumeclaim", "pvc", "keyspace", "index"}
 )  # fmt: skip
-_DELETES = frozenset({"delete", "remove", "destroy", "drop", "purge", "wipe", "nuke"})
 _PROD_NAME = re.compile(r"(?i)(?:^|[-_.])(?:prod|production|prd|live)(?:$|[-_.\d])")
 """A generic tool's delete of a whole store, named by a kind argument (``k8s_delete(kind=
 "namespace", name="shop-prod")``)."""
@@ -137,7 +136,6 @@ def _values(value: Any, depth: int = 0) -> Iterator[tuple[str, Any]]:
 
 
 _METHOD_VERBS = {"POST": "create", "PUT": "set", "PATCH": "update", "DELETE": "delete"}
-_MAX_BODY = 1_000_000
 _LOCAL_HOSTS = re.compile(r"^(?:localhost|[\w.-]+\.localhost|127\.[\d.]+|\[?::1\]?|0\.0\.0\.0)$")
 
 
@@ -154,17 +152,7 @@ def _api_call(view: ToolView) -> tuple[set[str], list[tuple[str, Any]]] | None:
     if _LOCAL_HOSTS.match(request.url.host.name):
         return None  # a dev server's API: everyday
     words = {verb, *name_words(request.url.path.replace("/", "_"), 16)}
-    return words, [pair for _, value in request.payload for pair in _values(_decoded(value))]
-
-
-def _decoded(value: Any) -> Any:
-    """A body given as JSON text, as the service reads it (text that is not JSON stays)."""
-    if isinstance(value, str) and value.lstrip()[:1] in ("{", "[") and len(value) <= _MAX_BODY:
-        try:
-            return json.loads(value)
-        except ValueError:
-            return value
-    return value
+    return words, [pair for _, value in request.payload for pair in _values(json_text(value))]
 
 
 def _hit(view: ToolView, severity: Severity, title: str, why: str, fix: str) -> Hit:
@@ -243,7 +231,7 @@ def consequential(ctx: CheckInput) -> Iterator[Hit]:
         (v for k, v in pairs if k in _KIND_ARGS and isinstance(v, str) and v.lower() in _WHOLE),
         None,
     )
-    if whole is not None and words & _DELETES:
+    if whole is not None and words & DELETE_VERBS:
         named = [v for k, v in pairs if k in _NAME_ARGS and isinstance(v, str)]
         production = any(_PRODUCTION.match(v.strip()) or _PROD_NAME.search(v) for v in named)
         yield _hit(

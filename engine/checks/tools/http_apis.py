@@ -9,7 +9,6 @@ host is not allowed; these rules are what makes one critical.
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 from urllib.parse import parse_qsl, unquote
@@ -17,7 +16,7 @@ from urllib.parse import parse_qsl, unquote
 from humangr.contracts import Severity
 
 from .http_api_rules import KNOWN_APIS, RULES
-from .http_call import HttpCall
+from .http_call import HttpCall, json_text
 from .http_sites import host_in
 
 __all__ = ["destructive_call", "destructive_tool", "name_words"]
@@ -52,12 +51,7 @@ _VERSION = re.compile(r"^(?:v\d[\w.]*|api|rest|\d{4}-\d{2}-\d{2})$", re.I)
 def _body(call: HttpCall) -> Any:
     for key, value in call.payload:
         if key.lower() in ("json", "body", "data", "payload", "json_body", "request_body"):
-            if isinstance(value, str) and value[:1] in "{[" and len(value) < 262_144:
-                try:
-                    return json.loads(value)
-                except ValueError:
-                    return value
-            return value
+            return json_text(value)
     return None
 
 

@@ -4,6 +4,7 @@ argument names HTTP tools use (``url``/``uri``/``endpoint``, ``method``, ``heade
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -13,7 +14,15 @@ from humangr.contracts import ToolKind
 from .http_url import Url, parse_url
 from .view import ToolView
 
-__all__ = ["AUTH_HEADER", "METHODS", "PAYLOAD_ARGS", "URL_ARGS", "HttpCall", "read_http"]
+__all__ = [
+    "AUTH_HEADER",
+    "METHODS",
+    "PAYLOAD_ARGS",
+    "URL_ARGS",
+    "HttpCall",
+    "json_text",
+    "read_http",
+]
 
 URL_ARGS = (
     "url",
@@ -218,3 +227,17 @@ def read_http(view: ToolView) -> HttpCall | None:
         headers=tuple(_headers(view)),
         payload=payload,
     )
+
+
+MAX_JSON_TEXT = 262_144
+
+
+def json_text(value: Any) -> Any:
+    """A body given as JSON text, decoded as the service reads it (any other value, and text
+    that is not JSON or is longer than ``MAX_JSON_TEXT``, as it is)."""
+    if isinstance(value, str) and value.lstrip()[:1] in ("{", "[") and len(value) < MAX_JSON_TEXT:
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    return value
