@@ -26,7 +26,7 @@ from humangr.contracts import Severity
 
 from ..base import CheckInput, Hit
 from .business import PERSONAL_MAIL
-from .egress_mail import ADDRESS, domain_allowed, read_mail
+from .egress_mail import ADDRESS, Mail, domain_allowed, read_mail
 from .egress_scan import service_token
 from .prose_asks import message_asks
 from .view import ToolView
@@ -206,8 +206,7 @@ def _same_site(host: str, domain: str) -> bool:
     return common >= need
 
 
-def _text_risks(view: ToolView) -> Iterator[Hit]:
-    mail = read_mail(view)
+def _text_risks(view: ToolView, mail: Mail | None) -> Iterator[Hit]:
     domains = mail.domains if mail is not None else set()
     for argument, text in _prose(view):
         found = _credential(text)
@@ -241,8 +240,7 @@ def _text_risks(view: ToolView) -> Iterator[Hit]:
                 break
 
 
-def _leaves(view: ToolView) -> Iterator[Hit]:
-    mail = read_mail(view)
+def _leaves(view: ToolView, mail: Mail | None) -> Iterator[Hit]:
     if mail is None:
         return
     for name in _BLIND:
@@ -278,15 +276,15 @@ def message_risks(ctx: CheckInput) -> Iterator[Hit]:
     view = ctx.tool
     if view is None or view.read_by_own_checks:
         return
-    yield from _text_risks(view)
-    yield from _leaves(view)
-    yield from _confidential(view, ctx.options.allowed_email_domains)
+    mail = read_mail(view)  # read once for the three readers below
+    yield from _text_risks(view, mail)
+    yield from _leaves(view, mail)
+    yield from _confidential(view, mail, ctx.options.allowed_email_domains)
 
 
-def _confidential(view: ToolView, allow: frozenset[str]) -> Iterator[Hit]:
+def _confidential(view: ToolView, mail: Mail | None, allow: frozenset[str]) -> Iterator[Hit]:
     """A document named confidential, a board pack or a financial model attached to mail for
     a domain outside ``allowed_email_domains``."""
-    mail = read_mail(view)
     if mail is None or not mail.attachments:
         return
     outside = sorted(d for d in mail.domains if not domain_allowed(d, allow))
