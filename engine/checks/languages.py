@@ -70,6 +70,19 @@ OTHER_CODE = {
     ".psm1": "PowerShell",
     ".vue": "JavaScript",
     ".svelte": "JavaScript",
+    ".coffee": "CoffeeScript",
+    ".gd": "GDScript",
+    ".vb": "Visual Basic",
+    ".cr": "Crystal",
+    ".ml": "OCaml",
+    ".hx": "Haxe",
+    ".tcl": "Tcl",
+    ".ino": "C++",
+    ".cu": "C++",
+    ".sol": "Solidity",
+    ".gleam": "Gleam",
+    ".rkt": "Racket",
+    ".lisp": "Lisp",
 }
 """Extension → language: the code a coding agent writes most, besides Python and shell."""
 

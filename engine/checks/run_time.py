@@ -37,7 +37,12 @@ _PLAIN = re.compile(
     r"\s*(?:@|r#*)?(?:\"(?:[^\"\\\n$#{]|\\.)*\"|'(?:[^'\\\n]|\\.)*'|`[^`$]*`)#*\s*$"
 )
 _SHELL_SWITCH = re.compile(r"""["'](?:-c|/c|/C|-Command|-EncodedCommand|-e)["']""")
-_BUILT = re.compile(r"\$\{|#\{|%[sdv]|\{\}|\+\s*[A-Za-z_(]|\b(?:format|sprintf|Sprintf|concat)\b")
+_BUILT = re.compile(
+    r"\$\{|#\{|%[sdv]|\{\}|\+\s*[A-Za-z_(]|\b(?:format|sprintf|Sprintf|concat)\b|"
+    r"\.\.\s*[A-Za-z_(]|[\"']\s*\.\s*\$\w"
+)
+"""A value put into a command: interpolated, formatted, or joined (``+``, Lua's ``..``, PHP's
+``.``)."""
 
 
 def _arguments(code: str, start: int) -> str:

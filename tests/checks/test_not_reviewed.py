@@ -18,7 +18,7 @@ def decide(a: ActionContext, *, local_only: bool) -> tuple[Outcome, list[str]]:
 
 
 UNREAD = {
-    "ocaml": new_file("src/main.ml", 'let () = print_endline "hi"'),
+    "cobol": new_file("src/main.cbl", "       PROCEDURE DIVISION.\n           DISPLAY 'HI'."),
     "notebook": new_file("nb.ipynb", '{"cells": [{"source": ["import os"]}]}'),
     "extensionless, no shebang": new_file("bin/deploy", "node -e 'require(1)'"),
     "node shebang": new_file("bin/run", "#!/usr/bin/env node\nrequire('child_process')"),
@@ -39,6 +39,7 @@ READ = {
     "javascript": new_file("web/app.js", "export const add = (a, b) => a + b;"),
     "go": new_file("cmd/main.go", "package main\n\nfunc main() { println(1) }"),
     "haskell": new_file("src/Main.hs", 'main :: IO ()\nmain = putStrLn "hi"'),
+    "ocaml": new_file("src/main.ml", 'let () = print_endline "hi"'),
     "sql migration": new_file("db/migrations/001.sql", "CREATE TABLE t (id INT PRIMARY KEY);"),
     "yaml data": new_file("config/app.yaml", "name: app\nport: 8080"),
     "python edit": modify("app/util.py", " def f():\n-    return 1\n+    return 2"),

@@ -104,6 +104,14 @@ _WHOLE_LIST = re.compile(
 )
 """A recipient that is a whole list (``list:all_contacts_48213``, ``segment all_users``);
 addresses and mentions (``all-customers@…``, ``@all``) are the ``data-egress`` check's."""
+_AUDIT = frozenset(
+    {"cloudtrail", "audit", "auditlog", "auditlogs", "audit_log", "trail", "trails", "flowlogs",
+     "guardduty", "securityhub", "defender", "sentinel"}
+)  # fmt: skip
+_STOPS = frozenset({"stop", "disable", "delete", "deactivate", "pause", "suspend", "remove"})
+_LIVE = re.compile(r"(?i)(?:^|[-_.\s])(?:prod|production|prd|live)(?:$|[-_.\s\d])")
+_NAMED_BY = re.compile(r"^(?:\w*id|\w*_?name|target|resource|environment|env|stage|slug)$")
+"""Arguments that name what a tool deletes (``deploymentId="starfall-live"``)."""
 _MUTES = frozenset(
     {"mute", "silence", "snooze", "maintenance", "pause", "suppress", "disable", "downtime"}
 )
@@ -200,15 +208,20 @@ def deletes(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
     collection is the ``tool-sql`` check's: ``docstore``)."""
     if not (words & DELETE_VERBS or ("archive" in words and words & _MANY)):
         return
+    live = any(
+        _NAMED_BY.match(k) and isinstance(v, str) and len(v) < 200 and _LIVE.search(v)
+        for k, v in pairs
+    )
     if (
         words & _PEOPLE_PLACES
         or words & _MANY
+        or live
         or any(k in ("hard_delete", "permanent", "purge") and v is True for k, v in pairs)
     ):
         yield (
-            "deletes accounts, records or places",
-            "a user, customer, channel or many records go with their history; the agent "
-            "cannot bring them back.",
+            "deletes accounts, records or places" + (" in production" if live else ""),
+            "a user, customer, channel, many records or a production service go with their "
+            "history; the agent cannot bring them back.",
             "Let a person confirm the delete.",
         )
 
@@ -263,6 +276,13 @@ def bulk_out(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
             "one call reaches every customer or user of a list; a wrong or hostile "
             "message cannot be recalled.",
             "Let a person confirm mass sends.",
+        )
+        return
+    if acts(words) and words & _AUDIT and words & _STOPS:
+        yield (
+            "stops audit logging",
+            "what anyone does from now on goes unrecorded: an attacker's first step.",
+            "Let a security administrator change audit logging.",
         )
         return
     if words & _MUTES and words & _MONITORS and (_everything(pairs) or "all" in words):

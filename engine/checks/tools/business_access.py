@@ -29,6 +29,11 @@ _FACTORS = frozenset(
     {"mfa", "2sv", "2fa", "twofactor", "factor", "factors", "sso", "saml", "oidc", "conditional"}
 )
 """A tool whose name turns multi-factor or single sign-on off (``deactivate_mfa_policy``)."""
+_FACTOR_TEXT = re.compile(
+    r"(?i)(?:^|[\W_])(?:mfa|2fa|2sv|multi[\W_]?factor|two[\W_]?factor|sso)(?:$|[\W_])"
+)
+_WHAT_KEYS = frozenset({"type", "name", "policy", "policytype", "policy_type", "kind", "factor"})
+"""Arguments that say what a generic policy tool changes (``type="MFA_ENROLL"``)."""
 _RESETS = frozenset({"reset", "clear", "remove", "delete", "bypass"})
 _ADMIN = re.compile(
     r"(?i)(?:^|[\W_])(?:super[\W_]?admins?|admins?|administrators?|owners?|root|"
@@ -52,7 +57,10 @@ def sign_in(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
     administrator rights granted."""
     if not acts(words):
         return
-    if words & _SIGN_IN:
+    about_factors = any(
+        k in _WHAT_KEYS and isinstance(v, str) and _FACTOR_TEXT.search(v[:200]) for k, v in pairs
+    )
+    if words & _SIGN_IN or about_factors:
         off = bool(words & _SWITCHES_OFF and words & _FACTORS) or any(
             (
                 _ON_KEYS.match(k)
@@ -82,9 +90,21 @@ def sign_in(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
             (v for k, v in pairs if k and isinstance(v, str) and len(v) < 200 and _ADMIN.search(v)),
             None,
         )
+        if granted is None and "discord" in words and _discord_admin(pairs):
+            granted = "Administrator permission"
         if granted is not None:
             yield (
                 "grants administrator rights",
                 f"`{granted[:60]}` gives the account control over the whole system.",
                 "Let an administrator grant administrator rights.",
             )
+
+
+def _discord_admin(pairs: Sequence[Pair]) -> bool:
+    """A Discord role's permission bits that hold ``ADMINISTRATOR`` (``0x8``)."""
+    for key, value in pairs:
+        if key == "permissions" and isinstance(value, int | str) and not isinstance(value, bool):
+            text = str(value).strip()
+            if text.isdigit() and len(text) <= 20 and int(text) & 0x8:
+                return True
+    return False

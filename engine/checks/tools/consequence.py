@@ -106,7 +106,14 @@ _SECRET_STORES = frozenset(
     {"secret", "secrets", "password", "passwords", "credential", "credentials", "vault",
      "secretsmanager", "keyvault", "apikey", "apikeys"}
 )  # fmt: skip
-_REVEALS = frozenset({"value", "values", "reveal", "decrypt", "read", "get", "show", "export"})
+_REVEALS = frozenset(
+    {"value", "values", "reveal", "decrypt", "read", "get", "show", "export", "access", "plaintext"}
+)
+_REVEAL_FLAGS = frozenset(
+    {"decrypt", "with_decryption", "withdecryption", "reveal", "show_values", "show_secrets",
+     "plaintext", "unmask", "include_values", "include_secrets"}
+)  # fmt: skip
+"""Arguments that ask a tool for secrets' values (``get_project_env(decrypt=true)``)."""
 _NOT_REVEALS = frozenset(
     {"list", "describe", "metadata", "rotate", "create", "delete", "update", "put", "set",
      "policy", "versions", "tags", "exists", "status", "reset", "strength"}
@@ -241,7 +248,8 @@ def consequential(ctx: CheckInput) -> Iterator[Hit]:
             f"everything the {whole.lower()} holds goes with it.",
             "Let a person confirm deletes of whole namespaces, clusters and stores.",
         )
-    if words & _SECRET_STORES and words & _REVEALS and not words & _NOT_REVEALS:
+    named_store = words & _SECRET_STORES and words & _REVEALS and not words & _NOT_REVEALS
+    if named_store or any(k in _REVEAL_FLAGS and v is True for k, v in pairs):
         yield _hit(
             view,
             Severity.HIGH,

@@ -29,8 +29,10 @@ from urllib.parse import parse_qsl
 from humangr.contracts import Severity
 
 from ..base import CheckInput, Hit
+from .business import PERSONAL_MAIL
+from .egress_env import env_secrets
 from .egress_files import data_export, secret_file
-from .egress_mail import DISTRIBUTION, MENTION_ALL, Mail, domain_allowed, read_mail
+from .egress_mail import DISTRIBUTION, Mail, domain_allowed, everyone, read_mail, shared_channel
 from .egress_scan import Carried, Secret, scan_payload, secret_in, service_token
 from .http_call import AUTH_HEADER, HttpCall, read_http
 from .http_sites import (
@@ -212,6 +214,10 @@ def _http(view: ToolView, call: HttpCall, allow: frozenset[str]) -> Iterator[Hit
         if got.cut:
             title = f"payload to {dest.name} too large to review in full"
             yield _hit(view, arg, H, title)
+    for arg, value in call.payload if dest.kind != "internal" else ():
+        for name in list(env_secrets(value, dest.name))[:1]:
+            title = f"sends the secret ${name} from the environment to {dest.name}"
+            yield _hit(view, arg, H if dest.kind == "host" else C, title, _SUGGEST_SECRET)
     if payment:
         total.cards = 0
     personal = _personal_severity(total, dest.kind)
@@ -226,7 +232,13 @@ def _mail(view: ToolView, mail: Mail, allow: frozenset[str]) -> Iterator[Hit]:
     if mail.recipients and not outside:
         return
     where = f"{', '.join(outside[:3])}" if outside else "a channel whose members are not known"
+    shared = shared_channel(view) if not mail.recipients else None
+    if shared is not None:
+        outside, where = [shared], f"{shared}, a channel shared outside the company"
     exclude = frozenset(mail.recipients) | ({mail.sender} if mail.sender else frozenset())
+    own = {
+        a.rpartition("@")[2] for a in exclude if a and not PERSONAL_MAIL.search(a)
+    }  # colleagues' addresses on the company's own domain are not data leaving
     for arg, path in mail.attachments:
         if secret_file(path):
             title = f"attaches credential file {path[-60:]}"
@@ -235,12 +247,12 @@ def _mail(view: ToolView, mail: Mail, allow: frozenset[str]) -> Iterator[Hit]:
             title = f"mails a database dump or people's records ({path[-60:]}) to {where}"
             yield _hit(view, arg, C, title, _SUGGEST_PERSONAL)
     lists = [r for r in mail.recipients if DISTRIBUTION.search(r)]
-    everyone = _everyone(view, mail)
+    whole = everyone(view, mail)
     if lists:
         title = f"mails a distribution list ({lists[0][:80]})"
         yield _hit(view, "to", H, title, "Have a person approve messages to many people.")
-    elif everyone is not None:
-        title = f"messages everyone at once ({everyone})"
+    elif whole is not None:
+        title = f"messages everyone at once ({whole})"
         yield _hit(view, "to", H, title, "Have a person approve messages to many people.")
     total = PersonalData()
     best = ("", -1)
@@ -254,35 +266,13 @@ def _mail(view: ToolView, mail: Mail, allow: frozenset[str]) -> Iterator[Hit]:
         score = got.personal.people + 10 * (got.personal.cards + got.personal.national_ids)
         if score > best[1]:
             best = (arg, score)
+    total.emails = {e for e in total.emails if e.rpartition("@")[2] not in own}
     found = _personal_severity(total, "host")
     if found is not None and not outside:
         found = H if found is C else None
     if found is not None:
         title = f"mails {total.summary()} to {where}"
         yield _hit(view, best[0], found, title, _SUGGEST_PERSONAL)
-
-
-_WHOLE_COMPANY = re.compile(
-    r"(?i)\ball[-_ ]?(?:staff|hands|company|employees|users)\b|\bcompany[-_ ]?wide\b|"
-    r"\beveryone\b|\bwhole[-_ ]company\b"
-)
-"""A team or channel that is the whole company (``All Staff``, ``#all-hands``)."""
-_ALL_RECIPIENTS = re.compile(r"^@?(?:all|everyone|all[-_]\w+)$", re.IGNORECASE)
-
-
-def _everyone(view: ToolView, mail: Mail) -> str | None:
-    """A message that reaches everyone of a channel or every user: ``@channel`` in its text,
-    or a recipient such as ``@all_users``."""
-    for _, value in mail.parts:
-        if isinstance(value, str) and (m := MENTION_ALL.search(value[:65_536])):
-            return m.group(0)
-    for found in (view.get("to", "recipients", "recipient"), view.get("mention", "mentions")):
-        if found is not None and isinstance(found[1], str) and _ALL_RECIPIENTS.match(found[1]):
-            return found[1][:40]
-    place = view.get("team", "channel", "group", "audience")
-    if place is not None and isinstance(place[1], str) and _WHOLE_COMPANY.search(place[1][:200]):
-        return place[1][:40]
-    return None
 
 
 def _a(kind: str) -> str:

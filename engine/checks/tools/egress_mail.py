@@ -13,7 +13,16 @@ from humangr.contracts import ToolKind
 
 from .view import ToolView
 
-__all__ = ["ADDRESS", "DISTRIBUTION", "MENTION_ALL", "Mail", "domain_allowed", "read_mail"]
+__all__ = [
+    "ADDRESS",
+    "DISTRIBUTION",
+    "MENTION_ALL",
+    "Mail",
+    "domain_allowed",
+    "everyone",
+    "read_mail",
+    "shared_channel",
+]
 
 _RECIPIENTS = (
     "to",
@@ -152,3 +161,41 @@ def domain_allowed(domain: str, patterns: frozenset[str]) -> bool:
         elif entry and domain == entry:
             return True
     return False
+
+
+_WHOLE_COMPANY = re.compile(
+    r"(?i)\ball[-_ ]?(?:staff|hands|company|employees|users)\b|\bcompany[-_ ]?wide\b|"
+    r"\beveryone\b|\bwhole[-_ ]company\b"
+)
+"""A team or channel that is the whole company (``All Staff``, ``#all-hands``)."""
+_ALL_RECIPIENTS = re.compile(r"^@?(?:all|everyone|all[-_]\w+)$", re.IGNORECASE)
+
+
+_SHARED_CHANNEL = re.compile(
+    r"(?i)^#?(?:ext|external|shared|vendors?|partners?|clients?|customers?|guests?|public|"
+    r"community)[-_]|[-_](?:ext|external|shared|vendors?|partners?|public|community)$"
+)
+"""A channel named as shared with people outside the company (Slack Connect's ``#ext-``)."""
+
+
+def shared_channel(view: ToolView) -> str | None:
+    """The channel a message goes to when its name says it is shared outside the company."""
+    place = view.text("channel", "channel_name", "room")
+    if place is not None and _SHARED_CHANNEL.search(place[1][:200].strip()):
+        return place[1][:60].strip()
+    return None
+
+
+def everyone(view: ToolView, mail: Mail) -> str | None:
+    """A message that reaches everyone of a channel or every user: ``@channel`` in its text,
+    or a recipient such as ``@all_users``."""
+    for _, value in mail.parts:
+        if isinstance(value, str) and (m := MENTION_ALL.search(value[:65_536])):
+            return m.group(0)
+    for found in (view.get("to", "recipients", "recipient"), view.get("mention", "mentions")):
+        if found is not None and isinstance(found[1], str) and _ALL_RECIPIENTS.match(found[1]):
+            return found[1][:40]
+    place = view.get("team", "channel", "group", "audience")
+    if place is not None and isinstance(place[1], str) and _WHOLE_COMPANY.search(place[1][:200]):
+        return place[1][:40]
+    return None

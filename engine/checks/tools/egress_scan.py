@@ -58,6 +58,10 @@ for that service. A bare ``sk-`` is left out: OpenAI and many others use it."""
 _MADE_UP = re.compile(r"(?i)your|example|placeholder|redacted|changeme|dummy|x{6,}")
 _BASE64 = re.compile(r"^[A-Za-z0-9+/_-]{20,}={0,2}$")
 _FORM = re.compile(r"^[\w.%\[\]-]+=[^&]*(?:&[\w.%\[\]-]+=[^&]*)+$")
+_BASE64_WORD = re.compile(r"(?<![\w+/=-])[A-Za-z0-9+/]{24,4096}={0,2}(?![\w+/=-])")
+"""A base64 word inside prose (``env dump: U1RSSVBF…``): a secret encoded to slip past a
+scanner is read decoded. Words of letters alone (a long identifier) are not tried."""
+_MAX_WORDS = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +166,24 @@ class _Walk:
         decoded = _decoded(text) if depth < 4 else None
         if decoded is not None:
             self.text(decoded, key, depth + 2)
+        elif depth < 4 and not found:
+            for word in _encoded_words(text):
+                self.text(word, key, depth + 2)
+
+
+def _encoded_words(text: str) -> list[str]:
+    """The base64 words of ``text`` (at most ``_MAX_WORDS``) that decode to text."""
+    words: list[str] = []
+    for m in _BASE64_WORD.finditer(text[:_MAX_TEXT]):
+        word = m.group(0)
+        if word.isalpha() or not any(c.isdigit() or c in "+/" for c in word):
+            continue
+        plain = b64_text(word)
+        if plain is not None:
+            words.append(plain)
+        if len(words) >= _MAX_WORDS:
+            break
+    return words
 
 
 def scan_payload(

@@ -30,6 +30,10 @@ _FAKE_DOMAINS = re.compile(
     r"|users\.noreply\.github\.com|noreply\.github\.com|yourdomain\.com|yourcompany\.com"
     r"|domain\.com|email\.com|company\.com|acme\.com|mailinator\.com)$"
 )
+_DOC_DOMAINS = re.compile(r"(?i)(?:^|\.)(?:example\.(?:com|org|net)|example)$")
+"""The reserved example domains: placeholders in code and docs, but in data that leaves
+(``samples``) they stand for the people they name, as test card numbers do."""
+_IPV4 = re.compile(r"(?<![\w.])(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(?![\w.]|\.\d)")
 _FILE_TLDS = frozenset(
     {"png", "jpg", "jpeg", "gif", "svg", "webp", "ico", "js", "mjs", "ts", "css", "py", "json",
      "map", "md", "txt", "html", "lock", "toml", "yaml", "yml", "xml", "zip", "gz", "tar"}
@@ -108,19 +112,24 @@ class PersonalData:
     addresses: int = 0
     birth_dates: int = 0
     health: int = 0
+    """Lines naming a person (a name, a date, an address or a number) with a diagnosis,
+    condition or treatment."""
     hr: int = 0
     """Lines naming a person with their pay, performance, discipline or leave."""
     nis: int = 0
-    """Lines naming a person (a name, a date, an address or a number) with a diagnosis,
-    condition or treatment."""
+    ips: set[str] = field(default_factory=set)
+    """Public IPv4 addresses (with e-mail addresses, they say where those people are)."""
 
     @property
     def record(self) -> bool:
-        """A person's record: a birth date with another kind of detail, or a street address
-        with both a phone number and a personal e-mail address (an address and a phone number
-        alone are a signature or a meeting place)."""
+        """A person's record: a birth date with another kind of detail, a street address with
+        both a phone number and a personal e-mail address (an address and a phone number
+        alone are a signature or a meeting place), people's e-mail addresses with the IP
+        addresses they connect from, or several people's e-mail and street addresses."""
         kinds = sum(map(bool, (self.emails, self.phones, self.addresses)))
-        return bool(self.birth_dates and kinds) or kinds == 3
+        listed = len(self.emails) >= 2 and self.addresses >= 2
+        located = bool(self.emails and self.ips)
+        return bool(self.birth_dates and kinds) or kinds == 3 or located or listed
 
     @property
     def people(self) -> int:
@@ -143,6 +152,7 @@ class PersonalData:
         self.health += other.health
         self.hr += other.hr
         self.nis += other.nis
+        self.ips |= other.ips
 
     def summary(self) -> str:
         parts = []
@@ -157,6 +167,8 @@ class PersonalData:
         if self.emails:
             n = len(self.emails)
             parts.append(f"{n} people's e-mail addresses" if n > 1 else "a person's e-mail address")
+        if self.ips and self.emails:
+            parts.append("their IP addresses")
         if self.phones:
             parts.append(f"{len(self.phones)} phone number{'s' * (len(self.phones) > 1)}")
         if self.addresses:
@@ -171,11 +183,13 @@ class PersonalData:
         return ", ".join(parts)
 
 
-def _personal_email(local: str, domain: str, exclude: frozenset[str]) -> bool:
+def _personal_email(local: str, domain: str, exclude: frozenset[str], samples: bool) -> bool:
     address = f"{local}@{domain}".lower()
     if address in exclude or local.lower() in _ROLE_LOCALS:
         return False
-    if domain.rsplit(".", 1)[-1].lower() in _FILE_TLDS or _FAKE_DOMAINS.search(domain):
+    if domain.rsplit(".", 1)[-1].lower() in _FILE_TLDS:
+        return False
+    if _FAKE_DOMAINS.search(domain) and not (samples and _DOC_DOMAINS.search(domain)):
         return False
     return not (len(local) >= 24 and re.fullmatch(r"[0-9a-f-]+", local.lower()))
 
@@ -197,7 +211,7 @@ def scan_personal(
     for m in _EMAIL.finditer(text):
         if text[max(0, m.start() - 3) : m.start()] == "://":
             continue  # user@host of a URL, not an address
-        if _personal_email(m.group(1), m.group(2), exclude):
+        if _personal_email(m.group(1), m.group(2), exclude, samples):
             out.emails.add(m.group(0).lower())
     numbers = [m.group(0) for m in _CARD.finditer(text)]
     out.cards = sum(1 for raw in numbers if _card(raw))
@@ -240,9 +254,28 @@ def scan_personal(
     out.birth_dates = len(_BIRTH.findall(text)[:100])
     if key and _BIRTH_KEY.search(key) and _DATE.match(text[:64]):
         out.birth_dates += 1
+    if out.emails:
+        out.ips = _public_ips(text)
     if not out.phones:
         for m in _PHONE.finditer(text):
             found = re.sub(r"\D", "", m.group(0))
             if 8 <= len(found) <= 15 and not _SSN.fullmatch(m.group(0)):
                 out.phones.add(found)
     return out
+
+
+def _public_ips(text: str) -> set[str]:
+    """The IPv4 addresses in ``text`` that name a machine on the internet (not a private,
+    loopback or link-local one), at most 100."""
+    found: set[str] = set()
+    for m in _IPV4.finditer(text):
+        octets = [int(g) for g in m.groups()]
+        if max(octets) > 255 or octets[0] in (0, 10, 127) or octets[0] >= 224:
+            continue
+        a, b = octets[0], octets[1]
+        if (a == 172 and 16 <= b <= 31) or (a, b) in ((192, 168), (169, 254), (100, 64)):
+            continue
+        found.add(m.group(0))
+        if len(found) >= 100:
+            break
+    return found

@@ -74,14 +74,21 @@ _ASKS = re.compile(
 _URL = re.compile(r"(?i)\bhttps?://\S+")
 _URGENT = re.compile(
     r"(?i)(?:\byour\s+(?:[\w-]+\s+){0,2}(?:password|account|mailbox|access|credentials|login|"
-    r"session)\b[^\n.]{0,60}\b(?:expires?|expired|expiring|suspended|locked|disabled|"
-    r"deactivated|on hold|needs? (?:re-?)?verification|must be (?:re-?)?verified|will be (?:closed|"
-    r"deleted|removed|suspended))|\bverify your (?:account|identity)\b|"
-    r"\bunusual (?:activity|sign-?in)\b|"
+    r"session)\b[^\n.]{0,60}\b(?:expires?|expired|expiring|suspended|locked|disabled|limited|"
+    r"restricted|frozen|compromised|deactivated|on hold|needs? (?:re-?)?verification|must be "
+    r"(?:re-?)?verified|will be (?:closed|deleted|removed|suspended))|"
+    r"\bverify your (?:account|identity)\b|"
+    r"\bunusual (?:activity|sign-?in|trade activity|login)\b|"
     r"\bkeep (?:your )?access\b)[^\n]{0,200}\b(?:sign(?:ing)? ?in|log(?:ging)? ?in|reset|"
-    r"re-?activate|verify|confirm|click)"
+    r"re-?activate|verify|confirm|click|restore|unlock|secure)"
 )
 """A message that hurries people to sign in (the shape of credential phishing)."""
+_BILLING_LURE = re.compile(
+    r"(?i)\byour\s+(?:[\w-]+\s+){0,2}(?:payment|card|subscription|billing|invoice)\b[^\n.]{0,40}"
+    r"\b(?:failed|declined|expired|overdue|unsuccessful|could not be (?:processed|charged))\b"
+    r"[^\n]{0,160}\b(?:update|confirm|verify|re-?enter)\b[^\n]{0,40}\b(?:card|payment|billing)"
+)
+"""A message that hurries people to enter card details (the shape of billing phishing)."""
 _OTP_SEED = re.compile(
     r"(?i)\b(?:otp|totp|2fa|mfa|authenticator)\s+(?:seed|secret|key)\b\W{0,4}[A-Z2-7]{16,}"
 )
@@ -102,6 +109,7 @@ _CONFIDENTIAL_FILE = re.compile(
 )
 """A document whose name says it is not for outsiders."""
 _PHISHING = "asks for passwords through a link"
+_BILLING = "asks for card details through a link"
 _URL_HOST = re.compile(r"(?i)\bhttps?://(?:[^\s/@]*@)?([\w.-]+)")
 _TWO_PART_SUFFIXES = frozenset(
     {"co.uk", "org.uk", "ac.uk", "gov.uk", "com.au", "net.au", "co.jp", "com.br", "co.nz",
@@ -112,6 +120,11 @@ _FRAUDS: tuple[tuple[Callable[[str], bool], str, str], ...] = (
         lambda text: bool((_ASKS.search(text) or _URGENT.search(text)) and _URL.search(text)),
         _PHISHING,
         "Never ask people for passwords; a phishing message reads like this.",
+    ),
+    (
+        lambda text: bool(_BILLING_LURE.search(text) and _URL.search(text)),
+        _BILLING,
+        "Billing notices come from the billing system; a person should confirm this one.",
     ),
     (
         lambda text: bool(_GIFT_CARDS.search(text) and _GIFT_ASK.search(text)),

@@ -7,7 +7,10 @@
 - a payment to bank details the message says are new, or asks for urgently and in secret
   (invoice redirection, CEO fraud);
 - mail of whole mailboxes forwarded to another address;
-- a password reset sent to an address the message names (help-desk pretexting).
+- a password reset sent to an address the message names (help-desk pretexting);
+- a request that the reader reply with their password or the code just sent to them, and a
+  sign-in code passed on for someone's account;
+- a person's IP address, home address or phone number published about them (doxxing).
 
 Each reader is a pure function of the text; each answers a severity, a title and what to do.
 """
@@ -43,7 +46,9 @@ _BANK = re.compile(
     r"(?i)\bIBAN\b|\bSWIFT\b|\bBIC\b|\brouting (?:number|no)\b|\bsort code\b|"
     r"\b(?:acct|account)(?: (?:no|number|#))?\s*[:.]?\s*[\d-]{6,}"
 )
-_PAY = re.compile(r"(?i)\b(?:wire|remit|transfer|pay(?:ment)?s?|send the funds)\b")
+_PAY = re.compile(
+    r"(?i)\b(?:wire|remit(?:tance)?|transfer|pay(?:ment|out)?s?|send the funds|invoices?)\b"
+)
 _MONEY = re.compile(r"(?i)(?:USD|EUR|GBP|CHF|[$€£])\s?\d[\d,.]*|\d[\d,.]*\s?(?:USD|EUR|GBP|CHF)")
 _PRESSED = re.compile(
     r"(?i)\b(?:new|changed?|updated?|moved|different|instead|no longer|will be closed|"
@@ -60,6 +65,33 @@ _RESET_TO = re.compile(
     r"(?i)\b(?:reset|send|give|email|mail|text)\b[^.\n]{0,80}\b(?:password|temporary one|"
     r"temp password|credentials|login|code)\b[^\n]{0,80}?\bto\s+[\w.+-]+@[\w-]+\.[\w.]+"
 )
+_CHANGED_BANK = re.compile(
+    r"(?i)\b(?:update|change|replace|switch)\b[^.\n]{0,40}\b(?:bank|remittance|payment|payout|"
+    r"beneficiary|account) (?:details|account|info(?:rmation)?)\b|"
+    r"\bnew (?:bank|remittance|payment|payout|beneficiary) (?:details|account)\b|"
+    r"\bdisregard (?:the |our |any )?(?:prior|previous|old|earlier)\b"
+)
+"""What an invoice-redirection message says: the bank details are to be changed."""
+_REPLY_WITH = re.compile(
+    r"(?i)\b(?:reply|respond|send|provide|give|tell|share|confirm|dm|text|type)\b"
+    r"(?: (?:us|me|back))?\s+(?:with\s+)?[^.\n]{0,60}?\byour\b[^.\n]{0,50}?"
+    r"\b(?:password|passcode|pin|login code|2fa code|mfa code|verification code|security code|"
+    r"one-time code|\d-digit code|code (?:we|I) (?:just )?sent)"
+)
+_NEGATED = re.compile(r"(?i)\b(?:never|not|don'?t|won'?t|no one|nobody|will never)\b")
+_SIGN_IN_CODE = re.compile(
+    r"(?i)\b(?:verification|security|login|sign-?in|2fa|mfa|one-time|otp|auth(?:entication)?|"
+    r"access) code\b[^\n]{0,60}?\b\d{4,8}\b"
+)
+_PASSED_ON = re.compile(
+    r"(?i)\bforward(?:ed|ing)?\b|\bas requested\b|\bfor (?:the )?(?:account|user)\b"
+)
+_ABOUT_PERSON = re.compile(
+    r"(?i)\b(?:his|her|their)\s+(?:home\s+|real\s+|public\s+)?(?:ip(?: address)?|address|"
+    r"phone(?: number)?|number|location)\s+(?:is|=|:)\s*"
+    r"(?:\d{1,3}(?:\.\d{1,3}){3}\b|\+?\d[\d ().-]{6,}\d|\d{1,5}\s+[A-Z][a-z]+)"
+)
+"""A person's IP address, phone number or street address given out about them."""
 
 
 def message_asks(text: str) -> Iterator[Ask]:
@@ -139,7 +171,8 @@ def _bare_password(text: str) -> Ask | None:
 
 
 def _payment_to(text: str) -> Ask | None:
-    if _BANK.search(text) and _PAY.search(text) and _MONEY.search(text) and _PRESSED.search(text):
+    pressed = _MONEY.search(text) and _PRESSED.search(text)
+    if _BANK.search(text) and _PAY.search(text) and (pressed or _CHANGED_BANK.search(text)):
         return (
             Severity.HIGH,
             "asks for a payment to the bank details it gives",
@@ -173,6 +206,35 @@ def _reset_to(text: str) -> Ask | None:
     return None
 
 
+def _asks_for_code(text: str) -> Ask | None:
+    for m in list(_REPLY_WITH.finditer(text))[:8]:
+        before = text[max(0, m.start() - 40) : m.end()]
+        if not _NEGATED.search(before):
+            return (
+                Severity.HIGH,
+                "asks the reader for their password or sign-in code",
+                "No one legitimate asks for a password or code by message; do not send this.",
+            )
+    code = _SIGN_IN_CODE.search(text)
+    if code is not None and _PASSED_ON.search(text):
+        return (
+            Severity.HIGH,
+            "passes on a sign-in code for someone's account",
+            "A sign-in code is for the account's owner alone; do not forward it.",
+        )
+    return None
+
+
+def _exposes_person(text: str) -> Ask | None:
+    if _ABOUT_PERSON.search(text):
+        return (
+            Severity.HIGH,
+            "publishes a person's IP address, phone number or home address",
+            "Do not publish where a person lives or connects from.",
+        )
+    return None
+
+
 _READERS: tuple[Callable[[str], Ask | None], ...] = (
     _second_factor,
     _config_key,
@@ -181,4 +243,6 @@ _READERS: tuple[Callable[[str], Ask | None], ...] = (
     _payment_to,
     _forward_all,
     _reset_to,
+    _asks_for_code,
+    _exposes_person,
 )

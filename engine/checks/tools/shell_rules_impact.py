@@ -4,6 +4,7 @@ repository's history, serving the whole file system."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 
@@ -226,21 +227,64 @@ def keychain(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
         )
 
 
+_USER_VERBS = words("create add update set-role add-role promote invite")
+_ADMIN_ROLE = re.compile(
+    r"(?i)^--?(?:role|roles|group)[= ]?(?:super[-_]?)?"
+    r"(?:admin|administrator|owner|root|superuser)s?$"
+    r"|^--(?:superuser|admin|is[-_]admin)(?:=(?:1|true|yes))?$"
+)
+
+
+@rule
+def app_admin(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
+    """An application's administrator account made from the command line (``wp user create
+    … --role=administrator``, ``… user update … --admin``): whoever holds it runs the app."""
+    args = cmd.argv[1:]
+    subjects = {"user", "users", "account", "accounts", "member", "members"}
+    at = next((i for i, a in enumerate(args) if a in subjects), None)
+    if at is None or not any(a in _USER_VERBS for a in args[at + 1 : at + 3]):
+        return
+    joined = [f"{a} {b}" for a, b in itertools.pairwise(args) if a in ("--role", "-r")]
+    if any(_ADMIN_ROLE.match(a) for a in (*args[at:], *joined)) or (
+        "set-role" in args and args[-1].lower() in ("administrator", "admin", "owner")
+    ):
+        yield high(
+            "creates or promotes an application administrator",
+            cmd.text,
+            "an administrator account of the application controls all of its data and users.",
+            "Let an administrator create administrator accounts.",
+        )
+
+
 _MINERS = words(
     "xmrig xmr-stak xmr-stak-rx minerd cpuminer cpuminer-multi cgminer bfgminer ethminer "
     "nbminer t-rex lolminer phoenixminer gminer nanominer teamredminer srbminer srbminer-multi "
     "ccminer nheqminer"
 )
 _STRATUM = re.compile(r"(?i)\bstratum(?:\+(?:tcp|ssl|tls))?://")
+_MINER_OPTIONS = re.compile(
+    r"^--(?:cpu-max-threads-hint|donate-level|randomx-[\w-]+|nicehash|coin)(?:=|$)|"
+    r"^(?:-a|--algo)=?(?:rx/|cn/|kawpow|ethash|randomx)"
+)
+"""Options only a miner takes (XMRig's), whatever the binary is renamed to."""
+_MINER_FILES = re.compile(r"(?i)://\S*\b(?:xmrig|xmr-stak|xmr-static|cpuminer|minerd)[\w.-]*")
+"""A miner's download address (a search for its name, ``pgrep xmrig``, is not one)."""
+_POOL = re.compile(
+    r"(?i)(?:^|[./])(?:pool|minexmr|nanopool|supportxmr|moneroocean|hashvault|2miners|f2pool|"
+    r"herominers|nicehash)[\w.-]*:\d{2,5}$"
+)
 
 
 @rule
 def miner(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
     """A cryptocurrency miner started, by its name or by a mining pool's ``stratum://``
     address: the machine's power is spent for someone else."""
-    if cmd.name in _MINERS or any(_STRATUM.search(w) for w in cmd.argv[1:]):
+    args = cmd.argv[1:]
+    pool = any(a in ("-o", "--url") and _POOL.search(b) for a, b in itertools.pairwise(args))
+    shaped = (_STRATUM, _MINER_OPTIONS, _MINER_FILES)
+    if cmd.name in _MINERS or pool or any(p.search(w) for w in args for p in shaped):
         yield critical(
-            "runs a cryptocurrency miner",
+            "runs or fetches a cryptocurrency miner",
             cmd.text,
             "a miner spends this machine's processors and power for whoever holds the wallet.",
             "Never run miners on work machines.",

@@ -36,7 +36,8 @@ _SECRET_PAIRS = frozenset(
      ("card", "number"), ("cc", "number"), ("credit", "card"), ("account", "number"),
      ("social", "security"), ("auth", "key"), ("encryption", "key"), ("master", "key"),
      ("session", "key"), ("otp", "secret"), ("totp", "secret"), ("mfa", "secret"),
-     ("recovery", "codes"), ("backup", "codes")}
+     ("recovery", "codes"), ("backup", "codes"), ("user", "pass"), ("login", "pass"),
+     ("admin", "pass"), ("db", "pass"), ("root", "pass"), ("smtp", "pass"), ("ftp", "pass")}
 )  # fmt: skip
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _SECRET_NAMES = frozenset({"authentication_string", "userpassword", "unicodepwd", "passwordhash"})
