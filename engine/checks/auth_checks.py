@@ -55,18 +55,21 @@ _CODE = (
 _CHECK_LINE = re.compile(
     r"^\s*(?:if\b|elif\b|unless\b|@|assert\b|before_action\b|guard\b|\w+\.use\()"
     r"|^\s*[\"'][\w.]*Middleware[\"'],?\s*$|\baudit\w*\.\w+\("
-    r"|(?:login_required|requires?_auth|authenticate|authorize|check_password|verify_password|"
+    r"|(?:login_required|requires?_?auth|authenticate|authorize|check_password|verify_password|"
     r"bcrypt\.compare|compare_digest|has_perm|verifyToken|jwt\.verify|ensureAuth)\w*\s*\(",
     re.IGNORECASE,
 )
 _AUTH_WORDS = re.compile(
-    r"is_authenticated|login_required|requires?_auth|authenticate|authoriz|permission|"
+    r"is_authenticated|login_required|requires?_?auth|require_?(?:role|admin|login|user|"
+    r"permission)|authenticate|authoriz|permission|is_?logged_?in|"
     r"check_password|verify_password|bcrypt\.compare|compare_digest|csrf|has_perm|"
     r"\bis_admin\b|isAuthenticated|ensureAuth|verifyToken|jwt\.verify|passport\.authenticate|"
     r"CsrfViewMiddleware|SecurityMiddleware|AuthenticationMiddleware|limiter\.limit|"
     r"rate_?limit|throttle|helmet\(|csurf|audit_?log|\baudit\.\w+\(|record_audit",
     re.IGNORECASE,
 )
+_COMMENTED = re.compile(r"^\s*(?://|#|/\*|\*|--|;|<!--)")
+"""A line that is a comment: a check commented out is a check removed."""
 _SHORTED = re.compile(
     r"\bif\s*\(?\s*(?:false\s*&&|False\s+and\b|true\s*\|\||True\s+or\b|0\s*&&|1\s*\|\|)"
 )
@@ -101,7 +104,12 @@ def auth_weakened(ctx: CheckInput) -> Iterator[Hit]:
             for line in f.removed[:5_000]
             if _AUTH_WORDS.search(line.text) and _CHECK_LINE.search(line.text)
         ]
-        kept = any(_AUTH_WORDS.search(line.text) and not opens_access(line.text) for line in added)
+        kept = any(
+            _AUTH_WORDS.search(line.text)
+            and not opens_access(line.text)
+            and not _COMMENTED.match(line.text)
+            for line in added
+        )
         if removed and not kept:
             first = removed[0]
             yield _hit(

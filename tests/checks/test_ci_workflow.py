@@ -614,7 +614,16 @@ def test_a_tool_call_writing_a_workflow_is_read() -> None:
     got, found = decide(write(everyday))
     assert not unreviewed(found)
     assert not ours(found)
-    # writing a CI workflow is a supply-chain path: the tool-file check still asks for a look
+    # a workflow that only builds and tests reaches nothing: no finding on its path
+    assert got is Outcome.APPROVED, found
+
+    deploys = workflow(
+        "- uses: actions/checkout@v4\n- run: make deploy\n  env:\n"
+        "    TOKEN: ${{ secrets.DEPLOY_TOKEN }}",
+        on="push",
+    )
+    got, found = decide(write(deploys))
+    # one that names a secret is a supply-chain path: the tool-file check asks for a look
     assert got is Outcome.NEEDS_REVIEW
     assert [f.id for f in found if f.severity >= Severity.HIGH] == ["HL4-R-tool-file-1"]
 

@@ -11,7 +11,9 @@ argument pairs; all yield high findings (a person confirms).
   password reset; administrator rights granted;
 - people and places deleted (users, customers, channels…), and bulk or hard deletes;
 - whole datasets exported, and messages sent to a whole audience;
-- monitoring muted or paused everywhere.
+- monitoring muted or paused everywhere, audit trails stopped;
+- security controls switched off (``business_guards``): branch protection deleted, a port
+  opened to the whole internet, secret scanning, encryption or a firewall turned off.
 
 Reads (``get``, ``list``, ``search``…) get no finding, whatever their nouns.
 """
@@ -23,6 +25,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from .business_access import sign_in
+from .business_guards import guards_off
 from .business_words import DELETE_VERBS, Finding, Pair, acts
 from .egress_mail import ADDRESS
 
@@ -298,5 +301,6 @@ def business_consequences(words: set[str], pairs: Sequence[Pair]) -> Iterator[Fi
     yield from money(words, pairs)
     yield from exposure(words, pairs)
     yield from sign_in(words, pairs)
+    yield from guards_off(words, pairs)
     yield from bulk_out(words, pairs)
     yield from deletes(words, pairs)

@@ -178,7 +178,7 @@ def _uploads(call: HttpCall) -> Iterator[tuple[str, str]]:
 def _personal_severity(p: PersonalData, dest_kind: str) -> Severity | None:
     if p.cards or p.national_ids or len(p.emails) >= 5 or p.health + p.hr >= 2:
         return C
-    if p.people >= _FEW:
+    if p.people >= _FEW or len(p.banks) >= 2:
         return C if dest_kind in ("capture", "raw") else H
     if (p.record or p.health or p.hr) and dest_kind != "local":
         return C if dest_kind in ("capture", "raw") else H
@@ -218,6 +218,7 @@ def _http(view: ToolView, call: HttpCall, allow: frozenset[str]) -> Iterator[Hit
         for name in list(env_secrets(value, dest.name))[:1]:
             title = f"sends the secret ${name} from the environment to {dest.name}"
             yield _hit(view, arg, H if dest.kind == "host" else C, title, _SUGGEST_SECRET)
+    total.settle()
     if payment:
         total.cards = 0
     personal = _personal_severity(total, dest.kind)
@@ -267,6 +268,7 @@ def _mail(view: ToolView, mail: Mail, allow: frozenset[str]) -> Iterator[Hit]:
         if score > best[1]:
             best = (arg, score)
     total.emails = {e for e in total.emails if e.rpartition("@")[2] not in own}
+    total.settle()
     found = _personal_severity(total, "host")
     if found is not None and not outside:
         found = H if found is C else None

@@ -172,8 +172,7 @@ _ALL_RECIPIENTS = re.compile(r"^@?(?:all|everyone|all[-_]\w+)$", re.IGNORECASE)
 
 
 _SHARED_CHANNEL = re.compile(
-    r"(?i)^#?(?:ext|external|shared|vendors?|partners?|clients?|customers?|guests?|public|"
-    r"community)[-_]|[-_](?:ext|external|shared|vendors?|partners?|public|community)$"
+    r"(?i)(?:^#?|[-_])(?:ext|external|shared|vendors?|partners?|guests?|public|community)(?:[-_]|$)"
 )
 """A channel named as shared with people outside the company (Slack Connect's ``#ext-``)."""
 

@@ -4,9 +4,10 @@ Critical: cloud metadata services (every spelling of their addresses), disguised
 internal hosts, raw protocols (``gopher://``, ``dict://``) to internal services, local secret
 files (``file://``), request-capture and out-of-band services, uploads to paste sites, and
 destructive calls to known APIs (``http_apis``). High: raw and private addresses, internal
-names, other schemes, credentials in the URL, unreadable URLs, and DELETEs to hosts
-that are not allowed. A GET or POST to the agent's own development server on ``localhost`` is
-everyday (services on their well-known ports and admin paths aside).
+names, other schemes, credentials in the URL, unreadable URLs, and DELETEs to hosts that are
+not allowed (one entry of one record aside: an item of a cart, a comment). A GET or POST to
+the agent's own development server on ``localhost`` is everyday (services on their
+well-known ports and admin paths aside; health probes are everyday there too).
 
 URLs written in any other string argument are read too: a metadata address anywhere is
 suspicious, and in a command or code that runs it is critical.
@@ -65,7 +66,7 @@ def _request_problems(call: HttpCall, allow: frozenset[str]) -> list[Problem]:
     if not re.fullmatch(r"[A-Z]{1,16}", call.method):
         out.append(Problem(H, "malformed HTTP method", call.method[:20], "url"))
     elif (call.method == "DELETE" or call.method not in METHODS) and not (
-        loopback or allowed(url.host.name, allow)
+        loopback or allowed(url.host.name, allow) or _one_entry(call.method, url.path)
     ):
         out.append(
             Problem(
@@ -78,6 +79,27 @@ def _request_problems(call: HttpCall, allow: frozenset[str]) -> list[Problem]:
     if any("\r" in v or "\n" in v for _, _, v in call.headers):
         out.append(Problem(H, "line breaks in a header value (header injection)", "", "url"))
     return sorted_problems(out)
+
+
+_ENTRIES = frozenset(
+    {"items", "line-items", "line_items", "lineitems", "comments", "reactions", "labels", "tags",
+     "notes", "drafts", "bookmarks", "favorites", "favourites", "todos", "reminders", "likes",
+     "votes", "stars"}
+)  # fmt: skip
+_ID = re.compile(r"^(?:\d{1,20}|[0-9a-fA-F-]{8,40}|[A-Za-z]{1,6}_[A-Za-z0-9]{4,40})$")
+
+
+def _one_entry(method: str, path: str) -> bool:
+    """A DELETE of one entry of one parent record (``/carts/9931/items/55102``, a comment of
+    an issue): a line of something, not an account, a store or a whole collection."""
+    parts = [p for p in path.split("/") if p]
+    return (
+        method == "DELETE"
+        and len(parts) >= 4
+        and parts[-2].lower() in _ENTRIES
+        and _ID.match(parts[-1]) is not None
+        and _ID.match(parts[-3]) is not None
+    )
 
 
 def _hit(view: ToolView, argument: str, problems: Sequence[Problem], what: str) -> Hit:

@@ -42,6 +42,12 @@ _ADMIN_PATH = re.compile(
     r"|env\b|heapdump|shutdown|api/v1/namespaces|v1/agent|v1/sys|containers|images|\.env|\.git"
     r"|metrics|jolokia|solr/admin|_search)"
 )
+_READINESS = re.compile(
+    r"(?i)^/(?:actuator/)?(?:health(?:/[\w-]+)?|healthz|livez|readyz|ready|ping|info)/?$|"
+    r"^/_cat/health\b|^/_cluster/health\b"
+)
+"""Health and readiness probes, under admin prefixes too (``/actuator/health``): they show
+state and change nothing."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +95,7 @@ def _host_problems(url: Url, *, method: str, allow: frozenset[str]) -> Iterator[
                     "Local services trust local callers.",
                     "internal",
                 )
-            elif _ADMIN_PATH.match(url.path) or (
+            elif (_ADMIN_PATH.match(url.path) and not _READINESS.match(url.path)) or (
                 method not in ("GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE")
             ):
                 # A dev server's own API (``DELETE /api/todos/17``) is everyday; its admin

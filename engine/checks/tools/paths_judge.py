@@ -90,9 +90,13 @@ def workspace_place(workspace: str | None) -> Workspace | None:
     return Workspace(readings[0].text, place) if place.root else None
 
 
-def _rule(place: Place, op: Op) -> Rule | None:
+def _rule(place: Place, op: Op, *, after_system: bool = False) -> Rule | None:
+    """The catalogue's first rule for ``place``; ``after_system``: the first one after a whole
+    system folder's rule that is not one (``/opt/app/.env`` is an environment file too)."""
     key, tail = place.key, place.tail
     for rule in CATALOGUE:
+        if after_system and rule.system:
+            continue
         text = key if rule.anchored else tail
         if rule.match(text) is None or (rule.unless is not None and rule.unless(text)):
             continue
@@ -203,6 +207,11 @@ def _place_verdicts(
     if rule is not None and severity is not None and not exempt:
         severity = min(severity, cap) if cap is not None else severity
         out.append(_verdict(op, rule.what, rule.why, severity, shown, note))
+    deeper = _rule(place, op, after_system=True) if rule is not None and rule.system else None
+    level = _severity(deeper, op) if deeper is not None else None
+    if deeper is not None and level is not None:
+        level = min(level, cap) if cap is not None else level
+        out.append(_verdict(op, deeper.what, deeper.why, level, shown, note))
     elif rule is None and place.root == "~root" and op in _CHANGES and not in_ws:
         out.append(_verdict(op, "the root user's home folder", "", C, shown, note))
     if op == "search":

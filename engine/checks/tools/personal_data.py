@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..compliance import card_like, cpf_valid, ssn_valid
+from .national_ids import bank_accounts, labelled_ids
 
 __all__ = ["PersonalData", "scan_personal"]
 
@@ -55,6 +56,16 @@ _STREET = re.compile(
     r"\b\d{1,5}[A-Za-z]?\s+(?:[A-Z][a-z]+\s+){1,3}(?:St|Street|Ave|Avenue|Rd|Road|Blvd|"
     r"Boulevard|Lane|Ln|Dr|Drive|Way|Court|Ct|Place|Pl|Terrace|Square|Sq|Highway|Hwy)\b"
 )
+_STREET_EU = re.compile(
+    r"\b[A-ZÄÖÜÅØ][a-zäöüßåøæ]+(?:straße|strasse|str\.|weg|gasse|allee|platz|ring|damm|gata|"
+    r"gatan|gade|vej|straat|laan|plein|vägen|veien)\s+\d{1,4}[a-z]?\b|"
+    r"\b\d{1,4}(?:bis|ter)?,?\s+(?:rue|avenue|boulevard|bd|allée|chemin|impasse|quai)\s+"
+    r"[A-Za-zÀ-ÿ'-]{2,}|"
+    r"\b(?:ul\.|ulica|via|viale|calle|carrer|rua|avenida|piazza|plaza|corso)\s+"
+    r"[A-ZÀ-Ý][\w'-]+(?:\s+[A-ZÀ-Ý][\w'-]+){0,2},?\s+\d{1,4}\b"
+)
+"""Street addresses as Europe writes them (``Lindenstr. 8``, ``12 rue Oberkampf``,
+``ul. Długa 14``, ``Via Roma 10``)."""
 _BIRTH = re.compile(
     r"(?i)\b(?:born(?:\s+on)?|dob|d\.o\.b\.?|date\s+of\s+birth|birth\s*date|birthday)\b"
     r"\W{0,6}(?:\d{4}-\d{2}-\d{2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}|[A-Z][a-z]+\s+\d{1,2},?\s+\d{4})"
@@ -90,6 +101,8 @@ _RECORDS = re.compile(r"[\n;]")
 """What separates one person's record from the next in a message."""
 _IDENTIFIERS = (
     _NAMED,
+    _STREET,
+    _STREET_EU,
     re.compile(r"\b[A-Z]{1,3}\d{6,}\b"),
     re.compile(r"\d{4}-\d{2}-\d{2}|\b\d{1,2}/\d{1,2}/\d{2,4}\b"),
     _EMAIL,
@@ -107,6 +120,9 @@ class PersonalData:
     emails: set[str] = field(default_factory=set)
     phones: set[str] = field(default_factory=set)
     cards: int = 0
+    sample_cards: int = 0
+    """Published test card numbers in fields named for cards (``pan``, ``card_number``), when
+    data leaves: two or more are a list of cards, however they were made."""
     ssns: int = 0
     cpfs: int = 0
     addresses: int = 0
@@ -119,6 +135,10 @@ class PersonalData:
     nis: int = 0
     ips: set[str] = field(default_factory=set)
     """Public IPv4 addresses (with e-mail addresses, they say where those people are)."""
+    ids: int = 0
+    """Other national identity numbers, named by their label (``PESEL``, ``BSN``…)."""
+    banks: set[str] = field(default_factory=set)
+    """IBANs (two or more are people's or payees' bank accounts, not a company's own)."""
 
     @property
     def record(self) -> bool:
@@ -131,6 +151,12 @@ class PersonalData:
         located = bool(self.emails and self.ips)
         return bool(self.birth_dates and kinds) or kinds == 3 or located or listed
 
+    def settle(self) -> None:
+        """Count test card numbers of card fields as cards once there are two of them."""
+        if self.sample_cards >= 2:
+            self.cards += self.sample_cards
+            self.sample_cards = 0
+
     @property
     def people(self) -> int:
         """How many people the contact details name, at least (an address and a phone number
@@ -139,12 +165,13 @@ class PersonalData:
 
     @property
     def national_ids(self) -> int:
-        return self.ssns + self.cpfs + self.nis
+        return self.ssns + self.cpfs + self.nis + self.ids
 
     def merge(self, other: PersonalData) -> None:
         self.emails |= other.emails
         self.phones |= other.phones
         self.cards += other.cards
+        self.sample_cards += other.sample_cards
         self.ssns += other.ssns
         self.cpfs += other.cpfs
         self.addresses += other.addresses
@@ -153,6 +180,8 @@ class PersonalData:
         self.hr += other.hr
         self.nis += other.nis
         self.ips |= other.ips
+        self.ids += other.ids
+        self.banks |= other.banks
 
     def summary(self) -> str:
         parts = []
@@ -164,6 +193,10 @@ class PersonalData:
             parts.append(f"{self.cpfs} CPF{'s' * (self.cpfs > 1)}")
         if self.nis:
             parts.append(f"{self.nis} National Insurance number{'s' * (self.nis > 1)}")
+        if self.ids:
+            parts.append(f"{self.ids} national identity number{'s' * (self.ids > 1)}")
+        if len(self.banks) > 1:
+            parts.append(f"{len(self.banks)} bank accounts")
         if self.emails:
             n = len(self.emails)
             parts.append(f"{n} people's e-mail addresses" if n > 1 else "a person's e-mail address")
@@ -233,9 +266,11 @@ def scan_personal(
             out.cpfs += cpf_valid(digits)
         elif _CARD_KEY.search(key) and not out.cards:
             out.cards += _card(digits)
+            if samples and not out.cards:
+                out.sample_cards += card_like(digits, any_length=True, samples=True)
         elif _PHONE_KEY.search(key) and 7 <= len(digits) <= 15:
             out.phones.add(digits)
-    out.addresses = len(_STREET.findall(text)[:100])
+    out.addresses = len(_STREET.findall(text)[:100]) + len(_STREET_EU.findall(text)[:100])
     if _HEALTH.search(text):
         out.health = sum(
             1
@@ -251,6 +286,8 @@ def scan_personal(
             if _HR.search(line) and _NAMED.search(line)
         )
     out.nis = len(_NI.findall(text)[:100])
+    out.ids = labelled_ids(text)
+    out.banks = bank_accounts(text)
     out.birth_dates = len(_BIRTH.findall(text)[:100])
     if key and _BIRTH_KEY.search(key) and _DATE.match(text[:64]):
         out.birth_dates += 1

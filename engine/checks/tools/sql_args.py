@@ -11,9 +11,10 @@ from urllib.parse import parse_qsl
 
 from humangr.contracts import ToolKind
 
+from .sql_heads import HEADS
 from .sql_lex import TokKind, lex
 from .sql_parse import dialect_of, read_sql
-from .sql_words import OS_PROCEDURES
+from .sql_words import BENIGN_HEADS, OS_PROCEDURES, SESSION_HEADS
 from .view import ToolView
 
 __all__ = ["MAX_STRICT", "clearly_sql", "production_target", "sql_dialect", "sql_texts"]
@@ -159,12 +160,15 @@ def sql_texts(view: ToolView) -> Iterator[tuple[str, str, bool]]:
     if view.kind in _SKIPPED_KINDS or "search" in view.name.lower():
         return
     seen: set[str] = set()
+    guessed = view.kind is ToolKind.SQL and view.kind_from_arguments
     if view.kind is ToolKind.SQL:
         for name in _STATEMENT_ARGS:
             got = view.get(name)
             if got is None:
                 continue
             arg, value = got
+            if guessed and not (isinstance(value, str) and _sql_head(value)):
+                continue  # a `query` of a metrics or issue tracker (``is:unresolved``): not SQL
             if isinstance(value, str) and value.strip():
                 seen.add(arg)
                 yield arg, value, True
@@ -173,7 +177,7 @@ def sql_texts(view: ToolView) -> Iterator[tuple[str, str, bool]]:
                 for i, item in enumerate(value[:_MAX_TEXTS]):
                     if isinstance(item, str) and item.strip():
                         yield f"{arg}[{i}]", item, True
-    payloads = view.kind is not ToolKind.SQL
+    payloads = view.kind is not ToolKind.SQL or guessed
     count = 0
     for path, text in view.strings():
         if count >= _MAX_TEXTS:
@@ -197,3 +201,21 @@ def _url_queries(argument: str, url: str, payloads: bool) -> Iterator[tuple[str,
             yield argument, value, True
         elif payloads and len(value) <= _MAX_PAYLOAD and _INJECTION_HINT.search(value):
             yield argument, value, False
+
+
+_VERBS = frozenset(
+    {"SELECT", "WITH", "INSERT", "UPDATE", "DELETE", "MERGE", "CREATE", "ALTER", "DROP",
+     "TRUNCATE", "GRANT", "REVOKE", "CALL", "EXEC", "EXECUTE", "COPY", "EXPORT", "UNLOAD",
+     "LOAD", "REPLACE", "UPSERT", "SET", "RENAME", "ATTACH", "DETACH", "UNDROP"}
+)  # fmt: skip
+_HEAD = re.compile(r"\s*(?:--[^\n]*\n\s*|/\*.*?\*/\s*)*\(?\s*([A-Za-z]+)", re.DOTALL)
+
+
+def _sql_head(text: str) -> bool:
+    """Whether ``text`` opens with a SQL statement's keyword (comments aside): the test for a
+    ``query`` argument of a tool not named for SQL (``is:unresolved`` is a search)."""
+    if clearly_sql(text):
+        return True
+    m = _HEAD.match(text[:4_096])
+    word = m.group(1).upper() if m is not None else ""
+    return word in HEADS or word in BENIGN_HEADS or word in SESSION_HEADS or word in _VERBS

@@ -56,6 +56,11 @@ _ROLE_COLUMNS = frozenset(
     {"role", "roles", "is_admin", "is_superuser", "is_staff", "admin", "superuser",
      "permissions", "privileges", "user_role", "access_level", "is_root", "groups"}
 )  # fmt: skip
+_BANK_COLUMN = re.compile(
+    r"(?:^|_)(?:iban|swift|bic|routing(?:_number)?|sort_code|bank_account\w*|payout_account|"
+    r"beneficiary\w*|wallet_address)$"
+)
+"""Columns that say where money is paid: changing them redirects payments."""
 _ADDS = frozenset({"INSERT", "UPSERT", "REPLACE"})
 """Statements that only add rows: one sqlglot cannot parse is read from its tokens alone."""
 _HANDLED = frozenset({"DELETE", "UPDATE", "MERGE"})
@@ -120,7 +125,11 @@ def _writes(p: Parsed) -> Iterator[Issue]:
                 for e in node.expressions
                 if isinstance(e, exp.EQ) and isinstance(e.this, exp.Column)
             }
-            touched = sorted(c for c in sets if c in _ROLE_COLUMNS or credential_column(c))
+            touched = sorted(
+                c
+                for c in sets
+                if c in _ROLE_COLUMNS or credential_column(c) or _BANK_COLUMN.search(c)
+            )
             if touched:
                 yield Issue(
                     H, f"UPDATE sets {', '.join(touched)[:60]} on {target}", fragment(p), "change"

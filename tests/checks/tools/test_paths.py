@@ -27,8 +27,12 @@ def write(path: Any, content: str = "x = 1\n") -> tuple[str, dict[str, Any]]:
     return "Write", {"file_path": path, "content": content}
 
 
-def edit(path: Any) -> tuple[str, dict[str, Any]]:
-    return "Edit", {"file_path": path, "old_string": "a = 1", "new_string": "a = 2"}
+def edit(path: Any, new: str = "a = 2") -> tuple[str, dict[str, Any]]:
+    return "Edit", {"file_path": path, "old_string": "a = 1", "new_string": new}
+
+
+CI_WITH_SECRET = "deploy:\n  script: ./release.sh --token $RELEASE_TOKEN\n"
+"""A workflow that reaches a secret (one that only builds and tests is no finding)."""
 
 
 def delete(path: Any) -> tuple[str, dict[str, Any]]:
@@ -215,10 +219,17 @@ FLAGGED: list[tuple[tuple[str, dict[str, Any]], str | None, Outcome, str, str, s
         "Windows hosts",
     ),
     # supply chain and agent settings: legitimate, but a human looks
-    (edit(".github/workflows/ci.yml"), WS, REVIEW, "file_path", "CI workflow", "CI runs it"),
-    (write(".gitlab-ci.yml"), WS, REVIEW, "file_path", "CI workflow", "GitLab"),
-    (write(".circleci/config.yml"), WS, REVIEW, "file_path", "CI workflow", "CircleCI"),
-    (write("Jenkinsfile"), WS, REVIEW, "file_path", "CI workflow", "Jenkins"),
+    (
+        edit(".github/workflows/ci.yml", CI_WITH_SECRET),
+        WS,
+        REVIEW,
+        "file_path",
+        "CI workflow",
+        "CI runs it",
+    ),
+    (write(".gitlab-ci.yml", CI_WITH_SECRET), WS, REVIEW, "file_path", "CI workflow", "GitLab"),
+    (write(".circleci/config.yml", CI_WITH_SECRET), WS, REVIEW, "file_path", "CI workflow", "CI"),
+    (write("Jenkinsfile", CI_WITH_SECRET), WS, REVIEW, "file_path", "CI workflow", "Jenkins"),
     (write(".husky/pre-commit"), WS, REVIEW, "file_path", "hook manager", "husky"),
     (write(".pre-commit-config.yaml"), WS, REVIEW, "file_path", "hook manager", "pre-commit"),
     (write(".claude/settings.json", "{}\n"), WS, REVIEW, "file_path", "agent", "permissions"),
