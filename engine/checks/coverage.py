@@ -140,8 +140,8 @@ def _why(ctx: CheckInput, f: FileDiff) -> str | None:
         return "unnamed content that is neither Python nor a shell script"
     if config_kind(path) is not None:
         return None  # read by ``config_files`` (units, crontabs, web servers, Terraform)
-    if ext in READ_EXTENSIONS or name in READ_NAMES:
-        return None
+    if ext in READ_EXTENSIONS or name in READ_NAMES or name.startswith(".env."):
+        return None  # prose and data; dotenv variants (``.env.example``) are data too
     if other_code(path) is not None or ext in MIGRATION_EXTENSIONS:
         return None  # read by ``source-code`` (and the commands it starts by ``shell-script``)
     if ext in BINARY_EXTENSIONS:

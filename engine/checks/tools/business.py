@@ -82,7 +82,8 @@ _PEOPLE_PLACES = frozenset(
         "user", "users", "account", "accounts", "customer", "customers", "channel", "channels",
         "conversation", "conversations", "workspace", "org", "organization", "team", "tenant",
         "site", "space", "mailbox", "group", "project", "vault", "backup", "backups",
-        "subscription", "subscriptions", "employee", "employees", "domain", "app",
+        "subscription", "subscriptions", "employee", "employees", "domain", "app", "course",
+        "courses", "classroom", "gradebook", "enrollment", "enrollments",
     }
 )  # fmt: skip
 _MANY = frozenset({"bulk", "batch", "all", "mass"})
@@ -94,6 +95,19 @@ _DATA = frozenset(
      "patient", "patients", "employee", "employees", "member", "members", "subscriber",
      "subscribers", "account", "accounts", "people", "person", "crm", "data"}
 )  # fmt: skip
+_WHAT_KEYS = frozenset(
+    {"object", "objecttype", "object_type", "type", "resource", "report", "entity", "dataset",
+     "table", "collection", "list"}
+)  # fmt: skip
+"""Arguments that say what a generic export exports (``objectType="contacts"``)."""
+_URL_SCHEME = re.compile(r"^[a-z][a-z0-9+.-]{1,15}://", re.IGNORECASE)
+"""A destination given as an address (``https://``, ``s3://``, ``sftp://``): it leaves."""
+_SENSITIVE_FIELD = re.compile(
+    r"(?i)^(?:ssn|social_?security\w*|date_?of_?birth|dob|birth_?date|passport\w*|"
+    r"national_?id|tax_?id|bank_?\w*|iban|routing\w*|salary|diagnos\w*|medical\w*|"
+    r"password\w*|card_?number)$"
+)
+"""Fields of a person's record that an export should not carry in bulk."""
 _AUDIENCE = frozenset(
     {"bulk", "broadcast", "blast", "campaign", "campaigns", "marketing", "mass", "newsletter"}
 )
@@ -247,14 +261,21 @@ def _everything(pairs: Sequence[Pair], keys: re.Pattern[str] | None = None) -> b
 def bulk_out(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
     """A whole dataset exported, a message sent to a whole audience, monitoring muted
     everywhere."""
-    if words & _EXPORTS and words & _DATA:
+    sensitive = any(
+        isinstance(v, str) and _SENSITIVE_FIELD.search(v[:80]) for k, v in pairs if k == "fields"
+    ) or any(isinstance(v, str) and _SENSITIVE_FIELD.search(v[:80]) for k, v in pairs if not k)
+    named = any(
+        k in _WHAT_KEYS and isinstance(v, str) and set(re.split(r"[^a-z]+", v[:80].lower())) & _DATA
+        for k, v in pairs
+    )
+    if words & _EXPORTS and (words & _DATA or sensitive or named):
         outside = any(
             isinstance(v, str)
-            and (v.startswith(("http://", "https://")) or PERSONAL_MAIL.search(v.lower()))
+            and (_URL_SCHEME.match(v) is not None or PERSONAL_MAIL.search(v.lower()))
             for k, v in pairs
             if k
         )
-        if outside or _everything(pairs):
+        if outside or sensitive or _everything(pairs):
             yield (
                 "exports a whole dataset",
                 "every record (or one sent outside) leaves the system it is kept in.",

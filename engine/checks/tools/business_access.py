@@ -61,7 +61,8 @@ def sign_in(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
         k in _WHAT_KEYS and isinstance(v, str) and _FACTOR_TEXT.search(v[:200]) for k, v in pairs
     )
     if words & _SIGN_IN or about_factors:
-        off = bool(words & _SWITCHES_OFF and words & _FACTORS) or any(
+        factors = words & _FACTORS or about_factors
+        off = bool(words & _SWITCHES_OFF and factors) or any(
             (
                 _ON_KEYS.match(k)
                 and (v is False or (isinstance(v, str) and v.lower() in _OFF_VALUES))

@@ -236,6 +236,8 @@ def _mail(view: ToolView, mail: Mail, allow: frozenset[str]) -> Iterator[Hit]:
     shared = shared_channel(view) if not mail.recipients else None
     if shared is not None:
         outside, where = [shared], f"{shared}, a channel shared outside the company"
+    elif mail.phone and not mail.recipients:
+        outside, where = ["a phone number"], "a phone number"
     exclude = frozenset(mail.recipients) | ({mail.sender} if mail.sender else frozenset())
     own = {
         a.rpartition("@")[2] for a in exclude if a and not PERSONAL_MAIL.search(a)

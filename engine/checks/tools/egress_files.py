@@ -47,7 +47,10 @@ _DUMP = re.compile(
 )
 _PEOPLE = re.compile(
     r"(?i)(?:^|[/\\_-])(?:customers?|clients?|users?|members?|contacts?|subscribers?|"
-    r"employees?|patients?|leads?|accounts?|payroll|salar(?:y|ies))[\w-]*\.(?:csv|tsv|xlsx?|"
+    r"employees?|patients?|leads?|accounts?|payroll|salar(?:y|ies)|students?|rosters?|grades?|"
+    r"transcripts?|applicants?|donors?|alumni|enrollments?|guardians?|parents?|tenants?|"
+    r"residents?|voters?|borrowers?|beneficiar(?:y|ies)|personnel|staff|drivers?)[\w-]*"
+    r"\.(?:csv|tsv|xlsx?|"
     r"json|jsonl|parquet|xml)(?:\.(?:gz|zip))?$"
 )
 

@@ -62,6 +62,8 @@ _CONTENT = (
     "attach",
 )
 _ATTACHMENTS = ("attachments", "attachment", "files", "file", "attach")
+_PHONES = ("number", "phone", "phone_number", "to_number", "to_phone", "mobile", "msisdn")
+_PHONE_NUMBER = re.compile(r"^\+?[\d\s().-]{7,24}$")
 _CHAT = ("channel", "channel_id", "chat_id", "thread_id", "conversation_id", "room", "room_id")
 ADDRESS = re.compile(r"[A-Za-z0-9._%+'-]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,24}")
 _MAX_RECIPIENTS = 500
@@ -84,6 +86,8 @@ class Mail:
     """``(argument, value)`` of what the message carries."""
     attachments: tuple[tuple[str, str], ...]
     """``(argument path, file path)`` of attachments named by a path."""
+    phone: bool = False
+    """Sent to a phone number (a text message): to one person outside, whoever it is."""
 
     @property
     def domains(self) -> set[str]:
@@ -127,16 +131,21 @@ def read_mail(view: ToolView) -> Mail | None:
     if view.kind not in (ToolKind.EMAIL, ToolKind.MCP, ToolKind.OTHER):
         return None
     found: list[str] = []
-    for name in _RECIPIENTS:
+    phone = False
+    for name in (*_RECIPIENTS, *_PHONES):
         got = view.get(name)
         if got is not None and name not in ("reply_to",):
             _addresses(got[1], found)
+            values = got[1] if isinstance(got[1], list) else [got[1]]
+            phone = phone or any(
+                isinstance(v, str) and _PHONE_NUMBER.match(v.strip()) for v in values[:50]
+            )
     parts = tuple(
         (key, view.call.arguments[key])
         for key in view.call.arguments
         if key.lower() in _CONTENT and view.call.arguments[key] not in (None, "", [], {})
     )
-    if not parts or (view.kind is not ToolKind.EMAIL and not (found or has_chat)):
+    if not parts or (view.kind is not ToolKind.EMAIL and not (found or has_chat or phone)):
         return None
     sender_arg = view.text(*_SENDER)
     sender = None
@@ -147,7 +156,7 @@ def read_mail(view: ToolView) -> Mail | None:
     for key, value in parts:
         if key.lower() in _ATTACHMENTS:
             attachments.extend(_attachment_paths(key, value))
-    return Mail(tuple(dict.fromkeys(found)), sender, parts, tuple(attachments))
+    return Mail(tuple(dict.fromkeys(found)), sender, parts, tuple(attachments), phone)
 
 
 def domain_allowed(domain: str, patterns: frozenset[str]) -> bool:
@@ -172,7 +181,8 @@ _ALL_RECIPIENTS = re.compile(r"^@?(?:all|everyone|all[-_]\w+)$", re.IGNORECASE)
 
 
 _SHARED_CHANNEL = re.compile(
-    r"(?i)(?:^#?|[-_])(?:ext|external|shared|vendors?|partners?|guests?|public|community)(?:[-_]|$)"
+    r"(?i)(?:^#?|[-_\s(])(?:ext|external|shared|vendors?|partners?|guests?|public|community)"
+    r"(?:[-_\s)]|$)"
 )
 """A channel named as shared with people outside the company (Slack Connect's ``#ext-``)."""
 

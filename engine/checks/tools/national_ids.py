@@ -39,6 +39,11 @@ _LETTERED = re.compile(
     r"\b(?:DNI|NIE)\W{0,6}[XYZ]?\d{7,8}[A-Z]\b|\bPPSN?\W{0,6}\d{7}[A-W][A-IW]?\b"
 )
 """Numbers with letters: an Italian codice fiscale, a Spanish DNI or NIE, an Irish PPSN."""
+_US_ACCOUNT = re.compile(
+    r"(?i)\b(?:routing|aba|rtn)(?:\s*(?:number|no\.?|#))?\W{0,3}(\d{9})\b[^\n]{0,40}?"
+    r"\b(?:acct|account)(?:\s*(?:number|no\.?|#))?\W{0,3}(\d{4,17})\b"
+)
+"""A US bank account as written out: a routing number, then the account's."""
 _IBAN = re.compile(r"\b([A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?)\b")
 
 
@@ -56,8 +61,11 @@ def labelled_ids(text: str) -> int:
 
 
 def bank_accounts(text: str) -> set[str]:
-    """The IBANs in ``text`` whose check digits hold (at most 100)."""
-    found: set[str] = set()
+    """The IBANs in ``text`` whose check digits hold, and US routing and account number pairs
+    (at most 100)."""
+    found: set[str] = {f"{m.group(1)}:{m.group(2)}" for m in _US_ACCOUNT.finditer(text)}
+    if len(found) >= _MAX:
+        return found
     for m in _IBAN.finditer(text):
         iban = m.group(1).replace(" ", "")
         if 15 <= len(iban) <= 34 and _iban_valid(iban):

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from ..compliance import card_like, cpf_valid, ssn_valid
 from .national_ids import bank_accounts, labelled_ids
+from .personal_records import named_near
 
 __all__ = ["PersonalData", "scan_personal"]
 
@@ -78,7 +79,8 @@ _HEALTH = re.compile(
     r"dementia|alzheimer\w*|parkinson\w*|epilep\w*|asthma|copd|hypertension|"
     r"opioid|substance\s+use|addiction|overdose|suicid\w*|self-harm|chemotherapy|dialysis|"
     r"psychiatric|psychotherapy|antidepressant\w*|prescri(?:ption|bed)|chlamydia|"
-    r"syphilis|hba1c|icd-?10|mrn|disorder|psychosis)\b"
+    r"syphilis|hba1c|icd-?10|mrn|disorder|psychosis|counsell?ing|mental health|"
+    r"antiretroviral|insulin|methotrexate)\b"
 )
 _HR = re.compile(
     r"\b(?:[Ss]alar(?:y|ies)|PIP|[Pp]erformance improvement plan|[Dd]isciplinary|"
@@ -135,6 +137,8 @@ class PersonalData:
     nis: int = 0
     ips: set[str] = field(default_factory=set)
     """Public IPv4 addresses (with e-mail addresses, they say where those people are)."""
+    addressed: int = 0
+    """People named just before a street address (a list of where people live)."""
     ids: int = 0
     """Other national identity numbers, named by their label (``PESEL``, ``BSN``…)."""
     banks: set[str] = field(default_factory=set)
@@ -147,7 +151,7 @@ class PersonalData:
         alone are a signature or a meeting place), people's e-mail addresses with the IP
         addresses they connect from, or several people's e-mail and street addresses."""
         kinds = sum(map(bool, (self.emails, self.phones, self.addresses)))
-        listed = len(self.emails) >= 2 and self.addresses >= 2
+        listed = (len(self.emails) >= 2 and self.addresses >= 2) or self.addressed >= 2
         located = bool(self.emails and self.ips)
         return bool(self.birth_dates and kinds) or kinds == 3 or located or listed
 
@@ -181,6 +185,7 @@ class PersonalData:
         self.nis += other.nis
         self.ips |= other.ips
         self.ids += other.ids
+        self.addressed += other.addressed
         self.banks |= other.banks
 
     def summary(self) -> str:
@@ -271,12 +276,15 @@ def scan_personal(
         elif _PHONE_KEY.search(key) and 7 <= len(digits) <= 15:
             out.phones.add(digits)
     out.addresses = len(_STREET.findall(text)[:100]) + len(_STREET_EU.findall(text)[:100])
+    if out.addresses >= 2:
+        out.addressed = max(named_near(text, _STREET), named_near(text, _STREET_EU))
     if _HEALTH.search(text):
         out.health = sum(
             1
             for line in _RECORDS.split(text, maxsplit=2_000)
             if _HEALTH.search(line) and sum(bool(i.search(line)) for i in _IDENTIFIERS) >= 2
         )
+        out.health = max(out.health, named_near(text, _HEALTH, possessive=True))
     if key and _HEALTH_KEY.search(key) and text.strip() and len(text) <= 400:
         out.health += 1  # a diagnosis or condition field of a person's record
     if _HR.search(text):

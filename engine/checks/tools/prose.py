@@ -58,6 +58,11 @@ _SAID = re.compile(
     r"(?:\s+(?:is|was|of|for \w+))?\s*[:=-]?\s*[`'\"]?([^\s`'\"<>,;()]{6,})"
     r"|\b(?:pw|pass)\s*[:=]\s*[`'\"]?([^\s`'\"<>,;()]{6,})"
 )
+_TOKEN_SAID = re.compile(
+    r"(?i)\b(?:token|api[ _-]?key|secret(?: key)?|access[ _-]?key|client[ _-]?secret|bearer)\b"
+    r"[^:=\n]{0,60}[:=]\s*[`'\"]?([A-Za-z0-9][A-Za-z0-9_\-./+=]{23,200})"
+)
+"""A token written out after its label (``Token for the SSO work (admin scope): 00Xy7…``)."""
 _PAIR = re.compile(
     r"(?i)(?<![\w/])(?:root|admin|administrator|postgres|sa|ubuntu|[\w.+-]+@[\w-]+\.[\w.]+)"
     r"\s+/\s+([^\s/;,()]{6,})"
@@ -189,6 +194,12 @@ def _credential(text: str) -> tuple[Severity, str] | None:
         return Severity.CRITICAL, "writes out a credential (a URL's password)"
     if service_token(text, _MAX_TEXT) is not None:
         return Severity.CRITICAL, "writes out a service token"
+    for m in list(_TOKEN_SAID.finditer(text))[:16]:
+        value, before = m.group(1), text[m.start() - 1 : m.start()]
+        if before in ("?", "&", "_", "-", "."):
+            continue  # a link's parameter (``?token=…``: a sign-in link, read below)
+        if _real(value) and any(c.isdigit() for c in value) and any(c.isalpha() for c in value):
+            return Severity.CRITICAL, "writes out a token"
     for pattern in (_SAID, _PAIR):
         for m in pattern.finditer(text):
             value = m.group(1) or m.group(m.lastindex or 1) or ""

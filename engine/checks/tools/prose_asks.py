@@ -47,7 +47,8 @@ _BANK = re.compile(
     r"\b(?:acct|account)(?: (?:no|number|#))?\s*[:.]?\s*[\d-]{6,}"
 )
 _PAY = re.compile(
-    r"(?i)\b(?:wire|remit(?:tance)?|transfer|pay(?:ment|out)?s?|send the funds|invoices?)\b"
+    r"(?i)\b(?:wire|remit(?:tance)?|transfer|pay(?:ment|out)?s?|send the funds|invoices?|"
+    r"direct deposit|payroll|salary)\b"
 )
 _MONEY = re.compile(r"(?i)(?:USD|EUR|GBP|CHF|[$€£])\s?\d[\d,.]*|\d[\d,.]*\s?(?:USD|EUR|GBP|CHF)")
 _PRESSED = re.compile(
@@ -68,6 +69,8 @@ _RESET_TO = re.compile(
 _CHANGED_BANK = re.compile(
     r"(?i)\b(?:update|change|replace|switch)\b[^.\n]{0,40}\b(?:bank|remittance|payment|payout|"
     r"beneficiary|account) (?:details|account|info(?:rmation)?)\b|"
+    r"\b(?:update|change|switch|move)\b[^.\n]{0,20}\bdirect deposit\b|"
+    r"\bnew (?:bank |deposit |checking |savings )?account\b|"
     r"\bnew (?:bank|remittance|payment|payout|beneficiary) (?:details|account)\b|"
     r"\bdisregard (?:the |our |any )?(?:prior|previous|old|earlier)\b"
 )

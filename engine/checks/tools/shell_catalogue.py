@@ -161,6 +161,14 @@ class Launcher:
         self.string_options = frozenset(string_options.split())
 
 
+_SLURM = (
+    "-p -t -J -o -e -N -n -c -A -q -w -x -D --partition --time --job-name --output --error "
+    "--nodes --ntasks --cpus-per-task --account --qos --mem --mem-per-cpu --gres --array "
+    "--dependency --nodelist --exclude --chdir --constraint --reservation --mail-type --mail-user"
+)
+"""Options of Slurm's ``srun``, ``salloc`` and ``sbatch`` that take a value (``sbatch
+--wrap=CMD`` runs CMD in a shell; ``srun CMD`` runs CMD on the cluster)."""
+
 LAUNCHERS: dict[str, Launcher] = {
     "sudo": Launcher("-u -g -C -D -h -p -r -t -T -U --user --group --chdir --prompt --host"),
     "doas": Launcher("-u -C"),
@@ -212,6 +220,9 @@ LAUNCHERS: dict[str, Launcher] = {
     "unbuffer": Launcher(),
     "softlimit": Launcher("-m -a -d -s -l -f -c -o -p -t -r"),
     "pexec": Launcher(),
+    "srun": Launcher(_SLURM),
+    "salloc": Launcher(_SLURM),
+    "sbatch": Launcher(_SLURM, 0, "--wrap"),
     "multitime": Launcher("-n"),
     "aa-exec": Launcher("-p -n"),
     "aoss": Launcher(),

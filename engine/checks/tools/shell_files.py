@@ -66,6 +66,8 @@ _CONFIG_ENDINGS = (
     ".timer",
     ".plist",
 )
+_SCRIPT_ENDINGS = (".sh", ".bash", ".zsh", ".ksh", ".command", ".slurm", ".sbatch", ".pbs", ".qsub")
+"""Shell scripts, batch jobs of HPC schedulers included (``#SBATCH`` lines are comments)."""
 _REQUIREMENTS = re.compile(r"^(?:requirements|constraints)[\w.-]*\.(?:txt|in)$")
 _SHELL_NAMES = frozenset(
     {".envrc", ".bashrc", ".bash_profile", ".profile", ".zshrc", ".zprofile", ".zshenv"}
@@ -111,7 +113,7 @@ def _kind(file: FileDiff, runs: list[list[Line]]) -> str | None:
         return "cmake"
     if _CI.search(path):
         return "ci"
-    if name.endswith((".sh", ".bash", ".zsh", ".ksh", ".command")) or name in _SHELL_NAMES:
+    if name.endswith(_SCRIPT_ENDINGS) or name in _SHELL_NAMES:
         return "shell"
     if _HOOK_FOLDER.search(path):
         return "shell"

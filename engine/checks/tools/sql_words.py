@@ -37,7 +37,8 @@ _SECRET_PAIRS = frozenset(
      ("social", "security"), ("auth", "key"), ("encryption", "key"), ("master", "key"),
      ("session", "key"), ("otp", "secret"), ("totp", "secret"), ("mfa", "secret"),
      ("recovery", "codes"), ("backup", "codes"), ("user", "pass"), ("login", "pass"),
-     ("admin", "pass"), ("db", "pass"), ("root", "pass"), ("smtp", "pass"), ("ftp", "pass")}
+     ("admin", "pass"), ("db", "pass"), ("root", "pass"), ("smtp", "pass"), ("ftp", "pass"),
+     ("bank", "account"), ("bank", "routing"), ("routing", "number"), ("bank", "iban")}
 )  # fmt: skip
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _SECRET_NAMES = frozenset({"authentication_string", "userpassword", "unicodepwd", "passwordhash"})

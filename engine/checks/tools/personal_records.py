@@ -1,0 +1,39 @@
+"""People named beside what a record says of them, for ``personal_data``: a diagnosis or
+treatment a few words after a person's name (``Kevin Osei (generalized anxiety disorder…)``,
+``Emily's counseling notes regarding depression``), and a street address after a name
+(``Eleanor Whitfield, 14 Elm Ct``). Several such people in one message are records, however
+the lines are laid out. Pure functions of the text; counts, never names, leave this module."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["named_near"]
+
+_NAME = re.compile(r"\b[A-Z][a-z]+\s+(?:[A-Z]\.\s+)?[A-Z][a-z'-]+\b|\b[A-Z]\.\s?[A-Z][a-z'-]+\b")
+_POSSESSIVE = re.compile(r"\b[A-Z][a-z]+'s\b")
+_RECORD_WORDS = re.compile(
+    r"(?i)\b(?:notes?|records?|chart|history|results?|visits?|treatment|assessment|file|"
+    r"evaluation|diagnosis|grades?)\b"
+)
+"""What makes a first name's possessive a record (``Emily's counseling notes``)."""
+_WINDOW = 100
+_MAX_HITS = 200
+
+
+def named_near(text: str, pattern: re.Pattern[str], *, possessive: bool = False) -> int:
+    """How many different people are named at most ``_WINDOW`` characters before a match of
+    ``pattern`` in ``text`` (``possessive``: a first name's possessive counts too when the
+    text speaks of records)."""
+    names: set[str] = set()
+    records = possessive and _RECORD_WORDS.search(text) is not None
+    for n, m in enumerate(pattern.finditer(text)):
+        if n >= _MAX_HITS:
+            break
+        before = text[max(0, m.start() - _WINDOW) : m.start()]
+        found = [x.group(0) for x in _NAME.finditer(before)]
+        if records:
+            found += [x.group(0) for x in _POSSESSIVE.finditer(before)]
+        if found:
+            names.add(found[-1])
+    return len(names)
