@@ -11,6 +11,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import anyio
+import msgspec
 import pytest
 from cli_reviews_helpers import REASON, pricing_action, script
 
@@ -23,7 +24,7 @@ from humangr.engine.bus import Bus, Msg
 from humangr.engine.config import ReviewConfig
 from humangr.engine.errors import EngineError
 from humangr.engine.state import MemoryStateStore, StateStore
-from humangr.engine.state.reviews import ReviewState
+from humangr.engine.state.reviews import ReviewState, final_key
 from humangr.reviewing import Channel, resolve
 
 pytestmark = pytest.mark.anyio
@@ -136,3 +137,33 @@ async def test_a_claim_that_outlasts_the_wait_is_reported_still_pending(bus: Bus
         still = await other.pending_review(first.action_id)
     assert "the review is still pending; try again" in str(told.value)
     assert still is not None, "nothing was resolved"
+
+
+class _NeverSweeps(SupervisorActor):
+    """A Supervisor whose background work has not come by yet (as right after a start): only
+    a resolution can meet a deadline that passed."""
+
+    async def background(self, ctx: Any) -> None:
+        await anyio.sleep_forever()
+
+
+async def test_a_resolution_after_the_deadline_is_refused_before_the_sweep_comes_by(
+    bus: Bus,
+) -> None:
+    store, subjects = MemoryStateStore(), Subjects(f"ra{uuid.uuid4().hex[:10]}")
+    first = await pending_review(bus, subjects, store)
+    state = ReviewState(store, owner="clock", retention_s=3600, review_deadline_s=3600)
+    await state.open()
+    held = await state.pending_review(first.action_id)
+    assert held is not None
+    past = msgspec.structs.replace(held.value, deadline=time.time() - 1)
+    await state.pending.bucket.update(first.action_id, msgspec.json.encode(past), held.revision)
+    async with supervisor(bus, subjects, store, _NeverSweeps):
+        with pytest.raises(EngineError) as late:
+            await resolve(channel(bus, subjects), first.action_id, "approve", "al", REASON, wait=5)
+    told = str(late.value)
+    assert "resolved first by timeout" in told or "timed out before this resolution" in told
+    final = await state.decision(final_key(first.action_id))
+    assert final is not None, "the deadline's decision was made at once"
+    assert final.report.outcome is Outcome.REJECTED
+    assert await state.pending_review(first.action_id) is None

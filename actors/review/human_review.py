@@ -102,6 +102,12 @@ class HumanReviews:
             raise refuse(
                 f"no review pending for action {action_id} (unknown, already resolved or timed out)"
             )
+        if stored.value.deadline <= self.state.clock():
+            await self._expire(stored)  # the deadline decides, even before the sweep comes by
+            raise refuse(
+                f"the review of {action_id} timed out before this resolution arrived: it is "
+                "rejected by timeout"
+            )
         report = stored.value.report
         if resolution.grant_s:
             problem = grant_problem(resolution, stored.value.request.action)
