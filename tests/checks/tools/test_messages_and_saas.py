@@ -257,14 +257,6 @@ CASES: list[tuple[str, dict[str, Any], tuple[Outcome, ...], str]] = [
 ]
 
 
-@pytest.mark.parametrize(("name", "arguments", "expected", "why"), CASES)
-def test_message_and_saas_calls(
-    name: str, arguments: dict[str, Any], expected: tuple[Outcome, ...], why: str
-) -> None:
-    outcome, _, reasons = decide(name, arguments)
-    assert outcome in expected, (why, reasons)
-
-
 @pytest.mark.parametrize(
     ("command", "stopped"),
     [
@@ -608,14 +600,6 @@ THIRD: list[tuple[str, dict[str, Any], tuple[Outcome, ...], str]] = [
 ]
 
 
-@pytest.mark.parametrize(("name", "arguments", "expected", "why"), THIRD)
-def test_records_accounts_and_jobs(
-    name: str, arguments: dict[str, Any], expected: tuple[Outcome, ...], why: str
-) -> None:
-    outcome, _, reasons = decide(name, arguments)
-    assert outcome in expected, (why, reasons)
-
-
 @pytest.mark.parametrize(
     ("path", "content"),
     [
@@ -628,3 +612,11 @@ def test_batch_jobs_and_dotenv_templates_are_read(path: str, content: str) -> No
         "write_file", {"path": path, "content": content}, workspace="/opt/campus"
     )
     assert outcome is APPROVED, reasons
+
+
+@pytest.mark.parametrize(("name", "arguments", "expected", "why"), CASES + THIRD)
+def test_message_and_saas_calls(
+    name: str, arguments: dict[str, Any], expected: tuple[Outcome, ...], why: str
+) -> None:
+    outcome, _, reasons = decide(name, arguments)
+    assert outcome in expected, (why, reasons)
