@@ -127,6 +127,10 @@ _AUDIT = frozenset(
 )  # fmt: skip
 _STOPS = frozenset({"stop", "disable", "delete", "deactivate", "pause", "suspend", "remove"})
 _LIVE = re.compile(r"(?i)(?:^|[-_.\s])(?:prod|production|prd|live)(?:$|[-_.\s\d])")
+_ALWAYS = re.compile(
+    r"(?i)^\s*\(?\s*(?:1\s*=\s*1|0\s*=\s*0|1\s*>\s*0|true|1|'(\w*)'\s*=\s*'\1'|\*)\s*\)?\s*$"
+)
+"""A filter that keeps every record (``where="1=1"``): a delete with it deletes them all."""
 _NAMED_BY = re.compile(r"^(?:\w*id|\w*_?name|target|resource|environment|env|stage|slug)$")
 """Arguments that name what a tool deletes (``deploymentId="starfall-live"``)."""
 _MUTES = frozenset(
@@ -229,10 +233,17 @@ def deletes(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
         _NAMED_BY.match(k) and isinstance(v, str) and len(v) < 200 and _LIVE.search(v)
         for k, v in pairs
     )
+    every = any(
+        k in ("where", "filter", "condition", "where_clause")
+        and isinstance(v, str)
+        and _ALWAYS.match(v[:80]) is not None
+        for k, v in pairs
+    )
     if (
         words & _PEOPLE_PLACES
         or words & _MANY
         or live
+        or every
         or any(k in ("hard_delete", "permanent", "purge") and v is True for k, v in pairs)
     ):
         yield (

@@ -12,7 +12,7 @@ from .view import ToolView
 
 __all__ = ["BEGIN_PATCH", "NEW_KEYS", "OLD_KEYS", "edit_pairs", "patch_envelope_diff"]
 
-OLD_KEYS = ("old_string", "old_str", "oldText", "old_text", "search")
+OLD_KEYS = ("old_string", "old_str", "oldText", "old_text", "search", "find")
 NEW_KEYS = ("new_string", "new_str", "newText", "new_text", "replacement", "replace")
 BEGIN_PATCH = "*** Begin Patch"
 _SEARCH = "<<<<<<< SEARCH"

@@ -273,7 +273,9 @@ def _mail(view: ToolView, mail: Mail, allow: frozenset[str]) -> Iterator[Hit]:
     total.settle()
     found = _personal_severity(total, "host")
     if found is not None and not outside:
-        found = H if found is C else None
+        # a channel of the company's own: a person's record, health or HR details, or many
+        # people's, get a person's look; mail to allowed domains only the worst does
+        found = H if found is C or not mail.recipients else None
     if found is not None:
         title = f"mails {total.summary()} to {where}"
         yield _hit(view, best[0], found, title, _SUGGEST_PERSONAL)

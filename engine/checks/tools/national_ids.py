@@ -40,10 +40,12 @@ _LETTERED = re.compile(
 )
 """Numbers with letters: an Italian codice fiscale, a Spanish DNI or NIE, an Irish PPSN."""
 _US_ACCOUNT = re.compile(
-    r"(?i)\b(?:routing|aba|rtn)(?:\s*(?:number|no\.?|#))?\W{0,3}(\d{9})\b[^\n]{0,40}?"
-    r"\b(?:acct|account)(?:\s*(?:number|no\.?|#))?\W{0,3}(\d{4,17})\b"
+    r"(?i)\b(?:routing|aba|rtn|rtg)(?:\s*(?:number|no\.?|#))?\W{0,3}(\d{9})\b[^\n]{0,40}?"
+    r"\b(?:acct|account)(?:\s*(?:number|no\.?|#))?\W{0,3}(\d{4,17})\b|"
+    r"\b(?:acct|account)(?:\s*(?:number|no\.?|#))?\W{0,3}(\d{4,17})\b[^\n]{0,40}?"
+    r"\b(?:routing|aba|rtn|rtg)(?:\s*(?:number|no\.?|#))?\W{0,3}(\d{9})\b"
 )
-"""A US bank account as written out: a routing number, then the account's."""
+"""A US bank account as written out: a routing number and the account's, in either order."""
 _IBAN = re.compile(r"\b([A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?)\b")
 
 
@@ -63,7 +65,9 @@ def labelled_ids(text: str) -> int:
 def bank_accounts(text: str) -> set[str]:
     """The IBANs in ``text`` whose check digits hold, and US routing and account number pairs
     (at most 100)."""
-    found: set[str] = {f"{m.group(1)}:{m.group(2)}" for m in _US_ACCOUNT.finditer(text)}
+    found: set[str] = {
+        f"{m.group(1) or m.group(4)}:{m.group(2) or m.group(3)}" for m in _US_ACCOUNT.finditer(text)
+    }
     if len(found) >= _MAX:
         return found
     for m in _IBAN.finditer(text):

@@ -85,7 +85,8 @@ _HEALTH = re.compile(
 _HR = re.compile(
     r"\b(?:[Ss]alar(?:y|ies)|PIP|[Pp]erformance improvement plan|[Dd]isciplinary|"
     r"[Ff]inal warning|[Dd]ismiss(?:al|ed)|[Mm]edical leave|[Ss]ick leave|[Gg]rievance|"
-    r"[Rr]edundan(?:cy|t))\b"
+    r"[Rr]edundan(?:cy|t)|[Bb]ackground check|[Cc]onviction|[Ff]elony|[Mm]isdemeanou?r|"
+    r"[Cc]riminal record|[Dd]rug (?:screen|test)|[Ff]ailed (?:a |the )?drug)\b"
 )
 """What an HR record says about a named person: pay, performance, discipline, leave."""
 _NAMED = re.compile(r"\b[A-Z][a-z]+\s+[A-Z][a-z'-]+\b|\b[A-Z]\.\s?[A-Z][a-z'-]+\b")
@@ -293,6 +294,7 @@ def scan_personal(
             for line in _RECORDS.split(text, maxsplit=2_000)
             if _HR.search(line) and _NAMED.search(line)
         )
+        out.hr = max(out.hr, named_near(text, _HR))
     out.nis = len(_NI.findall(text)[:100])
     out.ids = labelled_ids(text)
     out.banks = bank_accounts(text)

@@ -10,7 +10,14 @@ import re
 
 __all__ = ["named_near"]
 
-_NAME = re.compile(r"\b[A-Z][a-z]+\s+(?:[A-Z]\.\s+)?[A-Z][a-z'-]+\b|\b[A-Z]\.\s?[A-Z][a-z'-]+\b")
+_NOT_NAMES = (
+    r"(?!(?:Hi|Hello|Dear|Hey|Thanks|Thank|Regards|Best|Cheers|The|This|That|These|Our|Your|"
+    r"My|Good|Happy|Kind|Many|Please|Re|Fwd|From|To|Subject|Team|Dr|Mr|Mrs|Ms)\b)"
+)
+_NAME = re.compile(
+    r"\b" + _NOT_NAMES + r"[A-Z][a-z]+\s+(?:[A-Z]\.\s+)?[A-Z][a-z'-]+\b|\b[A-Z]\.\s?[A-Z][a-z'-]+\b"
+)
+"""A person's name (``Kevin Osei``, ``R. Dillard``); greetings and sign-offs are not."""
 _POSSESSIVE = re.compile(r"\b[A-Z][a-z]+'s\b")
 _RECORD_WORDS = re.compile(
     r"(?i)\b(?:notes?|records?|chart|history|results?|visits?|treatment|assessment|file|"

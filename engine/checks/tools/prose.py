@@ -91,7 +91,10 @@ _URGENT = re.compile(
 _BILLING_LURE = re.compile(
     r"(?i)\byour\s+(?:[\w-]+\s+){0,2}(?:payment|card|subscription|billing|invoice)\b[^\n.]{0,40}"
     r"\b(?:failed|declined|expired|overdue|unsuccessful|could not be (?:processed|charged))\b"
-    r"[^\n]{0,160}\b(?:update|confirm|verify|re-?enter)\b[^\n]{0,40}\b(?:card|payment|billing)"
+    r"[^\n]{0,160}\b(?:update|confirm|verify|re-?enter)\b[^\n]{0,40}\b(?:card|payment|billing)|"
+    r"\byour\s+(?:[\w-]+\s+){0,2}(?:service|account|water|power|electricity|gas|utilit\w+|"
+    r"subscription)\b[^\n.]{0,40}\bwill be\s+(?:shut off|disconnected|cut off|suspended|"
+    r"terminated|cancell?ed)\b[^\n]{0,160}\bpay(?:ment)?\b"
 )
 """A message that hurries people to enter card details (the shape of billing phishing)."""
 _OTP_SEED = re.compile(

@@ -77,9 +77,9 @@ _CHANGED_BANK = re.compile(
 """What an invoice-redirection message says: the bank details are to be changed."""
 _REPLY_WITH = re.compile(
     r"(?i)\b(?:reply|respond|send|provide|give|tell|share|confirm|dm|text|type)\b"
-    r"(?: (?:us|me|back))?\s+(?:with\s+)?[^.\n]{0,60}?\byour\b[^.\n]{0,50}?"
+    r"(?: (?:us|me|back))?\s+(?:with\s+)?[^.\n]{0,60}?\b(?:your|the)\b[^.\n]{0,50}?"
     r"\b(?:password|passcode|pin|login code|2fa code|mfa code|verification code|security code|"
-    r"one-time code|\d-digit code|code (?:we|I) (?:just )?sent)"
+    r"one-time code|\d-digit code|code (?:we|I) (?:just )?sent|code you (?:just )?(?:received|got))"
 )
 _NEGATED = re.compile(r"(?i)\b(?:never|not|don'?t|won'?t|no one|nobody|will never)\b")
 _SIGN_IN_CODE = re.compile(

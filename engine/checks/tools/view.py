@@ -47,6 +47,10 @@ KIND_ARGUMENTS: Mapping[ToolKind, tuple[str, ...]] = {
         "new_string",
         "old_str",
         "new_str",
+        "old_text",
+        "new_text",
+        "find",
+        "replace",
         "edits",
         "patch",
         "diff",
@@ -202,7 +206,10 @@ def _by_arguments(arguments: Mapping[str, Any]) -> tuple[ToolKind, str] | None:
     def has(*wanted: str) -> str | None:
         return next((w for w in wanted if w in names), None)
 
-    if (arg := has("old_string", "old_str", "edits", "patch")) is not None:
+    if (arg := has("old_string", "old_str", "old_text", "oldtext", "edits", "patch")) is not None:
+        return ToolKind.FILE_EDIT, arg
+    where = has("file_path", "path", "filename", "file")
+    if where and has("find", "search") and (arg := has("replace", "replacement")) is not None:
         return ToolKind.FILE_EDIT, arg
     if has("file_path", "path", "filename", "file") and (arg := has("diff")) is not None:
         return ToolKind.FILE_EDIT, arg
@@ -228,6 +235,37 @@ def _by_arguments(arguments: Mapping[str, Any]) -> tuple[ToolKind, str] | None:
     return None
 
 
+_SPACES: dict[str, ToolKind | None] = {
+    "fs": None, "file": None, "files": None, "filesystem": None, "db": ToolKind.SQL,
+    "sql": ToolKind.SQL, "database": ToolKind.SQL, "postgres": ToolKind.SQL,
+    "mysql": ToolKind.SQL, "shell": ToolKind.SHELL, "terminal": ToolKind.SHELL,
+    "bash": ToolKind.SHELL, "http": ToolKind.HTTP, "requests": ToolKind.HTTP,
+    "httpx": ToolKind.HTTP, "fetch": ToolKind.HTTP, "web": ToolKind.HTTP,
+}  # fmt: skip
+"""Namespaces of dotted tool names (``fs.edit``, ``db.run``, ``requests.post``) and the kind
+they say (``None``: a file tool, whose verb says which)."""
+_FILE_VERBS: tuple[tuple[ToolKind, frozenset[str]], ...] = (
+    (ToolKind.FILE_EDIT, frozenset({"edit", "replace", "patch", "str_replace", "update"})),
+    (ToolKind.FILE_WRITE, frozenset({"write", "create", "save", "put", "append", "write_file"})),
+    (ToolKind.FILE_DELETE, frozenset({"delete", "rm", "remove", "unlink", "rmdir"})),
+    (ToolKind.FILE_READ, frozenset({"read", "cat", "ls", "list", "glob", "grep", "view", "stat"})),
+)
+
+
+def _namespaced(name: str) -> ToolKind | None:
+    """The kind a dotted name says by its namespace (and, for files, its verb)."""
+    space, dot, verb = name.lower().rpartition(".")
+    if not dot:
+        return None
+    head = space.rsplit(".", 1)[-1]
+    if head not in _SPACES:
+        return None
+    kind = _SPACES[head]
+    if kind is not None:
+        return kind
+    return next((k for k, verbs in _FILE_VERBS if verb in verbs), None)
+
+
 def infer_kind(call: ToolCall) -> tuple[ToolKind, tuple[str, ...]]:
     """The kind of ``call`` and the notes saying where it came from: the call's own ``kind``,
     else its name, else its argument names, else ``other``."""
@@ -246,6 +284,9 @@ def _inferred(call: ToolCall) -> tuple[ToolKind, tuple[str, ...], bool]:
     for kind, pattern in _NAME_HINTS:
         if kind is not ToolKind.MCP and pattern.search(name):
             return kind, (f"kind {kind.value}, from {whose}",), False
+    spaced = _namespaced(name)
+    if spaced is not None:
+        return spaced, (f"kind {spaced.value}, from {whose}'s namespace and verb",), False
     found = _by_arguments(call.arguments)
     if found is not None:
         kind, arg = found
