@@ -11,8 +11,9 @@ from typing import Annotated, Literal
 
 from msgspec import Meta
 
-from .review import MAX_GRANT_S, ToolName, _Frozen
-from .types import Count, Hash, Name, ShortText, Token
+from .actions import ToolName
+from .human_review import MAX_GRANT_S
+from .types import Count, Hash, Name, ShortText, Token, _Frozen
 
 __all__ = [
     "MAX_GRANT_PAGE",

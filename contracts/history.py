@@ -13,8 +13,9 @@ from typing import Annotated
 
 from msgspec import Meta
 
-from .review import ActionContext, HumanLayerReport, _Frozen
-from .types import ShortText
+from .actions import ActionContext
+from .decisions import HumanLayerReport
+from .types import ShortText, _Frozen
 
 __all__ = ["MAX_HISTORY_PAGE", "HistoryPage", "HistoryQuery", "StateKey", "StoredDecision"]
 

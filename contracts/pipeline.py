@@ -9,7 +9,7 @@ import msgspec
 from msgspec import Meta
 
 from .enums import AgentName, ResponseStatus, TaskStatus
-from .review import Finding, Usage
+from .layers import Finding, Usage
 from .types import END, Body, Count, LongText, Millis, Name, Path, ShortText, Title, Token, utc_now
 
 __all__ = [

@@ -1,4 +1,5 @@
-"""Bounded scalar types shared by the messages (``msgspec.Meta`` limits)."""
+"""Bounded scalar types shared by the messages (``msgspec.Meta`` limits), and ``_Frozen``, the
+strict base of the review side's messages."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import re
 from datetime import UTC, datetime
 from typing import Annotated
 
+import msgspec
 from msgspec import Meta
 
 __all__ = [
@@ -61,6 +63,11 @@ Hash = Annotated[str, Meta(pattern=f"^[0-9a-f]{{64}}{END}")]
 Count = Annotated[int, Meta(ge=0)]
 Millis = Annotated[float, Meta(ge=0)]
 Ratio = Annotated[float, Meta(ge=0.0, le=1.0)]
+
+
+class _Frozen(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Frozen, keyword-only, and strict: an unknown field (a misspelled ``code_diff``) is an
+    error naming its JSON path, never an empty value that approves."""
 
 
 def utc_now() -> datetime:

@@ -38,13 +38,9 @@ from humangr.contracts import (
     decode,
     encode,
 )
+from humangr.engine.canonical import _EXACT, _instant, _layout, _plain, _same
 from humangr.engine.review.consensus import consensus
 from humangr.engine.signatures import (
-    _EXACT,
-    _instant,
-    _layout,
-    _plain,
-    _same,
     canonical_bytes,
     layer_report_bytes,
     report_bytes,
