@@ -9,7 +9,6 @@ import secrets
 import time
 import uuid
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
@@ -23,15 +22,12 @@ from humangr.contracts import (
     HumanLayerReport,
     LayerID,
     LayerReport,
-    LayerRunResult,
     LayerStatus,
-    LayerTask,
     Outcome,
     ReportQuery,
     ReviewCost,
     ReviewQuery,
     ReviewResolution,
-    Usage,
     VetoLevel,
     WorkerHeartbeat,
     action_problem,
@@ -61,15 +57,11 @@ from humangr.engine.policy import (
 )
 from humangr.engine.policy.replay import shadow_disagreement
 from humangr.engine.review import (
-    ReviewError,
     action_hash,
     build_report,
-    consensus,
-    is_settled,
-    layer_result,
 )
 from humangr.engine.review.cost import review_cost
-from humangr.engine.signatures import task_digest, verify_layer_report
+from humangr.engine.signatures import verify_layer_report
 from humangr.engine.signing import SigningKey
 from humangr.engine.state import MemoryStateStore, StateStore
 from humangr.engine.state.records import DamagedEntry
@@ -79,6 +71,7 @@ from .grant_desk import GrantDesk
 from .grant_gate import GrantGate
 from .human_review import HumanReviews
 from .outbox import PUBLISH_ATTEMPTS, DecisionOutbox
+from .review_run import DEADLINE_GRACE_S, ActiveReview, record_report, run_layers
 from .standing import standing_copy
 from .worker_roster import WorkerRoster, describe_layers
 
@@ -86,40 +79,8 @@ __all__ = ["PUBLISH_ATTEMPTS", "SupervisorActor"]
 
 log = logging.getLogger("humangr.supervisor")
 
-FINAL_LAYER = LayerID.HL7
-DEADLINE_GRACE_S = 0.5
-"""Extra time the Supervisor waits past a layer's own deadline for its report."""
 TICK_S = 1.0
 """How often the Supervisor looks at the outbox, the pending reviews and the reviews in flight."""
-
-
-@dataclass(slots=True)
-class _Review:
-    submitted: ActionSubmitted
-    action_hash: str
-    expected: tuple[LayerID, ...]
-    planned: int
-    rules: dict[LayerID, list[Finding]]
-    started: float
-    results: dict[LayerID, ConsensusResult] = field(default_factory=dict)
-    usage: Usage = field(default_factory=Usage)
-    timings: dict[str, float] = field(default_factory=dict)
-    changed: anyio.Event = field(default_factory=anyio.Event)
-    counted: bool = True
-    """Still counted in the in-flight gauge (until it is decided or given up)."""
-    runs: list[LayerRunResult] = field(default_factory=list)
-    """Every run the layers reported (for the cost)."""
-    settled_by_rules: bool = False
-    tasks: dict[LayerID, str] = field(default_factory=dict)
-    """The digest of the task sent to each layer: a report must name it."""
-    policy: PolicyDecision | None = None
-    """What the policy file decided (``None``: no policy file)."""
-    local: tuple[LayerID, ...] = ()
-    """Layers given no LLM run: their live workers all say they have no LLM."""
-
-    @property
-    def action_id(self) -> str:
-        return self.submitted.action_id
 
 
 class SupervisorActor(Actor):
@@ -187,7 +148,7 @@ class SupervisorActor(Actor):
                 local_only=not llm_review or config.gate.runs_per_layer == 0,
             )
         )
-        self._reviews: dict[str, _Review] = {}
+        self._reviews: dict[str, ActiveReview] = {}
         self._answering: set[str] = set()
         self._hashes: dict[tuple[str, str], anyio.Event] = {}
         """(action hash, policy version) of the reviews under way here, set when decided."""
@@ -368,7 +329,7 @@ class SupervisorActor(Actor):
                 rules[lid] = await self._checks.findings(digest, submitted.action, lid)
             rules = self._suppressed(submitted, rules)
         started = time.perf_counter()
-        review = _Review(
+        review = ActiveReview(
             submitted, digest, expected, planned, rules, started, policy=decision, local=local
         )
         self._reviews[submitted.action_id] = review
@@ -378,7 +339,7 @@ class SupervisorActor(Actor):
         try:
             if self.resume_inflight:
                 await self.state.track(submitted)
-            await self._run(review)
+            await self._decide(review, early=await run_layers(self._ctx, self.config, review))
             await self.grants.used(grant)
         finally:
             self._uncount(review)
@@ -450,7 +411,7 @@ class SupervisorActor(Actor):
             self._ctx.metrics.suppressions_applied.labels(suppression=sid).inc()
         return marked
 
-    def _uncount(self, review: _Review) -> None:
+    def _uncount(self, review: ActiveReview) -> None:
         if review.counted:
             review.counted = False
             self._ctx.metrics.inflight_actions.dec()
@@ -514,86 +475,7 @@ class SupervisorActor(Actor):
             )
         return expected
 
-    async def _run(self, review: _Review) -> None:
-        """Rules first: when the local checks alone settle the outcome (a strong veto, or enough
-        mediums) — or no LLM review is planned, so they are the whole review — decide at once,
-        with no layer task and no LLM call. Otherwise HL1–HL6, then HL7."""
-        rules_only = {
-            lid: consensus(lid, [], planned_runs=0, rule_findings=review.rules[lid])
-            for lid in review.expected
-        }
-        rejected = is_settled(rules_only, review.expected, settings=self.config.gate)
-        decided = review.policy is not None and review.policy.effect is not Effect.REVIEW
-        if decided or rejected is Outcome.REJECTED or review.planned == 0:
-            review.results = rules_only
-            review.settled_by_rules = review.planned > 0 and not decided
-            await self._decide(review, early=False)
-            return
-        for lid in review.local:  # no worker can run them: their local checks are the result
-            review.results[lid] = rules_only[lid]
-        first = tuple(
-            lid for lid in review.expected if lid is not FINAL_LAYER and lid not in review.local
-        )
-        await self._dispatch(review, first)
-        settled = await self._wait(review, first)
-        if settled is None and FINAL_LAYER in review.expected:
-            if FINAL_LAYER not in review.local:
-                await self._dispatch(review, (FINAL_LAYER,), prior=_merged(review, first))
-            settled = await self._wait(review, (FINAL_LAYER,))
-        await self._decide(review, early=settled is not None)
-
-    async def _dispatch(
-        self, review: _Review, layers: Sequence[LayerID], prior: list[Finding] | None = None
-    ) -> None:
-        for lid in layers:
-            task = LayerTask(
-                action_id=review.action_id,
-                layer_id=lid,
-                action=review.submitted.action,
-                action_hash=review.action_hash,
-                runs=review.planned,
-                deadline_s=self.config.layer_deadline_s,
-                prior_findings=prior or [],
-                settings=self.config.gate,
-                rule_findings=review.rules[lid][:500],
-                adaptive=self.config.adaptive_redundancy,
-            )
-            review.tasks[lid] = task_digest(task)
-            await self._ctx.publish(self._ctx.subjects.layer_task(lid), task)
-
-    async def _wait(self, review: _Review, layers: Sequence[LayerID]) -> Outcome | None:
-        """Wait until ``layers`` reported, the outcome settled early, or the deadline passed;
-        a layer without a report by then is late: ``error`` with its rule findings."""
-        with anyio.move_on_after(self.config.layer_deadline_s + DEADLINE_GRACE_S):
-            while True:
-                if self.config.early_exit:
-                    settled = is_settled(review.results, review.expected, settings=self.config.gate)
-                    if settled is Outcome.REJECTED:
-                        return settled
-                if all(lid in review.results for lid in layers):
-                    return None
-                await review.changed.wait()
-                review.changed = anyio.Event()
-        late = f"no report within the deadline of {self.config.layer_deadline_s:g}s"
-        for lid in layers:
-            if lid not in review.results:
-                review.results[lid] = self._result(review, lid, [], late=late)
-        return None
-
-    def _result(
-        self, review: _Review, lid: LayerID, runs: Sequence[Any], *, late: str | None
-    ) -> ConsensusResult:
-        return layer_result(
-            lid,
-            runs,
-            planned=review.planned,
-            rules=review.rules[lid],
-            settings=self.config.gate,
-            adaptive=self.config.adaptive_redundancy,
-            late=late,
-        )
-
-    async def _decide(self, review: _Review, *, early: bool) -> None:
+    async def _decide(self, review: ActiveReview, *, early: bool) -> None:
         """Publish the decision; on an early exit the unfinished layers are marked skipped."""
         report = self._report(review, early=early)
         action_id = review.action_id
@@ -627,7 +509,7 @@ class SupervisorActor(Actor):
             log.warning("after deciding %s: %s", action_id, exc)
             self._wake.set()
 
-    def _report(self, review: _Review, *, early: bool) -> HumanLayerReport:
+    def _report(self, review: ActiveReview, *, early: bool) -> HumanLayerReport:
         submitted = review.submitted
         review.timings["total"] = (time.perf_counter() - review.started) * 1000
         notes = self._policy_notes
@@ -675,7 +557,7 @@ class SupervisorActor(Actor):
         }
         return msgspec.structs.replace(report, layer_results={**report.layer_results, **skipped})
 
-    def _cost(self, review: _Review) -> ReviewCost:
+    def _cost(self, review: ActiveReview) -> ReviewCost:
         per_layer = review.planned
         planned = per_layer * (len(review.expected) - len(review.local))
         adaptive = early_exit = 0
@@ -697,29 +579,6 @@ class SupervisorActor(Actor):
         self._ctx.metrics.observe_cost(cost)
         return cost
 
-    def _compare_view(self, report: LayerReport, result: ConsensusResult) -> None:
-        """The layer's own consensus is never used to decide, but it must match the one
-        recomputed from the same runs, rules and settings: a mismatch is logged and counted
-        (``humangr_layer_view_mismatches_total``), the sign of a buggy, outdated or hostile
-        worker. A late layer's view is only its reason, so it is not compared."""
-        theirs = report.consensus
-        if report.deadline_passed:
-            return
-        if (theirs.status, theirs.veto_level) == (result.status, result.veto_level):
-            return
-        self._ctx.metrics.layer_view_mismatches.labels(layer=report.layer_id.value).inc()
-        log.warning(
-            "%s report for %s says %s (veto %s), but its runs give %s (veto %s); the "
-            "recomputed one is used (worker %s)",
-            report.layer_id.value,
-            report.action_id,
-            theirs.status.value,
-            theirs.veto_level.value,
-            result.status.value,
-            result.veto_level.value,
-            report.signer or "unsigned",
-        )
-
     async def _on_report(self, report: LayerReport, _: Msg) -> None:
         try:
             verify_layer_report(report, self.trusted_workers)
@@ -729,43 +588,7 @@ class SupervisorActor(Actor):
         if review is None:
             log.debug("late or unexpected %s report for %s", report.layer_id, report.action_id)
             return
-        lid = report.layer_id
-
-        def refuse(reason: str) -> MessageRefused:
-            return MessageRefused(
-                f"{lid} report for {report.action_id}: {reason}", correlation_id=report.action_id
-            )
-
-        if report.action_hash != review.action_hash:
-            named = f"{report.action_hash[:12]}…" if report.action_hash else "no action hash"
-            raise refuse(
-                f"names {named}, the action under review is {review.action_hash[:12]}…; a "
-                "report binds to the action hash of its task"
-            )
-        if report.task_digest is None or report.task_digest != review.tasks.get(lid):
-            raise refuse(
-                "it answers another task than the one this Supervisor sent (task_digest "
-                f"{(report.task_digest or 'missing')[:12]}); a task published by anyone else "
-                "is not part of the review"
-            )
-        if lid not in review.expected:
-            raise refuse("this layer was not asked to review the action")
-        if lid in review.results:
-            log.info("second %s report for %s ignored", lid, report.action_id)
-            return
-        late = None
-        if report.deadline_passed:
-            late = report.consensus.error or "the layer's deadline passed"
-        try:
-            result = self._result(review, lid, report.runs, late=late)
-        except ReviewError as exc:
-            raise refuse(str(exc)) from None
-        self._compare_view(report, result)
-        review.results[lid] = result
-        review.runs.extend(report.runs)
-        review.usage = review.usage + sum((run.usage for run in report.runs), Usage())
-        review.timings[lid.value] = (time.perf_counter() - review.started) * 1000
-        review.changed.set()
+        record_report(review, report, self.config, self._ctx.metrics)
 
     async def _on_heartbeat(self, beat: WorkerHeartbeat, _: Msg) -> None:
         """A layer worker says what it serves: LLM runs are planned only where one can. Only
@@ -863,10 +686,3 @@ def _local_note(layers: Sequence[LayerID]) -> str:
     """The report's note on layers that got no LLM run, said once."""
     names = ", ".join(lid.value for lid in layers)
     return f"local checks only for {names}: no live layer worker has an LLM for them"
-
-
-def _merged(review: _Review, layers: Sequence[LayerID]) -> list[Finding]:
-    findings = [
-        f for lid in layers if lid in review.results for f in review.results[lid].merged_findings
-    ]
-    return findings[:500]
