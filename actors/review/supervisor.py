@@ -5,30 +5,24 @@ from __future__ import annotations
 
 import functools
 import logging
-import secrets
 import time
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import anyio
-import msgspec
 
 from humangr.contracts import (
     ActionSubmitted,
     CancelAction,
-    ConsensusResult,
     Finding,
     HumanLayerReport,
     LayerID,
     LayerReport,
-    LayerStatus,
     Outcome,
     ReportQuery,
-    ReviewCost,
     ReviewQuery,
     ReviewResolution,
-    VetoLevel,
     WorkerHeartbeat,
     action_problem,
 )
@@ -48,25 +42,22 @@ from humangr.engine.errors import (
 )
 from humangr.engine.heartbeats import verify_heartbeat
 from humangr.engine.policy import (
-    LOCAL_CHECKS,
     Effect,
     PolicyDecision,
     decide,
-    policy_report,
     suppress,
 )
 from humangr.engine.policy.replay import shadow_disagreement
 from humangr.engine.review import (
     action_hash,
-    build_report,
 )
-from humangr.engine.review.cost import review_cost
 from humangr.engine.signatures import verify_layer_report
 from humangr.engine.signing import SigningKey
 from humangr.engine.state import MemoryStateStore, StateStore
 from humangr.engine.state.records import DamagedEntry
 from humangr.engine.state.reviews import InflightRecord, ReviewState, Stored
 
+from .decision_report import decision_report
 from .grant_desk import GrantDesk
 from .grant_gate import GrantGate
 from .human_review import HumanReviews
@@ -477,7 +468,14 @@ class SupervisorActor(Actor):
 
     async def _decide(self, review: ActiveReview, *, early: bool) -> None:
         """Publish the decision; on an early exit the unfinished layers are marked skipped."""
-        report = self._report(review, early=early)
+        report = decision_report(
+            review,
+            early=early,
+            config=self.config,
+            notes=self._policy_notes,
+            policy=self.policy,
+            metrics=self._ctx.metrics,
+        )
         action_id = review.action_id
         self._ctx.metrics.decision_latency.observe(time.perf_counter() - review.started)
         self._uncount(review)
@@ -508,76 +506,6 @@ class SupervisorActor(Actor):
             # unannounced review is announced by ``background``.
             log.warning("after deciding %s: %s", action_id, exc)
             self._wake.set()
-
-    def _report(self, review: ActiveReview, *, early: bool) -> HumanLayerReport:
-        submitted = review.submitted
-        review.timings["total"] = (time.perf_counter() - review.started) * 1000
-        notes = self._policy_notes
-        if review.expected != self.config.layers:
-            notes = [
-                f"partial review: {', '.join(lid.value for lid in review.expected)}",
-                *(n for n in notes if not n.startswith("partial review")),
-            ]
-        if review.local:
-            notes = [_local_note(review.local), *notes]
-        if review.settled_by_rules:
-            notes = ["settled by local checks: no LLM call was needed", *notes]
-        decision = review.policy
-        if decision is not None and decision.effect is Effect.REVIEW and decision.rule_id:
-            notes = [f"policy rule {decision.rule_id}: review", *notes]
-        report = build_report(
-            report_id=f"rpt-{secrets.token_hex(10)}",
-            action_id=submitted.action_id,
-            action=submitted.action,
-            results=review.results,
-            expected=tuple(review.results) if early else review.expected,
-            timings=review.timings,
-            usage=review.usage,
-            policy=self.policy(review.expected),
-            settings=self.config.gate,
-            policy_notes=notes,
-            digest=review.action_hash,
-        )
-        by_rules = review.settled_by_rules or review.planned == 0
-        report = msgspec.structs.replace(
-            report, cost=self._cost(review), decided_by=LOCAL_CHECKS if by_rules else "layers"
-        )
-        if decision is not None:
-            report = policy_report(report, decision)
-        if not early:
-            return report
-        skipped = {
-            lid: ConsensusResult(
-                status=LayerStatus.SKIP,
-                veto_level=VetoLevel.NONE,
-                error=f"skipped: the outcome was settled ({report.outcome}) first",
-            )
-            for lid in review.expected
-            if lid not in review.results
-        }
-        return msgspec.structs.replace(report, layer_results={**report.layer_results, **skipped})
-
-    def _cost(self, review: ActiveReview) -> ReviewCost:
-        per_layer = review.planned
-        planned = per_layer * (len(review.expected) - len(review.local))
-        adaptive = early_exit = 0
-        for lid in review.expected:
-            result = review.results.get(lid)
-            if result is None:
-                early_exit += per_layer
-            elif result.status is not LayerStatus.ERROR and not review.settled_by_rules:
-                adaptive += max(0, result.planned_runs - result.executed_runs)
-        by_policy = review.policy is not None and review.policy.effect is not Effect.REVIEW
-        cost = review_cost(
-            review.runs,
-            self.config.prices,
-            calls_planned=planned,
-            saved_by_rules=planned if review.settled_by_rules or by_policy else 0,
-            saved_by_adaptive=adaptive,
-            saved_by_early_exit=early_exit,
-        )
-        self._ctx.metrics.observe_cost(cost)
-        return cost
 
     async def _on_report(self, report: LayerReport, _: Msg) -> None:
         try:
@@ -680,9 +608,3 @@ class SupervisorActor(Actor):
             await self._review(submitted, expected)
         except Exception as exc:  # one lost review must not stop the background work
             log.error("running %s again failed: %s", submitted.action_id, exc)
-
-
-def _local_note(layers: Sequence[LayerID]) -> str:
-    """The report's note on layers that got no LLM run, said once."""
-    names = ", ".join(lid.value for lid in layers)
-    return f"local checks only for {names}: no live layer worker has an LLM for them"
