@@ -24,7 +24,6 @@ from humangr.contracts import (
     ReviewQuery,
     ReviewResolution,
     WorkerHeartbeat,
-    action_problem,
 )
 from humangr.contracts.grants import GrantQuery, GrantRevoke
 from humangr.contracts.history import HistoryQuery
@@ -41,27 +40,27 @@ from humangr.engine.errors import (
     StateError,
 )
 from humangr.engine.heartbeats import verify_heartbeat
-from humangr.engine.policy import (
-    Effect,
-    PolicyDecision,
-    decide,
-    suppress,
-)
-from humangr.engine.policy.replay import shadow_disagreement
-from humangr.engine.review import (
-    action_hash,
-)
+from humangr.engine.policy import Effect
+from humangr.engine.review import action_hash
 from humangr.engine.signatures import verify_layer_report
 from humangr.engine.signing import SigningKey
 from humangr.engine.state import MemoryStateStore, StateStore
 from humangr.engine.state.records import DamagedEntry
 from humangr.engine.state.reviews import InflightRecord, ReviewState, Stored
 
+from .admission import (
+    bare_submit_refusal,
+    check_submitter,
+    checked_hash,
+    refuser,
+    requested_layers,
+)
 from .decision_report import decision_report
 from .grant_desk import GrantDesk
 from .grant_gate import GrantGate
 from .human_review import HumanReviews
 from .outbox import PUBLISH_ATTEMPTS, DecisionOutbox
+from .review_policy import granted, note_shadow, policy_decision, suppressed
 from .review_run import DEADLINE_GRACE_S, ActiveReview, record_report, run_layers
 from .standing import standing_copy
 from .worker_roster import WorkerRoster, describe_layers
@@ -214,15 +213,7 @@ class SupervisorActor(Actor):
             )
 
     async def _on_action(self, message: ActionSubmitted, msg: Msg) -> None:
-        submitter = self._ctx.subjects.submitter(msg.subject)
-        if submitter != message.action.agent_id:
-            raise MessageRefused(
-                f"action {message.action_id}: submitted on {msg.subject} by agent "
-                f"{submitter!r}, but the action claims agent_id {message.action.agent_id!r}: "
-                "an agent submits its own actions only, on "
-                f"{self._ctx.subjects.agent_submits.removesuffix('*')}<its agent id>",
-                correlation_id=message.action_id,
-            )
+        check_submitter(self._ctx.subjects, message, msg.subject)
         admitted = await self._admit(message)
         if admitted is None:
             self._ctx.metrics.count_submission("duplicate")
@@ -277,7 +268,9 @@ class SupervisorActor(Actor):
         )
         if standing is None:
             return False
-        if standing.outcome is not Outcome.APPROVED and await self._granted(submitted):
+        if standing.outcome is not Outcome.APPROVED and await granted(
+            self.config, self.grants, submitted
+        ):
             return False  # a human granted it since: the review applies the grant
         if standing.action_id != action_id:
             standing = standing_copy(standing, action_id)
@@ -290,19 +283,6 @@ class SupervisorActor(Actor):
             await self._decided(action_id, recorded.outcome, [])
         return True
 
-    async def _granted(self, submitted: ActionSubmitted) -> bool:
-        """Whether a grant in force decides the action (a grant comes before a standing
-        decision that is not an approval); a policy that cannot be evaluated: no."""
-        if submitted.action.tool_call is None:
-            return False
-        policy = self.config.rules
-        try:
-            decision = None if policy is None else decide(policy, submitted.action)
-        except Exception:
-            return False
-        _, grant = await self.grants.decide(submitted, decision)
-        return grant is not None
-
     async def _review(
         self, submitted: ActionSubmitted, expected: tuple[LayerID, ...], digest: str | None = None
     ) -> None:
@@ -311,14 +291,14 @@ class SupervisorActor(Actor):
         local = self.roster.local_only(expected) if planned else ()
         if local == expected:  # no worker can run an LLM call for any of them
             planned = 0
-        decision = self._policy_decision(submitted)
-        self._shadow(submitted, decision)
+        decision = policy_decision(self.config, submitted, self._ctx.metrics)
+        note_shadow(self.config, submitted, decision, self._ctx.metrics)
         decision, grant = await self.grants.decide(submitted, decision)
         rules: dict[LayerID, list[Finding]] = {lid: [] for lid in expected}
         if decision is None or decision.effect is not Effect.DENY:  # deny needs no check
             for lid in expected:
                 rules[lid] = await self._checks.findings(digest, submitted.action, lid)
-            rules = self._suppressed(submitted, rules)
+            rules = suppressed(self.config, submitted, rules, self._ctx.metrics)
         started = time.perf_counter()
         review = ActiveReview(
             submitted, digest, expected, planned, rules, started, policy=decision, local=local
@@ -339,68 +319,7 @@ class SupervisorActor(Actor):
     async def _on_bare_submit(self, message: ActionSubmitted, msg: Msg) -> None:
         """A submission on the bare subject of older clients names no submitter: refused
         (on ``dlq`` only, since no agent can be told for sure)."""
-        raise MessageRefused(
-            f"action {message.action_id}: submitted on {msg.subject}, which does not say "
-            "which agent sent it; submit on "
-            f"{self._ctx.subjects.agent_submits.removesuffix('*')}<your agent id> "
-            "(a client older than the per-agent submit subjects: upgrade it)",
-            correlation_id=message.action_id,
-        )
-
-    def _policy_decision(self, submitted: ActionSubmitted) -> PolicyDecision | None:
-        """What the policy file decides (``None``: no policy file); a policy that cannot be
-        evaluated sends the action to the layers: never an allow."""
-        policy = self.config.rules
-        if policy is None:
-            return None
-        try:
-            decision = decide(policy, submitted.action)
-        except Exception:
-            log.error(
-                "policy of %s failed; the layers review it", submitted.action_id, exc_info=True
-            )
-            decision = PolicyDecision(Effect.REVIEW, reason="the policy could not be evaluated")
-        rule = decision.rule_id or "default"
-        self._ctx.metrics.policy_decisions.labels(rule=rule, effect=decision.effect.value).inc()
-        return decision
-
-    def _shadow(self, submitted: ActionSubmitted, live: PolicyDecision | None) -> None:
-        """Count and log (ids, effects and rules only) where the shadow policy disagrees; it
-        never affects the decision."""
-        if self.config.shadow is None:
-            return
-        try:
-            found = shadow_disagreement(self.config.shadow, submitted.action, live)
-        except Exception:
-            log.error("shadow policy of %s failed", submitted.action_id, exc_info=True)
-            return
-        if found is not None:
-            was, new = found
-            self._ctx.metrics.shadow_disagreements.labels(was.effect.value, new.effect.value).inc()
-            log.warning(
-                "shadow policy disagrees on %s: live %s (%s), shadow %s (%s)",
-                submitted.action_id,
-                was.effect.value,
-                was.decided_by,
-                new.effect.value,
-                new.decided_by,
-            )
-
-    def _suppressed(
-        self, submitted: ActionSubmitted, rules: dict[LayerID, list[Finding]]
-    ) -> dict[LayerID, list[Finding]]:
-        """The rule findings with the policy's suppressions marked (none if that fails)."""
-        policy = self.config.rules
-        if policy is None or not policy.suppressions:
-            return rules
-        try:
-            marked, applied = suppress(policy, submitted.action, rules)
-        except Exception:
-            log.error("suppressions of %s failed; none applied", submitted.action_id, exc_info=True)
-            return rules
-        for sid in applied:
-            self._ctx.metrics.suppressions_applied.labels(suppression=sid).inc()
-        return marked
+        raise bare_submit_refusal(self._ctx.subjects, message, msg.subject)
 
     def _uncount(self, review: ActiveReview) -> None:
         if review.counted:
@@ -411,24 +330,8 @@ class SupervisorActor(Actor):
         """The layers to run and the action's hash, or ``None`` for a duplicate; refuses what
         cannot be reviewed."""
         action_id = message.action_id
-
-        def refuse(reason: str) -> MessageRefused:
-            return MessageRefused(f"action {action_id}: {reason}", correlation_id=action_id)
-
-        if message.layers is not None and not self.config.allow_layer_selection:
-            raise refuse(
-                "the submission names the layers to run; the Supervisor alone decides what "
-                "reviews an action (allow_layer_selection is off): leave `layers` out"
-            )
-        problem = action_problem(message.action, max_diff_bytes=self.config.max_diff_bytes)
-        if problem is not None:
-            raise refuse(problem)
-        digest = action_hash(message.action)
-        if message.action_hash and message.action_hash != digest:
-            raise refuse(
-                "action_hash does not match the action; compute it over the canonical JSON of "
-                "the action or leave it out"
-            )
+        refuse = refuser(action_id)
+        digest = checked_hash(message, self.config, refuse)
         if action_id in self._reviews or action_id in self._answering:
             log.info("submission of %s is already under review; duplicate ignored", action_id)
             return None
@@ -450,21 +353,7 @@ class SupervisorActor(Actor):
                 await self.state.ensure_outbox(action_id)
                 self._wake.set()
             return None
-        return self._layers(message, refuse), digest
-
-    def _layers(
-        self, message: ActionSubmitted, refuse: Callable[[str], MessageRefused]
-    ) -> tuple[LayerID, ...]:
-        configured = self.config.layers
-        if message.layers is None:
-            return configured
-        expected = tuple(lid for lid in configured if lid in message.layers)
-        if not expected:
-            raise refuse(
-                f"none of the requested layers ({', '.join(map(str, message.layers))}) is "
-                "configured here"
-            )
-        return expected
+        return requested_layers(message, self.config.layers, refuse), digest
 
     async def _decide(self, review: ActiveReview, *, early: bool) -> None:
         """Publish the decision; on an early exit the unfinished layers are marked skipped."""
@@ -604,7 +493,9 @@ class SupervisorActor(Actor):
     async def _rerun(self, stored: Stored[InflightRecord]) -> None:
         submitted = stored.value.submitted
         try:
-            expected = self._layers(submitted, lambda reason: MessageRefused(reason))
+            expected = requested_layers(
+                submitted, self.config.layers, lambda reason: MessageRefused(reason)
+            )
             await self._review(submitted, expected)
         except Exception as exc:  # one lost review must not stop the background work
             log.error("running %s again failed: %s", submitted.action_id, exc)
