@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 import logging
-import time
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -14,8 +13,6 @@ import anyio
 
 from humangr.contracts import (
     ActionSubmitted,
-    CancelAction,
-    Finding,
     HumanLayerReport,
     LayerID,
     LayerReport,
@@ -40,13 +37,11 @@ from humangr.engine.errors import (
     StateError,
 )
 from humangr.engine.heartbeats import verify_heartbeat
-from humangr.engine.policy import Effect
-from humangr.engine.review import action_hash
 from humangr.engine.signatures import verify_layer_report
 from humangr.engine.signing import SigningKey
 from humangr.engine.state import MemoryStateStore, StateStore
 from humangr.engine.state.records import DamagedEntry
-from humangr.engine.state.reviews import InflightRecord, ReviewState, Stored
+from humangr.engine.state.reviews import ReviewState
 
 from .admission import (
     bare_submit_refusal,
@@ -55,13 +50,13 @@ from .admission import (
     refuser,
     requested_layers,
 )
-from .decision_report import decision_report
 from .grant_desk import GrantDesk
 from .grant_gate import GrantGate
 from .human_review import HumanReviews
 from .outbox import PUBLISH_ATTEMPTS, DecisionOutbox
-from .review_policy import granted, note_shadow, policy_decision, suppressed
-from .review_run import DEADLINE_GRACE_S, ActiveReview, record_report, run_layers
+from .review_flow import ReviewFlow
+from .review_policy import granted
+from .review_run import DEADLINE_GRACE_S, ActiveReview, record_report
 from .standing import standing_copy
 from .worker_roster import WorkerRoster, describe_layers
 
@@ -73,7 +68,7 @@ TICK_S = 1.0
 """How often the Supervisor looks at the outbox, the pending reviews and the reviews in flight."""
 
 
-class SupervisorActor(Actor):
+class SupervisorActor(ReviewFlow, Actor):
     """Consumes ``ActionSubmitted`` and ``LayerReport``s, publishes ``Decision``s.
 
     The Supervisor alone decides what is reviewed: a submission that names ``layers`` is refused
@@ -283,48 +278,10 @@ class SupervisorActor(Actor):
             await self._decided(action_id, recorded.outcome, [])
         return True
 
-    async def _review(
-        self, submitted: ActionSubmitted, expected: tuple[LayerID, ...], digest: str | None = None
-    ) -> None:
-        digest = digest or action_hash(submitted.action)
-        planned = self.config.gate.runs_per_layer if self.llm_review else 0
-        local = self.roster.local_only(expected) if planned else ()
-        if local == expected:  # no worker can run an LLM call for any of them
-            planned = 0
-        decision = policy_decision(self.config, submitted, self._ctx.metrics)
-        note_shadow(self.config, submitted, decision, self._ctx.metrics)
-        decision, grant = await self.grants.decide(submitted, decision)
-        rules: dict[LayerID, list[Finding]] = {lid: [] for lid in expected}
-        if decision is None or decision.effect is not Effect.DENY:  # deny needs no check
-            for lid in expected:
-                rules[lid] = await self._checks.findings(digest, submitted.action, lid)
-            rules = suppressed(self.config, submitted, rules, self._ctx.metrics)
-        started = time.perf_counter()
-        review = ActiveReview(
-            submitted, digest, expected, planned, rules, started, policy=decision, local=local
-        )
-        self._reviews[submitted.action_id] = review
-        metrics = self._ctx.metrics
-        metrics.actions_submitted.inc()
-        metrics.inflight_actions.inc()
-        try:
-            if self.resume_inflight:
-                await self.state.track(submitted)
-            await self._decide(review, early=await run_layers(self._ctx, self.config, review))
-            await self.grants.used(grant)
-        finally:
-            self._uncount(review)
-            self._reviews.pop(submitted.action_id, None)
-
     async def _on_bare_submit(self, message: ActionSubmitted, msg: Msg) -> None:
         """A submission on the bare subject of older clients names no submitter: refused
         (on ``dlq`` only, since no agent can be told for sure)."""
         raise bare_submit_refusal(self._ctx.subjects, message, msg.subject)
-
-    def _uncount(self, review: ActiveReview) -> None:
-        if review.counted:
-            review.counted = False
-            self._ctx.metrics.inflight_actions.dec()
 
     async def _admit(self, message: ActionSubmitted) -> tuple[tuple[LayerID, ...], str] | None:
         """The layers to run and the action's hash, or ``None`` for a duplicate; refuses what
@@ -354,47 +311,6 @@ class SupervisorActor(Actor):
                 self._wake.set()
             return None
         return requested_layers(message, self.config.layers, refuse), digest
-
-    async def _decide(self, review: ActiveReview, *, early: bool) -> None:
-        """Publish the decision; on an early exit the unfinished layers are marked skipped."""
-        report = decision_report(
-            review,
-            early=early,
-            config=self.config,
-            notes=self._policy_notes,
-            policy=self.policy,
-            metrics=self._ctx.metrics,
-        )
-        action_id = review.action_id
-        self._ctx.metrics.decision_latency.observe(time.perf_counter() - review.started)
-        self._uncount(review)
-        recorded = await self.outbox.decide(action_id, report, review.submitted.action)
-        result = "decided" if recorded is not None else "duplicate"
-        self._ctx.metrics.count_submission(result)
-        if recorded is None:
-            return
-        unfinished = [lid for lid in review.expected if lid not in review.results]
-        await self._decided(action_id, recorded.outcome, unfinished)
-
-    async def _decided(self, action_id: str, outcome: Outcome, unfinished: list[LayerID]) -> None:
-        """After a decision is recorded: cancel the layers' unfinished work, announce a review."""
-        try:
-            if unfinished:
-                reason = f"decided {outcome}; {len(unfinished)} layer(s) no longer needed"
-                await self._ctx.publish(
-                    self._ctx.subjects.action_cancel(action_id),
-                    CancelAction(action_id=action_id, reason=reason),
-                )
-            if outcome is Outcome.NEEDS_REVIEW:
-                self._ctx.metrics.pending_reviews.inc()
-                await self.humans.announce(action_id)
-        except BusClosedError:
-            raise
-        except (BusError, StateError) as exc:
-            # The decision is recorded; a lost cancel only costs the layers' work, and an
-            # unannounced review is announced by ``background``.
-            log.warning("after deciding %s: %s", action_id, exc)
-            self._wake.set()
 
     async def _on_report(self, report: LayerReport, _: Msg) -> None:
         try:
@@ -468,34 +384,3 @@ class SupervisorActor(Actor):
                 self._wake = anyio.Event()
                 with anyio.move_on_after(wait):
                     await self._wake.wait()
-
-    async def _resume(self, tg: anyio.abc.TaskGroup, *, renew: bool) -> None:
-        if renew:
-            for action_id in list(self._reviews):
-                await self.state.renew(action_id)
-        for stored in await self.state.stale_inflight():
-            submitted = stored.value.submitted
-            if submitted.action_id in self._reviews or not await self.state.claim_inflight(stored):
-                continue
-            try:
-                decided = await self.state.decision(submitted.action_id)
-            except DamagedEntry:  # quarantined and reported; never decided twice
-                await self.state.untrack(submitted.action_id)
-                continue
-            if decided is not None:
-                if not decided.published:
-                    await self.state.ensure_outbox(submitted.action_id)
-                await self.state.untrack(submitted.action_id)
-                continue
-            log.warning("review of %s lost its Supervisor; running it again", submitted.action_id)
-            tg.start_soon(self._rerun, stored)
-
-    async def _rerun(self, stored: Stored[InflightRecord]) -> None:
-        submitted = stored.value.submitted
-        try:
-            expected = requested_layers(
-                submitted, self.config.layers, lambda reason: MessageRefused(reason)
-            )
-            await self._review(submitted, expected)
-        except Exception as exc:  # one lost review must not stop the background work
-            log.error("running %s again failed: %s", submitted.action_id, exc)
