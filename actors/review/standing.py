@@ -106,7 +106,7 @@ def yields(key: str, report: HumanLayerReport) -> bool:
 
 DEGRADED_NOTE = "local checks only for "
 """How a report begins its note on layers no live worker could give an LLM run (the
-Supervisor's ``_local_note``): the review was less than the policy plans."""
+Supervisor's ``decision_report.local_note``): the review was less than the policy plans."""
 
 
 def stands(key: str, report: HumanLayerReport) -> bool:

@@ -1,40 +1,30 @@
 """``SupervisorActor``: decides what is reviewed, fans it out to the layers, recomputes every
-layer's result and applies the gate."""
+layer's result and applies the gate.
+
+The actor routes the messages and runs the background work; the review is beside it:
+``Submissions`` admits and answers a submission (``admission``, ``standing``), ``ReviewFlow``
+runs a review (``review_policy``, ``review_run``) and records its decision
+(``decision_report``, ``DecisionOutbox``)."""
 
 from __future__ import annotations
 
 import functools
 import logging
-import secrets
-import time
 import uuid
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
-import msgspec
 
 from humangr.contracts import (
     ActionSubmitted,
-    CancelAction,
-    ConsensusResult,
-    Finding,
     HumanLayerReport,
     LayerID,
     LayerReport,
-    LayerRunResult,
-    LayerStatus,
-    LayerTask,
-    Outcome,
     ReportQuery,
-    ReviewCost,
     ReviewQuery,
     ReviewResolution,
-    Usage,
-    VetoLevel,
     WorkerHeartbeat,
-    action_problem,
 )
 from humangr.contracts.grants import GrantQuery, GrantRevoke
 from humangr.contracts.history import HistoryQuery
@@ -51,78 +41,28 @@ from humangr.engine.errors import (
     StateError,
 )
 from humangr.engine.heartbeats import verify_heartbeat
-from humangr.engine.policy import (
-    LOCAL_CHECKS,
-    Effect,
-    PolicyDecision,
-    decide,
-    policy_report,
-    suppress,
-)
-from humangr.engine.policy.replay import shadow_disagreement
-from humangr.engine.review import (
-    ReviewError,
-    action_hash,
-    build_report,
-    consensus,
-    is_settled,
-    layer_result,
-)
-from humangr.engine.review.cost import review_cost
-from humangr.engine.signatures import task_digest, verify_layer_report
+from humangr.engine.signatures import verify_layer_report
 from humangr.engine.signing import SigningKey
 from humangr.engine.state import MemoryStateStore, StateStore
-from humangr.engine.state.records import DamagedEntry
-from humangr.engine.state.reviews import InflightRecord, ReviewState, Stored
+from humangr.engine.state.reviews import ReviewState
 
 from .grant_desk import GrantDesk
 from .grant_gate import GrantGate
 from .human_review import HumanReviews
 from .outbox import PUBLISH_ATTEMPTS, DecisionOutbox
-from .standing import standing_copy
+from .review_run import ActiveReview, record_report
+from .submissions import Submissions
 from .worker_roster import WorkerRoster, describe_layers
 
 __all__ = ["PUBLISH_ATTEMPTS", "SupervisorActor"]
 
 log = logging.getLogger("humangr.supervisor")
 
-FINAL_LAYER = LayerID.HL7
-DEADLINE_GRACE_S = 0.5
-"""Extra time the Supervisor waits past a layer's own deadline for its report."""
 TICK_S = 1.0
 """How often the Supervisor looks at the outbox, the pending reviews and the reviews in flight."""
 
 
-@dataclass(slots=True)
-class _Review:
-    submitted: ActionSubmitted
-    action_hash: str
-    expected: tuple[LayerID, ...]
-    planned: int
-    rules: dict[LayerID, list[Finding]]
-    started: float
-    results: dict[LayerID, ConsensusResult] = field(default_factory=dict)
-    usage: Usage = field(default_factory=Usage)
-    timings: dict[str, float] = field(default_factory=dict)
-    changed: anyio.Event = field(default_factory=anyio.Event)
-    counted: bool = True
-    """Still counted in the in-flight gauge (until it is decided or given up)."""
-    runs: list[LayerRunResult] = field(default_factory=list)
-    """Every run the layers reported (for the cost)."""
-    settled_by_rules: bool = False
-    tasks: dict[LayerID, str] = field(default_factory=dict)
-    """The digest of the task sent to each layer: a report must name it."""
-    policy: PolicyDecision | None = None
-    """What the policy file decided (``None``: no policy file)."""
-    local: tuple[LayerID, ...] = ()
-    """Layers given no LLM run: their live workers all say they have no LLM."""
-
-    @property
-    def action_id(self) -> str:
-        return self.submitted.action_id
-
-
-class SupervisorActor(Actor):
+class SupervisorActor(Submissions, Actor):
     """Consumes ``ActionSubmitted`` and ``LayerReport``s, publishes ``Decision``s.
 
     The Supervisor alone decides what is reviewed: a submission that names ``layers`` is refused
@@ -187,11 +127,11 @@ class SupervisorActor(Actor):
                 local_only=not llm_review or config.gate.runs_per_layer == 0,
             )
         )
-        self._reviews: dict[str, _Review] = {}
+        self._reviews: dict[str, ActiveReview] = {}
         self._answering: set[str] = set()
+        """Actions taken from the mailbox and not answered yet (a duplicate is ignored)."""
         self._hashes: dict[tuple[str, str], anyio.Event] = {}
         """(action hash, policy version) of the reviews under way here, set when decided."""
-        """Actions taken from the mailbox and not answered yet (a duplicate is ignored)."""
         self._wake = anyio.Event()
         self.roster = WorkerRoster()
         """What the layer workers said they can serve (their heartbeats)."""
@@ -261,465 +201,6 @@ class SupervisorActor(Actor):
                 "review with LLM runs will need a human; trust the workers' keys (--trust-workers)"
             )
 
-    async def _on_action(self, message: ActionSubmitted, msg: Msg) -> None:
-        submitter = self._ctx.subjects.submitter(msg.subject)
-        if submitter != message.action.agent_id:
-            raise MessageRefused(
-                f"action {message.action_id}: submitted on {msg.subject} by agent "
-                f"{submitter!r}, but the action claims agent_id {message.action.agent_id!r}: "
-                "an agent submits its own actions only, on "
-                f"{self._ctx.subjects.agent_submits.removesuffix('*')}<its agent id>",
-                correlation_id=message.action_id,
-            )
-        admitted = await self._admit(message)
-        if admitted is None:
-            self._ctx.metrics.count_submission("duplicate")
-            return
-        expected, digest = admitted
-        self._answering.add(message.action_id)  # a duplicate delivered meanwhile is ignored
-        try:
-            await self._answer(message, expected, digest)
-        finally:
-            self._answering.discard(message.action_id)
-
-    async def _answer(
-        self, submitted: ActionSubmitted, expected: tuple[LayerID, ...], digest: str
-    ) -> None:
-        """The standing decision of the action's hash if one stands (after the review of the
-        same action under way here, if any), else a review."""
-        key = (digest, self.policy(expected))
-        await self._await_same(key)
-        if await self._stand(submitted, key):
-            return
-        if key in self._hashes:  # waited long enough: reviewed too (the outbox keeps one outcome)
-            await self._review(submitted, expected, digest)
-            return
-        done = self._hashes[key] = anyio.Event()
-        try:
-            await self._review(submitted, expected, digest)
-        finally:
-            self._hashes.pop(key, None)
-            done.set()
-
-    async def _await_same(self, key: tuple[str, str]) -> None:
-        """Wait (at most a review's time) while this Supervisor reviews the same action under
-        another id: the new id then gets that decision, and submitting one action many times
-        at once draws one review, not many."""
-        busy = self._hashes.get(key)
-        if busy is None:
-            return
-        with anyio.move_on_after(self.config.layer_deadline_s * 2 + DEADLINE_GRACE_S * 4):
-            await busy.wait()
-
-    async def _stand(self, submitted: ActionSubmitted, key: tuple[str, str]) -> bool:
-        """Decide at once when a decision stands for the action's hash under this policy
-        (``key``; the same action, submitted before under another id): no review, no LLM call —
-        the new id gets the standing outcome (see ``standing``). ``False``: none stands."""
-        action_id = submitted.action_id
-        digest, policy = key
-        standing = await self.outbox.standings.find(
-            digest,
-            policy,
-            submitted.action.agent_id,
-            log_too=False,  # the outbox asks the events stream before signing
-        )
-        if standing is None:
-            return False
-        if standing.outcome is not Outcome.APPROVED and await self._granted(submitted):
-            return False  # a human granted it since: the review applies the grant
-        if standing.action_id != action_id:
-            standing = standing_copy(standing, action_id)
-        if self.resume_inflight:
-            await self.state.track(submitted)
-        recorded = await self.outbox.decide(action_id, standing, submitted.action)
-        result = "decided" if recorded is not None else "duplicate"
-        self._ctx.metrics.count_submission(result)
-        if recorded is not None:
-            await self._decided(action_id, recorded.outcome, [])
-        return True
-
-    async def _granted(self, submitted: ActionSubmitted) -> bool:
-        """Whether a grant in force decides the action (a grant comes before a standing
-        decision that is not an approval); a policy that cannot be evaluated: no."""
-        if submitted.action.tool_call is None:
-            return False
-        policy = self.config.rules
-        try:
-            decision = None if policy is None else decide(policy, submitted.action)
-        except Exception:
-            return False
-        _, grant = await self.grants.decide(submitted, decision)
-        return grant is not None
-
-    async def _review(
-        self, submitted: ActionSubmitted, expected: tuple[LayerID, ...], digest: str | None = None
-    ) -> None:
-        digest = digest or action_hash(submitted.action)
-        planned = self.config.gate.runs_per_layer if self.llm_review else 0
-        local = self.roster.local_only(expected) if planned else ()
-        if local == expected:  # no worker can run an LLM call for any of them
-            planned = 0
-        decision = self._policy_decision(submitted)
-        self._shadow(submitted, decision)
-        decision, grant = await self.grants.decide(submitted, decision)
-        rules: dict[LayerID, list[Finding]] = {lid: [] for lid in expected}
-        if decision is None or decision.effect is not Effect.DENY:  # deny needs no check
-            for lid in expected:
-                rules[lid] = await self._checks.findings(digest, submitted.action, lid)
-            rules = self._suppressed(submitted, rules)
-        started = time.perf_counter()
-        review = _Review(
-            submitted, digest, expected, planned, rules, started, policy=decision, local=local
-        )
-        self._reviews[submitted.action_id] = review
-        metrics = self._ctx.metrics
-        metrics.actions_submitted.inc()
-        metrics.inflight_actions.inc()
-        try:
-            if self.resume_inflight:
-                await self.state.track(submitted)
-            await self._run(review)
-            await self.grants.used(grant)
-        finally:
-            self._uncount(review)
-            self._reviews.pop(submitted.action_id, None)
-
-    async def _on_bare_submit(self, message: ActionSubmitted, msg: Msg) -> None:
-        """A submission on the bare subject of older clients names no submitter: refused
-        (on ``dlq`` only, since no agent can be told for sure)."""
-        raise MessageRefused(
-            f"action {message.action_id}: submitted on {msg.subject}, which does not say "
-            "which agent sent it; submit on "
-            f"{self._ctx.subjects.agent_submits.removesuffix('*')}<your agent id> "
-            "(a client older than the per-agent submit subjects: upgrade it)",
-            correlation_id=message.action_id,
-        )
-
-    def _policy_decision(self, submitted: ActionSubmitted) -> PolicyDecision | None:
-        """What the policy file decides (``None``: no policy file); a policy that cannot be
-        evaluated sends the action to the layers: never an allow."""
-        policy = self.config.rules
-        if policy is None:
-            return None
-        try:
-            decision = decide(policy, submitted.action)
-        except Exception:
-            log.error(
-                "policy of %s failed; the layers review it", submitted.action_id, exc_info=True
-            )
-            decision = PolicyDecision(Effect.REVIEW, reason="the policy could not be evaluated")
-        rule = decision.rule_id or "default"
-        self._ctx.metrics.policy_decisions.labels(rule=rule, effect=decision.effect.value).inc()
-        return decision
-
-    def _shadow(self, submitted: ActionSubmitted, live: PolicyDecision | None) -> None:
-        """Count and log (ids, effects and rules only) where the shadow policy disagrees; it
-        never affects the decision."""
-        if self.config.shadow is None:
-            return
-        try:
-            found = shadow_disagreement(self.config.shadow, submitted.action, live)
-        except Exception:
-            log.error("shadow policy of %s failed", submitted.action_id, exc_info=True)
-            return
-        if found is not None:
-            was, new = found
-            self._ctx.metrics.shadow_disagreements.labels(was.effect.value, new.effect.value).inc()
-            log.warning(
-                "shadow policy disagrees on %s: live %s (%s), shadow %s (%s)",
-                submitted.action_id,
-                was.effect.value,
-                was.decided_by,
-                new.effect.value,
-                new.decided_by,
-            )
-
-    def _suppressed(
-        self, submitted: ActionSubmitted, rules: dict[LayerID, list[Finding]]
-    ) -> dict[LayerID, list[Finding]]:
-        """The rule findings with the policy's suppressions marked (none if that fails)."""
-        policy = self.config.rules
-        if policy is None or not policy.suppressions:
-            return rules
-        try:
-            marked, applied = suppress(policy, submitted.action, rules)
-        except Exception:
-            log.error("suppressions of %s failed; none applied", submitted.action_id, exc_info=True)
-            return rules
-        for sid in applied:
-            self._ctx.metrics.suppressions_applied.labels(suppression=sid).inc()
-        return marked
-
-    def _uncount(self, review: _Review) -> None:
-        if review.counted:
-            review.counted = False
-            self._ctx.metrics.inflight_actions.dec()
-
-    async def _admit(self, message: ActionSubmitted) -> tuple[tuple[LayerID, ...], str] | None:
-        """The layers to run and the action's hash, or ``None`` for a duplicate; refuses what
-        cannot be reviewed."""
-        action_id = message.action_id
-
-        def refuse(reason: str) -> MessageRefused:
-            return MessageRefused(f"action {action_id}: {reason}", correlation_id=action_id)
-
-        if message.layers is not None and not self.config.allow_layer_selection:
-            raise refuse(
-                "the submission names the layers to run; the Supervisor alone decides what "
-                "reviews an action (allow_layer_selection is off): leave `layers` out"
-            )
-        problem = action_problem(message.action, max_diff_bytes=self.config.max_diff_bytes)
-        if problem is not None:
-            raise refuse(problem)
-        digest = action_hash(message.action)
-        if message.action_hash and message.action_hash != digest:
-            raise refuse(
-                "action_hash does not match the action; compute it over the canonical JSON of "
-                "the action or leave it out"
-            )
-        if action_id in self._reviews or action_id in self._answering:
-            log.info("submission of %s is already under review; duplicate ignored", action_id)
-            return None
-        try:
-            decided = await self.state.decision(action_id)
-        except DamagedEntry as exc:
-            raise refuse(
-                f"{exc}; the action is not reviewed again under this id: submit it under a new "
-                "id (an operator removes the damaged entry)"
-            ) from None
-        if decided is not None:
-            if decided.report.action_hash != digest:
-                raise refuse(
-                    "this action id was already decided for another action; submit a new "
-                    "action under a new id"
-                )
-            log.info("%s was decided already; nothing new to publish", action_id)
-            if not decided.published:
-                await self.state.ensure_outbox(action_id)
-                self._wake.set()
-            return None
-        return self._layers(message, refuse), digest
-
-    def _layers(
-        self, message: ActionSubmitted, refuse: Callable[[str], MessageRefused]
-    ) -> tuple[LayerID, ...]:
-        configured = self.config.layers
-        if message.layers is None:
-            return configured
-        expected = tuple(lid for lid in configured if lid in message.layers)
-        if not expected:
-            raise refuse(
-                f"none of the requested layers ({', '.join(map(str, message.layers))}) is "
-                "configured here"
-            )
-        return expected
-
-    async def _run(self, review: _Review) -> None:
-        """Rules first: when the local checks alone settle the outcome (a strong veto, or enough
-        mediums) — or no LLM review is planned, so they are the whole review — decide at once,
-        with no layer task and no LLM call. Otherwise HL1–HL6, then HL7."""
-        rules_only = {
-            lid: consensus(lid, [], planned_runs=0, rule_findings=review.rules[lid])
-            for lid in review.expected
-        }
-        rejected = is_settled(rules_only, review.expected, settings=self.config.gate)
-        decided = review.policy is not None and review.policy.effect is not Effect.REVIEW
-        if decided or rejected is Outcome.REJECTED or review.planned == 0:
-            review.results = rules_only
-            review.settled_by_rules = review.planned > 0 and not decided
-            await self._decide(review, early=False)
-            return
-        for lid in review.local:  # no worker can run them: their local checks are the result
-            review.results[lid] = rules_only[lid]
-        first = tuple(
-            lid for lid in review.expected if lid is not FINAL_LAYER and lid not in review.local
-        )
-        await self._dispatch(review, first)
-        settled = await self._wait(review, first)
-        if settled is None and FINAL_LAYER in review.expected:
-            if FINAL_LAYER not in review.local:
-                await self._dispatch(review, (FINAL_LAYER,), prior=_merged(review, first))
-            settled = await self._wait(review, (FINAL_LAYER,))
-        await self._decide(review, early=settled is not None)
-
-    async def _dispatch(
-        self, review: _Review, layers: Sequence[LayerID], prior: list[Finding] | None = None
-    ) -> None:
-        for lid in layers:
-            task = LayerTask(
-                action_id=review.action_id,
-                layer_id=lid,
-                action=review.submitted.action,
-                action_hash=review.action_hash,
-                runs=review.planned,
-                deadline_s=self.config.layer_deadline_s,
-                prior_findings=prior or [],
-                settings=self.config.gate,
-                rule_findings=review.rules[lid][:500],
-                adaptive=self.config.adaptive_redundancy,
-            )
-            review.tasks[lid] = task_digest(task)
-            await self._ctx.publish(self._ctx.subjects.layer_task(lid), task)
-
-    async def _wait(self, review: _Review, layers: Sequence[LayerID]) -> Outcome | None:
-        """Wait until ``layers`` reported, the outcome settled early, or the deadline passed;
-        a layer without a report by then is late: ``error`` with its rule findings."""
-        with anyio.move_on_after(self.config.layer_deadline_s + DEADLINE_GRACE_S):
-            while True:
-                if self.config.early_exit:
-                    settled = is_settled(review.results, review.expected, settings=self.config.gate)
-                    if settled is Outcome.REJECTED:
-                        return settled
-                if all(lid in review.results for lid in layers):
-                    return None
-                await review.changed.wait()
-                review.changed = anyio.Event()
-        late = f"no report within the deadline of {self.config.layer_deadline_s:g}s"
-        for lid in layers:
-            if lid not in review.results:
-                review.results[lid] = self._result(review, lid, [], late=late)
-        return None
-
-    def _result(
-        self, review: _Review, lid: LayerID, runs: Sequence[Any], *, late: str | None
-    ) -> ConsensusResult:
-        return layer_result(
-            lid,
-            runs,
-            planned=review.planned,
-            rules=review.rules[lid],
-            settings=self.config.gate,
-            adaptive=self.config.adaptive_redundancy,
-            late=late,
-        )
-
-    async def _decide(self, review: _Review, *, early: bool) -> None:
-        """Publish the decision; on an early exit the unfinished layers are marked skipped."""
-        report = self._report(review, early=early)
-        action_id = review.action_id
-        self._ctx.metrics.decision_latency.observe(time.perf_counter() - review.started)
-        self._uncount(review)
-        recorded = await self.outbox.decide(action_id, report, review.submitted.action)
-        result = "decided" if recorded is not None else "duplicate"
-        self._ctx.metrics.count_submission(result)
-        if recorded is None:
-            return
-        unfinished = [lid for lid in review.expected if lid not in review.results]
-        await self._decided(action_id, recorded.outcome, unfinished)
-
-    async def _decided(self, action_id: str, outcome: Outcome, unfinished: list[LayerID]) -> None:
-        """After a decision is recorded: cancel the layers' unfinished work, announce a review."""
-        try:
-            if unfinished:
-                reason = f"decided {outcome}; {len(unfinished)} layer(s) no longer needed"
-                await self._ctx.publish(
-                    self._ctx.subjects.action_cancel(action_id),
-                    CancelAction(action_id=action_id, reason=reason),
-                )
-            if outcome is Outcome.NEEDS_REVIEW:
-                self._ctx.metrics.pending_reviews.inc()
-                await self.humans.announce(action_id)
-        except BusClosedError:
-            raise
-        except (BusError, StateError) as exc:
-            # The decision is recorded; a lost cancel only costs the layers' work, and an
-            # unannounced review is announced by ``background``.
-            log.warning("after deciding %s: %s", action_id, exc)
-            self._wake.set()
-
-    def _report(self, review: _Review, *, early: bool) -> HumanLayerReport:
-        submitted = review.submitted
-        review.timings["total"] = (time.perf_counter() - review.started) * 1000
-        notes = self._policy_notes
-        if review.expected != self.config.layers:
-            notes = [
-                f"partial review: {', '.join(lid.value for lid in review.expected)}",
-                *(n for n in notes if not n.startswith("partial review")),
-            ]
-        if review.local:
-            notes = [_local_note(review.local), *notes]
-        if review.settled_by_rules:
-            notes = ["settled by local checks: no LLM call was needed", *notes]
-        decision = review.policy
-        if decision is not None and decision.effect is Effect.REVIEW and decision.rule_id:
-            notes = [f"policy rule {decision.rule_id}: review", *notes]
-        report = build_report(
-            report_id=f"rpt-{secrets.token_hex(10)}",
-            action_id=submitted.action_id,
-            action=submitted.action,
-            results=review.results,
-            expected=tuple(review.results) if early else review.expected,
-            timings=review.timings,
-            usage=review.usage,
-            policy=self.policy(review.expected),
-            settings=self.config.gate,
-            policy_notes=notes,
-            digest=review.action_hash,
-        )
-        by_rules = review.settled_by_rules or review.planned == 0
-        report = msgspec.structs.replace(
-            report, cost=self._cost(review), decided_by=LOCAL_CHECKS if by_rules else "layers"
-        )
-        if decision is not None:
-            report = policy_report(report, decision)
-        if not early:
-            return report
-        skipped = {
-            lid: ConsensusResult(
-                status=LayerStatus.SKIP,
-                veto_level=VetoLevel.NONE,
-                error=f"skipped: the outcome was settled ({report.outcome}) first",
-            )
-            for lid in review.expected
-            if lid not in review.results
-        }
-        return msgspec.structs.replace(report, layer_results={**report.layer_results, **skipped})
-
-    def _cost(self, review: _Review) -> ReviewCost:
-        per_layer = review.planned
-        planned = per_layer * (len(review.expected) - len(review.local))
-        adaptive = early_exit = 0
-        for lid in review.expected:
-            result = review.results.get(lid)
-            if result is None:
-                early_exit += per_layer
-            elif result.status is not LayerStatus.ERROR and not review.settled_by_rules:
-                adaptive += max(0, result.planned_runs - result.executed_runs)
-        by_policy = review.policy is not None and review.policy.effect is not Effect.REVIEW
-        cost = review_cost(
-            review.runs,
-            self.config.prices,
-            calls_planned=planned,
-            saved_by_rules=planned if review.settled_by_rules or by_policy else 0,
-            saved_by_adaptive=adaptive,
-            saved_by_early_exit=early_exit,
-        )
-        self._ctx.metrics.observe_cost(cost)
-        return cost
-
-    def _compare_view(self, report: LayerReport, result: ConsensusResult) -> None:
-        """The layer's own consensus is never used to decide, but it must match the one
-        recomputed from the same runs, rules and settings: a mismatch is logged and counted
-        (``humangr_layer_view_mismatches_total``), the sign of a buggy, outdated or hostile
-        worker. A late layer's view is only its reason, so it is not compared."""
-        theirs = report.consensus
-        if report.deadline_passed:
-            return
-        if (theirs.status, theirs.veto_level) == (result.status, result.veto_level):
-            return
-        self._ctx.metrics.layer_view_mismatches.labels(layer=report.layer_id.value).inc()
-        log.warning(
-            "%s report for %s says %s (veto %s), but its runs give %s (veto %s); the "
-            "recomputed one is used (worker %s)",
-            report.layer_id.value,
-            report.action_id,
-            theirs.status.value,
-            theirs.veto_level.value,
-            result.status.value,
-            result.veto_level.value,
-            report.signer or "unsigned",
-        )
-
     async def _on_report(self, report: LayerReport, _: Msg) -> None:
         try:
             verify_layer_report(report, self.trusted_workers)
@@ -729,43 +210,7 @@ class SupervisorActor(Actor):
         if review is None:
             log.debug("late or unexpected %s report for %s", report.layer_id, report.action_id)
             return
-        lid = report.layer_id
-
-        def refuse(reason: str) -> MessageRefused:
-            return MessageRefused(
-                f"{lid} report for {report.action_id}: {reason}", correlation_id=report.action_id
-            )
-
-        if report.action_hash != review.action_hash:
-            named = f"{report.action_hash[:12]}…" if report.action_hash else "no action hash"
-            raise refuse(
-                f"names {named}, the action under review is {review.action_hash[:12]}…; a "
-                "report binds to the action hash of its task"
-            )
-        if report.task_digest is None or report.task_digest != review.tasks.get(lid):
-            raise refuse(
-                "it answers another task than the one this Supervisor sent (task_digest "
-                f"{(report.task_digest or 'missing')[:12]}); a task published by anyone else "
-                "is not part of the review"
-            )
-        if lid not in review.expected:
-            raise refuse("this layer was not asked to review the action")
-        if lid in review.results:
-            log.info("second %s report for %s ignored", lid, report.action_id)
-            return
-        late = None
-        if report.deadline_passed:
-            late = report.consensus.error or "the layer's deadline passed"
-        try:
-            result = self._result(review, lid, report.runs, late=late)
-        except ReviewError as exc:
-            raise refuse(str(exc)) from None
-        self._compare_view(report, result)
-        review.results[lid] = result
-        review.runs.extend(report.runs)
-        review.usage = review.usage + sum((run.usage for run in report.runs), Usage())
-        review.timings[lid.value] = (time.perf_counter() - review.started) * 1000
-        review.changed.set()
+        record_report(review, report, self.config, self._ctx.metrics)
 
     async def _on_heartbeat(self, beat: WorkerHeartbeat, _: Msg) -> None:
         """A layer worker says what it serves: LLM runs are planned only where one can. Only
@@ -828,45 +273,3 @@ class SupervisorActor(Actor):
                 self._wake = anyio.Event()
                 with anyio.move_on_after(wait):
                     await self._wake.wait()
-
-    async def _resume(self, tg: anyio.abc.TaskGroup, *, renew: bool) -> None:
-        if renew:
-            for action_id in list(self._reviews):
-                await self.state.renew(action_id)
-        for stored in await self.state.stale_inflight():
-            submitted = stored.value.submitted
-            if submitted.action_id in self._reviews or not await self.state.claim_inflight(stored):
-                continue
-            try:
-                decided = await self.state.decision(submitted.action_id)
-            except DamagedEntry:  # quarantined and reported; never decided twice
-                await self.state.untrack(submitted.action_id)
-                continue
-            if decided is not None:
-                if not decided.published:
-                    await self.state.ensure_outbox(submitted.action_id)
-                await self.state.untrack(submitted.action_id)
-                continue
-            log.warning("review of %s lost its Supervisor; running it again", submitted.action_id)
-            tg.start_soon(self._rerun, stored)
-
-    async def _rerun(self, stored: Stored[InflightRecord]) -> None:
-        submitted = stored.value.submitted
-        try:
-            expected = self._layers(submitted, lambda reason: MessageRefused(reason))
-            await self._review(submitted, expected)
-        except Exception as exc:  # one lost review must not stop the background work
-            log.error("running %s again failed: %s", submitted.action_id, exc)
-
-
-def _local_note(layers: Sequence[LayerID]) -> str:
-    """The report's note on layers that got no LLM run, said once."""
-    names = ", ".join(lid.value for lid in layers)
-    return f"local checks only for {names}: no live layer worker has an LLM for them"
-
-
-def _merged(review: _Review, layers: Sequence[LayerID]) -> list[Finding]:
-    findings = [
-        f for lid in layers if lid in review.results for f in review.results[lid].merged_findings
-    ]
-    return findings[:500]

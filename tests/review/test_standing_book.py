@@ -93,8 +93,8 @@ async def test_a_damaged_entry_is_quarantined_and_never_stands(
 def test_a_degraded_review_is_known_by_its_note() -> None:
     """A review some layers got no LLM run for (no live worker had one) does not stand: it is
     known by the note the Supervisor writes."""
+    from humangr.actors.review.decision_report import local_note as _local_note
     from humangr.actors.review.standing import DEGRADED_NOTE, stands
-    from humangr.actors.review.supervisor import _local_note
     from humangr.contracts import LayerID
 
     note = _local_note([LayerID.HL1, LayerID.HL4])
