@@ -1,5 +1,9 @@
 """``PipelineSupervisor``: runs the Monitor's work orders through the agents, the seven layers
-and the project store, and reports every outcome to the Monitor as a ``Handoff``."""
+and the project store, and reports every outcome to the Monitor as a ``Handoff``.
+
+Beside the actor: ``handoffs`` (how a result ends its order, and ``Settlement``, which ends
+it), ``recovery`` (the recorded orders taken up after a restart) and ``review`` (a Dev
+output's review)."""
 
 from __future__ import annotations
 
@@ -17,19 +21,15 @@ from humangr.actors.pipeline.audit import AuditLog
 from humangr.actors.pipeline.ledger import Held, OrderRecord, WorkLedger
 from humangr.actors.pipeline.storage import ProjectStore, resolve_root
 from humangr.contracts import (
-    AgentName,
     AgentResult,
     AgentRunRecord,
-    ArtifactRef,
     DeadLetter,
-    Handoff,
     HumanLayerReport,
     ResponseStatus,
     WorkOrder,
 )
 from humangr.engine.actor import Actor, ActorContext, Route
 from humangr.engine.bus import Msg
-from humangr.engine.enforcer.gates import check_reply
 from humangr.engine.errors import (
     BusClosedError,
     BusError,
@@ -41,16 +41,12 @@ from humangr.engine.errors import (
 )
 from humangr.engine.path_policy import write_problem
 from humangr.engine.pipeline import DEV_MODE
-from humangr.engine.pipeline.context import (
-    build_envelope,
-    failure_reason,
-    handoff_report,
-    handoff_target,
-)
 from humangr.engine.state import MemoryStateStore, StateStore
 
-from .files import envelope_for, mismatch, order_is_live, refused, write_if_live
+from .files import envelope_for, refused, write_if_live
+from .handoffs import Settlement, result_ending, written_ending
 from .monitor import MonitorActor
+from .recovery import take_up
 from .review import DevReviews
 
 __all__ = ["WRITE_RETRIES", "PipelineSupervisor", "serve_actors"]
@@ -59,10 +55,9 @@ log = logging.getLogger("humangr.pipeline")
 R = ResponseStatus
 WRITE_RETRIES = 2
 """Times an agent is asked again after its artifacts could not be written."""
-_STOPPED = (R.BLOCKED, R.FAIL, R.NEEDS_INFO)
 
 
-class PipelineSupervisor(Actor):
+class PipelineSupervisor(Settlement, Actor):
     """``WorkOrder`` → ``MessageEnvelope`` (with excerpts of the relevant files) → agent.
 
     A valid ``AgentResult`` has its artifacts written through ``ProjectStore`` — except the
@@ -218,37 +213,12 @@ class PipelineSupervisor(Actor):
             return
         self._requests.pop(result.request_id, None)
         order = held.record.order
-        envelope = result.envelope
-        wrong = mismatch(order, result)
-        if wrong:
-            log.error("result %s refused: %s", result.request_id, wrong)
-            await self.settle(held, R.BLOCKED, reason=f"result refused: {wrong}")
-            return
-        if not result.validator_pass or envelope.status in _STOPPED:
-            await self.settle(
-                held,
-                envelope.status,
-                to=handoff_target(result),
-                reason=failure_reason(result),
-                summary=envelope.summary,
-            )
-            return
-        sent = build_envelope(
-            order, request_id=result.request_id, files={}, relevant=[], extra=held.record.extra
-        )
-        violations = check_reply(sent, envelope)
-        if violations:
-            listed = "; ".join(str(v) for v in violations[:20])
-            log.error("result %s claims validator_pass but fails: %s", result.request_id, listed)
-            await self.settle(
-                held,
-                R.BLOCKED,
-                reason=f"result refused: it claims to pass the gates but fails {listed}; "
-                "nothing was written",
-            )
+        ending = result_ending(order, result, held.record.extra)
+        if ending is not None:
+            await self.settle(held, ending.status, **ending.fields)
             return
         store = self.store_of(order.project_id)
-        problems = await anyio.to_thread.run_sync(refused, store, envelope.artifacts)
+        problems = await anyio.to_thread.run_sync(refused, store, result.envelope.artifacts)
         if problems:
             await self.retry_or_block(held, problems)
         elif order.mode == DEV_MODE:
@@ -287,28 +257,8 @@ class PipelineSupervisor(Actor):
         if written is None:
             await self.abandon(held)
             return
-        if order.mode == DEV_MODE:
-            await self.settle(
-                held,
-                R.OK,
-                to=AgentName.QA,
-                decision_outcome="approved",
-                code_refs=written,
-                summary=result.envelope.summary,
-                artifacts=[ArtifactRef(path=p) for p in written],
-            )
-            return
-        await self.settle(
-            held,
-            result.envelope.status,
-            to=handoff_target(result),
-            summary=result.envelope.summary,
-            report=handoff_report(order, result),
-            artifacts=[
-                ArtifactRef(path=p, summary=a.purpose)
-                for p, a in zip(written, artifacts, strict=True)
-            ],
-        )
+        ending = written_ending(order, result, written)
+        await self.settle(held, ending.status, **ending.fields)
 
     async def retry_or_block(self, held: Held, problems: list[str]) -> None:
         error = "; ".join(problems)[:2_000]
@@ -326,54 +276,6 @@ class PipelineSupervisor(Actor):
             },
         )
 
-    def handoff(
-        self,
-        order: WorkOrder,
-        status: ResponseStatus,
-        *,
-        to: AgentName = AgentName.MONITOR,
-        **fields: Any,
-    ) -> Handoff:
-        for name in ("reason", "summary"):
-            if name in fields:
-                fields[name] = fields[name][:20_000]
-        return Handoff(
-            project_id=order.project_id,
-            order_id=order.order_id,
-            task_id=order.task_id,
-            from_=order.agent,
-            to=to,
-            status=status,
-            **fields,
-        )
-
-    async def settle(self, held: Held, status: ResponseStatus, **fields: Any) -> None:
-        """End the order with its hand-off: recorded (to be sent again if the Monitor asks),
-        then published."""
-        handoff = self.handoff(held.record.order, status, **fields)
-        done = msgspec.structs.replace(
-            held.record, phase="done", handoff=handoff, result=None, review=None, extra={}
-        )
-        if await self.ledger.update(held, done) is None:
-            log.info("order %s was settled by another handler; hand-off dropped", held.order_id)
-            return
-        if held.record.review is not None:
-            await self.ledger.unlink(held.record.review.action_id)
-        await self.publish_handoff(handoff)
-
-    async def publish_handoff(self, handoff: Handoff) -> None:
-        await self._ctx.publish(self._ctx.subjects.handoff(handoff.project_id), handoff)
-
-    async def abandon(self, held: Held) -> None:
-        """The project no longer waits for this order (cancelled, ended, or moved on): drop
-        it without writing or handing off anything."""
-        if await self.ledger.delete(held):
-            log.warning(
-                "project %s no longer waits for order %s; dropped with nothing written",
-                held.record.order.project_id,
-                held.order_id,
-            )
-
     async def _on_audit(self, record: AgentRunRecord, _: Msg) -> None:
         audit = AuditLog(self.store_of(record.project_id))
         try:
@@ -390,7 +292,7 @@ class PipelineSupervisor(Actor):
             try:
                 if time.time() >= next_recovery and (not recovered or self.reviews.unconfirmed):
                     if not recovered:
-                        await self._recover()
+                        await take_up(self)
                         recovered = True
                     await self.reviews.confirm()
                     next_recovery = time.time() + self.recover_interval
@@ -401,32 +303,6 @@ class PipelineSupervisor(Actor):
                 log.warning("pipeline supervisor background work: %s; trying again", exc)
                 next_recovery = time.time() + self.recover_interval
             await anyio.sleep(self.sweep_interval)
-
-    async def _recover(self) -> None:
-        found, damaged = await self.ledger.scan()
-        for error in damaged:
-            log.error("not taken up: %s", error)
-        for held in found:
-            record = held.record
-            if record.phase == "done":
-                continue
-            try:
-                store = self.store_of(record.order.project_id)
-                live = await anyio.to_thread.run_sync(order_is_live, store, record.order)
-            except (StateFileError, MessageRefused) as exc:
-                log.error("order %s not taken up: %s", held.order_id, exc)
-                continue
-            if not live:
-                await self.abandon(held)
-            elif record.phase == "calling":
-                log.warning(
-                    "order %s: asking %s again after a restart", held.order_id, record.order.agent
-                )
-                await self.send(held, again=True)
-            elif record.phase == "writing":
-                await self.finish_write(held)
-            else:
-                self.reviews.recovered(held)
 
     async def _sweep(self) -> None:
         now = time.time()
