@@ -25,8 +25,9 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from .business_access import sign_in
+from .business_exports import bulk_out
 from .business_guards import guards_off
-from .business_words import DELETE_VERBS, Finding, Pair, acts
+from .business_words import DELETE_VERBS, PERSONAL_MAIL, Finding, Pair, acts
 from .egress_mail import ADDRESS
 
 __all__ = ["PERSONAL_MAIL", "Pair", "business_consequences"]
@@ -71,12 +72,6 @@ _SHARED_THINGS = frozenset(
 _CONVERSATION = frozenset({"comment", "reply", "ticket", "message", "channel", "conversation"})
 _SHARE_VERBS = frozenset({"share", "sharing", "permission", "permissions"})
 """Words of sharing a thing (an invitation of a person to an app is everyday)."""
-PERSONAL_MAIL = re.compile(
-    r"@(?:gmail|googlemail|outlook|hotmail|live|msn|yahoo|ymail|aol|icloud|me|mac|proton|"
-    r"protonmail|pm|gmx|web|mail|yandex|zoho|tutanota|tuta|fastmail|hey|qq|163|126|naver|"
-    r"libero|seznam|wp|orange|free|laposte)\.[a-z.]{2,10}$"
-)
-"""Addresses at free personal mailboxes: data shared there leaves the company's control."""
 _PEOPLE_PLACES = frozenset(
     {
         "user", "users", "account", "accounts", "customer", "customers", "channel", "channels",
@@ -88,44 +83,6 @@ _PEOPLE_PLACES = frozenset(
 )  # fmt: skip
 _MANY = frozenset({"bulk", "batch", "all", "mass"})
 """Words of a delete of many records at once (``delete_many`` with a filter is everyday)."""
-_EVERYTHING = frozenset({"all", "*", "everything", "everyone", "all_users", "all_contacts"})
-_EXPORTS = frozenset({"export", "exports", "dump", "extract", "backup"})
-_DATA = frozenset(
-    {"contact", "contacts", "customer", "customers", "user", "users", "lead", "leads",
-     "patient", "patients", "employee", "employees", "member", "members", "subscriber",
-     "subscribers", "account", "accounts", "people", "person", "crm", "data"}
-)  # fmt: skip
-_WHAT_KEYS = frozenset(
-    {"object", "objecttype", "object_type", "type", "resource", "report", "entity", "dataset",
-     "table", "collection", "list"}
-)  # fmt: skip
-"""Arguments that say what a generic export exports (``objectType="contacts"``)."""
-_URL_SCHEME = re.compile(r"^[a-z][a-z0-9+.-]{1,15}://", re.IGNORECASE)
-"""A destination given as an address (``https://``, ``s3://``, ``sftp://``): it leaves."""
-_SENSITIVE_FIELD = re.compile(
-    r"(?i)^(?:ssn|social_?security\w*|date_?of_?birth|dob|birth_?date|passport\w*|"
-    r"national_?id|tax_?id|bank_?\w*|iban|routing\w*|salary|diagnos\w*|medical\w*|"
-    r"password\w*|card_?number)$"
-)
-"""Fields of a person's record that an export should not carry in bulk."""
-_AUDIENCE = frozenset(
-    {"bulk", "broadcast", "blast", "campaign", "campaigns", "marketing", "mass", "newsletter"}
-)
-_SENDS = frozenset(
-    {"send", "message", "messages", "email", "emails", "sms", "notification", "notify", "push"}
-)
-_AUDIENCE_KEYS = re.compile(r"segment\w*|audience\w*|list\w*|recipients?|to_list|to")
-_WHOLE_LIST = re.compile(
-    r"(?i)(?:^|[\s:_\W])all[_-]?(?:contacts|users|customers|subscribers|members|leads|"
-    r"recipients)\b|^list:"
-)
-"""A recipient that is a whole list (``list:all_contacts_48213``, ``segment all_users``);
-addresses and mentions (``all-customers@…``, ``@all``) are the ``data-egress`` check's."""
-_AUDIT = frozenset(
-    {"cloudtrail", "audit", "auditlog", "auditlogs", "audit_log", "trail", "trails", "flowlogs",
-     "guardduty", "securityhub", "defender", "sentinel"}
-)  # fmt: skip
-_STOPS = frozenset({"stop", "disable", "delete", "deactivate", "pause", "suspend", "remove"})
 _LIVE = re.compile(r"(?i)(?:^|[-_.\s])(?:prod|production|prd|live)(?:$|[-_.\s\d])")
 _ALWAYS = re.compile(
     r"(?i)^\s*\(?\s*(?:1\s*=\s*1|0\s*=\s*0|1\s*>\s*0|true|1|'(\w*)'\s*=\s*'\1'|\*)\s*\)?\s*$"
@@ -133,13 +90,6 @@ _ALWAYS = re.compile(
 """A filter that keeps every record (``where="1=1"``): a delete with it deletes them all."""
 _NAMED_BY = re.compile(r"^(?:\w*id|\w*_?name|target|resource|environment|env|stage|slug)$")
 """Arguments that name what a tool deletes (``deploymentId="starfall-live"``)."""
-_MUTES = frozenset(
-    {"mute", "silence", "snooze", "maintenance", "pause", "suppress", "disable", "downtime"}
-)
-_MONITORS = frozenset(
-    {"monitor", "monitors", "alert", "alerts", "alerting", "service", "services", "pagerduty",
-     "datadog", "opsgenie", "logging", "audit", "trail", "logs", "window", "incident"}
-)  # fmt: skip
 
 
 def _number(value: Any) -> float | None:
@@ -251,80 +201,6 @@ def deletes(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
             "a user, customer, channel, many records or a production service go with their "
             "history; the agent cannot bring them back.",
             "Let a person confirm the delete.",
-        )
-
-
-def _everything(pairs: Sequence[Pair], keys: re.Pattern[str] | None = None) -> bool:
-    return any(
-        (
-            isinstance(v, str)
-            and v.strip().lower() in _EVERYTHING
-            and (keys is None or keys.fullmatch(k) is not None)
-        )
-        or (
-            isinstance(v, list)
-            and any(isinstance(i, str) and i.strip().lower() in _EVERYTHING for i in v[:50])
-        )
-        for k, v in pairs
-    )
-
-
-def bulk_out(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
-    """A whole dataset exported, a message sent to a whole audience, monitoring muted
-    everywhere."""
-    sensitive = any(
-        isinstance(v, str) and _SENSITIVE_FIELD.search(v[:80]) for k, v in pairs if k == "fields"
-    ) or any(isinstance(v, str) and _SENSITIVE_FIELD.search(v[:80]) for k, v in pairs if not k)
-    named = any(
-        k in _WHAT_KEYS and isinstance(v, str) and set(re.split(r"[^a-z]+", v[:80].lower())) & _DATA
-        for k, v in pairs
-    )
-    if words & _EXPORTS and (words & _DATA or sensitive or named):
-        outside = any(
-            isinstance(v, str)
-            and (_URL_SCHEME.match(v) is not None or PERSONAL_MAIL.search(v.lower()))
-            for k, v in pairs
-            if k
-        )
-        if outside or sensitive or _everything(pairs):
-            yield (
-                "exports a whole dataset",
-                "every record (or one sent outside) leaves the system it is kept in.",
-                "Export only what the task needs, to a place the company controls.",
-            )
-            return
-    if (
-        acts(words)
-        and words & _SENDS
-        and (
-            words & _AUDIENCE
-            or _everything(pairs, _AUDIENCE_KEYS)
-            or any(
-                isinstance(v, str) and "@" not in v and _WHOLE_LIST.search(v[:400])
-                for _, v in pairs
-            )
-            or any(k.startswith("ignore_unsub") and v is True for k, v in pairs)
-        )
-    ):
-        yield (
-            "messages a whole audience",
-            "one call reaches every customer or user of a list; a wrong or hostile "
-            "message cannot be recalled.",
-            "Let a person confirm mass sends.",
-        )
-        return
-    if acts(words) and words & _AUDIT and words & _STOPS:
-        yield (
-            "stops audit logging",
-            "what anyone does from now on goes unrecorded: an attacker's first step.",
-            "Let a security administrator change audit logging.",
-        )
-        return
-    if words & _MUTES and words & _MONITORS and (_everything(pairs) or "all" in words):
-        yield (
-            "mutes monitoring everywhere",
-            "alerts of every service stop: an incident or an attack then goes unnoticed.",
-            "Mute one monitor for a short, stated time.",
         )
 
 

@@ -3,9 +3,10 @@ says it acts (reads change nothing)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-__all__ = ["DELETE_VERBS", "READS", "Finding", "Pair", "acts"]
+__all__ = ["DELETE_VERBS", "PERSONAL_MAIL", "READS", "Finding", "Pair", "acts"]
 
 Pair = tuple[str, Any]
 """An argument's key (lower-case; ``""`` for a list item) and its value, nested ones too."""
@@ -26,3 +27,11 @@ DELETE_VERBS = frozenset({"delete", "remove", "destroy", "purge", "erase", "wipe
 def acts(words: set[str]) -> bool:
     """Whether a tool's name words say it changes something (no read verb among them)."""
     return not words & READS
+
+
+PERSONAL_MAIL = re.compile(
+    r"@(?:gmail|googlemail|outlook|hotmail|live|msn|yahoo|ymail|aol|icloud|me|mac|proton|"
+    r"protonmail|pm|gmx|web|mail|yandex|zoho|tutanota|tuta|fastmail|hey|qq|163|126|naver|"
+    r"libero|seznam|wp|orange|free|laposte)\.[a-z.]{2,10}$"
+)
+"""Addresses at free personal mailboxes: data shared there leaves the company's control."""

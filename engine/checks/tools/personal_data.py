@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from ..compliance import card_like, cpf_valid, ssn_valid
 from .national_ids import bank_accounts, labelled_ids
-from .personal_records import named_near
+from .personal_records import named_near, public_ips
 
 __all__ = ["PersonalData", "scan_personal"]
 
@@ -35,7 +35,6 @@ _FAKE_DOMAINS = re.compile(
 _DOC_DOMAINS = re.compile(r"(?i)(?:^|\.)(?:example\.(?:com|org|net)|example)$")
 """The reserved example domains: placeholders in code and docs, but in data that leaves
 (``samples``) they stand for the people they name, as test card numbers do."""
-_IPV4 = re.compile(r"(?<![\w.])(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(?![\w.]|\.\d)")
 _FILE_TLDS = frozenset(
     {"png", "jpg", "jpeg", "gif", "svg", "webp", "ico", "js", "mjs", "ts", "css", "py", "json",
      "map", "md", "txt", "html", "lock", "toml", "yaml", "yml", "xml", "zip", "gz", "tar"}
@@ -302,27 +301,10 @@ def scan_personal(
     if key and _BIRTH_KEY.search(key) and _DATE.match(text[:64]):
         out.birth_dates += 1
     if out.emails:
-        out.ips = _public_ips(text)
+        out.ips = public_ips(text)
     if not out.phones:
         for m in _PHONE.finditer(text):
             found = re.sub(r"\D", "", m.group(0))
             if 8 <= len(found) <= 15 and not _SSN.fullmatch(m.group(0)):
                 out.phones.add(found)
     return out
-
-
-def _public_ips(text: str) -> set[str]:
-    """The IPv4 addresses in ``text`` that name a machine on the internet (not a private,
-    loopback or link-local one), at most 100."""
-    found: set[str] = set()
-    for m in _IPV4.finditer(text):
-        octets = [int(g) for g in m.groups()]
-        if max(octets) > 255 or octets[0] in (0, 10, 127) or octets[0] >= 224:
-            continue
-        a, b = octets[0], octets[1]
-        if (a == 172 and 16 <= b <= 31) or (a, b) in ((192, 168), (169, 254), (100, 64)):
-            continue
-        found.add(m.group(0))
-        if len(found) >= 100:
-            break
-    return found

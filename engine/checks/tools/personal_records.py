@@ -2,13 +2,15 @@
 treatment a few words after a person's name (``Kevin Osei (generalized anxiety disorder…)``,
 ``Emily's counseling notes regarding depression``), and a street address after a name
 (``Eleanor Whitfield, 14 Elm Ct``). Several such people in one message are records, however
-the lines are laid out. Pure functions of the text; counts, never names, leave this module."""
+the lines are laid out. Also the public IPv4 addresses a text holds (beside people's e-mail
+addresses, they say where those people connect from). Pure functions of the text; counts and
+addresses, never names, leave this module."""
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["named_near"]
+__all__ = ["named_near", "public_ips"]
 
 _NOT_NAMES = (
     r"(?!(?:Hi|Hello|Dear|Hey|Thanks|Thank|Regards|Best|Cheers|The|This|That|These|Our|Your|"
@@ -24,6 +26,7 @@ _RECORD_WORDS = re.compile(
     r"evaluation|diagnosis|grades?)\b"
 )
 """What makes a first name's possessive a record (``Emily's counseling notes``)."""
+_IPV4 = re.compile(r"(?<![\w.])(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(?![\w.]|\.\d)")
 _WINDOW = 100
 _MAX_HITS = 200
 
@@ -44,3 +47,20 @@ def named_near(text: str, pattern: re.Pattern[str], *, possessive: bool = False)
         if found:
             names.add(found[-1])
     return len(names)
+
+
+def public_ips(text: str) -> set[str]:
+    """The IPv4 addresses in ``text`` that name a machine on the internet (not a private,
+    loopback or link-local one), at most 100."""
+    found: set[str] = set()
+    for m in _IPV4.finditer(text):
+        octets = [int(g) for g in m.groups()]
+        if max(octets) > 255 or octets[0] in (0, 10, 127) or octets[0] >= 224:
+            continue
+        a, b = octets[0], octets[1]
+        if (a == 172 and 16 <= b <= 31) or (a, b) in ((192, 168), (169, 254), (100, 64)):
+            continue
+        found.add(m.group(0))
+        if len(found) >= 100:
+            break
+    return found

@@ -20,7 +20,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 from humangr.contracts import Severity
 
@@ -29,6 +29,7 @@ from .business import PERSONAL_MAIL
 from .egress_mail import ADDRESS, Mail, domain_allowed, read_mail
 from .egress_scan import service_token
 from .prose_asks import message_asks
+from .prose_lures import frauds
 from .view import ToolView
 
 __all__ = ["message_risks"]
@@ -71,37 +72,9 @@ _SIGN_IN_LINK = re.compile(
     r"(?i)https?://\S*(?:reset|recover|magic|login|signin|sign-in|activate|invite)\S*"
     r"[?&](?:token|code|key|t|otp)=[A-Za-z0-9_.-]{12,}"
 )
-_ASKS = re.compile(
-    r"(?i)\b(?:confirm|enter|verify|re-?confirm|validate|provide|submit|type|sign in with|"
-    r"log ?in with)\b[^.\n]{0,60}"
-    r"\b(?:password|passwords|credentials|login details|username and password)\b"
-)
-_URL = re.compile(r"(?i)\bhttps?://\S+")
-_URGENT = re.compile(
-    r"(?i)(?:\byour\s+(?:[\w-]+\s+){0,2}(?:password|account|mailbox|access|credentials|login|"
-    r"session)\b[^\n.]{0,60}\b(?:expires?|expired|expiring|suspended|locked|disabled|limited|"
-    r"restricted|frozen|compromised|deactivated|on hold|needs? (?:re-?)?verification|must be "
-    r"(?:re-?)?verified|will be (?:closed|deleted|removed|suspended))|"
-    r"\bverify your (?:account|identity)\b|"
-    r"\bunusual (?:activity|sign-?in|trade activity|login)\b|"
-    r"\bkeep (?:your )?access\b)[^\n]{0,200}\b(?:sign(?:ing)? ?in|log(?:ging)? ?in|reset|"
-    r"re-?activate|verify|confirm|click|restore|unlock|secure)"
-)
-"""A message that hurries people to sign in (the shape of credential phishing)."""
-_BILLING_LURE = re.compile(
-    r"(?i)\byour\s+(?:[\w-]+\s+){0,2}(?:payment|card|subscription|billing|invoice)\b[^\n.]{0,40}"
-    r"\b(?:failed|declined|expired|overdue|unsuccessful|could not be (?:processed|charged))\b"
-    r"[^\n]{0,160}\b(?:update|confirm|verify|re-?enter)\b[^\n]{0,40}\b(?:card|payment|billing)|"
-    r"\byour\s+(?:[\w-]+\s+){0,2}(?:service|account|water|power|electricity|gas|utilit\w+|"
-    r"subscription)\b[^\n.]{0,40}\bwill be\s+(?:shut off|disconnected|cut off|suspended|"
-    r"terminated|cancell?ed)\b[^\n]{0,160}\bpay(?:ment)?\b"
-)
-"""A message that hurries people to enter card details (the shape of billing phishing)."""
 _OTP_SEED = re.compile(
     r"(?i)\b(?:otp|totp|2fa|mfa|authenticator)\s+(?:seed|secret|key)\b\W{0,4}[A-Z2-7]{16,}"
 )
-_GIFT_CARDS = re.compile(r"(?i)\bgift ?cards?\b")
-_GIFT_ASK = re.compile(r"(?i)\b(?:buy|purchase|get me|send me)\b[^.\n]{0,80}|\bcodes?\b")
 _IMAGE = re.compile(r"!\[[^\]]*\]\((https?://[^)\s]+)\)|<img[^>]+src=[\"']?(https?://[^\"'\s>]+)")
 _QUERY_BASE64 = re.compile(r"=([A-Za-z0-9+/_-]{16,400}={0,2})(?:&|$)")
 _BIRTH_OR_ID = re.compile(r"(?i)\b(?:ssn|dob|birth|passport|iban)\b|\d{4}-\d{2}-\d{2}")
@@ -116,31 +89,6 @@ _CONFIDENTIAL_FILE = re.compile(
     r"runway|financial[_ -]?model|due[_ -]diligence|term[_ -]?sheet"
 )
 """A document whose name says it is not for outsiders."""
-_PHISHING = "asks for passwords through a link"
-_BILLING = "asks for card details through a link"
-_URL_HOST = re.compile(r"(?i)\bhttps?://(?:[^\s/@]*@)?([\w.-]+)")
-_TWO_PART_SUFFIXES = frozenset(
-    {"co.uk", "org.uk", "ac.uk", "gov.uk", "com.au", "net.au", "co.jp", "com.br", "co.nz",
-     "co.in", "com.cn", "co.za", "com.mx", "co.kr", "com.tr", "com.sg"}
-)  # fmt: skip
-_FRAUDS: tuple[tuple[Callable[[str], bool], str, str], ...] = (
-    (
-        lambda text: bool((_ASKS.search(text) or _URGENT.search(text)) and _URL.search(text)),
-        _PHISHING,
-        "Never ask people for passwords; a phishing message reads like this.",
-    ),
-    (
-        lambda text: bool(_BILLING_LURE.search(text) and _URL.search(text)),
-        _BILLING,
-        "Billing notices come from the billing system; a person should confirm this one.",
-    ),
-    (
-        lambda text: bool(_GIFT_CARDS.search(text) and _GIFT_ASK.search(text)),
-        "asks for gift cards",
-        "Requests for gift-card codes are a common fraud; confirm by phone.",
-    ),
-)
-"""What the usual frauds ask for, by what their text says."""
 
 
 def _mixed(value: str) -> bool:
@@ -213,26 +161,6 @@ def _credential(text: str) -> tuple[Severity, str] | None:
     return None
 
 
-def _own_links(text: str, domains: set[str]) -> bool:
-    """Whether every address in ``text`` is on the recipients' own domain (a help desk pointing
-    a user at the organisation's own reset page), so a sign-in request is not a lure."""
-    hosts = [m.group(1).lower() for m in _URL_HOST.finditer(text[:_MAX_TEXT])][:32]
-    return bool(hosts and domains) and all(
-        any(_same_site(host, domain) for domain in domains) for host in hosts
-    )
-
-
-def _same_site(host: str, domain: str) -> bool:
-    """Whether two names share the site they belong to: at least their last two labels, or
-    three under a two-part public suffix (``co.uk``)."""
-    a, b = host.split(".")[::-1], domain.split(".")[::-1]
-    common = 0
-    while common < min(len(a), len(b)) and a[common] == b[common]:
-        common += 1
-    need = 3 if ".".join(a[:2][::-1]) in _TWO_PART_SUFFIXES else 2
-    return common >= need
-
-
 def _text_risks(view: ToolView, mail: Mail | None) -> Iterator[Hit]:
     domains = mail.domains if mail is not None else set()
     for argument, text in _prose(view):
@@ -248,9 +176,8 @@ def _text_risks(view: ToolView, mail: Mail | None) -> Iterator[Hit]:
                 "sends a sign-in or reset link with its token",
                 "Let the account's owner request the link themselves.",
             )
-        for asks, title, fix in _FRAUDS:
-            if asks(text) and not (title == _PHISHING and _own_links(text, domains)):
-                yield _hit(view, argument, Severity.HIGH, title, fix)
+        for title, fix in frauds(text, domains):
+            yield _hit(view, argument, Severity.HIGH, title, fix)
         for severity, title, fix in message_asks(text):
             if found is None or severity is Severity.CRITICAL:
                 yield _hit(view, argument, severity, title, fix)
