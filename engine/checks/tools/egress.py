@@ -214,10 +214,11 @@ def _http(view: ToolView, call: HttpCall, allow: frozenset[str]) -> Iterator[Hit
         if got.cut:
             title = f"payload to {dest.name} too large to review in full"
             yield _hit(view, arg, H, title)
-    for arg, value in call.payload if dest.kind != "internal" else ():
-        for name in list(env_secrets(value, dest.name))[:1]:
-            title = f"sends the secret ${name} from the environment to {dest.name}"
-            yield _hit(view, arg, H if dest.kind == "host" else C, title, _SUGGEST_SECRET)
+    if dest.kind != "internal":  # a private network's service may hold the secret itself
+        for arg, value in call.payload:
+            for name in list(env_secrets(value, dest.name))[:1]:
+                title = f"sends the secret ${name} from the environment to {dest.name}"
+                yield _hit(view, arg, H if dest.kind == "host" else C, title, _SUGGEST_SECRET)
     total.settle()
     if payment:
         total.cards = 0

@@ -8,7 +8,10 @@ addresses, never names, leave this module."""
 
 from __future__ import annotations
 
+import ipaddress
 import re
+
+from .netaddr import Reach, classify_ip
 
 __all__ = ["named_near", "public_ips"]
 
@@ -26,7 +29,7 @@ _RECORD_WORDS = re.compile(
     r"evaluation|diagnosis|grades?)\b"
 )
 """What makes a first name's possessive a record (``Emily's counseling notes``)."""
-_IPV4 = re.compile(r"(?<![\w.])(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(?![\w.]|\.\d)")
+_IPV4 = re.compile(r"(?<![\w.])\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?![\w.]|\.\d)")
 _WINDOW = 100
 _MAX_HITS = 200
 
@@ -50,17 +53,16 @@ def named_near(text: str, pattern: re.Pattern[str], *, possessive: bool = False)
 
 
 def public_ips(text: str) -> set[str]:
-    """The IPv4 addresses in ``text`` that name a machine on the internet (not a private,
-    loopback or link-local one), at most 100."""
+    """The IPv4 addresses in ``text`` that name a machine on the internet (``netaddr``'s
+    public reach: not private, loopback or link-local), at most 100."""
     found: set[str] = set()
     for m in _IPV4.finditer(text):
-        octets = [int(g) for g in m.groups()]
-        if max(octets) > 255 or octets[0] in (0, 10, 127) or octets[0] >= 224:
-            continue
-        a, b = octets[0], octets[1]
-        if (a == 172 and 16 <= b <= 31) or (a, b) in ((192, 168), (169, 254), (100, 64)):
-            continue
-        found.add(m.group(0))
-        if len(found) >= 100:
-            break
+        try:
+            ip = ipaddress.IPv4Address(m.group(0))
+        except ValueError:
+            continue  # an octet past 255: a version number, not an address
+        if classify_ip(ip) is Reach.PUBLIC:
+            found.add(m.group(0))
+            if len(found) >= 100:
+                break
     return found

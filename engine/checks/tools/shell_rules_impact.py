@@ -228,6 +228,7 @@ def keychain(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
 
 
 _USER_VERBS = words("create add update set-role add-role promote invite")
+_USER_NOUNS = words("user users account accounts member members")
 _ADMIN_ROLE = re.compile(
     r"(?i)^--?(?:role|roles|group)[= ]?(?:super[-_]?)?"
     r"(?:admin|administrator|owner|root|superuser)s?$"
@@ -240,8 +241,7 @@ def app_admin(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
     """An application's administrator account made from the command line (``wp user create
     … --role=administrator``, ``… user update … --admin``): whoever holds it runs the app."""
     args = cmd.argv[1:]
-    subjects = {"user", "users", "account", "accounts", "member", "members"}
-    at = next((i for i, a in enumerate(args) if a in subjects), None)
+    at = next((i for i, a in enumerate(args) if a in _USER_NOUNS), None)
     if at is None or not any(a in _USER_VERBS for a in args[at + 1 : at + 3]):
         return
     joined = [f"{a} {b}" for a, b in itertools.pairwise(args) if a in ("--role", "-r")]

@@ -203,11 +203,12 @@ def _url_queries(argument: str, url: str, payloads: bool) -> Iterator[tuple[str,
             yield argument, value, False
 
 
-_VERBS = frozenset(
+_STATEMENT_WORDS = frozenset(HEADS) | BENIGN_HEADS | SESSION_HEADS | frozenset(
     {"SELECT", "WITH", "INSERT", "UPDATE", "DELETE", "MERGE", "CREATE", "ALTER", "DROP",
      "TRUNCATE", "GRANT", "REVOKE", "CALL", "EXEC", "EXECUTE", "COPY", "EXPORT", "UNLOAD",
      "LOAD", "REPLACE", "UPSERT", "SET", "RENAME", "ATTACH", "DETACH", "UNDROP"}
 )  # fmt: skip
+"""The first words of SQL statements: every head a rule is keyed on, and the common verbs."""
 _HEAD = re.compile(r"\s*(?:--[^\n]*\n\s*|/\*.*?\*/\s*)*\(?\s*([A-Za-z]+)", re.DOTALL)
 
 
@@ -218,4 +219,4 @@ def _sql_head(text: str) -> bool:
         return True
     m = _HEAD.match(text[:4_096])
     word = m.group(1).upper() if m is not None else ""
-    return word in HEADS or word in BENIGN_HEADS or word in SESSION_HEADS or word in _VERBS
+    return word in _STATEMENT_WORDS
