@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
-from .business_words import Finding, Pair, acts
+from .business_words import OFF_VALUES, Finding, Pair, acts
 
 __all__ = ["sign_in"]
 
@@ -19,9 +19,6 @@ _SIGN_IN = frozenset(
         "signin", "lockout", "session", "enroll",
     }
 )  # fmt: skip
-_OFF_VALUES = frozenset(
-    {"off", "disabled", "disable", "inactive", "none", "optional", "false", "0", "no", "never"}
-)
 _ON_KEYS = re.compile(r"^(?:enforced|enforcement|required|enabled|active|status|state|require\w*)$")
 _MIN_LENGTH = re.compile(r"^min_?length$")
 _SWITCHES_OFF = frozenset({"deactivate", "disable", "suspend", "unenforce", "bypass", "exempt"})
@@ -63,10 +60,7 @@ def sign_in(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
     if words & _SIGN_IN or about_factors:
         factors = words & _FACTORS or about_factors
         off = bool(words & _SWITCHES_OFF and factors) or any(
-            (
-                _ON_KEYS.match(k)
-                and (v is False or (isinstance(v, str) and v.lower() in _OFF_VALUES))
-            )
+            (_ON_KEYS.match(k) and (v is False or (isinstance(v, str) and v.lower() in OFF_VALUES)))
             or (_MIN_LENGTH.match(k) and isinstance(v, int) and v < 8)
             for k, v in pairs
         )

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
-from .business_words import DELETE_VERBS, Finding, Pair, acts
+from .business_words import DELETE_VERBS, OFF_VALUES, Finding, Pair, acts
 
 __all__ = ["guards_off"]
 
@@ -31,7 +31,6 @@ _CONTROLS = re.compile(
     r"termination_protection|versioning|mfa_delete|block_public_\w+|public_access_block)$"
 )
 """Settings that protect something: switched off, the protection is gone."""
-_OFF = frozenset({"disabled", "disable", "off", "false", "none", "inactive", "suspended", "no"})
 _STATE_KEYS = frozenset({"status", "state", "enabled", "enable", "value", "mode"})
 
 
@@ -39,7 +38,7 @@ def _off(value: object) -> bool:
     if value is False:
         return True
     if isinstance(value, str):
-        return value.strip().lower() in _OFF
+        return value.strip().lower() in OFF_VALUES
     if isinstance(value, dict):
         return any(k in _STATE_KEYS and _off(v) for k, v in list(value.items())[:8])
     return False

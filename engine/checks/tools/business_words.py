@@ -6,12 +6,18 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["DELETE_VERBS", "PERSONAL_MAIL", "READS", "Finding", "Pair", "acts"]
+__all__ = ["DELETE_VERBS", "OFF_VALUES", "PERSONAL_MAIL", "READS", "Finding", "Pair", "acts"]
 
 Pair = tuple[str, Any]
 """An argument's key (lower-case; ``""`` for a list item) and its value, nested ones too."""
 Finding = tuple[str, str, str]
 """A consequence: its title, why it matters and what to do."""
+
+OFF_VALUES = frozenset(
+    {"off", "disabled", "disable", "inactive", "none", "optional", "false", "0", "no", "never",
+     "suspended"}
+)  # fmt: skip
+"""A setting's value that says it is switched off."""
 
 READS = frozenset(
     {
