@@ -5,6 +5,7 @@ text by ``source_code`` (beside commands built from a request, ``request_input``
   ``ObjectInputStream``, .NET's ``BinaryFormatter``…): the sender's code runs;
 - SQL put together from a request's input, in the calls that skip parameters by design
   (``sql.unsafe``, ``$queryRawUnsafe``) or in a query string built by joining or templating;
+- a file opened, or an address fetched, by what the request names (``request_files``);
 - HTML rendered raw (``dangerouslySetInnerHTML``, ``v-html``, ``{@html}``, ``html_safe``…) in a
   file that sanitises nothing.
 
@@ -18,6 +19,7 @@ from collections.abc import Iterator
 
 from humangr.contracts import Severity
 
+from .request_files import input_fetched, input_opened
 from .request_input import REQUEST_INPUT, input_reaches_deserializer, name_pattern
 
 __all__ = ["web_harms"]
@@ -93,6 +95,24 @@ def web_harms(text: str, names: set[str]) -> Iterator[tuple[int, Severity, str, 
             Severity.HIGH,
             "builds SQL from a web request's input (SQL injection)",
             "Whoever sends the request writes part of the query; bind parameters instead.",
+        )
+    opened = input_opened(text, known)
+    fetched = input_fetched(text, known)
+    if opened is not None and opened != fetched:  # PHP's file_get_contents($url) fetches
+        yield (
+            opened,
+            Severity.HIGH,
+            "opens a file by a path from a web request (path traversal)",
+            "Whoever sends the request chooses the file (``../`` climbs out of the folder): "
+            "reduce the name to its last part or check the resolved path stays inside.",
+        )
+    if fetched is not None:
+        yield (
+            fetched,
+            Severity.HIGH,
+            "fetches an address from a web request (server-side request forgery)",
+            "Whoever sends the request makes the server fetch any address, internal services "
+            "and the cloud metadata endpoint included: allow only known hosts.",
         )
     raw = _RAW_HTML.search(text)
     if raw is None or _SANITISED.search(text):
