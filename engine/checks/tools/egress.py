@@ -32,7 +32,15 @@ from ..base import CheckInput, Hit
 from .business import PERSONAL_MAIL
 from .egress_env import env_secrets
 from .egress_files import data_export, secret_file
-from .egress_mail import DISTRIBUTION, Mail, domain_allowed, everyone, read_mail, shared_channel
+from .egress_mail import (
+    DISTRIBUTION,
+    Mail,
+    domain_allowed,
+    everyone,
+    public_reply,
+    read_mail,
+    shared_channel,
+)
 from .egress_scan import Carried, Secret, scan_payload, secret_in, service_token
 from .http_call import AUTH_HEADER, HttpCall, read_http
 from .http_sites import (
@@ -239,6 +247,8 @@ def _mail(view: ToolView, mail: Mail, allow: frozenset[str]) -> Iterator[Hit]:
         outside, where = [shared], f"{shared}, a channel shared outside the company"
     elif mail.phone and not mail.recipients:
         outside, where = ["a phone number"], "a phone number"
+    elif not mail.recipients and public_reply(view):
+        outside, where = ["a public reply"], "a public reply (the requester and anyone shown it)"
     exclude = frozenset(mail.recipients) | ({mail.sender} if mail.sender else frozenset())
     own = {
         a.rpartition("@")[2] for a in exclude if a and not PERSONAL_MAIL.search(a)

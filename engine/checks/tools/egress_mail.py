@@ -20,6 +20,7 @@ __all__ = [
     "Mail",
     "domain_allowed",
     "everyone",
+    "public_reply",
     "read_mail",
     "shared_channel",
 ]
@@ -64,7 +65,11 @@ _CONTENT = (
 _ATTACHMENTS = ("attachments", "attachment", "files", "file", "attach")
 _PHONES = ("number", "phone", "phone_number", "to_number", "to_phone", "mobile", "msisdn")
 _PHONE_NUMBER = re.compile(r"^\+?[\d\s().-]{7,24}$")
-_CHAT = ("channel", "channel_id", "chat_id", "thread_id", "conversation_id", "room", "room_id")
+_CHAT = (
+    "channel", "channel_id", "chat_id", "thread_id", "conversation_id", "room", "room_id",
+    "ticket_id", "ticket", "case_id",
+)  # fmt: skip
+"""Where a message goes when it names no recipients: a channel, a chat, a support ticket."""
 ADDRESS = re.compile(r"[A-Za-z0-9._%+'-]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,24}")
 _MAX_RECIPIENTS = 500
 DISTRIBUTION = re.compile(
@@ -193,6 +198,13 @@ def shared_channel(view: ToolView) -> str | None:
     if place is not None and _SHARED_CHANNEL.search(place[1][:200].strip()):
         return place[1][:60].strip()
     return None
+
+
+def public_reply(view: ToolView) -> bool:
+    """A reply marked public (a support ticket's public comment): the requester reads it, and
+    whoever they show it to."""
+    got = view.get("public", "is_public", "visibility")
+    return got is not None and (got[1] is True or got[1] in ("public", "true"))
 
 
 def everyone(view: ToolView, mail: Mail) -> str | None:

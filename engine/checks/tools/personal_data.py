@@ -52,6 +52,14 @@ _CPF_KEY = re.compile(r"(?i)^cpf$")
 _CARD_KEY = re.compile(r"(?i)card|pan$|^cc_?num|credit")
 _MAX_TEXT = 200_000
 _CARD_DETAILS = re.compile(r"(?i)\b(?:cvv2?|cvc2?|csc|exp(?:iry|iration)?)\b")
+_SPENDING = re.compile(
+    r"(?i)\b(?:chargebacks?|purchases|purchased|purchase history|payment history|"
+    r"transactions|spent|owes?|outstanding balance|balance (?:is|of)|refunds|"
+    r"orders? history|disputes?|disputed|credit (?:score|limit))\b"
+)
+"""What a person bought, paid, owes or disputed."""
+_CARD_CODE = re.compile(r"(?i)\b(?:cvv2?|cvc2?|csc|cid|security code)\b\W{0,4}\d{3,4}\b")
+"""A card's security code written out (``CVV 417``)."""
 _STREET = re.compile(
     r"\b\d{1,5}[A-Za-z]?\s+(?:[A-Z][a-z]+\s+){1,3}(?:St|Street|Ave|Avenue|Rd|Road|Blvd|"
     r"Boulevard|Lane|Ln|Dr|Drive|Way|Court|Ct|Place|Pl|Terrace|Square|Sq|Highway|Hwy)\b"
@@ -79,7 +87,9 @@ _HEALTH = re.compile(
     r"opioid|substance\s+use|addiction|overdose|suicid\w*|self-harm|chemotherapy|dialysis|"
     r"psychiatric|psychotherapy|antidepressant\w*|prescri(?:ption|bed)|chlamydia|"
     r"syphilis|hba1c|icd-?10|mrn|disorder|psychosis|counsell?ing|mental health|"
-    r"antiretroviral|insulin|methotrexate)\b"
+    r"antiretroviral|insulin|methotrexate|withdrawal|detox|rehab|rehabilitation|"
+    r"behaviou?ral health|inpatient|psych(?:iatric)? ward|sexual health|std|sti)\b|"
+    r"(?-i:\b[A-TV-Z]\d{2}\.[0-9][0-9A-Z]{0,3}\b)"  # a dotted ICD-10 code (``I50.23``)
 )
 _HR = re.compile(
     r"\b(?:[Ss]alar(?:y|ies)|PIP|[Pp]erformance improvement plan|[Dd]isciplinary|"
@@ -143,6 +153,8 @@ class PersonalData:
     """Other national identity numbers, named by their label (``PESEL``, ``BSN``…)."""
     banks: set[str] = field(default_factory=set)
     """IBANs (two or more are people's or payees' bank accounts, not a company's own)."""
+    spending: int = 0
+    """People's e-mail addresses given just before what they bought, paid or owe."""
 
     @property
     def record(self) -> bool:
@@ -153,7 +165,9 @@ class PersonalData:
         kinds = sum(map(bool, (self.emails, self.phones, self.addresses)))
         listed = (len(self.emails) >= 2 and self.addresses >= 2) or self.addressed >= 2
         located = bool(self.emails and self.ips)
-        return bool(self.birth_dates and kinds) or kinds == 3 or located or listed
+        banked = bool(self.banks and kinds)
+        paid = bool(self.spending)
+        return bool(self.birth_dates and kinds) or kinds == 3 or located or listed or banked or paid
 
     def settle(self) -> None:
         """Count test card numbers of card fields as cards once there are two of them."""
@@ -187,6 +201,7 @@ class PersonalData:
         self.ids += other.ids
         self.addressed += other.addressed
         self.banks |= other.banks
+        self.spending += other.spending
 
     def summary(self) -> str:
         parts = []
@@ -202,6 +217,8 @@ class PersonalData:
             parts.append(f"{self.ids} national identity number{'s' * (self.ids > 1)}")
         if len(self.banks) > 1:
             parts.append(f"{len(self.banks)} bank accounts")
+        elif self.banks:
+            parts.append("a bank account")
         if self.emails:
             n = len(self.emails)
             parts.append(f"{n} people's e-mail addresses" if n > 1 else "a person's e-mail address")
@@ -218,6 +235,8 @@ class PersonalData:
             parts.append(f"health details of {n} {'person' if n == 1 else 'people'}")
         if self.hr:
             parts.append(f"HR records of {self.hr} {'person' if self.hr == 1 else 'people'}")
+        if self.spending:
+            parts.append("what they bought or paid")
         return ", ".join(parts)
 
 
@@ -234,6 +253,26 @@ def _personal_email(local: str, domain: str, exclude: frozenset[str], samples: b
 
 def _card(raw: str) -> bool:
     return card_like(raw, any_length=True)
+
+
+def _spending(text: str, emails: set[str]) -> int:
+    """How many of ``emails`` come at most a hundred characters before what that person
+    bought, paid, owes or disputed (``k.l@outlook.com has 3 chargebacks``)."""
+    found: set[str] = set()
+    for n, m in enumerate(_SPENDING.finditer(text)):
+        if n >= 100:
+            break
+        before = text[max(0, m.start() - 100) : m.start()].lower()
+        found.update(e for e in emails if e in before)
+    return len(found)
+
+
+def _shaped(raw: str) -> bool:
+    """A card number's shape: 13-19 digits with a network's first digit, in one grouping."""
+    digits = re.sub(r"\D", "", raw)
+    return (
+        13 <= len(digits) <= 19 and digits[0] in "3456" and len(set(re.findall(r"[ -]", raw))) <= 1
+    )
 
 
 def scan_personal(
@@ -257,6 +296,8 @@ def scan_personal(
         listed = sum(1 for raw in numbers if card_like(raw, any_length=True, samples=True))
         if listed >= 2 or (listed and _CARD_DETAILS.search(text)):
             out.cards = listed  # test numbers sent out as a list, or with their CVV and expiry
+        elif _CARD_CODE.search(text):  # a card's number with its security code: a card's
+            out.cards = sum(1 for raw in numbers if _shaped(raw))  # whole details, checksum or not
     ssns = [m.groups() for m in _SSN.finditer(text)]
     out.ssns = sum(1 for g in ssns if ssn_valid(*g))
     if samples and not out.ssns:
@@ -302,6 +343,7 @@ def scan_personal(
         out.birth_dates += 1
     if out.emails:
         out.ips = public_ips(text)
+        out.spending = _spending(text, out.emails)
     if not out.phones:
         for m in _PHONE.finditer(text):
             found = re.sub(r"\D", "", m.group(0))

@@ -26,9 +26,10 @@ from humangr.contracts import Severity
 
 from ..base import CheckInput, Hit
 from .business import PERSONAL_MAIL
-from .egress_mail import ADDRESS, Mail, domain_allowed, read_mail
+from .egress_mail import ADDRESS, Mail, domain_allowed, public_reply, read_mail, shared_channel
 from .egress_scan import service_token
 from .prose_asks import message_asks
+from .prose_leaks import leaks
 from .prose_lures import frauds
 from .view import ToolView
 
@@ -66,8 +67,14 @@ _TOKEN_SAID = re.compile(
 """A token written out after its label (``Token for the SSO work (admin scope): 00Xy7…``)."""
 _PAIR = re.compile(
     r"(?i)(?<![\w/])(?:root|admin|administrator|postgres|sa|ubuntu|[\w.+-]+@[\w-]+\.[\w.]+)"
-    r"\s+/\s+([^\s/;,()]{6,})"
+    r"\s+/\s+([^\s/;,()]{6,})|"
+    r"\b(?:log ?in|sign ?in|login|credentials?|user(?:name)?|account)\b[^\n/]{0,60}?"
+    r"(?<![\w/])[\w.@+-]{2,64}\s+/\s+([^\s/;,()]{6,})|"
+    r"\b(?:user(?:name)?|login)\s*[:=]?\s*[\w.@+-]{2,64}[\s,;]+(?:/\s*)?"
+    r"(?:pass(?:word)?|pw|pwd)\s*[:=]?\s*([^\s`'\"<>,;()]{6,})"
 )
+"""A user and a password written together: ``admin / Summer2024!``, ``log in with support /
+Supp0rt!2025``, ``user gs_app pass Zp9!qR7w``."""
 _SIGN_IN_LINK = re.compile(
     r"(?i)https?://\S*(?:reset|recover|magic|login|signin|sign-in|activate|invite)\S*"
     r"[?&](?:token|code|key|t|otp)=[A-Za-z0-9_.-]{12,}"
@@ -96,6 +103,17 @@ def _mixed(value: str) -> bool:
     symbols."""
     letters = any(c.isalpha() for c in value)
     return letters and any(c.isdigit() or not c.isalnum() for c in value)
+
+
+def _strong(value: str) -> bool:
+    """Whether ``value`` has a password's make-up: eight characters or more with digits, and a
+    symbol or both cases with three digits (``Supp0rt!2025``, ``Welcome2024``; not ``Chapter2``
+    or ``Q3-2024``)."""
+    value = value.rstrip(".,;:!?)")
+    cased = any(c.isupper() for c in value) and any(c.islower() for c in value)
+    symbol = any(not c.isalnum() for c in value)
+    digits = sum(c.isdigit() for c in value)
+    return len(value) >= 8 and digits > 0 and (symbol or (cased and digits >= 3))
 
 
 def _real(value: str) -> bool:
@@ -154,7 +172,8 @@ def _credential(text: str) -> tuple[Severity, str] | None:
     for pattern in (_SAID, _PAIR):
         for m in pattern.finditer(text):
             value = m.group(1) or m.group(m.lastindex or 1) or ""
-            if _real(value) and _mixed(value) and "/" not in value:
+            strong = pattern is _SAID or m.group(1) is not None or _strong(value)
+            if _real(value) and _mixed(value) and "/" not in value and strong:
                 return Severity.HIGH, "writes out what looks like a password"
     if _OTP_SEED.search(text):
         return Severity.HIGH, "writes out a one-time-password seed"
@@ -230,10 +249,35 @@ def message_risks(ctx: CheckInput) -> Iterator[Hit]:
     view = ctx.tool
     if view is None or view.read_by_own_checks:
         return
-    mail = read_mail(view)  # read once for the three readers below
+    mail = read_mail(view)  # read once for the readers below
+    allow = ctx.options.allowed_email_domains
     yield from _text_risks(view, mail)
     yield from _leaves(view, mail)
-    yield from _confidential(view, mail, ctx.options.allowed_email_domains)
+    yield from _confidential(view, mail, allow)
+    outside, shown = _outside(view, mail, allow)
+    for argument, severity, title, fix in leaks(_prose(view), outside=outside, shown=shown):
+        yield _hit(view, argument, severity, title, fix)
+
+
+def _outside(
+    view: ToolView, mail: Mail | None, allow: frozenset[str]
+) -> tuple[list[str], list[str]]:
+    """Where ``mail`` goes outside the company (addresses, or a shared channel, a phone number,
+    a public reply), and the outside addresses every recipient sees."""
+    if mail is None:
+        return [], []
+    outside = [r for r in mail.recipients if not domain_allowed(r.rpartition("@")[2], allow)]
+    place = shared_channel(view)
+    if not mail.recipients and place is not None:
+        outside.append(place)
+    elif not mail.recipients and (mail.phone or public_reply(view)):
+        outside.append("a phone number" if mail.phone else "a public reply")
+    shown: list[str] = []
+    for name in ("to", "cc"):
+        got = view.get(name)
+        if got is not None:
+            shown.extend(a.lower() for a in ADDRESS.findall(str(got[1])[:65_536]))
+    return outside, [a for a in shown if not domain_allowed(a.rpartition("@")[2], allow)]
 
 
 def _confidential(view: ToolView, mail: Mail | None, allow: frozenset[str]) -> Iterator[Hit]:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
+from .prose_hosts import lookalike
+
 __all__ = ["frauds"]
 
 _MAX_TEXT = 20_000
@@ -86,8 +88,34 @@ def _same_site(host: str, domain: str) -> bool:
     return common >= need
 
 
+_LURE_WORDS = re.compile(
+    r"(?i)\b(?:sign(?:ing)? ?in|log(?:ging)? ?in|login|verify|verification|re-?verify|claim|"
+    r"password|credentials|account|reward|free|gift|giveaway|redeem|unlock|confirm|trade offer)\b"
+)
+
+
+def _lookalike_link(text: str, domains: set[str]) -> str | None:
+    """What a link in ``text`` passes itself off as (``prose_hosts``), unless it is on the
+    recipients' own site."""
+    for m in list(_URL_HOST.finditer(text[:_MAX_TEXT]))[:32]:
+        host = m.group(1).lower()
+        if any(_same_site(host, domain) for domain in domains):
+            continue
+        posed = lookalike(host)
+        if posed is not None:
+            return f"{host[:60]}, {posed}"
+    return None
+
+
 def frauds(text: str, domains: set[str]) -> Iterator[tuple[str, str]]:
     """The title and advice of each fraud ``text`` reads as (``domains``: the recipients')."""
     for asks, title, fix in _FRAUDS:
         if asks(text) and not (title == _PHISHING and _own_links(text, domains)):
             yield title, fix
+    if _LURE_WORDS.search(text):
+        posed = _lookalike_link(text, domains)
+        if posed is not None:
+            yield (
+                f"links to a lookalike site ({posed})",
+                "A link made to pass for another site is how accounts are phished.",
+            )

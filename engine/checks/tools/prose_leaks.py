@@ -1,0 +1,192 @@
+"""What a message gives away, or asks people to let slip, beyond credentials and personal data
+(for ``prose``):
+
+- company matters told to the press (a tip line, a newsroom) — an incident, a patient, a
+  roadmap, anything called confidential or internal;
+- a signed link to stored data (an S3, GCS or Azure link with its signature) handed to a
+  personal mailbox or another company: whoever holds it reads the object;
+- many outside recipients in one open ``To`` list: each sees the others' addresses;
+- security weaknesses (open findings, unpatched hosts) told outside the company;
+- people asked to ignore or suppress security alerts, or to switch their antivirus off;
+- a sign-in reset whose code is to go to a new number or address, skipping the usual process
+  (the help-desk fraud);
+- a demand for payment under threat of arrest or prosecution.
+
+Pure functions of the message's text and recipients.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Sequence
+
+from humangr.contracts import Severity
+
+from .business_words import PERSONAL_MAIL
+
+__all__ = ["leaks"]
+
+_MAX_TEXT = 20_000
+_PRESS = re.compile(
+    r"^(?:tips?|tipline|newsdesk|news|newsroom|editors?|editorial|press|stories|scoops?|"
+    r"investigations?)@|@(?:[\w-]+\.)*[\w-]*(?:news|herald|gazette|times|tribune|techcrunch|"
+    r"insider|journal|chronicle|reuters|bloomberg|guardian|verge|wired|register|observer|"
+    r"courier|dispatch)[\w-]*\.[a-z.]{2,10}$"
+)
+"""A newsroom's or a reporter's tip line."""
+_INSIDE_MATTER = re.compile(
+    r"(?i)\b(?:confidential|internal|incident|breach|exposure|patients?|admitted|diagnos\w*|"
+    r"roadmap|unreleased|undisclosed|not (?:yet )?public|embargo\w*|layoffs?|acquisition|"
+    r"timeline|lawsuit|investigation|treated|source code)\b"
+)
+_SIGNED_LINK = re.compile(
+    r"(?i)https?://\S+[?&](?:X-Amz-Signature|X-Goog-Signature|Signature|sig|se)=[\w%./+-]{6,}"
+)
+"""A storage link carrying its own signature (pre-signed S3 and GCS, Azure SAS)."""
+_OPEN_LIST = 5
+"""Outside domains in one open ``To`` list from which the list is a privacy leak."""
+_WEAKNESS = re.compile(
+    r"(?i)\b(?:pen-?test\w*|penetration test|vulnerabilit\w*|unpatched|exploitable|exploit|"
+    r"CVE-\d{4}-\d+|SSRF|RCE|remote code execution|SQL injection|unauthenticated|"
+    r"privilege escalation|open findings?|zero-day|0-day)\b"
+)
+_IGNORE_ALERTS = re.compile(
+    r"(?i)\b(?:ignore|disregard|don'?t (?:escalate|investigate|page)|do not (?:escalate|"
+    r"investigate|page)|suppress(?:ed)?|silence[ds]?|mute[ds]?|whitelist(?:ed)?|allowlist(?:ed)?)"
+    r"\b[^.\n]{0,80}\b(?:alerts?|detections?|EDR|CrowdStrike|Defender|SentinelOne|antivirus|"
+    r"SIEM|IDS|alarms?|warnings? from (?:the )?security)\b|"
+    r"\b(?:alerts?|detections?)\b[^.\n]{0,60}\b(?:are expected|ignore them|don'?t escalate|do not "
+    r"escalate)\b"
+)
+_PROTECTION = (
+    r"\b(?:antivirus|anti-virus|defender|av|security software|firewall|smartscreen|"
+    r"endpoint protection)\b"
+)
+_ANTIVIRUS_OFF = re.compile(
+    r"(?i)\b(?:disable|turn off|switch off|uninstall|pause|deactivate)\b[^.\n]{0,30}"
+    + _PROTECTION
+    + r"|"
+    + _PROTECTION
+    + r"[^\n]{0,60}\b(?:disable|turn off|switch off|uninstall|pause|deactivate)\s+(?:it|them)\b"
+)
+_RUN_DOWNLOAD = re.compile(
+    r"(?i)https?://\S+\.(?:exe|msi|bat|cmd|ps1|scr|vbs|jar|dmg|pkg|apk)\b|"
+    r"\brun (?:it|this|the file) as (?:an )?administrator\b"
+)
+_RESET_SIGN_IN = re.compile(
+    r"(?i)\b(?:reset|remove|disable|re-?enroll|bypass|turn off)\b[^.\n]{0,40}"
+    r"\b(?:MFA|2FA|two-factor|authenticator|Okta|password|sign-?in|passcode)\b"
+)
+_CODE_ELSEWHERE = re.compile(
+    r"(?i)\b(?:text|send|sms|forward|email|give)\b[^.\n]{0,50}\b(?:code|link|password|token)\b"
+    r"[^.\n]{0,50}(?:\+?\d[\d\s().-]{7,}\d|[\w.+-]+@[\w-]+\.[\w.]+|new (?:phone|number))"
+)
+_SKIP_PROCESS = re.compile(
+    r"(?i)\b(?:don'?t|do not|no need to|without)\s+(?:open(?:ing)?|fil(?:e|ing)|creat(?:e|ing)|"
+    r"log(?:ging)?)\s+a\s+ticket\b|\b(?:urgent|right now|immediately|asap)\b"
+)
+_THREAT = re.compile(
+    r"(?i)\b(?:warrant|arrest(?:ed)?|police|criminal charges|prosecut\w+|jail|deport\w*)\b"
+)
+_DATA_KINDS = re.compile(
+    r"(?i)\b(?:names|e-?mails|e-?mail addresses|phone numbers|home addresses|addresses|"
+    r"dates? of birth|DOBs|birth ?dates|SSNs|social security numbers|card numbers|last ?4|"
+    r"BINs?|transaction (?:history|data)|account numbers|diagnos[ie]s|medical records|"
+    r"salar(?:y|ies)|IP addresses|device IDs|purchase history|balances)\b"
+)
+_PEOPLE = re.compile(
+    r"(?i)\b(?:customers?|patients?|users?|players?|members?|employees?|cardholders?|clients?|"
+    r"students?|subscribers?)\b"
+)
+_HANDED_OVER = re.compile(
+    r"(?i)\b(?:attached|attachment|enclosed|here (?:is|are)|as promised|full (?:export|dump|"
+    r"list|history|extract)|export(?:ed)?|dump)\b"
+)
+_PAY = re.compile(r"(?i)\bpay(?:ment)?\b|\$\s?\d")
+
+
+def leaks(
+    texts: Iterable[tuple[str, str]], *, outside: Sequence[str], shown: Sequence[str]
+) -> Iterator[tuple[str, Severity, str, str]]:
+    """Each leak or ask in a message's ``texts`` (``(argument, text)``): ``(argument, severity,
+    title, advice)``. ``outside``: where the message goes outside the company (recipients'
+    addresses, or a shared channel, a phone number, a public reply); ``shown``: the outside
+    addresses every recipient sees (``to`` and ``cc``)."""
+    press = next((r for r in outside if _PRESS.search(r)), None)
+    for argument, raw in texts:
+        text = raw[:_MAX_TEXT]
+        if press is not None and _INSIDE_MATTER.search(text):
+            yield (
+                argument,
+                Severity.HIGH,
+                f"tells the press ({press[:60]}) about company matters",
+                ("Statements to the press go through communications, after a person approves."),
+            )
+        if outside and _SIGNED_LINK.search(text):
+            who = next((r for r in outside if PERSONAL_MAIL.search(r)), outside[0])
+            yield (
+                argument,
+                Severity.HIGH,
+                f"hands a signed link to stored data to {who[:60]}",
+                (
+                    "Whoever holds a signed link reads the object; share it through access you can "
+                    "revoke."
+                ),
+            )
+        kinds = {m.group(0).lower() for m in _DATA_KINDS.finditer(text[:4_000])}
+        if outside and len(kinds) >= 2 and _PEOPLE.search(text) and _HANDED_OVER.search(text):
+            yield (
+                argument,
+                Severity.HIGH,
+                f"sends people's data ({', '.join(sorted(kinds)[:3])}) to {outside[0][:60]}",
+                (
+                    "People's data goes to another company only under a signed agreement, after a "
+                    "person approves."
+                ),
+            )
+        if outside and len(_WEAKNESS.findall(text)[:8]) >= 2:
+            yield (
+                argument,
+                Severity.HIGH,
+                "tells people outside the company about its weaknesses",
+                ("Share security findings only with those who fix them, under agreement."),
+            )
+        if _IGNORE_ALERTS.search(text):
+            yield (
+                argument,
+                Severity.HIGH,
+                "asks people to ignore or suppress security alerts",
+                ("Alerts are silenced by their owners through the tool, with a ticket."),
+            )
+        if _ANTIVIRUS_OFF.search(text) and _RUN_DOWNLOAD.search(text):
+            yield (
+                argument,
+                Severity.HIGH,
+                "asks to switch protection off and run a download",
+                ("Never ask anyone to disable their antivirus; it is how malware is spread."),
+            )
+        if (
+            _RESET_SIGN_IN.search(text)
+            and _CODE_ELSEWHERE.search(text)
+            and _SKIP_PROCESS.search(text)
+        ):
+            yield (
+                argument,
+                Severity.HIGH,
+                "asks for a sign-in reset with the code sent elsewhere",
+                ("Help desks verify who asks; a request like this is how accounts are taken over."),
+            )
+        if _THREAT.search(text) and _PAY.search(text):
+            yield (
+                argument,
+                Severity.HIGH,
+                "demands payment under threat of arrest or charges",
+                ("Collection messages may not threaten arrest; a person must review this one."),
+            )
+    if len({r.rpartition("@")[2] for r in shown if "@" in r}) >= _OPEN_LIST:
+        yield (
+            "to",
+            Severity.HIGH,
+            "shows every outside recipient's address to all the others",
+            ("Put many outside recipients in Bcc, or send one message each."),
+        )
