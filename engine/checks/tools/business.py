@@ -11,7 +11,9 @@ argument pairs; all yield high findings (a person confirms).
   password reset; administrator rights granted;
 - people and places deleted (users, customers, channels…), and bulk or hard deletes;
 - whole datasets exported, and messages sent to a whole audience;
-- monitoring muted or paused everywhere, audit trails stopped;
+- safety nets taken down (``business_ops``): audit trails stopped, monitoring muted or
+  deleted, paging paused for days, privacy scrubbing or a password removed, actions over
+  every record a filter selects, administrator credentials minted, clinical records deleted;
 - security controls switched off (``business_guards``): branch protection deleted, a port
   opened to the whole internet, secret scanning, encryption or a firewall turned off.
 
@@ -27,6 +29,7 @@ from typing import Any
 from .business_access import sign_in
 from .business_exports import bulk_out
 from .business_guards import guards_off
+from .business_ops import safety_nets
 from .business_words import DELETE_VERBS, PERSONAL_MAIL, Finding, Pair, acts
 from .egress_mail import ADDRESS
 
@@ -52,12 +55,14 @@ _NUMBER = re.compile(r"^-?\d[\d,]*(?:\.\d+)?$")
 _PUBLIC_VALUES = frozenset(
     {
         "public", "public-read", "public-read-write", "publicread", "anyone", "anyonewithlink",
+        "publicly",
         "anyone_with_link", "anonymous", "everyone", "world", "internet", "unlisted", "open",
     }
 )  # fmt: skip
 _PUBLIC_KEYS = frozenset(
     {"acl", "access", "visibility", "scope", "type", "audience", "link_type", "link_scope",
-     "permission", "sharing", "share_type", "access_level", "public_access"}
+     "permission", "sharing", "share_type", "access_level", "public_access", "share_with",
+     "shared_with", "who_can_view", "link_access", "share_recording", "viewers"}
 )  # fmt: skip
 _PUBLIC_FLAGS = frozenset({"public", "is_public", "publicly_accessible", "allowfilediscovery"})
 _PRIVATE_FLAGS = frozenset({"private", "is_private", "requiresignin", "require_sign_in"})
@@ -212,3 +217,4 @@ def business_consequences(words: set[str], pairs: Sequence[Pair]) -> Iterator[Fi
     yield from guards_off(words, pairs)
     yield from bulk_out(words, pairs)
     yield from deletes(words, pairs)
+    yield from safety_nets(words, pairs)

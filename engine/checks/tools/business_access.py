@@ -36,16 +36,18 @@ _ADMIN = re.compile(
     r"(?i)(?:^|[\W_])(?:super[\W_]?admins?|admins?|administrators?|owners?|root|"
     r"global[\W_]?admin\w*|org[\W_]?admin\w*)(?:$|[\W_])|"
     r"\b(?:AdministratorAccess|IAMFullAccess|PowerUserAccess)\b|\broles/(?:owner|editor)\b|"
-    r"\bcluster-admin\b"
+    r"\bcluster-admin\b|^(?:System Administrator|Super Admin)$"
 )
+_ALL_SUPER = re.compile(r"^\s*(?:super|admin)\s+(?:user|group)\s+\*\s")
+"""A Perforce protections line giving everyone super or admin access."""
 _GRANTS = frozenset(
     {"add", "set", "assign", "grant", "update", "create", "invite", "promote", "put", "patch",
-     "attach", "bind"}
+     "attach", "bind", "modify", "edit", "change"}
 )  # fmt: skip
 _ROLE_WORDS = frozenset(
     {"role", "roles", "group", "groups", "membership", "member", "members", "admin", "admins",
      "owner", "owners", "permission", "permissions", "privilege", "privileges", "collaborator",
-     "policy", "policies", "binding", "bindings"}
+     "policy", "policies", "binding", "bindings", "protections", "profile"}
 )  # fmt: skip
 
 
@@ -80,11 +82,20 @@ def sign_in(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
                 "Verify the user's identity by a known channel first.",
             )
             return
-    if words & _ROLE_WORDS and words & _GRANTS:
+    new_user = words & {"user", "users", "account", "member"} and words & {
+        "create",
+        "invite",
+        "add",
+    }
+    if (words & _ROLE_WORDS or new_user) and words & _GRANTS:
         granted = next(
             (v for k, v in pairs if k and isinstance(v, str) and len(v) < 200 and _ADMIN.search(v)),
             None,
         )
+        if granted is None:  # a protections table's line (``super user * * //...``)
+            granted = next(
+                (v for k, v in pairs if not k and isinstance(v, str) and _ALL_SUPER.match(v)), None
+            )
         if granted is None and "discord" in words and _discord_admin(pairs):
             granted = "Administrator permission"
         if granted is not None:

@@ -1,19 +1,18 @@
-"""Whole datasets exported, whole audiences messaged, monitoring muted and audit trails
-stopped, read from a business tool's name and arguments for ``business``: an export of every
-record, of people's records named by an argument (``objectType="contacts"``), of sensitive
-fields (``ssn``, ``date_of_birth``) or to any address (``s3://``, ``sftp://``, a personal
-mailbox); a send to a whole list or segment; every monitor muted; an audit trail stopped."""
+"""Whole datasets exported and whole audiences messaged, read from a business tool's name and
+arguments for ``business``: an export of every record, of people's records named by an
+argument (``objectType="contacts"``), of sensitive fields (``ssn``, ``date_of_birth``) or to
+any address (``s3://``, ``sftp://``, a personal mailbox); a send to a whole list or
+segment."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
 
-from .business_words import PERSONAL_MAIL, Finding, Pair, acts
+from .business_words import PERSONAL_MAIL, Finding, Pair, acts, everything
 
 __all__ = ["bulk_out"]
 
-_EVERYTHING = frozenset({"all", "*", "everything", "everyone", "all_users", "all_contacts"})
 _EXPORTS = frozenset({"export", "exports", "dump", "extract", "backup"})
 _DATA = frozenset(
     {"contact", "contacts", "customer", "customers", "user", "users", "lead", "leads",
@@ -22,7 +21,8 @@ _DATA = frozenset(
 )  # fmt: skip
 _WHAT_KEYS = frozenset(
     {"object", "objecttype", "object_type", "type", "resource", "report", "entity", "dataset",
-     "table", "collection", "list"}
+     "table", "collection", "list", "objects", "types", "resourcetypes", "resource_types",
+     "tables", "entities"}
 )  # fmt: skip
 """Arguments that say what a generic export exports (``objectType="contacts"``)."""
 _URL_SCHEME = re.compile(r"^[a-z][a-z0-9+.-]{1,15}://", re.IGNORECASE)
@@ -46,45 +46,23 @@ _WHOLE_LIST = re.compile(
 )
 """A recipient that is a whole list (``list:all_contacts_48213``, ``segment all_users``);
 addresses and mentions (``all-customers@…``, ``@all``) are the ``data-egress`` check's."""
-_AUDIT = frozenset(
-    {"cloudtrail", "audit", "auditlog", "auditlogs", "audit_log", "trail", "trails", "flowlogs",
-     "guardduty", "securityhub", "defender", "sentinel"}
-)  # fmt: skip
-_STOPS = frozenset({"stop", "disable", "delete", "deactivate", "pause", "suspend", "remove"})
-_MUTES = frozenset(
-    {"mute", "silence", "snooze", "maintenance", "pause", "suppress", "disable", "downtime"}
-)
-_MONITORS = frozenset(
-    {"monitor", "monitors", "alert", "alerts", "alerting", "service", "services", "pagerduty",
-     "datadog", "opsgenie", "logging", "audit", "trail", "logs", "window", "incident"}
-)  # fmt: skip
 
 
-def _everything(pairs: Sequence[Pair], keys: re.Pattern[str] | None = None) -> bool:
+def _names_data(value: object) -> bool:
+    """A name, or a list of names, of people's records (``"contacts"``, ``["Patient", …]``)."""
+    items = value[:50] if isinstance(value, list) else [value]
     return any(
-        (
-            isinstance(v, str)
-            and v.strip().lower() in _EVERYTHING
-            and (keys is None or keys.fullmatch(k) is not None)
-        )
-        or (
-            isinstance(v, list)
-            and any(isinstance(i, str) and i.strip().lower() in _EVERYTHING for i in v[:50])
-        )
-        for k, v in pairs
+        isinstance(v, str) and bool(set(re.split(r"[^a-z]+", v[:80].lower())) & _DATA)
+        for v in items
     )
 
 
 def bulk_out(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
-    """A whole dataset exported, a message sent to a whole audience, monitoring muted
-    everywhere."""
+    """A whole dataset exported, a message sent to a whole audience."""
     sensitive = any(
         isinstance(v, str) and _SENSITIVE_FIELD.search(v[:80]) for k, v in pairs if k == "fields"
     ) or any(isinstance(v, str) and _SENSITIVE_FIELD.search(v[:80]) for k, v in pairs if not k)
-    named = any(
-        k in _WHAT_KEYS and isinstance(v, str) and set(re.split(r"[^a-z]+", v[:80].lower())) & _DATA
-        for k, v in pairs
-    )
+    named = any(k in _WHAT_KEYS and _names_data(v) for k, v in pairs)
     if words & _EXPORTS and (words & _DATA or sensitive or named):
         outside = any(
             isinstance(v, str)
@@ -92,7 +70,7 @@ def bulk_out(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
             for k, v in pairs
             if k
         )
-        if outside or sensitive or _everything(pairs):
+        if outside or sensitive or everything(pairs):
             yield (
                 "exports a whole dataset",
                 "every record (or one sent outside) leaves the system it is kept in.",
@@ -104,7 +82,7 @@ def bulk_out(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
         and words & _SENDS
         and (
             words & _AUDIENCE
-            or _everything(pairs, _AUDIENCE_KEYS)
+            or everything(pairs, _AUDIENCE_KEYS)
             or any(
                 isinstance(v, str) and "@" not in v and _WHOLE_LIST.search(v[:400])
                 for _, v in pairs
@@ -119,16 +97,3 @@ def bulk_out(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
             "Let a person confirm mass sends.",
         )
         return
-    if acts(words) and words & _AUDIT and words & _STOPS:
-        yield (
-            "stops audit logging",
-            "what anyone does from now on goes unrecorded: an attacker's first step.",
-            "Let a security administrator change audit logging.",
-        )
-        return
-    if words & _MUTES and words & _MONITORS and (_everything(pairs) or "all" in words):
-        yield (
-            "mutes monitoring everywhere",
-            "alerts of every service stop: an incident or an attack then goes unnoticed.",
-            "Mute one monitor for a short, stated time.",
-        )

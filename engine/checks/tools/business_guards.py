@@ -44,6 +44,12 @@ def _off(value: object) -> bool:
     return False
 
 
+def _everywhere(value: object) -> bool:
+    """An address range that is the whole internet, alone or in a list (``["0.0.0.0/0"]``)."""
+    items = value[:16] if isinstance(value, list) else [value]
+    return any(isinstance(v, str) and v.strip().lower() in _EVERYWHERE for v in items)
+
+
 def guards_off(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
     """A branch protection deleted, a port opened to everyone, a protection turned off."""
     if not acts(words):
@@ -56,10 +62,7 @@ def guards_off(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
             "Let a repository administrator change branch protection.",
         )
         return
-    if words & _NETWORK and any(
-        _ADDRESS_KEYS.match(k) and isinstance(v, str) and v.strip().lower() in _EVERYWHERE
-        for k, v in pairs
-    ):
+    if words & _NETWORK and any(_ADDRESS_KEYS.match(k) and _everywhere(v) for k, v in pairs):
         yield (
             "opens a port to the whole internet",
             "anyone on the internet can reach the service behind it and try its logins and "

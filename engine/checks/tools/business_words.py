@@ -4,9 +4,19 @@ says it acts (reads change nothing)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["DELETE_VERBS", "OFF_VALUES", "PERSONAL_MAIL", "READS", "Finding", "Pair", "acts"]
+__all__ = [
+    "DELETE_VERBS",
+    "OFF_VALUES",
+    "PERSONAL_MAIL",
+    "READS",
+    "Finding",
+    "Pair",
+    "acts",
+    "everything",
+]
 
 Pair = tuple[str, Any]
 """An argument's key (lower-case; ``""`` for a list item) and its value, nested ones too."""
@@ -41,3 +51,23 @@ PERSONAL_MAIL = re.compile(
     r"libero|seznam|wp|orange|free|laposte)\.[a-z.]{2,10}$"
 )
 """Addresses at free personal mailboxes: data shared there leaves the company's control."""
+
+
+_EVERYTHING = frozenset({"all", "*", "everything", "everyone", "all_users", "all_contacts"})
+
+
+def everything(pairs: Sequence[Pair], keys: re.Pattern[str] | None = None) -> bool:
+    """Whether an argument (one of ``keys``, if given) is "all", "*", "everyone"…, alone or in
+    a list."""
+    return any(
+        (
+            isinstance(v, str)
+            and v.strip().lower() in _EVERYTHING
+            and (keys is None or keys.fullmatch(k) is not None)
+        )
+        or (
+            isinstance(v, list)
+            and any(isinstance(i, str) and i.strip().lower() in _EVERYTHING for i in v[:50])
+        )
+        for k, v in pairs
+    )

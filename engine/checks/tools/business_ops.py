@@ -1,0 +1,252 @@
+"""What business tools do to the company's own safety nets, read from the tool's name words and
+its argument pairs (for ``business``), each high:
+
+- watching stopped: an audit trail stopped, every monitor muted, a monitor, alert or on-call
+  service deleted or switched off, paging put in a maintenance window for days, audit logs
+  excluded from collection;
+- privacy scrubbing switched off (``scrub_data=false``, ``sensitive_fields=[]``);
+- a password or passcode removed (set to nothing) from what it protects;
+- an action over every record a filter, query or segment selects — banning, refunding,
+  granting, or deleting people's and business records — rather than over named records;
+- a credential minted for an administrator (a root token, an admin's access key);
+- clinical records deleted (FHIR resources: allergies, conditions, medications…).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from datetime import datetime
+from typing import Any
+
+from .business_words import DELETE_VERBS, OFF_VALUES, Finding, Pair, acts, everything
+
+__all__ = ["safety_nets"]
+
+_AUDIT_TRAILS = frozenset(
+    {"cloudtrail", "audit", "auditlog", "auditlogs", "audit_log", "trail", "trails", "flowlogs",
+     "guardduty", "securityhub", "defender", "sentinel"}
+)  # fmt: skip
+_STOPS = frozenset({"stop", "disable", "delete", "deactivate", "pause", "suspend", "remove"})
+_MUTES = frozenset(
+    {"mute", "silence", "snooze", "maintenance", "pause", "suppress", "disable", "downtime"}
+)
+_MONITORS = frozenset(
+    {"monitor", "monitors", "alert", "alerts", "alerting", "service", "services", "pagerduty",
+     "datadog", "opsgenie", "logging", "audit", "trail", "logs", "window", "incident"}
+)  # fmt: skip
+_WATCHERS = frozenset(
+    {"monitor", "monitors", "alert", "alerts", "alerting", "alarm", "alarms", "detector",
+     "detectors", "check", "checks", "uptime", "oncall", "escalation", "pager", "paging",
+     "incident", "incidents", "notification", "notifications", "service", "services"}
+)  # fmt: skip
+_PAGING = frozenset({"pagerduty", "opsgenie", "oncall", "victorops", "incident", "paging"})
+_SILENCE_VERBS = frozenset({"mute", "silence", "snooze", "pause", "disable", "suppress"})
+_STATE_KEYS = frozenset({"status", "state", "enabled", "active"})
+_MAX_QUIET_DAYS = 2
+_AUDIT = re.compile(r"(?i)audit|cloudtrail|activity|access[_-]?log|data_access|security")
+_SCRUB_KEYS = re.compile(
+    r"(?i)(?:^|[:_.])(?:scrub\w*|redact\w*|mask\w*|anonymi[sz]\w*|pii\w*|data_?scrubber\w*|"
+    r"sensitive_?fields)$"
+)
+_SECRET_KEYS = frozenset({"password", "passcode", "passphrase", "pin", "branch_password"})
+_SETS = frozenset({"set", "update", "modify", "edit", "change", "patch", "put", "configure"})
+_BULK_VERBS = frozenset(
+    {"ban", "kick", "refund", "grant", "credit", "suspend", "deactivate", "revoke", "reset"}
+)  # fmt: skip
+"""Verbs that act on people or money whatever records they reach."""
+_BULK_REMOVALS = frozenset({"delete", "remove", "purge", "archive", "cancel", "close", "erase"})
+_RECORD_NOUNS = frozenset(
+    {"players", "player", "users", "customers", "accounts", "members", "tickets", "records",
+     "contacts", "patients", "employees", "subscribers", "orders", "transactions", "leads",
+     "people", "students", "invoices", "cases", "incidents"}
+)  # fmt: skip
+"""What a removal over a filter must name to matter (a delete of expired sessions is
+housekeeping; a delete of every player a segment selects is not)."""
+_ONE_WHERE = re.compile(r"(?i)^\s*\w{0,30}id\s*=\s*['\"]?[\w-]{1,64}['\"]?\s*$")
+_SELECTORS = frozenset(
+    {"filter", "query", "segment", "segmentid", "segment_id", "where", "criteria", "search",
+     "selector", "conditions", "date_from", "since", "before", "after", "older_than",
+     "inactive_days", "joined_after"}
+)  # fmt: skip
+_ONE_RECORD = re.compile(r"^(?:id|_id|\w+_id|\w+id|key|name|email|number)$")
+_MINTS = frozenset({"create", "generate", "mint", "issue", "new"})
+_CREDENTIALS = frozenset({"token", "tokens", "key", "keys", "accesskey", "credential", "secret"})
+_POWERFUL = re.compile(
+    r"(?i)(?:^|[\W_])(?:root|admin\w*|break[\W_]?glass|superuser|owner)(?:$|[\W_])"
+)
+_CLINICAL = frozenset(
+    {"allergyintolerance", "condition", "medicationrequest", "medicationstatement",
+     "observation", "diagnosticreport", "procedure", "immunization", "encounter", "patient",
+     "careplan", "documentreference", "medicationadministration"}
+)  # fmt: skip
+
+
+def _days(start: Any, end: Any) -> float | None:
+    """Days from ``start`` to ``end`` (ISO times), or ``None`` when either is not a time."""
+    try:
+        a = datetime.fromisoformat(str(start).replace("Z", "+00:00"))
+        b = datetime.fromisoformat(str(end).replace("Z", "+00:00"))
+        return (b - a).total_seconds() / 86_400
+    except (TypeError, ValueError):
+        return None
+
+
+def _off(value: Any) -> bool:
+    return value is False or (isinstance(value, str) and value.strip().lower() in OFF_VALUES)
+
+
+def watching_stopped(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
+    """An audit trail stopped, every monitor muted, a monitor deleted or silenced, paging
+    switched off or paused for days, audit logs excluded."""
+    if words & _AUDIT_TRAILS and words & _STOPS:
+        yield (
+            "stops audit logging",
+            "what anyone does from now on goes unrecorded: an attacker's first step.",
+            "Let a security administrator change audit logging.",
+        )
+        return
+    if words & _MUTES and words & _MONITORS and (everything(pairs) or "all" in words):
+        yield (
+            "mutes monitoring everywhere",
+            "alerts of every service stop: an incident or an attack then goes unnoticed.",
+            "Mute one monitor for a short, stated time.",
+        )
+        return
+    keys = dict(pairs[:200])
+    watched = words & _WATCHERS and (
+        words & _PAGING or words & (_WATCHERS - {"service", "services"})
+    )
+    off = any(k in _STATE_KEYS and _off(v) for k, v in pairs)
+    if watched and (words & DELETE_VERBS or words & _SILENCE_VERBS or off):
+        yield (
+            "stops monitoring or paging",
+            "alerts that would have told people something is wrong stop being raised.",
+            "Let the on-call team change its own monitors and paging.",
+        )
+        return
+    if "maintenance" in words:
+        days = _days(
+            keys.get("start_time") or keys.get("start"), keys.get("end_time") or keys.get("end")
+        )
+        if days is not None and days > _MAX_QUIET_DAYS:
+            yield (
+                "silences paging for days",
+                f"a maintenance window of {days:.0f} days stops alerts for everything it covers.",
+                "Keep maintenance windows to the work's own hours.",
+            )
+            return
+    if words & {"exclusion", "exclusions", "exclude"} and any(
+        isinstance(v, str) and _AUDIT.search(v[:400]) for k, v in pairs if k in ("filter", "name")
+    ):
+        yield (
+            "stops collecting audit logs",
+            "activity the audit logs would have recorded goes unrecorded.",
+            "Let the security team change what is logged.",
+        )
+
+
+def privacy_off(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
+    """Privacy scrubbing switched off, or a password removed from what it protects."""
+    scrub = next(
+        (k for k, v in pairs if _SCRUB_KEYS.search(k) and (v is False or v == [] or v == "")), None
+    )
+    if scrub is not None:
+        yield (
+            "switches privacy scrubbing off",
+            f"`{scrub[:60]}` removed personal data before it was stored; now it is kept.",
+            "Keep scrubbing on; let the privacy owner change it.",
+        )
+        return
+    if words & _SETS or words & _SECRET_KEYS or "password" in words:
+        removed = next((k for k, v in pairs if k in _SECRET_KEYS and v in ("", None)), None)
+        if removed is not None:
+            yield (
+                "removes a password",
+                f"`{removed}` is set to nothing: what it protected opens to anyone who finds it.",
+                "Keep the password; share access with named people instead.",
+            )
+
+
+def _selected(pairs: Sequence[Pair]) -> str | None:
+    """The selector an action runs over (a filter, query or segment), unless a single record
+    is named as well."""
+    selector = next((k for k, v in pairs if k in _SELECTORS and v not in ("", None, {}, [])), None)
+    if selector is None:
+        return None
+    value = dict(pairs[:200]).get(selector)
+    keys = list(value)[:2] if isinstance(value, dict) else []
+    if len(keys) == 1 and _ONE_RECORD.match(str(keys[0]).lower()):
+        return None  # ``filter={"_id": …}``: one record
+    if isinstance(value, str) and _ONE_WHERE.match(value[:200]):
+        return None  # ``where="OBJECTID = 8812"``
+    return selector
+
+
+def over_many(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
+    """A delete, ban, refund or grant over every record a filter, query or segment selects."""
+    named = (
+        v.lower() for k, v in pairs if k in ("action", "operation", "op") and isinstance(v, str)
+    )
+    verbs = words & _BULK_VERBS | {b for v in named for b in _BULK_VERBS if v.startswith(b)}
+    if words & _BULK_REMOVALS and words & _RECORD_NOUNS:
+        verbs |= words & _BULK_REMOVALS
+    if not verbs:
+        return
+    selector = _selected(pairs)
+    if selector is not None:
+        yield (
+            f"{sorted(verbs)[0]}s every record a {selector} selects",
+            "the action reaches however many records match, now and at once; the agent cannot "
+            "take it back.",
+            "Name the records one by one, or let a person confirm the bulk action.",
+        )
+
+
+def credentials_minted(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
+    """A token or access key created for an administrator, a root policy or a break-glass
+    account."""
+    if not (words & _MINTS and words & _CREDENTIALS):
+        return
+    subject = next(
+        (v for k, v in pairs if isinstance(v, str) and len(v) < 120 and _POWERFUL.search(v)), None
+    )
+    if subject is not None:
+        yield (
+            "mints a credential with administrator rights",
+            f"a new token or key for `{subject[:60]}` works until someone finds and revokes it.",
+            "Let an administrator issue administrator credentials.",
+        )
+
+
+def clinical_deleted(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
+    """A clinical record deleted (a FHIR resource of a patient's care)."""
+    if not words & DELETE_VERBS:
+        return
+    kind = next(
+        (
+            v
+            for k, v in pairs
+            if k in ("resourcetype", "resource_type", "type")
+            and isinstance(v, str)
+            and v.lower() in _CLINICAL
+        ),
+        None,
+    )
+    if kind is not None:
+        yield (
+            "deletes a clinical record",
+            f"a {kind} is part of a patient's record; care decisions rely on it.",
+            "Correct clinical records through the clinical workflow, never by deleting them.",
+        )
+
+
+def safety_nets(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
+    """Every finding above."""
+    if not acts(words):
+        return
+    for reader in (watching_stopped, privacy_off, over_many, credentials_minted, clinical_deleted):
+        found = list(reader(words, pairs))
+        if found:
+            yield found[0]
+            return
