@@ -12,8 +12,10 @@ argument pairs; all yield high findings (a person confirms).
 - people and places deleted (users, customers, channels…), and bulk or hard deletes;
 - whole datasets exported, and messages sent to a whole audience;
 - safety nets taken down (``business_ops``): audit trails stopped, monitoring muted or
-  deleted, paging paused for days, privacy scrubbing or a password removed, actions over
-  every record a filter selects, administrator credentials minted, clinical records deleted;
+  deleted, paging off or paused for long, privacy scrubbing or a password removed, actions
+  over every record a filter selects, administrator credentials minted, clinical records
+  deleted;
+- a build released to everyone (``business_release``): set live on the public channel;
 - security controls switched off (``business_guards``): branch protection deleted, a port
   opened to the whole internet, secret scanning, encryption or a firewall turned off.
 
@@ -29,29 +31,14 @@ from typing import Any
 from .business_access import sign_in
 from .business_exports import bulk_out
 from .business_guards import guards_off
+from .business_money import money
 from .business_ops import safety_nets
+from .business_release import public_release
 from .business_words import DELETE_VERBS, PERSONAL_MAIL, Finding, Pair, acts
 from .egress_mail import ADDRESS
 
 __all__ = ["PERSONAL_MAIL", "Pair", "business_consequences"]
 
-_MONEY_NOUNS = frozenset(
-    {
-        "refund", "refunds", "payout", "payouts", "payment", "payments", "transfer",
-        "transfers", "wire", "money", "credit", "credits", "coupon", "coupons", "discount",
-        "discounts", "giftcard", "gift", "price", "prices", "pricing", "payroll", "charge",
-        "charges", "withdraw", "withdrawal", "disbursement", "remittance", "plan", "balance",
-        "bonus", "reimbursement", "payment_intent",
-    }
-)  # fmt: skip
-_MONEY_KEYS = re.compile(
-    r"^(?:amount\w*|\w*_amount|total\w*|value|unit_amount\w*|price\w*|\w*_price|balance|"
-    r"percent_off|amount_off|initial_value|credit\w*|sum|net_pay)$"
-)
-_AMOUNT = re.compile(r"^amount\w*$")
-"""What a tool that only says "send" moves money with (``send(amount=…)``)."""
-_BANK_KEYS = re.compile(r"bank_?account|routing|iban|swift|bic$|account_?number|sort_?code")
-_NUMBER = re.compile(r"^-?\d[\d,]*(?:\.\d+)?$")
 _PUBLIC_VALUES = frozenset(
     {
         "public", "public-read", "public-read-write", "publicread", "anyone", "anyonewithlink",
@@ -95,40 +82,6 @@ _ALWAYS = re.compile(
 """A filter that keeps every record (``where="1=1"``): a delete with it deletes them all."""
 _NAMED_BY = re.compile(r"^(?:\w*id|\w*_?name|target|resource|environment|env|stage|slug)$")
 """Arguments that name what a tool deletes (``deploymentId="starfall-live"``)."""
-
-
-def _number(value: Any) -> float | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int | float):
-        return float(value)
-    if isinstance(value, str) and _NUMBER.match(value.strip()):
-        return float(value.strip().replace(",", ""))
-    return None
-
-
-def money(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
-    """Money paid, credited or priced by a tool that acts, and a payee's bank details set."""
-    if not acts(words):
-        return
-    named = words & _MONEY_NOUNS or words & {"pay", "send", "tip"}
-    if named:
-        keys = _MONEY_KEYS if words & _MONEY_NOUNS or "pay" in words else _AMOUNT
-        if any(_number(v) is not None for k, v in pairs if keys.match(k)):
-            yield (
-                "moves money or sets a price",
-                "a payment, payout, refund, credit, discount or price change takes effect at "
-                "once and the agent cannot take it back.",
-                "Let a person confirm payments, credits and price changes.",
-            )
-            return
-    if any(_BANK_KEYS.search(k) and isinstance(v, str | int) and v != "" for k, v in pairs):
-        yield (
-            "changes where money is paid",
-            "bank details of a payee are set: later payments go to that account (a common "
-            "fraud asks for exactly this by e-mail).",
-            "Confirm the change with the payee by a known channel first.",
-        )
 
 
 def _anyone(principal: Any) -> bool:
@@ -218,3 +171,4 @@ def business_consequences(words: set[str], pairs: Sequence[Pair]) -> Iterator[Fi
     yield from bulk_out(words, pairs)
     yield from deletes(words, pairs)
     yield from safety_nets(words, pairs)
+    yield from public_release(words, pairs)

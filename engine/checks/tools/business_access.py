@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from .business_words import OFF_VALUES, Finding, Pair, acts
+from .http_service import IDENTITY
 
 __all__ = ["sign_in"]
 
@@ -29,6 +30,17 @@ _FACTORS = frozenset(
 _FACTOR_TEXT = re.compile(
     r"(?i)(?:^|[\W_])(?:mfa|2fa|2sv|multi[\W_]?factor|two[\W_]?factor|sso)(?:$|[\W_])"
 )
+_FACTOR_KEY = re.compile(
+    r"mfa|2fa|2sv|two_?factor|multi_?factor|(?<![a-z])sso|totp|webauthn|passkey|second_?factor"
+)
+_DEMANDS = re.compile(r"requir|enforc|enabled?(?:$|_)|mandatory|(?<!in)active")
+"""A setting that demands a second factor or single sign-on (``mfa_required``, ``require2fa``,
+``ssoEnforced``): switched off, sign-in needs a password alone."""
+_IDP_RULES = frozenset(
+    {"policy", "policies", "rule", "rules", "authenticator", "authenticators", "factor",
+     "factors", "signon", "mfa"}
+)  # fmt: skip
+"""What an identity provider asks for at sign-in (an Okta policy, a rule of one)."""
 _WHAT_KEYS = frozenset({"type", "name", "policy", "policytype", "policy_type", "kind", "factor"})
 """Arguments that say what a generic policy tool changes (``type="MFA_ENROLL"``)."""
 _RESETS = frozenset({"reset", "clear", "remove", "delete", "bypass"})
@@ -40,6 +52,7 @@ _ADMIN = re.compile(
 )
 _ALL_SUPER = re.compile(r"^\s*(?:super|admin)\s+(?:user|group)\s+\*\s")
 """A Perforce protections line giving everyone super or admin access."""
+_URL = re.compile(r"(?i)^(?:https?://|/)")
 _GRANTS = frozenset(
     {"add", "set", "assign", "grant", "update", "create", "invite", "promote", "put", "patch",
      "attach", "bind", "modify", "edit", "change"}
@@ -59,6 +72,14 @@ def sign_in(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
     about_factors = any(
         k in _WHAT_KEYS and isinstance(v, str) and _FACTOR_TEXT.search(v[:200]) for k, v in pairs
     )
+    if _factor_off(pairs) or (words & IDENTITY and words & _SWITCHES_OFF and words & _IDP_RULES):
+        yield (
+            "weakens sign-in protection",
+            "multi-factor, single sign-on or an identity provider's sign-in policy is turned "
+            "off for the accounts it covers.",
+            "Let a security administrator make this change.",
+        )
+        return
     if words & _SIGN_IN or about_factors:
         factors = words & _FACTORS or about_factors
         off = bool(words & _SWITCHES_OFF and factors) or any(
@@ -89,7 +110,15 @@ def sign_in(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
     }
     if (words & _ROLE_WORDS or new_user) and words & _GRANTS:
         granted = next(
-            (v for k, v in pairs if k and isinstance(v, str) and len(v) < 200 and _ADMIN.search(v)),
+            (
+                v
+                for k, v in pairs
+                if k
+                and isinstance(v, str)
+                and len(v) < 200
+                and not _URL.match(v)  # the request's own address (``/internal/admin/…``)
+                and _ADMIN.search(v)
+            ),
             None,
         )
         if granted is None:  # a protections table's line (``super user * * //...``)
@@ -104,6 +133,17 @@ def sign_in(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
                 f"`{granted[:60]}` gives the account control over the whole system.",
                 "Let an administrator grant administrator rights.",
             )
+
+
+def _factor_off(pairs: Sequence[Pair]) -> bool:
+    """A setting that demands a second factor or single sign-on, switched off
+    (``"mfa_required": false``, ``"requireTwoFactor": "off"``)."""
+    for key, value in pairs:
+        if not (value is False or (isinstance(value, str) and value.lower() in OFF_VALUES)):
+            continue
+        if key and _FACTOR_KEY.search(key) and _DEMANDS.search(key):
+            return True
+    return False
 
 
 def _discord_admin(pairs: Sequence[Pair]) -> bool:

@@ -1,8 +1,10 @@
 """Security controls switched off by a business tool, read from its name and arguments for
 ``business``: a branch protection deleted, a port opened to the whole internet
-(``0.0.0.0/0`` in an ingress rule), and a protection's setting turned off — secret scanning,
-push protection, vulnerability alerts, waiting rooms, encryption, a firewall (``{"status":
-"disabled"}``, ``false``, ``"off"``)."""
+(``0.0.0.0/0`` in an ingress rule), a secrets manager's policy granted over every path
+(Vault's ``path "*"`` with sudo or write capabilities), and a protection's setting or feature
+flag turned off — secret scanning, push protection, vulnerability alerts, waiting rooms,
+encryption, a firewall, fraud scoring, captchas, rate limits (``{"status": "disabled"}``,
+``false``, ``"off"``, ``{"key": "fraud_checks", "value": false}``)."""
 
 from __future__ import annotations
 
@@ -32,6 +34,20 @@ _CONTROLS = re.compile(
 )
 """Settings that protect something: switched off, the protection is gone."""
 _STATE_KEYS = frozenset({"status", "state", "enabled", "enable", "value", "mode"})
+_CONTROL_WORDS = frozenset(
+    {"fraud", "antifraud", "captcha", "recaptcha", "hcaptcha", "turnstile", "waf",
+     "firewall", "antivirus", "malware", "ddos", "kyc", "aml", "sanctions", "3ds", "threeds",
+     "3dsecure", "audit", "ratelimit", "ratelimiting", "bruteforce", "lockout", "csrf",
+     "dlp", "edr"}
+)  # fmt: skip
+"""Words of a setting or a feature flag that guards against abuse (``fraud_scoring_enabled``,
+``rate_limit``): switched off, what it stopped gets through."""
+_FLAG_NAMES = frozenset({"key", "name", "flag", "flag_key", "feature", "feature_key", "setting"})
+_FLAG_VALUES = frozenset({"value", "enabled", "enable", "on", "state", "status", "variation"})
+_WIDE_PATH = re.compile(r'(?s)\bpath\s+"(\*|[^"/]*/?\*)"\s*\{([^}]{0,2000})\}')
+_POWERS = frozenset({"sudo", "create", "update", "delete", "root", "*"})
+"""A secrets manager's policy (Vault HCL) over every path: with these capabilities, whoever
+holds it reads and rewrites every secret."""
 
 
 def _off(value: object) -> bool:
@@ -48,6 +64,40 @@ def _everywhere(value: object) -> bool:
     """An address range that is the whole internet, alone or in a list (``["0.0.0.0/0"]``)."""
     items = value[:16] if isinstance(value, list) else [value]
     return any(isinstance(v, str) and v.strip().lower() in _EVERYWHERE for v in items)
+
+
+def _control(name: str) -> bool:
+    words = set(re.split(r"[^a-z0-9]+", name.lower().replace("rate_limit", "ratelimit")))
+    return bool(words & _CONTROL_WORDS)
+
+
+def _flag_off(pairs: Sequence[Pair]) -> str | None:
+    """A protection named as a setting's or a flag's key, switched off: ``"fraud_scoring_
+    enabled": false``, or ``{"key": "captcha_on_login", "value": false}``."""
+    named = [v for k, v in pairs if k in _FLAG_NAMES and isinstance(v, str) and len(v) < 120]
+    for key, value in pairs:
+        if key and _off(value) and (_control(key) or _CONTROLS.match(key)):
+            return key
+        if key in _FLAG_VALUES and _off(value):
+            flag = next((n for n in named if _control(n)), None)
+            if flag is not None:
+                return flag
+    return None
+
+
+def _wide_policy(pairs: Sequence[Pair]) -> str | None:
+    """A secrets policy over every path with write or sudo capabilities: ``path "*" {
+    capabilities = ["create", …, "sudo"] }``, as HCL text or as its JSON form."""
+    for key, value in pairs:
+        if isinstance(value, str) and "path" in value and len(value) < 65_536:
+            for m in _WIDE_PATH.finditer(value):
+                if set(re.findall(r'"(\w+|\*)"', m.group(2))) & _POWERS:
+                    return m.group(1)
+        if key in ("*", "+/*", "sys/*") and isinstance(value, dict):
+            powers = value.get("capabilities") or value.get("policy")
+            if isinstance(powers, list) and {str(p) for p in powers[:20]} & _POWERS:
+                return key
+    return None
 
 
 def guards_off(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
@@ -70,7 +120,16 @@ def guards_off(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
             "Allow the addresses that need access, not 0.0.0.0/0.",
         )
         return
-    control = next((k for k, v in pairs if _CONTROLS.match(k) and _off(v)), None)
+    wide = _wide_policy(pairs)
+    if wide is not None:
+        yield (
+            "grants a policy over every secret",
+            f'path "{wide}" with write or sudo capabilities lets whoever holds the policy read, '
+            "change and delete every secret and the secrets manager's own settings.",
+            "Grant the paths and capabilities the job needs (secret/data/app/*, read).",
+        )
+        return
+    control = _flag_off(pairs)
     if control is not None:
         yield (
             "switches a security control off",

@@ -1,9 +1,8 @@
 """What business tools do to the company's own safety nets, read from the tool's name words and
 its argument pairs (for ``business``), each high:
 
-- watching stopped: an audit trail stopped, every monitor muted, a monitor, alert or on-call
-  service deleted or switched off, paging put in a maintenance window for days, audit logs
-  excluded from collection;
+- watching stopped (``business_watch``): audit trails, monitors and paging stopped, deleted,
+  switched off or muted for long, audit logs excluded from collection;
 - privacy scrubbing switched off (``scrub_data=false``, ``sensitive_fields=[]``);
 - a password or passcode removed (set to nothing) from what it protects;
 - an action over every record a filter, query or segment selects — banning, refunding,
@@ -16,35 +15,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from datetime import datetime
-from typing import Any
 
-from .business_words import DELETE_VERBS, OFF_VALUES, Finding, Pair, acts, everything
+from .business_watch import watching_stopped
+from .business_words import DELETE_VERBS, Finding, Pair, acts
 
 __all__ = ["safety_nets"]
 
-_AUDIT_TRAILS = frozenset(
-    {"cloudtrail", "audit", "auditlog", "auditlogs", "audit_log", "trail", "trails", "flowlogs",
-     "guardduty", "securityhub", "defender", "sentinel"}
-)  # fmt: skip
-_STOPS = frozenset({"stop", "disable", "delete", "deactivate", "pause", "suspend", "remove"})
-_MUTES = frozenset(
-    {"mute", "silence", "snooze", "maintenance", "pause", "suppress", "disable", "downtime"}
-)
-_MONITORS = frozenset(
-    {"monitor", "monitors", "alert", "alerts", "alerting", "service", "services", "pagerduty",
-     "datadog", "opsgenie", "logging", "audit", "trail", "logs", "window", "incident"}
-)  # fmt: skip
-_WATCHERS = frozenset(
-    {"monitor", "monitors", "alert", "alerts", "alerting", "alarm", "alarms", "detector",
-     "detectors", "check", "checks", "uptime", "oncall", "escalation", "pager", "paging",
-     "incident", "incidents", "notification", "notifications", "service", "services"}
-)  # fmt: skip
-_PAGING = frozenset({"pagerduty", "opsgenie", "oncall", "victorops", "incident", "paging"})
-_SILENCE_VERBS = frozenset({"mute", "silence", "snooze", "pause", "disable", "suppress"})
-_STATE_KEYS = frozenset({"status", "state", "enabled", "active"})
-_MAX_QUIET_DAYS = 2
-_AUDIT = re.compile(r"(?i)audit|cloudtrail|activity|access[_-]?log|data_access|security")
 _SCRUB_KEYS = re.compile(
     r"(?i)(?:^|[:_.])(?:scrub\w*|redact\w*|mask\w*|anonymi[sz]\w*|pii\w*|data_?scrubber\w*|"
     r"sensitive_?fields)$"
@@ -80,70 +56,6 @@ _CLINICAL = frozenset(
      "observation", "diagnosticreport", "procedure", "immunization", "encounter", "patient",
      "careplan", "documentreference", "medicationadministration"}
 )  # fmt: skip
-
-
-def _days(start: Any, end: Any) -> float | None:
-    """Days from ``start`` to ``end`` (ISO times), or ``None`` when either is not a time."""
-    try:
-        a = datetime.fromisoformat(str(start).replace("Z", "+00:00"))
-        b = datetime.fromisoformat(str(end).replace("Z", "+00:00"))
-        return (b - a).total_seconds() / 86_400
-    except (TypeError, ValueError):
-        return None
-
-
-def _off(value: Any) -> bool:
-    return value is False or (isinstance(value, str) and value.strip().lower() in OFF_VALUES)
-
-
-def watching_stopped(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
-    """An audit trail stopped, every monitor muted, a monitor deleted or silenced, paging
-    switched off or paused for days, audit logs excluded."""
-    if words & _AUDIT_TRAILS and words & _STOPS:
-        yield (
-            "stops audit logging",
-            "what anyone does from now on goes unrecorded: an attacker's first step.",
-            "Let a security administrator change audit logging.",
-        )
-        return
-    if words & _MUTES and words & _MONITORS and (everything(pairs) or "all" in words):
-        yield (
-            "mutes monitoring everywhere",
-            "alerts of every service stop: an incident or an attack then goes unnoticed.",
-            "Mute one monitor for a short, stated time.",
-        )
-        return
-    keys = dict(pairs[:200])
-    watched = words & _WATCHERS and (
-        words & _PAGING or words & (_WATCHERS - {"service", "services"})
-    )
-    off = any(k in _STATE_KEYS and _off(v) for k, v in pairs)
-    if watched and (words & DELETE_VERBS or words & _SILENCE_VERBS or off):
-        yield (
-            "stops monitoring or paging",
-            "alerts that would have told people something is wrong stop being raised.",
-            "Let the on-call team change its own monitors and paging.",
-        )
-        return
-    if "maintenance" in words:
-        days = _days(
-            keys.get("start_time") or keys.get("start"), keys.get("end_time") or keys.get("end")
-        )
-        if days is not None and days > _MAX_QUIET_DAYS:
-            yield (
-                "silences paging for days",
-                f"a maintenance window of {days:.0f} days stops alerts for everything it covers.",
-                "Keep maintenance windows to the work's own hours.",
-            )
-            return
-    if words & {"exclusion", "exclusions", "exclude"} and any(
-        isinstance(v, str) and _AUDIT.search(v[:400]) for k, v in pairs if k in ("filter", "name")
-    ):
-        yield (
-            "stops collecting audit logs",
-            "activity the audit logs would have recorded goes unrecorded.",
-            "Let the security team change what is logged.",
-        )
 
 
 def privacy_off(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:

@@ -21,15 +21,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any
 
 from humangr.contracts import Severity, ToolKind
 
 from ..base import CheckInput, Hit
 from .business import business_consequences
-from .business_words import DELETE_VERBS
+from .business_words import DELETE_VERBS, READS
 from .http_apis import name_words
-from .http_call import json_text, read_http
+from .http_call import REQUEST_ARGS
+from .http_service import api_words, arg_pairs
 from .manifest_args import manifest_hits
 from .view import ToolView
 
@@ -128,47 +128,15 @@ _PROTECTED = frozenset({"protection", "protections", "branch", "branches", "rule
 """A branch protection's settings: ``true`` for the first, none for the second, weakens it."""
 
 
-def _values(value: Any, depth: int = 0) -> Iterator[tuple[str, Any]]:
-    """Every (key, value) pair of the arguments, nested ones too (bounded)."""
-    if depth > 6:
-        return
-    if isinstance(value, dict):
-        for key, item in list(value.items())[:200]:
-            yield str(key).lower(), item
-            yield from _values(item, depth + 1)
-    elif isinstance(value, list):
-        for item in value[:200]:
-            yield "", item
-            yield from _values(item, depth + 1)
-
-
-_METHOD_VERBS = {"POST": "create", "PUT": "set", "PATCH": "update", "DELETE": "delete"}
-_LOCAL_HOSTS = re.compile(r"^(?:localhost|[\w.-]+\.localhost|127\.[\d.]+|\[?::1\]?|0\.0\.0\.0)$")
-
-
-def _api_call(view: ToolView) -> tuple[set[str], list[tuple[str, Any]]] | None:
-    """An HTTP request that changes something at a service (not this machine): the words of
-    its path with its method's verb (``PATCH /orgs/acme/saml`` → update, orgs, acme, saml),
-    and what its body sends."""
-    if view.kind is not ToolKind.HTTP:
-        return None
-    request = read_http(view)
-    verb = _METHOD_VERBS.get(request.method) if request is not None else None
-    if request is None or request.url is None or verb is None:
-        return None
-    if _LOCAL_HOSTS.match(request.url.host.name):
-        return None  # a dev server's API: everyday
-    words = {verb, *name_words(request.url.path.replace("/", "_"), 16)}
-    return words, [pair for _, value in request.payload for pair in _values(json_text(value))]
-
-
-def _hit(view: ToolView, severity: Severity, title: str, why: str, fix: str) -> Hit:
+def _hit(
+    view: ToolView, severity: Severity, title: str, why: str, fix: str, argument: str | None = None
+) -> Hit:
     return Hit(
         severity=severity,
         title=title,
         description=f"{view.name}: {why}",
         suggestion=fix,
-        argument=None,
+        argument=argument,
     )
 
 
@@ -180,12 +148,14 @@ def consequential(ctx: CheckInput) -> Iterator[Hit]:
     if not view.read_by_own_checks:
         yield from manifest_hits(view)
     words = set(name_words(view.call.name, 12))  # the MCP server's name counts too
-    pairs = list(_values(view.call.arguments))
-    api = _api_call(view)
-    if api is not None:  # a raw API call: its path and method name what it does
-        api_words, api_pairs = api
-        words |= api_words
-        pairs += api_pairs
+    api = api_words(view)
+    if api is None:
+        pairs = arg_pairs(view.call.arguments)
+    else:  # a raw API call: its method, path and body say what it does, not the HTTP tool's
+        words = (words - READS) | api[0]  # name (``http_fetch``) nor its headers
+        pairs = api[1] + arg_pairs(
+            {k: v for k, v in view.call.arguments.items() if k.lower() not in REQUEST_ARGS}
+        )
     words |= {v.lower() for k, v in pairs if k in _VERB_ARGS and isinstance(v, str) and len(v) < 40}
     strings = [v for _, v in pairs if isinstance(v, str)]
     if words & _CONTAINER:
@@ -310,5 +280,6 @@ def consequential(ctx: CheckInput) -> Iterator[Hit]:
         )
     if view.read_by_own_checks:
         return  # a shell, file, code or SQL tool: its own checks read what it does
+    where = api[2].url_argument if api is not None else None  # the request's address
     for title, why, fix in business_consequences(words, pairs):
-        yield _hit(view, Severity.HIGH, title, why, fix)
+        yield _hit(view, Severity.HIGH, title, why, fix, argument=where)

@@ -5,9 +5,11 @@ internal hosts, raw protocols (``gopher://``, ``dict://``) to internal services,
 files (``file://``), request-capture and out-of-band services, uploads to paste sites, and
 destructive calls to known APIs (``http_apis``). High: raw and private addresses, internal
 names, other schemes, credentials in the URL, unreadable URLs, and DELETEs to hosts that are
-not allowed (one entry of one record aside: an item of a cart, a comment). A GET or POST to
-the agent's own development server on ``localhost`` is everyday (services on their
-well-known ports and admin paths aside; health probes are everyday there too).
+not allowed (one entry of one record aside: an item of a cart, a comment; and one test record
+on a staging or sandbox host). A GET or POST to the agent's own development server on
+``localhost`` is everyday (services on their well-known ports and admin paths aside; health
+probes and ``/metrics`` reads are everyday there too), and so are reads of internal monitoring
+and CI servers and a CI build started there (``http_service``).
 
 URLs written in any other string argument are read too: a metadata address anywhere is
 suspicious, and in a command or code that runs it is critical.
@@ -24,6 +26,7 @@ from ..base import CheckInput, Hit
 from ..remember import remembered
 from .http_apis import destructive_call, destructive_tool
 from .http_call import METHODS, HttpCall, read_http
+from .http_service import build_trigger, scratch_delete
 from .http_sites import allowed
 from .http_target import C, H, Problem, sorted_problems, url_problems
 from .http_url import find_urls, parse_url
@@ -57,6 +60,8 @@ def _request_problems(call: HttpCall, allow: frozenset[str]) -> list[Problem]:
     if url is None:
         return [Problem(H, "could not read this URL", call.raw_url[:80], "url")]
     out = url_problems(url, method=call.method, writes=call.writes, allow=allow)
+    if build_trigger(call):  # a CI server of one's own asked to build: everyday
+        out = [p for p in out if not p.title.startswith("internal host name")]
     found = destructive_call(call)
     if found is not None:
         out.append(Problem(found[0], found[1], f"{call.method} {url.raw[:100]}", "api"))
@@ -66,7 +71,10 @@ def _request_problems(call: HttpCall, allow: frozenset[str]) -> list[Problem]:
     if not re.fullmatch(r"[A-Z]{1,16}", call.method):
         out.append(Problem(H, "malformed HTTP method", call.method[:20], "url"))
     elif (call.method == "DELETE" or call.method not in METHODS) and not (
-        loopback or allowed(url.host.name, allow) or _one_entry(call.method, url.path)
+        loopback
+        or allowed(url.host.name, allow)
+        or _one_entry(call.method, url.path)
+        or scratch_delete(call)
     ):
         out.append(
             Problem(

@@ -218,9 +218,9 @@ RULES: tuple[Rule, ...] = (
     _r(
         ("api.stripe.com",),
         "POST",
-        r"^/v1/(?:refunds|transfers|payouts|charges/[^/]+/refunds|topups)$",
+        r"^/v1/(?:transfers|payouts|topups)$",
         H,
-        "moves money (a refund, transfer or payout)",
+        "moves money (a transfer or payout)",
     ),
     _r(
         _GH,

@@ -18,6 +18,7 @@ __all__ = [
     "AUTH_HEADER",
     "METHODS",
     "PAYLOAD_ARGS",
+    "REQUEST_ARGS",
     "URL_ARGS",
     "HttpCall",
     "json_text",
@@ -98,6 +99,10 @@ METHODS = frozenset(
         "PURGE",
     }
 )
+REQUEST_ARGS = frozenset(
+    (*URL_ARGS, *_METHOD_ARGS, *_HEADER_ARGS, *_AUTH_ARGS, *PAYLOAD_ARGS, "base_url", "path")
+)
+"""The arguments that spell the request itself (its address, method, headers and body)."""
 _NAME_METHOD = re.compile(r"(?i)(?:^|_)(get|post|put|patch|delete|head)(?:_|$)")
 AUTH_HEADER = re.compile(
     r"(?i)^(?:authorization|proxy-authorization|cookie|x-api-key|api-key|apikey|x-auth-token"

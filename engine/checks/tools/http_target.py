@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from humangr.contracts import Severity
 
 from .egress_files import secret_file, system_file
+from .http_service import service_host
 from .http_sites import (
     METADATA_CREDENTIAL_PATH,
     METADATA_HOSTS,
@@ -48,6 +49,8 @@ _READINESS = re.compile(
 )
 """Health and readiness probes, under admin prefixes too (``/actuator/health``): they show
 state and change nothing."""
+_SCRAPED = re.compile(r"(?i)^/(?:actuator/)?(?:metrics|prometheus)(?:/[\w.-]+)?/?$")
+"""A service's metrics as Prometheus scrapes them: read, they show counters."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,9 +98,11 @@ def _host_problems(url: Url, *, method: str, allow: frozenset[str]) -> Iterator[
                     "Local services trust local callers.",
                     "internal",
                 )
-            elif (_ADMIN_PATH.match(url.path) and not _READINESS.match(url.path)) or (
-                method not in ("GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE")
-            ):
+            elif (
+                _ADMIN_PATH.match(url.path)
+                and not _READINESS.match(url.path)
+                and not (method in ("GET", "HEAD") and _SCRAPED.match(url.path))
+            ) or (method not in ("GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE")):
                 # A dev server's own API (``DELETE /api/todos/17``) is everyday; its admin
                 # paths, and verbs no API uses, are not.
                 yield Problem(
@@ -123,7 +128,8 @@ def _host_problems(url: Url, *, method: str, allow: frozenset[str]) -> Iterator[
                 "internal",
             )
         return
-    if internal_name(name):
+    if internal_name(name) and not (method in ("GET", "HEAD") and service_host(url)):
+        # a monitoring or CI server's state read (a dashboard, a query, a build's status)
         yield Problem(
             H, f"internal host name {name}", "Only an internal network resolves it.", "internal"
         )

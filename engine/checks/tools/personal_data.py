@@ -39,7 +39,9 @@ _FILE_TLDS = frozenset(
     {"png", "jpg", "jpeg", "gif", "svg", "webp", "ico", "js", "mjs", "ts", "css", "py", "json",
      "map", "md", "txt", "html", "lock", "toml", "yaml", "yml", "xml", "zip", "gz", "tar"}
 )  # fmt: skip
-_CARD = re.compile(r"(?<![\w.,/:-])(?:\d[ -]?){12,18}\d(?![\w/:]|[.,-]\d)")
+_CARD = re.compile(r"(?<![\w./:-])(?<!\d,)(?:\d[ -]?){12,18}\d(?![\w/:]|[.-]\d)")
+"""A card number's digits: a field of a comma-separated line too (``Maria Lopez,4532…,08/27``),
+not the tail of a number written with thousands separators (``1,234,…``)."""
 _SSN = re.compile(r"(?<![\w-])(\d{3})-(\d{2})-(\d{4})(?![\w-])")
 _CPF = re.compile(r"(?<![\w.])(\d{3})\.(\d{3})\.(\d{3})-(\d{2})(?![\w-])")
 _PHONE = re.compile(

@@ -1,7 +1,7 @@
 """The usual frauds' messages, for ``prose``: what they ask for, by what their text says — a
-password through a link (credential phishing: a message hurrying people to sign in, unless
-every link is on the recipients' own site), card details through a link (billing and
-shut-off lures), gift-card codes."""
+password through a link (credential phishing: a message hurrying people to sign in, or a
+prize to claim by verifying an account, unless every link is on the recipients' own site),
+card details through a link (billing and shut-off lures), gift-card codes."""
 
 from __future__ import annotations
 
@@ -39,6 +39,17 @@ _BILLING_LURE = re.compile(
     r"terminated|cancell?ed)\b[^\n]{0,160}\bpay(?:ment)?\b"
 )
 """A message that hurries people to enter card details (the shape of billing phishing)."""
+_PRIZE = re.compile(
+    r"(?i)\b(?:claim|redeem|collect|unlock)\b[^\n]{0,80}\b(?:free|reward|rewards|prize|prizes|"
+    r"bonus|gift|giveaway|airdrop|gems|coins|credits|tokens|skins|nitro|voucher)\b|"
+    r"\b(?:free|giveaway|airdrop|you(?:'ve| have)? won|winner)\b[^\n]{0,80}\b(?:claim|redeem)\b"
+)
+_PRIZE_ASK = re.compile(
+    r"(?i)\b(?:verify|confirm|validate|log ?in|sign ?in|connect|link|authori[sz]e)\b[^\n.!]{0,30}"
+    r"\b(?:your|the)?\s*(?:account|wallet|profile|identity|login|credentials|steam|discord)\b"
+)
+"""A prize offered through a link that asks people to sign in or connect an account first
+(the shape of giveaway phishing)."""
 _GIFT_CARDS = re.compile(r"(?i)\bgift ?cards?\b")
 _GIFT_ASK = re.compile(r"(?i)\b(?:buy|purchase|get me|send me)\b[^.\n]{0,80}|\bcodes?\b")
 _PHISHING = "asks for passwords through a link"
@@ -58,6 +69,12 @@ _FRAUDS: tuple[tuple[Callable[[str], bool], str, str], ...] = (
         lambda text: bool(_BILLING_LURE.search(text) and _URL.search(text)),
         _BILLING,
         "Billing notices come from the billing system; a person should confirm this one.",
+    ),
+    (
+        lambda text: bool(_PRIZE.search(text) and _PRIZE_ASK.search(text) and _URL.search(text)),
+        _PHISHING,
+        "Giveaways that ask people to verify their account through a link are phishing; let a "
+        "person confirm the announcement and its link.",
     ),
     (
         lambda text: bool(_GIFT_CARDS.search(text) and _GIFT_ASK.search(text)),

@@ -163,7 +163,7 @@ CASES: list[tuple[str, dict[str, Any], Outcome, str]] = [
         "a privileged container",
     ),
     ("transfer_funds", {"from": "ops", "to": "acct-9931", "amount": 250000}, REVIEW, "money"),
-    ("mcp__stripe__create_refund", {"charge": "ch_123", "amount": 100}, REVIEW, "a refund"),
+    ("mcp__stripe__create_refund", {"charge": "ch_123", "amount": 2_500_000}, REVIEW, "a refund"),
     ("deploy", {"environment": "production", "version": "1.2.3"}, REVIEW, "a production deploy"),
     ("restart_service", {"service": "web", "env": "prod"}, REVIEW, "a production restart"),
     ("update_dns", {"zone": "example.com", "record": "@", "value": "203.0.113.9"}, REVIEW, "DNS"),

@@ -1,0 +1,128 @@
+"""Money read from a business tool's name and arguments (or an HTTP call's path and body), for
+``business``: a payment, payout, refund, credit, gift card, coupon or price set with an
+amount, and a payee's bank details changed.
+
+Two calls move no money that matters and get no finding: a call made in a payment provider's
+test mode (a ``sk_test_`` key, Stripe's ``pm_card_visa`` test card, ``livemode=false``, a
+sandbox or test host as ``http_service`` reads it), and a refund of one named charge or
+payment for a small amount (what a support ticket asks for; the money goes back to the payer
+it came from). Refunds of many charges, of a date range or of everything, and large ones,
+are still reported."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from .business_words import Finding, Pair, acts
+
+__all__ = ["money", "number"]
+
+_MONEY_NOUNS = frozenset(
+    {
+        "refund", "refunds", "payout", "payouts", "payment", "payments", "transfer",
+        "transfers", "wire", "money", "credit", "credits", "coupon", "coupons", "discount",
+        "discounts", "giftcard", "gift", "price", "prices", "pricing", "payroll", "charge",
+        "charges", "withdraw", "withdrawal", "disbursement", "remittance", "plan", "balance",
+        "bonus", "reimbursement", "payment_intent",
+    }
+)  # fmt: skip
+_MONEY_KEYS = re.compile(
+    r"^(?:amount\w*|\w*_amount|total\w*|value|unit_amount\w*|price\w*|\w*_price|balance|"
+    r"percent_off|amount_off|initial_value|credit\w*|sum|net_pay)$"
+)
+_AMOUNT = re.compile(r"^amount\w*$")
+"""What a tool that only says "send" moves money with (``send(amount=…)``)."""
+_BANK_KEYS = re.compile(
+    r"bank_?account|routing_?(?:number|no|code|transit)|^aba\w*|iban|swift|bic$|"
+    r"account_?number|sort_?code"
+)
+_NUMBER = re.compile(r"^-?\d[\d,]*(?:\.\d+)?$")
+_TEST_VALUE = re.compile(
+    r"^(?:(?:sk|rk|pk)_test_\w+|pm_card_[a-z_]+|tok_[a-z_]+|src_[a-z_]+|"
+    r"(?:bearer\s+)?(?:sk|rk)_test_\w+)$",
+    re.IGNORECASE,
+)
+"""A payment provider's test key or test card token (Stripe's ``pm_card_visa``, ``tok_visa``:
+they work only in test mode)."""
+_TEST_FLAGS = frozenset({"test", "test_mode", "testmode", "sandbox", "is_test"})
+_MODE_KEYS = frozenset({"environment", "env", "mode"})
+_OTHER_MONEY = frozenset(
+    {"payout", "payouts", "transfer", "transfers", "wire", "withdraw", "withdrawal",
+     "disbursement", "remittance", "payroll", "giftcard", "gift", "bonus"}
+)  # fmt: skip
+_TARGET = re.compile(
+    r"^(?:charge|payment|payment_intent|transaction|order|invoice|capture|sale|psp_?reference|"
+    r"original_?reference|original_?transaction)(?:_?id)?$"
+)
+"""Arguments that name the one charge or payment a refund returns."""
+_RANGE = re.compile(
+    r"^(?:created\w*|date\w*|\w*_date|from|to|since|until|starts?(?:_\w+)?|ends?(?:_\w+)?|"
+    r"starting_after|ending_before|period|filter|"
+    r"query|where|all|ids|\w*_ids|charges|payments|transactions|orders)$"
+)
+_ELSEWHERE = re.compile(r"^(?:destination|recipient\w*|receiver\w*|payee\w*|beneficiary\w*)$")
+_SMALL = 100_000
+"""A refund below this many units (cents: 1,000.00) is one customer's purchase."""
+
+
+def number(value: Any) -> float | None:
+    """A value as a number, if it is one (``"1,200.50"`` too; a boolean is not)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return float(value)
+    if isinstance(value, str) and _NUMBER.match(value.strip()):
+        return float(value.strip().replace(",", ""))
+    return None
+
+
+def _test_mode(pairs: Sequence[Pair]) -> bool:
+    """The call runs in a payment provider's test mode: no real money moves."""
+    return any(
+        (isinstance(v, str) and len(v) < 200 and _TEST_VALUE.match(v.strip()) is not None)
+        or (k == "livemode" and v is False)
+        or (k in _TEST_FLAGS and v is True)
+        or (k in _MODE_KEYS and isinstance(v, str) and v.lower() in ("test", "sandbox"))
+        for k, v in pairs
+    )
+
+
+def _one_refund(words: set[str], pairs: Sequence[Pair]) -> bool:
+    """A refund of one named charge or payment, for a small amount or none (all of it)."""
+    if not words & {"refund", "refunds"} or words & _OTHER_MONEY:
+        return False
+    targets = {v.strip() if isinstance(v, str) else "" for k, v in pairs if _TARGET.match(k)}
+    if len(targets) != 1 or "" in targets:  # the same charge, read twice, is one
+        return False
+    if any(_RANGE.match(k) or _ELSEWHERE.match(k) or _BANK_KEYS.search(k) for k, _ in pairs if k):
+        return False
+    if any(isinstance(v, str) and v.strip().lower() in ("all", "*") for _, v in pairs):
+        return False
+    amounts = [number(v) for k, v in pairs if _MONEY_KEYS.match(k) and not isinstance(v, dict)]
+    return all(a is not None and 0 < a <= _SMALL for a in amounts)
+
+
+def money(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
+    """Money paid, credited or priced by a tool that acts, and a payee's bank details set."""
+    if not acts(words):
+        return
+    named = words & _MONEY_NOUNS or words & {"pay", "send", "tip"}
+    if named and not _test_mode(pairs) and not _one_refund(words, pairs):
+        keys = _MONEY_KEYS if words & _MONEY_NOUNS or "pay" in words else _AMOUNT
+        if any(number(v) is not None for k, v in pairs if keys.match(k)):
+            yield (
+                "moves money or sets a price",
+                "a payment, payout, refund, credit, discount or price change takes effect at "
+                "once and the agent cannot take it back.",
+                "Let a person confirm payments, credits and price changes.",
+            )
+            return
+    if any(_BANK_KEYS.search(k) and isinstance(v, str | int) and v != "" for k, v in pairs):
+        yield (
+            "changes where money is paid",
+            "bank details of a payee are set: later payments go to that account (a common "
+            "fraud asks for exactly this by e-mail).",
+            "Confirm the change with the payee by a known channel first.",
+        )
