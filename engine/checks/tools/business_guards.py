@@ -38,7 +38,7 @@ _CONTROL_WORDS = frozenset(
     {"fraud", "antifraud", "captcha", "recaptcha", "hcaptcha", "turnstile", "waf",
      "firewall", "antivirus", "malware", "ddos", "kyc", "aml", "sanctions", "3ds", "threeds",
      "3dsecure", "audit", "ratelimit", "ratelimiting", "bruteforce", "lockout", "csrf",
-     "dlp", "edr"}
+     "dlp", "edr", "anticheat", "cheat", "antibot", "antispam", "moderation"}
 )  # fmt: skip
 """Words of a setting or a feature flag that guards against abuse (``fraud_scoring_enabled``,
 ``rate_limit``): switched off, what it stopped gets through."""

@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from .business_watch import watching_stopped
-from .business_words import DELETE_VERBS, Finding, Pair, acts
+from .business_words import DELETE_VERBS, Finding, Pair, acts, everything
 
 __all__ = ["safety_nets"]
 
@@ -100,12 +100,15 @@ def over_many(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
     named = (
         v.lower() for k, v in pairs if k in ("action", "operation", "op") and isinstance(v, str)
     )
-    verbs = words & _BULK_VERBS | {b for v in named for b in _BULK_VERBS if v.startswith(b)}
+    stems = {w[:-1] if w.endswith("s") else w for w in words}  # ``/bans/bulk``: bans
+    verbs = stems & _BULK_VERBS | {b for v in named for b in _BULK_VERBS if v.startswith(b)}
     if words & _BULK_REMOVALS and words & _RECORD_NOUNS:
         verbs |= words & _BULK_REMOVALS
     if not verbs:
         return
     selector = _selected(pairs)
+    if selector is None and (everything(pairs) or words & {"bulk", "mass"}):
+        selector = "bulk request"
     if selector is not None:
         yield (
             f"{sorted(verbs)[0]}s every record a {selector} selects",

@@ -107,11 +107,11 @@ def watching_stopped(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding
         )
     elif (
         acts(words)
-        and words & (_PAGING | {"monitor", "monitors"})
+        and words & (_PAGING | _AUDIT | {"monitor", "monitors"})
         and any(k in _STATE_KEYS and _off(v) for k, v in pairs)
     ):
         yield (
-            "switches monitoring or paging off",
+            "switches monitoring, paging or auditing off",
             "alerts that would have told people something is wrong stop being raised.",
             "Let the on-call team change its own monitors and paging.",
         )

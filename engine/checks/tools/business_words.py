@@ -54,20 +54,19 @@ PERSONAL_MAIL = re.compile(
 
 
 _EVERYTHING = frozenset({"all", "*", "everything", "everyone", "all_users", "all_contacts"})
+_ALL_OF = re.compile(r"^all[_-](?:players|users|customers|members|accounts|contacts|subscribers)$")
 
 
 def everything(pairs: Sequence[Pair], keys: re.Pattern[str] | None = None) -> bool:
-    """Whether an argument (one of ``keys``, if given) is "all", "*", "everyone"…, alone or in
-    a list."""
+    """Whether an argument (one of ``keys``, if given) is "all", "*", "everyone",
+    "all_players"…, alone or in a list."""
     return any(
-        (
-            isinstance(v, str)
-            and v.strip().lower() in _EVERYTHING
-            and (keys is None or keys.fullmatch(k) is not None)
-        )
-        or (
-            isinstance(v, list)
-            and any(isinstance(i, str) and i.strip().lower() in _EVERYTHING for i in v[:50])
-        )
+        (isinstance(v, str) and _all(v) and (keys is None or keys.fullmatch(k) is not None))
+        or (isinstance(v, list) and any(isinstance(i, str) and _all(i) for i in v[:50]))
         for k, v in pairs
     )
+
+
+def _all(value: str) -> bool:
+    text = value.strip().lower()
+    return text in _EVERYTHING or _ALL_OF.match(text) is not None

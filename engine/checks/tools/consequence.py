@@ -54,9 +54,12 @@ _CHANGES = frozenset(
         "shutdown",
         "stop",
         "terminate",
+        "restore",
     }
 )
 _PRODUCTION = re.compile(r"(?i)^(?:prod|production|prd|live)(?:[-_.]\w+)?$")
+_LIVE_WORDS = frozenset({"prod", "production", "prd"})
+"""Production named among the words of a tool's name or an API's path (``job/deploy-prod``)."""
 _WHERE = re.compile(
     r"^(?:env|environment|stage|target|cluster|namespace|context|tier|space|workspace|project)$"
 )
@@ -86,10 +89,12 @@ _WHOLE_JAR = re.compile(
 does (an app reads one named item — its token, its CSRF cookie — to send to its own API)."""
 _VERB_ARGS = frozenset({"action", "operation", "op", "verb", "subcommand", "mode"})
 """Arguments that name what a generic tool does (``terraform(action="destroy")``)."""
+_JOB_ARGS = frozenset({"job", "job_name", "pipeline", "workflow"})
+"""Arguments that name the job a CI trigger starts; their words say what it does."""
 _FORWARD = re.compile(r"^(?:forward|forward_?to|redirect_?to|forwarding_?address)$")
 _BYPASS = re.compile(
     r"^(?:admin_?override|override_?protection|bypass_?\w*|skip_?(?:review|checks?|"
-    r"verification|approvals?|hooks)|no_?verify|ignore_?(?:protection|checks?)|"
+    r"verification|approvals?|hooks|tests?|ci)|no_?verify|ignore_?(?:protection|checks?)|"
     r"force_?merge)$"
 )
 """Arguments that switch a protection off (``admin_override=true``, ``skip_checks=true``)."""
@@ -157,6 +162,13 @@ def consequential(ctx: CheckInput) -> Iterator[Hit]:
             {k: v for k, v in view.call.arguments.items() if k.lower() not in REQUEST_ARGS}
         )
     words |= {v.lower() for k, v in pairs if k in _VERB_ARGS and isinstance(v, str) and len(v) < 40}
+    words |= {  # a CI trigger's ``job="db-restore"``, word by word
+        w
+        for k, v in pairs
+        if k in _JOB_ARGS and isinstance(v, str) and len(v) < 80
+        for w in re.split(r"[^a-z]+", v.lower())
+        if w and w not in READS
+    }
     strings = [v for _, v in pairs if isinstance(v, str)]
     if words & _CONTAINER:
         if any(_ROOT_MOUNT.match(s.strip()) for s in strings):
@@ -176,7 +188,8 @@ def consequential(ctx: CheckInput) -> Iterator[Hit]:
                 "Run it unprivileged.",
             )
     aimed = [v for k, v in pairs if _WHERE.match(k) and isinstance(v, str)]
-    if words & _CHANGES and any(_PRODUCTION.match(s.strip()) for s in aimed[:200]):
+    live = any(_PRODUCTION.match(s.strip()) or _PROD_NAME.search(s) for s in aimed[:200])
+    if words & _CHANGES and (live or words & _LIVE_WORDS):
         yield _hit(
             view,
             Severity.HIGH,
@@ -195,7 +208,7 @@ def consequential(ctx: CheckInput) -> Iterator[Hit]:
             "can be taken over.",
             "Never read cookies or storage in a script that makes requests.",
         )
-    bypass = next((k for k, v in pairs if _BYPASS.match(k) and v is True), None)
+    bypass = next((k for k, v in pairs if _BYPASS.match(k) and _truthy(v)), None)
     if bypass is not None:
         yield _hit(
             view,
@@ -283,3 +296,10 @@ def consequential(ctx: CheckInput) -> Iterator[Hit]:
     where = api[2].url_argument if api is not None else None  # the request's address
     for title, why, fix in business_consequences(words, pairs):
         yield _hit(view, Severity.HIGH, title, why, fix, argument=where)
+
+
+def _truthy(value: object) -> bool:
+    """``True``, or a text that says so (a query parameter's ``SKIP_TESTS=true``)."""
+    return value is True or (
+        isinstance(value, str) and value.strip().lower() in ("true", "1", "yes")
+    )

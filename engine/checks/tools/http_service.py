@@ -158,6 +158,12 @@ def _path_args(path: str) -> list[tuple[str, Any]]:
     return out
 
 
+_ACTING_GET = re.compile(
+    r"(?i)/(?:build|buildWithParameters|invoke|trigger|rebuild|restart|deploy|run)/?$"
+)
+"""A path whose last part starts something, whatever the method."""
+
+
 def api_words(view: ToolView) -> tuple[set[str], list[tuple[str, Any]], HttpCall] | None:
     """An HTTP request that changes something at a service (not this machine): its words
     (verb, path, identity provider), what its body sends and the request itself."""
@@ -165,6 +171,9 @@ def api_words(view: ToolView) -> tuple[set[str], list[tuple[str, Any]], HttpCall
         return None
     request = read_http(view)
     verb = _METHOD_VERBS.get(request.method) if request is not None else None
+    if verb is None and request is not None and request.url is not None:
+        acting = _ACTING_GET.search(request.url.path) is not None  # ``/buildWithParameters``
+        verb = "create" if acting else None  # a GET that starts something
     if request is None or request.url is None or verb is None:
         return None
     if _LOCAL_HOSTS.match(request.url.host.name):
