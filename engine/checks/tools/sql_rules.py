@@ -38,7 +38,9 @@ from .sql_issue import (
     word_at,
 )
 from .sql_lex import Tok, TokKind
+from .sql_mass import AUDIT_TABLE, mass_changes, narrow_statement
 from .sql_parse import Parsed
+from .sql_scope import Target
 from .sql_words import (
     BENIGN_HEADS,
     FILE_FUNCTIONS,
@@ -64,17 +66,13 @@ _BANK_COLUMN = re.compile(
 _ADDS = frozenset({"INSERT", "UPSERT", "REPLACE"})
 """Statements that only add rows: one sqlglot cannot parse is read from its tokens alone."""
 _HANDLED = frozenset({"DELETE", "UPDATE", "MERGE"})
+_REBUILT = frozenset({"destroy", "change"})
+"""What a statement does to a throwaway (test, CI, scratch) database's data: rebuilt at will."""
 
 
 def _target(node: exp.Expression) -> str:
     t = node.this
     return t.sql()[:60] if isinstance(t, exp.Expression) else "?"
-
-
-_AUDIT = re.compile(
-    r"(?i)(?:^|[._\"`])(?:audit|audits|audit_?log|audit_?trail|security_?log)(?:$|[._\"`])"
-)
-"""Tables that record who did what: their rows are removed or changed only to hide it."""
 
 
 def _writes(p: Parsed) -> Iterator[Issue]:
@@ -112,7 +110,7 @@ def _writes(p: Parsed) -> Iterator[Issue]:
                 fragment(p),
                 "change",
             )
-        elif _AUDIT.search(target):
+        elif AUDIT_TABLE.search(target):
             yield Issue(
                 C if verb == "DELETE" else H,
                 f"{verb} of audit records ({target})",
@@ -287,8 +285,13 @@ def _dot_command(p: Parsed) -> list[Issue] | None:
     return []
 
 
-def statement_issues(p: Parsed, *, production: bool = False) -> list[Issue]:
-    """Everything ``p`` would do that a reviewer must know, worst first."""
+def statement_issues(
+    p: Parsed, *, production: bool = False, target: Target | None = None
+) -> list[Issue]:
+    """Everything ``p`` would do that a reviewer must know, worst first. ``target``: what the
+    call says of the database (production, a throwaway one, an audit trail)."""
+    target = target or Target(production=production)
+    production = production or target.production
     dot = _dot_command(p)
     if dot is not None:
         return dot
@@ -301,9 +304,18 @@ def statement_issues(p: Parsed, *, production: bool = False) -> list[Issue]:
         out.extend(rule(p, i, production))
     if p.tree is not None:
         out.extend(_writes(p))
+        if not out:
+            out.extend(mass_changes(p, target))
     elif head in ("DELETE", "UPDATE"):
         out.extend(_writes_unparsed(p, head, i))
-    if production and head in ("DELETE", "UPDATE", "MERGE") and not out:
+    if target.throwaway:
+        out = [x for x in out if x.kind not in _REBUILT]
+    elif (
+        production
+        and head in ("DELETE", "UPDATE", "MERGE")
+        and not out
+        and not (head != "MERGE" and narrow_statement(p))
+    ):
         out.append(Issue(H, f"{head} in production", fragment(p), "change"))
     out.extend(_anywhere(p))
     out.extend(_reads(p, production))
