@@ -34,11 +34,22 @@ _OFF = frozenset({"0", "false", "f", "no", "n", "off", "none", ""})
 _MAX_NODES = 20
 
 
-_KEY_COLUMN = re.compile(
-    r"(?i)^(?:id|uuid|guid|pk|email|username|login|slug|handle)$|_(?:id|uuid|guid|pk|key|no"
-    r"|number)$"
-)
-"""Columns that name one row (``id``, ``order_id``, ``email``, ``invoice_number``)."""
+_KEY_COLUMN = re.compile(r"(?i)^(?:id|uuid|guid|pk|rowid|oid|email|username|login|slug)$")
+"""Columns that name one row in any table (``id``, ``uuid``, ``email``)."""
+_OWN_KEY = ("_id", "_uuid", "_key", "_no", "_number")
+"""…and a table's own key named after it (``job_id`` of ``jobs``, ``invoice_number`` of
+``invoices``); another table's key (``customer_id``, ``tenant_id``) keeps all its rows."""
+
+
+def _key_column(name: str, table: str) -> bool:
+    low = name.lower()
+    if _KEY_COLUMN.match(low):
+        return True
+    base = table.lower().rsplit(".", 1)[-1].strip('`"[]')
+    stems = {base, base.removesuffix("s"), base.removesuffix("es"), base.split("_", 1)[0]}
+    return any(low == f"{stem}{end}" for stem in stems if stem for end in _OWN_KEY)
+
+
 _MAX_LISTED = 100
 
 
@@ -54,28 +65,28 @@ def _one_value(e: exp.Expression) -> bool:
     )
 
 
-def _key_test(e: exp.Expression) -> bool:
+def _key_test(e: exp.Expression, table: str) -> bool:
     while isinstance(e, exp.Paren):
         e = e.this
     if isinstance(e, exp.EQ):
         for col, value in ((e.this, e.expression), (e.expression, e.this)):
-            if isinstance(col, exp.Column) and _KEY_COLUMN.search(col.name) and _one_value(value):
+            if isinstance(col, exp.Column) and _key_column(col.name, table) and _one_value(value):
                 return True
         return False
     if isinstance(e, exp.In) and isinstance(e.this, exp.Column) and not e.args.get("query"):
         values = e.expressions
         return (
-            bool(_KEY_COLUMN.search(e.this.name))
+            _key_column(e.this.name, table)
             and 0 < len(values) <= _MAX_LISTED
             and all(_one_value(v) for v in values)
         )
     return False
 
 
-def narrow_where(where: exp.Expression | None) -> bool:
-    """A WHERE that picks rows by their key: one of its ANDed tests is ``key = value`` or
-    ``key IN (a few values)`` (``id = 99127 AND status = 'failed'``). A date range, a status
-    flag or a pattern keeps a whole class of rows: no narrow WHERE."""
+def narrow_where(where: exp.Expression | None, table: str = "") -> bool:
+    """A WHERE on ``table`` that picks rows by their key: one of its ANDed tests is ``key =
+    value`` or ``key IN (a few values)`` (``id = 99127 AND status = 'failed'``). A date range,
+    a status flag, a pattern or another table's key keeps a whole class of rows."""
     if where is None:
         return False
     cond = where.this if isinstance(where, exp.Where) else where
@@ -87,7 +98,7 @@ def narrow_where(where: exp.Expression | None) -> bool:
             e = e.this
         if isinstance(e, exp.And):
             stack.extend((e.this, e.expression))
-        elif _key_test(e):
+        elif _key_test(e, table):
             return True
     return False
 
@@ -132,7 +143,7 @@ def narrow_statement(p: Parsed) -> bool:
     if p.tree is None:
         return False
     nodes = list(_writes(p.tree))
-    return bool(nodes) and all(narrow_where(n.args.get("where")) for n in nodes)
+    return bool(nodes) and all(narrow_where(n.args.get("where"), _name(n)) for n in nodes)
 
 
 def mass_changes(p: Parsed, target: Target) -> Iterator[Issue]:
@@ -146,7 +157,7 @@ def mass_changes(p: Parsed, target: Target) -> Iterator[Issue]:
         if where is None or throwaway_schema(name):
             continue
         verb = "DELETE" if isinstance(node, exp.Delete) else "UPDATE"
-        narrow = narrow_where(where)
+        narrow = narrow_where(where, name)
         lifted = _lifted(node) if isinstance(node, exp.Update) else []
         if AUDIT_TABLE.search(name) or target.audit:
             yield Issue(
@@ -174,6 +185,12 @@ def mass_changes(p: Parsed, target: Target) -> Iterator[Issue]:
     yield from _bulk_inserts(p, target)
 
 
+def _from_table(select: exp.Select) -> str:
+    source = select.args.get("from_") or select.args.get("from")
+    table = source.this if isinstance(source, exp.From) else None
+    return table.name if isinstance(table, exp.Table) else ""
+
+
 def _bulk_inserts(p: Parsed, target: Target) -> Iterator[Issue]:
     """``INSERT INTO bans SELECT … FROM reports`` in production: a row added to a table of
     records for every row a query finds (no key picks them)."""
@@ -187,7 +204,7 @@ def _bulk_inserts(p: Parsed, target: Target) -> Iterator[Issue]:
         if not isinstance(source, exp.Query) or not record_table(name):
             continue
         selects = list(source.find_all(exp.Select))[:_MAX_NODES]
-        if any(narrow_where(s.args.get("where")) for s in selects):
+        if any(narrow_where(s.args.get("where"), _from_table(s)) for s in selects):
             continue
         yield Issue(
             H,

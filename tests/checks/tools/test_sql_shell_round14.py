@@ -106,6 +106,11 @@ SQL_DANGEROUS: list[tuple[str, dict[str, Any], str]] = [
         "Oracle audit off",
     ),
     ("run_sql", {"query": "NOAUDIT ALL STATEMENTS"}, "Oracle NOAUDIT"),
+    (
+        "run_sql",
+        {"query": "DELETE FROM shipments WHERE tenant_id = 12", "env": "production"},
+        "another table's key: every shipment of a tenant",
+    ),
     ("snowflake", {"sql": "alter account unset network_policy"}, "network policy removed"),
     (
         "snowflake",
@@ -131,10 +136,15 @@ SQL_EVERYDAY: list[tuple[str, dict[str, Any], str]] = [
     (
         "query_db",
         {
-            "query": "UPDATE chart_access SET confidential = 0 WHERE chart_id = 311",
+            "query": "UPDATE chart_access SET confidential = 0 WHERE id = 311",
             "database": "hims",
         },
         "one chart's flag changed by key",
+    ),
+    (
+        "run_sql",
+        {"query": "UPDATE tickets SET priority = 2 WHERE ticket_id = 8812", "env": "production"},
+        "a table's own key named after it",
     ),
     (
         "run_sql",
