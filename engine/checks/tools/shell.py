@@ -89,13 +89,15 @@ def judge(text: str, ctx: Context) -> list[Flag]:
     again and again, with other arguments beside them); one an earlier ``cd`` moved is judged
     each time."""
     if ctx.cwd is None:
-        return list(_judged(text, ctx.workspace, ctx.allowed_hosts))
+        return list(_judged(text, ctx.workspace, ctx.allowed_hosts, ctx.host))
     return _judge(text, ctx)
 
 
 @remembered(max_chars=CACHED_CHARS, maxsize=1_024)
-def _judged(text: str, workspace: str | None, allowed_hosts: frozenset[str]) -> tuple[Flag, ...]:
-    return tuple(_judge(text, Context(workspace, allowed_hosts)))
+def _judged(
+    text: str, workspace: str | None, allowed_hosts: frozenset[str], host: str | None = None
+) -> tuple[Flag, ...]:
+    return tuple(_judge(text, Context(workspace, allowed_hosts, host=host)))
 
 
 def _judge(text: str, ctx: Context) -> list[Flag]:
@@ -266,6 +268,19 @@ def _hit(
     return Hit(top.severity, top.title, detail, top.fix, file=file, line=line, argument=argument)
 
 
+_HOST_ARGS = ("host", "hostname", "server", "remote_host", "target_host", "machine")
+_HOST_NAME = re.compile(r"^(?:[\w-]+@)?([A-Za-z0-9][\w.-]{0,252})(?::\d+)?$")
+
+
+def _remote_host(tool: ToolView) -> str | None:
+    """The host a shell tool runs its command on (``ssh_exec(host=…, command=…)``)."""
+    if tool.kind is not ToolKind.SHELL:
+        return None
+    got = tool.text(*_HOST_ARGS)
+    found = _HOST_NAME.match(got[1].strip()) if got is not None else None
+    return found.group(1).lower() if found is not None else None
+
+
 def shell_command(ctx: CheckInput) -> Iterator[Hit]:
     """The shell commands of a tool call: the command of a shell tool (a string, or an argv
     list), any argument named like a command whatever the tool, and any other string argument
@@ -274,8 +289,9 @@ def shell_command(ctx: CheckInput) -> Iterator[Hit]:
     if tool is None:
         return
     base = Context(workspace=tool.call.workspace, allowed_hosts=ctx.options.allowed_hosts)
+    host = _remote_host(tool)
     for argument, text, conservative in _sources(tool):
-        flags = judge(text, Context(base.workspace, base.allowed_hosts))
+        flags = judge(text, Context(base.workspace, base.allowed_hosts, host=host))
         if conservative:
             flags = [f for f in flags if f.severity is Severity.CRITICAL]
         if flags:

@@ -41,12 +41,15 @@ class Flag:
 
 @dataclass(slots=True)
 class Context:
-    """What the rules know besides the commands: the workspace, the hosts data may go to, and
-    the folder earlier ``cd`` commands moved to (None: the workspace or unknown)."""
+    """What the rules know besides the commands: the workspace, the hosts data may go to, the
+    folder earlier ``cd`` commands moved to (None: the workspace or unknown) and the remote
+    host the tool runs the command on."""
 
     workspace: str | None = None
     allowed_hosts: frozenset[str] = frozenset()
     cwd: str | None = None
+    host: str | None = None
+    """The remote host a tool runs its command on (an ``ssh_exec`` tool's ``host``), if any."""
 
 
 def short(text: str, limit: int = 120) -> str:

@@ -18,6 +18,7 @@ from . import (  # noqa: F401 - the rule families register themselves on import
     shell_rules_host,
     shell_rules_impact,
     shell_rules_interactive,
+    shell_rules_leaks,
     shell_rules_net,
     shell_rules_ops,
     shell_rules_remote,

@@ -10,66 +10,12 @@ from collections.abc import Iterator
 from .shell_binaries import PRIVILEGED
 from .shell_model import Cmd
 from .shell_rule_kit import Context, Flag, critical, high, operands, rule, short_flags
+from .shell_sudo import LOGGING, SECURITY, only_reads, staging_restart
 
 __all__: list[str] = []
 
 _ADMIN_GROUPS = re.compile(r"(?:^|,)(?:sudo|wheel|admin|root|adm)(?:,|$)")
 _ROOTISH_GROUPS = re.compile(r"(?:^|,)(?:docker|lxd|lxc|disk|shadow|kvm|libvirt)(?:,|$)")
-_LOGGING = r"auditd|rsyslog|syslog|syslog-ng|systemd-journald|journald|auditbeat|filebeat"
-_SECURITY = (
-    r"firewalld|ufw|apparmor|iptables|ip6tables|nftables|netfilter-persistent|fail2ban|"
-    r"clamav-daemon|clamd|crowdsec|falco|osqueryd|wazuh-agent|sshguard|selinux|"
-    r"sentinelone|falcon-sensor|csagent|mdatp|ossec"
-)
-_SUDO_VALUED = frozenset({"-u", "-g", "-h", "-p", "-C", "-D", "-R", "-T", "-U"})
-_READS_STATE: dict[str, frozenset[str] | None] = {
-    "systemctl": frozenset(
-        {"status", "is-active", "is-enabled", "is-failed", "list-units", "list-unit-files",
-         "list-timers", "list-sockets", "show", "cat"}
-    ),
-    "docker": frozenset({"ps", "logs", "inspect", "images", "stats", "top", "version", "info"}),
-    "podman": frozenset({"ps", "logs", "inspect", "images", "stats", "top", "version", "info"}),
-    "crictl": frozenset({"ps", "logs", "inspect", "images", "stats", "pods", "version", "info"}),
-    "journalctl": None,
-    "ss": None,
-    "netstat": None,
-    "lsof": None,
-    "ps": None,
-    "df": None,
-    "free": None,
-    "lsblk": None,
-    "uptime": None,
-}  # fmt: skip
-"""Programs (with the subcommands) that only show the machine's state: run as root to see
-everything, they change nothing."""
-_CHANGES_JOURNAL = re.compile(r"^--(?:vacuum|rotate|flush|sync|relinquish|setup-keys|update)")
-_LOG_READERS = frozenset({"cat", "tail", "head", "zcat", "grep", "zgrep", "wc"})
-
-
-def _only_reads(argv: list[str]) -> bool:
-    """Whether ``sudo …`` only shows state: ``systemctl status``, ``journalctl -u x``,
-    ``docker logs``, ``ss -tlnp``, or a log under ``/var/log`` read."""
-    i = 1
-    while i < len(argv) and argv[i].startswith("-"):
-        i += 2 if argv[i] in _SUDO_VALUED else 1
-    inner = argv[i:]
-    if not inner:
-        return False
-    program, rest = inner[0].rsplit("/", 1)[-1], inner[1:]
-    if program in _READS_STATE:
-        subcommands = _READS_STATE[program]
-        words = [a for a in rest if not a.startswith("-")]
-        if subcommands is not None:
-            return bool(words) and words[0] in subcommands
-        return not any(_CHANGES_JOURNAL.match(a) for a in rest) if program == "journalctl" else True
-    if program in _LOG_READERS:
-        paths = [a for a in rest if not a.startswith("-") and not a.isdigit()][
-            1 if program in ("grep", "zgrep") else 0 :
-        ]
-        return bool(paths) and all(p.startswith("/var/log/") and ".." not in p for p in paths)
-    return False
-
-
 _NO_TLS = re.compile(
     r"http\.sslverify\s*=?\s*false|strict-ssl\s*=?\s*false|sslverify\s*=?\s*false|"
     r"NODE_TLS_REJECT_UNAUTHORIZED=0|GIT_SSL_NO_VERIFY=(?:1|true)|PYTHONHTTPSVERIFY=0|"
@@ -90,7 +36,8 @@ def privilege(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
             and len(cmd.argv) == 2
             and cmd.argv[1] in ("-l", "-v", "-k", "-K")
         )
-        and not (name in ("sudo", "doas") and not cmd.redirects and _only_reads(cmd.argv))
+        and not (name in ("sudo", "doas") and not cmd.redirects and only_reads(cmd.argv))
+        and not (name in ("sudo", "doas") and not cmd.redirects and staging_restart(cmd, ctx))
     ):
         if cmd.shell_when_empty:
             yield critical(
@@ -163,14 +110,14 @@ def persistence(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
         verbs = [w for w in args if not w.startswith("-")]
         verb = verbs[0] if verbs else ""
         units = " ".join(verbs[1:])
-        if re.search(rf"\b(?:{_LOGGING})\b", units) and verb in ("stop", "disable", "mask", "kill"):
+        if re.search(rf"\b(?:{LOGGING})\b", units) and verb in ("stop", "disable", "mask", "kill"):
             yield critical(
                 "stops system logging",
                 cmd.text,
                 f"it {verb}s {units}; what follows is not recorded.",
                 "Leave logging running.",
             )
-        elif re.search(rf"\b(?:{_SECURITY})\b", units) and verb in (
+        elif re.search(rf"\b(?:{SECURITY})\b", units) and verb in (
             "stop",
             "disable",
             "mask",
@@ -198,7 +145,7 @@ def persistence(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
                     "Ask the user before enabling services.",
                 )
     elif name == "service" and len(args) >= 2 and args[1] in ("stop", "disable"):
-        if re.search(rf"^(?:{_LOGGING}|{_SECURITY})$", args[0]):
+        if re.search(rf"^(?:{LOGGING}|{SECURITY})$", args[0]):
             yield critical(
                 "disables logging or a security service",
                 cmd.text,

@@ -62,6 +62,29 @@ _ESCAPE_WORD = re.compile(r"^(?:\^[A-Z]|v)?[:\\@]?!|^v?:(?:sh|shell|terminal|py|
 _DECLARE = frozenset({"export", "declare", "local", "readonly", "typeset"})
 _MAX_SCANS = 64
 _LOCALHOST = re.compile(r"^(?:localhost|127\.\d+\.\d+\.\d+|::1)$")
+_SSH_VALUED = frozenset(
+    {"-b", "-B", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O", "-o",
+     "-p", "-Q", "-R", "-S", "-W", "-w"}
+)  # fmt: skip
+"""ssh's options that take the next word (``-i key``, ``-p 2222``, ``-o Opt=v``)."""
+
+
+def _ssh_operands(argv: list[str]) -> list[str]:
+    """ssh's destination and the remote command's words after it; the remote host runs them
+    as a shell command line (``ssh host 'sudo iptables -F'``)."""
+    out: list[str] = []
+    k = 1
+    while k < len(argv):
+        word = argv[k]
+        if out or not word.startswith("-") or word == "--":
+            if word != "--" or out:
+                out.append(word)
+        elif word in _SSH_VALUED:
+            k += 1
+        k += 1
+    return out
+
+
 _PROMPT = re.compile(r"^\s*[\w-]*\s?>{1,2}\s*(?=[!:\\])", re.MULTILINE)
 _ASSIGNMENT = re.compile(r"^[A-Za-z_]\w*=")
 _BUILD_FILES = frozenset({"cmakelists.txt"})
@@ -295,9 +318,11 @@ class _Unwrapper:
                 self.child(cmd, argv, name, env, stage, inner.assigns)
             return
         if name == "ssh" and len(argv) > 2:
-            ops = [w for w in argv[1:] if not w.startswith("-")]
-            if ops and _LOCALHOST.match(ops[0].rsplit("@", 1)[-1]) and len(ops) > 1:
-                self.nested(cmd, " ".join(ops[1:]), "ssh localhost", env, stage)
+            ops = _ssh_operands(argv)
+            if len(ops) > 1:
+                host = ops[0].rsplit("@", 1)[-1]
+                label = "ssh localhost" if _LOCALHOST.match(host) else f"ssh {host[:80]}"
+                self.nested(cmd, " ".join(ops[1:]), label, env, stage)
         if name == "find":
             for words in find_commands(argv):
                 if words:

@@ -21,6 +21,7 @@ from .sql_args import MAX_STRICT, clearly_sql, production_target, sql_dialect, s
 from .sql_issue import Issue
 from .sql_lex import TokKind
 from .sql_parse import Parsed, read_sql
+from .sql_scope import Target, sql_target
 from .view import ToolView
 
 __all__ = ["review_sql", "sql_statement", "sql_texts"]
@@ -86,9 +87,15 @@ def _payload(sql: str, dialect: str | None) -> list[Issue]:
 
 
 def review_sql(
-    sql: str, dialect: str | None = None, *, production: bool = False, depth: int = 0
+    sql: str,
+    dialect: str | None = None,
+    *,
+    production: bool = False,
+    depth: int = 0,
+    target: Target | None = None,
 ) -> list[Issue]:
-    """Everything the SQL text ``sql`` would do that a reviewer must know, worst first."""
+    """Everything the SQL text ``sql`` would do that a reviewer must know, worst first.
+    ``target``: what the call says of the database it runs in (``sql_scope``)."""
     from .sql_rules import statement_issues  # with sqlglot, only once SQL is read
 
     lexed, parsed = read_sql(sql, dialect)
@@ -102,10 +109,12 @@ def review_sql(
         out.extend(_payload(sql[:MAX_STRICT], dialect))
     read_before = False
     for p in parsed:
-        issues = statement_issues(p, production=production)
+        issues = statement_issues(p, production=production, target=target)
         inner = _nested(p, lexed.text) if depth < _MAX_NESTING else None
         if inner:
-            issues.extend(review_sql(inner, dialect, production=production, depth=depth + 1))
+            issues.extend(
+                review_sql(inner, dialect, production=production, depth=depth + 1, target=target)
+            )
         cut = _truncation(lexed.text, p)
         if cut is not None:
             worst = any(i.kind == "injection" and i.severity is Severity.CRITICAL for i in issues)
@@ -180,8 +189,12 @@ def sql_statement(ctx: CheckInput) -> Iterator[Hit]:
     if not texts:  # most calls carry no SQL: the dialect and target are not looked for
         return
     dialect = sql_dialect(view)
-    prod = production_target(view)
+    target = sql_target(view, production_target(view))
     for argument, text, whole in texts:
-        issues = review_sql(text, dialect, production=prod) if whole else _payload(text, dialect)
+        issues = (
+            review_sql(text, dialect, production=target.production, target=target)
+            if whole
+            else _payload(text, dialect)
+        )
         if issues:
             yield _hit(view, argument, issues)

@@ -10,9 +10,11 @@ from collections.abc import Callable, Iterator
 from humangr.contracts import Severity
 
 from .egress_files import system_file
+from .sql_heads_access import grant, no_audit, security_control
 from .sql_issue import C, H, Issue, after, all_words, fragment, object_names, word_at
-from .sql_lex import TokKind
+from .sql_lex import Tok, TokKind
 from .sql_parse import Parsed
+from .sql_scope import throwaway_schema
 from .sql_words import ADMIN_ROLES, OS_PROCEDURES, UNTRUSTED_LANGUAGES, scratch_name
 
 __all__ = ["HEADS"]
@@ -38,6 +40,8 @@ def _drop(p: Parsed, i: int, production: bool) -> Iterator[Issue]:
     elif what in _DATA_OBJECTS:
         if temporary or (names and all(n.startswith("#") for n in names)):
             return
+        if what == "TABLE" and names and all(throwaway_schema(n) for n in names):
+            return  # a scratch or test schema's table: rebuilt at will
         if names and all(scratch_name(n) for n in names) and what == "TABLE":
             yield Issue(H, f"drops scratch table {shown}", fragment(p), "change")
         else:
@@ -49,6 +53,8 @@ def _drop(p: Parsed, i: int, production: bool) -> Iterator[Issue]:
 def _truncate(p: Parsed, i: int, production: bool) -> Iterator[Issue]:
     names = object_names(p.stmt.tokens, i + 1)
     shown = ", ".join(names)[:80] or "?"
+    if names and all(throwaway_schema(n) for n in names):
+        return
     if names and all(scratch_name(n) for n in names):
         yield Issue(H, f"empties scratch table {shown}", fragment(p), "change")
     else:
@@ -63,6 +69,10 @@ def _alter(p: Parsed, i: int, production: bool) -> Iterator[Issue]:
         yield Issue(
             C, f"changes {what.lower()} privileges or credentials", fragment(p), "privilege"
         )
+        return
+    control = security_control(what, list(toks[i + 2 :]))
+    if control is not None:
+        yield Issue(control[0], control[1], fragment(p), "privilege")
         return
     if what == "DEFAULT" or (what == "SERVER" and "ROLE" in words[:1]):
         yield Issue(C, "changes default privileges or server roles", fragment(p), "privilege")
@@ -169,10 +179,17 @@ def _create(p: Parsed, i: int, production: bool) -> Iterator[Issue]:
             fragment(p),
             "server",
         )
-    elif what == "TABLE" and words[:2] == ["OR", "REPLACE"]:
+    elif what == "TABLE" and words[:2] == ["OR", "REPLACE"] and not _scratch_created(toks, i):
         yield Issue(H, "replaces a table and the data in it", fragment(p), "change")
     elif production and what in ("INDEX", "TRIGGER", "FUNCTION", "PROCEDURE", "VIEW"):
         yield Issue(H, f"creates {what.lower()} in production", fragment(p), "change")
+
+
+def _scratch_created(toks: tuple[Tok, ...], i: int) -> bool:
+    """``CREATE OR REPLACE TABLE scratch_x.t``: the table made lies in a scratch schema."""
+    k = word_at(toks, "TABLE", i)
+    names = object_names(toks, k + 1) if k != -1 else []
+    return bool(names) and throwaway_schema(names[0])
 
 
 def _set(p: Parsed, i: int, production: bool) -> Iterator[Issue]:
@@ -260,43 +277,6 @@ def _attach(p: Parsed, i: int, production: bool) -> Iterator[Issue]:
         yield Issue(H, f"attaches {path[:60]} as a database", fragment(p), "change")
 
 
-_READ_PRIVILEGES = frozenset({"SELECT", "USAGE", "REFERENCES"})
-_WIDE_TARGETS = frozenset({"ALL", "DATABASE", "SERVER", "INSTANCE", "*"})
-
-
-def _grant(p: Parsed, i: int, production: bool) -> Iterator[Issue]:
-    """Read rights on named objects to a named role are everyday; other rights, read rights on
-    every table, and a role need a person; everything, to everyone, with the right to pass it
-    on, an admin role, or write rights on every table are critical."""
-    toks = [t for t in p.stmt.tokens[i + 1 :] if t.kind is not TokKind.COMMENT]
-    words = [t.upper or t.text for t in toks]
-    on = words.index("ON") if "ON" in words else -1
-    to = words.index("TO") if "TO" in words else -1
-    rights = {w for w in words[: on if on >= 0 else max(to, 0)] if w.replace("_", "").isalnum()}
-    target = words[on + 1 : to] if 0 <= on < to else []
-    grantees = words[to + 1 :] if to >= 0 else []
-    wide = bool(target) and (target[0] in _WIDE_TARGETS or "*" in "".join(target))
-    read = rights <= _READ_PRIVILEGES
-    admin = on < 0 and bool({w.lower() for w in rights} & ADMIN_ROLES)
-    if (
-        to < 0
-        or rights & {"ALL", "PRIVILEGES"}
-        or "PUBLIC" in grantees
-        or "OPTION" in grantees
-        or admin
-        or (wide and not read)
-    ):
-        yield Issue(
-            C, "grants an admin role" if admin else "grants privileges", fragment(p), "privilege"
-        )
-    elif on < 0:
-        yield Issue(H, "grants a role", fragment(p), "privilege")
-    elif not read:
-        yield Issue(H, "grants rights to change data", fragment(p), "privilege")
-    elif wide:
-        yield Issue(H, "grants reads of every table", fragment(p), "privilege")
-
-
 def _simple(sev: Severity, title: str, kind: str) -> Rule:
     def rule(p: Parsed, i: int, production: bool) -> Iterator[Issue]:
         yield Issue(sev, title, fragment(p), kind)
@@ -309,7 +289,8 @@ HEADS: dict[str, Rule] = {
     "CREATE": _create,
     "DROP": _drop,
     "TRUNCATE": _truncate,
-    "GRANT": _grant,
+    "GRANT": grant,
+    "NOAUDIT": no_audit,
     "REVOKE": _simple(C, "revokes privileges", "privilege"),
     "DENY": _simple(C, "denies privileges", "privilege"),
     "SET": _set,

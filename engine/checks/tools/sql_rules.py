@@ -37,8 +37,10 @@ from .sql_issue import (
     object_names,
     word_at,
 )
-from .sql_lex import Tok, TokKind
+from .sql_mass import AUDIT_TABLE, mass_changes, narrow_statement
 from .sql_parse import Parsed
+from .sql_rules_tokens import dot_command, token_tautology
+from .sql_scope import Target
 from .sql_words import (
     BENIGN_HEADS,
     FILE_FUNCTIONS,
@@ -64,17 +66,13 @@ _BANK_COLUMN = re.compile(
 _ADDS = frozenset({"INSERT", "UPSERT", "REPLACE"})
 """Statements that only add rows: one sqlglot cannot parse is read from its tokens alone."""
 _HANDLED = frozenset({"DELETE", "UPDATE", "MERGE"})
+_REBUILT = frozenset({"destroy", "change"})
+"""What a statement does to a throwaway (test, CI, scratch) database's data: rebuilt at will."""
 
 
 def _target(node: exp.Expression) -> str:
     t = node.this
     return t.sql()[:60] if isinstance(t, exp.Expression) else "?"
-
-
-_AUDIT = re.compile(
-    r"(?i)(?:^|[._\"`])(?:audit|audits|audit_?log|audit_?trail|security_?log)(?:$|[._\"`])"
-)
-"""Tables that record who did what: their rows are removed or changed only to hide it."""
 
 
 def _writes(p: Parsed) -> Iterator[Issue]:
@@ -112,7 +110,7 @@ def _writes(p: Parsed) -> Iterator[Issue]:
                 fragment(p),
                 "change",
             )
-        elif _AUDIT.search(target):
+        elif AUDIT_TABLE.search(target):
             yield Issue(
                 C if verb == "DELETE" else H,
                 f"{verb} of audit records ({target})",
@@ -242,54 +240,14 @@ def _reads(p: Parsed, production: bool) -> Iterator[Issue]:
             )
 
 
-def _same_literal(a: Tok, b: Tok) -> bool:
-    kinds = (TokKind.STRING, TokKind.NUMBER)
-    return a.kind in kinds and b.kind in kinds and a.text.strip("'\"") == b.text.strip("'\"")
-
-
-def _token_tautology(p: Parsed) -> Iterator[Issue]:
-    """``OR '1'='1``, ``OR 1=1``, ``OR TRUE`` in text sqlglot could not parse (an injection
-    payload on its own, or a statement it breaks): read from the tokens."""
-    if p.tree is not None:
-        return
-    toks = p.stmt.tokens
-    for k, t in enumerate(toks):
-        if t.upper not in ("OR", "||"):
-            continue
-        rest = toks[k + 1 : k + 4]
-        if (
-            len(rest) == 3
-            and rest[1].kind is TokKind.OP
-            and rest[1].text in ("=", "LIKE")
-            and _same_literal(rest[0], rest[2])
-        ) or (
-            (rest[:1] and rest[0].upper == "TRUE")
-            or (len(rest) == 1 and rest[0].kind is TokKind.NUMBER and rest[0].text != "0")
-        ):
-            starts_quoted = toks[0].kind is TokKind.STRING and toks[0].start == p.stmt.start
-            sev = C if p.stmt.comments or starts_quoted else H
-            yield Issue(sev, "always-true OR (injection shape)", fragment(p), "injection")
-            return
-
-
-def _dot_command(p: Parsed) -> list[Issue] | None:
-    """A sqlite3 shell command (``.tables``, ``.shell rm -rf /``): None when it is none."""
-    toks = p.stmt.tokens
-    if len(toks) < 2 or toks[0].text != "." or toks[1].kind is not TokKind.WORD:
-        return None
-    if toks[1].start != toks[0].end:
-        return None
-    name = toks[1].text.lower()
-    if name in ("shell", "system"):
-        return [Issue(C, f"runs a shell command (.{name})", fragment(p), "server")]
-    if name in ("output", "once", "save", "backup", "import", "load", "open", "excel"):
-        return [Issue(H, f"reads or writes a file (.{name})", fragment(p), "change")]
-    return []
-
-
-def statement_issues(p: Parsed, *, production: bool = False) -> list[Issue]:
-    """Everything ``p`` would do that a reviewer must know, worst first."""
-    dot = _dot_command(p)
+def statement_issues(
+    p: Parsed, *, production: bool = False, target: Target | None = None
+) -> list[Issue]:
+    """Everything ``p`` would do that a reviewer must know, worst first. ``target``: what the
+    call says of the database (production, a throwaway one, an audit trail)."""
+    target = target or Target(production=production)
+    production = production or target.production
+    dot = dot_command(p)
     if dot is not None:
         return dot
     head, i = first_word(p.stmt)
@@ -301,14 +259,23 @@ def statement_issues(p: Parsed, *, production: bool = False) -> list[Issue]:
         out.extend(rule(p, i, production))
     if p.tree is not None:
         out.extend(_writes(p))
+        if not out:
+            out.extend(mass_changes(p, target))
     elif head in ("DELETE", "UPDATE"):
         out.extend(_writes_unparsed(p, head, i))
-    if production and head in ("DELETE", "UPDATE", "MERGE") and not out:
+    if target.throwaway:
+        out = [x for x in out if x.kind not in _REBUILT]
+    elif (
+        production
+        and head in ("DELETE", "UPDATE", "MERGE")
+        and not out
+        and not (head != "MERGE" and narrow_statement(p))
+    ):
         out.append(Issue(H, f"{head} in production", fragment(p), "change"))
     out.extend(_anywhere(p))
     out.extend(_reads(p, production))
     if not out:
-        out.extend(_token_tautology(p))
+        out.extend(token_tautology(p))
     unknown = (p.error and head not in _ADDS and head not in SESSION_HEADS) or (
         p.tree is None and head not in BENIGN_HEADS and head not in _HANDLED
     )

@@ -319,8 +319,15 @@ SHAPES: list[tuple[str, dict[str, Any], ToolKind | None, Outcome, str]] = [
         "run_sql",
         {"query": "UPDATE orders SET n = 1 WHERE id = 3", "environment": "production"},
         None,
+        APPROVED,
+        "one row picked by its key in production",
+    ),
+    (
+        "run_sql",
+        {"query": "UPDATE orders SET n = 1 WHERE n = 3", "environment": "production"},
+        None,
         REVIEW,
-        "a write to production",
+        "a class of rows changed in production",
     ),
     (
         "run_sql",
