@@ -56,7 +56,9 @@ _CHECK_LINE = re.compile(
     r"^\s*(?:if\b|elif\b|unless\b|@|assert\b|before_action\b|guard\b|\w+\.use\()"
     r"|^\s*[\"'][\w.]*Middleware[\"'],?\s*$|\baudit\w*\.\w+\("
     r"|(?:login_required|requires?_?auth|authenticate|authorize|check_password|verify_password|"
-    r"bcrypt\.compare|compare_digest|has_perm|verifyToken|jwt\.verify|ensureAuth)\w*\s*\(",
+    r"bcrypt\.compare|compare_digest|has_perm|verifyToken|jwt\.verify|ensureAuth|"
+    r"constructEvent|construct_event|verify_?signature|verifySignature|timingSafeEqual|"
+    r"verify_?webhook|validate_?signature|verify_?hmac)\w*\s*\(",
     re.IGNORECASE,
 )
 _AUTH_WORDS = re.compile(
@@ -65,7 +67,11 @@ _AUTH_WORDS = re.compile(
     r"check_password|verify_password|bcrypt\.compare|compare_digest|csrf|has_perm|"
     r"\bis_admin\b|isAuthenticated|ensureAuth|verifyToken|jwt\.verify|passport\.authenticate|"
     r"CsrfViewMiddleware|SecurityMiddleware|AuthenticationMiddleware|limiter\.limit|"
-    r"rate_?limit|throttle|helmet\(|csurf|audit_?log|\baudit\.\w+\(|record_audit",
+    r"rate_?limit|throttle|helmet\(|csurf|audit_?log|\baudit\.\w+\(|record_audit|"
+    r"require_?mfa|mfa_?required|two_?factor|verify_?otp|\.roles?\b[^\n]{0,40}\b(?:includes|"
+    r"contains|has|include\?)\b|has_?role|hasRole|hasAuthority|is_?superuser|\b403\b|"
+    r"forbidden|constructEvent|construct_event|verify_?signature|verifySignature|"
+    r"timingSafeEqual|verify_?webhook|validate_?signature|verify_?hmac",
     re.IGNORECASE,
 )
 _COMMENTED = re.compile(r"^\s*(?://|#|/\*|\*|--|;|<!--)")
@@ -79,7 +85,11 @@ _EXEMPTED = re.compile(
 _TOKEN_UNCHECKED = re.compile(
     r"[\"']?verify_signature[\"']?\s*:\s*False|verify\s*=\s*False.*\bjwt\b|\bjwt\b.*verify\s*="
     r"\s*False|algorithms\s*=\s*\[\s*[\"']none[\"']|ignoreExpiration\s*:\s*true|"
-    r"jwt\.decode\([^)]*complete\s*=\s*True[^)]*verify|\bverify\s*:\s*false\b",
+    r"jwt\.decode\([^)]*complete\s*=\s*True[^)]*verify|\bverify\s*:\s*false\b|"
+    r"insecure_disable_signature_validation|dangerous_insecure_decode|"
+    r"\bvalidate_exp\s*=\s*false\b|[\"']verify_exp[\"']\s*:\s*False|"
+    r"\b(?:ValidateLifetime|ValidateIssuerSigningKey|RequireSignedTokens|RequireExpirationTime)"
+    r"\s*=\s*false\b",
     re.IGNORECASE,
 )
 

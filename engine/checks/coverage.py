@@ -117,6 +117,8 @@ def _why(ctx: CheckInput, f: FileDiff) -> str | None:
         why = unread(f)
         if why is None:
             return None  # its run steps read as shell, the rest by ``ci-workflow``
+        if why == "" and script_units(f):
+            return None  # a pipeline ``ci-workflow`` does not read (a Jenkinsfile): its steps
         detail = f" ({why})" if why else ""
         return f"{_CI_UNREAD}{detail}"
     if _argument_text(path) and not f.stray:

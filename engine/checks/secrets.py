@@ -95,6 +95,13 @@ _ENV_ASSIGN = re.compile(
     r"[A-Za-z0-9_]{0,60}\s{0,8}[=:]\s{0,8}([^\s\"'#]{8,200})\s*$",
     re.IGNORECASE,
 )
+_ENV_LINE = re.compile(r"^\s{0,16}(?:ENV|ARG|export|set)\s+\w+=", re.IGNORECASE)
+_ENV_PAIR = re.compile(
+    r"(?<!\S)[A-Za-z0-9_]{0,60}(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|AUTH_?KEY)"
+    r"[A-Za-z0-9_]{0,60}=([^\s\"']{8,200})(?=\s|$)",
+    re.IGNORECASE,
+)
+"""Each secret-named pair of a line that sets several (a Dockerfile's ``ENV``)."""
 _CODE_EXT = re.compile(
     r"\.(?:py|pyi|pyw|js|jsx|mjs|cjs|ts|tsx|go|java|kt|rb|rs|c|h|cc|cpp|hpp|cs|php|swift|scala"
     r"|json|ya?ml|toml|xml|html|md|rst)$",
@@ -166,6 +173,9 @@ def _assigned(path: str | None, line: str) -> Iterator[tuple[str, str, str]]:
         env = _ENV_ASSIGN.match(line)
         if env:
             yield env.group(1), "humangr", line
+        elif _ENV_LINE.match(line):  # ``ENV A=… B=…`` of a Dockerfile, ``export A=… B=…``
+            for m in _ENV_PAIR.finditer(line):
+                yield m.group(1), "humangr", line
 
 
 _FAKE = re.compile(r"(?i)example|fake|test|dummy|sample|x{4}|0{4}|1234|abcd|(.)\1{5}")
@@ -230,7 +240,18 @@ def _token_hit(line: str, test_file: bool) -> SecretHit | None:
     return None
 
 
+_LOCAL_DEFAULT = re.compile(
+    r"://([^\s:/@'\"<>]{1,64}):([^\s/@'\"<>]{1,64})@(?:localhost|127\.0\.0\.1|\[::1\]|db|database|"
+    r"postgres|postgresql|mysql|mariadb|redis|mongo|mongodb)(?=[:/\s'\"]|$)"
+)
+"""A URL's credentials on this machine or a compose service, the user's name as password
+(``postgres://app:app@localhost``): a development default, not a leaked secret."""
+
+
 def _url_hit(line: str, test_file: bool) -> SecretHit | None:
+    local = _LOCAL_DEFAULT.search(line)
+    if local is not None and local.group(1) == local.group(2):
+        return None
     sev = "low" if test_file else "high"
     for part in windows(line):
         for value in _BASIC.analyze_string(part):

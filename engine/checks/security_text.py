@@ -110,6 +110,9 @@ _TLS = re.compile(
     # Dart, Kotlin/OkHttp
     r"|badCertificateCallback\s*=\s*\([^)]{0,120}\)\s*(?:=>\s*true|\{\s*return\s+true)"
     r"|hostnameVerifier\s*\{\s*_\s*,\s*_\s*->\s*true\s*\}"
+    # Unity's CertificateHandler, Go's and Node's other spellings
+    r"|\bbool\s+ValidateCertificate\s*\([^)]{0,80}\)\s*(?:=>\s*true|\{\s*return\s+true)"
+    r"|\bstrictSSL\s*:\s*false\b|\bsslVerify\s*[:=]\s*false\b|\bverify_ssl\s*[:=]\s*(?:false|False)\b"
 )
 _SEGMENT = re.compile(r"[^|;&\n]+")
 _CURL = re.compile(r"\bcurl\b")

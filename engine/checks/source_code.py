@@ -13,7 +13,9 @@ reaches, beyond the commands it starts (``shell-script`` judges those, read by
   public IP address, from code that talks to the network;
 - a password or token compared with a literal (a hard-coded backdoor), outside tests;
 - a command or code it builds at run time (``run_time``): not readable here, so a human
-  decides when no LLM reviews it.
+  decides when no LLM reviews it;
+- in settings files, a protection switched off or a backdoor switched on
+  (``config_switches``).
 
 SQL files and manifests are read by ``build_files``.
 
@@ -24,11 +26,13 @@ read (a missing authorisation check, an injection built by concatenation).
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Callable, Iterator
 
 from .base import CheckInput, Hit, is_test_path
 from .build_files import MANIFESTS, AddedText, manifest, migration
 from .config_files import config_file, config_kind
+from .config_switches import SETTINGS_EXTENSIONS, settings_switched
 from .deploy_files import deploy_hits, deploy_path
 from .diff import FileDiff
 from .languages import MIGRATION_EXTENSIONS, other_code
@@ -39,9 +43,14 @@ from .source_harm import (
     manifest_harms,
     searched,
 )
-from .source_strings import hidden_urls, sql_literals
+from .source_strings import hidden_urls, sql_literals, urls
 
 __all__ = ["source_code"]
+
+_PY_NETWORK = re.compile(
+    r"\b(?:requests|httpx|aiohttp|urllib3?|urllib\.request|http\.client|ftplib|smtplib|boto3)\b"
+)
+"""A Python file that talks to the network."""
 
 
 def source_code(ctx: CheckInput) -> Iterator[Hit]:
@@ -50,6 +59,8 @@ def source_code(ctx: CheckInput) -> Iterator[Hit]:
     Terraform)."""
     for file in ctx.files:
         path = file.path
+        if path and not file.deleted and posixpath.splitext(path.lower())[1] in SETTINGS_EXTENSIONS:
+            yield from settings_switched(file, path)
         if path and config_kind(path) is not None:  # a deleted Terraform file is read too
             yield from config_file(
                 file, path, allowed_hosts=ctx.options.allowed_hosts, change=ctx.files
@@ -95,3 +106,5 @@ def _python(file: FileDiff, path: str) -> Iterator[Hit]:
     t = AddedText(file)
     yield from sql_hits(t, path)
     yield from hidden_urls(t, hitter(t, path))
+    if _PY_NETWORK.search(t.text):  # where its requests go (a paste site, a metadata address)
+        yield from urls(t, hitter(t, path))

@@ -111,12 +111,15 @@ def urls(t: AddedText, hit: Callable[[Severity, str, int, str], Hit]) -> Iterato
         if url is None or raw in seen:
             continue
         seen.add(raw)
-        if is_paste(url.host.name) and not writes:
+        if is_paste(url.host.name):
             yield hit(
                 Severity.HIGH,
-                f"fetches from paste site {url.host.name}",
+                f"{'sends to' if writes else 'fetches from'} paste or file-drop site "
+                f"{url.host.name}",
                 t.text.find(raw),
-                "What a paste site serves is whatever its poster put there last.",
+                "Whatever is sent there is public to anyone with the link."
+                if writes
+                else "What a paste site serves is whatever its poster put there last.",
             )
             continue
         for problem in url_problems(url, method="POST" if writes else "GET", writes=writes):

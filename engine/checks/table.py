@@ -12,6 +12,7 @@ from . import (
     ci_workflow,
     compliance,
     interp_limits,
+    log_data,
     performance,
     quality,
     removed_tests,
@@ -468,6 +469,17 @@ CHECKS: tuple[Check, ...] = (
         ("humangr",),
         "high",
         compliance.card_numbers,
+    ),
+    Check(
+        L.HL6,
+        "sensitive-logging",
+        "Card data, national ids or secrets given to a log or print call; a redaction list "
+        "(filter_parameters, sensitive_fields, a scrubber's keys) shortened",
+        ("humangr",),
+        "high",
+        log_data.sensitive_logging,
+        limits="text-level: a field passed under another name, or logged through a helper, "
+        "is not seen",
     ),
     Check(
         L.HL6,

@@ -26,7 +26,10 @@ from .view import ToolView
 
 __all__ = ["PATH_ARGUMENTS", "ToolFiles", "argument_path", "tool_files", "workspace_path"]
 
-PATH_ARGUMENTS = ("file_path", "path", "filename", "file", "target", "notebook_path")
+PATH_ARGUMENTS = (
+    "file_path", "path", "filename", "file", "target", "notebook_path", "filepath", "target_file",
+    "depot_path",
+)  # fmt: skip
 _CONTENT = ("content", "contents", "file_text", "text", "data", "new_content", "body")
 _CODE = ("code", "source", "python", "program", "script")
 _LANGUAGES = {

@@ -1,7 +1,8 @@
 """Shell found in the files of a change: shell scripts (by extension or shebang), Dockerfile
 ``RUN`` instructions, Makefile recipes, CI steps (GitHub Actions ``run:``, GitLab
-``script:``, CircleCI ``command:``, …), ``package.json`` scripts and the literal commands a
-Python file starts (``os.system('…')``), each cut into units to judge with its line number.
+``script:``, CircleCI ``command:``, a Jenkinsfile's ``sh`` steps, …), ``package.json``
+scripts and the literal commands a Python file starts (``os.system('…')``), each cut into
+units to judge with its line number.
 
 The new side of each hunk (context and added lines) is read so a command whose head is
 context is still whole; a unit is judged only when one of its lines was added. YAML is read
@@ -29,6 +30,7 @@ from .shell_files_run import (
     cmake_calls,
     code_calls,
     config_values,
+    jenkins_calls,
     npm_scripts,
     python_calls,
     requirements,
@@ -111,6 +113,8 @@ def _kind(file: FileDiff, runs: list[list[Line]]) -> str | None:
         return "make"
     if name == "cmakelists.txt" or name.endswith(".cmake"):
         return "cmake"
+    if name == "jenkinsfile" or name.startswith("jenkinsfile.") or name.endswith(".jenkinsfile"):
+        return "jenkins"
     if _CI.search(path):
         return "ci"
     if name.endswith(_SCRIPT_ENDINGS) or name in _SHELL_NAMES:
@@ -303,6 +307,7 @@ def script_units(file: FileDiff) -> list[Unit]:
         "npm": npm_scripts,
         "python": python_calls,
         "code": code_calls,
+        "jenkins": jenkins_calls,
         "backticks": partial(code_calls, backticks=True),
         "config": config_values,
         "requirements": requirements,

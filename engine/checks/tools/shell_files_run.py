@@ -19,6 +19,7 @@ __all__ = [
     "cmake_calls",
     "code_calls",
     "config_values",
+    "jenkins_calls",
     "npm_scripts",
     "python_calls",
     "requirements",
@@ -145,6 +146,25 @@ def code_calls(runs: list[list[Line]], *, backticks: bool = False) -> list[Unit 
     """The literal commands an added line of a source file in another language starts (and
     its file deletes and credential files, as commands), at about that line."""
     return _calls(runs, lambda code: code_commands(code, backticks=backticks))
+
+
+_JENKINS_STEP = re.compile(
+    r"\b(?:sh|bat|powershell|pwsh)\s*\(?\s*(?:script\s*:\s*)?"
+    r"(\'\'\'|\"\"\"|'|\")(.{0,20000}?)\1",
+    re.DOTALL,
+)
+"""A Jenkins pipeline's shell step: ``sh 'make'``, ``sh(script: "…")``, ``sh \'\'\'…\'\'\'``."""
+
+
+def jenkins_commands(code: str) -> list[tuple[int, str]]:
+    """The commands of a Jenkins pipeline's ``sh``, ``bat`` and ``powershell`` steps, with
+    their offsets (Groovy's ``${…}`` left as the shell's own expansion)."""
+    return [(m.start(), m.group(2)) for m in _JENKINS_STEP.finditer(code[:200_000])][:200]
+
+
+def jenkins_calls(runs: list[list[Line]]) -> list[Unit | None]:
+    """The commands a Jenkins pipeline's steps run, at about their line."""
+    return _calls(runs, jenkins_commands)
 
 
 def cmake_calls(runs: list[list[Line]]) -> list[Unit | None]:

@@ -33,6 +33,9 @@ KIND_ARGUMENTS: Mapping[ToolKind, tuple[str, ...]] = {
         "path",
         "filename",
         "file",
+        "filepath",
+        "target_file",
+        "depot_path",
         "target",
         "content",
         "contents",
@@ -43,6 +46,10 @@ KIND_ARGUMENTS: Mapping[ToolKind, tuple[str, ...]] = {
         "path",
         "filename",
         "file",
+        "filepath",
+        "target_file",
+        "depot_path",
+        "code_edit",
         "old_string",
         "new_string",
         "old_str",
@@ -55,8 +62,26 @@ KIND_ARGUMENTS: Mapping[ToolKind, tuple[str, ...]] = {
         "patch",
         "diff",
     ),
-    ToolKind.FILE_READ: ("file_path", "path", "filename", "file", "pattern", "glob"),
-    ToolKind.FILE_DELETE: ("file_path", "path", "filename", "file", "paths", "target"),
+    ToolKind.FILE_READ: (
+        "file_path",
+        "path",
+        "filename",
+        "file",
+        "pattern",
+        "glob",
+        "filepath",
+        "target_file",
+    ),
+    ToolKind.FILE_DELETE: (
+        "file_path",
+        "path",
+        "filename",
+        "file",
+        "paths",
+        "target",
+        "filepath",
+        "target_file",
+    ),
     ToolKind.HTTP: ("url", "uri", "endpoint", "method", "headers", "body", "data", "json"),
     ToolKind.SQL: ("query", "sql", "statement", "statements"),
     ToolKind.EMAIL: ("to", "cc", "bcc", "recipients", "recipient", "subject", "body", "text"),
@@ -200,23 +225,29 @@ class ToolView:
         return iter(self.texts)
 
 
+_PATHS = ("file_path", "path", "filename", "file", "filepath", "target_file", "depot_path")
+"""Arguments that name the file a tool works on."""
+
+
 def _by_arguments(arguments: Mapping[str, Any]) -> tuple[ToolKind, str] | None:
     names = {key.lower() for key in arguments}
 
     def has(*wanted: str) -> str | None:
         return next((w for w in wanted if w in names), None)
 
-    if (arg := has("old_string", "old_str", "old_text", "oldtext", "edits", "patch")) is not None:
+    if (
+        arg := has("old_string", "old_str", "old_text", "oldtext", "edits", "patch", "code_edit")
+    ) is not None:
         return ToolKind.FILE_EDIT, arg
-    where = has("file_path", "path", "filename", "file")
+    where = has(*_PATHS)
     if where and has("find", "search") and (arg := has("replace", "replacement")) is not None:
         return ToolKind.FILE_EDIT, arg
-    if has("file_path", "path", "filename", "file") and (arg := has("diff")) is not None:
+    if has(*_PATHS) and (arg := has("diff")) is not None:
         return ToolKind.FILE_EDIT, arg
     shell = ("command", "cmd", "argv", "shell_command", "commands", "cli_command", "command_line")
     if (arg := has(*shell, "commandline")) is not None:
         return ToolKind.SHELL, arg
-    path = has("file_path", "path", "filename", "file")
+    path = has(*_PATHS)
     content = has("content", "contents", "file_text", "text", "data", "new_content")
     if path and (arg := content) is not None:
         return ToolKind.FILE_WRITE, f"{path}` and `{arg}"

@@ -1,0 +1,97 @@
+"""Settings files that switch a protection off or a backdoor on, read as text on their added
+lines (YAML, JSON, INI, TOML, properties; for ``source_code``):
+
+- a protection set off — ``require_session_token: false``, ``verify_ssl = false``,
+  ``"csrfProtection": false``, ``EnableAntiCheat=0`` — in a file for production or a release
+  (its path says ``prod``, ``production``, ``live`` or ``release``);
+- a backdoor set on — ``allow_guest_admin: true``, ``skip_auth = true``, ``AllowCheatCommands=1``,
+  ``EnableDevConsole=1`` in a release — the first anywhere but tests, the console and cheats
+  in production or release files.
+
+Keys are compared in snake case (``EnableDevConsole`` is ``enable_dev_console``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from humangr.contracts import Severity
+
+from .base import Hit, is_test_path, snippet
+from .diff import FileDiff
+
+__all__ = ["SETTINGS_EXTENSIONS", "settings_switched"]
+
+SETTINGS_EXTENSIONS = frozenset(
+    {".yaml", ".yml", ".json", ".ini", ".toml", ".properties", ".cfg", ".conf", ".env"}
+)
+_MAX_LINES = 5_000
+_SETTING = re.compile(
+    r"^\s*[-\"']?\s*([A-Za-z][\w.-]{1,80})[\"']?\s*[:=]\s*[\"']?(true|false|yes|no|on|off|0|1|"
+    r"enabled|disabled|none)[\"']?\s*,?\s*(?:[#;].*)?$",
+    re.IGNORECASE,
+)
+_LIVE_PATH = re.compile(
+    r"(?i)(?:^|[/_.-])(?:prod|production|prd|live|release|shipping)(?:$|[/_.-])"
+)
+_PROTECTION = re.compile(
+    r"(?:^|_)(?:auth|authentication|authorization|session_token|token|signature|ssl|tls|https|"
+    r"api_key|apikey|login|password|"
+    r"mfa|2fa|two_factor|csrf|xsrf|cert|certificate|anti_?cheat|cheat_detection|captcha|"
+    r"rate_limit|audit|encryption|firewall|sandbox|verification|validation|hsts|cors_strict)"
+    r"(?:_|$)"
+)
+_PROTECTION_VERBS = re.compile(
+    r"^(?:require|enforce|verify|validate|check|enable|use|force)_|_(?:enabled|required|check|checks)$"
+)
+_BACKDOOR = re.compile(
+    r"(?:^|_)(?:guest_admin|anonymous_admin|skip_auth|bypass_auth|disable_auth|no_auth|"
+    r"insecure_skip_verify|allow_anonymous_admin|auth_disabled|god_mode)(?:_|$)"
+)
+_DEBUG_ONLY = re.compile(
+    r"(?:^|_)(?:dev_console|debug_console|cheats?|cheat_commands|debug_menu|console_commands|"
+    r"debug_mode|remote_debug\w*)(?:_|$)"
+)
+_OFF = frozenset({"false", "no", "off", "0", "disabled", "none"})
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[.-]")
+
+
+def _snake(key: str) -> str:
+    return _CAMEL.sub("_", key).lower()
+
+
+def _judged(key: str, value: str, live: bool) -> str | None:
+    """What setting ``key`` to ``value`` does, when it weakens something; else ``None``."""
+    off = value.lower() in _OFF
+    if not off and _BACKDOOR.search(key):
+        return "opens a backdoor"
+    if not off and live and _DEBUG_ONLY.search(key):
+        return "turns debugging or cheats on in a release"
+    protective = _PROTECTION.search(key) and _PROTECTION_VERBS.search(key)
+    if off and live and protective and not key.startswith(("disable", "skip", "allow_insecure")):
+        return "switches a protection off"
+    return None
+
+
+def settings_switched(file: FileDiff, path: str) -> Iterator[Hit]:
+    """The first added setting of ``file`` that switches a protection off or a backdoor on."""
+    if is_test_path(path):
+        return
+    live = bool(_LIVE_PATH.search(path))
+    for line in file.added[:_MAX_LINES]:
+        m = _SETTING.match(line.text[:400])
+        if m is None:
+            continue
+        key = _snake(m.group(1))
+        what = _judged(key, m.group(2), live)
+        if what is not None:
+            yield Hit(
+                severity=Severity.HIGH,
+                title=f"a setting {what}",
+                description=f"{path}: `{snippet(line.text)}` {what}.",
+                suggestion="Keep the protection; let a person decide a change to it.",
+                file=path,
+                line=line.number,
+            )
+            return
