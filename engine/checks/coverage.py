@@ -17,6 +17,7 @@ LLM. When no LLM reviews the action, each is a finding "not reviewed by any loca
 from __future__ import annotations
 
 import posixpath
+import re
 
 from humangr.contracts import Severity
 
@@ -96,6 +97,25 @@ def _argument_text(path: str) -> bool:
     return path.startswith("<") and path.endswith(">") and path != MESSAGE_PATH
 
 
+_NUMBER = re.compile(r"\d+")
+_ADDRESS = re.compile(r"\d+\.\d+\.\d+\.\d+|://|@")
+_MAX_BUMP_LINES = 8
+
+
+def _version_bump(f: FileDiff) -> bool:
+    """Whether the change only moves version numbers: as many lines added as removed, each
+    the same as the one it replaces once its numbers are set aside."""
+    added, removed = f.added, f.removed
+    if not added or len(added) != len(removed) or len(added) > _MAX_BUMP_LINES:
+        return False
+    if any(_ADDRESS.search(line.text) for line in added):
+        return False  # an address moved is not a version
+    return all(
+        _NUMBER.sub("0", new.text) == _NUMBER.sub("0", old.text)
+        for new, old in zip(added, removed, strict=True)
+    )
+
+
 def _why(ctx: CheckInput, f: FileDiff) -> str | None:
     """Why no local check reads ``f``'s new content, or None when one does."""
     path = f.path or ""
@@ -106,6 +126,8 @@ def _why(ctx: CheckInput, f: FileDiff) -> str | None:
         if moved_from and _ext(moved_from) != _ext(path):
             return f"renamed or copied from {moved_from}: content not in the diff changes type"
         return None
+    if _version_bump(f):
+        return None  # ``node-version: 18`` → ``20``: nothing but a version changes
     if f.binary:
         what = (
             "binary content"

@@ -10,9 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tool_helpers import decide
+from tool_helpers import decide, tool_action
 
 from humangr.contracts import Outcome
+from humangr.engine.checks import run_checks
+from humangr.engine.review import local_outcome
 
 STOPPED = (Outcome.REJECTED, Outcome.NEEDS_REVIEW)
 APPROVED = (Outcome.APPROVED,)
@@ -229,4 +231,45 @@ def test_code_in_files(
 ) -> None:
     name, arguments = call
     outcome, _, reasons = decide(name, arguments, workspace=WS)
+    assert outcome in expected, (why, reasons)
+
+
+BUMPS: list[tuple[tuple[str, dict[str, Any]], tuple[Outcome, ...], str]] = [
+    (
+        _edit(
+            ".github/workflows/ci.yml",
+            "          python-version: 3.11",
+            "          python-version: 3.12",
+        ),
+        APPROVED,
+        "a version bump in a workflow fragment",
+    ),
+    (
+        _edit("docker/Dockerfile.ci", "FROM node:20.11-alpine", "FROM node:20.12-alpine"),
+        APPROVED,
+        "a base image's version bumped",
+    ),
+    (
+        _edit(
+            "docker/Dockerfile.ci", "FROM node:20.11-alpine", "FROM nodejs-mirror/node:20.11-alpine"
+        ),
+        STOPPED,
+        "a base image swapped: more than a version moves",
+    ),
+    (
+        _edit("conf/upstream.properties2", "backend=10.0.4.17", "backend=10.0.4.18"),
+        STOPPED,
+        "an address moved in a file no check reads is no version bump",
+    ),
+]
+
+
+@pytest.mark.parametrize(("call", "expected", "why"), BUMPS, ids=[c[2] for c in BUMPS])
+def test_version_bumps_need_no_reader(
+    call: tuple[str, dict[str, Any]], expected: tuple[Outcome, ...], why: str
+) -> None:
+    """With no LLM, a change no check reads needs a person, unless it only moves versions."""
+    name, arguments = call
+    found = run_checks(tool_action(name, arguments, workspace=WS), local_only=True)
+    outcome, reasons = local_outcome(found)
     assert outcome in expected, (why, reasons)
