@@ -57,6 +57,26 @@ def _names_data(value: object) -> bool:
     )
 
 
+_CONSENTED = re.compile(r"(?i)consent|opted[-_ ]?in|opt-in|double[-_ ]opt")
+_NOT_CONSENTED = re.compile(r"(?i)unsub|all[-_ ]|everyone|\*|suppressed|bounced|purchased|imported")
+_UNSUBSCRIBE = re.compile(r"(?i)unsubscribe")
+
+
+def _consented(pairs: Sequence[Pair]) -> bool:
+    """A campaign to a list or segment named for people who opted in, carrying an unsubscribe
+    link, and nothing that overrides unsubscribes: everyday marketing."""
+    audience = [
+        v for k, v in pairs if isinstance(v, str) and _AUDIENCE_KEYS.fullmatch(k) and len(v) < 200
+    ]
+    if not audience or any(_NOT_CONSENTED.search(v) for v in audience):
+        return False
+    if any(k.startswith(("ignore_unsub", "include_unsub")) and v is True for k, v in pairs):
+        return False
+    return all(_CONSENTED.search(v) for v in audience) and any(
+        isinstance(v, str) and _UNSUBSCRIBE.search(v[:100_000]) for _, v in pairs
+    )
+
+
 def bulk_out(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
     """A whole dataset exported, a message sent to a whole audience."""
     sensitive = any(
@@ -89,6 +109,7 @@ def bulk_out(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
             )
             or any(k.startswith("ignore_unsub") and v is True for k, v in pairs)
         )
+        and not _consented(pairs)
     ):
         yield (
             "messages a whole audience",

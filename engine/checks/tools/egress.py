@@ -283,6 +283,11 @@ def _mail(view: ToolView, mail: Mail, allow: frozenset[str]) -> Iterator[Hit]:
     total.emails = {e for e in total.emails if e.rpartition("@")[2] not in own}
     total.settle()
     found = _personal_severity(total, "host")
+    if found is None and not mail.recipients and total.addressed and total.phones:
+        found = H  # a named person's home address and phone, posted to a channel or a reply
+    personal = any(PERSONAL_MAIL.search(r) for r in mail.recipients)
+    if found is None and personal and total.people >= 2:
+        found = H  # several people's contact details, to someone's own mailbox
     if found is not None and not outside:
         # a channel of the company's own: a person's record, health or HR details, or many
         # people's, get a person's look; mail to allowed domains only the worst does

@@ -61,8 +61,12 @@ _CONTENT = (
     "files",
     "file",
     "attach",
+    "document",
+    "documents",
+    "cover",
+    "body_text",
 )
-_ATTACHMENTS = ("attachments", "attachment", "files", "file", "attach")
+_ATTACHMENTS = ("attachments", "attachment", "files", "file", "attach", "document", "documents")
 _PHONES = ("number", "phone", "phone_number", "to_number", "to_phone", "mobile", "msisdn")
 _PHONE_NUMBER = re.compile(r"^\+?[\d\s().-]{7,24}$")
 _CHAT = (
@@ -186,17 +190,18 @@ _ALL_RECIPIENTS = re.compile(r"^@?(?:all|everyone|all[-_]\w+)$", re.IGNORECASE)
 
 
 _SHARED_CHANNEL = re.compile(
-    r"(?i)(?:^#?|[-_\s(])(?:ext|external|shared|vendors?|partners?|guests?|public|community)"
-    r"(?:[-_\s)]|$)"
+    r"(?i)(?:^#?|[-_\s(:])(?:ext|external|shared|vendors?|partners?|guests?|public|community)"
+    r"(?:[-_\s)@:.]|$)"
 )
 """A channel named as shared with people outside the company (Slack Connect's ``#ext-``)."""
 
 
 def shared_channel(view: ToolView) -> str | None:
     """The channel a message goes to when its name says it is shared outside the company."""
-    place = view.text("channel", "channel_name", "room")
-    if place is not None and _SHARED_CHANNEL.search(place[1][:200].strip()):
-        return place[1][:60].strip()
+    for name in ("channel", "channel_name", "room", "channel_id", "team"):
+        place = view.text(name)
+        if place is not None and _SHARED_CHANNEL.search(place[1][:200].strip()):
+            return place[1][:60].strip()
     return None
 
 

@@ -97,7 +97,8 @@ _HR = re.compile(
     r"\b(?:[Ss]alar(?:y|ies)|PIP|[Pp]erformance improvement plan|[Dd]isciplinary|"
     r"[Ff]inal warning|[Dd]ismiss(?:al|ed)|[Mm]edical leave|[Ss]ick leave|[Gg]rievance|"
     r"[Rr]edundan(?:cy|t)|[Bb]ackground check|[Cc]onviction|[Ff]elony|[Mm]isdemeanou?r|"
-    r"[Cc]riminal record|[Dd]rug (?:screen|test)|[Ff]ailed (?:a |the )?drug)\b"
+    r"[Cc]riminal record|[Tt]erminat(?:ed|ion)|[Hh]arassment|[Cc]omplainant|"
+    r"[Dd]rug (?:screen|test)|[Ff]ailed (?:a |the )?drug)\b"
 )
 """What an HR record says about a named person: pay, performance, discipline, leave."""
 _NAMED = re.compile(r"\b[A-Z][a-z]+\s+[A-Z][a-z'-]+\b|\b[A-Z]\.\s?[A-Z][a-z'-]+\b")
@@ -319,7 +320,7 @@ def scan_personal(
         elif _PHONE_KEY.search(key) and 7 <= len(digits) <= 15:
             out.phones.add(digits)
     out.addresses = len(_STREET.findall(text)[:100]) + len(_STREET_EU.findall(text)[:100])
-    if out.addresses >= 2:
+    if out.addresses:
         out.addressed = max(named_near(text, _STREET), named_near(text, _STREET_EU))
     if _HEALTH.search(text):
         out.health = sum(

@@ -40,7 +40,8 @@ _PROSE_KEYS = frozenset(
         "body", "text", "content", "comment", "comments", "message", "description", "note",
         "notes", "summary", "reply", "markdown", "html", "close_notes", "customer_notes",
         "details", "value", "plain", "body_html", "body_text", "html_body", "text_body",
-        "title", "subject", "caption", "status_text", "public_reply", "internal_note",
+        "title", "subject", "caption", "status_text", "public_reply", "internal_note", "cover",
+        "cover_page", "cover_note",
     }
 )  # fmt: skip
 _LAST_KEY = re.compile(r"([A-Za-z_][\w-]*)(?:\[\d+\])*$")
@@ -93,7 +94,10 @@ _SENSITIVE_FILE = re.compile(
 _BLIND = ("bcc", "reply_to", "replyto", "reply-to")
 _CONFIDENTIAL_FILE = re.compile(
     r"(?i)confidential|board[_ -]?pack|(?:^|/)board/|internal[_ -]only|strictly[_ -]private|"
-    r"runway|financial[_ -]?model|due[_ -]diligence|term[_ -]?sheet"
+    r"runway|financial[_ -]?model|due[_ -]diligence|term[_ -]?sheet|privileged|(?:^|[_ -])priv"
+    r"(?:[_ .-]|$)|attorney[_ -]client|work[_ -]product|medical[_ -]records|health[_ -]records|"
+    r"w-?2s?(?:[_ .-]|$)|payroll|background[_ -]check|personnel|topology|network[_ -]diagram|"
+    r"firewall[_ -]rule"
 )
 """A document whose name says it is not for outsiders."""
 
@@ -281,11 +285,14 @@ def _outside(
 
 
 def _confidential(view: ToolView, mail: Mail | None, allow: frozenset[str]) -> Iterator[Hit]:
-    """A document named confidential, a board pack or a financial model attached to mail for
-    a domain outside ``allowed_email_domains``."""
+    """A document named confidential, privileged, a board pack, a financial model or people's
+    records attached to mail for a domain outside ``allowed_email_domains`` (or to a fax or
+    phone number)."""
     if mail is None or not mail.attachments:
         return
     outside = sorted(d for d in mail.domains if not domain_allowed(d, allow))
+    if mail.phone and not mail.recipients:
+        outside = ["a phone number"]  # a fax or a text message
     named = next((p for _, p in mail.attachments if _CONFIDENTIAL_FILE.search(p)), None)
     if outside and named is not None:
         yield _hit(

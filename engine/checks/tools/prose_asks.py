@@ -54,7 +54,7 @@ _MONEY = re.compile(r"(?i)(?:USD|EUR|GBP|CHF|[$€£])\s?\d[\d,.]*|\d[\d,.]*\s?(
 _PRESSED = re.compile(
     r"(?i)\b(?:new|changed?|updated?|moved|different|instead|no longer|will be closed|"
     r"confidential|don'?t (?:discuss|tell)|do not (?:discuss|tell)|urgent(?:ly)?|asap|"
-    r"immediately|today)\b"
+    r"immediately|today|no need to (?:call|confirm|verify|check))\b"
 )
 """What the frauds say of the bank details: they are new, or the payment is urgent and secret
 (an invoice that states the usual account says neither)."""
@@ -72,15 +72,22 @@ _CHANGED_BANK = re.compile(
     r"\b(?:update|change|switch|move)\b[^.\n]{0,20}\bdirect deposit\b|"
     r"\bnew (?:bank |deposit |checking |savings )?account\b|"
     r"\bnew (?:bank|remittance|payment|payout|beneficiary) (?:details|account)\b|"
-    r"\bdisregard (?:the |our |any )?(?:prior|previous|old|earlier)\b"
+    r"\bdisregard (?:the |our |any )?(?:prior|previous|old|earlier)\b|"
+    r"\bchanged (?:their |its |our )?banks?\b|\bupdate (?:the |their )?remittance\b"
 )
 """What an invoice-redirection message says: the bank details are to be changed."""
 _REPLY_WITH = re.compile(
     r"(?i)\b(?:reply|respond|send|provide|give|tell|share|confirm|dm|text|type)\b"
     r"(?: (?:us|me|back))?\s+(?:with\s+)?[^.\n]{0,60}?\b(?:your|the)\b[^.\n]{0,50}?"
     r"\b(?:password|passcode|pin|login code|2fa code|mfa code|verification code|security code|"
-    r"one-time code|\d-digit code|code (?:we|I) (?:just )?sent|code you (?:just )?(?:received|got))"
+    r"one-time code|\d-digit code|code (?:we|I) (?:just )?sent|code you (?:just )?(?:received|got)|"
+    r"full card number|card number|card details|cvv|cvc|security code on the back)|"
+    r"\b(?:responda|responde|envíe|envie|envía|indique|répondez|envoyez|communiquez|antworten|"
+    r"senden|teilen)\b[^.\n]{0,60}\b(?:código|codigo|code|Code|contraseña|mot de passe|Passwort|"
+    r"PIN)\b"
 )
+"""A request for a password, a code just sent, or card details (in English, Spanish, French
+or German)."""
 _NEGATED = re.compile(r"(?i)\b(?:never|not|don'?t|won'?t|no one|nobody|will never)\b")
 _SIGN_IN_CODE = re.compile(
     r"(?i)\b(?:verification|security|login|sign-?in|2fa|mfa|one-time|otp|auth(?:entication)?|"

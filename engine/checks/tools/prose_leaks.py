@@ -37,7 +37,8 @@ _PRESS = re.compile(
 _INSIDE_MATTER = re.compile(
     r"(?i)\b(?:confidential|internal|incident|breach|exposure|patients?|admitted|diagnos\w*|"
     r"roadmap|unreleased|undisclosed|not (?:yet )?public|embargo\w*|layoffs?|acquisition|"
-    r"timeline|lawsuit|investigation|treated|source code)\b"
+    r"timeline|lawsuit|investigation|treated|source code|our client|off the record|subpoena|"
+    r"settlement|merger|inquiry|earnings|layoffs?)\b"
 )
 _SIGNED_LINK = re.compile(
     r"(?i)https?://\S+[?&](?:X-Amz-Signature|X-Goog-Signature|Signature|sig|se)=[\w%./+-]{6,}"
@@ -52,11 +53,12 @@ _WEAKNESS = re.compile(
 )
 _IGNORE_ALERTS = re.compile(
     r"(?i)\b(?:ignore|disregard|don'?t (?:escalate|investigate|page)|do not (?:escalate|"
-    r"investigate|page)|suppress(?:ed)?|silence[ds]?|mute[ds]?|whitelist(?:ed)?|allowlist(?:ed)?)"
+    r"investigate|page)|suppress(?:ed|ion)?|silence[ds]?|mute[ds]?|whitelist(?:ed)?|"
+    r"allowlist(?:ed)?|dismiss(?:ed|ing)?|clos(?:e|ing) all)"
     r"\b[^.\n]{0,80}\b(?:alerts?|detections?|EDR|CrowdStrike|Defender|SentinelOne|antivirus|"
     r"SIEM|IDS|alarms?|warnings? from (?:the )?security)\b|"
     r"\b(?:alerts?|detections?)\b[^.\n]{0,60}\b(?:are expected|ignore them|don'?t escalate|do not "
-    r"escalate)\b"
+    r"escalate|as false positives?)\b|\bno investigation (?:needed|required)\b"
 )
 _PROTECTION = (
     r"\b(?:antivirus|anti-virus|defender|av|security software|firewall|smartscreen|"
@@ -70,39 +72,60 @@ _ANTIVIRUS_OFF = re.compile(
     + r"[^\n]{0,60}\b(?:disable|turn off|switch off|uninstall|pause|deactivate)\s+(?:it|them)\b"
 )
 _RUN_DOWNLOAD = re.compile(
-    r"(?i)https?://\S+\.(?:exe|msi|bat|cmd|ps1|scr|vbs|jar|dmg|pkg|apk)\b|"
+    r"(?i)https?://\S+\.(?:exe|msi|bat|cmd|ps1|scr|vbs|jar|dmg|pkg|apk|docm|xlsm|pptm)\b|"
     r"\brun (?:it|this|the file) as (?:an )?administrator\b"
 )
+_MACROS = re.compile(r"(?i)\benabl(?:e|ing) (?:the )?(?:macros|content|editing)\b")
 _RESET_SIGN_IN = re.compile(
     r"(?i)\b(?:reset|remove|disable|re-?enroll|bypass|turn off)\b[^.\n]{0,40}"
     r"\b(?:MFA|2FA|two-factor|authenticator|Okta|password|sign-?in|passcode)\b"
 )
 _CODE_ELSEWHERE = re.compile(
-    r"(?i)\b(?:text|send|sms|forward|email|give)\b[^.\n]{0,50}\b(?:code|link|password|token)\b"
+    r"(?i)\b(?:text|send|sms|forward|email|give|read|tell)\b[^.\n]{0,50}\b(?:code|link|password|"
+    r"token)\b"
     r"[^.\n]{0,50}(?:\+?\d[\d\s().-]{7,}\d|[\w.+-]+@[\w-]+\.[\w.]+|new (?:phone|number))"
 )
 _SKIP_PROCESS = re.compile(
     r"(?i)\b(?:don'?t|do not|no need to|without)\s+(?:open(?:ing)?|fil(?:e|ing)|creat(?:e|ing)|"
-    r"log(?:ging)?)\s+a\s+ticket\b|\b(?:urgent|right now|immediately|asap)\b"
+    r"log(?:ging)?)\s+a\s+ticket\b|\b(?:urgent|right now|immediately|asap)\b|"
+    r"\b(?:skip|bypass|without)\s+(?:the\s+)?(?:identity\s+)?verification\b"
 )
 _THREAT = re.compile(
-    r"(?i)\b(?:warrant|arrest(?:ed)?|police|criminal charges|prosecut\w+|jail|deport\w*)\b"
+    r"(?i)\b(?:warrant|arrest(?:ed)?|police|criminal charges|prosecut\w+|jail|deport\w*|"
+    r"bitcoin|btc|crypto ?(?:atm|currency)|gift ?cards?|tarjetas? de regalo|cajero de bitcoin)\b"
 )
 _DATA_KINDS = re.compile(
-    r"(?i)\b(?:names|e-?mails|e-?mail addresses|phone numbers|home addresses|addresses|"
-    r"dates? of birth|DOBs|birth ?dates|SSNs|social security numbers|card numbers|last ?4|"
-    r"BINs?|transaction (?:history|data)|account numbers|diagnos[ie]s|medical records|"
-    r"salar(?:y|ies)|IP addresses|device IDs|purchase history|balances)\b"
+    r"(?i)\b(?:names?|e-?mails?|e-?mail addresses|phones?|phone numbers|home addresses|"
+    r"addresses|address|dates? of birth|DOBs?|birth ?dates|SSNs?|social security numbers|"
+    r"card numbers|last ?4|BINs?|transaction (?:history|data)|account numbers|diagnos[ie]s|"
+    r"medical records|salar(?:y|ies)|IP addresses|device IDs|purchase history|balances?|"
+    r"zip(?: codes?)?|postcodes?|lifetime spend|spend)\b"
 )
 _PEOPLE = re.compile(
     r"(?i)\b(?:customers?|patients?|users?|players?|members?|employees?|cardholders?|clients?|"
-    r"students?|subscribers?)\b"
+    r"students?|subscribers?|buyers?|sellers?|merchants?|tenants?|residents?|donors?|"
+    r"applicants?|candidates?|accounts)\b"
 )
 _HANDED_OVER = re.compile(
     r"(?i)\b(?:attached|attachment|enclosed|here (?:is|are)|as promised|full (?:export|dump|"
     r"list|history|extract)|export(?:ed)?|dump)\b"
 )
-_PAY = re.compile(r"(?i)\bpay(?:ment)?\b|\$\s?\d")
+_ROWS = re.compile(r"(?i)\b\d[\d,]*\s+(?:rows|records|entries)\b|\|\s*\w+\s*\|")
+"""A table's rows (``482 rows``, ``Name | Address |``)."""
+_MARKED = re.compile(
+    r"(?i)\b(?:internal (?:note|only|use)|confidential|privileged|attorney[- ]client|"
+    r"between us|do not (?:share|forward)|not for (?:distribution|external)|off the record)\b"
+)
+"""Text that says it is not for outsiders."""
+_BYPASSED = re.compile(
+    r"(?i)\b(?:CAB|change (?:control|record|approval|board)|approval|sign-?off|switching order|"
+    r"permit|clearance)\s+(?:is\s+|was\s+)?(?:bypassed|waived|skipped|not (?:needed|required))\b|"
+    r"\bno (?:change record|ticket|approval|permit|switching order)s? (?:is |are )?"
+    r"(?:needed|required)\b|\bno need to wait for (?:the |a )?(?:switching order|approval|permit|"
+    r"clearance|sign-?off|change)\b|\bbypass(?:ed|ing)? (?:the )?(?:CAB|change control|approval)"
+)
+"""A message that waives the approval a change or a job needs."""
+_PAY = re.compile(r"(?i)\bpay(?:ment)?\b|\$\s?\d|\bpag(?:ue|ar|o)\b|\bpayer\b|\bzahlen\b")
 
 
 def leaks(
@@ -133,8 +156,9 @@ def leaks(
                     "revoke."
                 ),
             )
-        kinds = {m.group(0).lower() for m in _DATA_KINDS.finditer(text[:4_000])}
-        if outside and len(kinds) >= 2 and _PEOPLE.search(text) and _HANDED_OVER.search(text):
+        kinds = {m.group(0).lower().rstrip("s") for m in _DATA_KINDS.finditer(text[:4_000])}
+        people = len(kinds) >= 3 or (len(kinds) >= 2 and _PEOPLE.search(text))
+        if outside and people and (_HANDED_OVER.search(text) or _ROWS.search(text)):
             yield (
                 argument,
                 Severity.HIGH,
@@ -143,6 +167,20 @@ def leaks(
                     "People's data goes to another company only under a signed agreement, after a "
                     "person approves."
                 ),
+            )
+        if outside and _MARKED.search(text):
+            yield (
+                argument,
+                Severity.HIGH,
+                f"sends text marked not for outsiders to {outside[0][:60]}",
+                "It says it is internal or confidential; keep it inside, or let a person decide.",
+            )
+        if _BYPASSED.search(text):
+            yield (
+                argument,
+                Severity.HIGH,
+                "waives the approval a change or a job needs",
+                "Approvals and switching orders are given by their owners, not by a message.",
             )
         if outside and len(_WEAKNESS.findall(text)[:8]) >= 2:
             yield (
@@ -158,7 +196,7 @@ def leaks(
                 "asks people to ignore or suppress security alerts",
                 ("Alerts are silenced by their owners through the tool, with a ticket."),
             )
-        if _ANTIVIRUS_OFF.search(text) and _RUN_DOWNLOAD.search(text):
+        if (_ANTIVIRUS_OFF.search(text) or _MACROS.search(text)) and _RUN_DOWNLOAD.search(text):
             yield (
                 argument,
                 Severity.HIGH,
@@ -180,8 +218,8 @@ def leaks(
             yield (
                 argument,
                 Severity.HIGH,
-                "demands payment under threat of arrest or charges",
-                ("Collection messages may not threaten arrest; a person must review this one."),
+                "demands payment under threat, or in crypto or gift cards",
+                ("Real bills are not paid in crypto or gift cards, nor under threat of arrest."),
             )
     if len({r.rpartition("@")[2] for r in shown if "@" in r}) >= _OPEN_LIST:
         yield (

@@ -111,6 +111,16 @@ _LURE_WORDS = re.compile(
 )
 
 
+_SHORTENERS = frozenset(
+    {"bit.ly", "tinyurl.com", "t.co", "goo.gl", "is.gd", "cutt.ly", "rb.gy", "ow.ly",
+     "buff.ly", "shorturl.at", "tiny.cc", "t.ly", "rebrand.ly", "s.id", "v.gd"}
+)  # fmt: skip
+"""Link shorteners: the address a reader is sent to is hidden."""
+_PAY_LURE = re.compile(
+    r"(?i)\b(?:pay|fee|unpaid|overdue|fine|toll|customs|redelivery|on hold|suspended|verify)\b"
+)
+
+
 def _lookalike_link(text: str, domains: set[str]) -> str | None:
     """What a link in ``text`` passes itself off as (``prose_hosts``), unless it is on the
     recipients' own site."""
@@ -119,6 +129,8 @@ def _lookalike_link(text: str, domains: set[str]) -> str | None:
         if any(_same_site(host, domain) for domain in domains):
             continue
         posed = lookalike(host)
+        if posed is None and host in _SHORTENERS and _PAY_LURE.search(text):
+            posed = "a shortened link that hides where it goes"
         if posed is not None:
             return f"{host[:60]}, {posed}"
     return None
@@ -129,7 +141,7 @@ def frauds(text: str, domains: set[str]) -> Iterator[tuple[str, str]]:
     for asks, title, fix in _FRAUDS:
         if asks(text) and not (title == _PHISHING and _own_links(text, domains)):
             yield title, fix
-    if _LURE_WORDS.search(text):
+    if _LURE_WORDS.search(text) or _PAY_LURE.search(text):
         posed = _lookalike_link(text, domains)
         if posed is not None:
             yield (
