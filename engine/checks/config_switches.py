@@ -42,8 +42,14 @@ _PROTECTION = re.compile(
     r"rate_limit|audit|encryption|firewall|sandbox|verification|validation|hsts|cors_strict)"
     r"(?:_|$)"
 )
+_TRANSPORT = re.compile(r"(?:^|_)(?:ssl|tls|https|cert|certificate|hsts)(?:_|$)")
+"""Protections a development setup often turns off on purpose (only flagged where it is live)."""
+_DEV_PATH = re.compile(
+    r"(?i)(?:^|[/_.-])(?:dev|develop|development|local|test|tests|example|sample|demo)(?:$|[/_.-])"
+)
 _PROTECTION_VERBS = re.compile(
-    r"^(?:require|enforce|verify|validate|check|enable|use|force)_|_(?:enabled|required|check|checks)$"
+    r"^(?:require|enforce|verify|validate|check|enable|use|force|secure)_|"
+    r"_(?:enabled|required|check|checks|enforcement)$"
 )
 _BACKDOOR = re.compile(
     r"(?:^|_)(?:guest_admin|anonymous_admin|skip_auth|bypass_auth|disable_auth|no_auth|"
@@ -53,6 +59,13 @@ _DEBUG_ONLY = re.compile(
     r"(?:^|_)(?:dev_console|debug_console|cheats?|cheat_commands|debug_menu|console_commands|"
     r"debug_mode|remote_debug\w*)(?:_|$)"
 )
+_OPEN_TO_ALL = re.compile(
+    r"(?im)^\s*[\"']?[\w.-]*(?:allow|white|trusted|master|permitted)[\w.-]*[\"']?\s*[:=]\s*"
+    r"(?:\[\s*)?[\"']?(?:0\.0\.0\.0/0|::/0|\*)[\"']?|"
+    r"^\s*[\"']?[\w.-]*(?:allow|white|trusted|master|permitted)[\w.-]*[\"']?\s*:\s*\n"
+    r"\s*-\s*[\"']?(?:0\.0\.0\.0/0|::/0)[\"']?\s*$"
+)
+"""An allow list that lets every address in (``master_whitelist: [0.0.0.0/0]``)."""
 _OFF = frozenset({"false", "no", "off", "0", "disabled", "none"})
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[.-]")
 
@@ -69,7 +82,9 @@ def _judged(key: str, value: str, live: bool) -> str | None:
     if not off and live and _DEBUG_ONLY.search(key):
         return "turns debugging or cheats on in a release"
     protective = _PROTECTION.search(key) and _PROTECTION_VERBS.search(key)
-    if off and live and protective and not key.startswith(("disable", "skip", "allow_insecure")):
+    if not off or not protective or key.startswith(("disable", "skip", "allow_insecure")):
+        return None
+    if live or not _TRANSPORT.search(key):
         return "switches a protection off"
     return None
 
@@ -79,6 +94,22 @@ def settings_switched(file: FileDiff, path: str) -> Iterator[Hit]:
     if is_test_path(path):
         return
     live = bool(_LIVE_PATH.search(path))
+    if not live and _DEV_PATH.search(path):
+        return  # a development or example configuration
+    text = "\n".join(line.text[:400] for line in file.added[:_MAX_LINES])
+    opened = _OPEN_TO_ALL.search(text)
+    if opened is not None:
+        number = file.added[text.count("\n", 0, opened.start())].number
+        yield Hit(
+            severity=Severity.HIGH,
+            title="a setting lets every address in",
+            description=f"{path}: an allow list names 0.0.0.0/0 or *: anyone on the network "
+            "reaches what it guards.",
+            suggestion="List the addresses that need access.",
+            file=path,
+            line=number,
+        )
+        return
     for line in file.added[:_MAX_LINES]:
         m = _SETTING.match(line.text[:400])
         if m is None:

@@ -58,6 +58,17 @@ READ_EXTENSIONS = frozenset(
     ]
 )
 """Prose and data: their lines are all there is to read (secrets, personal data, text)."""
+_TEMPLATES = frozenset(
+    {".html", ".htm", ".liquid", ".hbs", ".handlebars", ".mustache", ".j2", ".jinja",
+     ".jinja2", ".njk", ".twig", ".tmpl", ".tpl"}
+)  # fmt: skip
+"""Page and mail templates: their text is read like prose, unless it adds something active."""
+_ACTIVE = re.compile(
+    r"(?i)<\s*(?:script|iframe|object|embed|form|meta|link|base|img|svg)\b|javascript:|"
+    r"\bon[a-z]+\s*=|\b(?:src|href|action)\s*=|\|\s*safe\b|\{\{\{|\{%-?\s*(?:raw|include|import)|"
+    r"<%|\{!!"
+)
+"""What makes a template's added line more than text: scripts, handlers, links, raw output."""
 READ_NAMES = frozenset(
     [
         "readme",
@@ -164,6 +175,8 @@ def _why(ctx: CheckInput, f: FileDiff) -> str | None:
         return "unnamed content that is neither Python nor a shell script"
     if config_kind(path) is not None:
         return None  # read by ``config_files`` (units, crontabs, web servers, Terraform)
+    if ext in _TEMPLATES and not any(_ACTIVE.search(line.text) for line in f.added[:5_000]):
+        return None  # a template's text and values: no script, handler or link added
     if ext in READ_EXTENSIONS or name in READ_NAMES or name.startswith(".env."):
         return None  # prose and data; dotenv variants (``.env.example``) are data too
     if other_code(path) is not None or ext in MIGRATION_EXTENSIONS:

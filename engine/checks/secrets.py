@@ -92,7 +92,7 @@ _TOKEN_ASSIGN = re.compile(
 _ENV_ASSIGN = re.compile(
     r"^\s{0,16}(?:export\s+)?[A-Za-z0-9_]{0,60}"
     r"(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|AUTH_?KEY)"
-    r"[A-Za-z0-9_]{0,60}\s{0,8}[=:]\s{0,8}([^\s\"'#]{8,200})\s*$",
+    r"[A-Za-z0-9_.-]{0,60}\s{0,8}[=:]\s{0,8}([^\s\"'#][^\s\"']{7,199})\s*$",
     re.IGNORECASE,
 )
 _ENV_LINE = re.compile(r"^\s{0,16}(?:ENV|ARG|export|set)\s+\w+=", re.IGNORECASE)
@@ -102,6 +102,8 @@ _ENV_PAIR = re.compile(
     re.IGNORECASE,
 )
 """Each secret-named pair of a line that sets several (a Dockerfile's ``ENV``)."""
+_SETTINGS_EXT = re.compile(r"\.(?:ya?ml|toml|properties|ini|conf|cfg)$", re.IGNORECASE)
+"""Settings files: ``password: value`` there is an assignment, read like an env file's."""
 _CODE_EXT = re.compile(
     r"\.(?:py|pyi|pyw|js|jsx|mjs|cjs|ts|tsx|go|java|kt|rb|rs|c|h|cc|cpp|hpp|cs|php|swift|scala"
     r"|json|ya?ml|toml|xml|html|md|rst)$",
@@ -169,7 +171,9 @@ def _assigned(path: str | None, line: str) -> Iterator[tuple[str, str, str]]:
             yield str(value), "detect-secrets", part
         for m in _TOKEN_ASSIGN.finditer(part):
             yield m.group(2), "humangr", part
-    if not _CODE_EXT.search(path or "") and len(line) <= KEYWORD_WINDOW:
+    if (not _CODE_EXT.search(path or "") or _SETTINGS_EXT.search(path or "")) and len(
+        line
+    ) <= KEYWORD_WINDOW:
         env = _ENV_ASSIGN.match(line)
         if env:
             yield env.group(1), "humangr", line

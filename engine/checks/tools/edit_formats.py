@@ -12,8 +12,11 @@ from .view import ToolView
 
 __all__ = ["BEGIN_PATCH", "NEW_KEYS", "OLD_KEYS", "edit_pairs", "patch_envelope_diff"]
 
-OLD_KEYS = ("old_string", "old_str", "oldText", "old_text", "search", "find")
-NEW_KEYS = ("new_string", "new_str", "newText", "new_text", "replacement", "replace", "code_edit")
+OLD_KEYS = ("old_string", "old_str", "oldText", "old_text", "search", "find", "old")
+NEW_KEYS = (
+    "new_string", "new_str", "newText", "new_text", "replacement", "replace", "code_edit",
+    "replace_with", "new",
+)  # fmt: skip
 """What an edit puts in: ``code_edit`` is an editor's new code with the unchanged parts elided
 (``// ... existing code ...``), read as added lines."""
 BEGIN_PATCH = "*** Begin Patch"

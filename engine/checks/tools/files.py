@@ -157,7 +157,11 @@ def _edit(view: ToolView, out: ToolFiles, used: set[str], path: str | None) -> N
 def _code_files(view: ToolView, out: ToolFiles, used: set[str]) -> None:
     kind = view.kind
     path = _path_of(view)
-    if kind is ToolKind.FILE_WRITE:
+    cell = view.text("new_source", "source", "cell_source") if path else None
+    if path is not None and path.lower().endswith(".ipynb") and cell is not None:
+        used.add(cell[0].lower())  # a notebook cell's code, read as the Python it is
+        _add(out, parse_content(cell[1], path=f"{path}.cell.py").files, cell[0], True)
+    elif kind is ToolKind.FILE_WRITE:
         _write(view, out, used, path)
     elif kind is ToolKind.FILE_EDIT:
         _edit(view, out, used, path)

@@ -162,6 +162,8 @@ SHORTENERS = (
 """Link shorteners: the address a request really reaches is behind a redirect."""
 PASTE = (
     "pastebin.com",
+    "gist.github.com",
+    "gist.githubusercontent.com",
     "paste.ee",
     "hastebin.com",
     "hastebin.skyra.pw",

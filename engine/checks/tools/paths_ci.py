@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from .edit_formats import NEW_KEYS
 from .view import ToolView
 
 __all__ = ["CI_WORKFLOW", "quiet_workflow"]
@@ -30,7 +31,7 @@ _MAX = 20_000
 
 def quiet_workflow(view: ToolView) -> bool:
     """Whether the workflow text ``view`` writes only builds and tests (see the module)."""
-    got = view.text(*_CONTENT)
+    got = view.text(*_CONTENT, *NEW_KEYS)
     if got is None:
         return False
     text = got[1]

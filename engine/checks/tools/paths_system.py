@@ -27,6 +27,9 @@ SCRATCH_RULES = (
 )
 """Scratch folders and harmless devices: nothing, even outside the workspace."""
 
+_DRIVE = r"^(?:[a-z]:|//[^/]+/[a-z]\$)"
+"""A Windows drive, on this machine (``c:``) or through another's admin share (``//dc01/c$``)."""
+
 SYSTEM_RULES = (
     rule(
         "a system credential file",
@@ -62,7 +65,7 @@ SYSTEM_RULES = (
         "the hosts file",
         "it sends the machine's requests for a name to another address",
         "CC-",
-        r"^/etc/hosts$|^[a-z]:/windows/system32/drivers/etc/hosts$",
+        r"^/etc/hosts$|^(?:[a-z]:|//[^/]+/[a-z]\$)/windows/system32/drivers/etc/hosts$",
     ),
     rule("a system configuration file", SYSTEM, "CC-", r"^/etc(?:/.*)?$", system=True),
     rule(
@@ -122,26 +125,26 @@ SYSTEM_RULES = (
         "a Windows registry hive",
         "it holds the machine's password hashes and settings",
         "CCC",
-        r"^[a-z]:/windows/(?:system32/config/(?:sam|system|security|software|default)"
+        _DRIVE + r"/windows/(?:system32/config/(?:sam|system|security|software|default)"
         r"(?:\.[^/]*)?|ntds/ntds\.dit|repair/sam)$",
     ),
     rule(
         "a Windows answer file",
         "it may hold administrator passwords",
         "CCH",
-        r"^[a-z]:/(?:windows/panther/)?unattend[^/]*\.xml$",
+        _DRIVE + r"/(?:windows/panther/)?unattend[^/]*\.xml$",
     ),
     rule(
         "the Windows startup folder",
         PERSIST,
         "CH-",
-        r"^[a-z]:/programdata/microsoft/windows/start menu/programs/startup(?:/.*)?$",
+        _DRIVE + r"/programdata/microsoft/windows/start menu/programs/startup(?:/.*)?$",
     ),
     rule(
         "a Windows system folder",
         SYSTEM,
         "CC-",
-        r"^[a-z]:/(?:windows|program files(?: \(x86\))?|progra~\d|window~\d|boot|bootmgr"
+        _DRIVE + r"/(?:windows|program files(?: \(x86\))?|progra~\d|window~\d|boot|bootmgr"
         r"|recovery|system volume information)(?:/.*)?$",
         system=True,
     ),
@@ -149,7 +152,7 @@ SYSTEM_RULES = (
         "a Windows system-wide folder",
         SYSTEM,
         "HH-",
-        r"^[a-z]:/programdata(?:/.*)?$",
+        _DRIVE + r"/programdata(?:/.*)?$",
         system=True,
     ),
 )
