@@ -29,10 +29,12 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from .business_access import sign_in
+from .business_defences import defences_down
 from .business_exports import bulk_out
 from .business_guards import guards_off
 from .business_money import money
 from .business_ops import safety_nets
+from .business_plant import plant_control
 from .business_release import public_release
 from .business_words import DELETE_VERBS, PERSONAL_MAIL, Finding, Pair, acts
 from .egress_mail import ADDRESS
@@ -52,13 +54,16 @@ _PUBLIC_KEYS = frozenset(
      "shared_with", "who_can_view", "link_access", "share_recording", "viewers"}
 )  # fmt: skip
 _PUBLIC_FLAGS = frozenset({"public", "is_public", "publicly_accessible", "allowfilediscovery"})
-_PRIVATE_FLAGS = frozenset({"private", "is_private", "requiresignin", "require_sign_in"})
+_PRIVATE_FLAGS = frozenset(
+    {"private", "is_private", "requiresignin", "require_sign_in", "password_protected"}
+)
 _SHARED_THINGS = frozenset(
     {
         "share", "sharing", "link", "permission", "permissions", "visibility", "repository",
         "repo", "gist", "dashboard", "view", "page", "space", "bucket", "object", "file",
         "folder", "document", "doc", "site", "report", "board", "publish", "access", "item",
         "drive", "container", "blob", "notebook", "sheet", "spreadsheet", "workbook",
+        "recording", "recordings",
     }
 )  # fmt: skip
 _CONVERSATION = frozenset({"comment", "reply", "ticket", "message", "channel", "conversation"})
@@ -172,3 +177,5 @@ def business_consequences(words: set[str], pairs: Sequence[Pair]) -> Iterator[Fi
     yield from deletes(words, pairs)
     yield from safety_nets(words, pairs)
     yield from public_release(words, pairs)
+    yield from plant_control(words, pairs)
+    yield from defences_down(words, pairs)

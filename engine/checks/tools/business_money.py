@@ -25,7 +25,7 @@ _MONEY_NOUNS = frozenset(
         "transfers", "wire", "money", "credit", "credits", "coupon", "coupons", "discount",
         "discounts", "giftcard", "gift", "price", "prices", "pricing", "payroll", "charge",
         "charges", "withdraw", "withdrawal", "disbursement", "remittance", "plan", "balance",
-        "bonus", "reimbursement", "payment_intent",
+        "bonus", "reimbursement", "payment_intent", "budget", "budgets", "transactions",
     }
 )  # fmt: skip
 _MONEY_KEYS = re.compile(

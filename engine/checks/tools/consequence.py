@@ -91,9 +91,11 @@ _VERB_ARGS = frozenset({"action", "operation", "op", "verb", "subcommand", "mode
 """Arguments that name what a generic tool does (``terraform(action="destroy")``)."""
 _JOB_ARGS = frozenset({"job", "job_name", "pipeline", "workflow"})
 """Arguments that name the job a CI trigger starts; their words say what it does."""
-_FORWARD = re.compile(r"^(?:forward|forward_?to|redirect_?to|forwarding_?address)$")
+_FORWARD = re.compile(
+    r"^(?:forward|forward_?to|redirect_?to|forwarding_?(?:smtp_?)?address|forwarding_?smtp)$"
+)
 _BYPASS = re.compile(
-    r"^(?:admin_?override|override_?protection|bypass_?\w*|skip_?(?:review|checks?|"
+    r"^(?:admin_?override|override_?protection|bypass_?\w*|skip_?(?:\w+_)?(?:review|checks?|"
     r"verification|approvals?|hooks|tests?|ci)|no_?verify|ignore_?(?:protection|checks?)|"
     r"force_?merge)$"
 )
@@ -273,6 +275,7 @@ def consequential(ctx: CheckInput) -> Iterator[Hit]:
             "settings",
             "mail",
             "gmail",
+            "mailbox",
         }
     ):
         yield _hit(

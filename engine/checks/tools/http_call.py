@@ -111,6 +111,8 @@ AUTH_HEADER = re.compile(
     r"|x-shopify-access-token|x-rapidapi-key|x-functions-key|xi-api-key|anthropic-api-key"
     r"|x-.*(?:token|secret|key|password).*)$"
 )
+_GRAPH_TOOL = re.compile(r"(?i)(?:^|_)(?:ms_?)?graph(?:_|$)|msgraph")
+"""A Microsoft Graph tool, whose ``path`` is relative to the Graph API."""
 _WEB_TOOLS = re.compile(
     r"(?i)fetch|http|request|curl|wget|browse|navigate|scrape|crawl|url|web|api"
 )
@@ -151,6 +153,8 @@ def _url(view: ToolView) -> tuple[str, str] | None:
     path = view.text("path", "route")
     if base is not None:
         return base[0], base[1].rstrip("/") + "/" + (path[1].lstrip("/") if path else "")
+    if path is not None and path[1].startswith("/") and _GRAPH_TOOL.search(view.name):
+        return path[0], "https://graph.microsoft.com/v1.0" + path[1]  # a Graph tool's path
     return None
 
 

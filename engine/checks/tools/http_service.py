@@ -174,6 +174,10 @@ def api_words(view: ToolView) -> tuple[set[str], list[tuple[str, Any]], HttpCall
     if verb is None and request is not None and request.url is not None:
         acting = _ACTING_GET.search(request.url.path) is not None  # ``/buildWithParameters``
         verb = "create" if acting else None  # a GET that starts something
+    asked = [(k.lower(), v) for k, v in view.call.arguments.items() if k.lower() == "query"]
+    mutation = _mutation_words(asked)
+    if verb is None and mutation:
+        verb = "create"  # a GraphQL mutation, whatever method the tool defaults to
     if request is None or request.url is None or verb is None:
         return None
     if _LOCAL_HOSTS.match(request.url.host.name):
@@ -184,9 +188,27 @@ def api_words(view: ToolView) -> tuple[set[str], list[tuple[str, Any]], HttpCall
     pairs += _path_args(request.url.path)
     if request.url.query:
         pairs += [(k.lower(), v) for k, v in parse_qsl(request.url.query[:8192])[:50]]
+    words |= mutation | _mutation_words(pairs)
     if _sandbox(request):
         pairs.append(("sandbox", True))  # as a provider's tool says it (``sandbox=true``)
     return words, pairs, request
+
+
+_MUTATION = re.compile(r"(?s)^\s*mutation\b")
+_FIELD_CALL = re.compile(r"\b([a-z][A-Za-z0-9]{3,60})\s*\(")
+
+
+def _mutation_words(pairs: list[tuple[str, Any]]) -> set[str]:
+    """A GraphQL mutation's words, read as a tool's name: the fields it calls
+    (``deleteBranchProtectionRule(…)`` → delete, branch, protection, rule), those of a bulk
+    job's inner mutation too."""
+    out: set[str] = set()
+    for key, value in pairs[:200]:
+        if key != "query" or not isinstance(value, str) or not _MUTATION.match(value):
+            continue
+        for name in _FIELD_CALL.findall(value[:16384])[:12]:
+            out.update(name_words(name, 8))
+    return out
 
 
 def _sandbox(call: HttpCall) -> bool:

@@ -229,6 +229,19 @@ _PATHS = ("file_path", "path", "filename", "file", "filepath", "target_file", "d
 """Arguments that name the file a tool works on."""
 
 
+_HTTP_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+
+
+def _http_method(arguments: Mapping[str, Any]) -> bool:
+    """An argument that names an HTTP method (``method="PATCH"``, ``verb="GET"``)."""
+    return any(
+        key.lower() in ("method", "verb", "http_method", "httpmethod")
+        and isinstance(value, str)
+        and value.strip().upper() in _HTTP_METHODS
+        for key, value in list(arguments.items())[:64]
+    )
+
+
 def _by_arguments(arguments: Mapping[str, Any]) -> tuple[ToolKind, str] | None:
     names = {key.lower() for key in arguments}
 
@@ -248,6 +261,8 @@ def _by_arguments(arguments: Mapping[str, Any]) -> tuple[ToolKind, str] | None:
     if (arg := has(*shell, "commandline")) is not None:
         return ToolKind.SHELL, arg
     path = has(*_PATHS)
+    if path and (has("base_url", "baseurl") or _http_method(arguments)):
+        return ToolKind.HTTP, path  # ``rest_call(verb="GET", path="/api/v2/…")``: a request
     content = has("content", "contents", "file_text", "text", "data", "new_content")
     if path and (arg := content) is not None:
         return ToolKind.FILE_WRITE, f"{path}` and `{arg}"
