@@ -67,6 +67,11 @@ _OPTED_OUT = re.compile(
     r"(?i)unsubscrib|suppress(?:ed|ion)|opt[\s_-]?outs?\b|opted[\s_-]?out|do[\s_-]?not[\s_-]?"
     r"(?:sell|share|contact|email|mail)"
 )
+_CONTENT_KEYS = frozenset(
+    {"html", "body", "text", "content", "subject", "message", "body_html", "body_text",
+     "template", "markdown", "plain"}
+)  # fmt: skip
+"""What a message says (its own unsubscribe link), not whom it reaches."""
 _LOG_INPUTS = frozenset({"input", "inputs", "collector", "collection", "forwarder", "ingestion"})
 _OPEN_STORE = re.compile(
     r"(?i)^(?:allow_?blob_?public_?access|public_?network_?access|"
@@ -217,7 +222,10 @@ def _opted_out(words: set[str], pairs: Sequence[Pair]) -> Finding | None:
     """People who unsubscribed or opted out put back on a list or an ad audience."""
     if not words & _REACH:
         return None
-    if any(isinstance(v, str) and _OPTED_OUT.search(v[:300]) for _, v in pairs):
+    if any(
+        isinstance(v, str) and k not in _CONTENT_KEYS and _OPTED_OUT.search(v[:300])
+        for k, v in pairs
+    ):
         return (
             "reaches people who opted out",
             "the call subscribes, uploads or targets people who unsubscribed or refused the "
