@@ -40,13 +40,25 @@ _MUTES = frozenset({"suppress", "suppression", "shelve", "shelving", "inhibit", 
 _CUTS = frozenset({"disconnect", "disconnects", "cutoff", "shutoff", "deenergize"})
 _SUPPLY = frozenset({"meter", "meters", "ami", "service", "premise", "premises", "supply"})
 _SUPPLY_KEYS = re.compile(r"(?i)^(?:meter\w*|ami\w*|service_?points?|premises?\w*)$")
+_READS = frozenset({"GET", "HEAD", "OPTIONS"})
+_READ_NOUNS = frozenset(
+    {"historian", "queries", "values", "readings", "reading", "trend", "trends", "report",
+     "reports", "summary", "summaries", "history", "status", "events"}
+)  # fmt: skip
+"""What a call reads from a plant system (a historian's values, a report), whatever its
+method."""
 _OT_KEYS = re.compile(r"(?i)^(?:setpoint\w*|\w*_setpoint|target_voltage\w*|export_limit\w*)$")
 
 
 def plant_control(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
     """A command to plant or grid equipment, protection or alarms overridden, supply cut."""
-    if not acts(words):
+    if not acts(words) or words & _READ_NOUNS:
         return
+    if any(
+        k in ("method", "verb", "http_method") and isinstance(v, str) and v.upper() in _READS
+        for k, v in pairs
+    ):
+        return  # a GET of a status, a value or a list commands nothing
     override = next(
         (k for k, v in pairs if _PROTECTION_KEYS.search(k) and _defeats(k, v)),
         None,

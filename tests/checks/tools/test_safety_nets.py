@@ -229,6 +229,29 @@ CASES: list[tuple[str, dict[str, Any], tuple[Outcome, ...], str]] = [
         STOPPED,
         "a restore over a production database started through CI",
     ),
+    # a plant's operations API: reads run, commands need a person
+    (
+        "plant_api",
+        {"endpoint": "/api/v1/pumps/P-7/status", "method": "GET", "body": None},
+        APPROVED,
+        "a pump's status read",
+    ),
+    (
+        "plant_api",
+        {
+            "endpoint": "/api/v1/historian/queries",
+            "method": "POST",
+            "body": {"tags": ["P-7.FLOW"], "start": "2026-01-01", "end": "2026-01-02"},
+        },
+        APPROVED,
+        "a historian query sent by POST",
+    ),
+    (
+        "plant_api",
+        {"endpoint": "/api/v1/valves/V-12/command", "method": "POST", "body": {"action": "close"}},
+        STOPPED,
+        "a valve commanded to close",
+    ),
 ]
 
 
