@@ -23,6 +23,7 @@ from . import (  # noqa: F401 - the rule families register themselves on import
     shell_rules_ops,
     shell_rules_remote,
     shell_rules_secrets,
+    shell_rules_settings,
     shell_rules_sql,
     shell_rules_streams,
     shell_rules_transfer,
