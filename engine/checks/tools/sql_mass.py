@@ -14,10 +14,11 @@ from collections.abc import Iterator
 from sqlglot import exp
 
 from .sql_issue import C, H, Issue, fragment
+from .sql_money import money_changes, snake
 from .sql_parse import Parsed
 from .sql_scope import Target, record_table, sensitive_table, throwaway_schema
 
-__all__ = ["AUDIT_TABLE", "mass_changes", "narrow_statement", "narrow_where"]
+__all__ = ["AUDIT_TABLE", "housekeeping", "mass_changes", "narrow_statement", "narrow_where"]
 
 AUDIT_TABLE = re.compile(
     r"(?i)(?:^|[._\"`])(?:\w*audit\w*|security_?log\w*|(?:admin|moderation|mod|staff|moderator)"
@@ -41,12 +42,22 @@ _OWN_KEY = ("_id", "_uuid", "_key", "_no", "_number")
 ``invoices``); another table's key (``customer_id``, ``tenant_id``) keeps all its rows."""
 
 
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def _snake(name: str) -> str:
+    """``WorkOrderId`` as ``work_order_id``."""
+    return _CAMEL.sub("_", name).lower()
+
+
 def _key_column(name: str, table: str) -> bool:
-    low = name.lower()
+    low = _snake(name)
     if _KEY_COLUMN.match(low):
         return True
-    base = table.lower().rsplit(".", 1)[-1].strip('`"[]')
+    base = _snake(table.rsplit(".", 1)[-1].strip('`"[]'))
+    last = base.rsplit("_", 1)[-1]  # ``plan_id`` of ``payment_plans``
     stems = {base, base.removesuffix("s"), base.removesuffix("es"), base.split("_", 1)[0]}
+    stems |= {last.removesuffix("s"), base.removesuffix("s").rsplit("_", 1)[-1]}
     return any(low == f"{stem}{end}" for stem in stems if stem for end in _OWN_KEY)
 
 
@@ -151,7 +162,11 @@ def mass_changes(p: Parsed, target: Target) -> Iterator[Issue]:
     by ``sql_rules``)."""
     if p.tree is None or target.throwaway:
         return
+    money = list(money_changes(p, narrow_statement(p)))
+    yield from money
     for node in _writes(p.tree):
+        if money:
+            break
         where = node.args.get("where")
         name = _name(node)
         if where is None or throwaway_schema(name):
@@ -173,6 +188,8 @@ def mass_changes(p: Parsed, target: Target) -> Iterator[Issue]:
                 fragment(p),
                 "change",
             )
+        elif not narrow and _expiring(name, where):
+            continue  # housekeeping: expired sessions, tokens, abandoned carts
         elif not narrow and (target.production or sensitive_table(name)):
             where_text = " ".join(where.this.sql().split())[:50]
             place = "in production" if target.production else "of records"
@@ -182,7 +199,77 @@ def mass_changes(p: Parsed, target: Target) -> Iterator[Issue]:
                 fragment(p),
                 "change",
             )
+        elif not narrow and verb == "DELETE" and _purge(name, where):
+            where_text = " ".join(where.this.sql().split())[:50]
+            yield Issue(
+                H, f"DELETE of a whole class of rows ({name} WHERE {where_text})", fragment(p),
+                "change",
+            )
     yield from _bulk_inserts(p, target)
+
+
+_EPHEMERAL = re.compile(
+    r"(?:^|_)(?:sessions?|carts?|tokens?|nonces?|otps?|caches?|password_resets?|"
+    r"login_attempts?|verification_codes?|magic_links?|rate_limits?|idempotency_keys?)$"
+)
+"""Tables whose rows expire by design (``django_session``, ``carts_cart``, ``api_tokens``)."""
+_CLOCK = re.compile(
+    r"(?i)\b(?:now\s*\(|current_(?:timestamp|date)|getdate\s*\(|sysdate|systimestamp|"
+    r"interval\b|dateadd\s*\(|date_sub\s*\(|datetime\s*\(\s*'now')"
+)
+
+
+_DISPOSABLE = re.compile(
+    r"(?:^|_)(?:tmp|temp|test|tests|scratch|staging|stage|cache|caches|queue|queues|jobs?|"
+    r"logs?|events?|import|imports|seed|fixtures?)(?:_|$)"
+)
+_DATE_LITERAL = re.compile(r"^'?\d{4}-\d{2}-\d{2}")
+
+
+def _purge(table: str, where: exp.Expression) -> bool:
+    """A DELETE that purges a class of kept records wherever it runs: rows picked by a
+    query of another table (``matter_id IN (SELECT … WHERE status = 'closed')``) or every row
+    before a fixed date (``read_date < DATE '2024-01-01'``), of a table not named as
+    disposable (queues, caches, logs, staging, test tables)."""
+    if _DISPOSABLE.search(snake(table)) or _EPHEMERAL.search(snake(table)):
+        return False
+    cond = where.this if isinstance(where, exp.Where) else where
+    if cond.find(exp.Select) is not None:
+        return True
+    for c in cond.find_all(exp.LT, exp.LTE):
+        value = c.expression
+        if isinstance(value, exp.Cast | exp.Anonymous | exp.Func) and not _CLOCK.search(
+            value.sql()
+        ):
+            value = value.find(exp.Literal) or value
+        if isinstance(value, exp.Literal) and _DATE_LITERAL.match(str(value.this)):
+            return True
+    return False
+
+
+def housekeeping(p: Parsed) -> bool:
+    """Every write of ``p`` is a DELETE of expired rows of a table whose rows expire."""
+    if p.tree is None:
+        return False
+    nodes = list(_writes(p.tree))
+    return bool(nodes) and all(
+        isinstance(n, exp.Delete)
+        and (where := n.args.get("where")) is not None
+        and _expiring(_name(n), where)
+        for n in nodes
+    )
+
+
+def _expiring(table: str, where: exp.Expression) -> bool:
+    """A WHERE that keeps the expired rows of a table whose rows expire by design."""
+    if not _EPHEMERAL.search(snake(table)):
+        return False
+    cond = where.this if isinstance(where, exp.Where) else where
+    if cond.find(exp.Select) is not None:
+        return False
+    return any(
+        _CLOCK.search(c.sql()) for c in cond.find_all(exp.LT, exp.LTE, exp.GT, exp.GTE)
+    )
 
 
 def _from_table(select: exp.Select) -> str:
