@@ -32,9 +32,7 @@ _SETTING = re.compile(
     r"enabled|disabled|none)[\"']?\s*,?\s*(?:[#;].*)?$",
     re.IGNORECASE,
 )
-LIVE_PATH = re.compile(
-    r"(?i)(?:^|[/_.-])(?:prod|production|prd|live|release|shipping)(?:$|[/_.-])"
-)
+LIVE_PATH = re.compile(r"(?i)(?:^|[/_.-])(?:prod|production|prd|live|release|shipping)(?:$|[/_.-])")
 _PROTECTION = re.compile(
     r"(?:^|_)(?:auth|authentication|authorization|session_token|token|signature|ssl|tls|https|"
     r"api_key|apikey|login|password|"

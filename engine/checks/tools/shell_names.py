@@ -171,16 +171,16 @@ def globbed_path(word: str) -> str:
 
 
 _CLIS = frozenset(
-    """
-    aws gcloud gsutil bq az kubectl helm terraform tofu docker podman gh glab git oc doctl
-    heroku flyctl fly vercel netlify wrangler firebase eksctl kubeadm ansible vault consul
-    nomad pulumi linode-cli hcloud ibmcloud oci aliyun mc rclone s3cmd
-    """.split()
-)
+    {"aws", "gcloud", "gsutil", "bq", "az", "kubectl", "helm", "terraform", "tofu", "docker",
+     "podman", "gh", "glab", "git", "oc", "doctl", "heroku", "flyctl", "fly", "vercel",
+     "netlify", "wrangler", "firebase", "eksctl", "kubeadm", "ansible", "vault", "consul",
+     "nomad", "pulumi", "linode-cli", "hcloud", "ibmcloud", "oci", "aliyun", "mc", "rclone",
+     "s3cmd"}
+)  # fmt: skip
 """Programs a tool may be named for (``aws_cli``, ``gcloud-tool``, ``run_kubectl``) whose
 argument list then leaves the program's own name out (``["s3", "rm", …]``)."""
 _TOOL_WORDS = re.compile(r"[^a-z0-9-]+")
-_CLI_WORDS = frozenset("cli tool command cmd run runner call invoke".split())
+_CLI_WORDS = frozenset(["cli", "tool", "command", "cmd", "run", "runner", "call", "invoke"])
 """The other words of such a tool's name (``aws_cli``, ``run_gcloud``); ``docker_exec`` runs
 its command inside a container, not as ``docker``'s words."""
 

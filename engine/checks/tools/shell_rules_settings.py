@@ -39,7 +39,9 @@ def _replacements(script: str) -> list[str]:
 
 def _sed_parts(argv: list[str]) -> tuple[bool, list[str], list[str]]:
     """Whether ``sed`` edits in place, its scripts and its files."""
-    in_place, scripts, files = False, [], []
+    in_place = False
+    scripts: list[str] = []
+    files: list[str] = []
     i = 1
     while i < len(argv):
         word = argv[i]

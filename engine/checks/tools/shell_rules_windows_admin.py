@@ -131,7 +131,7 @@ _BULK = re.compile(
 """A read that yields many objects (every account, every VM of a cluster, a share's tree)."""
 _SHARE = re.compile(r"\\\\[\w.$-]+\\[^\\\s'\"]+\\?(?:['\"\s]|$)")
 """A network share's root (``\\\\fs01\\Engineering``)."""
-_NAMES = frozenset("net net.exe reg reg.exe rm ri del rd rmdir erase".split())
+_NAMES = frozenset(["net", "net.exe", "reg", "reg.exe", "rm", "ri", "del", "rd", "rmdir", "erase"])
 """Programs besides PowerShell's cmdlets (``Verb-Noun``) these rules read."""
 
 

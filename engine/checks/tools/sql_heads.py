@@ -56,7 +56,7 @@ def _truncate(p: Parsed, i: int, production: bool) -> Iterator[Issue]:
     if names and all(throwaway_schema(n) for n in names):
         return
     if names and all(scratch_name(n) for n in names):
-        yield Issue(H, f"empties scratch table {shown}", fragment(p), "change")
+        return  # a temporary table (``tmp_rate_calc``) is emptied to be filled again
     else:
         yield Issue(C, f"empties table {shown} (TRUNCATE)", fragment(p), "destroy")
 

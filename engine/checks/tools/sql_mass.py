@@ -190,6 +190,8 @@ def mass_changes(p: Parsed, target: Target) -> Iterator[Issue]:
             )
         elif not narrow and _expiring(name, where):
             continue  # housekeeping: expired sessions, tokens, abandoned carts
+        elif not narrow and verb == "UPDATE" and _one_owner(where, name):
+            continue  # one user's or one parent's rows of a table that is not records
         elif not narrow and (target.production or sensitive_table(name)):
             where_text = " ".join(where.this.sql().split())[:50]
             place = "in production" if target.production else "of records"
@@ -202,7 +204,9 @@ def mass_changes(p: Parsed, target: Target) -> Iterator[Issue]:
         elif not narrow and verb == "DELETE" and _purge(name, where):
             where_text = " ".join(where.this.sql().split())[:50]
             yield Issue(
-                H, f"DELETE of a whole class of rows ({name} WHERE {where_text})", fragment(p),
+                H,
+                f"DELETE of a whole class of rows ({name} WHERE {where_text})",
+                fragment(p),
                 "change",
             )
     yield from _bulk_inserts(p, target)
@@ -247,15 +251,44 @@ def _purge(table: str, where: exp.Expression) -> bool:
     return False
 
 
+def _one_owner(where: exp.Expression, table: str) -> bool:
+    """An UPDATE's WHERE that keeps the rows of one owner (``user_id = 10442``) in a table
+    that is not people's, money's or clinical records (``notifications``, ``preferences``)."""
+    if record_table(table) or sensitive_table(table):
+        return False
+    cond = where.this if isinstance(where, exp.Where) else where
+    if cond.find(exp.Select) is not None:
+        return False
+    stack: list[exp.Expression] = [cond]
+    tests: list[exp.Expression] = []
+    while stack and len(tests) < 64:
+        e = stack.pop()
+        if isinstance(e, exp.Paren):
+            stack.append(e.this)
+        elif isinstance(e, exp.And):
+            stack.extend((e.this, e.expression))
+        else:
+            tests.append(e)
+    return any(
+        isinstance(t, exp.EQ)
+        and isinstance(t.this, exp.Column)
+        and snake(t.this.name).endswith("_id")
+        and _one_value(t.expression)
+        for t in tests
+    )
+
+
 def housekeeping(p: Parsed) -> bool:
-    """Every write of ``p`` is a DELETE of expired rows of a table whose rows expire."""
+    """Every write of ``p`` is routine: a DELETE of expired rows of a table whose rows expire,
+    or an UPDATE of one owner's rows of a table that is not records."""
     if p.tree is None:
         return False
     nodes = list(_writes(p.tree))
     return bool(nodes) and all(
-        isinstance(n, exp.Delete)
-        and (where := n.args.get("where")) is not None
-        and _expiring(_name(n), where)
+        (where := n.args.get("where")) is not None
+        and (
+            _expiring(_name(n), where) if isinstance(n, exp.Delete) else _one_owner(where, _name(n))
+        )
         for n in nodes
     )
 
@@ -267,9 +300,7 @@ def _expiring(table: str, where: exp.Expression) -> bool:
     cond = where.this if isinstance(where, exp.Where) else where
     if cond.find(exp.Select) is not None:
         return False
-    return any(
-        _CLOCK.search(c.sql()) for c in cond.find_all(exp.LT, exp.LTE, exp.GT, exp.GTE)
-    )
+    return any(_CLOCK.search(c.sql()) for c in cond.find_all(exp.LT, exp.LTE, exp.GT, exp.GTE))
 
 
 def _from_table(select: exp.Select) -> str:
