@@ -14,8 +14,10 @@ from collections.abc import Iterator
 from sqlglot import exp
 
 from .sql_issue import C, H, Issue, fragment
-from .sql_money import money_changes, snake
+from .sql_keys import key_column, one_value
+from .sql_money import money_changes
 from .sql_parse import Parsed
+from .sql_routine import expiring, one_owner, purge
 from .sql_scope import Target, record_table, sensitive_table, throwaway_schema
 
 __all__ = ["AUDIT_TABLE", "housekeeping", "mass_changes", "narrow_statement", "narrow_where"]
@@ -35,45 +37,7 @@ _OFF = frozenset({"0", "false", "f", "no", "n", "off", "none", ""})
 _MAX_NODES = 20
 
 
-_KEY_COLUMN = re.compile(r"(?i)^(?:id|uuid|guid|pk|rowid|oid|email|username|login|slug)$")
-"""Columns that name one row in any table (``id``, ``uuid``, ``email``)."""
-_OWN_KEY = ("_id", "_uuid", "_key", "_no", "_number")
-"""…and a table's own key named after it (``job_id`` of ``jobs``, ``invoice_number`` of
-``invoices``); another table's key (``customer_id``, ``tenant_id``) keeps all its rows."""
-
-
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-
-
-def _snake(name: str) -> str:
-    """``WorkOrderId`` as ``work_order_id``."""
-    return _CAMEL.sub("_", name).lower()
-
-
-def _key_column(name: str, table: str) -> bool:
-    low = _snake(name)
-    if _KEY_COLUMN.match(low):
-        return True
-    base = _snake(table.rsplit(".", 1)[-1].strip('`"[]'))
-    last = base.rsplit("_", 1)[-1]  # ``plan_id`` of ``payment_plans``
-    stems = {base, base.removesuffix("s"), base.removesuffix("es"), base.split("_", 1)[0]}
-    stems |= {last.removesuffix("s"), base.removesuffix("s").rsplit("_", 1)[-1]}
-    return any(low == f"{stem}{end}" for stem in stems if stem for end in _OWN_KEY)
-
-
 _MAX_LISTED = 100
-
-
-def _one_value(e: exp.Expression) -> bool:
-    """A literal or a bound parameter (``7``, ``$1``, ``?``, ``ANY($1)``: a list of keys)."""
-    if isinstance(e, exp.Any):
-        inner = e.this.unnest() if isinstance(e.this, exp.Paren) else e.this
-        return isinstance(inner, exp.Placeholder | exp.Parameter | exp.Array) or (
-            isinstance(inner, exp.Column) and inner.name.startswith(("$", ":", "@", "?"))
-        )
-    return isinstance(e, exp.Literal | exp.Placeholder | exp.Parameter) or (
-        isinstance(e, exp.Neg) and isinstance(e.this, exp.Literal)
-    )
 
 
 def _key_test(e: exp.Expression, table: str) -> bool:
@@ -81,15 +45,15 @@ def _key_test(e: exp.Expression, table: str) -> bool:
         e = e.this
     if isinstance(e, exp.EQ):
         for col, value in ((e.this, e.expression), (e.expression, e.this)):
-            if isinstance(col, exp.Column) and _key_column(col.name, table) and _one_value(value):
+            if isinstance(col, exp.Column) and key_column(col.name, table) and one_value(value):
                 return True
         return False
     if isinstance(e, exp.In) and isinstance(e.this, exp.Column) and not e.args.get("query"):
         values = e.expressions
         return (
-            _key_column(e.this.name, table)
+            key_column(e.this.name, table)
             and 0 < len(values) <= _MAX_LISTED
-            and all(_one_value(v) for v in values)
+            and all(one_value(v) for v in values)
         )
     return False
 
@@ -188,9 +152,9 @@ def mass_changes(p: Parsed, target: Target) -> Iterator[Issue]:
                 fragment(p),
                 "change",
             )
-        elif not narrow and _expiring(name, where):
+        elif not narrow and expiring(name, where):
             continue  # housekeeping: expired sessions, tokens, abandoned carts
-        elif not narrow and verb == "UPDATE" and _one_owner(where, name):
+        elif not narrow and verb == "UPDATE" and one_owner(where, name):
             continue  # one user's or one parent's rows of a table that is not records
         elif not narrow and (target.production or sensitive_table(name)):
             where_text = " ".join(where.this.sql().split())[:50]
@@ -201,7 +165,7 @@ def mass_changes(p: Parsed, target: Target) -> Iterator[Issue]:
                 fragment(p),
                 "change",
             )
-        elif not narrow and verb == "DELETE" and _purge(name, where):
+        elif not narrow and verb == "DELETE" and purge(name, where):
             where_text = " ".join(where.this.sql().split())[:50]
             yield Issue(
                 H,
@@ -212,72 +176,6 @@ def mass_changes(p: Parsed, target: Target) -> Iterator[Issue]:
     yield from _bulk_inserts(p, target)
 
 
-_EPHEMERAL = re.compile(
-    r"(?:^|_)(?:sessions?|carts?|tokens?|nonces?|otps?|caches?|password_resets?|"
-    r"login_attempts?|verification_codes?|magic_links?|rate_limits?|idempotency_keys?)$"
-)
-"""Tables whose rows expire by design (``django_session``, ``carts_cart``, ``api_tokens``)."""
-_CLOCK = re.compile(
-    r"(?i)\b(?:now\s*\(|current_(?:timestamp|date)|getdate\s*\(|sysdate|systimestamp|"
-    r"interval\b|dateadd\s*\(|date_sub\s*\(|datetime\s*\(\s*'now')"
-)
-
-
-_DISPOSABLE = re.compile(
-    r"(?:^|_)(?:tmp|temp|test|tests|scratch|staging|stage|cache|caches|queue|queues|jobs?|"
-    r"logs?|events?|import|imports|seed|fixtures?)(?:_|$)"
-)
-_DATE_LITERAL = re.compile(r"^'?\d{4}-\d{2}-\d{2}")
-
-
-def _purge(table: str, where: exp.Expression) -> bool:
-    """A DELETE that purges a class of kept records wherever it runs: rows picked by a
-    query of another table (``matter_id IN (SELECT … WHERE status = 'closed')``) or every row
-    before a fixed date (``read_date < DATE '2024-01-01'``), of a table not named as
-    disposable (queues, caches, logs, staging, test tables)."""
-    if _DISPOSABLE.search(snake(table)) or _EPHEMERAL.search(snake(table)):
-        return False
-    cond = where.this if isinstance(where, exp.Where) else where
-    if cond.find(exp.Select) is not None:
-        return True
-    for c in cond.find_all(exp.LT, exp.LTE):
-        value = c.expression
-        if isinstance(value, exp.Cast | exp.Anonymous | exp.Func) and not _CLOCK.search(
-            value.sql()
-        ):
-            value = value.find(exp.Literal) or value
-        if isinstance(value, exp.Literal) and _DATE_LITERAL.match(str(value.this)):
-            return True
-    return False
-
-
-def _one_owner(where: exp.Expression, table: str) -> bool:
-    """An UPDATE's WHERE that keeps the rows of one owner (``user_id = 10442``) in a table
-    that is not people's, money's or clinical records (``notifications``, ``preferences``)."""
-    if record_table(table) or sensitive_table(table):
-        return False
-    cond = where.this if isinstance(where, exp.Where) else where
-    if cond.find(exp.Select) is not None:
-        return False
-    stack: list[exp.Expression] = [cond]
-    tests: list[exp.Expression] = []
-    while stack and len(tests) < 64:
-        e = stack.pop()
-        if isinstance(e, exp.Paren):
-            stack.append(e.this)
-        elif isinstance(e, exp.And):
-            stack.extend((e.this, e.expression))
-        else:
-            tests.append(e)
-    return any(
-        isinstance(t, exp.EQ)
-        and isinstance(t.this, exp.Column)
-        and snake(t.this.name).endswith("_id")
-        and _one_value(t.expression)
-        for t in tests
-    )
-
-
 def housekeeping(p: Parsed) -> bool:
     """Every write of ``p`` is routine: a DELETE of expired rows of a table whose rows expire,
     or an UPDATE of one owner's rows of a table that is not records."""
@@ -286,21 +184,9 @@ def housekeeping(p: Parsed) -> bool:
     nodes = list(_writes(p.tree))
     return bool(nodes) and all(
         (where := n.args.get("where")) is not None
-        and (
-            _expiring(_name(n), where) if isinstance(n, exp.Delete) else _one_owner(where, _name(n))
-        )
+        and (expiring(_name(n), where) if isinstance(n, exp.Delete) else one_owner(where, _name(n)))
         for n in nodes
     )
-
-
-def _expiring(table: str, where: exp.Expression) -> bool:
-    """A WHERE that keeps the expired rows of a table whose rows expire by design."""
-    if not _EPHEMERAL.search(snake(table)):
-        return False
-    cond = where.this if isinstance(where, exp.Where) else where
-    if cond.find(exp.Select) is not None:
-        return False
-    return any(_CLOCK.search(c.sql()) for c in cond.find_all(exp.LT, exp.LTE, exp.GT, exp.GTE))
 
 
 def _from_table(select: exp.Select) -> str:
