@@ -21,7 +21,7 @@ from humangr.contracts import Severity
 from .base import Hit, is_test_path, snippet
 from .diff import FileDiff
 
-__all__ = ["SETTINGS_EXTENSIONS", "settings_switched"]
+__all__ = ["LIVE_PATH", "SETTINGS_EXTENSIONS", "setting_weakened", "settings_switched"]
 
 SETTINGS_EXTENSIONS = frozenset(
     {".yaml", ".yml", ".json", ".ini", ".toml", ".properties", ".cfg", ".conf", ".env"}
@@ -32,14 +32,13 @@ _SETTING = re.compile(
     r"enabled|disabled|none)[\"']?\s*,?\s*(?:[#;].*)?$",
     re.IGNORECASE,
 )
-_LIVE_PATH = re.compile(
-    r"(?i)(?:^|[/_.-])(?:prod|production|prd|live|release|shipping)(?:$|[/_.-])"
-)
+LIVE_PATH = re.compile(r"(?i)(?:^|[/_.-])(?:prod|production|prd|live|release|shipping)(?:$|[/_.-])")
 _PROTECTION = re.compile(
     r"(?:^|_)(?:auth|authentication|authorization|session_token|token|signature|ssl|tls|https|"
     r"api_key|apikey|login|password|"
     r"mfa|2fa|two_factor|csrf|xsrf|cert|certificate|anti_?cheat|cheat_detection|captcha|"
-    r"rate_limit|audit|encryption|firewall|sandbox|verification|validation|hsts|cors_strict)"
+    r"rate_limit|audit|encryption|firewall|sandbox|verification|validation|hsts|cors_strict|"
+    r"fraud|fraud_checks?|risk_checks?|antivirus|malware_scan|waf|spam_filter|moderation)"
     r"(?:_|$)"
 )
 _TRANSPORT = re.compile(r"(?:^|_)(?:ssl|tls|https|cert|certificate|hsts)(?:_|$)")
@@ -74,6 +73,12 @@ def _snake(key: str) -> str:
     return _CAMEL.sub("_", key).lower()
 
 
+def setting_weakened(key: str, value: str, live: bool) -> str | None:
+    """What setting ``key`` (any case) to ``value`` does, when it weakens something (a
+    protection off where ``live``, a backdoor on); else ``None``."""
+    return _judged(_snake(key), value, live)
+
+
 def _judged(key: str, value: str, live: bool) -> str | None:
     """What setting ``key`` to ``value`` does, when it weakens something; else ``None``."""
     off = value.lower() in _OFF
@@ -93,7 +98,7 @@ def settings_switched(file: FileDiff, path: str) -> Iterator[Hit]:
     """The first added setting of ``file`` that switches a protection off or a backdoor on."""
     if is_test_path(path):
         return
-    live = bool(_LIVE_PATH.search(path))
+    live = bool(LIVE_PATH.search(path))
     if not live and _DEV_PATH.search(path):
         return  # a development or example configuration
     text = "\n".join(line.text[:400] for line in file.added[:_MAX_LINES])

@@ -20,6 +20,7 @@ from ..base import CheckInput, Hit
 from ..remember import remembered
 from .shell_catalogue import words
 from .shell_files import script_units
+from .shell_names import cli_prefixed
 from .shell_rules import Context, Flag, evaluate
 from .shell_unwrap import CACHED_CHARS, unwrap
 from .view import ToolView
@@ -67,6 +68,7 @@ _RUNNERS: dict[str, tuple[str, ...] | None] = {
 """How code to run is read as the command that runs it (``python3 -c CODE``); ``None``: the
 code is shell. Unknown languages are read as Python."""
 _MAX_HITS = 12
+_SEVERITIES = list(Severity)
 HOST_ONLY = frozenset(
     {"changes user accounts", "writes a system file", "starts an interactive shell"}
 )
@@ -292,6 +294,12 @@ def shell_command(ctx: CheckInput) -> Iterator[Hit]:
     host = _remote_host(tool)
     for argument, text, conservative in _sources(tool):
         flags = judge(text, Context(base.workspace, base.allowed_hosts, host=host))
+        named = cli_prefixed(tool.call.name, text) if tool.kind is ToolKind.SHELL else text
+        if named != text:  # ``aws_cli(["s3", "rm", …])``: also as the program it names runs it
+            seen = {f.title for f in flags}
+            more = judge(named, Context(base.workspace, base.allowed_hosts, host=host))
+            flags += [f for f in more if f.title not in seen]
+            flags.sort(key=lambda f: -_SEVERITIES.index(f.severity))
         if conservative:
             flags = [f for f in flags if f.severity is Severity.CRITICAL]
         if flags:

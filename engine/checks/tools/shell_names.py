@@ -10,6 +10,7 @@ import re
 __all__ = [
     "GLOB",
     "WHOLE_SUB",
+    "cli_prefixed",
     "expanded",
     "globbed",
     "globbed_path",
@@ -167,3 +168,32 @@ def globbed_path(word: str) -> str:
         if len(names) == len(parts) and all(map(fnmatch.fnmatchcase, names, parts)):
             return path  # matched name by name: ``*`` never spans a folder, as in the shell
     return word
+
+
+_CLIS = frozenset(
+    {"aws", "gcloud", "gsutil", "bq", "az", "kubectl", "helm", "terraform", "tofu", "docker",
+     "podman", "gh", "glab", "git", "oc", "doctl", "heroku", "flyctl", "fly", "vercel",
+     "netlify", "wrangler", "firebase", "eksctl", "kubeadm", "ansible", "vault", "consul",
+     "nomad", "pulumi", "linode-cli", "hcloud", "ibmcloud", "oci", "aliyun", "mc", "rclone",
+     "s3cmd"}
+)  # fmt: skip
+"""Programs a tool may be named for (``aws_cli``, ``gcloud-tool``, ``run_kubectl``) whose
+argument list then leaves the program's own name out (``["s3", "rm", …]``)."""
+_TOOL_WORDS = re.compile(r"[^a-z0-9-]+")
+_CLI_WORDS = frozenset(["cli", "tool", "command", "cmd", "run", "runner", "call", "invoke"])
+"""The other words of such a tool's name (``aws_cli``, ``run_gcloud``); ``docker_exec`` runs
+its command inside a container, not as ``docker``'s words."""
+
+
+def cli_prefixed(tool_name: str, command: str) -> str:
+    """``command`` as the program a tool is named for runs it: ``aws_cli`` given
+    ``s3 rm s3://b --recursive`` runs ``aws s3 rm s3://b --recursive``. Unchanged when the
+    tool names no such program or the command already starts with it."""
+    names = [w for w in _TOOL_WORDS.split(tool_name.lower().replace("_", " ")) if w]
+    program = next((w for w in names[:4] if w in _CLIS), None)
+    if program is None or not set(names) - {program} <= _CLI_WORDS:
+        return command
+    first = command.lstrip().split(" ", 1)[0].strip("'\"").rsplit("/", 1)[-1]
+    if first in (program, f"{program}.exe", "sudo", "env") or not first:
+        return command
+    return f"{program} {command.lstrip()}"

@@ -23,9 +23,12 @@ from . import (  # noqa: F401 - the rule families register themselves on import
     shell_rules_ops,
     shell_rules_remote,
     shell_rules_secrets,
+    shell_rules_settings,
     shell_rules_sql,
+    shell_rules_streams,
     shell_rules_transfer,
     shell_rules_windows,
+    shell_rules_windows_admin,
 )
 from .shell_model import Program
 from .shell_rule_kit import PROGRAM_RULES, RULES, Context, Flag

@@ -34,6 +34,15 @@ _ADMIN_POLICY = re.compile(
 _AZURE_ADMIN = re.compile(r"^(?:owner|contributor|user access administrator)$", re.IGNORECASE)
 _EVERYONE = re.compile(r"(?:^|[=,\s\[{\"'])(?:0\.0\.0\.0/0|::/0|\*|Internet|Any)(?:$|[,\s\]}\"'])")
 """Everyone as a source, as a word or inside a shorthand or JSON list (``[{CidrIp=0.0.0.0/0}]``)."""
+_DATABASE_OPEN = re.compile(
+    r"^gcloud\s.*\bsql\s+instances\s+(?:patch|create)\s.*--authorized-networks[= ]\S*"
+    r"(?:0\.0\.0\.0/0|::/0)"
+    r"|^aws\s.*\b(?:rds|docdb|neptune|redshift)\s+(?:modify|create|restore)-\S+\s.*"
+    r"--publicly-accessible\b"
+    r"|^az\s.*\b(?:sql|postgres|mysql|mariadb|cosmosdb)\s.*firewall-rule\s+(?:create|update)"
+    r"\s.*--start-ip-address[= ]0\.0\.0\.0\s.*--end-ip-address[= ]255\.255\.255\.255"
+)
+"""A managed database's network opened to every address."""
 _PUBLIC_ACL = re.compile(r"^(?:public-read(?:-write)?|authenticated-read)$|AllUsers|allUsers")
 
 
@@ -82,6 +91,8 @@ def _opens(cmd: Cmd) -> str | None:
     )
     if ingress and _EVERYONE.search(text.replace("=", " ")):
         return "a port to the whole internet"
+    if _DATABASE_OPEN.search(text):
+        return "a database to the whole internet"
     if (
         cmd.name == "gh"
         and verbs[:2] == ["repo", "edit"]

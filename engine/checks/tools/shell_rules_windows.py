@@ -89,7 +89,9 @@ _CRITICAL: tuple[tuple[str, re.Pattern[str], str, str], ...] = (
         "deletes a drive or a system folder",
         re.compile(
             r"(?i)^(?:remove-item|rm|ri|del|rd|rmdir|erase)\s.*(?:-recurse|/s)\b.*\s['\"]?"
-            r"(?:[a-z]:\\?(?:\s|['\"]|$)|[a-z]:\\(?:windows|users|program files)\b|\$env:"
+            r"(?:[a-z]:\\?(?:\s|['\"]|$)|[a-z]:\\(?:windows|program files|programdata)\b"
+            r"|[a-z]:\\users(?:\\[^\\\s'\"]+(?:\\(?:documents|desktop|downloads|pictures|music|"
+            r"videos|appdata|onedrive[^\\\s'\"]*))?)?\\?(?:\s|['\"]|$)|\$env:"
             r"(?:userprofile|systemroot|windir|homedrive)\b|~(?:\s|$))"
         ),
         "the drive, the Windows folder or the user's profile is removed for good.",

@@ -19,7 +19,7 @@ from ..base import CheckInput, Hit
 from .docstore import document_delete
 from .sql_args import MAX_STRICT, clearly_sql, production_target, sql_dialect, sql_texts
 from .sql_issue import Issue
-from .sql_lex import TokKind
+from .sql_lex import Tok, TokKind
 from .sql_parse import Parsed, read_sql
 from .sql_scope import Target, sql_target
 from .view import ToolView
@@ -58,13 +58,28 @@ def _nested(p: Parsed, text: str) -> str | None:
         for t in toks:
             if t.kind is TokKind.WORD and t.upper in _DML:
                 return text[t.start : p.stmt.end]
-    if words[:1] and words[0] in ("EXEC", "EXECUTE", "SP_EXECUTESQL"):
-        for t in toks[1:6]:
-            if t.kind is TokKind.STRING:
-                inner = t.text.lstrip("NnEe")
-                sql = inner[1:-1].replace("''", "'") if len(inner) >= 2 else ""
-                return sql if clearly_sql(sql) else None
+    for k, tok in enumerate(toks[:64]):
+        if tok.upper in ("EXEC", "EXECUTE", "SP_EXECUTESQL"):
+            sql = _joined(toks[k + 1 : k + 1 + _MAX_PIECES])
+            return sql if sql and clearly_sql(sql) else None
     return None
+
+
+_MAX_PIECES = 128
+_GLUE = frozenset({"||", "+", "(", ")", "IMMEDIATE", "SP_EXECUTESQL", "CONCAT", ","})
+
+
+def _joined(toks: tuple[Tok, ...]) -> str:
+    """The text of the string literals that follow ``EXECUTE [IMMEDIATE]`` / ``EXEC(``,
+    joined where they are concatenated (``'DR' || 'OP TABLE x'``, ``N'…' + N'…'``)."""
+    parts: list[str] = []
+    for t in toks:
+        if t.kind is TokKind.STRING:
+            inner = t.text.lstrip("NnEe")
+            parts.append(inner[1:-1].replace("''", "'") if len(inner) >= 2 else "")
+        elif (t.upper or t.text) not in _GLUE or (t.text == "," and parts):
+            break
+    return "".join(parts)
 
 
 def _payload(sql: str, dialect: str | None) -> list[Issue]:

@@ -19,6 +19,9 @@ from .view import ToolView
 
 __all__ = ["MAX_STRICT", "clearly_sql", "production_target", "sql_dialect", "sql_texts"]
 
+_LOOSE_ARGS = ("text", "stmt", "sql_text", "q", "body", "code", "expression")
+"""Other names a SQL tool gives its statement (``run_sql(text=…)``): read when the value opens
+with a statement's keyword."""
 _STATEMENT_ARGS = (
     "query",
     "sql",
@@ -29,6 +32,7 @@ _STATEMENT_ARGS = (
     "command",
     "script",
     "input",
+    *_LOOSE_ARGS,
 )
 _NAMED = ("sql", "query", "statement", "sql_query", "statements", "queries")
 _DIALECT_ARGS = (
@@ -67,6 +71,8 @@ _CONTEXT_ARGS = (
     "db_url",
 )
 _PRODUCTION = re.compile(r"(?i)(?:^|[^a-z])(?:prod|production|prd|live)(?:[^a-z]|$)")
+_TNS_PRODUCTION = re.compile(r"^[A-Z][A-Z0-9]{1,20}(?:PRD|PROD)\d{0,2}$")
+"""An upper-case service name that ends in production (Oracle's ``BILLPRD``, ``CISPROD1``)."""
 _STRICT_HEADS = frozenset(
     {"SELECT", "INSERT", "UPDATE", "DELETE", "DROP", "TRUNCATE", "ALTER", "CREATE", "GRANT",
      "REVOKE", "MERGE", "WITH", "REPLACE", "COPY", "EXEC", "EXECUTE", "UPSERT"}
@@ -107,6 +113,8 @@ def production_target(view: ToolView) -> bool:
     for name in _CONTEXT_ARGS:
         got = view.get(name)
         if got is not None and isinstance(got[1], str) and _PRODUCTION.search(got[1][:512]):
+            return True
+        if got is not None and isinstance(got[1], str) and _TNS_PRODUCTION.match(got[1].strip()):
             return True
     return False
 
@@ -167,7 +175,9 @@ def sql_texts(view: ToolView) -> Iterator[tuple[str, str, bool]]:
             if got is None:
                 continue
             arg, value = got
-            if guessed and not (isinstance(value, str) and _sql_head(value)):
+            if (guessed or name in _LOOSE_ARGS) and not (
+                isinstance(value, str) and _sql_head(value)
+            ):
                 continue  # a `query` of a metrics or issue tracker (``is:unresolved``): not SQL
             if isinstance(value, str) and value.strip():
                 seen.add(arg)

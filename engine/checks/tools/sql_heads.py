@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from humangr.contracts import Severity
 
 from .egress_files import system_file
-from .sql_heads_access import grant, no_audit, security_control
+from .sql_heads_access import backup, grant, no_audit, security_control
 from .sql_issue import C, H, Issue, after, all_words, fragment, object_names, word_at
 from .sql_lex import Tok, TokKind
 from .sql_parse import Parsed
@@ -56,7 +56,7 @@ def _truncate(p: Parsed, i: int, production: bool) -> Iterator[Issue]:
     if names and all(throwaway_schema(n) for n in names):
         return
     if names and all(scratch_name(n) for n in names):
-        yield Issue(H, f"empties scratch table {shown}", fragment(p), "change")
+        return  # a temporary table (``tmp_rate_calc``) is emptied to be filled again
     else:
         yield Issue(C, f"empties table {shown} (TRUNCATE)", fragment(p), "destroy")
 
@@ -290,6 +290,7 @@ HEADS: dict[str, Rule] = {
     "DROP": _drop,
     "TRUNCATE": _truncate,
     "GRANT": grant,
+    "BACKUP": backup,
     "NOAUDIT": no_audit,
     "REVOKE": _simple(C, "revokes privileges", "privilege"),
     "DENY": _simple(C, "denies privileges", "privilege"),

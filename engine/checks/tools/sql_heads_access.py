@@ -17,7 +17,7 @@ from .sql_lex import Tok, TokKind
 from .sql_parse import Parsed
 from .sql_words import ADMIN_ROLES
 
-__all__ = ["grant", "no_audit", "security_control"]
+__all__ = ["backup", "grant", "no_audit", "security_control"]
 
 _READ_PRIVILEGES = frozenset({"SELECT", "USAGE", "REFERENCES"})
 _WIDE_TARGETS = frozenset({"ALL", "DATABASE", "SERVER", "INSTANCE", "*"})
@@ -102,3 +102,23 @@ def security_control(what: str, toks: list[Tok]) -> tuple[Severity, str] | None:
 def no_audit(p: Parsed, i: int, production: bool) -> Iterator[Issue]:
     """Oracle's ``NOAUDIT``: statements stop being recorded."""
     yield Issue(C, "turns off auditing (NOAUDIT)", fragment(p), "privilege")
+
+
+_OFF_SERVER = re.compile(r"(?i)^(?:https?|s3|gs|azure)://|^\\\\")
+
+
+def backup(p: Parsed, i: int, production: bool) -> Iterator[Issue]:
+    """SQL Server's ``BACKUP DATABASE|LOG … TO DISK = '…'``: a copy on the server's own disk is
+    everyday; one sent to a URL or another machine's share (``\\\\host\\share``) takes the
+    whole database off the server."""
+    toks = [t for t in p.stmt.tokens[i + 1 :] if t.kind is not TokKind.COMMENT][:200]
+    for k, t in enumerate(toks):
+        if t.upper not in ("DISK", "URL", "TAPE") or k + 1 >= len(toks):
+            continue
+        target = next((x for x in toks[k + 1 : k + 3] if x.kind is TokKind.STRING), None)
+        where = target.text.lstrip("Nn").strip("'") if target is not None else ""
+        if t.upper == "URL" or _OFF_SERVER.match(where):
+            yield Issue(
+                H, f"backs the database up off the server ({where[:60]})", fragment(p), "change"
+            )
+            return

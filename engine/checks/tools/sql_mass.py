@@ -14,10 +14,13 @@ from collections.abc import Iterator
 from sqlglot import exp
 
 from .sql_issue import C, H, Issue, fragment
+from .sql_keys import key_column, one_value
+from .sql_money import money_changes
 from .sql_parse import Parsed
+from .sql_routine import expiring, one_owner, purge
 from .sql_scope import Target, record_table, sensitive_table, throwaway_schema
 
-__all__ = ["AUDIT_TABLE", "mass_changes", "narrow_statement", "narrow_where"]
+__all__ = ["AUDIT_TABLE", "housekeeping", "mass_changes", "narrow_statement", "narrow_where"]
 
 AUDIT_TABLE = re.compile(
     r"(?i)(?:^|[._\"`])(?:\w*audit\w*|security_?log\w*|(?:admin|moderation|mod|staff|moderator)"
@@ -34,35 +37,7 @@ _OFF = frozenset({"0", "false", "f", "no", "n", "off", "none", ""})
 _MAX_NODES = 20
 
 
-_KEY_COLUMN = re.compile(r"(?i)^(?:id|uuid|guid|pk|rowid|oid|email|username|login|slug)$")
-"""Columns that name one row in any table (``id``, ``uuid``, ``email``)."""
-_OWN_KEY = ("_id", "_uuid", "_key", "_no", "_number")
-"""…and a table's own key named after it (``job_id`` of ``jobs``, ``invoice_number`` of
-``invoices``); another table's key (``customer_id``, ``tenant_id``) keeps all its rows."""
-
-
-def _key_column(name: str, table: str) -> bool:
-    low = name.lower()
-    if _KEY_COLUMN.match(low):
-        return True
-    base = table.lower().rsplit(".", 1)[-1].strip('`"[]')
-    stems = {base, base.removesuffix("s"), base.removesuffix("es"), base.split("_", 1)[0]}
-    return any(low == f"{stem}{end}" for stem in stems if stem for end in _OWN_KEY)
-
-
 _MAX_LISTED = 100
-
-
-def _one_value(e: exp.Expression) -> bool:
-    """A literal or a bound parameter (``7``, ``$1``, ``?``, ``ANY($1)``: a list of keys)."""
-    if isinstance(e, exp.Any):
-        inner = e.this.unnest() if isinstance(e.this, exp.Paren) else e.this
-        return isinstance(inner, exp.Placeholder | exp.Parameter | exp.Array) or (
-            isinstance(inner, exp.Column) and inner.name.startswith(("$", ":", "@", "?"))
-        )
-    return isinstance(e, exp.Literal | exp.Placeholder | exp.Parameter) or (
-        isinstance(e, exp.Neg) and isinstance(e.this, exp.Literal)
-    )
 
 
 def _key_test(e: exp.Expression, table: str) -> bool:
@@ -70,15 +45,15 @@ def _key_test(e: exp.Expression, table: str) -> bool:
         e = e.this
     if isinstance(e, exp.EQ):
         for col, value in ((e.this, e.expression), (e.expression, e.this)):
-            if isinstance(col, exp.Column) and _key_column(col.name, table) and _one_value(value):
+            if isinstance(col, exp.Column) and key_column(col.name, table) and one_value(value):
                 return True
         return False
     if isinstance(e, exp.In) and isinstance(e.this, exp.Column) and not e.args.get("query"):
         values = e.expressions
         return (
-            _key_column(e.this.name, table)
+            key_column(e.this.name, table)
             and 0 < len(values) <= _MAX_LISTED
-            and all(_one_value(v) for v in values)
+            and all(one_value(v) for v in values)
         )
     return False
 
@@ -151,7 +126,11 @@ def mass_changes(p: Parsed, target: Target) -> Iterator[Issue]:
     by ``sql_rules``)."""
     if p.tree is None or target.throwaway:
         return
+    money = list(money_changes(p, narrow_statement(p)))
+    yield from money
     for node in _writes(p.tree):
+        if money:
+            break
         where = node.args.get("where")
         name = _name(node)
         if where is None or throwaway_schema(name):
@@ -173,6 +152,10 @@ def mass_changes(p: Parsed, target: Target) -> Iterator[Issue]:
                 fragment(p),
                 "change",
             )
+        elif not narrow and expiring(name, where):
+            continue  # housekeeping: expired sessions, tokens, abandoned carts
+        elif not narrow and verb == "UPDATE" and one_owner(where, name):
+            continue  # one user's or one parent's rows of a table that is not records
         elif not narrow and (target.production or sensitive_table(name)):
             where_text = " ".join(where.this.sql().split())[:50]
             place = "in production" if target.production else "of records"
@@ -182,7 +165,28 @@ def mass_changes(p: Parsed, target: Target) -> Iterator[Issue]:
                 fragment(p),
                 "change",
             )
+        elif not narrow and verb == "DELETE" and purge(name, where):
+            where_text = " ".join(where.this.sql().split())[:50]
+            yield Issue(
+                H,
+                f"DELETE of a whole class of rows ({name} WHERE {where_text})",
+                fragment(p),
+                "change",
+            )
     yield from _bulk_inserts(p, target)
+
+
+def housekeeping(p: Parsed) -> bool:
+    """Every write of ``p`` is routine: a DELETE of expired rows of a table whose rows expire,
+    or an UPDATE of one owner's rows of a table that is not records."""
+    if p.tree is None:
+        return False
+    nodes = list(_writes(p.tree))
+    return bool(nodes) and all(
+        (where := n.args.get("where")) is not None
+        and (expiring(_name(n), where) if isinstance(n, exp.Delete) else one_owner(where, _name(n)))
+        for n in nodes
+    )
 
 
 def _from_table(select: exp.Select) -> str:

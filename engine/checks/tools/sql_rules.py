@@ -37,7 +37,7 @@ from .sql_issue import (
     object_names,
     word_at,
 )
-from .sql_mass import AUDIT_TABLE, mass_changes, narrow_statement
+from .sql_mass import AUDIT_TABLE, housekeeping, mass_changes, narrow_statement
 from .sql_parse import Parsed
 from .sql_rules_tokens import dot_command, token_tautology
 from .sql_scope import Target
@@ -46,6 +46,7 @@ from .sql_words import (
     FILE_FUNCTIONS,
     OS_FUNCTIONS,
     OS_PROCEDURES,
+    SCHEMA_TABLES,
     SESSION_HEADS,
     SLEEP_FUNCTIONS,
     credential_column,
@@ -176,6 +177,13 @@ _FEW_ROWS = 10
 """A production read of a people table with no condition may show this many rows unasked."""
 
 
+def _catalog(table: str) -> bool:
+    """A view of the server's own catalogue (``sys.databases``, ``pg_stat_activity``,
+    ``information_schema.tables``): a status listing, not a table of records."""
+    first = table.split(".", 1)[0].strip('`"[]')
+    return first in SCHEMA_TABLES or first.startswith(("pg_stat", "v$", "gv$", "dm_"))
+
+
 def _reads(p: Parsed, production: bool) -> Iterator[Issue]:
     """Bulk reads of credentials, injection shapes in SELECTs."""
     tree = p.tree
@@ -226,6 +234,7 @@ def _reads(p: Parsed, production: bool) -> Iterator[Issue]:
             and limit is None
             and from_tables
             and not select.find(exp.AggFunc)
+            and not all(_catalog(t) for t in from_tables)
         ):
             yield Issue(H, "reads every row of a production table", fragment(p), "change")
         elif (
@@ -270,6 +279,7 @@ def statement_issues(
         and head in ("DELETE", "UPDATE", "MERGE")
         and not out
         and not (head != "MERGE" and narrow_statement(p))
+        and not housekeeping(p)
     ):
         out.append(Issue(H, f"{head} in production", fragment(p), "change"))
     out.extend(_anywhere(p))

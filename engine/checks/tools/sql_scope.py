@@ -62,7 +62,8 @@ _WHERE_ARGS = (
 )
 _THROWAWAY_WORDS = frozenset(
     {"test", "tests", "testing", "ci", "fixture", "fixtures", "scratch", "sandbox", "tmp",
-     "temp", "e2e", "unittest", "pytest", "playground", "throwaway"}
+     "temp", "e2e", "unittest", "pytest", "playground", "throwaway", "dev", "devel",
+     "development", "local"}
 )  # fmt: skip
 """Words of a database's or schema's name that say its tables are rebuilt at will."""
 _PRODUCTION_WORDS = frozenset({"prod", "production", "prd", "live"})

@@ -1,0 +1,48 @@
+"""Which columns pick one row: a key of any table (``id``, ``uuid``, ``email``) or a table's own
+key named after it (``job_id`` of ``jobs``, ``WorkOrderId`` of ``WorkOrders``, ``plan_id`` of
+``payment_plans``), and values that are one value (a literal or a bound parameter)."""
+
+from __future__ import annotations
+
+import re
+
+from sqlglot import exp
+
+__all__ = ["key_column", "one_value", "snake_case"]
+
+_KEY_COLUMN = re.compile(r"(?i)^(?:id|uuid|guid|pk|rowid|oid|email|username|login|slug)$")
+"""Columns that name one row in any table (``id``, ``uuid``, ``email``)."""
+_OWN_KEY = ("_id", "_uuid", "_key", "_no", "_number")
+"""…and a table's own key named after it (``job_id`` of ``jobs``, ``invoice_number`` of
+``invoices``); another table's key (``customer_id``, ``tenant_id``) keeps all its rows."""
+
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def snake_case(name: str) -> str:
+    """``WorkOrderId`` as ``work_order_id``."""
+    return _CAMEL.sub("_", name).lower()
+
+
+def key_column(name: str, table: str) -> bool:
+    low = snake_case(name)
+    if _KEY_COLUMN.match(low):
+        return True
+    base = snake_case(table.rsplit(".", 1)[-1].strip('`"[]'))
+    last = base.rsplit("_", 1)[-1]  # ``plan_id`` of ``payment_plans``
+    stems = {base, base.removesuffix("s"), base.removesuffix("es"), base.split("_", 1)[0]}
+    stems |= {last.removesuffix("s"), base.removesuffix("s").rsplit("_", 1)[-1]}
+    return any(low == f"{stem}{end}" for stem in stems if stem for end in _OWN_KEY)
+
+
+def one_value(e: exp.Expression) -> bool:
+    """A literal or a bound parameter (``7``, ``$1``, ``?``, ``ANY($1)``: a list of keys)."""
+    if isinstance(e, exp.Any):
+        inner = e.this.unnest() if isinstance(e.this, exp.Paren) else e.this
+        return isinstance(inner, exp.Placeholder | exp.Parameter | exp.Array) or (
+            isinstance(inner, exp.Column) and inner.name.startswith(("$", ":", "@", "?"))
+        )
+    return isinstance(e, exp.Literal | exp.Placeholder | exp.Parameter) or (
+        isinstance(e, exp.Neg) and isinstance(e.this, exp.Literal)
+    )
