@@ -199,6 +199,15 @@ class _Lexer:
                 continue
             c = text[i]
             if c in _STOP:
+                if c in "<>" and out and i + 1 < n and text[i + 1] == "(":
+                    end = balanced(text, i + 2, ")")  # ``a>(…)``: as bash, one word
+                    if end < 0:
+                        self.budget.problem("unbalanced parenthesis")
+                        end = n
+                    self.sub(c, text[i + 2 : end], index)
+                    out.append(text[i : end + 1])
+                    i = min(end + 1, n)
+                    continue
                 if c == "(" and out and out[-1].endswith("="):
                     end = balanced(text, i + 1, ")")
                     end = n - 1 if end < 0 else end

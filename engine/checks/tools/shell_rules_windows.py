@@ -8,12 +8,12 @@ Windows paths' backslashes."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from .shell_model import Cmd
 from .shell_rule_kit import Context, Flag, critical, high, rule
 
-__all__ = ["windows_harm", "windows_line"]
+__all__ = ["as_typed", "judge_line", "windows_harm", "windows_line"]
 
 _URL = re.compile(r"(?i)\b(?:https?|ftp)://")
 _CRITICAL: tuple[tuple[str, re.Pattern[str], str, str], ...] = (
@@ -139,7 +139,7 @@ _NAMES = frozenset(
 )  # fmt: skip
 
 
-def _typed(cmd: Cmd) -> str:
+def as_typed(cmd: Cmd) -> str:
     """The command as typed, from its program name on (its backslashes kept)."""
     text = cmd.text
     at = text.lower().find(cmd.argv[0].lower()) if cmd.argv else -1
@@ -149,10 +149,20 @@ def _typed(cmd: Cmd) -> str:
 def windows_line(typed: str) -> tuple[bool, str, str] | None:
     """What one Windows command line as typed (a PowerShell script's line, from its cmdlet
     on) does of what these rules name: critical or not, the title and why; ``None``: none."""
-    for title, pattern, why, _ in _CRITICAL:
+    return judge_line(typed, _CRITICAL, _HIGH)
+
+
+def judge_line(
+    typed: str,
+    critical: Sequence[tuple[str, re.Pattern[str], str, str]],
+    high: Sequence[tuple[str, re.Pattern[str], str, str]],
+) -> tuple[bool, str, str] | None:
+    """The first of ``critical`` (then ``high``) rules — title, pattern, why, fix — whose
+    pattern finds ``typed``: critical or not, the title and why."""
+    for title, pattern, why, _ in critical:
         if pattern.search(typed):
             return True, title, why
-    for title, pattern, why, _ in _HIGH:
+    for title, pattern, why, _ in high:
         if pattern.search(typed):
             return False, title, why
     return None
@@ -165,7 +175,7 @@ def windows_harm(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
     name = cmd.name.removesuffix(".exe")
     if name not in _NAMES and not name.endswith(("procdump", "mimikatz")):
         return
-    typed = _typed(cmd)
+    typed = as_typed(cmd)
     if name in ("rm", "rmdir") and "\\" not in typed and "$env:" not in typed.lower():
         return  # a POSIX rm: the POSIX rules read it
     for title, pattern, why, fix in _CRITICAL:

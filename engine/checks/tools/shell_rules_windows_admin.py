@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 from .shell_model import Cmd
 from .shell_rule_kit import Context, Flag, critical, high, rule
+from .shell_rules_windows import as_typed, judge_line
 
 __all__ = ["windows_admin", "windows_admin_line"]
 
@@ -135,27 +136,15 @@ _NAMES = frozenset(["net", "net.exe", "reg", "reg.exe", "rm", "ri", "del", "rd",
 """Programs besides PowerShell's cmdlets (``Verb-Noun``) these rules read."""
 
 
-def _typed(cmd: Cmd) -> str:
-    text = cmd.text
-    at = text.lower().find(cmd.argv[0].lower()) if cmd.argv else -1
-    return text[at:] if at >= 0 else text
-
-
 def windows_admin_line(typed: str) -> tuple[bool, str, str] | None:
     """What one administration line as typed does of what these rules name: critical or
     not, the title and why; ``None``: none."""
-    for title, pattern, why, _ in _CRITICAL:
-        if pattern.search(typed):
-            return True, title, why
-    for title, pattern, why, _ in _HIGH:
-        if pattern.search(typed):
-            return False, title, why
-    return None
+    return judge_line(typed, _CRITICAL, _HIGH)
 
 
 def _fed_many(cmd: Cmd) -> str | None:
     """The read that feeds ``cmd`` many objects through a pipe, as typed, if any."""
-    return next((_typed(c) for c in cmd.upstream if _BULK.search(_typed(c))), None)
+    return next((as_typed(c) for c in cmd.upstream if _BULK.search(as_typed(c))), None)
 
 
 @rule
@@ -165,7 +154,7 @@ def windows_admin(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
     name = cmd.name.lower()
     if name not in _NAMES and not re.match(r"^[a-z]+-[a-z]\w*$", name):
         return
-    typed = _typed(cmd)
+    typed = as_typed(cmd)
     judged = windows_admin_line(typed)
     many = _fed_many(cmd)
     if name in ("remove-item", "rm", "ri", "del", "rd", "rmdir", "erase"):
