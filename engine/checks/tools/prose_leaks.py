@@ -117,6 +117,13 @@ _MARKED = re.compile(
     r"between us|do not (?:share|forward)|not for (?:distribution|external)|off the record)\b"
 )
 """Text that says it is not for outsiders."""
+_DISCLAIMER = re.compile(
+    r"(?i)[^.\n]*\b(?:intended (?:solely |only )?for|if you (?:are not|have received)|"
+    r"addressee|unauthori[sz]ed (?:use|review|disclosure|dissemination)|may contain "
+    r"(?:confidential|privileged))\b[^.\n]*"
+)
+"""A mail footer's sentence (``This e-mail may contain confidential information intended
+only for…``): every outside mail has one; it marks nothing."""
 _BYPASSED = re.compile(
     r"(?i)\b(?:CAB|change (?:control|record|approval|board)|approval|sign-?off|switching order|"
     r"permit|clearance)\s+(?:is\s+|was\s+)?(?:bypassed|waived|skipped|not (?:needed|required))\b|"
@@ -168,7 +175,7 @@ def leaks(
                     "person approves."
                 ),
             )
-        if outside and _MARKED.search(text):
+        if outside and _MARKED.search(_DISCLAIMER.sub(" ", text)):
             yield (
                 argument,
                 Severity.HIGH,

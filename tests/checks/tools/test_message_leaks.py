@@ -279,6 +279,17 @@ CASES: list[tuple[str, dict[str, Any], tuple[Outcome, ...], str]] = [
         "text marked internal posted to a channel shared outside (by its id)",
     ),
     (
+        "mail.send",
+        {
+            "to": "orders@supplier.example",
+            "subject": "PO 4471",
+            "body": "Please confirm delivery for PO 4471 by Friday.\n--\nThis e-mail may contain "
+            "confidential information intended only for the addressee.",
+        },
+        APPROVED,
+        "a mail footer's confidentiality notice marks nothing",
+    ),
+    (
         "chat.post",
         {"channel_id": "19:supplier-ext@thread.v2", "text": "Delivery moved to Thursday 9am."},
         APPROVED,
