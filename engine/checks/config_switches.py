@@ -20,6 +20,7 @@ from humangr.contracts import Severity
 
 from .base import Hit, is_test_path, snippet
 from .diff import FileDiff
+from .tools.business_words import OFF_VALUES
 
 __all__ = ["LIVE_PATH", "SETTINGS_EXTENSIONS", "setting_weakened", "settings_switched"]
 
@@ -65,7 +66,6 @@ _OPEN_TO_ALL = re.compile(
     r"\s*-\s*[\"']?(?:0\.0\.0\.0/0|::/0)[\"']?\s*$"
 )
 """An allow list that lets every address in (``master_whitelist: [0.0.0.0/0]``)."""
-_OFF = frozenset({"false", "no", "off", "0", "disabled", "none"})
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[.-]")
 
 
@@ -81,7 +81,7 @@ def setting_weakened(key: str, value: str, live: bool) -> str | None:
 
 def _judged(key: str, value: str, live: bool) -> str | None:
     """What setting ``key`` to ``value`` does, when it weakens something; else ``None``."""
-    off = value.lower() in _OFF
+    off = value.lower() in OFF_VALUES
     if not off and _BACKDOOR.search(key):
         return "opens a backdoor"
     if not off and live and _DEBUG_ONLY.search(key):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
-from .business_words import OFF_VALUES, Finding, Pair, acts
+from .business_words import Finding, Pair, acts, switched_off
 from .http_service import IDENTITY
 
 __all__ = ["sign_in"]
@@ -83,7 +83,7 @@ def sign_in(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
     if words & _SIGN_IN or about_factors:
         factors = words & _FACTORS or about_factors
         off = bool(words & _SWITCHES_OFF and factors) or any(
-            (_ON_KEYS.match(k) and (v is False or (isinstance(v, str) and v.lower() in OFF_VALUES)))
+            (_ON_KEYS.match(k) and switched_off(v))
             or (_MIN_LENGTH.match(k) and isinstance(v, int) and v < 8)
             for k, v in pairs
         )
@@ -139,7 +139,7 @@ def _factor_off(pairs: Sequence[Pair]) -> bool:
     """A setting that demands a second factor or single sign-on, switched off
     (``"mfa_required": false``, ``"requireTwoFactor": "off"``)."""
     for key, value in pairs:
-        if not (value is False or (isinstance(value, str) and value.lower() in OFF_VALUES)):
+        if not switched_off(value):
             continue
         if key and _FACTOR_KEY.search(key) and _DEMANDS.search(key):
             return True

@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 
-from .business_words import DELETE_VERBS, OFF_VALUES, Finding, Pair, acts, everything
+from .business_words import DELETE_VERBS, Finding, Pair, acts, everything, switched_off
 
 __all__ = ["defences_down"]
 
@@ -97,12 +97,7 @@ def defences_down(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
 
 def _off(pairs: Sequence[Pair], keys: re.Pattern[str]) -> str | None:
     return next(
-        (
-            k
-            for k, v in pairs
-            if keys.match(k)
-            and (v is False or (isinstance(v, str) and v.strip().lower() in OFF_VALUES))
-        ),
+        (k for k, v in pairs if keys.match(k) and switched_off(v)),
         None,
     )
 

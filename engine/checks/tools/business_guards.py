@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
-from .business_words import DELETE_VERBS, OFF_VALUES, Finding, Pair, acts
+from .business_words import DELETE_VERBS, Finding, Pair, acts, switched_off
 
 __all__ = ["guards_off"]
 
@@ -51,10 +51,9 @@ holds it reads and rewrites every secret."""
 
 
 def _off(value: object) -> bool:
-    if value is False:
+    """A setting switched off, or an object whose state says so (``{"enabled": false}``)."""
+    if switched_off(value):
         return True
-    if isinstance(value, str):
-        return value.strip().lower() in OFF_VALUES
     if isinstance(value, dict):
         return any(k in _STATE_KEYS and _off(v) for k, v in list(value.items())[:8])
     return False

@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterator, Sequence
 from datetime import datetime
 
-from .business_words import DELETE_VERBS, OFF_VALUES, Finding, Pair, acts, everything
+from .business_words import DELETE_VERBS, Finding, Pair, acts, everything, switched_off
 
 __all__ = ["mute_span", "watching_stopped"]
 
@@ -84,10 +84,6 @@ def _matches_all(pairs: Sequence[Pair]) -> bool:
     )
 
 
-def _off(value: object) -> bool:
-    return value is False or (isinstance(value, str) and value.strip().lower() in OFF_VALUES)
-
-
 def watching_stopped(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
     """Each way above that a call stops watching (at most one finding)."""
     if acts(words) and words & _AUDIT and words & _STOPS:
@@ -108,7 +104,7 @@ def watching_stopped(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding
     elif (
         acts(words)
         and words & (_PAGING | _AUDIT | {"monitor", "monitors"})
-        and any(k in _STATE_KEYS and _off(v) for k, v in pairs)
+        and any(k in _STATE_KEYS and switched_off(v) for k, v in pairs)
     ):
         yield (
             "switches monitoring, paging or auditing off",

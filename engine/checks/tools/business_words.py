@@ -16,6 +16,7 @@ __all__ = [
     "Pair",
     "acts",
     "everything",
+    "switched_off",
 ]
 
 Pair = tuple[str, Any]
@@ -28,6 +29,12 @@ OFF_VALUES = frozenset(
      "suspended"}
 )  # fmt: skip
 """A setting's value that says it is switched off."""
+
+
+def switched_off(value: object) -> bool:
+    """``False``, or a text among ``OFF_VALUES`` (``"disabled"``, ``"off"``…)."""
+    return value is False or (isinstance(value, str) and value.strip().lower() in OFF_VALUES)
+
 
 READS = frozenset(
     {

@@ -37,9 +37,8 @@ from .egress_mail import (
     Mail,
     domain_allowed,
     everyone,
-    public_reply,
+    place_outside,
     read_mail,
-    shared_channel,
 )
 from .egress_scan import Carried, Secret, scan_payload, secret_in, service_token
 from .http_call import AUTH_HEADER, HttpCall, read_http
@@ -237,18 +236,24 @@ def _http(view: ToolView, call: HttpCall, allow: frozenset[str]) -> Iterator[Hit
         yield _hit(view, arg, personal, title, _SUGGEST_PERSONAL)
 
 
+_PLACES = {
+    "a phone number": "a phone number",
+    "a public reply": "a public reply (the requester and anyone shown it)",
+}
+"""How a finding names a place outside that is not a shared channel."""
+
+
 def _mail(view: ToolView, mail: Mail, allow: frozenset[str]) -> Iterator[Hit]:
     outside = sorted(d for d in mail.domains if not domain_allowed(d, allow))
     if mail.recipients and not outside:
         return
     where = f"{', '.join(outside[:3])}" if outside else "a channel whose members are not known"
-    shared = shared_channel(view) if not mail.recipients else None
-    if shared is not None:
-        outside, where = [shared], f"{shared}, a channel shared outside the company"
-    elif mail.phone and not mail.recipients:
-        outside, where = ["a phone number"], "a phone number"
-    elif not mail.recipients and public_reply(view):
-        outside, where = ["a public reply"], "a public reply (the requester and anyone shown it)"
+    place = place_outside(view, mail)
+    if place is not None:
+        outside, where = (
+            [place],
+            _PLACES.get(place, f"{place}, a channel shared outside the company"),
+        )
     exclude = frozenset(mail.recipients) | ({mail.sender} if mail.sender else frozenset())
     own = {
         a.rpartition("@")[2] for a in exclude if a and not PERSONAL_MAIL.search(a)

@@ -20,6 +20,7 @@ __all__ = [
     "Mail",
     "domain_allowed",
     "everyone",
+    "place_outside",
     "public_reply",
     "read_mail",
     "shared_channel",
@@ -203,6 +204,19 @@ def shared_channel(view: ToolView) -> str | None:
         if place is not None and _SHARED_CHANNEL.search(place[1][:200].strip()):
             return place[1][:60].strip()
     return None
+
+
+def place_outside(view: ToolView, mail: Mail) -> str | None:
+    """Where a message that names no recipients goes outside the company: a channel named as
+    shared (its name), ``"a phone number"`` or ``"a public reply"``; ``None`` otherwise."""
+    if mail.recipients:
+        return None
+    shared = shared_channel(view)
+    if shared is not None:
+        return shared
+    if mail.phone:
+        return "a phone number"
+    return "a public reply" if public_reply(view) else None
 
 
 def public_reply(view: ToolView) -> bool:

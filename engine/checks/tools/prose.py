@@ -26,7 +26,7 @@ from humangr.contracts import Severity
 
 from ..base import CheckInput, Hit
 from .business import PERSONAL_MAIL
-from .egress_mail import ADDRESS, Mail, domain_allowed, public_reply, read_mail, shared_channel
+from .egress_mail import ADDRESS, Mail, domain_allowed, place_outside, read_mail
 from .egress_scan import service_token
 from .prose_asks import message_asks
 from .prose_leaks import leaks
@@ -271,11 +271,9 @@ def _outside(
     if mail is None:
         return [], []
     outside = [r for r in mail.recipients if not domain_allowed(r.rpartition("@")[2], allow)]
-    place = shared_channel(view)
-    if not mail.recipients and place is not None:
+    place = place_outside(view, mail)
+    if place is not None:
         outside.append(place)
-    elif not mail.recipients and (mail.phone or public_reply(view)):
-        outside.append("a phone number" if mail.phone else "a public reply")
     shown: list[str] = []
     for name in ("to", "cc"):
         got = view.get(name)

@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
-from .prose_hosts import lookalike
+from .http_sites import SHORTENERS, host_in
+from .prose_hosts import lookalike, site_of
 
 __all__ = ["frauds"]
 
@@ -55,10 +56,6 @@ _GIFT_ASK = re.compile(r"(?i)\b(?:buy|purchase|get me|send me)\b[^.\n]{0,80}|\bc
 _PHISHING = "asks for passwords through a link"
 _BILLING = "asks for card details through a link"
 _URL_HOST = re.compile(r"(?i)\bhttps?://(?:[^\s/@]*@)?([\w.-]+)")
-_TWO_PART_SUFFIXES = frozenset(
-    {"co.uk", "org.uk", "ac.uk", "gov.uk", "com.au", "net.au", "co.jp", "com.br", "co.nz",
-     "co.in", "com.cn", "co.za", "com.mx", "co.kr", "com.tr", "com.sg"}
-)  # fmt: skip
 _FRAUDS: tuple[tuple[Callable[[str], bool], str, str], ...] = (
     (
         lambda text: bool((_ASKS.search(text) or _URGENT.search(text)) and _URL.search(text)),
@@ -95,14 +92,8 @@ def _own_links(text: str, domains: set[str]) -> bool:
 
 
 def _same_site(host: str, domain: str) -> bool:
-    """Whether two names share the site they belong to: at least their last two labels, or
-    three under a two-part public suffix (``co.uk``)."""
-    a, b = host.split(".")[::-1], domain.split(".")[::-1]
-    common = 0
-    while common < min(len(a), len(b)) and a[common] == b[common]:
-        common += 1
-    need = 3 if ".".join(a[:2][::-1]) in _TWO_PART_SUFFIXES else 2
-    return common >= need
+    """Whether two names belong to the same site (``prose_hosts.site_of``)."""
+    return site_of(host)[0] == site_of(domain)[0]
 
 
 _LURE_WORDS = re.compile(
@@ -111,11 +102,6 @@ _LURE_WORDS = re.compile(
 )
 
 
-_SHORTENERS = frozenset(
-    {"bit.ly", "tinyurl.com", "t.co", "goo.gl", "is.gd", "cutt.ly", "rb.gy", "ow.ly",
-     "buff.ly", "shorturl.at", "tiny.cc", "t.ly", "rebrand.ly", "s.id", "v.gd"}
-)  # fmt: skip
-"""Link shorteners: the address a reader is sent to is hidden."""
 _PAY_LURE = re.compile(
     r"(?i)\b(?:pay|fee|unpaid|overdue|fine|toll|customs|redelivery|on hold|suspended|verify)\b"
 )
@@ -129,7 +115,7 @@ def _lookalike_link(text: str, domains: set[str]) -> str | None:
         if any(_same_site(host, domain) for domain in domains):
             continue
         posed = lookalike(host)
-        if posed is None and host in _SHORTENERS and _PAY_LURE.search(text):
+        if posed is None and host_in(host, SHORTENERS) and _PAY_LURE.search(text):
             posed = "a shortened link that hides where it goes"
         if posed is not None:
             return f"{host[:60]}, {posed}"
