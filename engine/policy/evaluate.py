@@ -11,8 +11,9 @@ the rule's effect, so that a rule never allows more than it names:
   text, an element, a kind.
 
 A path argument (``path``, ``file_path``… or a JSON pointer ending in one) is normalised against
-the call's workspace first (``..``, ``~``, repeated slashes) and matches in its absolute or its
-workspace-relative spelling. A missing argument does not match. Pure: no I/O.
+the call's workspace first (``..``, ``~``, repeated slashes) and matches in its absolute
+spelling, its workspace-relative one, and as ``~/…`` in a home (any home for ``deny``/``ask``,
+the workspace's own for ``allow``). A missing argument does not match. Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from typing import Any
 import msgspec
 
 from humangr.contracts import ActionContext, ToolCall, ToolKind
-from humangr.engine.checks.tools.paths_norm import inside, resolve, spellings
+from humangr.engine.checks.tools.paths_norm import Place, as_written, inside, resolve, spellings
 from humangr.engine.checks.tools.shell_model import MAX_TEXT
 from humangr.engine.checks.tools.shell_unwrap import unwrap
 from humangr.engine.checks.tools.view import infer_kind
@@ -165,7 +166,7 @@ def _units(key: MatchKey, call: ToolCall, *, every: bool) -> list[list[str]] | N
     top = (key.pointer or (key.key,))[0].lower()
     lowered = name.lower()
     if top in COMMAND_ARGUMENTS or lowered in COMMAND_ARGUMENTS:
-        return _command_units(value, every=every)
+        return _command_units(value, call.workspace, every=every)
     if lowered in PATH_ARGUMENTS or lowered.endswith(("_path", "_file")):
         return _path_units(value, call.workspace, every=every)
     return _scalars(value)
@@ -206,9 +207,10 @@ def _command_texts(value: Any) -> list[str]:
     return [json.dumps(value, sort_keys=True)]
 
 
-def _command_units(value: Any, *, every: bool) -> list[list[str]]:
+def _command_units(value: Any, workspace: str | None, *, every: bool) -> list[list[str]]:
     """One unit per simple command that runs (each with its spellings); a text the reader
-    cannot read fully is one unit that matches nothing when every part must match."""
+    cannot read fully, or (for an ``allow``) a command that redirects its output to a file
+    outside the workspace, is one unit that matches nothing when every part must match."""
     units: list[list[str]] = []
     for text in _command_texts(value):
         if not every:
@@ -221,10 +223,32 @@ def _command_units(value: Any, *, every: bool) -> list[list[str]]:
             assigns = [f"{k}={v}" for k, v in cmd.assigns]
             redirects = [f"{r.op} {r.target}" for r in cmd.redirects]
             full = " ".join([*assigns, *cmd.argv, *redirects])
+            if every and any(_writes_outside(r.op, r.target, workspace) for r in cmd.redirects):
+                units.append([])
+                continue
             units.append([full] if every else [full, " ".join(cmd.argv), cmd.text])
         if len(program.commands) > _MAX_UNITS:
             units.append([])
     return units
+
+
+_WRITES = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})
+_STREAMS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr"})
+
+
+def _writes_outside(op: str, target: str, workspace: str | None) -> bool:
+    """Whether a redirection writes a file outside the workspace (``pytest > ~/.bashrc``);
+    with no workspace, any file but a relative one that stays below where it starts."""
+    if op == ">&" and (target.isdigit() or target == "-"):
+        return False
+    if op not in _WRITES and op != ">&":
+        return False
+    if target in _STREAMS:
+        return False
+    place = resolve(target, workspace)
+    if workspace:
+        return not inside(place, resolve(workspace))
+    return bool(place.root) or place.escapes > 0
 
 
 def _path_units(value: Any, workspace: str | None, *, every: bool) -> list[list[str]]:
@@ -242,8 +266,18 @@ def _path_units(value: Any, workspace: str | None, *, every: bool) -> list[list[
             units.append([])
         for reading in readings:
             place = resolve(reading.text, workspace)
-            forms = [place.show()]
+            forms = [place.show(), as_written(reading.text, workspace)]
+            if place.root not in ("~", "") and _own_home(place, base, every=every):
+                forms.append("/".join(["~", *place.parts]))
             if base is not None and inside(place, base):
                 forms.append("/".join(place.parts[len(base.parts) :]) or ".")
-            units.append(forms)
+            units.append(list(dict.fromkeys(forms)))
     return units
+
+
+def _own_home(place: Place, base: Place | None, *, every: bool) -> bool:
+    """Whether a path in a named home (``/home/ann/…``) also matches as ``~/…``: for an
+    ``allow`` only in the workspace's own home, for the other effects in any home."""
+    if not place.home:
+        return False
+    return not every or (base is not None and base.root == place.root)

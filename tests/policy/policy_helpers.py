@@ -70,10 +70,15 @@ def policy(text: str = POLICY, source: str = "policy.toml") -> Policy:
 
 
 def call(
-    name: str, agent: str = "coder", *, kind: ToolKind | None = None, **arguments: Any
+    name: str,
+    agent: str = "coder",
+    *,
+    kind: ToolKind | None = None,
+    workspace: str = WORKSPACE,
+    **arguments: Any,
 ) -> ActionContext:
-    """A tool call of ``agent`` in ``WORKSPACE`` (``kind``: as the call declares it)."""
-    tool = ToolCall(name=name, arguments=arguments, workspace=WORKSPACE, kind=kind)
+    """A tool call of ``agent`` in ``workspace`` (``kind``: as the call declares it)."""
+    tool = ToolCall(name=name, arguments=arguments, workspace=workspace, kind=kind)
     return ActionContext(
         agent_id=agent,
         action_type="tool_call",

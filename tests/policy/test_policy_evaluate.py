@@ -231,3 +231,62 @@ effect = "allow"
 match.file_path = ["docs/**"]
 """
     assert effect_of(text, call("Write", file_path=path, content="x"))[0] == expected
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("/home/ann/.ssh/id_rsa", "deny"),
+        ("/root/.bashrc", "deny"),
+        ("/Users/bob/Library/Keychains/login.keychain-db", "deny"),
+        ("/work/repo/../../home/ann/.ssh/authorized_keys", "deny"),
+        ("/home/ann/notes.txt", "review"),
+    ],
+)
+def test_a_rule_written_with_absolute_home_paths_matches_them(path: str, expected: str) -> None:
+    text = """
+[[rule]]
+id = "abs"
+effect = "deny"
+match.file_path = ["/home/*/.ssh/*", "/root/**", "/Users/*/Library/Keychains/*"]
+"""
+    assert effect_of(text, call("Read", file_path=path))[0] == expected, path
+
+
+def test_a_tilde_rule_denies_in_any_home_but_allows_only_in_the_workspace_s_own() -> None:
+    text = """
+[[rule]]
+id = "keys"
+effect = "deny"
+match.file_path = ["~/.ssh/*"]
+[[rule]]
+id = "notes"
+effect = "allow"
+match.file_path = ["~/notes/*"]
+"""
+    own = "/home/me/repo"
+    assert effect_of(text, call("Read", file_path="/home/ann/.ssh/id_rsa"))[0] == "deny"
+    assert effect_of(text, call("Read", file_path="/home/me/notes/a.md", workspace=own)) == (
+        "allow",
+        "notes",
+    )
+    other = call("Read", file_path="/home/ann/notes/a.md", workspace=own)
+    assert effect_of(text, other)[0] == "review", "another user's home is not the agent's ~"
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("pytest -q > ~/.bashrc", "review"),
+        ("pytest >> /etc/profile", "review"),
+        ("pytest &> ../../outside.log", "review"),
+        ("pytest > build/out.log 2>&1", "allow"),
+        ("pytest > /dev/null 2>&1", "allow"),
+        ("pytest 2>&1 >/work/repo/log.txt", "allow"),
+    ],
+)
+def test_an_allow_rule_does_not_cover_output_written_outside_the_workspace(
+    command: str, expected: str
+) -> None:
+    text = '[[rule]]\nid = "tests"\neffect = "allow"\nmatch.command = ["pytest*"]\n'
+    assert effect_of(text, bash(command))[0] == expected, command

@@ -20,7 +20,16 @@ import unicodedata
 from dataclasses import dataclass
 from urllib.parse import unquote
 
-__all__ = ["MAX_PATH_CHARS", "TAIL_PARTS", "Place", "Spelling", "inside", "resolve", "spellings"]
+__all__ = [
+    "MAX_PATH_CHARS",
+    "TAIL_PARTS",
+    "Place",
+    "Spelling",
+    "as_written",
+    "inside",
+    "resolve",
+    "spellings",
+]
 
 MAX_PATH_CHARS = 65_536
 """Longer paths are read up to here and reported as not fully reviewed."""
@@ -295,6 +304,17 @@ def resolve(text: str, workspace: str | None = None) -> Place:
         if ws_root:
             root, segments = ws_root, [*ws_segments, *segments]
     return _homes(root, _parts(root, segments))
+
+
+def as_written(text: str, workspace: str | None = None) -> str:
+    """``text`` resolved as ``resolve`` does, with home folders left as the path spells them
+    (``/home/ann/.ssh``, not ``~ann/.ssh``): what a rule written with absolute paths matches."""
+    root, segments = _segments(text)
+    if not root and workspace:
+        ws_root, ws_segments = _segments(workspace)
+        if ws_root:
+            root, segments = ws_root, [*ws_segments, *segments]
+    return Place(root, _parts(root, segments)).show()
 
 
 def inside(place: Place, folder: Place) -> bool:
