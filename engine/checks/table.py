@@ -11,6 +11,7 @@ from . import (
     change_risks,
     ci_workflow,
     compliance,
+    exposure,
     interp_limits,
     log_data,
     performance,
@@ -266,6 +267,18 @@ CHECKS: tuple[Check, ...] = (
         ("humangr",),
         "critical (a token's signature unchecked), high (a check removed or made constant)",
         auth_checks.auth_weakened,
+    ),
+    Check(
+        L.HL4,
+        "exposure",
+        "Access granted to anyone (a public principal, allUsers, anonymous groups, public-read), "
+        "recovery cut (objects expired within days, retention set to zero, versioning "
+        "suspended, an encryption key destroyed), a second package index added "
+        "(--extra-index-url) or an index over plain HTTP, a typosquatted package installed — in "
+        "the added lines of any file and in every argument of other tool calls",
+        ("humangr",),
+        "high",
+        exposure.exposure,
     ),
     Check(
         L.HL4,

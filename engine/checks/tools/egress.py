@@ -146,8 +146,13 @@ def _service_severity(kind: str, dest: _Dest) -> Severity | None:
     return C if dest.kind in ("capture", "raw") else H
 
 
+_METADATA_SESSION = frozenset({"x-aws-ec2-metadata-token"})
+
+
 def _header_secrets(call: HttpCall, dest: _Dest) -> Iterator[tuple[str, Severity, str]]:
     for path, name, value in call.headers:
+        if name.lower() in _METADATA_SESSION:
+            continue  # a session token the metadata service issued, usable only on the machine
         found = secret_in(value, name)
         named = found is not None and found.kind in SECRET_HOMES
         loose = None if named else service_token(value)

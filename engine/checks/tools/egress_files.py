@@ -55,10 +55,15 @@ _PEOPLE = re.compile(
 )
 
 
+_MADE_UP = re.compile(r"(?i)(?:^|[/\\_.-])(?:synthetic|faker|fake|mock|dummy|fixtures?)(?:$|[_.-])")
+
+
 def data_export(path: str) -> bool:
     """``path`` names a database dump or backup, or an export of people's records
     (``customers_full.csv``, ``backups/prod.sql.gz``)."""
     text = path.strip().strip("'\"")[:1024]
+    if _MADE_UP.search(text.rsplit("/", 1)[-1]):
+        return False  # generated rows (synthetic, faker, mock): no one's records
     return bool(_DUMP.search(text) or _PEOPLE.search(text))
 
 

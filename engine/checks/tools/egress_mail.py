@@ -182,6 +182,8 @@ def domain_allowed(domain: str, patterns: frozenset[str]) -> bool:
     return False
 
 
+_PRESENT_ONLY = re.compile(r"here")
+_BROADCAST = re.compile(r"(?i)general|announce|random|company|all[-_]|everyone|news|customers?")
 _WHOLE_COMPANY = re.compile(
     r"(?i)\ball[-_ ]?(?:staff|hands|company|employees|users)\b|\bcompany[-_ ]?wide\b|"
     r"\beveryone\b|\bwhole[-_ ]company\b"
@@ -229,8 +231,18 @@ def public_reply(view: ToolView) -> bool:
 def everyone(view: ToolView, mail: Mail) -> str | None:
     """A message that reaches everyone of a channel or every user: ``@channel`` in its text,
     or a recipient such as ``@all_users``."""
+    place = view.get("team", "channel", "channel_id", "group", "audience")
+    team = (
+        place is not None
+        and isinstance(place[1], str)
+        and bool(place[1].strip())
+        and not _WHOLE_COMPANY.search(place[1][:200])
+        and not _BROADCAST.search(place[1][:200])
+    )
     for _, value in mail.parts:
         if isinstance(value, str) and (m := MENTION_ALL.search(value[:65_536])):
+            if team and _PRESENT_ONLY.search(m.group(0)):
+                continue  # @here in a team's own channel: the people at work there now
             return m.group(0)
     for found in (view.get("to", "recipients", "recipient"), view.get("mention", "mentions")):
         if found is not None and isinstance(found[1], str) and _ALL_RECIPIENTS.match(found[1]):

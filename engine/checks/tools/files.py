@@ -32,6 +32,8 @@ PATH_ARGUMENTS = (
 )  # fmt: skip
 _CONTENT = ("content", "contents", "file_text", "text", "data", "new_content", "body")
 _CODE = ("code", "source", "python", "program", "script")
+_CODE_TOO = ("query", "input", "snippet", "cell")
+"""What a tool named for running code (``python_repl``) calls its code, when none of ``_CODE``."""
 _LANGUAGES = {
     "python": ".py",
     "python3": ".py",
@@ -167,6 +169,8 @@ def _code_files(view: ToolView, out: ToolFiles, used: set[str]) -> None:
         _edit(view, out, used, path)
     elif kind is ToolKind.CODE or (kind is not ToolKind.SHELL and view.text(*_CODE)):
         code = view.text(*_CODE)
+        if code is None and kind is ToolKind.CODE and not view.kind_from_arguments:
+            code = view.text(*_CODE_TOO)  # a REPL tool's ``query`` or ``input``
         if code is not None:
             used.add(code[0].lower())
             language = view.text("language", "lang", "runtime")

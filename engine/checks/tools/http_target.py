@@ -35,6 +35,13 @@ from .netaddr import Reach
 __all__ = ["C", "H", "Problem", "sorted_problems", "url_problems"]
 
 C, H = Severity.CRITICAL, Severity.HIGH
+_PLACEMENT = re.compile(
+    r"^/(?:latest/meta-data/(?:placement/[\w-]+|instance-id|instance-type|ami-id|"
+    r"local-hostname|hostname|mac)|computeMetadata/v1/(?:instance/(?:zone|id|hostname|"
+    r"machine-type|name)|project/(?:numeric-)?project-id))/?$"
+)
+"""Metadata paths that say where the machine runs and nothing more (no credentials, no
+user data): read by ordinary tools to find their zone or instance id."""
 _RAW_SCHEMES = frozenset(
     {"gopher", "dict", "ldap", "ldaps", "tftp", "jar", "netdoc", "php", "expect", "phar"}
 )
@@ -68,6 +75,14 @@ def _host_problems(url: Url, *, method: str, allow: frozenset[str]) -> Iterator[
     if name in METADATA_HOSTS or (addr is not None and addr.reach is Reach.METADATA):
         creds = " (its credential path)" if METADATA_CREDENTIAL_PATH.search(url.path) else ""
         shown = f", written as {name}" if addr is not None and addr.spelling != "standard" else ""
+        if not shown and method in ("GET", "HEAD") and _PLACEMENT.match(url.path):
+            yield Problem(
+                Severity.LOW,
+                "reads where the machine runs from the cloud metadata service",
+                "The path reads the machine's zone or id only; its credential paths are reviewed.",
+                "metadata",
+            )
+            return
         yield Problem(
             C,
             f"cloud metadata service{creds}{shown}",

@@ -73,7 +73,7 @@ def _code(tool: ToolView) -> tuple[str, str] | None:
     language = tool.text("language", "lang", "runtime")
     if language is not None and language[1].strip().lower() not in _PYTHON:
         return None
-    names = ("code", "source", "python", "program", "script")
+    names = ("code", "source", "python", "program", "script", "query", "input", "snippet")
     return tool.text(*names) if tool.kind is ToolKind.CODE else tool.text("code", "python")
 
 

@@ -42,6 +42,7 @@ _CONFIG_KEY = re.compile(
 _BASE64_WORD = re.compile(r"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{16,200}={0,2}(?![A-Za-z0-9+/=])")
 _SIGN_IN_TALK = re.compile(r"(?i)\b(?:log ?in|sign ?in|password|credentials?|account|portal)\b")
 _BARE_SECRET = re.compile(r"(?m)^\s*([^\s]{8,64})\s*$")
+_CODE_LINE = re.compile(r"environ|getenv|process\.env|\$\{|^\$\w|^[\w.]+\(.*\)$")
 _BANK = re.compile(
     r"(?i)\bIBAN\b|\bSWIFT\b|\bBIC\b|\brouting (?:number|no)\b|\bsort code\b|"
     r"\b(?:acct|account)(?: (?:no|number|#))?\s*[:.]?\s*[\d-]{6,}"
@@ -171,6 +172,8 @@ def _bare_password(text: str) -> Ask | None:
         )
         rare = any(not c.isalnum() and c not in ".-_/:" for c in word)
         plain = not any(c in ".-_/:" for c in word)
+        if _CODE_LINE.search(word):
+            continue  # a line of code reading the secret from the environment, or a call
         if kinds >= 3 and (rare or plain) and "://" not in word and "@" not in word:
             return (
                 Severity.HIGH,

@@ -56,6 +56,35 @@ def _scratch_database(argv: list[str]) -> bool:
     return len(names) == 1 and bool(_SCRATCH_DB.match(names[0])) and bool(_LOCAL_HOST.match(host))
 
 
+_OBJECT_URL = re.compile(r"^(?:s3|gs)://([^/\s]+)/(.+)$")
+_THROWAWAY = re.compile(r"(?i)(?:^|[/_.-])(?:tmp|temp|scratch)(?:$|[/_.-])")
+
+
+def _scratch_objects(verbs: list[str]) -> bool:
+    """Every bucket path the command names is a tmp or scratch prefix of a bucket named for
+    scratch or development (``s3://team-dev-scratch/tmp/ann/``), outside production."""
+    urls = [m for m in (_OBJECT_URL.match(v) for v in verbs) if m is not None]
+    return bool(urls) and all(
+        _THROWAWAY.search(m.group(2))
+        and _SCRATCH.search(m.group(1))
+        and not _PROD.search(m.group(0))
+        for m in urls
+    )
+
+
+def _one_pod(kinds: set[str], named: list[str], args: list[str], wide: bool) -> bool:
+    """``kubectl delete pod NAME`` (one or a few named pods, no selector, no ``--all``, not
+    forced past its grace period)."""
+    loose = {"-l", "--selector", "--force", "--grace-period=0", "--field-selector"}
+    return (
+        kinds <= {"pod", "pods", "po"}
+        and bool(kinds)
+        and 0 < len(named) <= 3
+        and not wide
+        and not any(a.split("=")[0] in loose or a == "--grace-period=0" for a in args)
+    )
+
+
 @rule
 def infrastructure(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
     """terraform/pulumi destroy and apply; kubectl and helm deletes and production changes."""
@@ -104,6 +133,8 @@ def infrastructure(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
                 f"everything in {', '.join(named[:3])} is deleted.",
                 "Make sure nothing else lives in the namespace.",
             )
+        elif verb == "delete" and _one_pod(kinds, named, args, wide):
+            return  # its controller starts a new one: the everyday way to restart a pod
         elif verb == "delete":
             if (
                 wide
@@ -224,6 +255,8 @@ def cloud(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
     joined = " ".join(args)
     flags = short_flags(cmd.argv)
     title, why = "deletes cloud storage or data", "the data is gone for good."
+    if name in ("aws", "gsutil", "gcloud") and _scratch_objects(verbs):
+        return  # a scratch prefix of a scratch bucket: throwaway by name
     if name == "aws" and len(verbs) >= 2:
         service, op = verbs[0], verbs[1]
         if service == "s3" and (

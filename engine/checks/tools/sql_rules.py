@@ -181,7 +181,9 @@ def _catalog(table: str) -> bool:
     """A view of the server's own catalogue (``sys.databases``, ``pg_stat_activity``,
     ``information_schema.tables``): a status listing, not a table of records."""
     first = table.split(".", 1)[0].strip('`"[]')
-    return first in SCHEMA_TABLES or first.startswith(("pg_stat", "v$", "gv$", "dm_"))
+    if first in ("pg_shadow", "pg_authid", "pg_user_mapping"):
+        return False  # password hashes and remote credentials, not a status listing
+    return first in SCHEMA_TABLES or first.startswith(("pg_", "v$", "gv$", "dm_"))
 
 
 def _reads(p: Parsed, production: bool) -> Iterator[Issue]:

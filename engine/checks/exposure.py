@@ -1,0 +1,129 @@
+"""``exposure``: access granted to anyone, recovery cut, the package index widened and
+typosquatted packages installed — read on the added lines of every file of a change (a
+write or an edit is one) and in every argument of a tool call of any other kind (a SaaS call's
+IAM bindings, an HTTP body, a shell command's JSON). The readings are ``exposure_text``'s and
+``package_names``'; a lifecycle rule's ``days = 1`` is read with the lines around it."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Mapping
+from urllib.parse import urlsplit
+
+from humangr.contracts import Severity, ToolKind
+
+from .base import CheckInput, Hit
+from .build_files import AddedText
+from .diff import FileDiff
+from .exposure_text import SCRATCH, TextRisk, text_risks
+from .package_names import typosquats
+from .source_effects import hitter
+from .tools.protection_off import sql_protection_off, switched_protections
+from .tools.view import ToolView
+
+__all__ = ["exposure"]
+
+_FILE_KINDS = frozenset({ToolKind.FILE_WRITE, ToolKind.FILE_EDIT, ToolKind.CODE})
+"""Kinds whose content is reviewed as the file it makes (read on its added lines here)."""
+_SUGGESTION = "Let a person confirm who gets access, what is kept and where packages come from."
+_DAYS = re.compile(r"^\s*(?:days|noncurrent_days|expiration_days)\s*=\s*(\d+)\s*$")
+_BLOCK = re.compile(r"(?i)\b(?:expiration|noncurrent_version_expiration)\b")
+_MAX_ARGUMENT_JSON = 200_000
+
+
+def exposure(ctx: CheckInput) -> Iterator[Hit]:
+    """The exposure findings of every added file and of the tool call's other arguments."""
+    for file in ctx.files:
+        if file.path and not file.deleted and file.added:
+            yield from _file_hits(file, file.path)
+    view = ctx.tool
+    if view is None or view.kind in _FILE_KINDS:
+        return
+    seen: set[str] = set()
+    texts = [(None, view.name), *_argument_texts(view.call.arguments, view.strings())]
+    for argument, text in texts:
+        for _, title, why in (*text_risks(text), *typosquats(text)):
+            if title not in seen:
+                seen.add(title)
+                yield Hit(Severity.HIGH, title, why, _SUGGESTION, argument=argument)
+        subject = sql_protection_off(text) if "set" in text.lower() else None
+        if subject is not None and _OFF_TITLE not in seen:
+            seen.add(_OFF_TITLE)
+            yield _off_hit(subject, argument)
+    if _OFF_TITLE not in seen:
+        for subject in switched_protections(view.name, _url_path(view), view.call.arguments):
+            yield _off_hit(subject, None)
+
+
+_OFF_TITLE = "switches a protection off"
+
+
+def _off_hit(subject: str, argument: str | None) -> Hit:
+    return Hit(
+        Severity.HIGH,
+        _OFF_TITLE,
+        f"the call sets a safeguard to off ({subject}): checks, alerts or records it kept "
+        "stop without anyone being told.",
+        "Let a person confirm turning a safeguard off, and for how long.",
+        argument=argument,
+    )
+
+
+def _url_path(view: ToolView) -> str:
+    """The host and path of the call's address, which often name what it switches."""
+    found = view.text("url", "endpoint", "uri", "path")
+    if found is None:
+        return ""
+    try:
+        parts = urlsplit(found[1])
+        return f"{parts.hostname or ''} {parts.path[:500]}"
+    except ValueError:
+        return ""
+
+
+def _argument_texts(
+    arguments: Mapping[str, object], strings: Iterator[tuple[str, str]]
+) -> Iterator[tuple[str | None, str]]:
+    """Every string argument, and each object or list argument as JSON (so a policy passed as
+    an object reads as the document it is)."""
+    yield from strings
+    for key, value in arguments.items():
+        if isinstance(value, dict | list):
+            text = json.dumps(value, ensure_ascii=False, default=str)
+            yield key, text[:_MAX_ARGUMENT_JSON]
+
+
+def _file_hits(file: FileDiff, path: str) -> Iterator[Hit]:
+    t = AddedText(file)
+    hit = hitter(t, path)
+    risks: list[TextRisk] = [*text_risks(t.text), *typosquats(t.text, path)]
+    titles = {title for _, title, _ in risks}
+    for offset, title, why in risks:
+        yield hit(Severity.HIGH, title, offset, why)
+    if "expires stored objects within days" not in titles:
+        yield from _short_expiry(file, path)
+
+
+def _short_expiry(file: FileDiff, path: str) -> Iterator[Hit]:
+    """An added ``days = 1`` inside an ``expiration { … }`` block the edit left as it was."""
+    for hunk in file.hunks:
+        lines = hunk.lines
+        for i, line in enumerate(lines):
+            m = _DAYS.match(line.text)
+            if line.kind != "+" or m is None or int(m.group(1)) > 7:
+                continue
+            around = [before.text for before in lines[max(0, i - 12) : i]]
+            if any(_BLOCK.search(t) for t in around[-4:]) and not any(
+                SCRATCH.search(t) for t in around
+            ):
+                yield Hit(
+                    Severity.HIGH,
+                    "expires stored objects within days",
+                    "a lifecycle rule this short deletes backups, logs or exports before "
+                    f"anyone could need them. Line: `{line.text.strip()[:120]}`",
+                    _SUGGESTION,
+                    file=path,
+                    line=line.new,
+                )
+                return

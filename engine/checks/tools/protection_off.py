@@ -1,0 +1,94 @@
+"""A protection switched off through data rather than a settings file: a feature flag
+``checkout.require_3ds`` set ``{"enabled": false}``, a PagerDuty service given
+``"status": "disabled"``, a sign-on rule set to one factor, a ``fraud_check_enabled`` row
+updated to ``'0'``.
+
+The *subject* of a switch is what the call names around it: the tool's name, the request's
+path, the keys above the switch and its siblings' names (``name``, ``key``, ``flag``…). A
+switch (``enabled``, ``on``, ``active``, ``status``, ``state``, or a key that is itself a
+protection) set to an off value turns the protection off when its subject names one —
+authentication, MFA, CSRF, fraud or 3-D Secure checks, verification, audit, alerting or paging
+— outside development, test or staging. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from .business_words import switched_off
+
+__all__ = ["sql_protection_off", "switched_protections"]
+
+_SWITCHES = frozenset(
+    {"enabled", "enable", "on", "active", "status", "state", "is_enabled", "is_active",
+     "value", "factor_mode", "factormode", "enforced", "enforcement", "mode"}
+)  # fmt: skip
+_NAMES = frozenset({"name", "key", "flag", "flag_key", "id", "title", "setting", "policy"})
+_PROTECTION = re.compile(
+    r"(?:^|[^a-z0-9])(?:auth\w*|mfa|2fa|two_?factor|multi_?factor|csrf|xsrf|fraud\w*|3ds|"
+    r"three_?d_?secure|sca|captcha|verification|verify\w*|signature\w*|audit\w*|"
+    r"alert\w*|alarm\w*|paging|pager\w*|on_?call|guardduty|cloudtrail|siem|waf|firewall|"
+    r"rate_?limit\w*|encryption|sso|sign_?on|password_policy|lockout|risk_?check\w*|"
+    r"moderation|spam_?filter|antivirus|malware\w*|dlp|backup\w*)(?:[^a-z0-9]|$)"
+)
+_NOT_LIVE = re.compile(
+    r"(?:^|[^a-z])(?:dev|development|test|testing|staging|sandbox|local)(?:[^a-z]|$)"
+)
+_ONE_FACTOR = frozenset({"1fa", "single_factor", "password_only"})
+_MAX_NODES = 2_000
+
+
+def _words(text: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", text).lower()
+
+
+def _off(key: str, value: object) -> bool:
+    if isinstance(value, str) and value.strip().lower() in _ONE_FACTOR:
+        return True
+    return switched_off(value) and (key in _SWITCHES or bool(_PROTECTION.search(key)))
+
+
+def switched_protections(name: str, url_path: str, arguments: Mapping[str, Any]) -> Iterator[str]:
+    """The subject of each protection the call switches off (at most one per call)."""
+    todo: list[tuple[tuple[str, ...], Mapping[str, Any]]] = [((), arguments)]
+    seen = 0
+    while todo and seen < _MAX_NODES:
+        above, node = todo.pop()
+        seen += 1
+        labels = [
+            str(v) for k, v in node.items() if _words(str(k)) in _NAMES and isinstance(v, str)
+        ]
+        for key, value in node.items():
+            k = _words(str(key))
+            if isinstance(value, Mapping):
+                todo.append(((*above, k), value))
+            elif isinstance(value, list):
+                todo.extend(((*above, k), v) for v in value[:50] if isinstance(v, Mapping))
+            elif _off(k, value):
+                words = [_words(name), url_path.lower(), *above, k, *map(_words, labels)]
+                subject = " ".join(words)
+                if _PROTECTION.search(subject) and not _NOT_LIVE.search(subject):
+                    yield subject[:200]
+                    return
+
+
+_SQL_SETTING = re.compile(
+    r"(?is)\bupdate\s+[\w.\"`\[\]]+\s+set\s+(?P<set>.*?)\bwhere\b(?P<where>.*?)(?:;|$)"
+)
+_SQL_OFF = re.compile(r"(?i)^\s*(?:[\w\"`]+\s*=\s*)?'?(?:0|false|off|disabled|no)'?\s*$")
+
+
+def sql_protection_off(sql: str) -> str | None:
+    """The setting an ``UPDATE`` switches off (``SET value = '0' WHERE name =
+    'fraud_check_enabled'``, ``SET mfa_required = false``), if it names a protection."""
+    for m in _SQL_SETTING.finditer(sql[:100_000]):
+        for assignment in m.group("set").split(","):
+            column, _, value = assignment.partition("=")
+            if not _SQL_OFF.match(value):
+                continue
+            subject = _words(column.strip(' "`')) + " " + m.group("where").lower()
+            if _PROTECTION.search(subject) and not _NOT_LIVE.search(subject):
+                return subject.strip()[:200]
+    return None
