@@ -58,7 +58,10 @@ _CHECK_LINE = re.compile(
     r"|(?:login_required|requires?_?auth|authenticate|authorize|check_password|verify_password|"
     r"bcrypt\.compare|compare_digest|has_perm|verifyToken|jwt\.verify|ensureAuth|"
     r"constructEvent|construct_event|verify_?signature|verifySignature|timingSafeEqual|"
-    r"verify_?webhook|validate_?signature|verify_?hmac)\w*\s*\(",
+    r"verify_?webhook|validate_?signature|verify_?hmac|ConstantTimeCompare|secure_compare|"
+    r"constant_time_compare|hmac\.Equal|MessageDigest\.isEqual)\w*\s*\("
+    r"|^\s*[\"'][\w.]*(?:IsAuthenticated|IsAdminUser|IsAuthenticatedOrReadOnly|"
+    r"DjangoModelPermissions\w*)[\"'],?\s*$",
     re.IGNORECASE,
 )
 _AUTH_WORDS = re.compile(
@@ -71,7 +74,8 @@ _AUTH_WORDS = re.compile(
     r"require_?mfa|mfa_?required|two_?factor|verify_?otp|\.roles?\b[^\n]{0,40}\b(?:includes|"
     r"contains|has|include\?)\b|has_?role|hasRole|hasAuthority|is_?superuser|\b403\b|"
     r"forbidden|constructEvent|construct_event|verify_?signature|verifySignature|"
-    r"timingSafeEqual|verify_?webhook|validate_?signature|verify_?hmac",
+    r"timingSafeEqual|verify_?webhook|validate_?signature|verify_?hmac|ConstantTimeCompare|"
+    r"secure_compare|constant_time_compare|hmac\.Equal|MessageDigest\.isEqual|IsAdminUser",
     re.IGNORECASE,
 )
 _COMMENTED = re.compile(r"^\s*(?://|#|/\*|\*|--|;|<!--)")
@@ -114,14 +118,19 @@ def auth_weakened(ctx: CheckInput) -> Iterator[Hit]:
             for line in f.removed[:5_000]
             if _AUTH_WORDS.search(line.text) and _CHECK_LINE.search(line.text)
         ]
-        kept = any(
-            _AUTH_WORDS.search(line.text)
-            and not opens_access(line.text)
-            and not _COMMENTED.match(line.text)
+        kept_words = {
+            m.group(0).lower()
             for line in added
-        )
-        if removed and not kept:
-            first = removed[0]
+            if not opens_access(line.text) and not _COMMENTED.match(line.text)
+            for m in _AUTH_WORDS.finditer(line.text)
+        }
+        gone = [
+            line
+            for line in removed
+            if {m.group(0).lower() for m in _AUTH_WORDS.finditer(line.text)} - kept_words
+        ]  # a check is kept only by the same check added back, not by any other one
+        if gone:
+            first = gone[0]
             yield _hit(
                 path,
                 f.added[0].number if f.added else None,

@@ -34,13 +34,17 @@ _MAX_ARGUMENT_JSON = 200_000
 
 def exposure(ctx: CheckInput) -> Iterator[Hit]:
     """The exposure findings of every added file and of the tool call's other arguments."""
+    seen: set[str] = set()
     for file in ctx.files:
+        if file.path and file.removed:
+            yield from _ignore_dropped(file, file.path)
         if file.path and not file.deleted and file.added:
-            yield from _file_hits(file, file.path)
+            for hit in _file_hits(file, file.path):
+                seen.add(hit.title)
+                yield hit
     view = ctx.tool
     if view is None or view.kind in _FILE_KINDS:
         return
-    seen: set[str] = set()
     texts = [(None, view.name), *_argument_texts(view.call.arguments, view.strings())]
     for argument, text in texts:
         for _, title, why in (*text_risks(text), *typosquats(text)):
@@ -92,6 +96,35 @@ def _argument_texts(
         if isinstance(value, dict | list):
             text = json.dumps(value, ensure_ascii=False, default=str)
             yield key, text[:_MAX_ARGUMENT_JSON]
+
+
+_SECRET_IGNORES = re.compile(
+    r"(?i)^\s*!?/?\**/?(?:\.env\b[\w.*-]*|\*?\.(?:pem|key|p8|p12|pfx|jks|keystore|tfstate\w*|tfvars)"
+    r"|id_rsa\w*|id_ed25519\w*|\.npmrc|\.pypirc|\.netrc|[\w*-]*credentials?[\w*.-]*|"
+    r"[\w*-]*secrets?[\w*./-]*|service[-_]?account[\w*.-]*)\s*$"
+)
+
+
+def _ignore_dropped(file: FileDiff, path: str) -> Iterator[Hit]:
+    """A ``.gitignore`` that stops ignoring secret files (``.env``, keys, credentials)."""
+    if path.rsplit("/", 1)[-1] != ".gitignore":
+        return
+    added = {line.text.strip() for line in file.added}
+    dropped = [
+        line.text.strip()
+        for line in file.removed[:2_000]
+        if _SECRET_IGNORES.match(line.text) and line.text.strip() not in added
+    ]
+    if dropped:
+        yield Hit(
+            Severity.HIGH,
+            "stops ignoring secret files",
+            f"`{', '.join(dropped[:4])[:120]}` no longer ignored: the next `git add .` commits "
+            "the keys and environment files it kept out.",
+            "Keep secret files ignored.",
+            file=path,
+            line=file.added[0].number if file.added else None,
+        )
 
 
 def _file_hits(file: FileDiff, path: str) -> Iterator[Hit]:

@@ -88,9 +88,81 @@ _NULL_RECEIVER = re.compile(
 )
 
 
+_PINNED = re.compile(r"\brevision\s*=\s*[\"'][0-9a-f]{40}[\"']")
+_ROOT_GRANT = re.compile(
+    r"""(?xi)
+    \bvault\s+token\s+create\b[^\n;|&]*?-policy[= ]["']?root\b
+  | ["']?token_policies["']?\s*[:=]\s*\[?\s*["']?root\b
+  | \bpath\s+"\*"\s*\{[^}]{0,300}?\bcapabilities\s*=\s*\[[^\]]*"sudo"
+    """
+)
+_NO_AUTH_SERVER = re.compile(
+    r"(?i)--(?:ServerApp|NotebookApp)\.(?:token|password)=(?:''|\"\"|\s|$)"
+    r"|--(?:no-auth|disable-auth|auth[= ]none|auth-type[= ]none)\b"
+)
+_ALL_INTERFACES = re.compile(r"(?:--ip|--host|--bind|-b)[= ](?:0\.0\.0\.0|\*|::)(?:\s|:|$)")
+_GEM_SOURCE = re.compile(r"(?m)^\s*source\s+[\"'](https?://[^\"']+)[\"']")
+_GO_REPLACE = re.compile(r"(?m)^\s*(?:replace\s+)?(\S+)(?:\s+v\S+)?\s*=>\s*(\S+)")
+
+
+def _power_granted(text: str) -> Iterator[TextRisk]:
+    m = _ROOT_GRANT.search(text)
+    if m is not None:
+        yield (
+            m.start(),
+            "grants root or every path of a secret store",
+            (
+                "a root token or a policy with `sudo` on every path can read and change every "
+                "secret, and outlives the task it was made for."
+            ),
+        )
+    m = _NO_AUTH_SERVER.search(text)
+    if m is not None and _ALL_INTERFACES.search(text):
+        yield (
+            m.start(),
+            "serves without authentication on every interface",
+            (
+                "a server with its token or password empty, bound to 0.0.0.0, lets anyone who "
+                "reaches the machine run code on it."
+            ),
+        )
+
+
+def _sources_swapped(text: str) -> Iterator[TextRisk]:
+    for m in _GEM_SOURCE.finditer(text):
+        url = m.group(1).lower()
+        if url.startswith("http://") or not re.match(r"https://(?:rubygems\.org|gems\.)", url):
+            if url.startswith("https://rubygems.org"):
+                continue
+            yield (
+                m.start(),
+                "installs gems from another source",
+                (
+                    f"`{m.group(1)[:80]}` is not rubygems.org"
+                    + (" and is plain HTTP" if url.startswith("http://") else "")
+                    + ": whoever serves it chooses every gem installed."
+                ),
+            )
+            break
+    for m in _GO_REPLACE.finditer(text):
+        source, target = m.group(1), m.group(2)
+        if target.startswith((".", "/")) or "/" not in source or "/" not in target:
+            continue  # a local checkout: the developer's own code
+        if source.split("/")[:2] != target.split("/")[:2]:
+            yield (
+                m.start(),
+                "replaces a dependency with another module",
+                (
+                    f"`{source[:60]}` is built from `{target[:60]}`, another owner's code, "
+                    "wherever the module is imported."
+                ),
+            )
+            break
+
+
 def _code_fetched(text: str) -> Iterator[TextRisk]:
     m = _REMOTE_MODEL_CODE.search(text)
-    if m is not None:
+    if m is not None and not _PINNED.search(text[max(0, m.start() - 300) : m.end() + 300]):
         yield (
             m.start(),
             "runs a model repository's own code (trust_remote_code)",
@@ -158,6 +230,8 @@ def text_risks(text: str) -> Iterator[TextRisk]:
     yield from _index_widened(text)
     yield from _code_fetched(text)
     yield from _alerts_silenced(text)
+    yield from _power_granted(text)
+    yield from _sources_swapped(text)
 
 
 def _recovery_cut(text: str) -> Iterator[TextRisk]:

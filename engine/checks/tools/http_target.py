@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from urllib.parse import unquote
 
 from humangr.contracts import Severity
 
@@ -29,7 +30,7 @@ from .http_sites import (
     is_capture,
     is_paste,
 )
-from .http_url import Url
+from .http_url import Url, parse_url
 from .netaddr import Reach
 
 __all__ = ["C", "H", "Problem", "sorted_problems", "url_problems"]
@@ -191,6 +192,33 @@ def _site_problems(url: Url, *, writes: bool) -> Iterator[Problem]:
         )
 
 
+_NESTED = re.compile(
+    r"(?i)(?:^|[?&;])[^=&;#]{0,64}=((?:https?|gopher|file|dict)(?::|%3A)[^&;#]{3,})"
+)
+
+
+def _passed_on(url: Url) -> Iterator[Problem]:
+    """A query value that is itself an address the server will fetch (``?src=http://…``):
+    an internal or metadata address there is SSRF through that server."""
+    for m in _NESTED.finditer(url.query[:8_192]):
+        inner = parse_url(unquote(m.group(1)))
+        if inner is None:
+            continue
+        addr = inner.host.addr
+        name = inner.host.name or "?"
+        metadata = name in METADATA_HOSTS or (addr is not None and addr.reach is Reach.METADATA)
+        internal = addr is not None and addr.reach is not Reach.PUBLIC
+        if metadata or internal or inner.scheme in ("gopher", "file", "dict"):
+            yield Problem(
+                C,
+                f"passes an internal address to the server ({name[:60]}): SSRF",
+                "The server fetches the address given in the query on the caller's behalf; "
+                "an internal or metadata address makes it read what the caller cannot.",
+                "metadata" if metadata else "internal",
+            )
+            return
+
+
 def url_problems(
     url: Url, *, method: str = "GET", writes: bool = False, allow: frozenset[str] = frozenset()
 ) -> list[Problem]:
@@ -232,6 +260,7 @@ def url_problems(
             out.append(Problem(H, f"non-HTTP scheme {url.scheme}://", url.raw[:80], "url"))
     out.extend(_host_problems(url, method=method, allow=allow))
     out.extend(_site_problems(url, writes=writes))
+    out.extend(_passed_on(url))
     if url.password:
         out.append(Problem(H, "credentials in the URL", "user:password@host", "url"))
     elif url.username and "." in url.username:

@@ -100,7 +100,7 @@ def _rule(place: Place, op: Op, *, after_system: bool = False) -> Rule | None:
         text = key if rule.anchored else tail
         if rule.match(text) is None or (rule.unless is not None and rule.unless(text)):
             continue
-        if rule.fixtures and op in ("read", "search", "copy") and is_test_path(place.show()):
+        if rule.fixtures and op in ("read", "search", "copy") and _fixture(place.show()):
             return None
         return rule
     return None
@@ -256,6 +256,14 @@ def _place_verdicts(
                 )
             )
     return out
+
+
+_FIXTURE_DIRS = frozenset({"testdata", "fixtures", "__fixtures__", "test_data", "test-fixtures"})
+
+
+def _fixture(path: str) -> bool:
+    """A test's file: in a test folder, or in a folder of test data (``testdata/``)."""
+    return is_test_path(path) or bool(_FIXTURE_DIRS.intersection(path.lower().split("/")[:-1]))
 
 
 def judge(target: Target, workspace: Workspace | None) -> list[Verdict]:

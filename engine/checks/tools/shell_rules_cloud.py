@@ -137,6 +137,15 @@ _PRODUCTION = re.compile(
 )
 
 
+_LOCAL_DEV_DB = re.compile(
+    r"(?i)^(?:\w*DATABASE_URL|DB_URL|\w*_DSN)=(?:postgres(?:ql)?|mysql|mariadb|mongodb|sqlserver)"
+    r"://(?:[^@/\s]*@)?(?:localhost|127\.0\.0\.1|\[::1\])(?::\d+)?/\w*(?:dev|test|local)\w*"
+    r"(?:\?\S*)?$|^(?:\w*DATABASE_URL|DB_URL)=(?:sqlite|file):|"
+    r"^(?:RAILS_ENV|RACK_ENV|NODE_ENV|APP_ENV|MIX_ENV)=(?:test|development|dev)$"
+)
+"""The command's own settings name a local development or test database."""
+
+
 @rule
 def database_reset(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
     """A framework's task that drops, wipes or resets a database (``rails db:drop``,
@@ -153,7 +162,7 @@ def database_reset(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
             "every row is gone; the framework's production guard is bypassed or named.",
             "Never reset a production database from an agent.",
         )
-    else:
+    elif not any(_LOCAL_DEV_DB.match(f"{k}={v}") for k, v in cmd.assigns):
         yield high(
             "drops or wipes a database",
             cmd.text,

@@ -25,6 +25,11 @@ from .shell_rules_net import allowed as allowed_host
 
 __all__: list[str] = []
 
+_MAIN_LINE = re.compile(
+    r"(?i)^(?:main|master|trunk|develop|development|dev|release\S*|prod\S*|production|staging|stable|HEAD)$"
+)
+"""Branches a team shares (a reset to them discards local work that may be needed)."""
+
 
 _PROTECTED = re.compile(
     r"^(?:main|master|trunk|develop|release(?:[/_-].*)?|prod|production|"
@@ -109,6 +114,10 @@ def git(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
             )
     elif verb == "reset" and "--hard" in rest:
         target = next((w for w in rest if not w.startswith("-")), "HEAD")
+        if re.match(r"^(?:origin|upstream)/", target) and not _MAIN_LINE.match(
+            target.split("/", 1)[1]
+        ):
+            return  # a topic branch made equal to its pushed copy: the agent's own branch
         if re.match(r"^(?:origin|upstream)/|@\{u", target):
             yield critical(
                 "git reset --hard to a remote branch",

@@ -23,9 +23,10 @@ _SETTING = re.compile(
 _MAX_SCRIPT = 4_000
 
 
-def _replacements(script: str) -> list[str]:
-    """The replacement text of each ``s`` command of a sed script (``s|a|b|g`` → ``b``)."""
-    out: list[str] = []
+def _substitutions(script: str) -> list[tuple[str, str]]:
+    """The pattern and replacement of each ``s`` command of a sed script (``s|a|b|g`` →
+    ``(a, b)``)."""
+    out: list[tuple[str, str]] = []
     for part in re.split(r"[;\n]", script[:_MAX_SCRIPT]):
         part = part.strip()
         m = re.match(r"^(?:/[^/]*/\s*|\d+\s*)?s(.)", part)
@@ -33,8 +34,20 @@ def _replacements(script: str) -> list[str]:
             continue
         pieces = part[m.end() :].split(m.group(1))
         if len(pieces) >= 2:
-            out.append(pieces[1])
+            out.append((pieces[0], pieces[1]))
     return out[:32]
+
+
+def _replacements(script: str) -> list[str]:
+    """The replacement text of each ``s`` command of a sed script (``s|a|b|g`` → ``b``)."""
+    return [new for _, new in _substitutions(script)]
+
+
+_COMMENTS_OUT = re.compile(r"^(?:\\\d|&|\s)*(?:#|//|--|;|/\*|<!--)")
+_GUARD = re.compile(
+    r"(?i)authenticat|authori[sz]|login_required|protect_from_forgery|csrf|verify|"
+    r"permission|require_?(?:auth|login|admin|role)|before_action|helmet|rate_?limit|audit"
+)
 
 
 def _sed_parts(argv: list[str]) -> tuple[bool, list[str], list[str]]:
@@ -53,6 +66,8 @@ def _sed_parts(argv: list[str]) -> tuple[bool, list[str], list[str]]:
             word.startswith("-") and not word.startswith("--") and "i" in word[1:]
         ):
             in_place = True
+            if word == "-i" and i + 1 < len(argv) and argv[i + 1] == "":
+                i += 1  # BSD sed's empty backup suffix (``sed -i '' …``)
         elif word in _SED_VALUED:
             i += 1
         elif not word.startswith("-"):
@@ -72,6 +87,16 @@ def setting_edited(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
         return
     live = any(LIVE_PATH.search(f) for f in files)
     for script in scripts:
+        for pattern, replacement in _substitutions(script):
+            if _COMMENTS_OUT.match(replacement) and _GUARD.search(pattern + replacement):
+                yield high(
+                    "comments out a security check",
+                    cmd.text,
+                    f"the edit turns lines matching `{pattern[:60]}` in {', '.join(files[:3])} "
+                    "into comments: the check they made no longer runs.",
+                    "Keep the check; fix the test or the call that fails it instead.",
+                )
+                return
         for text in _replacements(script):
             for m in _SETTING.finditer(text):
                 what = setting_weakened(m.group(1), m.group(2), live)
