@@ -59,7 +59,8 @@ _CHECK_LINE = re.compile(
     r"bcrypt\.compare|compare_digest|has_perm|verifyToken|jwt\.verify|ensureAuth|"
     r"constructEvent|construct_event|verify_?signature|verifySignature|timingSafeEqual|"
     r"verify_?webhook|validate_?signature|verify_?hmac|ConstantTimeCompare|secure_compare|"
-    r"constant_time_compare|hmac\.Equal|MessageDigest\.isEqual)\w*\s*\("
+    r"constant_time_compare|hmac\.Equal|MessageDigest\.isEqual|verify_?(?:turnstile|captcha|"
+    r"recaptcha|hcaptcha)|(?:re|h)?captcha\w*\.verify)\w*\s*\("
     r"|^\s*[\"'][\w.]*(?:IsAuthenticated|IsAdminUser|IsAuthenticatedOrReadOnly|"
     r"DjangoModelPermissions\w*)[\"'],?\s*$",
     re.IGNORECASE,
@@ -75,7 +76,8 @@ _AUTH_WORDS = re.compile(
     r"contains|has|include\?)\b|has_?role|hasRole|hasAuthority|is_?superuser|\b403\b|"
     r"forbidden|constructEvent|construct_event|verify_?signature|verifySignature|"
     r"timingSafeEqual|verify_?webhook|validate_?signature|verify_?hmac|ConstantTimeCompare|"
-    r"secure_compare|constant_time_compare|hmac\.Equal|MessageDigest\.isEqual|IsAdminUser",
+    r"secure_compare|constant_time_compare|hmac\.Equal|MessageDigest\.isEqual|IsAdminUser|"
+    r"turnstile|recaptcha|hcaptcha|captcha",
     re.IGNORECASE,
 )
 _COMMENTED = re.compile(r"^\s*(?://|#|/\*|\*|--|;|<!--)")

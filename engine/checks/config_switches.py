@@ -25,8 +25,9 @@ from .tools.business_words import OFF_VALUES
 __all__ = ["LIVE_PATH", "SETTINGS_EXTENSIONS", "setting_weakened", "settings_switched"]
 
 SETTINGS_EXTENSIONS = frozenset(
-    {".yaml", ".yml", ".json", ".ini", ".toml", ".properties", ".cfg", ".conf", ".env"}
-)
+    {".yaml", ".yml", ".json", ".ini", ".toml", ".properties", ".cfg", ".conf", ".env",
+     ".tf", ".tfvars", ".hcl", ".production", ".prod"}
+)  # fmt: skip
 _MAX_LINES = 5_000
 _SETTING = re.compile(
     r"^\s*[-\"']?\s*([A-Za-z][\w.-]{1,80})[\"']?\s*[:=]\s*[\"']?(true|false|yes|no|on|off|0|1|"
@@ -39,7 +40,10 @@ _PROTECTION = re.compile(
     r"api_key|apikey|login|password|"
     r"mfa|2fa|two_factor|csrf|xsrf|cert|certificate|anti_?cheat|cheat_detection|captcha|"
     r"rate_limit|audit|encryption|firewall|sandbox|verification|validation|hsts|cors_strict|"
-    r"fraud|fraud_checks?|risk_checks?|antivirus|malware_scan|waf|spam_filter|moderation)"
+    r"fraud|fraud_checks?|risk_checks?|antivirus|malware_scan|waf|spam_filter|moderation|"
+    r"kyc|aml|sanctions?|sanctions_screening|screening|travel_rule|signature_check|"
+    r"turnstile|recaptcha|hcaptcha|bot_protection|cloudtrail|enable_logging|access_logs?|"
+    r"audit_logging|flow_logs?|deletion_protection)"
     r"(?:_|$)"
 )
 _TRANSPORT = re.compile(r"(?:^|_)(?:ssl|tls|https|cert|certificate|hsts)(?:_|$)")
@@ -94,6 +98,36 @@ def _judged(key: str, value: str, live: bool) -> str | None:
     return None
 
 
+_GENERIC_SWITCHES = frozenset({"enabled", "enable", "active", "on", "required", "enforced"})
+_SECTION = re.compile(
+    r"^(\s*)[\"']?([A-Za-z][\w.-]{0,80})[\"']?\s*:\s*(?:#.*)?$|^\s*\[([\w.-]{1,80})\]\s*$"
+)
+
+
+def _parents(file: FileDiff) -> dict[int, str]:
+    """The section each added line sits in (the nearest less-indented ``name:`` above it, or
+    the ``[name]`` header), by the line's number; read over the hunks' kept and added lines."""
+    out: dict[int, str] = {}
+    for hunk in file.hunks:
+        stack: list[tuple[int, str]] = []
+        for line in hunk.lines[:_MAX_LINES]:
+            if line.kind == "-":
+                continue
+            text = line.text[:400]
+            indent = len(text) - len(text.lstrip())
+            while stack and stack[-1][0] >= indent and text.strip():
+                stack.pop()
+            if line.kind == "+" and line.new is not None and stack:
+                out[line.new] = stack[-1][1]
+            m = _SECTION.match(text)
+            if m is not None:
+                if m.group(3):
+                    stack = [(-1, m.group(3))]
+                else:
+                    stack.append((indent, m.group(2)))
+    return out
+
+
 def settings_switched(file: FileDiff, path: str) -> Iterator[Hit]:
     """The first added setting of ``file`` that switches a protection off or a backdoor on."""
     if is_test_path(path):
@@ -115,11 +149,14 @@ def settings_switched(file: FileDiff, path: str) -> Iterator[Hit]:
             line=number,
         )
         return
+    parents = _parents(file)
     for line in file.added[:_MAX_LINES]:
         m = _SETTING.match(line.text[:400])
         if m is None:
             continue
         key = _snake(m.group(1))
+        if key in _GENERIC_SWITCHES and line.number in parents:
+            key = f"{_snake(parents[line.number])}_{key}"  # ``travel_rule:`` / ``enabled: false``
         what = _judged(key, m.group(2), live)
         if what is not None:
             yield Hit(

@@ -92,10 +92,18 @@ def _argument_texts(
     """Every string argument, and each object or list argument as JSON (so a policy passed as
     an object reads as the document it is)."""
     yield from strings
+    program = next(
+        (v for k, v in arguments.items() if k.lower() in ("command", "cmd", "program")), None
+    )
     for key, value in arguments.items():
         if isinstance(value, dict | list):
             text = json.dumps(value, ensure_ascii=False, default=str)
             yield key, text[:_MAX_ARGUMENT_JSON]
+        if isinstance(value, list) and value and all(isinstance(v, str) for v in value[:256]):
+            words = [str(v) for v in value[:256]]
+            if isinstance(program, str) and " " not in program.strip():
+                words.insert(0, program)  # ``{"command": "wp", "args": [...]}``: one command
+            yield key, " ".join(words)[:_MAX_ARGUMENT_JSON]
 
 
 _SECRET_IGNORES = re.compile(
@@ -127,6 +135,45 @@ def _ignore_dropped(file: FileDiff, path: str) -> Iterator[Hit]:
         )
 
 
+_NON_BLOCKING = re.compile(
+    r"^\s*(?:continue-on-error|allow_failure|allowFailure|soft_fail)\s*:\s*true\b|\|\|\s*true\s*$"
+)
+_SECURITY_STEP = re.compile(
+    r"(?i)\b(?:security|scan\w*|audit|trufflehog|gitleaks|snyk|codeql|semgrep|trivy|bandit|"
+    r"secrets?|sast|dast|dependency-check|grype|checkov|tfsec|zap|osv-scanner)\b"
+)
+
+
+def _made_optional(file: FileDiff, path: str) -> Iterator[Hit]:
+    """A CI step of a security scan made non-blocking (``continue-on-error: true`` added to it,
+    ``|| true`` after it)."""
+    if not _CI_PATH.search(path):
+        return
+    for hunk in file.hunks:
+        lines = hunk.lines
+        for i, line in enumerate(lines[:5_000]):
+            if line.kind != "+" or not _NON_BLOCKING.search(line.text):
+                continue
+            near = " ".join(x.text for x in lines[max(0, i - 6) : i + 4] if x.kind != "-")
+            if _SECURITY_STEP.search(near):
+                yield Hit(
+                    Severity.HIGH,
+                    "makes a security check non-blocking",
+                    "the scan still runs but its failure no longer stops the pipeline: leaked "
+                    f"secrets and known flaws ship. Line: `{line.text.strip()[:120]}`",
+                    "Keep security checks blocking; fix or triage what they find.",
+                    file=path,
+                    line=line.new,
+                )
+                return
+
+
+_CI_PATH = re.compile(
+    r"(?i)(?:^|/)(?:\.github/workflows/|\.gitlab-ci|\.gitlab/|\.circleci/|azure-pipelines|"
+    r"bitbucket-pipelines|\.buildkite/|jenkinsfile|\.drone|cloudbuild|buildspec)"
+)
+
+
 def _file_hits(file: FileDiff, path: str) -> Iterator[Hit]:
     t = AddedText(file)
     hit = hitter(t, path)
@@ -136,6 +183,7 @@ def _file_hits(file: FileDiff, path: str) -> Iterator[Hit]:
         yield hit(Severity.HIGH, title, offset, why)
     if "expires stored objects within days" not in titles:
         yield from _short_expiry(file, path)
+    yield from _made_optional(file, path)
 
 
 def _short_expiry(file: FileDiff, path: str) -> Iterator[Hit]:

@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from .exposure_ops import ops_risks
+
 __all__ = ["SCRATCH", "TextRisk", "text_risks"]
 
 TextRisk = tuple[int, str, str]
@@ -232,6 +234,7 @@ def text_risks(text: str) -> Iterator[TextRisk]:
     yield from _alerts_silenced(text)
     yield from _power_granted(text)
     yield from _sources_swapped(text)
+    yield from ops_risks(text)
 
 
 def _recovery_cut(text: str) -> Iterator[TextRisk]:

@@ -126,6 +126,14 @@ REPO_RULES = (
         ANY + r"(?:id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?|identity)$",
         fixtures=True,
     ),
+    rule(
+        "a wallet or signing keystore",
+        CRED,
+        "--C",
+        ANY + r"(?:(?:keystores?|[\w-]*signers?[\w-]*)/(?:[^/]+/)*[^/]+\.(?:json|key|pem)"
+        r"|wallets?/(?:[^/]+/)*keys?/[^/]+|keystore[^/]*\.json|[^/]*passphrase[^/]*)$",
+        fixtures=True,
+    ),
     rule("a private key", CRED, "--C", ANY + _KEYS, fixtures=True, unless=_PUBLIC),
 )
 """Rules matched on the last names of any path, most specific first."""

@@ -149,6 +149,9 @@ def _sources(tool: ToolView) -> Iterator[tuple[str, str, bool]]:
         commands: list[str] = []
         program = tool.text(*_PROGRAM_NAMES)
         args = tool.get("args", "arguments", "argv")
+        single = tool.text("command", "cmd")
+        if program is None and single is not None and not single[1].strip().count(" "):
+            program = single  # ``{"command": "sh", "args": ["-c", "…"]}``: one program, its argv
         if program is not None and args is not None and isinstance(args[1], list):
             seen.update({program[0], args[0]})
             commands.append(f"{shlex.quote(program[1])} {_argv_text(args[1])}")

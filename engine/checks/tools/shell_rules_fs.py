@@ -222,6 +222,12 @@ def _persistence(cmd: Cmd, path: str) -> Flag:
     )
 
 
+def _guarded(target: str, written: str) -> bool:
+    """The command as written stops when the target's variable is empty (``${DIR:?}``)."""
+    m = re.match(r"^\$\{?(\w+)", target.strip("'\""))
+    return m is not None and re.search(r"\$\{" + m.group(1) + r":?\?", written) is not None
+
+
 @rule
 def remove(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
     """Recursive deletes of the root, homes, system folders, logs; variables that may be
@@ -256,7 +262,7 @@ def remove(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
                 f"it deletes {WHAT[kind]}; this cannot be undone.",
                 _RECOVER,
             )
-        elif recursive and empty_var_root(target):
+        elif recursive and empty_var_root(target) and not _guarded(target, cmd.text):
             yield critical(
                 "recursive delete through a variable that may be empty",
                 cmd.text,

@@ -103,7 +103,7 @@ def remote_module(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
     plain = [w for w in cmd.argv[1:] if not w.startswith("-")]
     if verbs and (not plain or plain[0] not in verbs):
         return
-    for word in plain[1:] if verbs else plain:
+    for word in plain[1:2] if verbs else plain[:1]:  # the module; later words are its own
         if _REPO_SPEC.match(word):
             yield high(
                 "runs code from a repository",

@@ -1,0 +1,71 @@
+"""Operations that blind or open a system, read wherever their text is written (a shell
+command, a file, an HTTP body): monitoring scaled to nothing, security plugins switched off,
+new sign-ups made administrators, a login bypassed for everyone, a secret given a name that
+ships it to every browser, secrets read inside a container. Pure; each yields ``(offset,
+title, why)`` like ``exposure_text``."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+__all__ = ["ops_risks"]
+
+_MONITORS = (
+    r"alertmanager|prometheus|grafana|loki|falco|datadog[\w-]*|fluent[\w-]*|vector|"
+    r"otel[\w-]*|opentelemetry[\w-]*|splunk[\w-]*|wazuh[\w-]*|auditd?|siem[\w-]*|"
+    r"guardduty|node-exporter|kube-state-metrics|pagerduty[\w-]*"
+)
+_SCALED_DOWN = re.compile(
+    r"(?i)\b(?:kubectl|oc)\b[^\n;|&]*\bscale\b[^\n;|&]*?(?:(?:deploy(?:ment)?s?|sts|statefulsets?|"
+    r"daemonsets?|ds)[/\s]+(?:" + _MONITORS + r")\b[^\n;|&]*--replicas[= ]0\b|--replicas[= ]0\b"
+    r"[^\n;|&]*(?:deploy(?:ment)?s?|sts|statefulsets?)[/\s]+(?:" + _MONITORS + r")\b)"
+)
+_PLUGINS_OFF = re.compile(
+    r"(?i)\bwp\s+plugin\s+(?:deactivate|delete|uninstall)\b[^\n;|&]*\b(?:wordfence|two-factor|"
+    r"2fa|limit-login[\w-]*|sucuri[\w-]*|[\w-]*security[\w-]*|[\w-]*firewall[\w-]*|"
+    r"[\w-]*captcha[\w-]*|turnstile[\w-]*|wp-cerber|solid-security|akismet)\b"
+)
+_ADMIN_SIGNUP = re.compile(
+    r"(?i)\bdefault_role\b[\"'\s:=,]+(?:update\s+)?[\"']?administrator\b"
+    r"|\bwp\s+option\s+update\s+default_role\s+administrator\b"
+)
+_BYPASS_ALL = re.compile(
+    r"(?is)[\"']decision[\"']\s*:\s*[\"']bypass[\"'].{0,400}?[\"']everyone[\"']"
+    r"|[\"']everyone[\"'].{0,400}?[\"']decision[\"']\s*:\s*[\"']bypass[\"']"
+)
+_PUBLIC_SECRET = re.compile(
+    r"\b(?:NEXT_PUBLIC|VITE|REACT_APP|NUXT_PUBLIC|EXPO_PUBLIC|GATSBY|PUBLIC)_"
+    r"(?![A-Z0-9_]*(?:PUBLISHABLE|ANON|PUBLIC_KEY|SITE_KEY|SITEKEY))"
+    r"[A-Z0-9_]*(?:SECRET|PRIVATE|PASSWORD|ADMIN_TOKEN|ADMIN_KEY|SERVICE_ROLE|API_SECRET|"
+    r"SECRET_KEY)[A-Z0-9_]*\b"
+)
+_CONTAINER_SECRET = re.compile(
+    r"(?i)\b(?:kubectl|oc|docker|podman)\b[^\n;|&]*\bexec\b[^\n;|&]*\b(?:cat|less|more|head|"
+    r"tail|base64|xxd|strings|cp)\s+[^\n;|&]*(?:/secrets?/|keystore|passphrase|\.pem\b|"
+    r"\.key\b|credentials|id_rsa|\.env\b)"
+)
+
+_RULES: tuple[tuple[re.Pattern[str], str, str], ...] = (
+    (_SCALED_DOWN, "scales monitoring to nothing", "with no replicas of the monitoring or "
+     "alerting service, nothing watches production and no one is paged."),
+    (_PLUGINS_OFF, "switches security plugins off", "the site's firewall, second factor or "
+     "login limits stop protecting it."),
+    (_ADMIN_SIGNUP, "makes every new account an administrator", "anyone who signs up gets "
+     "full control of the site."),
+    (_BYPASS_ALL, "lets everyone past a login", "an access policy that bypasses "
+     "authentication for everyone opens what it protected to the internet."),
+    (_PUBLIC_SECRET, "ships a secret to every browser", "variables with this prefix are "
+     "built into the client's JavaScript: anyone who loads the page can read the value."),
+    (_CONTAINER_SECRET, "reads secrets inside a container", "the keys or passwords the "
+     "container holds are printed into the agent's transcript."),
+)  # fmt: skip
+
+
+def ops_risks(text: str) -> Iterator[tuple[int, str, str]]:
+    """Each operation of ``_RULES`` found in ``text`` (first place of each)."""
+    text = text[:200_000]
+    for pattern, title, why in _RULES:
+        m = pattern.search(text)
+        if m is not None:
+            yield m.start(), title, why
