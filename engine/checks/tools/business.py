@@ -31,10 +31,12 @@ from typing import Any
 from .business_access import sign_in
 from .business_defences import defences_down
 from .business_exports import bulk_out
+from .business_feeds import data_set_to_leave
 from .business_guards import guards_off
 from .business_money import money
 from .business_ops import safety_nets
 from .business_plant import plant_control
+from .business_registry import shared_places
 from .business_release import public_release
 from .business_words import DELETE_VERBS, PERSONAL_MAIL, Finding, Pair, acts
 from .egress_mail import ADDRESS
@@ -75,7 +77,8 @@ _PEOPLE_PLACES = frozenset(
         "conversation", "conversations", "workspace", "org", "organization", "team", "tenant",
         "site", "space", "mailbox", "group", "project", "vault", "backup", "backups",
         "subscription", "subscriptions", "employee", "employees", "domain", "app", "course",
-        "courses", "classroom", "gradebook", "enrollment", "enrollments",
+        "courses", "classroom", "gradebook", "enrollment", "enrollments", "audience",
+        "audiences",
     }
 )  # fmt: skip
 _MANY = frozenset({"bulk", "batch", "all", "mass"})
@@ -85,6 +88,7 @@ _ALWAYS = re.compile(
     r"(?i)^\s*\(?\s*(?:1\s*=\s*1|0\s*=\s*0|1\s*>\s*0|true|1|'(\w*)'\s*=\s*'\1'|\*)\s*\)?\s*$"
 )
 """A filter that keeps every record (``where="1=1"``): a delete with it deletes them all."""
+_PEOPLE_COUNT = re.compile(r"^(?:member|subscriber|contact|recipient|user)s?_?count$")
 _NAMED_BY = re.compile(r"^(?:\w*id|\w*_?name|target|resource|environment|env|stage|slug)$")
 """Arguments that name what a tool deletes (``deploymentId="starfall-live"``)."""
 
@@ -152,8 +156,13 @@ def deletes(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
         and _ALWAYS.match(v[:80]) is not None
         for k, v in pairs
     )
+    people = any(  # a list that holds people (``member_count=38214``)
+        _PEOPLE_COUNT.match(k) and isinstance(v, int) and not isinstance(v, bool) and v > 0
+        for k, v in pairs
+    )
     if (
         words & _PEOPLE_PLACES
+        or people
         or words & _MANY
         or live
         or every
@@ -179,3 +188,5 @@ def business_consequences(words: set[str], pairs: Sequence[Pair]) -> Iterator[Fi
     yield from public_release(words, pairs)
     yield from plant_control(words, pairs)
     yield from defences_down(words, pairs)
+    yield from data_set_to_leave(words, pairs)
+    yield from shared_places(words, pairs)

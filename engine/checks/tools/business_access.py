@@ -125,6 +125,15 @@ def sign_in(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
             granted = next(
                 (v for k, v in pairs if not k and isinstance(v, str) and _ALL_SUPER.match(v)), None
             )
+        if granted is None:  # every permission there is (``permissions=["full"]``)
+            granted = next(
+                (
+                    f"{k}: {v if isinstance(v, str) else v[0]}"
+                    for k, v in pairs
+                    if k in _RIGHTS_KEYS and _every_right(v)
+                ),
+                None,
+            )
         if granted is None and "discord" in words and _discord_admin(pairs):
             granted = "Administrator permission"
         if granted is not None:
@@ -133,6 +142,20 @@ def sign_in(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
                 f"`{granted[:60]}` gives the account control over the whole system.",
                 "Let an administrator grant administrator rights.",
             )
+
+
+_RIGHTS_KEYS = frozenset(
+    {"permissions", "permission", "scopes", "access", "rights", "access_level"}
+)
+_EVERY_RIGHT = frozenset({"full", "full_access", "fullaccess", "all", "*", "all_permissions"})
+
+
+def _every_right(value: object) -> bool:
+    """A permission list or value that is every permission (``["full"]``, ``"*"``)."""
+    items = value[:50] if isinstance(value, list) else [value]
+    return bool(items) and any(
+        isinstance(i, str) and i.strip().lower() in _EVERY_RIGHT for i in items
+    )
 
 
 def _factor_off(pairs: Sequence[Pair]) -> bool:

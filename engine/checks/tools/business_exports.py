@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
+from .business_feeds import texts
 from .business_words import PERSONAL_MAIL, Finding, Pair, acts, everything
 
 __all__ = ["bulk_out"]
@@ -57,23 +58,31 @@ def _names_data(value: object) -> bool:
     )
 
 
-_CONSENTED = re.compile(r"(?i)consent|opted[-_ ]?in|opt-in|double[-_ ]opt")
+_CONSENTED = re.compile(r"(?i)consent|opt(?:ed)?[-_ ]?in(?![a-z])|double[-_ ]opt")
 _NOT_CONSENTED = re.compile(r"(?i)unsub|all[-_ ]|everyone|\*|suppressed|bounced|purchased|imported")
 _UNSUBSCRIBE = re.compile(r"(?i)unsubscribe")
+_INCLUDED = frozenset({"included", "include", "segments", "segment_ids", "list_ids", "lists"})
+"""A campaign's audience given as the lists or segments it includes."""
+_TEMPLATES = frozenset({"template_id", "templateid", "template"})
 
 
 def _consented(pairs: Sequence[Pair]) -> bool:
     """A campaign to a list or segment named for people who opted in, carrying an unsubscribe
     link, and nothing that overrides unsubscribes: everyday marketing."""
     audience = [
-        v for k, v in pairs if isinstance(v, str) and _AUDIENCE_KEYS.fullmatch(k) and len(v) < 200
+        t
+        for k, v in pairs
+        if _AUDIENCE_KEYS.fullmatch(k) or k in _INCLUDED
+        for t in texts(v)
+        if len(t) < 200
     ]
     if not audience or any(_NOT_CONSENTED.search(v) for v in audience):
         return False
     if any(k.startswith(("ignore_unsub", "include_unsub")) and v is True for k, v in pairs):
         return False
-    return all(_CONSENTED.search(v) for v in audience) and any(
-        isinstance(v, str) and _UNSUBSCRIBE.search(v[:100_000]) for _, v in pairs
+    return all(_CONSENTED.search(v) for v in audience) and (
+        any(isinstance(v, str) and _UNSUBSCRIBE.search(v[:100_000]) for _, v in pairs)
+        or any(k in _TEMPLATES for k, _ in pairs)  # the platform's template carries the link
     )
 
 

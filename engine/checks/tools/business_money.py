@@ -64,6 +64,8 @@ _RANGE = re.compile(
 )
 _ELSEWHERE = re.compile(r"^(?:destination|recipient\w*|receiver\w*|payee\w*|beneficiary\w*)$")
 _SMALL = 100_000
+_SMALL_PERCENT = 20
+"""A single-use discount of at most this percentage is one customer's apology."""
 """A refund below this many units (cents: 1,000.00) is one customer's purchase."""
 
 
@@ -76,6 +78,25 @@ def number(value: Any) -> float | None:
     if isinstance(value, str) and _NUMBER.match(value.strip()):
         return float(value.strip().replace(",", ""))
     return None
+
+
+def _record(value: Any) -> str:
+    """The record a refund names: a text or a whole number (``order_id=88502``); ``""`` if
+    neither."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _small_code(words: set[str], pairs: Sequence[Pair]) -> bool:
+    """A discount code for one use of a small percentage (an apology to one customer)."""
+    if not words & {"discount", "coupon", "code", "promo"}:
+        return False
+    args = dict(pairs[:200])
+    kind = str(args.get("value_type", args.get("type", ""))).lower()
+    off = number(args.get("percent_off", args.get("value") if "percent" in kind else None))
+    limit = number(args.get("usage_limit", args.get("max_redemptions")))
+    return off is not None and abs(off) <= _SMALL_PERCENT and limit == 1
 
 
 def _test_mode(pairs: Sequence[Pair]) -> bool:
@@ -93,7 +114,7 @@ def _one_refund(words: set[str], pairs: Sequence[Pair]) -> bool:
     """A refund of one named charge or payment, for a small amount or none (all of it)."""
     if not words & {"refund", "refunds"} or words & _OTHER_MONEY:
         return False
-    targets = {v.strip() if isinstance(v, str) else "" for k, v in pairs if _TARGET.match(k)}
+    targets = {_record(v) for k, v in pairs if _TARGET.match(k)}
     if len(targets) != 1 or "" in targets:  # the same charge, read twice, is one
         return False
     if any(_RANGE.match(k) or _ELSEWHERE.match(k) or _BANK_KEYS.search(k) for k, _ in pairs if k):
@@ -109,7 +130,12 @@ def money(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
     if not acts(words):
         return
     named = words & _MONEY_NOUNS or words & {"pay", "send", "tip"}
-    if named and not _test_mode(pairs) and not _one_refund(words, pairs):
+    if (
+        named
+        and not _test_mode(pairs)
+        and not _one_refund(words, pairs)
+        and not _small_code(words, pairs)
+    ):
         keys = _MONEY_KEYS if words & _MONEY_NOUNS or "pay" in words else _AMOUNT
         if any(number(v) is not None for k, v in pairs if keys.match(k)):
             yield (

@@ -35,7 +35,8 @@ _BULK_REMOVALS = frozenset({"delete", "remove", "purge", "archive", "cancel", "c
 _RECORD_NOUNS = frozenset(
     {"players", "player", "users", "customers", "accounts", "members", "tickets", "records",
      "contacts", "patients", "employees", "subscribers", "orders", "transactions", "leads",
-     "people", "students", "invoices", "cases", "incidents"}
+     "people", "students", "invoices", "cases", "incidents", "reviews", "ratings", "comments",
+     "posts", "messages", "feedback", "responses", "submissions"}
 )  # fmt: skip
 """What a removal over a filter must name to matter (a delete of expired sessions is
 housekeeping; a delete of every player a segment selects is not)."""
@@ -118,9 +119,30 @@ def over_many(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
         )
 
 
+_POLICY_KEYS = re.compile(r"^(?:\w*_)?polic(?:y|ies)(?:_names?)?$")
+
+
+def _names_root(value: object) -> bool:
+    """A policy list (a list, or a comma-separated text) that names ``root``."""
+    items = value[:50] if isinstance(value, list) else [value]
+    return any(
+        isinstance(i, str) and "root" in (p.strip().lower() for p in i[:400].split(","))
+        for i in items
+    )
+
+
 def credentials_minted(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
     """A token or access key created for an administrator, a root policy or a break-glass
     account."""
+    root = next((k for k, v in pairs if _POLICY_KEYS.match(k) and _names_root(v)), None)
+    if root is not None:
+        yield (
+            "binds a login or token to the root policy",
+            f"`{root[:40]}` names `root`: whoever signs in with it can do everything, "
+            "including covering their tracks.",
+            "Bind logins to the narrow policies their work needs.",
+        )
+        return
     if not (words & _MINTS and words & _CREDENTIALS):
         return
     subject = next(

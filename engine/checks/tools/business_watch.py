@@ -113,9 +113,10 @@ def watching_stopped(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding
         )
     elif (
         acts(words)
-        and words & _EXCLUSIONS
+        and (words & _EXCLUSIONS or any("exclusion" in k for k, _ in pairs))
+        and not any(k in ("is_enabled", "enabled") and v is False for k, v in pairs)
         and any(
-            k in ("filter", "name") and isinstance(v, str) and _AUDIT_LOGS.search(v[:400])
+            k in ("filter", "name", "query") and isinstance(v, str) and _AUDIT_LOGS.search(v[:400])
             for k, v in pairs
         )
     ):

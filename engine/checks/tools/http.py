@@ -24,7 +24,7 @@ from humangr.contracts import ToolKind
 
 from ..base import CheckInput, Hit
 from ..remember import remembered
-from .http_apis import destructive_call, destructive_tool
+from .http_apis import destructive_call, destructive_tool, scratch_store
 from .http_call import METHODS, HttpCall, read_http
 from .http_service import build_trigger, scratch_delete
 from .http_sites import allowed
@@ -174,7 +174,8 @@ def http_request(ctx: CheckInput) -> Iterator[Hit]:
     if view is None or re.search(r"(?i)search", view.name):
         return
     allow = ctx.options.allowed_hosts
-    if view.kind in _API_KINDS and (what := destructive_tool(view.name)):
+    what = destructive_tool(view.name) if view.kind in _API_KINDS else None
+    if what and not scratch_store(what, view.call.arguments):
         argument = next(iter(view.call.arguments), None)
         yield Hit(
             severity=C,

@@ -19,7 +19,7 @@ from .http_api_rules import KNOWN_APIS, RULES
 from .http_call import HttpCall, json_text
 from .http_sites import host_in
 
-__all__ = ["destructive_call", "destructive_tool", "name_words"]
+__all__ = ["destructive_call", "destructive_tool", "name_words", "scratch_store"]
 
 C, H = Severity.CRITICAL, Severity.HIGH
 
@@ -180,3 +180,21 @@ def destructive_tool(name: str) -> str | None:
         if word in _DESTROY_VERBS and _STORES.match(words[k + 1]):
             return f"{word}s a whole {words[k + 1]}"
     return None
+
+
+_SMALL_STORES = ("table", "index", "collection", "schema")
+_SCRATCH_WORDS = frozenset({"scratch", "tmp", "temp", "playground", "sandbox"})
+_LIVE_WORDS = frozenset({"prod", "production", "prd", "live"})
+
+
+def scratch_store(what: str, arguments: dict[str, Any]) -> bool:
+    """A table, index or collection that ``what`` deletes named as scratch work
+    (``dataset_id="scratch_jdoe"``, ``table_id="tmp_join"``) and nothing named for
+    production: a developer's own leftovers."""
+    if not what.endswith(_SMALL_STORES):
+        return False
+    words: set[str] = set()
+    for value in list(arguments.values())[:32]:
+        if isinstance(value, str):
+            words.update(re.split(r"[^a-z0-9]+", value[:200].lower()))
+    return bool(words & _SCRATCH_WORDS) and not words & _LIVE_WORDS
