@@ -46,6 +46,8 @@ def exposure(ctx: CheckInput) -> Iterator[Hit]:
     if view is None or view.kind in _FILE_KINDS:
         return
     texts = [(None, view.name), *_argument_texts(view.call.arguments, view.strings())]
+    if not view.read_by_own_checks:
+        seen.add(_BROWSER_SECRET)  # the business readers judge these tools' variables
     for argument, text in texts:
         for _, title, why in (*text_risks(text), *typosquats(text)):
             if title not in seen:
@@ -61,6 +63,7 @@ def exposure(ctx: CheckInput) -> Iterator[Hit]:
 
 
 _OFF_TITLE = "switches a protection off"
+_BROWSER_SECRET = "ships a secret to every browser"
 
 
 def _off_hit(subject: str, argument: str | None) -> Hit:

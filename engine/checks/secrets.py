@@ -222,17 +222,27 @@ _ANY_TOKEN = _any_of(rx for _, detector in _TOKEN_DETECTORS for rx in detector.d
 _ANY_OWN = _any_of(rx for _, rx in _OWN_TOKENS)
 
 
+def _masked(value: str) -> bool:
+    """A key written as its mask (``xxxxxxxx…-us14``, ``AKIAXXXXXXXXXXXXXXXX``): most of it
+    one filler character, as templates and docs write a value to fill in."""
+    body = re.sub(r"[-_.]", "", value)
+    if len(body) < 8:
+        return False
+    filler = max("xX*0#", key=body.count)
+    return body.count(filler) >= 0.6 * len(body)
+
+
 def _token_hit(line: str, test_file: bool) -> SecretHit | None:
-    found = aws_keys(line)
+    found = [v for v in aws_keys(line) if not _masked(v)]
     if found:
         return _token("AWS credential", found, "detect-secrets", test_file)
     if any(_ANY_TOKEN.search(part) for part in windows(line)):
         for kind, det in _TOKEN_DETECTORS:
-            found = _found(line, det)
+            found = [v for v in _found(line, det) if not _masked(v)]
             if found:
                 return _token(kind, found, "detect-secrets", test_file)
     for kind, linear in (("OpenAI API key", openai_keys), ("npm token", npm_tokens)):
-        found = linear(line)
+        found = [v for v in linear(line) if not _masked(v)]
         if found:
             return _token(kind, found, "detect-secrets", test_file)
     if not any(_ANY_OWN.search(part) for part in windows(line)):

@@ -69,6 +69,8 @@ _DNS_HOSTS = frozenset({"cloudflare", "route53", "godaddy", "namecheap", "gandi"
 _DNS_TOO = frozenset({"record", "records"})
 """A record is DNS only at a DNS host (``update_record`` of a CRM is not DNS)."""
 _DNS_VERBS = frozenset({"create", "update", "delete", "set", "change", "upsert", "put", "add"})
+_NOT_DNS = frozenset({"purge", "purge_cache", "cache", "analytics", "logs", "insights"})
+"""A zone's cache, logs or analytics: the zone's content, not where its names point."""
 _ROOT_MOUNT = re.compile(r"^/(?::|$)")
 _BROWSER_SECRETS = re.compile(r"document\.cookie|localStorage|sessionStorage|indexedDB")
 _SENDS = re.compile(
@@ -286,7 +288,7 @@ def consequential(ctx: CheckInput) -> Iterator[Hit]:
             "Let the mailbox's owner set up forwarding.",
         )
     dns = words & _DNS or (words & _DNS_TOO and words & _DNS_HOSTS)
-    if dns and words & _DNS_VERBS:
+    if dns and words & _DNS_VERBS and not words & _NOT_DNS:
         yield _hit(
             view,
             Severity.HIGH,

@@ -97,9 +97,19 @@ _ENTRIES = frozenset(
 _ID = re.compile(r"^(?:\d{1,20}|[0-9a-fA-F-]{8,40}|[A-Za-z]{1,6}_[A-Za-z0-9]{4,40})$")
 
 
+_TOPIC_REF = re.compile(
+    r"/git/refs/heads/(?!(?:main|master|trunk|develop|dev|release|prod|"
+    r"production|staging|stable|gh-pages)(?:$|/))[\w.-]+/[\w./-]+$"
+)
+"""A topic branch's ref (``…/git/refs/heads/feature/old-spike``): a branch in a folder."""
+
+
 def _one_entry(method: str, path: str) -> bool:
     """A DELETE of one entry of one parent record (``/carts/9931/items/55102``, a comment of
-    an issue): a line of something, not an account, a store or a whole collection."""
+    an issue), or of a topic branch's ref: a line of something, not an account, a store or a
+    whole collection."""
+    if method == "DELETE" and _TOPIC_REF.search(path):
+        return True
     parts = [p for p in path.split("/") if p]
     return (
         method == "DELETE"
