@@ -24,7 +24,6 @@ from .sql_issue import Issue
 from .sql_lex import TokKind
 from .sql_parse import Parsed, read_sql
 from .sql_scope import Target, sql_target
-from .sql_values import STORED_TITLE, balanced_transfer
 from .view import ToolView
 
 __all__ = ["review_sql", "sql_statement", "sql_texts"]
@@ -112,6 +111,7 @@ def review_sql(
     """Everything the SQL text ``sql`` would do that a reviewer must know, worst first.
     ``target``: what the call says of the database it runs in (``sql_scope``)."""
     from .sql_rules import statement_issues  # with sqlglot, only once SQL is read
+    from .sql_values import STORED_TITLE, balanced_transfer
 
     lexed, parsed = read_sql(sql, dialect)
     out: list[Issue] = []
