@@ -18,8 +18,10 @@ from humangr.contracts import Severity
 from ..base import CheckInput, Hit
 from .docstore import document_delete
 from .sql_args import MAX_STRICT, clearly_sql, production_target, sql_dialect, sql_texts
+from .sql_bodies import Body, bodies, joined, schedules
+from .sql_definer import routine_risk
 from .sql_issue import Issue
-from .sql_lex import Tok, TokKind
+from .sql_lex import TokKind
 from .sql_parse import Parsed, read_sql
 from .sql_scope import Target, sql_target
 from .view import ToolView
@@ -49,37 +51,34 @@ def _truncation(lexed_text: str, p: Parsed) -> str | None:
     return None
 
 
-def _nested(p: Parsed, text: str) -> str | None:
-    """The SQL a statement runs in turn: ``EXPLAIN ANALYZE <stmt>`` (which runs it) or dynamic
-    SQL in ``EXEC('…')`` / ``sp_executesql N'…'`` / ``EXECUTE '…'``."""
+def _nested(p: Parsed, text: str) -> list[Body]:
+    """The SQL a statement runs in turn: ``EXPLAIN ANALYZE <stmt>`` (which runs it), dynamic
+    SQL in ``EXEC('…')`` / ``sp_executesql N'…'`` / ``EXECUTE '…'``, and the bodies of blocks,
+    scheduled events, triggers and scheduled jobs (``sql_bodies``)."""
     words = p.stmt.words(4)
     toks = p.stmt.tokens
     if words[:1] == ["EXPLAIN"] and "ANALYZE" in words:
         for t in toks:
             if t.kind is TokKind.WORD and t.upper in _DML:
-                return text[t.start : p.stmt.end]
+                return [Body(text[t.start : p.stmt.end])]
+    found = bodies(p, text)
     for k, tok in enumerate(toks[:64]):
         if tok.upper in ("EXEC", "EXECUTE", "SP_EXECUTESQL"):
-            sql = _joined(toks[k + 1 : k + 1 + _MAX_PIECES])
-            return sql if sql and clearly_sql(sql) else None
-    return None
-
-
-_MAX_PIECES = 128
-_GLUE = frozenset({"||", "+", "(", ")", "IMMEDIATE", "SP_EXECUTESQL", "CONCAT", ","})
-
-
-def _joined(toks: tuple[Tok, ...]) -> str:
-    """The text of the string literals that follow ``EXECUTE [IMMEDIATE]`` / ``EXEC(``,
-    joined where they are concatenated (``'DR' || 'OP TABLE x'``, ``N'…' + N'…'``)."""
-    parts: list[str] = []
-    for t in toks:
-        if t.kind is TokKind.STRING:
-            inner = t.text.lstrip("NnEe")
-            parts.append(inner[1:-1].replace("''", "'") if len(inner) >= 2 else "")
-        elif (t.upper or t.text) not in _GLUE or (t.text == "," and parts):
+            built = joined(toks[k + 1 :])
+            if built.text and clearly_sql(built.text):
+                found.append(built)
             break
-    return "".join(parts)
+    return found
+
+
+def _capped(issues: list[Issue]) -> list[Issue]:
+    """Findings of dynamic SQL whose names are stand-ins: high, as what it may build."""
+    return [
+        Issue(Severity.HIGH, f"dynamic SQL may build: {i.title}", i.detail, i.kind)
+        if i.severity is Severity.CRITICAL
+        else i
+        for i in issues
+    ]
 
 
 def _payload(sql: str, dialect: str | None) -> list[Issue]:
@@ -112,6 +111,7 @@ def review_sql(
     """Everything the SQL text ``sql`` would do that a reviewer must know, worst first.
     ``target``: what the call says of the database it runs in (``sql_scope``)."""
     from .sql_rules import statement_issues  # with sqlglot, only once SQL is read
+    from .sql_values import STORED_TITLE, balanced_transfer
 
     lexed, parsed = read_sql(sql, dialect)
     out: list[Issue] = []
@@ -125,11 +125,13 @@ def review_sql(
     read_before = False
     for p in parsed:
         issues = statement_issues(p, production=production, target=target)
-        inner = _nested(p, lexed.text) if depth < _MAX_NESTING else None
-        if inner:
-            issues.extend(
-                review_sql(inner, dialect, production=production, depth=depth + 1, target=target)
+        if target is None or not target.throwaway:  # a test database's routines harm nothing
+            issues.extend(x for x in (schedules(p), routine_risk(p)) if x is not None)
+        for inner in _nested(p, lexed.text) if depth < _MAX_NESTING else []:
+            found = review_sql(
+                inner.text, dialect, production=production, depth=depth + 1, target=target
             )
+            issues.extend(_capped(found) if inner.guessed else found)
         cut = _truncation(lexed.text, p)
         if cut is not None:
             worst = any(i.kind == "injection" and i.severity is Severity.CRITICAL for i in issues)
@@ -155,6 +157,8 @@ def review_sql(
         words = p.stmt.words(1)
         read_before = read_before or (bool(words) and words[0] in ("SELECT", "WITH"))
         out.extend(issues)
+    if any(i.title.startswith(STORED_TITLE) for i in out) and balanced_transfer(parsed):
+        out = [i for i in out if not i.title.startswith(STORED_TITLE)]
     out.sort(key=lambda i: i.severity != Severity.CRITICAL)
     return out
 

@@ -155,6 +155,7 @@ def _null_test(e: exp.Expression) -> tuple[str, bool] | None:
     while isinstance(inner, exp.Paren):
         inner = inner.this
     if isinstance(inner, exp.Is) and isinstance(inner.expression, exp.Null):
+        negated ^= bool(inner.args.get("negate"))  # some dialects read ``IS NOT`` as one node
         return str(inner.this.sql()), not negated
     return None
 
@@ -206,14 +207,18 @@ _ALWAYS_SET = re.compile(r"(?i)^(?:created|inserted|updated|modified|added)_")
 
 
 def _set_tests(cond: exp.Expression, depth: int = 0) -> bool:
-    """``cond`` asks only that columns are set (``customer_id IS NOT NULL``, joined by AND or
-    OR, with always-true parts): it keeps every row whose key or required field is filled,
-    which is nearly every row. A column that records an event of some rows (``deleted_at IS
-    NOT NULL``: the soft-deleted ones) is a real selection."""
+    """``cond`` asks only that columns are set (``customer_id IS NOT NULL``, joined by AND, with
+    always-true parts, or by OR), or has an OR branch that asks for a key or a creation time
+    (``… OR user_id IS NOT NULL``): it keeps every row whose key or required field is filled,
+    which is nearly every row. A column that
+    records an event of some rows (``deleted_at IS NOT NULL``: the soft-deleted ones) is a real
+    selection."""
     if depth > 40:
         return False
     while isinstance(cond, exp.Paren):
         cond = cond.this
+    if isinstance(cond, exp.Or) and _surely_set(cond):
+        return True  # the rows of either side: one that keeps nearly all is enough
     if isinstance(cond, exp.And | exp.Or):
         sides = (cond.this, cond.expression)
         tests = [s for s in sides if truth(s) is not True]
@@ -225,6 +230,22 @@ def _set_tests(cond: exp.Expression, depth: int = 0) -> bool:
         return False
     column = test[0].rsplit(".", 1)[-1].strip('"`[]')
     return bool(_ALWAYS_SET.match(column)) or not _EVENT_COLUMN.search(column)
+
+
+def _surely_set(cond: exp.Expression, depth: int = 0) -> bool:
+    """A branch of an OR that every row meets: a key or a creation time asked to be set
+    (``user_id IS NOT NULL``, ``created_at IS NOT NULL``) or a generated key positive."""
+    while isinstance(cond, exp.Paren):
+        cond = cond.this
+    if isinstance(cond, exp.Or) and depth < 16:
+        return any(_surely_set(s, depth + 1) for s in (cond.this, cond.expression))
+    if _positive_key(cond):
+        return True
+    test = _null_test(cond)
+    if test is None or test[1]:
+        return False
+    column = test[0].rsplit(".", 1)[-1].strip('"`[]').lower()
+    return column in ("id", "uuid") or column.endswith("_id") or bool(_ALWAYS_SET.match(column))
 
 
 def _positive_key(cond: exp.Expression) -> bool:

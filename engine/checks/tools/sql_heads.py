@@ -13,8 +13,10 @@ from .egress_files import system_file
 from .sql_heads_access import backup, grant, no_audit, security_control
 from .sql_issue import C, H, Issue, after, all_words, fragment, object_names, word_at
 from .sql_lex import Tok, TokKind
+from .sql_overwrite import insert
 from .sql_parse import Parsed
-from .sql_scope import throwaway_schema
+from .sql_scope import test_database, throwaway_schema
+from .sql_session import set_statement
 from .sql_words import ADMIN_ROLES, OS_PROCEDURES, UNTRUSTED_LANGUAGES, scratch_name
 
 __all__ = ["HEADS"]
@@ -42,6 +44,8 @@ def _drop(p: Parsed, i: int, production: bool) -> Iterator[Issue]:
             return
         if what == "TABLE" and names and all(throwaway_schema(n) for n in names):
             return  # a scratch or test schema's table: rebuilt at will
+        if what == "DATABASE" and not production and names and all(map(test_database, names)):
+            return  # ``acme_test``, ``ci_run_42``: a test database, rebuilt for every run
         if names and all(scratch_name(n) for n in names) and what == "TABLE":
             yield Issue(H, f"drops scratch table {shown}", fragment(p), "change")
         else:
@@ -121,7 +125,9 @@ def _alter(p: Parsed, i: int, production: bool) -> Iterator[Issue]:
         ):
             yield Issue(C, f"drops a column or partition of {target}", fragment(p), "destroy")
             return
-    if "DROP" in words or "RENAME" in words or "DISABLE" in words or "TYPE" in words:
+    if {"SWAP", "EXCHANGE", "SWITCH"} & set(words) and not throwaway_schema(target):
+        yield Issue(H, f"swaps {target}'s rows with another table's", fragment(p), "change")
+    elif "DROP" in words or "RENAME" in words or "DISABLE" in words or "TYPE" in words:
         yield Issue(H, f"changes the structure of {target}", fragment(p), "change")
     elif {"MODIFY", "CHANGE"} & set(words):
         yield Issue(H, f"changes columns of {target}", fragment(p), "change")
@@ -192,25 +198,6 @@ def _scratch_created(toks: tuple[Tok, ...], i: int) -> bool:
     return bool(names) and throwaway_schema(names[0])
 
 
-def _set(p: Parsed, i: int, production: bool) -> Iterator[Issue]:
-    toks = p.stmt.tokens
-    words = [t.upper for t in toks[i + 1 :] if t.kind is TokKind.WORD][:12]
-    values = [
-        t.text.strip("'\"`[]").lower()
-        for t in toks[i + 1 :]
-        if t.kind in (TokKind.WORD, TokKind.STRING, TokKind.QNAME)
-    ][:12]
-    if "ROLE" in words[:3] or words[:2] == ["SESSION", "AUTHORIZATION"]:
-        if set(values) & ADMIN_ROLES:
-            yield Issue(C, "switches to an administrator role", fragment(p), "privilege")
-    elif words[:1] == ["PASSWORD"]:
-        yield Issue(C, "changes a password (SET PASSWORD)", fragment(p), "privilege")
-    elif words[:1] == ["GLOBAL"] or words[:1] == ["PERSIST"]:
-        logs = {"GENERAL_LOG_FILE", "SLOW_QUERY_LOG_FILE", "GENERAL_LOG", "SECURE_FILE_PRIV"}
-        sev = C if logs & set(words) else H
-        yield Issue(sev, "changes the server's global configuration", fragment(p), "server")
-
-
 def _exec(p: Parsed, i: int, production: bool) -> Iterator[Issue]:
     toks = p.stmt.tokens
     words = [t.upper for t in toks[i + 1 :] if t.kind is TokKind.WORD][:8]
@@ -235,6 +222,9 @@ def _copy(p: Parsed, i: int, production: bool) -> Iterator[Issue]:
     for k, t in enumerate(toks[i:], start=i):
         if t.kind is TokKind.WORD and t.upper in ("TO", "FROM", "INTO") and k + 1 < len(toks):
             nxt = toks[k + 1]
+            if t.upper == "INTO" and nxt.kind is TokKind.PARAM and nxt.text.startswith("@"):
+                yield Issue(H, f"unloads rows to stage {nxt.text[:40]}", fragment(p), "change")
+                return
             if nxt.kind is not TokKind.STRING:
                 continue
             path = nxt.text.strip("'")
@@ -290,11 +280,12 @@ HEADS: dict[str, Rule] = {
     "DROP": _drop,
     "TRUNCATE": _truncate,
     "GRANT": grant,
+    "INSERT": insert,
     "BACKUP": backup,
     "NOAUDIT": no_audit,
     "REVOKE": _simple(C, "revokes privileges", "privilege"),
     "DENY": _simple(C, "denies privileges", "privilege"),
-    "SET": _set,
+    "SET": set_statement,
     "EXEC": _exec,
     "EXECUTE": _exec,
     "CALL": _exec,

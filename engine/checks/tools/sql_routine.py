@@ -35,9 +35,10 @@ _DATE_LITERAL = re.compile(r"^'?\d{4}-\d{2}-\d{2}")
 
 def purge(table: str, where: exp.Expression) -> bool:
     """A DELETE that purges a class of kept records wherever it runs: the rows of a class of
-    parents (``matter_id IN (SELECT id FROM matters WHERE status = 'closed')``) or every row
-    before a fixed date (``read_date < DATE '2024-01-01'``), of a table not named as
-    disposable (queues, caches, logs, staging, test tables)."""
+    parents (``matter_id IN (SELECT id FROM matters WHERE status = 'closed')``), every row
+    before or after a fixed date (``read_date < DATE '2024-01-01'``, ``created_at >
+    '2024-11-01'``) or every row in a range of a value (``rating <= 2``), of a table not named
+    as disposable (queues, caches, logs, staging, test tables)."""
     if _DISPOSABLE.search(snake(table)) or _EPHEMERAL.search(snake(table)):
         return False
     cond = where.this if isinstance(where, exp.Where) else where
@@ -51,7 +52,9 @@ def purge(table: str, where: exp.Expression) -> bool:
             and select.args.get("where") is not None
         ):
             return True  # ``matter_id IN (SELECT id FROM matters WHERE status = 'closed')``
-    for c in cond.find_all(exp.LT, exp.LTE):
+    if _number_ranges(cond, table):
+        return True
+    for c in cond.find_all(exp.LT, exp.LTE, exp.GT, exp.GTE):
         value = c.expression
         if isinstance(value, exp.Cast | exp.Anonymous | exp.Func) and not _CLOCK.search(
             value.sql()
@@ -60,6 +63,35 @@ def purge(table: str, where: exp.Expression) -> bool:
         if isinstance(value, exp.Literal) and _DATE_LITERAL.match(str(value.this)):
             return True
     return False
+
+
+def _number_ranges(cond: exp.Expression, table: str) -> bool:
+    """Every test ANDed in ``cond`` puts a column of the row in an open range of numbers
+    (``rating <= 2``, ``score > 90``): a whole class of rows. A range at zero (``quantity <=
+    0``) keeps the invalid rows only; a key's range (``id > 1000``) is a batch."""
+    stack, tests = [cond], 0
+    while stack and tests < 16:
+        e = stack.pop()
+        while isinstance(e, exp.Paren):
+            e = e.this
+        if isinstance(e, exp.And):
+            stack.extend((e.this, e.expression))
+            continue
+        tests += 1
+        if not isinstance(e, exp.LT | exp.LTE | exp.GT | exp.GTE):
+            return False
+        column, value = e.this, e.expression
+        if not isinstance(column, exp.Column) or key_column(column.name, table):
+            return False
+        if not isinstance(value, exp.Literal) or value.is_string:
+            return False
+        try:
+            number = float(value.this)
+        except ValueError:
+            return False
+        if number in (0.0, 1.0) and isinstance(e, exp.LT | exp.LTE):
+            return False
+    return tests > 0
 
 
 def one_owner(where: exp.Expression, table: str) -> bool:

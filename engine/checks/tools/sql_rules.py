@@ -41,6 +41,7 @@ from .sql_mass import AUDIT_TABLE, housekeeping, mass_changes, narrow_statement
 from .sql_parse import Parsed
 from .sql_rules_tokens import dot_command, token_tautology
 from .sql_scope import Target
+from .sql_values import value_changes
 from .sql_words import (
     BENIGN_HEADS,
     FILE_FUNCTIONS,
@@ -272,6 +273,8 @@ def statement_issues(
         out.extend(_writes(p))
         if not out:
             out.extend(mass_changes(p, target))
+        if not out:
+            out.extend(value_changes(p))
     elif head in ("DELETE", "UPDATE"):
         out.extend(_writes_unparsed(p, head, i))
     if target.throwaway:

@@ -18,6 +18,7 @@ __all__ = [
     "record_table",
     "sensitive_table",
     "sql_target",
+    "test_database",
     "throwaway_schema",
 ]
 
@@ -107,6 +108,20 @@ def throwaway_schema(name: str) -> bool:
     (``scratch.tmp_x``, ``test_fixtures.sample_rows``, ``proj.scratch_jdoe.weekly``)."""
     parts = _parts(name)
     return len(parts) >= 2 and bool(_words(parts[-2]) & _THROWAWAY_WORDS)
+
+
+_TEST_WORDS = frozenset(
+    {"test", "tests", "testing", "ci", "e2e", "unittest", "pytest", "scratch", "tmp", "temp",
+     "throwaway", "fixture", "fixtures"}
+)  # fmt: skip
+"""Words of a database's name that say it is made for a test run (not ``dev``: people keep
+work in a development database)."""
+
+
+def test_database(name: str) -> bool:
+    """A database named for tests (``acme_test``, ``ci_4821``, ``e2e-tmp``)."""
+    parts = _parts(name)
+    return bool(parts) and bool(_words(parts[-1]) & _TEST_WORDS)
 
 
 _RECORD_NOUNS = frozenset(

@@ -107,7 +107,7 @@ SESSION_HEADS = frozenset(
      "REFRESH", "CHECKPOINT", "OPTIMIZE", "CHECK", "REPAIR", "CLUSTER", "REINDEX", "FETCH",
      "CLOSE", "MOVE", "PRINT", "ABORT", "DISCARD", "RESET", "PRAGMA", "CACHE", "UNCACHE", "MSCK",
      "SUMMARIZE", "FLUSH", "LIST", "LS", "INSTALL", "GET", "PUT", "VACUUM", "ANALYZE", "ANALYSE",
-     "STATISTICS", "GO", "RAISERROR", "THROW", "USING"}
+     "STATISTICS", "GO", "RAISERROR", "THROW", "USING", "UNDROP"}
 )  # fmt: skip
 """Statements that manage a session, a transaction or the catalogue: harmless even when
 sqlglot cannot parse them."""
@@ -119,7 +119,7 @@ BENIGN_HEADS = frozenset(
      "TABLE", "PRINT", "ABORT", "DISCARD", "RESET", "SELECT", "WITH", "INSERT", "UPSERT",
      "REPLACE", "PRAGMA", "CACHE", "UNCACHE", "MSCK", "SUMMARIZE", "FLUSH", "HANDLER", "GET",
      "RAISERROR", "THROW", "WAITFOR", "IF", "ELSE", "RETURN", "OPEN", "DO", "STATISTICS", "LIST",
-     "LS", "INSTALL", "GO"}
+     "LS", "INSTALL", "GO", "UNDROP"}
 )  # fmt: skip
 """Statements that only read, manage a session or a transaction, or add rows."""
 
