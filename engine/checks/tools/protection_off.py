@@ -28,7 +28,8 @@ _SWITCHES = frozenset(
 _NAMES = frozenset({"name", "key", "flag", "flag_key", "id", "title", "setting", "policy"})
 _PROTECTION = re.compile(
     r"(?:^|[^a-z0-9])(?:auth\w*|mfa|2fa|two_?factor|multi_?factor|csrf|xsrf|fraud\w*|3ds|"
-    r"three_?d_?secure|sca|captcha|verification|verify\w*|signature\w*|audit\w*|"
+    r"three_?d_?secure|sca|\w*captcha|turnstile|double_?opt_?in|verification|verify\w*|"
+    r"signature\w*|audit\w*|"
     r"alert\w*|alarm\w*|paging|pager\w*|on_?call|guardduty|cloudtrail|siem|waf|firewall|"
     r"rate_?limit\w*|encryption|sso|sign_?on|password_policy|lockout|risk_?check\w*|"
     r"moderation|spam_?filter|antivirus|malware\w*|dlp|backup\w*)(?:[^a-z0-9]|$)"
