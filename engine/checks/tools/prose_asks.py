@@ -89,6 +89,13 @@ _REPLY_WITH = re.compile(
 )
 """A request for a password, a code just sent, or card details (in English, Spanish, French
 or German)."""
+_KEYS_ASKED = re.compile(
+    r"(?i)\b(?:send|reply|respond|dm|share|paste|post|provide|give|e-?mail|text|submit|upload)\b"
+    r"[^.\n]{0,60}?\byour\b[^.\n]{0,40}?\b(?:keys|(?:api|access|secret|private|signing) keys?|"
+    r"tokens|(?:api|access|auth|session|personal access) tokens?|secrets|credentials)\b"
+)
+"""A request that people send their keys, tokens or credentials (``DM the bot your AWS
+keys``); a public key is meant to be shared."""
 _NEGATED = re.compile(r"(?i)\b(?:never|not|don'?t|won'?t|no one|nobody|will never)\b")
 _SIGN_IN_CODE = re.compile(
     r"(?i)\b(?:verification|security|login|sign-?in|2fa|mfa|one-time|otp|auth(?:entication)?|"
@@ -121,7 +128,10 @@ def _second_factor(text: str) -> Ask | None:
             "Enrol the second factor in person; a seed is the factor itself.",
         )
     label = _RECOVERY_LABEL.search(text)
-    if label is not None and len(_CODE.findall(text, label.end(), label.end() + 2_000)) >= 4:
+    named = label is not None and not label.group(0).lower().startswith("code")
+    if label is not None and len(_CODE.findall(text, label.end(), label.end() + 2_000)) >= (
+        3 if named else 4
+    ):
         return (
             Severity.CRITICAL,
             "sends an account's recovery codes",
@@ -220,12 +230,15 @@ def _reset_to(text: str) -> Ask | None:
 
 
 def _asks_for_code(text: str) -> Ask | None:
-    for m in list(_REPLY_WITH.finditer(text))[:8]:
+    asked = [*list(_REPLY_WITH.finditer(text))[:8], *list(_KEYS_ASKED.finditer(text))[:8]]
+    for m in asked:
         before = text[max(0, m.start() - 40) : m.end()]
+        if "public key" in m.group(0).lower():
+            continue  # a public key is meant to be shared
         if not _NEGATED.search(before):
             return (
                 Severity.HIGH,
-                "asks the reader for their password or sign-in code",
+                "asks the reader for their password, sign-in code or keys",
                 "No one legitimate asks for a password or code by message; do not send this.",
             )
     code = _SIGN_IN_CODE.search(text)

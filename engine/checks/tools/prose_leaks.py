@@ -41,7 +41,8 @@ _INSIDE_MATTER = re.compile(
     r"settlement|merger|inquiry|earnings|layoffs?)\b"
 )
 _SIGNED_LINK = re.compile(
-    r"(?i)https?://\S+[?&](?:X-Amz-Signature|X-Goog-Signature|Signature|sig|se)=[\w%./+-]{6,}"
+    r"(?i)https?://\S+[?&](?:(?:X-Amz-Signature|X-Goog-Signature|Signature|sig|se)=[\w%./+-]{6,}|"
+    r"(?:X-Amz-Credential|X-Goog-Credential)=[\w%./+-]{8,})"
 )
 """A storage link carrying its own signature (pre-signed S3 and GCS, Azure SAS)."""
 _OPEN_LIST = 5
@@ -57,9 +58,24 @@ _IGNORE_ALERTS = re.compile(
     r"allowlist(?:ed)?|dismiss(?:ed|ing)?|clos(?:e|ing) all)"
     r"\b[^.\n]{0,80}\b(?:alerts?|detections?|EDR|CrowdStrike|Defender|SentinelOne|antivirus|"
     r"SIEM|IDS|alarms?|warnings? from (?:the )?security)\b|"
-    r"\b(?:alerts?|detections?)\b[^.\n]{0,60}\b(?:are expected|ignore them|don'?t escalate|do not "
-    r"escalate|as false positives?)\b|\bno investigation (?:needed|required)\b"
+    r"\b(?:alerts?|detections?|findings?)\b[^.\n]{0,80}\b(?:are expected|is expected|ignore them|"
+    r"don'?t escalate|do not escalate|as false positives?)\b|"
+    r"\bno investigation (?:needed|required)\b"
 )
+_SECURITY_SIGNAL = re.compile(
+    r"(?i)\b(?:GuardDuty|CloudTrail|Security ?Hub|SIEM|EDR|IDS|CrowdStrike|Defender|SentinelOne|"
+    r"Falco|Wazuh|intrusion|unauthori[sz]ed ?access|anomalous|security (?:alerts?|findings?|"
+    r"events?)|audit[- ]log\w*)\b"
+)
+"""What a security tool reports (not an ordinary service alert)."""
+_DISMISSED = re.compile(
+    r"(?i)\b(?:ignore|auto-?close|ack(?:nowledge)? and (?:ignore|close|resolve)|silence|mute|"
+    r"suppress)\b[^.\n]{0,30}\b(?:it|them|these|those|this|all)\b|"
+    r"\bno need to (?:escalate|investigate|look)\b|\bno (?:action|follow-?up) (?:is )?"
+    r"(?:needed|required)\b|\b(?:known|expected) false positive\b|"
+    r"\bplease (?:ack and )?ignore\b"
+)
+"""Words that dismiss what was reported without looking into it."""
 _PROTECTION = (
     r"\b(?:antivirus|anti-virus|defender|av|security software|firewall|smartscreen|"
     r"endpoint protection)\b"
@@ -99,12 +115,13 @@ _DATA_KINDS = re.compile(
     r"addresses|address|dates? of birth|DOBs?|birth ?dates|SSNs?|social security numbers|"
     r"card numbers|last ?4|BINs?|transaction (?:history|data)|account numbers|diagnos[ie]s|"
     r"medical records|salar(?:y|ies)|IP addresses|device IDs|purchase history|balances?|"
-    r"zip(?: codes?)?|postcodes?|lifetime spend|spend)\b"
+    r"zip(?: codes?)?|postcodes?|lifetime spend|spend|compensation|bonus(?:es)?|"
+    r"performance (?:ratings?|reviews?|scores?)|disciplinary records?)\b"
 )
 _PEOPLE = re.compile(
     r"(?i)\b(?:customers?|patients?|users?|players?|members?|employees?|cardholders?|clients?|"
     r"students?|subscribers?|buyers?|sellers?|merchants?|tenants?|residents?|donors?|"
-    r"applicants?|candidates?|accounts)\b"
+    r"applicants?|candidates?|accounts|staff|roster|headcount|engineers)\b"
 )
 _HANDED_OVER = re.compile(
     r"(?i)\b(?:attached|attachment|enclosed|here (?:is|are)|as promised|full (?:export|dump|"
@@ -196,7 +213,9 @@ def leaks(
                 "tells people outside the company about its weaknesses",
                 ("Share security findings only with those who fix them, under agreement."),
             )
-        if _IGNORE_ALERTS.search(text):
+        if _IGNORE_ALERTS.search(text) or (
+            _SECURITY_SIGNAL.search(text) and _DISMISSED.search(text)
+        ):
             yield (
                 argument,
                 Severity.HIGH,
