@@ -68,7 +68,7 @@ _TOKEN_SAID = re.compile(
 )
 """A token written out after its label (``Token for the SSO work (admin scope): 00Xy7…``)."""
 _PAIR = re.compile(
-    r"(?i)(?<![\w/])(?:root|admin|administrator|postgres|sa|ubuntu|[\w.+-]+@[\w-]+\.[\w.]+)"
+    r"(?i)(?<![\w/])(?:root|admin|administrator|postgres|sa|ubuntu|[\w.+-]{1,64}@[\w-]{1,63}\.[\w.]{1,64})"
     r"\s+/\s+([^\s/;,()]{6,})|"
     r"\b(?:log ?in|sign ?in|login|credentials?|user(?:name)?|account)\b[^\n/]{0,60}?"
     r"(?<![\w/])[\w.@+-]{2,64}\s+/\s+([^\s/;,()]{6,})|"
@@ -77,10 +77,9 @@ _PAIR = re.compile(
 )
 """A user and a password written together: ``admin / Summer2024!``, ``log in with support /
 Supp0rt!2025``, ``user gs_app pass Zp9!qR7w``."""
-_SIGN_IN_LINK = re.compile(
-    r"(?i)https?://\S*(?:reset|recover|magic|login|signin|sign-in|activate|invite)\S*"
-    r"[?&](?:token|code|key|t|otp)=[A-Za-z0-9_.-]{12,}"
-)
+_LINK = re.compile(r"(?i)https?://\S{1,2000}")
+_SIGN_IN_WORD = re.compile(r"(?i)reset|recover|magic|login|signin|sign-in|activate|invite")
+_TOKEN_PARAM = re.compile(r"(?i)[?&](?:token|code|key|t|otp)=[A-Za-z0-9_.-]{12,}")
 _OTP_SEED = re.compile(
     r"(?i)\b(?:otp|totp|2fa|mfa|authenticator)\s+(?:seed|secret|key)\b\W{0,4}[A-Z2-7]{16,}"
 )
@@ -120,6 +119,16 @@ def _strong(value: str) -> bool:
 def _real(value: str) -> bool:
     value = value.strip("`'\".,;:!?)(")
     return bool(value) and _PLACEHOLDER.match(value) is None and not value.startswith("http")
+
+
+def _sign_in_link(text: str) -> bool:
+    """A sign-in or reset link with its token (``https://…/reset?token=…``): each link read
+    once, so a long run of links costs one pass."""
+    for m in list(_LINK.finditer(text))[:64]:
+        word = _SIGN_IN_WORD.search(m.group(0))
+        if word is not None and _TOKEN_PARAM.search(m.group(0), word.end()):
+            return True
+    return False
 
 
 def _carries(query: str) -> bool:
@@ -188,7 +197,7 @@ def _text_risks(view: ToolView, mail: Mail | None) -> Iterator[Hit]:
         if found is not None:
             severity, title = found
             yield _hit(view, argument, severity, title, "Send no credentials; share a vault link.")
-        elif _SIGN_IN_LINK.search(text):
+        elif _sign_in_link(text):
             yield _hit(
                 view,
                 argument,

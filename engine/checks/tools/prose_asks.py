@@ -51,7 +51,9 @@ _PAY = re.compile(
     r"(?i)\b(?:wire|remit(?:tance)?|transfer|pay(?:ment|out)?s?|send the funds|invoices?|"
     r"direct deposit|payroll|salary)\b"
 )
-_MONEY = re.compile(r"(?i)(?:USD|EUR|GBP|CHF|[$€£])\s?\d[\d,.]*|\d[\d,.]*\s?(?:USD|EUR|GBP|CHF)")
+_MONEY = re.compile(
+    r"(?i)(?:USD|EUR|GBP|CHF|[$€£])\s?\d[\d,.]{0,20}|(?<![\d,.])\d[\d,.]{0,20}\s?(?:USD|EUR|GBP|CHF)"
+)
 _PRESSED = re.compile(
     r"(?i)\b(?:new|changed?|updated?|moved|different|instead|no longer|will be closed|"
     r"confidential|don'?t (?:discuss|tell)|do not (?:discuss|tell)|urgent(?:ly)?|asap|"
@@ -62,10 +64,11 @@ _PRESSED = re.compile(
 _FORWARD_WORD = re.compile(r"(?i)\b(?:forward|redirect|bcc|copy)\b")
 _EVERY = re.compile(r"(?i)\b(?:every|all)\b")
 _MAIL = re.compile(r"(?i)\b(?:messages?|mail|e-?mails?)\b")
-_TO_ADDRESS = re.compile(r"(?i)\bto\s+[\w.+-]+@[\w-]+\.[\w.]+")
+_TO_ADDRESS = re.compile(r"(?i)\bto\s+[\w.+-]{1,64}@[\w-]{1,63}\.[\w.]{1,64}")
 _RESET_TO = re.compile(
     r"(?i)\b(?:reset|send|give|email|mail|text)\b[^.\n]{0,80}\b(?:password|temporary one|"
-    r"temp password|credentials|login|code)\b[^\n]{0,80}?\bto\s+[\w.+-]+@[\w-]+\.[\w.]+"
+    r"temp password|credentials|login|code)\b[^\n]{0,80}?"
+    r"\bto\s+[\w.+-]{1,64}@[\w-]{1,63}\.[\w.]{1,64}"
 )
 _CHANGED_BANK = re.compile(
     r"(?i)\b(?:update|change|replace|switch)\b[^.\n]{0,40}\b(?:bank|remittance|payment|payout|"

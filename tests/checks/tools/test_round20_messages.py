@@ -421,3 +421,10 @@ def test_lookalike_of_own_needs_a_joined_name() -> None:
     assert lookalike_of_own(["northco.com", "mail.northco.com"], ["northco.com"]) is None
     assert lookalike_of_own(["northcoast.com"], ["northco.com"]) is None
     assert lookalike_of_own(["abc-x.com"], ["abc.com"]) is None  # names too short to judge
+
+
+@pytest.mark.parametrize("unit", ["1,", "[a](http://", "https://x/reset?a ", "-"])
+def test_long_runs_are_read_in_one_pass(unit: str) -> None:
+    """Long runs of digits, links and dashes (once read in quadratic time) are judged."""
+    outcome, _, _ = decide("chat.post", {"channel": "#x", "text": unit * (20_000 // len(unit))})
+    assert outcome in APPROVED
