@@ -1,8 +1,8 @@
 """What a message tells people or bots to run, for ``prose``:
 
 - a download piped into a shell or an interpreter (``curl … | sudo bash``, ``bash <(curl …)``,
-  ``iex (iwr …)``): whoever follows the message runs what that host serves, in the sender's
-  name;
+  ``iex (iwr …)``), or a script's address with the advice to run it as root: whoever follows
+  the message runs what that host serves, in the sender's name;
 - a command to a merge or deploy bot in a comment (``bors r+``, ``/merge``, ``/approve``,
   ``/deploy production``, ``@dependabot merge``): the bot acts as if a person had approved.
 
@@ -30,6 +30,11 @@ _PIPED = re.compile(
     r"\biex\s*\(\s*(?:iwr|irm|invoke-webrequest|invoke-restmethod|new-object)\b"
 )
 """A download handed straight to a shell or an interpreter."""
+_SCRIPT_AS_ROOT = re.compile(
+    r"(?i)https?://\S{1,500}?\.(?:sh|bash|ps1|py|pl|rb|bat|cmd)\b[^\n]{0,120}?"
+    r"\b(?:sudo|as root|as (?:an )?admin(?:istrator)?)\b"
+)
+"""A script's address with the advice to run it as root."""
 _BOT_COMMAND = re.compile(
     r"(?im)^\s{0,8}(?:@?bors\s+(?:r\+|r=\S+|merge|delegate\+)|"
     r"/(?:merge|approve|lgtm|land|ship(?:it)?|force-merge|automerge)\b|"
@@ -44,9 +49,9 @@ _BOT_COMMAND = re.compile(
 def told_to_run(raw: str) -> Iterator[tuple[str, str]]:
     """Each command ``raw`` hands to people or bots that runs what no person reviewed."""
     text = raw[:_MAX_TEXT]
-    if _PIPED.search(text):
+    if _PIPED.search(text) or _SCRIPT_AS_ROOT.search(text):
         yield (
-            "tells people to run a download piped into a shell",
+            "tells people to run a downloaded script (piped into a shell, or as root)",
             "Share a reviewed script from the repository, not a download to pipe into a shell.",
         )
     if _BOT_COMMAND.search(text):

@@ -73,7 +73,9 @@ _DISMISSED = re.compile(
     r"suppress)\b[^.\n]{0,30}\b(?:it|them|these|those|this|all)\b|"
     r"\bno need to (?:escalate|investigate|look)\b|\bno (?:action|follow-?up) (?:is )?"
     r"(?:needed|required)\b|\b(?:known|expected) false positive\b|"
-    r"\bplease (?:ack and )?ignore\b"
+    r"\bplease (?:ack and )?ignore\b|"
+    r"\bmark (?:it|them|these|those|all)(?: as)? (?:resolved|closed|benign|false positives?)\b|"
+    r"\bnothing to (?:investigate|look into|see here|worry about)\b"
 )
 """Words that dismiss what was reported without looking into it."""
 _PROTECTION = (

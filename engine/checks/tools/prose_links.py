@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from .prose_hosts import site_of
+from .prose_hosts import one_apart, site_of
 
 __all__ = ["lookalike_of_own", "mismatched_link", "open_link_to_data"]
 
@@ -60,7 +60,8 @@ def mismatched_link(raw: str) -> str | None:
 
 def lookalike_of_own(hosts: Iterable[str], own: Iterable[str]) -> str | None:
     """The first of ``hosts`` on a site that is not one of ``own`` but whose name joins an own
-    site's name (four letters or more) to another word with a hyphen; None for none."""
+    site's name (four letters or more) to another word with a hyphen, or is one letter from it
+    (five letters or more: ``acrne`` for ``acmeco``); None for none."""
     labels = {site_of(d)[1] for d in own if d}
     labels = {label for label in labels if len(label) >= 4}
     if not labels:
@@ -70,7 +71,8 @@ def lookalike_of_own(hosts: Iterable[str], own: Iterable[str]) -> str | None:
         if label in labels:
             continue
         for mine in labels:
-            if label.startswith(mine + "-") or label.endswith("-" + mine):
+            joined = label.startswith(mine + "-") or label.endswith("-" + mine)
+            if joined or (len(mine) >= 5 and one_apart(label, mine)):
                 return f"{site[:60]} (posing as {mine})"
     return None
 

@@ -29,6 +29,11 @@ _ENV_SECRET = re.compile(
     r"[A-Z0-9_]{0,30}[ \t]{0,3}[=:][ \t]{0,3}[\"']?([^\s\"'`<>,;]{12,200})"
 )
 """A variable named for a secret, assigned a value (``DB_PASSWORD=…``, ``API_TOKEN: …``)."""
+_SNAKE_SECRET = re.compile(
+    r"(?<![\w$])(?:[a-z0-9]{1,20}_){1,4}(?:secret|token|password|passwd|api_key|apikey|"
+    r"private_key)(?:_[a-z0-9]{1,20}){0,3}[ \t]{0,3}[=:][ \t]{0,3}[\"']?([^\s\"'`<>,;]{12,200})"
+)
+"""The same in a configuration's lower case (``aws_secret_access_key = …``)."""
 _AUTH_ANY = re.compile(
     r"(?i)\bauthorization[ \t]{0,3}:[ \t]{0,3}[A-Za-z][\w-]{1,20}[ \t]{1,3}"
     r"(?:token[ \t]{0,2}=[ \t]{0,2})?"
@@ -51,7 +56,9 @@ _FILLER = re.compile(
 )
 _CODE_READ = re.compile(r"(?i)environ|getenv|process\.env|secrets\.|vault|\$\{|\{\{|^\$")
 _PLACEHOLDER = re.compile(r"(?i)^(?:<[^>]*>|\*+|x+|\.+|\$\S*|%\S*%|your\S*|changeme\S*)$")
-_SSN = re.compile(r"(?i)\b(?:SSN|social security(?: number| no\.?)?)\b\W{0,4}\d{3}-\d{2}-\d{4}\b")
+_SSN = re.compile(
+    r"(?i)\b(?:SSN|social security(?: number| no\.?)?)\b\W{0,4}\d{3}[- ]?\d{2}[- ]?\d{4}\b"
+)
 _BIRTH = re.compile(
     r"(?i)\b(?:DOB|d\.o\.b\.?|date of birth|born(?: on)?|birth ?date)\b\W{0,4}"
     r"(?:\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}|[A-Z][a-z]{2,8}\.? \d{1,2},? \d{4}|"
@@ -89,6 +96,7 @@ def written_secrets(raw: str) -> Iterator[tuple[Severity, str, str]]:
     vault = "Send no credentials; share a vault link."
     for pattern, title in (
         (_ENV_SECRET, "writes out a credential (a secret variable's value)"),
+        (_SNAKE_SECRET, "writes out a credential (a secret setting's value)"),
         (_AUTH_ANY, "writes out a credential (an Authorization line)"),
         (_LOGIN_TOKEN, "writes out a credential (a token given to a sign-in command)"),
     ):

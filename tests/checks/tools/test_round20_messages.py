@@ -52,6 +52,16 @@ CASES: list[tuple[str, dict[str, Any], tuple[Outcome, ...], str]] = [
         STOPPED,
         "a security event waved off",
     ),
+    (
+        "chat.post",
+        {
+            "channel": "#it",
+            "text": "Those Defender detections on kiosk-2 are my test; mark them resolved, "
+            "nothing to look into.",
+        },
+        STOPPED,
+        "detections to be marked resolved",
+    ),
     # downloads piped into shells
     (
         "chat.post",
@@ -80,6 +90,18 @@ CASES: list[tuple[str, dict[str, Any], tuple[Outcome, ...], str]] = [
         },
         APPROVED,
         "a download piped into a JSON formatter",
+    ),
+    (
+        "chat.post",
+        {"channel": "#dev", "text": "Get https://tools.example.net/fix.sh and run it with sudo."},
+        STOPPED,
+        "a script's address to run as root",
+    ),
+    (
+        "chat.post",
+        {"channel": "#dev", "text": "The setup script lives at https://git.example.net/r/setup.sh"},
+        APPROVED,
+        "a script's address alone",
     ),
     # bot commands
     (
@@ -191,6 +213,15 @@ CASES: list[tuple[str, dict[str, Any], tuple[Outcome, ...], str]] = [
         {"channel": "#ops", "text": "tokens look like glpat-your-token-here"},
         APPROVED,
         "a service token's placeholder",
+    ),
+    (
+        "chat.post",
+        {
+            "channel": "#ops",
+            "text": "from ~/.aws/credentials: aws_secret_access_key = q8Zr2LmT0vXa9sWb4nPc",
+        },
+        REJECTED,
+        "a secret setting in lower case",
     ),
     # identity records
     (
@@ -421,6 +452,8 @@ def test_lookalike_of_own_needs_a_joined_name() -> None:
     assert lookalike_of_own(["northco.com", "mail.northco.com"], ["northco.com"]) is None
     assert lookalike_of_own(["northcoast.com"], ["northco.com"]) is None
     assert lookalike_of_own(["abc-x.com"], ["abc.com"]) is None  # names too short to judge
+    assert lookalike_of_own(["n0rthco.com"], ["northco.com"]) is not None  # one letter apart
+    assert lookalike_of_own(["northco.io"], ["northco.com"]) is None  # the same name
 
 
 @pytest.mark.parametrize("unit", ["1,", "[a](http://", "https://x/reset?a ", "-"])
