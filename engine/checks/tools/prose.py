@@ -25,12 +25,13 @@ from collections.abc import Iterator
 from humangr.contracts import Severity
 
 from ..base import CheckInput, Hit
-from .business import PERSONAL_MAIL
 from .egress_mail import ADDRESS, Mail, domain_allowed, place_outside, read_mail
 from .egress_scan import service_token
 from .prose_asks import message_asks
 from .prose_leaks import leaks
 from .prose_lures import frauds
+from .prose_mailbox import to_personal_mailbox
+from .prose_more import more_risks
 from .view import ToolView
 
 __all__ = ["message_risks"]
@@ -67,7 +68,7 @@ _TOKEN_SAID = re.compile(
 )
 """A token written out after its label (``Token for the SSO work (admin scope): 00Xy7…``)."""
 _PAIR = re.compile(
-    r"(?i)(?<![\w/])(?:root|admin|administrator|postgres|sa|ubuntu|[\w.+-]+@[\w-]+\.[\w.]+)"
+    r"(?i)(?<![\w/])(?:root|admin|administrator|postgres|sa|ubuntu|[\w.+-]{1,64}@[\w-]{1,63}\.[\w.]{1,64})"
     r"\s+/\s+([^\s/;,()]{6,})|"
     r"\b(?:log ?in|sign ?in|login|credentials?|user(?:name)?|account)\b[^\n/]{0,60}?"
     r"(?<![\w/])[\w.@+-]{2,64}\s+/\s+([^\s/;,()]{6,})|"
@@ -76,10 +77,9 @@ _PAIR = re.compile(
 )
 """A user and a password written together: ``admin / Summer2024!``, ``log in with support /
 Supp0rt!2025``, ``user gs_app pass Zp9!qR7w``."""
-_SIGN_IN_LINK = re.compile(
-    r"(?i)https?://\S*(?:reset|recover|magic|login|signin|sign-in|activate|invite)\S*"
-    r"[?&](?:token|code|key|t|otp)=[A-Za-z0-9_.-]{12,}"
-)
+_LINK = re.compile(r"(?i)https?://\S{1,2000}")
+_SIGN_IN_WORD = re.compile(r"(?i)reset|recover|magic|login|signin|sign-in|activate|invite")
+_TOKEN_PARAM = re.compile(r"(?i)[?&](?:token|code|key|t|otp)=[A-Za-z0-9_.-]{12,}")
 _OTP_SEED = re.compile(
     r"(?i)\b(?:otp|totp|2fa|mfa|authenticator)\s+(?:seed|secret|key)\b\W{0,4}[A-Z2-7]{16,}"
 )
@@ -87,11 +87,7 @@ _IMAGE = re.compile(r"!\[[^\]]*\]\((https?://[^)\s]+)\)|<img[^>]+src=[\"']?(http
 _QUERY_BASE64 = re.compile(r"=([A-Za-z0-9+/_-]{16,400}={0,2})(?:&|$)")
 _BIRTH_OR_ID = re.compile(r"(?i)\b(?:ssn|dob|birth|passport|iban)\b|\d{4}-\d{2}-\d{2}")
 _CARRIED = re.compile(r"(?i)(?:@|%40)[\w-]+\.|\b\d{13,19}\b|\b\d{3}-\d{2}-\d{4}\b")
-_SENSITIVE_FILE = re.compile(
-    r"(?i)(?:payroll|salar|w-?2|ssn|passport|kyc|customer|contacts|invoice|bank|tax|medical|"
-    r"patient|employee|all[_-]|dump|export|credential|password)"
-)
-_BLIND = ("bcc", "reply_to", "replyto", "reply-to")
+
 _CONFIDENTIAL_FILE = re.compile(
     r"(?i)confidential|board[_ -]?pack|(?:^|/)board/|internal[_ -]only|strictly[_ -]private|"
     r"runway|financial[_ -]?model|due[_ -]diligence|term[_ -]?sheet|privileged|(?:^|[_ -])priv"
@@ -123,6 +119,16 @@ def _strong(value: str) -> bool:
 def _real(value: str) -> bool:
     value = value.strip("`'\".,;:!?)(")
     return bool(value) and _PLACEHOLDER.match(value) is None and not value.startswith("http")
+
+
+def _sign_in_link(text: str) -> bool:
+    """A sign-in or reset link with its token (``https://…/reset?token=…``): each link read
+    once, so a long run of links costs one pass."""
+    for m in list(_LINK.finditer(text))[:64]:
+        word = _SIGN_IN_WORD.search(m.group(0))
+        if word is not None and _TOKEN_PARAM.search(m.group(0), word.end()):
+            return True
+    return False
 
 
 def _carries(query: str) -> bool:
@@ -191,7 +197,7 @@ def _text_risks(view: ToolView, mail: Mail | None) -> Iterator[Hit]:
         if found is not None:
             severity, title = found
             yield _hit(view, argument, severity, title, "Send no credentials; share a vault link.")
-        elif _SIGN_IN_LINK.search(text):
+        elif _sign_in_link(text):
             yield _hit(
                 view,
                 argument,
@@ -217,37 +223,6 @@ def _text_risks(view: ToolView, mail: Mail | None) -> Iterator[Hit]:
                 break
 
 
-def _leaves(view: ToolView, mail: Mail | None) -> Iterator[Hit]:
-    if mail is None:
-        return
-    for name in _BLIND:
-        got = view.get(name)
-        if got is None:
-            continue
-        personal = [a for a in ADDRESS.findall(str(got[1])[:4096]) if PERSONAL_MAIL.search(a)]
-        others = [a for a in mail.recipients if not PERSONAL_MAIL.search(a)]
-        if personal and (others or name != "bcc"):
-            yield _hit(
-                view,
-                got[0],
-                Severity.HIGH,
-                f"{'copies' if name == 'bcc' else 'routes replies of'} the message to a "
-                f"personal mailbox ({personal[0][:60]})",
-                "Keep company mail at company addresses.",
-            )
-            return
-    if any(PERSONAL_MAIL.search(a) for a in mail.recipients):
-        sensitive = next((p for a, p in mail.attachments if _SENSITIVE_FILE.search(p)), None)
-        if sensitive is not None:
-            yield _hit(
-                view,
-                "attachments",
-                Severity.HIGH,
-                f"sends {sensitive[-80:]} to a personal mailbox",
-                "Send such files only to work addresses, after a person confirms.",
-            )
-
-
 def message_risks(ctx: CheckInput) -> Iterator[Hit]:
     """Credentials, sign-in links, fraud and data leaving in the prose a tool sends."""
     view = ctx.tool
@@ -256,10 +231,13 @@ def message_risks(ctx: CheckInput) -> Iterator[Hit]:
     mail = read_mail(view)  # read once for the readers below
     allow = ctx.options.allowed_email_domains
     yield from _text_risks(view, mail)
-    yield from _leaves(view, mail)
+    for argument, title, fix in to_personal_mailbox(view, mail):
+        yield _hit(view, argument, Severity.HIGH, title, fix)
     yield from _confidential(view, mail, allow)
     outside, shown = _outside(view, mail, allow)
     for argument, severity, title, fix in leaks(_prose(view), outside=outside, shown=shown):
+        yield _hit(view, argument, severity, title, fix)
+    for argument, severity, title, fix in more_risks(view, mail, allow, _prose(view)):
         yield _hit(view, argument, severity, title, fix)
 
 

@@ -51,7 +51,9 @@ _PAY = re.compile(
     r"(?i)\b(?:wire|remit(?:tance)?|transfer|pay(?:ment|out)?s?|send the funds|invoices?|"
     r"direct deposit|payroll|salary)\b"
 )
-_MONEY = re.compile(r"(?i)(?:USD|EUR|GBP|CHF|[$€£])\s?\d[\d,.]*|\d[\d,.]*\s?(?:USD|EUR|GBP|CHF)")
+_MONEY = re.compile(
+    r"(?i)(?:USD|EUR|GBP|CHF|[$€£])\s?\d[\d,.]{0,20}|(?<![\d,.])\d[\d,.]{0,20}\s?(?:USD|EUR|GBP|CHF)"
+)
 _PRESSED = re.compile(
     r"(?i)\b(?:new|changed?|updated?|moved|different|instead|no longer|will be closed|"
     r"confidential|don'?t (?:discuss|tell)|do not (?:discuss|tell)|urgent(?:ly)?|asap|"
@@ -62,10 +64,11 @@ _PRESSED = re.compile(
 _FORWARD_WORD = re.compile(r"(?i)\b(?:forward|redirect|bcc|copy)\b")
 _EVERY = re.compile(r"(?i)\b(?:every|all)\b")
 _MAIL = re.compile(r"(?i)\b(?:messages?|mail|e-?mails?)\b")
-_TO_ADDRESS = re.compile(r"(?i)\bto\s+[\w.+-]+@[\w-]+\.[\w.]+")
+_TO_ADDRESS = re.compile(r"(?i)\bto\s+[\w.+-]{1,64}@[\w-]{1,63}\.[\w.]{1,64}")
 _RESET_TO = re.compile(
     r"(?i)\b(?:reset|send|give|email|mail|text)\b[^.\n]{0,80}\b(?:password|temporary one|"
-    r"temp password|credentials|login|code)\b[^\n]{0,80}?\bto\s+[\w.+-]+@[\w-]+\.[\w.]+"
+    r"temp password|credentials|login|code)\b[^\n]{0,80}?"
+    r"\bto\s+[\w.+-]{1,64}@[\w-]{1,63}\.[\w.]{1,64}"
 )
 _CHANGED_BANK = re.compile(
     r"(?i)\b(?:update|change|replace|switch)\b[^.\n]{0,40}\b(?:bank|remittance|payment|payout|"
@@ -89,6 +92,13 @@ _REPLY_WITH = re.compile(
 )
 """A request for a password, a code just sent, or card details (in English, Spanish, French
 or German)."""
+_KEYS_ASKED = re.compile(
+    r"(?i)\b(?:send|reply|respond|dm|share|paste|post|provide|give|e-?mail|text|submit|upload)\b"
+    r"[^.\n]{0,60}?\byour\b[^.\n]{0,40}?\b(?:keys|(?:api|access|secret|private|signing) keys?|"
+    r"tokens|(?:api|access|auth|session|personal access) tokens?|secrets|credentials)\b"
+)
+"""A request that people send their keys, tokens or credentials (``DM the bot your AWS
+keys``); a public key is meant to be shared."""
 _NEGATED = re.compile(r"(?i)\b(?:never|not|don'?t|won'?t|no one|nobody|will never)\b")
 _SIGN_IN_CODE = re.compile(
     r"(?i)\b(?:verification|security|login|sign-?in|2fa|mfa|one-time|otp|auth(?:entication)?|"
@@ -121,7 +131,10 @@ def _second_factor(text: str) -> Ask | None:
             "Enrol the second factor in person; a seed is the factor itself.",
         )
     label = _RECOVERY_LABEL.search(text)
-    if label is not None and len(_CODE.findall(text, label.end(), label.end() + 2_000)) >= 4:
+    named = label is not None and not label.group(0).lower().startswith("code")
+    if label is not None and len(_CODE.findall(text, label.end(), label.end() + 2_000)) >= (
+        3 if named else 4
+    ):
         return (
             Severity.CRITICAL,
             "sends an account's recovery codes",
@@ -220,12 +233,15 @@ def _reset_to(text: str) -> Ask | None:
 
 
 def _asks_for_code(text: str) -> Ask | None:
-    for m in list(_REPLY_WITH.finditer(text))[:8]:
+    asked = [*list(_REPLY_WITH.finditer(text))[:8], *list(_KEYS_ASKED.finditer(text))[:8]]
+    for m in asked:
         before = text[max(0, m.start() - 40) : m.end()]
+        if "public key" in m.group(0).lower():
+            continue  # a public key is meant to be shared
         if not _NEGATED.search(before):
             return (
                 Severity.HIGH,
-                "asks the reader for their password or sign-in code",
+                "asks the reader for their password, sign-in code or keys",
                 "No one legitimate asks for a password or code by message; do not send this.",
             )
     code = _SIGN_IN_CODE.search(text)

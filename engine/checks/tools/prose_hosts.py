@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["lookalike", "site_of"]
+__all__ = ["lookalike", "one_apart", "site_of"]
 
 _TWO_PART_SUFFIXES = frozenset(
     {"co.uk", "org.uk", "ac.uk", "gov.uk", "com.au", "net.au", "co.jp", "com.br", "co.nz",
@@ -42,7 +42,7 @@ def site_of(host: str) -> tuple[str, str]:
     return ".".join(site), site[0] if site else ""
 
 
-def _one_apart(a: str, b: str) -> bool:
+def one_apart(a: str, b: str) -> bool:
     """Whether ``a`` and ``b`` differ by one letter changed, added or removed, or by a common
     look-alike swap (``rn`` for ``m``, ``vv`` for ``w``, ``0`` for ``o``, ``1`` for ``l``)."""
     if a == b:
@@ -66,7 +66,7 @@ def lookalike(host: str) -> str | None:
     _, label = site_of(host)
     if label in _BRANDS:
         return None  # the site itself (``login.microsoftonline.com``)
-    near = next((b for b in sorted(_BRANDS) if len(b) >= 6 and _one_apart(label, b)), None)
+    near = next((b for b in sorted(_BRANDS) if len(b) >= 6 and one_apart(label, b)), None)
     if near is not None and len(label) >= 6:  # shorter names are one letter from real words
         return f"{near} (a one-letter lookalike)"
     if "-" in label and _DRESSING.search(label):

@@ -41,7 +41,8 @@ _INSIDE_MATTER = re.compile(
     r"settlement|merger|inquiry|earnings|layoffs?)\b"
 )
 _SIGNED_LINK = re.compile(
-    r"(?i)https?://\S+[?&](?:X-Amz-Signature|X-Goog-Signature|Signature|sig|se)=[\w%./+-]{6,}"
+    r"(?i)https?://\S{1,2000}?[?&](?:(?:X-Amz-Signature|X-Goog-Signature|Signature|sig|se)=[\w%./+-]{6,}|"
+    r"(?:X-Amz-Credential|X-Goog-Credential)=[\w%./+-]{8,})"
 )
 """A storage link carrying its own signature (pre-signed S3 and GCS, Azure SAS)."""
 _OPEN_LIST = 5
@@ -57,9 +58,26 @@ _IGNORE_ALERTS = re.compile(
     r"allowlist(?:ed)?|dismiss(?:ed|ing)?|clos(?:e|ing) all)"
     r"\b[^.\n]{0,80}\b(?:alerts?|detections?|EDR|CrowdStrike|Defender|SentinelOne|antivirus|"
     r"SIEM|IDS|alarms?|warnings? from (?:the )?security)\b|"
-    r"\b(?:alerts?|detections?)\b[^.\n]{0,60}\b(?:are expected|ignore them|don'?t escalate|do not "
-    r"escalate|as false positives?)\b|\bno investigation (?:needed|required)\b"
+    r"\b(?:alerts?|detections?|findings?)\b[^.\n]{0,80}\b(?:are expected|is expected|ignore them|"
+    r"don'?t escalate|do not escalate|as false positives?)\b|"
+    r"\bno investigation (?:needed|required)\b"
 )
+_SECURITY_SIGNAL = re.compile(
+    r"(?i)\b(?:GuardDuty|CloudTrail|Security ?Hub|SIEM|EDR|IDS|CrowdStrike|Defender|SentinelOne|"
+    r"Falco|Wazuh|intrusion|unauthori[sz]ed ?access|anomalous|security (?:alerts?|findings?|"
+    r"events?)|audit[- ]log\w*)\b"
+)
+"""What a security tool reports (not an ordinary service alert)."""
+_DISMISSED = re.compile(
+    r"(?i)\b(?:ignore|auto-?close|ack(?:nowledge)? and (?:ignore|close|resolve)|silence|mute|"
+    r"suppress)\b[^.\n]{0,30}\b(?:it|them|these|those|this|all)\b|"
+    r"\bno need to (?:escalate|investigate|look)\b|\bno (?:action|follow-?up) (?:is )?"
+    r"(?:needed|required)\b|\b(?:known|expected) false positive\b|"
+    r"\bplease (?:ack and )?ignore\b|"
+    r"\bmark (?:it|them|these|those|all)(?: as)? (?:resolved|closed|benign|false positives?)\b|"
+    r"\bnothing to (?:investigate|look into|see here|worry about)\b"
+)
+"""Words that dismiss what was reported without looking into it."""
 _PROTECTION = (
     r"\b(?:antivirus|anti-virus|defender|av|security software|firewall|smartscreen|"
     r"endpoint protection)\b"
@@ -72,7 +90,7 @@ _ANTIVIRUS_OFF = re.compile(
     + r"[^\n]{0,60}\b(?:disable|turn off|switch off|uninstall|pause|deactivate)\s+(?:it|them)\b"
 )
 _RUN_DOWNLOAD = re.compile(
-    r"(?i)https?://\S+\.(?:exe|msi|bat|cmd|ps1|scr|vbs|jar|dmg|pkg|apk|docm|xlsm|pptm)\b|"
+    r"(?i)https?://\S{1,2000}?\.(?:exe|msi|bat|cmd|ps1|scr|vbs|jar|dmg|pkg|apk|docm|xlsm|pptm)\b|"
     r"\brun (?:it|this|the file) as (?:an )?administrator\b"
 )
 _MACROS = re.compile(r"(?i)\benabl(?:e|ing) (?:the )?(?:macros|content|editing)\b")
@@ -83,7 +101,8 @@ _RESET_SIGN_IN = re.compile(
 _CODE_ELSEWHERE = re.compile(
     r"(?i)\b(?:text|send|sms|forward|email|give|read|tell)\b[^.\n]{0,50}\b(?:code|link|password|"
     r"token)\b"
-    r"[^.\n]{0,50}(?:\+?\d[\d\s().-]{7,}\d|[\w.+-]+@[\w-]+\.[\w.]+|new (?:phone|number))"
+    r"[^.\n]{0,50}(?:\+?\d[\d\s().-]{7,30}\d|[\w.+-]{1,64}@[\w-]{1,63}\.[\w.]{1,64}|"
+    r"new (?:phone|number))"
 )
 _SKIP_PROCESS = re.compile(
     r"(?i)\b(?:don'?t|do not|no need to|without)\s+(?:open(?:ing)?|fil(?:e|ing)|creat(?:e|ing)|"
@@ -99,18 +118,19 @@ _DATA_KINDS = re.compile(
     r"addresses|address|dates? of birth|DOBs?|birth ?dates|SSNs?|social security numbers|"
     r"card numbers|last ?4|BINs?|transaction (?:history|data)|account numbers|diagnos[ie]s|"
     r"medical records|salar(?:y|ies)|IP addresses|device IDs|purchase history|balances?|"
-    r"zip(?: codes?)?|postcodes?|lifetime spend|spend)\b"
+    r"zip(?: codes?)?|postcodes?|lifetime spend|spend|compensation|bonus(?:es)?|"
+    r"performance (?:ratings?|reviews?|scores?)|disciplinary records?)\b"
 )
 _PEOPLE = re.compile(
     r"(?i)\b(?:customers?|patients?|users?|players?|members?|employees?|cardholders?|clients?|"
     r"students?|subscribers?|buyers?|sellers?|merchants?|tenants?|residents?|donors?|"
-    r"applicants?|candidates?|accounts)\b"
+    r"applicants?|candidates?|accounts|staff|roster|headcount|engineers)\b"
 )
 _HANDED_OVER = re.compile(
     r"(?i)\b(?:attached|attachment|enclosed|here (?:is|are)|as promised|full (?:export|dump|"
     r"list|history|extract)|export(?:ed)?|dump)\b"
 )
-_ROWS = re.compile(r"(?i)\b\d[\d,]*\s+(?:rows|records|entries)\b|\|\s*\w+\s*\|")
+_ROWS = re.compile(r"(?i)(?<![\d,])\d[\d,]{0,20}\s+(?:rows|records|entries)\b|\|\s*\w+\s*\|")
 """A table's rows (``482 rows``, ``Name | Address |``)."""
 _MARKED = re.compile(
     r"(?i)\b(?:internal (?:note|only|use)|confidential|privileged|attorney[- ]client|"
@@ -118,12 +138,31 @@ _MARKED = re.compile(
 )
 """Text that says it is not for outsiders."""
 _DISCLAIMER = re.compile(
-    r"(?i)[^.\n]*\b(?:intended (?:solely |only )?for|if you (?:are not|have received)|"
+    r"(?i)\b(?:intended (?:solely |only )?for|if you (?:are not|have received)|"
     r"addressee|unauthori[sz]ed (?:use|review|disclosure|dissemination)|may contain "
-    r"(?:confidential|privileged))\b[^.\n]*"
+    r"(?:confidential|privileged))\b"
 )
 """A mail footer's sentence (``This e-mail may contain confidential information intended
 only for…``): every outside mail has one; it marks nothing."""
+
+
+def _without_disclaimers(text: str) -> str:
+    """``text`` with each footer sentence (the one around a disclaimer's words) blanked; found
+    by the words and widened to the sentence, so a long line costs one pass."""
+    spans: list[tuple[int, int]] = []
+    for m in list(_DISCLAIMER.finditer(text))[:32]:
+        start = max(text.rfind(".", 0, m.start()), text.rfind("\n", 0, m.start())) + 1
+        ends = [i for i in (text.find(".", m.end()), text.find("\n", m.end())) if i >= 0]
+        end = min(ends) if ends else len(text)
+        if spans and start < spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(end, spans[-1][1]))  # the same sentence again
+        else:
+            spans.append((start, end))
+    for start, end in reversed(spans):
+        text = text[:start] + " " + text[end:]
+    return text
+
+
 _BYPASSED = re.compile(
     r"(?i)\b(?:CAB|change (?:control|record|approval|board)|approval|sign-?off|switching order|"
     r"permit|clearance)\s+(?:is\s+|was\s+)?(?:bypassed|waived|skipped|not (?:needed|required))\b|"
@@ -175,7 +214,7 @@ def leaks(
                     "person approves."
                 ),
             )
-        if outside and _MARKED.search(_DISCLAIMER.sub(" ", text)):
+        if outside and _MARKED.search(_without_disclaimers(text)):
             yield (
                 argument,
                 Severity.HIGH,
@@ -196,7 +235,9 @@ def leaks(
                 "tells people outside the company about its weaknesses",
                 ("Share security findings only with those who fix them, under agreement."),
             )
-        if _IGNORE_ALERTS.search(text):
+        if _IGNORE_ALERTS.search(text) or (
+            _SECURITY_SIGNAL.search(text) and _DISMISSED.search(text)
+        ):
             yield (
                 argument,
                 Severity.HIGH,

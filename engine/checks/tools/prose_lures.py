@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from .http_sites import SHORTENERS, host_in
 from .prose_hosts import lookalike, site_of
 
-__all__ = ["frauds"]
+__all__ = ["frauds", "link_hosts"]
 
 _MAX_TEXT = 20_000
 _ASKS = re.compile(
@@ -105,6 +105,11 @@ _LURE_WORDS = re.compile(
 _PAY_LURE = re.compile(
     r"(?i)\b(?:pay|fee|unpaid|overdue|fine|toll|customs|redelivery|on hold|suspended|verify)\b"
 )
+
+
+def link_hosts(text: str) -> list[str]:
+    """The hosts of the first links of ``text``, lower-cased."""
+    return [m.group(1).lower() for m in list(_URL_HOST.finditer(text[:_MAX_TEXT]))[:32]]
 
 
 def _lookalike_link(text: str, domains: set[str]) -> str | None:
