@@ -48,8 +48,7 @@ def decided_by_hand(sql: str) -> Iterator[tuple[str, str]]:
         elif _ADMIN.search(body) and _PEOPLE_TABLE.search(body[:200]):
             found = (
                 "writes administrator rights into a row",
-                "the account gets full control of the application, past its own role "
-                "management.",
+                "the account gets full control of the application, past its own role management.",
             )
         if found is not None and found[0] not in seen:
             seen.add(found[0])
