@@ -57,7 +57,9 @@ _PLACEHOLDER = re.compile(
     r"\{\{\s*[\w.]{0,60}(?:email|phone|address|requester|customer|user|description)[\w.]{0,60}\s*\}\}"
 )
 _UPLOADS = frozenset({"upload", "uploads", "push", "publish", "put", "share"})
-_PATH_KEYS = re.compile(r"^(?:path\w*|file\w*|local_?path|source|src|folder\w*|dir\w*)$")
+_PATH_KEYS = re.compile(
+    r"^(?:path\w*|file(?:_?path|_?name|s|_?obj\w*)?|local_?path|source|src|folder\w*|dir\w*)$"
+)
 _EVERY = frozenset({"*", "**", "**/*", "*.*"})
 _PUBLIC_PREFIX = re.compile(
     r"(?i)^(?:NEXT_PUBLIC|VITE|REACT_APP|EXPO_PUBLIC|NUXT_PUBLIC|GATSBY|PUBLIC|VUE_APP|"
