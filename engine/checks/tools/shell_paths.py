@@ -59,7 +59,7 @@ _HOME_DIRS = re.compile(
     r"Library|Music|Videos|projects|src|code|work|repos|git|dev)$"
 )
 _NO_PUBLIC_KEY = re.compile(r"^/etc/(?:shadow|gshadow|sudoers|master\.passwd|security/opasswd)$")
-_SAFE_TMP = re.compile(r"^/(?:tmp|var/tmp|private/tmp)/.+")
+_SAFE_TMP = re.compile(r"^/(?:(?:tmp|var/tmp|private/tmp)/.+|var/cache/[^/]+(?:/.*)?)$")
 _CACHES = re.compile(
     r"(?:^|/)(?:\.cache|\.npm|\.yarn|\.pnpm-store|node_modules|__pycache__|\.pytest_cache|"
     r"\.mypy_cache|\.ruff_cache|\.tox|\.venv|venv|\.gradle/caches|\.m2/repository|\.cargo/"

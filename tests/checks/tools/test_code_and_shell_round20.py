@@ -427,6 +427,18 @@ CASES: list[tuple[str, dict[str, Any], tuple[Outcome, ...], str]] = [
         STOPPED,
         "a release branch's ref deleted",
     ),
+    (
+        "Bash",
+        {"command": "find /var/cache/img-resize -type f -mtime +7 -delete"},
+        APPROVED,
+        "an application's cache pruned",
+    ),
+    (
+        "Bash",
+        {"command": "find /var/lib/postgresql -type f -mtime +7 -delete"},
+        STOPPED,
+        "a database's files pruned",
+    ),
 ]
 
 
