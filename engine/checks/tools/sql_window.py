@@ -45,7 +45,8 @@ _MAX_TESTS = 16
 def _tests(where: exp.Expression) -> list[exp.Expression]:
     """The tests ANDed in ``where`` (an OR or anything else counts as one test)."""
     cond = where.this if isinstance(where, exp.Where) else where
-    stack, out = [cond], []
+    stack: list[exp.Expression] = [cond]
+    out: list[exp.Expression] = []
     while stack and len(out) < _MAX_TESTS:
         e = stack.pop()
         while isinstance(e, exp.Paren):
