@@ -20,6 +20,7 @@ from .docstore import document_delete
 from .sql_args import MAX_STRICT, clearly_sql, production_target, sql_dialect, sql_texts
 from .sql_bodies import Body, bodies, joined, schedules
 from .sql_definer import routine_risk
+from .sql_heads_sessions import sessions_ended
 from .sql_issue import Issue
 from .sql_lex import TokKind
 from .sql_parse import Parsed, read_sql
@@ -126,7 +127,8 @@ def review_sql(
     for p in parsed:
         issues = statement_issues(p, production=production, target=target)
         if target is None or not target.throwaway:  # a test database's routines harm nothing
-            issues.extend(x for x in (schedules(p), routine_risk(p)) if x is not None)
+            found_here = (schedules(p), routine_risk(p), sessions_ended(p))
+            issues.extend(x for x in found_here if x is not None)
         for inner in _nested(p, lexed.text) if depth < _MAX_NESTING else []:
             found = review_sql(
                 inner.text, dialect, production=production, depth=depth + 1, target=target

@@ -11,13 +11,14 @@ from humangr.contracts import Severity
 
 from .egress_files import system_file
 from .sql_heads_access import backup, grant, no_audit, security_control
+from .sql_heads_sessions import kill
 from .sql_issue import C, H, Issue, after, all_words, fragment, object_names, word_at
 from .sql_lex import Tok, TokKind
 from .sql_overwrite import insert
 from .sql_parse import Parsed
 from .sql_scope import test_database, throwaway_schema
 from .sql_session import set_statement
-from .sql_words import ADMIN_ROLES, OS_PROCEDURES, UNTRUSTED_LANGUAGES, scratch_name
+from .sql_words import ADMIN_ROLES, OS_PROCEDURES, UNTRUSTED_LANGUAGES, dated_scratch, scratch_name
 
 __all__ = ["HEADS"]
 
@@ -46,6 +47,8 @@ def _drop(p: Parsed, i: int, production: bool) -> Iterator[Issue]:
             return  # a scratch or test schema's table: rebuilt at will
         if what == "DATABASE" and not production and names and all(map(test_database, names)):
             return  # ``acme_test``, ``ci_run_42``: a test database, rebuilt for every run
+        if what == "TABLE" and not production and names and all(map(dated_scratch, names)):
+            return  # one day's scratch table of a job (``tmp_segment_20240610``)
         if names and all(scratch_name(n) for n in names) and what == "TABLE":
             yield Issue(H, f"drops scratch table {shown}", fragment(p), "change")
         else:
@@ -295,7 +298,7 @@ HEADS: dict[str, Rule] = {
     "LOAD": _load,
     "ATTACH": _attach,
     "SHUTDOWN": _simple(C, "shuts the database server down", "server"),
-    "KILL": _simple(H, "kills a database session", "change"),
+    "KILL": kill,
     "PURGE": _simple(H, "purges the server's logs", "change"),
     "RESTORE": _simple(H, "restores a database over the existing one", "change"),
     "SETUSER": _simple(C, "impersonates another user (SETUSER)", "privilege"),

@@ -19,6 +19,7 @@ from .sql_money import money_changes
 from .sql_parse import Parsed
 from .sql_routine import expiring, one_owner, purge
 from .sql_scope import Target, record_table, sensitive_table, throwaway_schema
+from .sql_window import aged_out
 
 __all__ = ["AUDIT_TABLE", "housekeeping", "mass_changes", "narrow_statement", "narrow_where"]
 
@@ -165,7 +166,7 @@ def mass_changes(p: Parsed, target: Target) -> Iterator[Issue]:
                 fragment(p),
                 "change",
             )
-        elif not narrow and verb == "DELETE" and purge(name, where):
+        elif not narrow and verb == "DELETE" and (purge(name, where) or aged_out(name, where)):
             where_text = " ".join(where.this.sql().split())[:50]
             yield Issue(
                 H,

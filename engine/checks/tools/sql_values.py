@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from sqlglot import exp
 
 from .sql_issue import H, Issue, fragment
+from .sql_ledger import ledger_postings
 from .sql_money import snake
 from .sql_parse import Parsed
 
@@ -28,11 +29,14 @@ _PEOPLE = re.compile(
 )
 """Tables whose rows are accounts someone signs in to (``auth_user``, ``customers``)."""
 _IDENTITY = re.compile(
-    r"^(?:e_?mail(?:_address)?|login(?:_(?:email|name|id))?|user_?name|(?:recovery|backup|"
-    r"primary|login)_(?:email|phone)|(?:mfa|otp|two_factor|2fa|sms)_\w*phone\w*)$"
+    r"^(?:(?:user|account|member|customer|login|primary|recovery|backup|auth|signin|sign_in)_)?"
+    r"(?:e_?mail(?:_address)?|login(?:_(?:email|name|id))?|user_?name)$"
+    r"|^(?:recovery|backup|primary|login)_phone$|^(?:mfa|otp|two_factor|2fa|sms)_\w*phone\w*$"
 )
-"""Columns that say where an account's resets and codes go, or what one signs in with (a
-plain ``phone`` is contact data: a customer's new number is an everyday update)."""
+"""Columns that say where an account's resets and codes go, or what one signs in with
+(``email``, WordPress's ``user_email`` and ``user_login``, ``recovery_phone``). A plain
+``phone`` and a ``contact_``/``billing_``/``notification_`` address are contact data: a
+customer's new number or invoice address is an everyday update."""
 _RESERVED = re.compile(r"(?i)@(?:[\w.-]+\.)?(?:example\.\w+|invalid|test|localhost|example)$")
 """Addresses that reach nobody (RFC 2606): an account scrubbed, not taken over."""
 _STORED = re.compile(
@@ -118,9 +122,11 @@ def _table(node: exp.Update) -> str:
 
 def value_changes(p: Parsed) -> Iterator[Issue]:
     """What ``p``'s UPDATEs write by hand into login identities, balances and recorded
-    amounts (see the module's docstring)."""
+    amounts (see the module's docstring), and what it posts to a ledger by hand
+    (``sql_ledger``)."""
     if p.tree is None:
         return
+    yield from ledger_postings(p)
     for n, node in enumerate(p.tree.find_all(exp.Update)):
         if n >= _MAX_NODES:
             return

@@ -19,6 +19,7 @@ __all__ = [
     "SLEEP_FUNCTIONS",
     "UNTRUSTED_LANGUAGES",
     "credential_column",
+    "dated_scratch",
     "personal_table",
     "scratch_name",
 ]
@@ -173,3 +174,15 @@ def personal_table(name: str) -> bool:
 def scratch_name(name: str) -> bool:
     """A temporary or scratch table's name (``#tmp``, ``tmp_orders``, ``orders_backup``)."""
     return bool(_SCRATCH.search(name.strip('`"[]').rsplit(".", 1)[-1]))
+
+
+_SCRATCH_LEAD = re.compile(r"(?i)^(?:tmp|temp|scratch)_")
+_DATE_STAMP = re.compile(r"(?:^|_)(?:19|20)\d\d_?(?:0[1-9]|1[0-2])_?(?:0[1-9]|[12]\d|3[01])(?:_|$)")
+
+
+def dated_scratch(name: str) -> bool:
+    """A scratch table a job makes for one day's run (``tmp_segment_20240610``,
+    ``scratch_export_2024_06_10``): named temporary and stamped with its date. A backup
+    (``orders_backup_20240610``) is not one: it is what a restore needs."""
+    base = name.strip('`"[]').rsplit(".", 1)[-1]
+    return bool(_SCRATCH_LEAD.match(base)) and bool(_DATE_STAMP.search(base[:200]))
