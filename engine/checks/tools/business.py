@@ -18,6 +18,7 @@ argument pairs; all yield high findings (a person confirms).
 - a build released to everyone (``business_release``): set live on the public channel;
 - security controls switched off (``business_guards``): branch protection deleted, a port
   opened to the whole internet, secret scanning, encryption or a firewall turned off.
+- compliance screenings cleared by hand and deploy keys that push (``business_screening``).
 
 Reads (``get``, ``list``, ``search``…) get no finding, whatever their nouns.
 """
@@ -38,6 +39,7 @@ from .business_ops import safety_nets
 from .business_plant import plant_control
 from .business_registry import shared_places
 from .business_release import public_release
+from .business_screening import screening_cleared
 from .business_words import DELETE_VERBS, PERSONAL_MAIL, Finding, Pair, acts
 from .egress_mail import ADDRESS
 
@@ -81,6 +83,10 @@ _PEOPLE_PLACES = frozenset(
         "audiences",
     }
 )  # fmt: skip
+_MEMBERSHIP = frozenset({"group", "groups", "team", "teams", "role", "roles", "list", "lists"})
+_JOINED = frozenset({"user", "users", "member", "members", "subscriber", "contact"})
+"""A person taken out of a group, team or list (``remove_user_from_group``): the account
+stays; only what the membership gave goes."""
 _MANY = frozenset({"bulk", "batch", "all", "mass"})
 """Words of a delete of many records at once (``delete_many`` with a filter is everyday)."""
 _LIVE = re.compile(r"(?i)(?:^|[-_.\s])(?:prod|production|prd|live)(?:$|[-_.\s\d])")
@@ -146,6 +152,14 @@ def deletes(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
     collection is the ``tool-sql`` check's: ``docstore``)."""
     if not (words & DELETE_VERBS or ("archive" in words and words & _MANY)):
         return
+    if (
+        words & DELETE_VERBS == {"remove"}
+        and words & _MEMBERSHIP
+        and words & _JOINED
+        and not words & _MANY
+        and not any(isinstance(v, list) for _, v in pairs)
+    ):
+        return  # one person taken out of a group: the account stays
     live = any(
         _NAMED_BY.match(k) and isinstance(v, str) and len(v) < 200 and _LIVE.search(v)
         for k, v in pairs
@@ -166,7 +180,11 @@ def deletes(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
         or words & _MANY
         or live
         or every
-        or any(k in ("hard_delete", "permanent", "purge") and v is True for k, v in pairs)
+        or "permanent" in words
+        or any(
+            k in ("hard_delete", "permanent", "purge", "batch", "bulk") and v is True
+            for k, v in pairs
+        )
     ):
         yield (
             "deletes accounts, records or places" + (" in production" if live else ""),
@@ -190,3 +208,4 @@ def business_consequences(words: set[str], pairs: Sequence[Pair]) -> Iterator[Fi
     yield from defences_down(words, pairs)
     yield from data_set_to_leave(words, pairs)
     yield from shared_places(words, pairs)
+    yield from screening_cleared(words, pairs)

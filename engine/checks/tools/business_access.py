@@ -50,6 +50,18 @@ _ADMIN = re.compile(
     r"\b(?:AdministratorAccess|IAMFullAccess|PowerUserAccess)\b|\broles/(?:owner|editor)\b|"
     r"\bcluster-admin\b|^(?:System Administrator|Super Admin)$"
 )
+_ADMIN_ID = re.compile(
+    r"(?i)(?:^|[\W_\d])(?:super[\W_]?admins?|admins|administrators|global[\W_]?admins?)"
+    r"(?:$|[\W_\d])"
+)
+"""An opaque id that still names an administrators' group (``grp7globaladmins2``)."""
+_ID_KEYS = re.compile(r"^(?:group|role|team)_?(?:id|key|name)s?$")
+_ADMIN_FLAG = re.compile(
+    r"^(?:is_?|make_?|grant_?)?(?:super_?|site_?|global_?|org_?)?"
+    r"(?:admin|administrator|superuser|super_?admin)$"
+)
+"""A user's flag that makes it an administrator (``isAdmin``, ``is_superuser``)."""
+_ROLE_LISTS = frozenset({"roles", "role", "role_ids", "roleids", "groups", "permissions"})
 _ALL_SUPER = re.compile(r"^\s*(?:super|admin)\s+(?:user|group)\s+\*\s")
 """A Perforce protections line giving everyone super or admin access."""
 _URL = re.compile(r"(?i)^(?:https?://|/)")
@@ -108,7 +120,11 @@ def sign_in(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
         "invite",
         "add",
     }
-    if (words & _ROLE_WORDS or new_user) and words & _GRANTS:
+    listed = any(
+        (k in _ROLE_LISTS and isinstance(v, list)) or (v is True and _ADMIN_FLAG.match(k))
+        for k, v in pairs
+    )
+    if (words & _ROLE_WORDS or new_user or listed) and words & _GRANTS:
         granted = next(
             (
                 v
@@ -121,6 +137,8 @@ def sign_in(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
             ),
             None,
         )
+        if granted is None:  # ``{"isAdmin": true}``, ``roles=["…/admin"]``, an admins group id
+            granted = _admin_elsewhere(pairs)
         if granted is None:  # a protections table's line (``super user * * //...``)
             granted = next(
                 (v for k, v in pairs if not k and isinstance(v, str) and _ALL_SUPER.match(v)), None
@@ -148,6 +166,21 @@ _RIGHTS_KEYS = frozenset(
     {"permissions", "permission", "scopes", "access", "rights", "access_level"}
 )
 _EVERY_RIGHT = frozenset({"full", "full_access", "fullaccess", "all", "*", "all_permissions"})
+
+
+def _admin_elsewhere(pairs: Sequence[Pair]) -> str | None:
+    """Administrator rights given by a flag set true, an admin role in a list of roles, or a
+    group id that names administrators."""
+    for key, value in pairs:
+        if value is True and _ADMIN_FLAG.match(key):
+            return key
+        if key in _ROLE_LISTS and isinstance(value, list):
+            for item in value[:50]:
+                if isinstance(item, str) and len(item) < 200 and _ADMIN.search(item):
+                    return item
+        if _ID_KEYS.match(key) and isinstance(value, str) and _ADMIN_ID.search(value[:200]):
+            return value
+    return None
 
 
 def _every_right(value: object) -> bool:

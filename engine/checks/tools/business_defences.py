@@ -72,6 +72,8 @@ _CONTENT_KEYS = frozenset(
      "template", "markdown", "plain"}
 )  # fmt: skip
 """What a message says (its own unsubscribe link), not whom it reaches."""
+_STATUS_KEYS = re.compile(r"^(?:\w{0,30}_)?(?:status|state)$")
+_SENDS = frozenset({"campaign", "campaigns", "send", "audience", "audiences", "segment"})
 _LOG_INPUTS = frozenset({"input", "inputs", "collector", "collection", "forwarder", "ingestion"})
 _OPEN_STORE = re.compile(
     r"(?i)^(?:allow_?blob_?public_?access|public_?network_?access|"
@@ -109,6 +111,13 @@ def _preservation(words: set[str], pairs: Sequence[Pair]) -> Finding | None:
             "releases a legal hold or retention",
             "data preserved for litigation, an investigation or the law can now be deleted.",
             "Let the legal or records owner lift holds and retention.",
+        )
+    dropped = words & DELETE_VERBS or any("delete" in k and v is True for k, v in pairs)
+    if words & {"matter", "matters"} and dropped:
+        return (
+            "deletes a legal matter",
+            "a matter's holds preserve evidence; deleted with it, the data can be purged.",
+            "Let the legal or records owner close and delete matters.",
         )
     if words & _WALLS and words & (DELETE_VERBS | {"disable", "lift"}):
         return (
@@ -217,8 +226,12 @@ def _opted_out(words: set[str], pairs: Sequence[Pair]) -> Finding | None:
     """People who unsubscribed or opted out put back on a list or an ad audience."""
     if not words & _REACH:
         return None
+    sets = words & {"update", "set", "patch", "edit", "modify"} and not words & _SENDS
     if any(
-        isinstance(v, str) and k not in _CONTENT_KEYS and _OPTED_OUT.search(v[:300])
+        isinstance(v, str)
+        and k not in _CONTENT_KEYS
+        and not (sets and _STATUS_KEYS.match(k))  # ``status="unsubscribed"``: an opt-out done
+        and _OPTED_OUT.search(v[:300])
         for k, v in pairs
     ):
         return (

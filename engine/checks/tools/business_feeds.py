@@ -30,7 +30,8 @@ __all__ = ["data_set_to_leave", "texts"]
 _FEEDS = frozenset(
     {"webhook", "webhooks", "hook", "hooks", "trigger", "triggers", "subscription",
      "subscriptions", "forward", "forwarding", "target", "targets", "sink", "sinks",
-     "integration", "integrations", "notification", "automation", "automations", "stream"}
+     "integration", "integrations", "notification", "automation", "automations", "stream",
+     "zap", "zaps", "recipe", "recipes", "scenario", "scenarios", "workflow", "workflows"}
 )  # fmt: skip
 _SETS_UP = frozenset(
     {"create", "add", "register", "update", "set", "put", "subscribe", "configure", "new",
@@ -106,7 +107,8 @@ def _outside(value: str) -> str | None:
 
 
 def _feed(words: set[str], pairs: Sequence[Pair]) -> Finding | None:
-    if not (words & _FEEDS and words & _SETS_UP):
+    fed = words & _FEEDS or any(k in ("trigger", "triggers", "webhook") for k, _ in pairs)
+    if not (fed and words & _SETS_UP):
         return None
     where = next(
         (h for k, v in pairs if _DESTINATION.match(k) for t in texts(v) if (h := _outside(t))),

@@ -30,10 +30,12 @@ _CONTROLS = re.compile(
     r"code_scanning\w*|advanced_security|waiting_room\w*|encryption\w*|\w*_encryption|"
     r"firewall\w*|waf\w*|ddos\w*|malware\w*|antivirus\w*|https_only|require_ssl|ssl_required|"
     r"tls_required|passcode\w*|meeting_password|require_password\w*|deletion_protection|"
-    r"termination_protection|versioning|mfa_delete|block_public_\w+|public_access_block)$"
+    r"termination_protection|versioning|mfa_delete|block_?public_?\w+|public_access_block|ignore_?public_?acls|restrict_?public_?buckets)$"
 )
 """Settings that protect something: switched off, the protection is gone."""
 _STATE_KEYS = frozenset({"status", "state", "enabled", "enable", "value", "mode"})
+_PROTECTION_SETTING = re.compile(r"^\w{0,40}_?protection$")
+"""A protection setting (``ssoProtection``, ``passwordProtection``) that ``null`` removes."""
 _CONTROL_WORDS = frozenset(
     {"fraud", "antifraud", "captcha", "recaptcha", "hcaptcha", "turnstile", "waf",
      "firewall", "antivirus", "malware", "ddos", "kyc", "aml", "sanctions", "3ds", "threeds",
@@ -77,6 +79,8 @@ def _flag_off(pairs: Sequence[Pair]) -> str | None:
     for key, value in pairs:
         if key and _off(value) and (_control(key) or _CONTROLS.match(key)):
             return key
+        if value is None and _PROTECTION_SETTING.match(key):
+            return key  # ``"ssoProtection": null``: the setting removed
         if key in _FLAG_VALUES and _off(value):
             flag = next((n for n in named if _control(n)), None)
             if flag is not None:

@@ -125,11 +125,34 @@ def _one_refund(words: set[str], pairs: Sequence[Pair]) -> bool:
     return all(a is not None and 0 < a <= _SMALL for a in amounts)
 
 
+_PRICE_KEYS = re.compile(r"^(?:\w{0,20}_)?(?:price|cost_?per_?unit|unit_?cost|rate_?card)$")
+_MICROS = re.compile(r"^(?:micro_?amount|amount_?micros|\w{0,20}_micros)$")
+
+
+def _giveaway_price(pairs: Sequence[Pair]) -> str | None:
+    """A price or cost per unit set below 0.10 of its currency: a value, or a nested amount in
+    millionths (``costPerUnit: {"microAmount": 10000}``)."""
+    priced = False
+    for key, value in pairs:
+        if _PRICE_KEYS.match(key):
+            priced = True
+            amount = number(value)
+            if amount is not None and 0 <= amount < 0.1:
+                return key
+        elif priced and _MICROS.match(key):
+            amount = number(value)
+            if amount is not None and 0 <= amount < 100_000:
+                return key
+    return None
+
+
 def money(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
     """Money paid, credited or priced by a tool that acts, and a payee's bank details set."""
     if not acts(words):
         return
     named = words & _MONEY_NOUNS or words & {"pay", "send", "tip"}
+    if "transaction" in words and any(_ELSEWHERE.match(k) for k, _ in pairs):
+        named = {"transaction"}  # a transaction sent to a destination moves money
     if (
         named
         and not _test_mode(pairs)
@@ -145,6 +168,15 @@ def money(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
                 "Let a person confirm payments, credits and price changes.",
             )
             return
+    cheap = _giveaway_price(pairs)
+    if cheap is not None:
+        yield (
+            "sets a price to almost nothing",
+            f"`{cheap}` prices what is sold at less than a tenth of a currency unit: every "
+            "sale at that price is money given away.",
+            "Let a person confirm prices this low.",
+        )
+        return
     if any(_BANK_KEYS.search(k) and isinstance(v, str | int) and v != "" for k, v in pairs):
         yield (
             "changes where money is paid",

@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from .business_watch import watching_stopped
 from .business_words import DELETE_VERBS, Finding, Pair, acts, everything
 
-__all__ = ["safety_nets"]
+__all__ = ["root_bound", "safety_nets"]
 
 _SCRUB_KEYS = re.compile(
     r"(?i)(?:^|[:_.])(?:scrub\w*|redact\w*|mask\w*|anonymi[sz]\w*|pii\w*|data_?scrubber\w*|"
@@ -96,6 +96,34 @@ def _selected(pairs: Sequence[Pair]) -> str | None:
     return selector
 
 
+_CLOSED = frozenset(
+    {"closed", "solved", "resolved", "cancelled", "canceled", "archived", "spam", "deleted"}
+)
+_QUERY = re.compile(r"[:<>=*]|\b(?:AND|OR)\b")
+"""A text that selects records by a search, not by naming them (``tags:fraud status<solved``)."""
+
+
+def _closes(pairs: Sequence[Pair]) -> bool:
+    return any(
+        k in ("status", "state") and isinstance(v, str) and v.strip().lower() in _CLOSED
+        for k, v in pairs
+    )
+
+
+def _searched_ids(pairs: Sequence[Pair]) -> str | None:
+    """Ids given as a search (``ids="search:tags:fraud"``) rather than named one by one."""
+    return next(
+        (
+            "search"
+            for k, v in pairs
+            if k in ("ids", "id", "records", "items")
+            and isinstance(v, str)
+            and _QUERY.search(v[:400])
+        ),
+        None,
+    )
+
+
 def over_many(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
     """A delete, ban, refund or grant over every record a filter, query or segment selects."""
     named = (
@@ -105,9 +133,13 @@ def over_many(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
     verbs = stems & _BULK_VERBS | {b for v in named for b in _BULK_VERBS if v.startswith(b)}
     if words & _BULK_REMOVALS and words & _RECORD_NOUNS:
         verbs |= words & _BULK_REMOVALS
+    searched = _searched_ids(pairs)
+    bulk = words & _RECORD_NOUNS and words & {"many", "bulk", "batch"}
+    if bulk and searched is not None and _closes(pairs):
+        verbs.add("close")  # ``update_many(ids="search:…", status="solved")``
     if not verbs:
         return
-    selector = _selected(pairs)
+    selector = _selected(pairs) or searched
     if selector is None and (everything(pairs) or words & {"bulk", "mass"}):
         selector = "bulk request"
     if selector is not None:
@@ -131,9 +163,9 @@ def _names_root(value: object) -> bool:
     )
 
 
-def credentials_minted(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
-    """A token or access key created for an administrator, a root policy or a break-glass
-    account."""
+def root_bound(pairs: Sequence[Pair]) -> Iterator[Finding]:
+    """A login or token bound to the root policy (``token_policies="root"``), whatever the
+    tool's name (``mcp__vault__write`` is read as a file write)."""
     root = next((k for k, v in pairs if _POLICY_KEYS.match(k) and _names_root(v)), None)
     if root is not None:
         yield (
@@ -142,6 +174,14 @@ def credentials_minted(words: set[str], pairs: Sequence[Pair]) -> Iterator[Findi
             "including covering their tracks.",
             "Bind logins to the narrow policies their work needs.",
         )
+
+
+def credentials_minted(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
+    """A token or access key created for an administrator, a root policy or a break-glass
+    account."""
+    root = list(root_bound(pairs))
+    if root:
+        yield root[0]
         return
     if not (words & _MINTS and words & _CREDENTIALS):
         return

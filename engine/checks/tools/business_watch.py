@@ -35,6 +35,7 @@ _PAGING = frozenset({"pagerduty", "opsgenie", "oncall", "victorops", "paging", "
 _STATE_KEYS = frozenset({"status", "state", "enabled", "active"})
 _EXCLUSIONS = frozenset({"exclusion", "exclusions", "exclude"})
 _AUDIT_LOGS = re.compile(r"(?i)audit|cloudtrail|data_access|access[_-]?log")
+_SILENCED_KEYS = frozenset({"silenced", "muted", "mute", "silence", "snoozed"})
 _LONG_MUTE = 7 * 86_400
 _STARTS = re.compile(r"^(?:start|starts_?at|start_?time|start_?date|from|begin\w*)$")
 _ENDS = re.compile(r"^(?:end|ends_?at|end_?time|end_?date|until|to|expires?_?at)$")
@@ -84,6 +85,13 @@ def _matches_all(pairs: Sequence[Pair]) -> bool:
     )
 
 
+def _silenced_everywhere(pairs: Sequence[Pair]) -> bool:
+    """A monitor's silenced scopes that hold ``*`` (Datadog's ``{"silenced": {"*": null}}``)."""
+    return any(
+        k in _SILENCED_KEYS and isinstance(v, dict) and "*" in list(v)[:50] for k, v in pairs
+    )
+
+
 def watching_stopped(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
     """Each way above that a call stops watching (at most one finding)."""
     if acts(words) and words & _AUDIT and words & _STOPS:
@@ -124,6 +132,13 @@ def watching_stopped(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding
             "stops collecting audit logs",
             "activity the audit logs would have recorded goes unrecorded.",
             "Let the security team change what is logged.",
+        )
+    elif acts(words) and words & _MONITORS and _silenced_everywhere(pairs):
+        yield (
+            "mutes a monitor for every scope",
+            "the monitor's alerts are silenced wherever it fires, with no end: an outage or "
+            "an attack then goes unnoticed.",
+            "Mute one scope for a short, stated time.",
         )
     elif words & _MUTES and (words & _MONITORS or words & _SILENCES):
         if everything(pairs) or "all" in words or _matches_all(pairs):

@@ -26,6 +26,7 @@ from humangr.contracts import Severity, ToolKind
 
 from ..base import CheckInput, Hit
 from .business import business_consequences
+from .business_ops import root_bound
 from .business_words import DELETE_VERBS, READS
 from .http_apis import name_words
 from .http_call import REQUEST_ARGS
@@ -125,7 +126,8 @@ _REVEAL_FLAGS = frozenset(
 """Arguments that ask a tool for secrets' values (``get_project_env(decrypt=true)``)."""
 _NOT_REVEALS = frozenset(
     {"list", "describe", "metadata", "rotate", "create", "delete", "update", "put", "set",
-     "policy", "versions", "tags", "exists", "status", "reset", "strength"}
+     "policy", "versions", "tags", "exists", "status", "reset", "strength", "account",
+     "accounts", "balance", "balances", "asset", "assets", "wallet", "wallets"}
 )  # fmt: skip
 """A tool that hands back a stored secret (``get_secret_value``, ``vault_read``): not one that
 lists, describes, rotates or writes them."""
@@ -296,8 +298,10 @@ def consequential(ctx: CheckInput) -> Iterator[Hit]:
             "a DNS change redirects a domain's traffic and takes hours to undo everywhere.",
             "Let a person confirm DNS changes.",
         )
-    if view.read_by_own_checks:
-        return  # a shell, file, code or SQL tool: its own checks read what it does
+    if view.read_by_own_checks:  # a shell, file, code or SQL tool: its own checks read what
+        for title, why, fix in root_bound(pairs):  # it does; a login bound to root aside
+            yield _hit(view, Severity.HIGH, title, why, fix)
+        return
     where = api[2].url_argument if api is not None else None  # the request's address
     for title, why, fix in business_consequences(words, pairs):
         yield _hit(view, Severity.HIGH, title, why, fix, argument=where)
