@@ -79,8 +79,7 @@ CASES: list[tuple[str, dict[str, Any], tuple[Outcome, ...], str]] = [
         "slack_post_message",
         {
             "channel": "#deliveries",
-            "text": "Courier note: parcel for 22 Mill Lane, LS6 2AB, ring 07123 456789 on "
-            "arrival.",
+            "text": "Courier note: parcel for 22 Mill Lane, LS6 2AB, ring 07123 456789 on arrival.",
         },
         APPROVED,
         "a delivery note with an address and a phone",
@@ -123,8 +122,7 @@ CASES: list[tuple[str, dict[str, Any], tuple[Outcome, ...], str]] = [
         {
             "ticket_id": 4411,
             "public": True,
-            "body": "Apologies for the delay! Here is code SORRY15 for 15% off your next "
-            "purchase.",
+            "body": "Apologies for the delay! Here is code SORRY15 for 15% off your next purchase.",
         },
         APPROVED,
         "an ordinary apology coupon",
