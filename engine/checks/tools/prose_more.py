@@ -11,9 +11,10 @@ from collections.abc import Iterable, Iterator
 
 from humangr.contracts import Severity
 
-from .egress_mail import ADDRESS, Mail, domain_allowed, place_outside
+from .egress_mail import ADDRESS, Mail, domain_allowed, place_outside, public_reply
 from .message_acts import message_acts
 from .prose_commands import told_to_run
+from .prose_disclosure import published_flaw
 from .prose_links import lookalike_of_own, mismatched_link, open_link_to_data
 from .prose_lures import link_hosts
 from .prose_people import people_risks
@@ -115,7 +116,15 @@ def more_risks(
         or place_outside(view, mail) is not None
     )
     yield from people_risks(prose, outside=leaves)
+    public = public_reply(view)
     for argument, text in prose:
+        if published_flaw(view.name, public, text):
+            yield (
+                argument,
+                Severity.HIGH,
+                "publishes how to exploit a flaw before its fix ships",
+                "Report it privately (a security advisory or channel) until the patch is out.",
+            )
         if _THIRD_PARTY.search(text[:20_000]) and len(_STREET.findall(text[:20_000])[:2]) >= 1:
             yield (
                 argument,
