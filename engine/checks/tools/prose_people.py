@@ -31,6 +31,11 @@ _TIPPED = re.compile(
     r"\bto (?:the )?(?:police|authorities|law enforcement|fincen|nca|fiu|regulator)\b"
 )
 """A customer told of a report about them to the authorities."""
+_ABOUT_YOU = re.compile(
+    r"(?i)\byour (?:recent )?(?:account|transfers?|transactions?|withdrawals?|payments?|"
+    r"activity|funds|deposits?|payouts?)\b|\babout you\b"
+)
+"""Words that make the report about the reader (a vendor told of the reports is everyday)."""
 _SOURCE = re.compile(
     r"(?i)(?<!open )(?<!data )\b(?:sources?(?! code| of truth| files?\b| maps?\b)|sourced|"
     r"whistle-?blowers?|informants?|tipsters?)\b"
@@ -63,8 +68,9 @@ _UNANNOUNCED = re.compile(
     r"(?:goes|is made) public|non-?public)\b"
 )
 _TRADE = re.compile(
-    r"(?i)\b(?:pre-?position|position (?:yourselves|yourself|accordingly)|inventory|buy|sell|"
-    r"load up|get in (?:early|before)|trade|front-?run|short|accumulate)\b"
+    r"(?i)\b(?:pre-?position|position (?:yourselves|yourself|accordingly)|load up|"
+    r"get in (?:early|before)|trade (?:on|ahead)|front-?run|short (?:it|the)|accumulate|"
+    r"buy (?:in|now|shares|stock|tokens?|calls|puts)|shares)\b"
 )
 """Trading on what is told (``pre-position inventory``, ``load up before``)."""
 _STAFF_CODE = re.compile(
@@ -78,7 +84,7 @@ Risk = tuple[str, Severity, str, str]
 
 
 def _tells(text: str, outside: bool) -> Iterator[tuple[str, str]]:
-    if outside and _TIPPED.search(text):
+    if outside and _TIPPED.search(text) and _ABOUT_YOU.search(text):
         yield (
             "tells someone outside of a suspicious-activity report or a report to the authorities",
             "Never tell a customer about a report to the authorities (tipping off); let "
