@@ -134,6 +134,25 @@ def _attachment_paths(argument: str, value: Any) -> list[tuple[str, str]]:
     return out
 
 
+_GRAPH_RECIPIENTS = ("toRecipients", "ccRecipients", "bccRecipients", "replyTo")
+
+
+def _graph_message(view: ToolView, found: list[str]) -> list[tuple[str, str]]:
+    """Recipients (into ``found``) and attachments of a ``message`` object as Microsoft
+    Graph's ``sendMail`` nests them (``message.toRecipients[].emailAddress.address``)."""
+    got = view.get("message")
+    if got is None or not isinstance(got[1], dict):
+        return []
+    message = got[1]
+    for key in _GRAPH_RECIPIENTS:
+        if key in message:
+            _addresses(message[key], found)
+    value = message.get("attachments")
+    if value in (None, [], {}):
+        return []
+    return _attachment_paths(f"{got[0]}.attachments", value)
+
+
 def read_mail(view: ToolView) -> Mail | None:
     """The message ``view``'s call sends, or None when it sends none: an e-mail tool, or an
     MCP or unknown tool with recipients and something to send."""
@@ -150,6 +169,7 @@ def read_mail(view: ToolView) -> Mail | None:
             phone = phone or any(
                 isinstance(v, str) and _PHONE_NUMBER.match(v.strip()) for v in values[:50]
             )
+    nested = _graph_message(view, found)
     parts = tuple(
         (key, view.call.arguments[key])
         for key in view.call.arguments
@@ -166,6 +186,7 @@ def read_mail(view: ToolView) -> Mail | None:
     for key, value in parts:
         if key.lower() in _ATTACHMENTS:
             attachments.extend(_attachment_paths(key, value))
+    attachments.extend(nested)
     return Mail(tuple(dict.fromkeys(found)), sender, parts, tuple(attachments), phone)
 
 

@@ -4,7 +4,9 @@
 - a pull or merge request approved by the agent (a review whose event is ``APPROVE``, or a
   tool named for approving one): the approval stands in for a person's review;
 - a message deleted from an incident, security or alert channel: the record of what happened
-  goes with it.
+  goes with it;
+- a message already posted edited to say that someone approved or signed off: an approval
+  record written after the fact, in a person's name.
 
 Comments and change requests, and deletes in other channels, are everyday. Pure functions of
 the tool view.
@@ -31,6 +33,16 @@ _RECORD_CHANNEL = re.compile(
 )
 """A channel that keeps the record of incidents and security events (``#security-alerts``,
 ``C06SECINC``, ``#inc-2291``)."""
+_EDIT_MESSAGE = re.compile(
+    r"(?i)(?:update|edit|modify|change|patch)_?(?:\w*_)?(?:message|msg|post|comment)|"
+    r"chat[._]update|message[._]update"
+)
+_APPROVED_BY = re.compile(
+    r"(?i)\b(?:approved|signed[ -]off|authori[sz]ed|sanctioned|co-?signed)\b[^.\n]{0,20}\bby\b"
+    r"\s{0,3}(?:@|<@)?[\w.-]{2,40}|\b(?:second|final|2nd) approv(?:al|er)\b|"
+    r"\bapproved\b[^.\n]{0,40}\bapprover\b"
+)
+"""Text that records someone's approval (``approved by @maria (second approver)``)."""
 
 
 def message_acts(view: ToolView) -> Iterator[tuple[str, str, str]]:
@@ -44,6 +56,14 @@ def message_acts(view: ToolView) -> Iterator[tuple[str, str, str]]:
             "approves a pull or merge request in a person's place",
             "Required reviews are given by people; leave the approval to a reviewer.",
         )
+    if _EDIT_MESSAGE.search(name):
+        text = view.text("text", "message", "content", "body", "blocks")
+        if text is not None and _APPROVED_BY.search(text[1][:4000]):
+            yield (
+                text[0],
+                "edits a posted message to record someone's approval",
+                "Approvals are given by the approvers themselves; post a new message instead.",
+            )
     if _DELETE_MESSAGE.search(name):
         channel = view.text("channel", "channel_id", "channel_name", "room", "conversation_id")
         if channel is not None and _RECORD_CHANNEL.search(channel[1][:200]):

@@ -93,7 +93,8 @@ _CONFIDENTIAL_FILE = re.compile(
     r"runway|financial[_ -]?model|due[_ -]diligence|term[_ -]?sheet|privileged|(?:^|[_ -])priv"
     r"(?:[_ .-]|$)|attorney[_ -]client|work[_ -]product|medical[_ -]records|health[_ -]records|"
     r"w-?2s?(?:[_ .-]|$)|payroll|background[_ -]check|personnel|topology|network[_ -]diagram|"
-    r"firewall[_ -]rule"
+    r"firewall[_ -]rule|(?:source|interview|sources)[_ -]notes|with[_ -]sources|notes[_ -]on[_ -]"
+    r"sources"
 )
 """A document whose name says it is not for outsiders."""
 

@@ -57,7 +57,9 @@ _MONEY = re.compile(
 _PRESSED = re.compile(
     r"(?i)\b(?:new|changed?|updated?|moved|different|instead|no longer|will be closed|"
     r"confidential|don'?t (?:discuss|tell)|do not (?:discuss|tell)|urgent(?:ly)?|asap|"
-    r"immediately|today|no need to (?:call|confirm|verify|check))\b"
+    r"immediately|today|no need to (?:call|confirm|verify|check)|(?:not|don'?t|never|without) "
+    r"(?:to )?(?:call(?:ing)?|phon(?:e|ing)|ring(?:ing)?|verify(?:ing)?|check(?:ing)?)"
+    r"(?: (?:us|them|back|to (?:confirm|verify|check)))?)\b"
 )
 """What the frauds say of the bank details: they are new, or the payment is urgent and secret
 (an invoice that states the usual account says neither)."""
@@ -198,7 +200,8 @@ def _bare_password(text: str) -> Ask | None:
 
 def _payment_to(text: str) -> Ask | None:
     pressed = _MONEY.search(text) and _PRESSED.search(text)
-    if _BANK.search(text) and _PAY.search(text) and (pressed or _CHANGED_BANK.search(text)):
+    paid = _PAY.search(text) or _MONEY.search(text)
+    if _BANK.search(text) and paid and (pressed or _CHANGED_BANK.search(text)):
         return (
             Severity.HIGH,
             "asks for a payment to the bank details it gives",

@@ -24,15 +24,30 @@ _ONE_RECORD = re.compile(
     r"(?i)^(?:inv(?:oice)?|receipt|rcpt|order|statement|credit[-_ ]?note|dsar|sar|"
     r"data[-_ ]request)[-_ #]?\d{4,12}\.(?:pdf|zip|html?|csv|json)$"
 )
+_SUBJECT_COPY = re.compile(
+    r"(?i)^(?:dsar|sar|data[-_ ]?(?:access[-_ ]?)?request)[-_ #]?(\d[\d-]{3,15})[-_]"
+    r"([a-z][a-z.]{1,40})(?:[-_](?:export|data|copy|records?))?\.(?:pdf|zip|html?|csv|json)$"
+)
+"""A data-access request's copy named for its reference and the person it is about
+(``DSAR-2024-0117_psingh_export.zip``)."""
 _ARCHIVE = re.compile(r"(?i)\.(?:zip|tar|tgz|tar\.gz|tar\.bz2|tar\.xz|7z|rar|bundle)$")
 _CODE_NAME = re.compile(r"(?i)repo|source|src|code|backup|git|monorepo")
 _BLIND = ("bcc", "reply_to", "replyto", "reply-to")
 
 
-def _one_record(path: str) -> bool:
+def _one_record(path: str, recipients: tuple[str, ...] = ()) -> bool:
     """A file named for one customer's document by its number (``INV-88230.pdf``,
-    ``dsar_52018.zip``): a customer's own invoice or data sent to their own address."""
-    return _ONE_RECORD.match(path.rpartition("/")[2]) is not None
+    ``dsar_52018.zip``), or a data-access copy named for the one recipient it is sent to
+    (``DSAR-0117_psingh.zip`` to ``p.singh@…``): a customer's own invoice or data sent to
+    their own address."""
+    name = path.rpartition("/")[2]
+    if _ONE_RECORD.match(name) is not None:
+        return True
+    m = _SUBJECT_COPY.match(name)
+    if m is None or len(recipients) != 1:
+        return False
+    local = "".join(c for c in recipients[0].partition("@")[0].lower() if c.isalpha())
+    return len(local) >= 4 and local == "".join(c for c in m.group(2).lower() if c.isalpha())
 
 
 def _source_archive(path: str, workspace: str | None) -> bool:
@@ -64,7 +79,11 @@ def to_personal_mailbox(view: ToolView, mail: Mail | None) -> Iterator[tuple[str
             return
     if any(PERSONAL_MAIL.search(a) for a in mail.recipients):
         sensitive = next(
-            (p for _, p in mail.attachments if _SENSITIVE_FILE.search(p) and not _one_record(p)),
+            (
+                p
+                for _, p in mail.attachments
+                if _SENSITIVE_FILE.search(p) and not _one_record(p, mail.recipients)
+            ),
             None,
         )
         sensitive = sensitive or next(

@@ -11,11 +11,13 @@ from collections.abc import Iterable, Iterator
 
 from humangr.contracts import Severity
 
-from .egress_mail import ADDRESS, Mail, domain_allowed
+from .egress_mail import ADDRESS, Mail, domain_allowed, place_outside, public_reply
 from .message_acts import message_acts
 from .prose_commands import told_to_run
+from .prose_disclosure import published_flaw
 from .prose_links import lookalike_of_own, mismatched_link, open_link_to_data
 from .prose_lures import link_hosts
+from .prose_people import people_risks
 from .prose_secrets import written_secrets
 from .view import ToolView
 
@@ -28,6 +30,14 @@ _WHOLE = re.compile(
     r"(?i)(?:^|[_.-])(?:full|all|complete|entire|everyone)(?=[_.-])"
     r"[^/]*\.(?:csv|tsv|xlsx?|parquet|jsonl?|sql)(?:\.(?:gz|zip))?$"
 )
+_PEOPLE_LIST = re.compile(
+    r"(?i)(?:^|[_.-])(?:e-?mails|email[_-]?list|emails?[_-]?addresses|contacts|subscribers|"
+    r"applicants|customers|users|leads|members|patients|recipients|donors|readers|employees|"
+    r"students|clients|kyc)(?=[_.-])[^/]*\.(?:csv|tsv|xlsx?|parquet|jsonl?|sql|vcf|zip|7z|"
+    r"tar\.gz|tgz)$|(?:^|[_.-])(?:full|all|complete|entire)(?=[_.-])[^/]*\.(?:zip|7z|tar\.gz|tgz)$"
+)
+"""A file named as a list of people (``segment_readers_emails.csv``, ``applicants_full.zip``)
+or a whole archive."""
 _AGGREGATE = re.compile(r"(?i)summary|report|aggregate|stats|metrics|totals|synthetic|sample")
 _THIRD_PARTY = re.compile(
     r"(?i)\byour (?:wife|husband|partner|ex|girlfriend|boyfriend|daughter|son|mother|father|"
@@ -85,7 +95,10 @@ def more_risks(
             (
                 p
                 for _, p in mail.attachments
-                if _WHOLE.search(p.rpartition("/")[2]) and not _AGGREGATE.search(p)
+                if (
+                    _WHOLE.search(p.rpartition("/")[2]) or _PEOPLE_LIST.search(p.rpartition("/")[2])
+                )
+                and not _AGGREGATE.search(p.rpartition("/")[2])
             ),
             None,
         )
@@ -97,7 +110,21 @@ def more_risks(
                 "Data sets go to another company only under a signed agreement, after a person "
                 "approves.",
             )
+    prose = list(prose)
+    leaves = mail is not None and (
+        any(not domain_allowed(d, allow) for d in mail.domains)
+        or place_outside(view, mail) is not None
+    )
+    yield from people_risks(prose, outside=leaves)
+    public = public_reply(view)
     for argument, text in prose:
+        if published_flaw(view.name, public, text):
+            yield (
+                argument,
+                Severity.HIGH,
+                "publishes how to exploit a flaw before its fix ships",
+                "Report it privately (a security advisory or channel) until the patch is out.",
+            )
         if _THIRD_PARTY.search(text[:20_000]) and len(_STREET.findall(text[:20_000])[:2]) >= 1:
             yield (
                 argument,

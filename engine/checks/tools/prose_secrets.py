@@ -6,7 +6,10 @@
 - a token given to a sign-in command (``wandb login 3f2a…``, ``--token=…``);
 - a service token's prefix with a token's body that the exact format rejects (a sample's
   ``EXAMPLE`` inside a real-shaped key still hands over what it looks like);
-- a person's identity record: two of a labelled SSN, a birth date, a full card number.
+- a person's identity record: two of a labelled SSN, a birth date, a full card number;
+- a wallet's recovery phrase: twelve or more words of three to eight lower-case letters after
+  a word for it (``wallet seed: ripple lesson bacon …``); prose has two-letter words among
+  any twelve.
 
 Pure functions of the text; each answers ``(severity, title, advice)``.
 """
@@ -64,6 +67,12 @@ _BIRTH = re.compile(
     r"(?:\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}|[A-Z][a-z]{2,8}\.? \d{1,2},? \d{4}|"
     r"\d{1,2} [A-Z][a-z]{2,8} \d{4})"
 )
+_SEED = re.compile(
+    r"(?i)\b(?:seed ?phrase|seed words|wallet seed|mnemonic|recovery (?:phrase|words|seed)|"
+    r"secret (?:recovery )?phrase|backup (?:phrase|words|seed)|wallet words|(?:12|24)[ -]word)"
+    r"\b[^\n]{0,80}?(?-i:(?<![\w-])(?:[a-z]{3,8}[ ,]{1,2}){11,23}[a-z]{3,8})(?![\w-])"
+)
+"""A recovery phrase written out after its name."""
 _CARD = re.compile(r"(?<![\d-])(?:\d[ -]?){12,18}\d(?![\d-])")
 
 
@@ -110,6 +119,13 @@ def written_secrets(raw: str) -> Iterator[tuple[Severity, str, str]]:
             if _real_body(m.group(1)):
                 yield Severity.HIGH, "writes out what looks like a service token", vault
                 break
+    if _SEED.search(text):
+        yield (
+            Severity.CRITICAL,
+            "writes out a wallet's recovery phrase",
+            "Whoever reads a recovery phrase controls the wallet; keep it offline, never in "
+            "messages.",
+        )
     if _identity_record(text):
         yield (
             Severity.HIGH,
