@@ -23,6 +23,7 @@ from urllib.parse import parse_qsl
 
 from .egress_scan import service_token
 from .http_call import AUTH_HEADER, HttpCall, json_text
+from .http_sites import SECRET_HOMES, host_in
 from .prose_hosts import lookalike
 
 __all__ = [
@@ -49,7 +50,10 @@ _CRED_FIELD = re.compile(
     r"(?i)^(?:pass(?:word|wd|phrase)?|pwd|otp|totp|mfa_?code|one_?time_?(?:code|password)"
     r"|client_?secret|secret|api_?key|private_?key)$"
 )
-_PLACEHOLDER = re.compile(r"(?i)^(?:bearer\s+|basic\s+)?(?:\$\{?\w+\}?|\{\{.*\}\}|<[^>]*>|\*+|)$")
+_PLACEHOLDER = re.compile(
+    r"(?i)^(?:[\w-]{1,20}\s+)?(?:\$\{?\w+\}?|\{\{.*\}\}|<[^>]*>|\*+|x{3,}|redacted|changeme|)$"
+)
+"""A value that stands for a credential (``token ${GITHUB_TOKEN}``, ``Bearer <token>``)."""
 _PROFILE_KEYS = (
     ("email", re.compile(r"(?i)e-?mail")),
     ("phone", re.compile(r"(?i)phone|mobile|^tel$|msisdn")),
@@ -109,9 +113,10 @@ def credential_to_lookalike(call: HttpCall) -> tuple[str, str] | None:
     whose name is dressed as a sign-in or support site, else None."""
     if call.url is None:
         return None
-    posed = lookalike(call.url.host.name)
-    if posed is None:
-        return None
+    host = call.url.host.name
+    posed = lookalike(host)
+    if posed is None or any(host_in(host, homes) for homes in SECRET_HOMES.values()):
+        return None  # not dressed, or a known service's own host (``okta-emea.com``)
     for path, name, value in call.headers:
         if AUTH_HEADER.match(name) and not _PLACEHOLDER.match(value.strip()):
             return path, posed
