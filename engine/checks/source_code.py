@@ -37,7 +37,7 @@ from .deploy_files import deploy_hits, deploy_path
 from .diff import FileDiff
 from .languages import MIGRATION_EXTENSIONS, other_code
 from .source_effects import code_effects, hitter, sql_hits
-from .source_forward import forwards_everything
+from .source_forward import forwards_everything, personal_bucket
 from .source_harm import (
     SQL_RULES,
     Rule,
@@ -89,10 +89,10 @@ def source_code(ctx: CheckInput) -> Iterator[Hit]:
 def _forwards(file: FileDiff, path: str) -> Iterator[Hit]:
     """Code that sends its whole environment, or a web request's whole input, away."""
     t = AddedText(file)
-    found = forwards_everything(t.text)
-    if found is not None:
-        offset, severity, title, why = found
-        yield hitter(t, path)(severity, title, offset, why)
+    for found in (forwards_everything(t.text), personal_bucket(t.text)):
+        if found is not None:
+            offset, severity, title, why = found
+            yield hitter(t, path)(severity, title, offset, why)
 
 
 def _harms(

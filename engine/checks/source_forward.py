@@ -6,7 +6,8 @@ other languages alike), read as text:
   process's credentials;
 - a web request's whole form or body (``request.POST.items()``, ``request.body``,
   ``req.body``, ``request.get_json()``) sent on to an address on another site — high: every
-  field a user types (cards, passwords, addresses) leaves for that site (form-jacking).
+  field a user types (cards, passwords, addresses) leaves for that site (form-jacking);
+- data written to a storage bucket named as someone's own (``gs://jdoe-personal-…``) — high.
 
 A field read by name (``request.POST["email"]``) and an environment variable read by name
 are not wholes. Pure functions of the text; bounded patterns over at most ``_MAX``
@@ -19,7 +20,7 @@ import re
 
 from humangr.contracts import Severity
 
-__all__ = ["forwards_everything"]
+__all__ = ["forwards_everything", "personal_bucket"]
 
 _MAX = 200_000
 _SENDS = re.compile(
@@ -79,6 +80,37 @@ def _reaches_send(text: str, found: re.Match[str]) -> bool:
         if name is not None and re.search(rf"(?<![\w.]){re.escape(name)}\b", window):
             return True
     return False
+
+
+_BUCKET = re.compile(r"[\"'](?:gs|s3a?|az|abfss?|wasbs?)://([\w.-]{3,63})[/\"']")
+_PERSONAL_BUCKET = re.compile(r"(?i)(?:^|[-_.])(?:personal|laptop|home)(?:[-_.]|$)")
+_WRITES_TO = re.compile(
+    r"(?i)\.to_(?:parquet|csv|json|excel|feather|pickle|orc)\(|upload|put_object|\.write\(|"
+    r"copy|save|export|sync"
+)
+
+
+def personal_bucket(text: str) -> tuple[int, Severity, str, str] | None:
+    """``(offset, severity, title, why)`` when the code writes to a storage bucket named as
+    someone's own (``gs://jdoe-personal-sandbox/…``, ``s3://home-laptop-sync``)."""
+    text = text[:_MAX]
+    if "://" not in text:
+        return None
+    for n, m in enumerate(_BUCKET.finditer(text)):
+        if n >= 200:
+            break
+        if not _PERSONAL_BUCKET.search(m.group(1)):
+            continue
+        if _WRITES_TO.search(text, max(0, m.start() - 120), m.start()) is None:
+            continue
+        return (
+            m.start(),
+            Severity.HIGH,
+            "writes data to a personal storage bucket",
+            f"The bucket {m.group(1)[:60]} is named as someone's own: what the code reads "
+            "(people's records, company data) leaves the company's control.",
+        )
+    return None
 
 
 def forwards_everything(text: str) -> tuple[int, Severity, str, str] | None:
