@@ -71,14 +71,15 @@ _ANY_ORIGIN = re.compile(
     r"(?:cb|callback|done)\(\s*null\s*,\s*true\s*\)|allowedOriginPatterns\(\s*[\"']\*[\"']|"
     r"AllowOriginFunc\b[^\n]{0,200}?return\s+true|AllowAllOrigins\s*:\s*true|"
     r"CORS_(?:ALLOW_ALL_ORIGINS|ORIGIN_ALLOW_ALL)\s*=\s*True|SetIsOriginAllowed\(\s*_?\w*\s*=>\s*"
-    r"true\s*\)|Access-Control-Allow-Origin[\"']?\s*[,:=]\s*(?:req\b|request\b|origin\b|"
+    r"true\s*\)|Access-Control-Allow-Origin[\"']?(?:\s*,\s*value\s*:|\s*[,:=]|\s)\s*[\"']?\*[\"']?"
+    r"(?![\w.])|Access-Control-Allow-Origin[\"']?\s*[,:=]\s*(?:req\b|request\b|origin\b|"
     r"\$http_origin|r\.Header\.Get\(\s*\"Origin\"|headers?\[[\"']origin[\"']\])",
     re.IGNORECASE,
 )
 _CREDENTIALS = re.compile(
     r"\bcredentials\s*:\s*true\b|allowCredentials\(\s*true\s*\)|AllowCredentials\s*[:=]\s*true|"
     r"AllowCredentials\(\)|CORS_ALLOW_CREDENTIALS\s*=\s*True|supports_credentials\s*=\s*True|"
-    r"Access-Control-Allow-Credentials[\"']?\s*[,:=]\s*[\"']?true",
+    r"Access-Control-Allow-Credentials[\"']?(?:\s*,\s*value\s*:|\s*[,:=]|\s)\s*[\"']?true",
     re.IGNORECASE,
 )
 

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 
 from humangr.contracts import Severity
 
+from .access_gates import audit_silenced, guard_narrowed, magic_input_grants
 from .access_opened import (
     any_origin_with_credentials,
     audit_dropped,
@@ -147,14 +148,23 @@ def _opened(f: FileDiff, path: str, added: tuple[DiffLine, ...]) -> Iterator[Hit
     with credentials, in the added lines (read with the file's other known lines)."""
     text = "\n".join(line.text for line in added)
     whole = "\n".join(ln.text for h in f.hunks for ln in h.lines if ln.kind != "-")
-    for found in (bypass_header(text, whole), any_origin_with_credentials(text)):
+    for found in (
+        bypass_header(text, whole),
+        any_origin_with_credentials(text),
+        magic_input_grants(text),
+    ):
         if found is not None:
             offset, (severity, title, why) = found
             number = added[text.count("\n", 0, offset)].number
             yield _hit(path, number, severity, title, why)
-    dropped = audit_dropped("\n".join(line.text for line in f.removed[:5_000]), text)
-    if dropped is not None:
-        yield _hit(path, added[0].number if added else None, *dropped)
+    removed = "\n".join(line.text for line in f.removed[:5_000])
+    first = added[0].number if added else None
+    for gone in (audit_dropped(removed, text), audit_silenced(removed, text)):
+        if gone is not None:
+            yield _hit(path, first, *gone)
+    narrowed = guard_narrowed(path, removed, text)
+    if narrowed is not None:
+        yield _hit(path, first, *narrowed)
 
 
 def _weakening(text: str) -> tuple[Severity, str, str] | None:

@@ -21,6 +21,7 @@ from humangr.contracts import Severity
 
 from .base import CheckInput, Hit, snippet
 from .diff import FileDiff
+from .tools.paths_hooks import local_hook_script
 
 __all__ = [
     "BINARY_EXTENSIONS",
@@ -151,6 +152,9 @@ def _by_path(f: FileDiff, path: str, name: str) -> Hit | None:
         return _hit(Severity.CRITICAL, "Git hook written", why, f)
     if re.search(r"(?:^|/)\.(?:husky|githooks)/[^/_][^/]*$", path):
         why = "a hook script the repository installs as a git hook runs on every commit."
+        if local_hook_script("\n".join(ln.text for ln in f.added[:2_000])):
+            why += " It runs only known local lint and test steps."
+            return _hit(Severity.LOW, "Git hook script changed", why, f)
         return _hit(Severity.HIGH, "Git hook script changed", why, f)
     if path.endswith(".ssh/authorized_keys"):
         why = "a key added here grants a login to this account (persistence)."

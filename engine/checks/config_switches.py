@@ -59,6 +59,13 @@ _BACKDOOR = re.compile(
     r"(?:^|_)(?:guest_admin|anonymous_admin|skip_auth|bypass_auth|disable_auth|no_auth|"
     r"insecure_skip_verify|allow_anonymous_admin|auth_disabled|god_mode)(?:_|$)"
 )
+_LIVE_SECTIONS = frozenset({"prod", "production", "live", "prd"})
+"""A section that configures production (``prod:`` of a dbt profile, ``[production]``)."""
+_INSECURE_ON = re.compile(
+    r"(?:^|_)insecure(?:_mode|_connection|_tls|_ssl)?$|(?:^|_)skip_(?:tls|ssl|cert)\w{0,20}verif"
+    r"|(?:^|_)(?:tls|ssl)_skip_verify$|^disable_(?:ssl|tls|cert)\w{0,20}(?:verif|check)"
+)
+"""A switch that turns an insecure mode on (``insecure_mode: true``, ``tls_skip_verify``)."""
 _DEBUG_ONLY = re.compile(
     r"(?:^|_)(?:dev_console|debug_console|cheats?|cheat_commands|debug_menu|console_commands|"
     r"debug_mode|remote_debug\w*)(?:_|$)"
@@ -88,6 +95,8 @@ def _judged(key: str, value: str, live: bool) -> str | None:
     off = value.lower() in OFF_VALUES
     if not off and _BACKDOOR.search(key):
         return "opens a backdoor"
+    if live and value.lower() in ("true", "yes", "on", "1") and _INSECURE_ON.search(key):
+        return "switches a protection off"
     if not off and live and _DEBUG_ONLY.search(key):
         return "turns debugging or cheats on in a release"
     protective = _PROTECTION.search(key) and _PROTECTION_VERBS.search(key)
@@ -157,7 +166,8 @@ def settings_switched(file: FileDiff, path: str) -> Iterator[Hit]:
         key = _snake(m.group(1))
         if key in _GENERIC_SWITCHES and line.number in parents:
             key = f"{_snake(parents[line.number])}_{key}"  # ``travel_rule:`` / ``enabled: false``
-        what = _judged(key, m.group(2), live)
+        section = parents.get(line.number, "").lower()
+        what = _judged(key, m.group(2), live or section in _LIVE_SECTIONS)
         if what is not None:
             yield Hit(
                 severity=Severity.HIGH,

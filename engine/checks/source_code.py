@@ -37,6 +37,7 @@ from .deploy_files import deploy_hits, deploy_path
 from .diff import FileDiff
 from .languages import MIGRATION_EXTENSIONS, other_code
 from .source_effects import code_effects, hitter, sql_hits
+from .source_forward import forwards_everything, personal_bucket
 from .source_harm import (
     SQL_RULES,
     Rule,
@@ -79,8 +80,19 @@ def source_code(ctx: CheckInput) -> Iterator[Hit]:
             yield from deploy_hits(file, path, allowed_hosts=ctx.options.allowed_hosts)
         elif extension == ".py" and not is_test_path(path):  # its code is the Python checks'
             yield from _python(file, path)
+        if other_code(path) is not None or (extension == ".py" and not is_test_path(path)):
+            yield from _forwards(file, path)
         if posixpath.basename(path) in MANIFESTS:
             yield from manifest(file, path)
+
+
+def _forwards(file: FileDiff, path: str) -> Iterator[Hit]:
+    """Code that sends its whole environment, or a web request's whole input, away."""
+    t = AddedText(file)
+    for found in (forwards_everything(t.text), personal_bucket(t.text)):
+        if found is not None:
+            offset, severity, title, why = found
+            yield hitter(t, path)(severity, title, offset, why)
 
 
 def _harms(

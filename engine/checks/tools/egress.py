@@ -30,6 +30,7 @@ from humangr.contracts import Severity
 
 from ..base import CheckInput, Hit
 from .business import PERSONAL_MAIL
+from .egress_carries import carried_outside, loose_tokens
 from .egress_env import env_secrets
 from .egress_files import data_export, secret_file
 from .egress_mail import (
@@ -67,6 +68,10 @@ _PLACEHOLDER = re.compile(
     r"(?i)^(?:bearer\s+|basic\s+|token\s+)?(?:\$\{?\w+\}?|\{\{.*\}\}|<[^>]*>"
     r"|\*+|x{3,}|redacted|your[\w-]*|placeholder|changeme|none|null|)$"
 )
+_AUTH_PARAM = re.compile(
+    r"(?i)^(?:access_?token|token|api_?key|apikey|key|secret|auth|sig|signature|client_?secret)$"
+)
+"""A query parameter a service reads its caller's key from (``?access_token=…``)."""
 _FEW = 3
 """People whose contact details make a list (one or two are what any message names)."""
 _UPLOAD_ARGS = ("files", "file", "upload", "attachment", "attachments", "multipart")
@@ -202,7 +207,9 @@ def _http(view: ToolView, call: HttpCall, allow: frozenset[str]) -> Iterator[Hit
     if dest.kind == "local" or (call.url is not None and allowed(call.url.host.name, allow)):
         return  # what goes to this machine does not leave it
     login = call.url is not None and bool(_LOGIN_PATH.search(call.url.path))
+    flagged: set[str] = set()
     for path, sev, title in _header_secrets(call, dest):
+        flagged.add(path)
         yield _hit(view, path, sev, title, _SUGGEST_SECRET)
     for arg, path in _uploads(call):
         title = f"uploads credential file {path[-60:]} to {dest.name}"
@@ -216,16 +223,26 @@ def _http(view: ToolView, call: HttpCall, allow: frozenset[str]) -> Iterator[Hit
         query = dict(parse_qsl(call.url.query[:65_536]))
         carried.append((call.url_argument, scan_payload(query)))
     total = PersonalData()
-    for arg, got in carried:
+    in_query = len(carried) - 1 if call.url is not None and call.url.query else -1
+    for n, (arg, got) in enumerate(carried):
         for secret in got.secrets[:1]:
-            level = _secret_severity(secret, dest, header=False, login=login)
+            # a key in the query string is how some services are called: read as a header
+            auth = n == in_query and bool(_AUTH_PARAM.search(secret.key))
+            level = _secret_severity(secret, dest, header=auth, login=login)
             if level is not None:
                 title = f"sends {_a(secret.kind)} to {dest.name}"
+                flagged.add(arg)
                 yield _hit(view, arg, level, title, _SUGGEST_SECRET)
         total.merge(got.personal)
         if got.cut:
             title = f"payload to {dest.name} too large to review in full"
             yield _hit(view, arg, H, title)
+    for arg, kind in loose_tokens(call):
+        if arg not in flagged and (rank := _service_severity(kind, dest)) is not None:
+            yield _hit(view, arg, rank, f"sends {_a(kind)} to {dest.name}, not its service")
+    if dest.kind != "internal":
+        for arg, title in carried_outside(call, dest.name):
+            yield _hit(view, arg, H, title, _SUGGEST_PERSONAL)
     if dest.kind != "internal":  # a private network's service may hold the secret itself
         for arg, value in call.payload:
             for name in list(env_secrets(value, dest.name))[:1]:

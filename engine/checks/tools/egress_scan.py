@@ -51,6 +51,11 @@ _SERVICE_TOKENS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("SendGrid API key", re.compile(r"(?<![\w.-])SG\.([\w-]{8,}\.[\w-]{8,})")),
     ("npm token", re.compile(r"(?<![\w-])npm_(\w{16,})")),
     ("Okta API token", re.compile(r"(?<![\w-])SSWS\s+([\w-]{16,})")),
+    ("Hugging Face token", re.compile(r"(?<![\w-])hf_([A-Za-z0-9]{16,})")),
+    ("Shopify token", re.compile(r"(?<![\w-])shp(?:at|ca|pa|ss)_([0-9a-fA-F]{16,})")),
+    ("DigitalOcean token", re.compile(r"(?<![\w-])do[opr]_v1_([0-9a-f]{16,})")),
+    ("Linear API key", re.compile(r"(?<![\w-])lin_api_(\w{16,})")),
+    ("Postman API key", re.compile(r"(?<![\w-])PMAK-([0-9a-f]{16,}-\w{8,})")),
 )
 """Tokens known by the prefix their service gives them, read loosely (any length past a few
 characters): a token that fails its exact format (a typo, a made-up value) is still meant

@@ -26,6 +26,7 @@ from ..base import CheckInput, Hit
 from ..remember import remembered
 from .http_apis import destructive_call, destructive_tool, scratch_store
 from .http_call import METHODS, HttpCall, read_http
+from .http_inject import injected_script
 from .http_service import build_trigger, scratch_delete
 from .http_sites import allowed
 from .http_target import C, H, Problem, sorted_problems, url_problems
@@ -50,6 +51,7 @@ _SUGGEST = {
     "capture": "Do not send anything to request-capture, tunnel or paste services.",
     "api": "Destructive API calls are for a human to make, after a backup.",
     "url": "Send a plain https URL to a named host.",
+    "script": "Serve scripts from the site's own origin, or have a human vet the other one.",
     "write": "Add the host to allowed_hosts if changes there are expected, or have a human "
     "review the call.",
 }
@@ -65,6 +67,11 @@ def _request_problems(call: HttpCall, allow: frozenset[str]) -> list[Problem]:
     found = destructive_call(call)
     if found is not None:
         out.append(Problem(found[0], found[1], f"{call.method} {url.raw[:100]}", "api"))
+    script = injected_script(call)
+    if script is not None:
+        title = f"puts a script from {script[1][:60]} into what {url.host.name[:60]} serves"
+        why = "Code from another site then runs in every visitor's browser."
+        out.append(Problem(H, title, why, "script"))
     loopback = (url.host.addr is not None and url.host.addr.reach is Reach.LOOPBACK) or (
         url.host.name.rstrip(".").lower() in ("localhost", "localhost.localdomain")
     )

@@ -103,7 +103,7 @@ REQUEST_ARGS = frozenset(
     (*URL_ARGS, *_METHOD_ARGS, *_HEADER_ARGS, *_AUTH_ARGS, *PAYLOAD_ARGS, "base_url", "path")
 )
 """The arguments that spell the request itself (its address, method, headers and body)."""
-_NAME_METHOD = re.compile(r"(?i)(?:^|_)(get|post|put|patch|delete|head)(?:_|$)")
+_NAME_METHOD = re.compile(r"(?i)(?:^|[_.:-])(get|post|put|patch|delete|head)(?:[_.:-]|$)")
 AUTH_HEADER = re.compile(
     r"(?i)^(?:authorization|proxy-authorization|cookie|x-api-key|api-key|apikey|x-auth-token"
     r"|private-token|x-goog-api-key|x-amz-security-token|x-access-token|x-csrf-token"

@@ -9,6 +9,8 @@ of host and path the HTTP checks treat as everyday.
   ``charge_id=ch_1``);
 - ``service_host``: a host named for monitoring or CI (``prometheus.corp.internal``,
   ``jenkins.ci.lan``), whose reads show state and change nothing;
+- ``cluster_read``: a read of workloads' state (pods, deployments, events) from the
+  Kubernetes API inside the cluster;
 - ``build_trigger``: a path that starts a CI build (Jenkins ``/job/…/build``, a generic
   webhook trigger, GitLab ``/trigger/pipeline``, Buildkite ``…/builds``);
 - ``scratch_delete``: a DELETE of one named test, QA or fixture record on a staging, sandbox
@@ -35,6 +37,7 @@ __all__ = [
     "api_words",
     "arg_pairs",
     "build_trigger",
+    "cluster_read",
     "scratch_delete",
     "service_host",
 ]
@@ -95,6 +98,23 @@ def service_host(url: Url, *, ci: bool = False) -> bool:
     if url.host.addr is not None or _PRIVATE_PATH.search(url.path):
         return False
     return bool(set(_labels(url.host.name)) & (_CI_WORDS if ci else _SERVICE_WORDS))
+
+
+_CLUSTER_API = re.compile(r"^kubernetes(?:\.default)?(?:\.svc)?(?:\.cluster\.local)?\.?$")
+_CLUSTER_READ = re.compile(
+    r"^/(?:api/v1|apis/[\w.-]{1,60}/v\w{1,12})(?:/namespaces/[\w-]{1,63})?/(?:pods|deployments"
+    r"|replicasets|statefulsets|daemonsets|services|endpoints|events|jobs|cronjobs|ingresses"
+    r"|nodes|namespaces|horizontalpodautoscalers|poddisruptionbudgets)(?:/[\w.-]{1,253})?"
+    r"(?:/(?:status|log|scale))?/?$"
+)
+"""What a workload's state read from the cluster's own API is: pods, deployments, events…
+(never secrets, config maps, service-account tokens, ``exec``, ``proxy`` or ``attach``)."""
+
+
+def cluster_read(url: Url) -> bool:
+    """A read of workloads' state from the Kubernetes API inside the cluster
+    (``kubernetes.default.svc/api/v1/namespaces/x/pods``)."""
+    return bool(_CLUSTER_API.match(url.host.name.lower()) and _CLUSTER_READ.match(url.path))
 
 
 def build_trigger(call: HttpCall) -> bool:

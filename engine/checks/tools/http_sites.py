@@ -265,6 +265,11 @@ SECRET_HOMES: dict[str, tuple[str, ...]] = {
     "Square OAuth secret": ("squareup.com", "squareupsandbox.com"),
     "AWS credential": ("amazonaws.com", "aws.amazon.com"),
     "Google API key": ("googleapis.com", "google.com"),
+    "Hugging Face token": ("huggingface.co", "hf.co"),
+    "Shopify token": ("myshopify.com", "shopify.com"),
+    "DigitalOcean token": ("digitalocean.com",),
+    "Linear API key": ("linear.app",),
+    "Postman API key": ("getpostman.com", "postman.com"),
 }
 """The hosts each kind of token (as ``scan_secrets`` names it) is meant to be sent to."""
 

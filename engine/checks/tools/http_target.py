@@ -17,7 +17,7 @@ from urllib.parse import unquote
 from humangr.contracts import Severity
 
 from .egress_files import secret_file, system_file
-from .http_service import service_host
+from .http_service import cluster_read, service_host
 from .http_sites import (
     METADATA_CREDENTIAL_PATH,
     METADATA_HOSTS,
@@ -144,7 +144,9 @@ def _host_problems(url: Url, *, method: str, allow: frozenset[str]) -> Iterator[
                 "internal",
             )
         return
-    if internal_name(name) and not (method in ("GET", "HEAD") and service_host(url)):
+    if internal_name(name) and not (
+        method in ("GET", "HEAD") and (service_host(url) or cluster_read(url))
+    ):
         # a monitoring or CI server's state read (a dashboard, a query, a build's status)
         yield Problem(
             H, f"internal host name {name}", "Only an internal network resolves it.", "internal"

@@ -26,6 +26,7 @@ from ..base import CheckInput, Hit, snippet
 from .paths_args import MAX_TARGETS, file_operation, targets
 from .paths_ci import CI_WORKFLOW, quiet_workflow
 from .paths_code import code_targets
+from .paths_hooks import HOOK_MANAGER, quiet_hook
 from .paths_judge import Verdict, judge, workspace_place
 from .paths_norm import inside, resolve
 from .view import ToolView
@@ -117,9 +118,12 @@ def file_paths(ctx: CheckInput) -> Iterator[Hit]:
             if len(verdicts) < _MAX_VERDICTS and verdict not in verdicts:
                 verdicts.append(verdict)
     quiet = op in ("write", "edit") and quiet_workflow(ctx.tool)
+    hook = op in ("write", "edit") and quiet_hook(ctx.tool)
     for argument, verdicts in by_argument.items():
         if quiet:
             verdicts = [v for v in verdicts if not v.title.endswith(CI_WORKFLOW)]
+        if hook:
+            verdicts = [v for v in verdicts if not v.title.endswith(HOOK_MANAGER)]
         if verdicts:
             yield _hit(argument, verdicts)
     if skipped is not None:

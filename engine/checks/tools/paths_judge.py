@@ -21,6 +21,7 @@ from .paths_args import Op, Target
 from .paths_catalogue import CATALOGUE
 from .paths_glob import glob_root, instances
 from .paths_norm import Place, inside, resolve, spellings
+from .paths_reports import report_out
 from .paths_rule import Rule, word_set
 
 __all__ = ["Verdict", "Workspace", "judge", "workspace_place"]
@@ -198,6 +199,8 @@ def _place_verdicts(
     """The verdicts on one place a path may land (``first``: where it lands if nothing is
     guessed)."""
     op, shown = target.op, place.show()
+    if op == "write" and report_out(shown):
+        return []  # a report for people to read, on a data volume
     ws = workspace.place if workspace is not None else None
     out: list[Verdict] = []
     rule = _rule(place, op)

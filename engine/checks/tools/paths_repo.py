@@ -54,6 +54,13 @@ REPO_RULES = (
         ANY + r"(?:\.husky/.+|\.pre-commit-config\.ya?ml|\.?lefthook(?:-local)?\.ya?ml)$",
     ),
     rule(
+        "the site's list of authorised ad sellers",
+        "whoever it names may sell the site's ad space and be paid for it (ads.txt, "
+        "app-ads.txt, sellers.json)",
+        "HH-",
+        ANY + r"(?:app-)?ads\.txt$|" + ANY + r"sellers\.json$",
+    ),
+    rule(
         "a CI workflow",
         SUPPLY,
         "HH-",

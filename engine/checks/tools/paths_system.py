@@ -18,6 +18,13 @@ SCRATCH_RULES = (
         temp=True,
     ),
     rule(
+        "a scratch file",
+        "",
+        "---",
+        r"^~/(?:scratch|tmp|temp)/[^/]+$",
+        temp=True,
+    ),
+    rule(
         "a terminal or null device",
         "",
         "---",
