@@ -59,7 +59,18 @@ def local_hook_script(text: str) -> bool:
 
 _REPO = re.compile(r"(?m)^\s*-?\s*repo:\s*['\"]?([^\s'\"#]+)")
 _REV = re.compile(r"(?m)^\s*rev:\s*['\"]?[\w.+-]+")
-_FORGE = re.compile(r"^https://(?:github\.com|gitlab\.com)/[\w.-]+/[\w.-]+?(?:\.git)?/?$")
+_FORGE = re.compile(r"^https://(?:github\.com|gitlab\.com)/([\w.-]+)/[\w.-]+?(?:\.git)?/?$")
+_KNOWN_OWNERS = frozenset(
+    {"pre-commit", "astral-sh", "psf", "pycqa", "asottile", "gitleaks", "zricethezav",
+     "adrienverge", "igorshubovych", "hadolint", "shellcheck-py", "koalaman", "antonbabenko",
+     "golangci", "dnephin", "codespell-project", "lucas-c", "davidanson", "rhysd",
+     "python-jsonschema", "biomejs", "crate-ci", "sqlfluff", "commitizen-tools",
+     "trufflesecurity", "yelp", "bridgecrewio", "aquasecurity", "returntocorp", "semgrep",
+     "pre-commit-mirrors", "pappasam", "executablebooks", "python-poetry", "jorisroovers",
+     "compilerla", "editorconfig-checker", "alessandrojcm", "tox-dev", "rbubley"}
+)  # fmt: skip
+"""Owners of the widely used pre-commit hook repositories: a pinned hook of theirs is the
+everyday way to lint; another owner's repository runs code nobody here has read."""
 _OWN_CODE = re.compile(r"(?m)^\s*-?\s*(?:entry|language):")
 
 
@@ -71,7 +82,8 @@ def pinned_precommit(text: str) -> bool:
     repos = [m.group(1) for m in _REPO.finditer(text)]
     if not repos or len(_REV.findall(text)) < len(repos):
         return False
-    return all(_FORGE.match(r) for r in repos)
+    found = [_FORGE.match(r) for r in repos]
+    return all(m is not None and m.group(1).lower() in _KNOWN_OWNERS for m in found)
 
 
 def quiet_hook(view: ToolView) -> bool:

@@ -439,6 +439,26 @@ CASES: list[tuple[str, dict[str, Any], tuple[Outcome, ...], str]] = [
         STOPPED,
         "a database's files pruned",
     ),
+    (
+        "Write",
+        {
+            "file_path": f"{WS}/.pre-commit-config.yaml",
+            "content": "repos:\n  - repo: https://github.com/gitleaks/gitleaks\n"
+            "    rev: v8.18.2\n    hooks:\n      - id: gitleaks\n",
+        },
+        APPROVED,
+        "a pinned hook of a well-known hook repository",
+    ),
+    (
+        "Write",
+        {
+            "file_path": f"{WS}/.pre-commit-config.yaml",
+            "content": "repos:\n  - repo: https://github.com/someone-else/hooks\n"
+            "    rev: v1.0.0\n    hooks:\n      - id: tidy\n",
+        },
+        STOPPED,
+        "a pinned hook of a repository nobody here knows",
+    ),
 ]
 
 
