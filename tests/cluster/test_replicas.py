@@ -26,10 +26,12 @@ pytestmark = [pytest.mark.anyio, pytest.mark.nats]
 
 @pytest.fixture
 async def js(cluster: NatsCluster) -> AsyncIterator[JetStreamContext]:
-    """JetStream on the cluster, to read the streams back as an operator would."""
+    """JetStream on the cluster, to read the streams back as an operator would (a new
+    three-replica bucket elects its leader before its first write is acknowledged: on a busy
+    machine that takes longer than nats-py's default five seconds)."""
     bus = await NatsBus.connect(cluster.urls)
     try:
-        yield bus.client.jetstream()
+        yield bus.client.jetstream(timeout=30)
     finally:
         await bus.close()
 
