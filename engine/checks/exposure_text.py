@@ -8,8 +8,10 @@ Terraform or Kubernetes file, a JSON body, a shell command's JSON argument, a Sa
   retention set to zero or one day, Time Travel off, versioning suspended, a table set to
   expire, an encryption key scheduled for deletion or destroyed, a history purge that skips its
   archive;
-- **the package index widened**: ``--extra-index-url`` (a name on both indexes may come from
-  either: dependency confusion), an index over plain HTTP or at a raw address.
+- **power handed out**: root or every-path grants of a secret store, servers without a token
+  on every interface, alerts routed to nowhere;
+- where code comes from (``exposure_supply``) and operations that blind or open a system
+  (``exposure_ops``).
 
 Pure functions of text: each yields ``(offset, title, why)``; callers bind them to a file's
 line or a tool's argument. Typosquatted package names are ``package_names``'.
@@ -21,6 +23,7 @@ import re
 from collections.abc import Iterator
 
 from .exposure_ops import ops_risks
+from .exposure_supply import supply_risks
 
 __all__ = ["SCRATCH", "TextRisk", "text_risks"]
 
@@ -75,22 +78,11 @@ _KEY_DESTROYED = re.compile(
     """
 )
 _HISTORY_PURGE = re.compile(r"(?i)\bdb\s+clean\b[^\n;&|]*--skip-archive\b")
-_EXTRA_INDEX = re.compile(r"(?i)(?:^|[\s\"'])--extra-index-url(?:[\s=]+)(\S+)")
-_PLAIN_INDEX = re.compile(
-    r"(?i)(?:^|[\s\"'])(?:--index-url|-i|--registry)(?:[\s=]+)(http://\S+|https?://\d[\d.]+\S*)"
-)
-
-
-_REMOTE_MODEL_CODE = re.compile(r"\btrust_remote_code\s*=\s*True\b")
-_UNSAFE_WEIGHTS = re.compile(r"\bweights_only\s*=\s*False\b")
-_ADD_URL = re.compile(r"(?im)^\s*ADD\s+(?!.*--checksum)(?:--\S+\s+)*(https?://\S+)\s+(\S+)\s*$")
-_RUNS_LINE = re.compile(r"(?im)^\s*(?:RUN|ENTRYPOINT|CMD)\b.*$")
 _NULL_RECEIVER = re.compile(
     r"(?im)^\s*receiver:\s*[\"']?(?:null|blackhole|devnull|void)?[\"']?\s*$"
 )
 
 
-_PINNED = re.compile(r"\brevision\s*=\s*[\"'][0-9a-f]{40}[\"']")
 _ROOT_GRANT = re.compile(
     r"""(?xi)
     \bvault\s+token\s+create\b[^\n;|&]*?-policy[= ]["']?root\b
@@ -103,8 +95,6 @@ _NO_AUTH_SERVER = re.compile(
     r"|--(?:no-auth|disable-auth|auth[= ]none|auth-type[= ]none)\b"
 )
 _ALL_INTERFACES = re.compile(r"(?:--ip|--host|--bind|-b)[= ](?:0\.0\.0\.0|\*|::)(?:\s|:|$)")
-_GEM_SOURCE = re.compile(r"(?m)^\s*source\s+[\"'](https?://[^\"']+)[\"']")
-_GO_REPLACE = re.compile(r"(?m)^\s*(?:replace\s+)?(\S+)(?:\s+v\S+)?\s*=>\s*(\S+)")
 
 
 def _power_granted(text: str) -> Iterator[TextRisk]:
@@ -128,74 +118,6 @@ def _power_granted(text: str) -> Iterator[TextRisk]:
                 "reaches the machine run code on it."
             ),
         )
-
-
-def _sources_swapped(text: str) -> Iterator[TextRisk]:
-    for m in _GEM_SOURCE.finditer(text):
-        url = m.group(1).lower()
-        if url.startswith("http://") or not re.match(r"https://(?:rubygems\.org|gems\.)", url):
-            if url.startswith("https://rubygems.org"):
-                continue
-            yield (
-                m.start(),
-                "installs gems from another source",
-                (
-                    f"`{m.group(1)[:80]}` is not rubygems.org"
-                    + (" and is plain HTTP" if url.startswith("http://") else "")
-                    + ": whoever serves it chooses every gem installed."
-                ),
-            )
-            break
-    for m in _GO_REPLACE.finditer(text):
-        source, target = m.group(1), m.group(2)
-        if target.startswith((".", "/")) or "/" not in source or "/" not in target:
-            continue  # a local checkout: the developer's own code
-        if source.split("/")[:2] != target.split("/")[:2]:
-            yield (
-                m.start(),
-                "replaces a dependency with another module",
-                (
-                    f"`{source[:60]}` is built from `{target[:60]}`, another owner's code, "
-                    "wherever the module is imported."
-                ),
-            )
-            break
-
-
-def _code_fetched(text: str) -> Iterator[TextRisk]:
-    m = _REMOTE_MODEL_CODE.search(text)
-    if m is not None and not _PINNED.search(text[max(0, m.start() - 300) : m.end() + 300]):
-        yield (
-            m.start(),
-            "runs a model repository's own code (trust_remote_code)",
-            (
-                "`trust_remote_code=True` runs the Python the hub repository ships when the model "
-                "loads: whoever controls that repository runs code here."
-            ),
-        )
-    m = _UNSAFE_WEIGHTS.search(text)
-    if m is not None:
-        yield (
-            m.start(),
-            "loads a pickle that can run code (weights_only=False)",
-            (
-                "`weights_only=False` unpickles the whole checkpoint: a crafted file runs its own "
-                "code when loaded."
-            ),
-        )
-    for add in _ADD_URL.finditer(text):
-        name = add.group(2).rstrip("/").rsplit("/", 1)[-1]
-        runs = [r.group(0) for r in _RUNS_LINE.finditer(text, add.end())]
-        if name and any(name in line for line in runs):
-            yield (
-                add.start(),
-                "runs a file downloaded at build time",
-                (
-                    f"`{add.group(1)[:80]}` is fetched unverified (no `--checksum`) and then run: "
-                    "whoever serves it chooses the code in every image."
-                ),
-            )
-            break
 
 
 def _alerts_silenced(text: str) -> Iterator[TextRisk]:
@@ -229,11 +151,9 @@ def text_risks(text: str) -> Iterator[TextRisk]:
         )
         break
     yield from _recovery_cut(text)
-    yield from _index_widened(text)
-    yield from _code_fetched(text)
+    yield from supply_risks(text)
     yield from _alerts_silenced(text)
     yield from _power_granted(text)
-    yield from _sources_swapped(text)
     yield from ops_risks(text)
 
 
@@ -286,23 +206,3 @@ _EXPIRY_WHY = (
     "a lifecycle rule this short deletes backups, logs or exports (and their earlier "
     "versions) before anyone could need them."
 )
-
-
-def _index_widened(text: str) -> Iterator[TextRisk]:
-    m = _EXTRA_INDEX.search(text)
-    if m is not None:
-        yield (
-            m.start(),
-            "adds a second package index (dependency confusion)",
-            f"with `--extra-index-url {m.group(1)[:80]}`, a package name on both indexes "
-            "installs whichever offers the higher version: anyone who publishes that name on "
-            "the other index runs code here.",
-        )
-    m = _PLAIN_INDEX.search(text)
-    if m is not None:
-        yield (
-            m.start(),
-            "installs packages from an unverified index",
-            f"`{m.group(1)[:80]}` is plain HTTP or a raw address: whoever sits on the path "
-            "chooses the code installed.",
-        )
