@@ -315,7 +315,7 @@ DANGEROUS = {
         "src/Maint.java",
         'String dataDir = "/var/lib/postgresql/15/main";\n'
         "FileUtils.deleteDirectory(new File(dataDir));",
-        "deletes system files",
+        "deletes a database's or a service's stored data",
     ),
     "a dependency from a bare address": (
         "package.json",

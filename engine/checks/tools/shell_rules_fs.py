@@ -222,6 +222,14 @@ def _persistence(cmd: Cmd, path: str) -> Flag:
     )
 
 
+_DATA_STORE = re.compile(
+    r"^/(?:var/lib|var/opt|opt)/(?:postgresql|pgsql|mysql|mariadb|mongodb|mongo|redis|"
+    r"elasticsearch|opensearch|etcd|cassandra|influxdb|clickhouse|rabbitmq|kafka|zookeeper|"
+    r"docker/volumes|containerd|minio|couchdb|neo4j|mssql|vault)(?:/|$)"
+)
+"""Where databases and stateful services keep their data (``/var/lib/postgresql/15/main``)."""
+
+
 def _guarded(target: str, written: str) -> bool:
     """The command as written stops when the target's variable is empty (``${DIR:?}``)."""
     m = re.match(r"^\$\{?(\w+)", target.strip("'\""))
@@ -268,6 +276,13 @@ def remove(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
                 cmd.text,
                 f"if the variable in {target} is empty or unset this deletes from the root.",
                 'Guard it: "${VAR:?}/…", or name the path.',
+            )
+        elif _DATA_STORE.match(normal(target)) and outside_workspace(target, ctx.workspace):
+            yield critical(
+                "deletes a database's or a service's stored data",
+                cmd.text,
+                f"{target} holds the data a database or service keeps; it is gone for good.",
+                _RECOVER,
             )
         elif UNDER_SYSTEM.match(normal(target)) and outside_workspace(target, ctx.workspace):
             yield high("deletes system files", cmd.text, f"it deletes {target}.", _RECOVER)

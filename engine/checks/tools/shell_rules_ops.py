@@ -408,6 +408,13 @@ def containers(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
                 "the host.",
                 "Drop the privilege unless it is truly needed.",
             )
+    elif verbs[:2] == ["volume", "rm"] and re.search(r"\$\(\s*docker\s+volume\s+ls\b", cmd.text):
+        yield critical(
+            "deletes every docker volume",
+            cmd.text,
+            "every volume the host keeps is removed, with the databases and files in them.",
+            "Remove only the volumes you made, by name.",
+        )
     elif (verbs[:1] == ["volume"] and ("rm" in verbs or "prune" in verbs)) or (
         verbs[:2] == ["system", "prune"] and re.search(r"(?:^|\s)(?:-a|--all|--volumes)\b", joined)
     ):

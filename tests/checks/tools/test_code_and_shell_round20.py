@@ -470,3 +470,21 @@ def test_round20(
 ) -> None:
     outcome, findings, _ = decide(name, arguments, workspace=WS)
     assert outcome in expected, (what, [f.title for f in findings])
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "sudo rm -rf /var/lib/postgresql/15/main",
+        "rm -f /var/lib/redis/dump.rdb",
+        "docker volume rm $(docker volume ls -q)",
+    ],
+)
+def test_a_database_s_stored_data_deleted_is_rejected(command: str) -> None:
+    outcome, findings, _ = decide("bash", {"command": command}, workspace=WS)
+    assert outcome is Outcome.REJECTED, [f.title for f in findings]
+
+
+def test_an_image_s_package_lists_trimmed_is_not_a_database() -> None:
+    outcome, findings, _ = decide("bash", {"command": "rm -rf /var/lib/apt/lists/*"}, workspace=WS)
+    assert outcome is not Outcome.REJECTED, [f.title for f in findings]
