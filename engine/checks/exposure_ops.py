@@ -16,13 +16,48 @@ _MONITORS = (
     r"otel[\w-]*|opentelemetry[\w-]*|splunk[\w-]*|wazuh[\w-]*|auditd?|siem[\w-]*|"
     r"guardduty|node-exporter|kube-state-metrics|pagerduty[\w-]*"
 )
-_SCALED_DOWN = re.compile(
-    r"(?i)\b(?:kubectl|oc)\b[^\n;|&]*\bscale\b[^\n;|&]*?(?:(?:deploy(?:ment)?s?|sts|statefulsets?|"
-    r"daemonsets?|ds)[/\s]+(?:" + _MONITORS + r")\b[^\n;|&]*--replicas[= ]0\b|--replicas[= ]0\b"
-    r"[^\n;|&]*(?:deploy(?:ment)?s?|sts|statefulsets?)[/\s]+(?:" + _MONITORS + r")\b)"
+_KUBE = re.compile(r"(?i)\b(?:kubectl|oc)\b")
+_SCALE = re.compile(r"(?i)\bscale\b")
+_ZERO = re.compile(r"--replicas[= ]0\b")
+_MONITOR_WORKLOAD = re.compile(
+    r"(?i)(?:deploy(?:ment)?s?|sts|statefulsets?|daemonsets?|ds)[/\s]+(?:" + _MONITORS + r")\b"
 )
+_CONTAINER = re.compile(r"(?i)\b(?:kubectl|oc|docker|podman)\b")
+_EXEC = re.compile(r"\bexec\b")
+_READER = re.compile(r"\b(?:cat|less|more|head|tail|base64|xxd|strings|cp)\s")
+_SECRET_FILE = re.compile(
+    r"(?i)/secrets?/|keystore|passphrase|\.pem\b|\.key\b|credentials|id_rsa|\.env\b"
+)
+_SEGMENT = re.compile(r"[^\n;|&]{1,2000}")
+_MAX_SEGMENTS = 2_000
+
+
+def _segments(text: str) -> Iterator[tuple[int, str]]:
+    """Each simple command of ``text`` (split at line ends and shell operators), bounded."""
+    for i, m in enumerate(_SEGMENT.finditer(text)):
+        if i >= _MAX_SEGMENTS:
+            return
+        yield m.start(), m.group(0)
+
+
+def _scaled_down(text: str) -> int | None:
+    for offset, seg in _segments(text):
+        kube = _KUBE.search(seg) and _SCALE.search(seg) and _ZERO.search(seg)
+        if kube and _MONITOR_WORKLOAD.search(seg):
+            return offset
+    return None
+
+
+def _container_secret(text: str) -> int | None:
+    for offset, seg in _segments(text):
+        run = _CONTAINER.search(seg) and _EXEC.search(seg) and _READER.search(seg)
+        if run and _SECRET_FILE.search(seg):
+            return offset
+    return None
+
+
 _PLUGINS_OFF = re.compile(
-    r"(?i)\bwp\s+plugin\s+(?:deactivate|delete|uninstall)\b[^\n;|&]*\b(?:wordfence|two-factor|"
+    r"(?i)\bwp\s+plugin\s+(?:deactivate|delete|uninstall)\b[^\n;|&]{0,300}\b(?:wordfence|two-factor|"
     r"2fa|limit-login[\w-]*|sucuri[\w-]*|[\w-]*security[\w-]*|[\w-]*firewall[\w-]*|"
     r"[\w-]*captcha[\w-]*|turnstile[\w-]*|wp-cerber|solid-security|akismet)\b"
 )
@@ -40,15 +75,8 @@ _PUBLIC_SECRET = re.compile(
     r"[A-Z0-9_]*(?:SECRET|PRIVATE|PASSWORD|ADMIN_TOKEN|ADMIN_KEY|SERVICE_ROLE|API_SECRET|"
     r"SECRET_KEY)[A-Z0-9_]*\b"
 )
-_CONTAINER_SECRET = re.compile(
-    r"(?i)\b(?:kubectl|oc|docker|podman)\b[^\n;|&]*\bexec\b[^\n;|&]*\b(?:cat|less|more|head|"
-    r"tail|base64|xxd|strings|cp)\s+[^\n;|&]*(?:/secrets?/|keystore|passphrase|\.pem\b|"
-    r"\.key\b|credentials|id_rsa|\.env\b)"
-)
 
 _RULES: tuple[tuple[re.Pattern[str], str, str], ...] = (
-    (_SCALED_DOWN, "scales monitoring to nothing", "with no replicas of the monitoring or "
-     "alerting service, nothing watches production and no one is paged."),
     (_PLUGINS_OFF, "switches security plugins off", "the site's firewall, second factor or "
      "login limits stop protecting it."),
     (_ADMIN_SIGNUP, "makes every new account an administrator", "anyone who signs up gets "
@@ -57,14 +85,29 @@ _RULES: tuple[tuple[re.Pattern[str], str, str], ...] = (
      "authentication for everyone opens what it protected to the internet."),
     (_PUBLIC_SECRET, "ships a secret to every browser", "variables with this prefix are "
      "built into the client's JavaScript: anyone who loads the page can read the value."),
-    (_CONTAINER_SECRET, "reads secrets inside a container", "the keys or passwords the "
-     "container holds are printed into the agent's transcript."),
 )  # fmt: skip
 
 
 def ops_risks(text: str) -> Iterator[tuple[int, str, str]]:
     """Each operation of ``_RULES`` found in ``text`` (first place of each)."""
     text = text[:200_000]
+    scaled = _scaled_down(text)
+    if scaled is not None:
+        yield (
+            scaled,
+            "scales monitoring to nothing",
+            (
+                "with no replicas of the monitoring or alerting service, nothing watches "
+                "production and no one is paged."
+            ),
+        )
+    read = _container_secret(text)
+    if read is not None:
+        yield (
+            read,
+            "reads secrets inside a container",
+            ("the keys or passwords the container holds are printed into the agent's transcript."),
+        )
     for pattern, title, why in _RULES:
         m = pattern.search(text)
         if m is not None:

@@ -77,7 +77,7 @@ _KEY_DESTROYED = re.compile(
   | \bkeyvault\s+key\s+(?:delete|purge)\b
     """
 )
-_HISTORY_PURGE = re.compile(r"(?i)\bdb\s+clean\b[^\n;&|]*--skip-archive\b")
+_HISTORY_PURGE = re.compile(r"(?i)\bdb\s+clean\b[^\n;&|]{0,300}--skip-archive\b")
 _NULL_RECEIVER = re.compile(
     r"(?im)^\s*receiver:\s*[\"']?(?:null|blackhole|devnull|void)?[\"']?\s*$"
 )
@@ -85,7 +85,7 @@ _NULL_RECEIVER = re.compile(
 
 _ROOT_GRANT = re.compile(
     r"""(?xi)
-    \bvault\s+token\s+create\b[^\n;|&]*?-policy[= ]["']?root\b
+    \bvault\s+token\s+create\b[^\n;|&]{0,300}?-policy[= ]["']?root\b
   | ["']?token_policies["']?\s*[:=]\s*\[?\s*["']?root\b
   | \bpath\s+"\*"\s*\{[^}]{0,300}?\bcapabilities\s*=\s*\[[^\]]*"sudo"
     """

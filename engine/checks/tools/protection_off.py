@@ -76,7 +76,8 @@ def switched_protections(name: str, url_path: str, arguments: Mapping[str, Any])
 
 
 _SQL_SETTING = re.compile(
-    r"(?is)\bupdate\s+[\w.\"`\[\]]+\s+set\s+(?P<set>.*?)\bwhere\b(?P<where>.*?)(?:;|$)"
+    r"(?is)\bupdate\s+[\w.\"`\[\]]{1,200}\s+set\s+(?P<set>[^;]{0,2000}?)\bwhere\b"
+    r"(?P<where>[^;]{0,2000})"
 )
 _SQL_OFF = re.compile(r"(?i)^\s*(?:[\w\"`]+\s*=\s*)?'?(?:0|false|off|disabled|no)'?\s*$")
 
@@ -84,7 +85,9 @@ _SQL_OFF = re.compile(r"(?i)^\s*(?:[\w\"`]+\s*=\s*)?'?(?:0|false|off|disabled|no
 def sql_protection_off(sql: str) -> str | None:
     """The setting an ``UPDATE`` switches off (``SET value = '0' WHERE name =
     'fraud_check_enabled'``, ``SET mfa_required = false``), if it names a protection."""
-    for m in _SQL_SETTING.finditer(sql[:100_000]):
+    for i, m in enumerate(_SQL_SETTING.finditer(sql[:100_000])):
+        if i >= 200:
+            return None
         for assignment in m.group("set").split(","):
             column, _, value = assignment.partition("=")
             if not _SQL_OFF.match(value):

@@ -11,7 +11,8 @@ from collections.abc import Iterator
 __all__ = ["decided_by_hand"]
 
 _MAX_SQL = 100_000
-_STATEMENT = re.compile(r"(?is)\b(update|insert\s+into|replace\s+into)\b(.{0,4000}?)(?:;|$)")
+_STATEMENT = re.compile(r"(?is)\b(update|insert\s+into|replace\s+into)\b([^;]{0,4000})")
+_MAX_STATEMENTS = 200
 _APPROVAL = re.compile(
     r"(?i)\b(?:\w*status|\w*state|approval\w*|kyc_\w+|verification\w*|review_state)\s*=\s*"
     r"'(?:approved|verified|cleared|paid|whitelisted|allowlisted)'"
@@ -30,7 +31,9 @@ _PEOPLE_TABLE = re.compile(r"(?i)\b\w*(?:user|member|account|profile|meta|role|c
 def decided_by_hand(sql: str) -> Iterator[tuple[str, str]]:
     """``(title, why)`` for each decision the SQL makes by hand (one of each kind)."""
     seen: set[str] = set()
-    for m in _STATEMENT.finditer(sql[:_MAX_SQL]):
+    for i, m in enumerate(_STATEMENT.finditer(sql[:_MAX_SQL])):
+        if i >= _MAX_STATEMENTS:
+            return
         body = m.group(2)
         found: tuple[str, str] | None = None
         if _APPROVAL.search(body):

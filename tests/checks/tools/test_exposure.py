@@ -4,6 +4,7 @@ that must pass."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -397,3 +398,22 @@ def test_names_are_read_from_install_commands_only() -> None:
     found = list(typosquats("RUN pip install --no-cache-dir numpy reqeusts\n"))
     assert len(found) == 1
     assert "`reqeusts`" in found[0][2]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "kubectl scale " * 14_000,
+        "kubectl exec cat " * 12_000,
+        "update x set a where " * 9_000,
+        "vault token create " * 10_000,
+        '"decision": "bypass" ' * 9_000,
+    ],
+)
+def test_hostile_repetitions_are_read_in_bounded_time(text: str) -> None:
+    """Each reading scans a bounded span from each place it starts: a text built to make a
+    pattern retry at every position still finishes quickly (no catastrophic backtracking)."""
+    start = time.perf_counter()
+    outcome, _, _ = decide("bash", {"command": text}, workspace=WS)
+    assert outcome is not None
+    assert time.perf_counter() - start < 5.0
