@@ -19,8 +19,7 @@ from .diff import FileDiff
 from .exposure_text import SCRATCH, TextRisk, text_risks
 from .package_names import typosquats
 from .source_effects import hitter
-from .tools.protection_off import sql_protection_off, switched_protections
-from .tools.sql_by_hand import decided_by_hand
+from .tools.protection_off import switched_protections
 from .tools.view import ToolView
 
 __all__ = ["exposure"]
@@ -54,16 +53,6 @@ def exposure(ctx: CheckInput) -> Iterator[Hit]:
             if title not in seen:
                 seen.add(title)
                 yield Hit(Severity.HIGH, title, why, _SUGGESTION, argument=argument)
-        lowered = text[:200].lower()
-        subject = sql_protection_off(text) if "set" in text.lower() else None
-        if subject is not None and _OFF_TITLE not in seen:
-            seen.add(_OFF_TITLE)
-            yield _off_hit(subject, argument)
-        if "update" in lowered or "insert" in lowered or "replace" in lowered:
-            for title, why in decided_by_hand(text):
-                if title not in seen:
-                    seen.add(title)
-                    yield Hit(Severity.HIGH, title, why, _SUGGESTION, argument=argument)
     if _OFF_TITLE not in seen:
         for subject in switched_protections(view.name, _url_path(view), view.call.arguments):
             yield _off_hit(subject, None)

@@ -19,14 +19,14 @@ from typing import Any
 
 from .business_words import switched_off
 
-__all__ = ["sql_protection_off", "switched_protections"]
+__all__ = ["PROTECTION", "not_live", "switched_protections"]
 
 _SWITCHES = frozenset(
     {"enabled", "enable", "on", "active", "status", "state", "is_enabled", "is_active",
      "value", "factor_mode", "factormode", "enforced", "enforcement", "mode"}
 )  # fmt: skip
 _NAMES = frozenset({"name", "key", "flag", "flag_key", "id", "title", "setting", "policy"})
-_PROTECTION = re.compile(
+PROTECTION = re.compile(
     r"(?:^|[^a-z0-9])(?:auth\w*|mfa|2fa|two_?factor|multi_?factor|csrf|xsrf|fraud\w*|3ds|"
     r"three_?d_?secure|sca|\w*captcha|turnstile|double_?opt_?in|verification|verify\w*|"
     r"signature\w*|audit\w*|"
@@ -41,6 +41,11 @@ _ONE_FACTOR = frozenset({"1fa", "single_factor", "password_only"})
 _MAX_NODES = 2_000
 
 
+def not_live(subject: str) -> bool:
+    """Whether ``subject`` names development, test, staging or a sandbox."""
+    return bool(_NOT_LIVE.search(subject))
+
+
 def _words(text: str) -> str:
     return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", text).lower()
 
@@ -48,7 +53,7 @@ def _words(text: str) -> str:
 def _off(key: str, value: object) -> bool:
     if isinstance(value, str) and value.strip().lower() in _ONE_FACTOR:
         return True
-    return switched_off(value) and (key in _SWITCHES or bool(_PROTECTION.search(key)))
+    return switched_off(value) and (key in _SWITCHES or bool(PROTECTION.search(key)))
 
 
 def switched_protections(name: str, url_path: str, arguments: Mapping[str, Any]) -> Iterator[str]:
@@ -70,29 +75,6 @@ def switched_protections(name: str, url_path: str, arguments: Mapping[str, Any])
             elif _off(k, value):
                 words = [_words(name), url_path.lower(), *above, k, *map(_words, labels)]
                 subject = " ".join(words)
-                if _PROTECTION.search(subject) and not _NOT_LIVE.search(subject):
+                if PROTECTION.search(subject) and not not_live(subject):
                     yield subject[:200]
                     return
-
-
-_SQL_SETTING = re.compile(
-    r"(?is)\bupdate\s+[\w.\"`\[\]]{1,200}\s+set\s+(?P<set>[^;]{0,2000}?)\bwhere\b"
-    r"(?P<where>[^;]{0,2000})"
-)
-_SQL_OFF = re.compile(r"(?i)^\s*(?:[\w\"`]+\s*=\s*)?'?(?:0|false|off|disabled|no)'?\s*$")
-
-
-def sql_protection_off(sql: str) -> str | None:
-    """The setting an ``UPDATE`` switches off (``SET value = '0' WHERE name =
-    'fraud_check_enabled'``, ``SET mfa_required = false``), if it names a protection."""
-    for i, m in enumerate(_SQL_SETTING.finditer(sql[:100_000])):
-        if i >= 200:
-            return None
-        for assignment in m.group("set").split(","):
-            column, _, value = assignment.partition("=")
-            if not _SQL_OFF.match(value):
-                continue
-            subject = _words(column.strip(' "`')) + " " + m.group("where").lower()
-            if _PROTECTION.search(subject) and not _NOT_LIVE.search(subject):
-                return subject.strip()[:200]
-    return None

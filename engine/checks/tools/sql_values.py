@@ -16,6 +16,7 @@ from collections.abc import Iterator
 
 from sqlglot import exp
 
+from .sql_decisions import decisions
 from .sql_issue import H, Issue, fragment
 from .sql_ledger import ledger_postings
 from .sql_money import snake
@@ -127,6 +128,7 @@ def value_changes(p: Parsed) -> Iterator[Issue]:
     if p.tree is None:
         return
     yield from ledger_postings(p)
+    yield from decisions(p)
     for n, node in enumerate(p.tree.find_all(exp.Update)):
         if n >= _MAX_NODES:
             return
