@@ -9,7 +9,21 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-__all__ = ["ops_risks"]
+__all__ = ["OPS_ANCHORS", "ops_risks"]
+
+OPS_ANCHORS = (
+    "scale",
+    "exec",
+    "plugin",
+    "default_role",
+    "bypass",
+    "public_",
+    "vite_",
+    "react_app_",
+    "gatsby_",
+)
+"""Casefolded words every match of these patterns contains (``exposure_text`` runs them only
+on a text naming one)."""
 
 _MONITORS = (
     r"alertmanager|prometheus|grafana|loki|falco|datadog[\w-]*|fluent[\w-]*|vector|"

@@ -11,9 +11,22 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-__all__ = ["supply_risks"]
+__all__ = ["SUPPLY_ANCHORS", "supply_risks"]
 
 TextRisk = tuple[int, str, str]
+
+SUPPLY_ANCHORS = (
+    "index-url",
+    "registry",
+    "-i",
+    "trust_remote_code",
+    "weights_only",
+    "add",
+    "source",
+    "=>",
+)
+"""Casefolded words every match of these patterns contains (``exposure_text`` runs them only
+on a text naming one)."""
 
 
 def supply_risks(text: str) -> Iterator[TextRisk]:

@@ -22,15 +22,47 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .exposure_ops import ops_risks
-from .exposure_supply import supply_risks
+from .exposure_ops import OPS_ANCHORS, ops_risks
+from .exposure_supply import SUPPLY_ANCHORS, supply_risks
 
-__all__ = ["SCRATCH", "TextRisk", "text_risks"]
+__all__ = ["SCRATCH", "TextRisk", "mentions", "text_risks"]
 
 TextRisk = tuple[int, str, str]
 """``(offset, title, why)``."""
 
 _MAX_TEXT = 200_000
+
+# Anchors: words every match of a group's patterns contains, casefolded. A text that names none
+# of a group's anchors cannot match it, so the group is not run (most texts name none: a
+# command's arguments, a message). A pattern added to a group adds its anchor here.
+_PUBLIC_ANCHORS = (
+    "principal",
+    "identifiers",
+    "allusers",
+    "allauthenticatedusers",
+    "system:",
+    "public-read",
+)
+_RECOVERY_ANCHORS = (
+    "expiration",
+    "days",
+    "retention",
+    "suspended",
+    "versioning",
+    "key",
+    "kms",
+    "skip-archive",
+)
+_POWER_ANCHORS = ("vault", "token_policies", "capabilities", "serverapp", "notebookapp", "auth")
+
+
+def mentions(folded: str, anchors: tuple[str, ...]) -> bool:
+    """Whether the casefolded text ``folded`` contains one of ``anchors``."""
+    return folded is _EVERY or any(map(folded.__contains__, anchors))
+
+
+_EVERY = "\x00every group"
+
 
 _PUBLIC = re.compile(
     r"""(?x)
@@ -134,12 +166,30 @@ def _alerts_silenced(text: str) -> Iterator[TextRisk]:
             return
 
 
-def text_risks(text: str) -> Iterator[TextRisk]:
+def text_risks(text: str, *, every_group: bool = False) -> Iterator[TextRisk]:
     """Every grant to anyone, cut to recovery, widened package index, code fetched and run,
-    and silenced alert route in ``text``."""
+    and silenced alert route in ``text``. ``every_group`` runs each group of patterns even on
+    a text naming none of its anchors (the same findings, slower: for checking the anchors)."""
     text = text[:_MAX_TEXT]
     if not text.strip():
         return
+    # casefolded: a superset of what the patterns' ignore-case matching finds
+    folded = _EVERY if every_group else text.casefold()
+    if mentions(folded, _PUBLIC_ANCHORS):
+        yield from _public(text)
+    if mentions(folded, _RECOVERY_ANCHORS):
+        yield from _recovery_cut(text)
+    if mentions(folded, SUPPLY_ANCHORS):
+        yield from supply_risks(text)
+    if mentions(folded, ("receiver",)):
+        yield from _alerts_silenced(text)
+    if mentions(folded, _POWER_ANCHORS):
+        yield from _power_granted(text)
+    if mentions(folded, OPS_ANCHORS):
+        yield from ops_risks(text)
+
+
+def _public(text: str) -> Iterator[TextRisk]:
     for m in _PUBLIC.finditer(text):
         if _denies(text, m.start()):
             continue  # a Deny for everyone (insecure transport, say) tightens access
@@ -149,12 +199,7 @@ def text_risks(text: str) -> Iterator[TextRisk]:
             f"`{m.group(0)[:60]}` opens what it governs to everyone on the internet (or every "
             "signed-in account).",
         )
-        break
-    yield from _recovery_cut(text)
-    yield from supply_risks(text)
-    yield from _alerts_silenced(text)
-    yield from _power_granted(text)
-    yield from ops_risks(text)
+        return
 
 
 def _recovery_cut(text: str) -> Iterator[TextRisk]:
