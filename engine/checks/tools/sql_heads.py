@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator
 from humangr.contracts import Severity
 
 from .egress_files import system_file
+from .sql_access_narrow import bare_role, revoke
 from .sql_heads_access import backup, grant, no_audit, security_control
 from .sql_heads_sessions import kill
 from .sql_issue import C, H, Issue, after, all_words, fragment, object_names, word_at
@@ -161,6 +162,8 @@ def _create(p: Parsed, i: int, production: bool) -> Iterator[Issue]:
         )
     ]
     what = lead[0] if lead else ""
+    if bare_role(words):
+        return  # a name to grant rights to: no login, password nor admin attribute
     if what in ("USER", "ROLE", "LOGIN", "GROUP"):
         yield Issue(
             C, f"creates {what.lower()} {' '.join(words[1:2]).lower()}", fragment(p), "privilege"
@@ -286,7 +289,7 @@ HEADS: dict[str, Rule] = {
     "INSERT": insert,
     "BACKUP": backup,
     "NOAUDIT": no_audit,
-    "REVOKE": _simple(C, "revokes privileges", "privilege"),
+    "REVOKE": revoke,
     "DENY": _simple(C, "denies privileges", "privilege"),
     "SET": set_statement,
     "EXEC": _exec,
