@@ -17,7 +17,7 @@ from .sql_issue import C, H, Issue, after, all_words, fragment, object_names, wo
 from .sql_lex import Tok, TokKind
 from .sql_overwrite import insert
 from .sql_parse import Parsed
-from .sql_scope import test_database, throwaway_schema
+from .sql_scope import test_database, throwaway_schema, transient_table
 from .sql_session import set_statement
 from .sql_words import ADMIN_ROLES, OS_PROCEDURES, UNTRUSTED_LANGUAGES, dated_scratch, scratch_name
 
@@ -61,8 +61,8 @@ def _drop(p: Parsed, i: int, production: bool) -> Iterator[Issue]:
 def _truncate(p: Parsed, i: int, production: bool) -> Iterator[Issue]:
     names = object_names(p.stmt.tokens, i + 1)
     shown = ", ".join(names)[:80] or "?"
-    if names and all(throwaway_schema(n) for n in names):
-        return
+    if names and all(throwaway_schema(n) or transient_table(n) for n in names):
+        return  # a scratch schema's table, or a load's landing table emptied to be refilled
     if names and all(scratch_name(n) for n in names):
         return  # a temporary table (``tmp_rate_calc``) is emptied to be filled again
     else:
