@@ -120,8 +120,11 @@ def test_nearby_sql_still_stopped(rule: str, args: dict[str, Any]) -> None:
 
 # (what, URL) of a DELETE that runs, and of one that still needs a person
 EVERYDAY_DELETES = [
-    ("one topic branch", "https://git.corp.example/api/v4/projects/9/repository/branches/fix%2Ftypo"),
-    ("one image manifest", "https://images.corp.example/v2/platform/worker/manifests/sha256:" + "ab" * 32),
+    (
+        "one topic branch",
+        "https://git.corp.example/api/v4/projects/9/repository/branches/fix%2Ftypo",
+    ),
+    ("one image manifest", "https://images.corp.example/v2/ml/worker/manifests/sha256:" + "a" * 64),
     ("one media file", "https://cms.corp.example/wp-json/wp/v2/media/5521?force=true"),
     ("one alert silence", "https://alerts.corp.example/api/v2/silence/1b2c3d4e-0000-4000-8000-aa"),
     ("one coupon", "https://shop.example/admin/api/2024-10/discount_codes/77120.json"),
