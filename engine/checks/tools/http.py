@@ -26,6 +26,7 @@ from ..base import CheckInput, Hit
 from ..remember import remembered
 from .http_apis import destructive_call, destructive_tool, scratch_store
 from .http_call import METHODS, HttpCall, read_http
+from .http_delete_one import leaf_delete, scratch_wildcard
 from .http_inject import injected_script
 from .http_service import build_trigger, scratch_delete
 from .http_sites import allowed
@@ -64,17 +65,20 @@ def _request_problems(call: HttpCall, allow: frozenset[str]) -> list[Problem]:
     out = url_problems(url, method=call.method, writes=call.writes, allow=allow)
     if build_trigger(call):  # a CI server of one's own asked to build: everyday
         out = [p for p in out if not p.title.startswith("internal host name")]
+    loopback = (url.host.addr is not None and url.host.addr.reach is Reach.LOOPBACK) or (
+        url.host.name.rstrip(".").lower() in ("localhost", "localhost.localdomain")
+    )
+    scratch = scratch_wildcard(call, loopback)
+    if scratch:  # a local test container's leftovers: its service port is the point
+        out = [p for p in out if " on this machine (" not in p.title]
     found = destructive_call(call)
-    if found is not None:
+    if found is not None and not scratch:
         out.append(Problem(found[0], found[1], f"{call.method} {url.raw[:100]}", "api"))
     script = injected_script(call)
     if script is not None:
         title = f"puts a script from {script[1][:60]} into what {url.host.name[:60]} serves"
         why = "Code from another site then runs in every visitor's browser."
         out.append(Problem(H, title, why, "script"))
-    loopback = (url.host.addr is not None and url.host.addr.reach is Reach.LOOPBACK) or (
-        url.host.name.rstrip(".").lower() in ("localhost", "localhost.localdomain")
-    )
     if not re.fullmatch(r"[A-Z]{1,16}", call.method):
         out.append(Problem(H, "malformed HTTP method", call.method[:20], "url"))
     elif (call.method == "DELETE" or call.method not in METHODS) and not (
@@ -82,6 +86,7 @@ def _request_problems(call: HttpCall, allow: frozenset[str]) -> list[Problem]:
         or allowed(url.host.name, allow)
         or _one_entry(call.method, url.path)
         or scratch_delete(call)
+        or leaf_delete(call)
     ):
         out.append(
             Problem(

@@ -22,6 +22,7 @@ from .protection_off import PROTECTION, not_live
 from .sql_issue import H, Issue, fragment
 from .sql_money import snake
 from .sql_parse import Parsed
+from .sql_verdicts import more_decision
 
 __all__ = ["decisions"]
 
@@ -103,8 +104,11 @@ def decisions(p: Parsed) -> Iterator[Issue]:
     for node in nodes:
         target = node.find(exp.Table)
         table = snake(target.name) if target is not None else ""
+        qualified = target.sql()[:120].lower() if target is not None else ""
         for column, value, where in _assignments(node):
-            found = _decision(table, column, value, where)
+            found = _decision(table, column, value, where) or more_decision(
+                qualified, column, value, where
+            )
             if found is not None and found[0] not in seen:
                 seen.add(found[0])
                 yield Issue(H, found[0], fragment(p), "change")

@@ -10,13 +10,14 @@ from collections.abc import Callable, Iterator
 from humangr.contracts import Severity
 
 from .egress_files import system_file
+from .sql_access_narrow import bare_role, revoke
 from .sql_heads_access import backup, grant, no_audit, security_control
 from .sql_heads_sessions import kill
 from .sql_issue import C, H, Issue, after, all_words, fragment, object_names, word_at
 from .sql_lex import Tok, TokKind
 from .sql_overwrite import insert
 from .sql_parse import Parsed
-from .sql_scope import test_database, throwaway_schema
+from .sql_scope import test_database, throwaway_schema, transient_table
 from .sql_session import set_statement
 from .sql_words import ADMIN_ROLES, OS_PROCEDURES, UNTRUSTED_LANGUAGES, dated_scratch, scratch_name
 
@@ -60,8 +61,8 @@ def _drop(p: Parsed, i: int, production: bool) -> Iterator[Issue]:
 def _truncate(p: Parsed, i: int, production: bool) -> Iterator[Issue]:
     names = object_names(p.stmt.tokens, i + 1)
     shown = ", ".join(names)[:80] or "?"
-    if names and all(throwaway_schema(n) for n in names):
-        return
+    if names and all(throwaway_schema(n) or transient_table(n) for n in names):
+        return  # a scratch schema's table, or a load's landing table emptied to be refilled
     if names and all(scratch_name(n) for n in names):
         return  # a temporary table (``tmp_rate_calc``) is emptied to be filled again
     else:
@@ -161,6 +162,8 @@ def _create(p: Parsed, i: int, production: bool) -> Iterator[Issue]:
         )
     ]
     what = lead[0] if lead else ""
+    if bare_role(words):
+        return  # a name to grant rights to: no login, password nor admin attribute
     if what in ("USER", "ROLE", "LOGIN", "GROUP"):
         yield Issue(
             C, f"creates {what.lower()} {' '.join(words[1:2]).lower()}", fragment(p), "privilege"
@@ -286,7 +289,7 @@ HEADS: dict[str, Rule] = {
     "INSERT": insert,
     "BACKUP": backup,
     "NOAUDIT": no_audit,
-    "REVOKE": _simple(C, "revokes privileges", "privilege"),
+    "REVOKE": revoke,
     "DENY": _simple(C, "denies privileges", "privilege"),
     "SET": set_statement,
     "EXEC": _exec,

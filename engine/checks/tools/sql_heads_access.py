@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from humangr.contracts import Severity
 
 from .business_words import PERSONAL_MAIL
+from .sql_access_narrow import one_schema_reads
 from .sql_issue import C, H, Issue, fragment
 from .sql_lex import Tok, TokKind
 from .sql_parse import Parsed
@@ -71,7 +72,7 @@ def grant(p: Parsed, i: int, production: bool) -> Iterator[Issue]:
         yield Issue(H, "grants a role", fragment(p), "privilege")
     elif not read:
         yield Issue(H, "grants rights to change data", fragment(p), "privilege")
-    elif wide:
+    elif wide and rights != {"USAGE"} and not one_schema_reads(target):
         yield Issue(H, "grants reads of every table", fragment(p), "privilege")
 
 

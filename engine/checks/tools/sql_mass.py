@@ -14,11 +14,11 @@ from collections.abc import Iterator
 from sqlglot import exp
 
 from .sql_issue import C, H, Issue, fragment
-from .sql_keys import key_column, one_value
+from .sql_keys import key_column, one_value, snake_case
 from .sql_money import money_changes
 from .sql_parse import Parsed
 from .sql_routine import expiring, one_owner, purge
-from .sql_scope import Target, record_table, sensitive_table, throwaway_schema
+from .sql_scope import Target, record_table, sensitive_table, throwaway_schema, transient_table
 from .sql_window import aged_out
 
 __all__ = ["AUDIT_TABLE", "housekeeping", "mass_changes", "narrow_statement", "narrow_where"]
@@ -39,6 +39,7 @@ _MAX_NODES = 20
 
 
 _MAX_LISTED = 100
+_ID_COLUMN = re.compile(r"(?:^|_)(?:id|uuid|guid|no|number|code|sku|ref)$")
 
 
 def _key_test(e: exp.Expression, table: str) -> bool:
@@ -52,11 +53,18 @@ def _key_test(e: exp.Expression, table: str) -> bool:
     if isinstance(e, exp.In) and isinstance(e.this, exp.Column) and not e.args.get("query"):
         values = e.expressions
         return (
-            key_column(e.this.name, table)
+            (key_column(e.this.name, table) or _listed_ids(e.this.name, table))
             and 0 < len(values) <= _MAX_LISTED
             and all(one_value(v) for v in values)
         )
     return False
+
+
+def _listed_ids(column: str, table: str) -> bool:
+    """An identifier column given a typed list (``employee_id IN ('E1', 'E2')``): the rows
+    of the entities the statement names, not a class; records tables keep the stricter
+    reading (a list of patients' ids is all their records)."""
+    return bool(_ID_COLUMN.search(snake_case(column))) and not sensitive_table(table)
 
 
 def narrow_where(where: exp.Expression | None, table: str = "") -> bool:
@@ -134,7 +142,7 @@ def mass_changes(p: Parsed, target: Target) -> Iterator[Issue]:
             break
         where = node.args.get("where")
         name = _name(node)
-        if where is None or throwaway_schema(name):
+        if where is None or throwaway_schema(name) or transient_table(name):
             continue
         verb = "DELETE" if isinstance(node, exp.Delete) else "UPDATE"
         narrow = narrow_where(where, name)
@@ -179,13 +187,21 @@ def mass_changes(p: Parsed, target: Target) -> Iterator[Issue]:
 
 def housekeeping(p: Parsed) -> bool:
     """Every write of ``p`` is routine: a DELETE of expired rows of a table whose rows expire,
-    or an UPDATE of one owner's rows of a table that is not records."""
+    an UPDATE of one owner's rows of a table that is not records, or a scoped write to a
+    load's landing table (``staging.import_buffer WHERE batch_id = …``)."""
     if p.tree is None:
         return False
     nodes = list(_writes(p.tree))
     return bool(nodes) and all(
         (where := n.args.get("where")) is not None
-        and (expiring(_name(n), where) if isinstance(n, exp.Delete) else one_owner(where, _name(n)))
+        and (
+            transient_table(_name(n))
+            or (
+                expiring(_name(n), where)
+                if isinstance(n, exp.Delete)
+                else one_owner(where, _name(n))
+            )
+        )
         for n in nodes
     )
 

@@ -20,6 +20,7 @@ __all__ = [
     "sql_target",
     "test_database",
     "throwaway_schema",
+    "transient_table",
 ]
 
 
@@ -104,10 +105,26 @@ def _parts(name: str) -> list[str]:
 
 
 def throwaway_schema(name: str) -> bool:
-    """A table of a scratch, test, fixture or sandbox schema or dataset
-    (``scratch.tmp_x``, ``test_fixtures.sample_rows``, ``proj.scratch_jdoe.weekly``)."""
+    """A table of a scratch, test, fixture or sandbox schema or dataset, or of a development
+    database (``scratch.tmp_x``, ``test_fixtures.sample_rows``, ``proj.scratch_jdoe.weekly``,
+    ``acme_dev.dbt_jo.stg_orders``)."""
     parts = _parts(name)
-    return len(parts) >= 2 and bool(_words(parts[-2]) & _THROWAWAY_WORDS)
+    return (len(parts) >= 2 and bool(_words(parts[-2]) & _THROWAWAY_WORDS)) or (
+        len(parts) >= 3 and bool(_words(parts[-3]) & _THROWAWAY_WORDS)
+    )
+
+
+_TRANSIENT_WORDS = frozenset(
+    {"stage", "staging", "stg", "landing", "import", "imports", "buffer", "ingest", "inbound"}
+)  # fmt: skip
+"""Words of a schema or table that holds rows only until a load moves them on."""
+
+
+def transient_table(name: str) -> bool:
+    """A table that holds rows on their way somewhere (``etl_stage.raw_835``,
+    ``staging.opc_import_buffer``): emptied and refilled by every load."""
+    parts = _parts(name)[-2:]
+    return any(_words(p) & _TRANSIENT_WORDS for p in parts) and not sensitive_table(name)
 
 
 _TEST_WORDS = frozenset(

@@ -1,0 +1,84 @@
+"""Everyday DELETEs of ``tool-http``: one leaf item of a service named by its id — a topic
+branch, an image manifest, a media attachment, a discount code, an alert silence, a session or
+invitation — and throwaway indices on the agent's own machine.
+
+A DELETE to a host outside ``allowed_hosts`` needs a human because it may not be undoable; but
+removing one disposable item, or one that grants something (a silence mutes alerts, an
+invitation or a token lets someone in), is housekeeping or security-positive. Containers
+(repositories, projects, users, buckets, courses, lists…) are not leaves and keep the rule.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import unquote
+
+from .http_call import HttpCall
+
+__all__ = ["leaf_delete", "scratch_wildcard"]
+
+_LEAVES = frozenset(
+    {"branch", "manifest", "artifact", "cache", "media", "attachment", "upload", "file",
+     "image", "thumbnail", "discount_code", "discount", "coupon", "promotion_code",
+     "promo_code", "silence", "mute", "snooze", "session", "invitation", "invite", "comment",
+     "draft", "note", "reaction", "label", "contact", "lead", "job_run", "run", "build",
+     "pipeline_run", "workflow_run", "log_entry", "notification", "subscriber_tag"}
+)  # fmt: skip
+"""Collections whose one item is disposable, or whose removal takes something away from
+someone (singular; ``discount_codes`` → ``discount_code``)."""
+
+_PROTECTED = re.compile(
+    r"(?i)^(?:main|master|trunk|develop|dev|release|releases|prod|production|staging|stable|"
+    r"gh-pages|live)(?:$|/)|^release[/-]"
+)
+_ITEM = re.compile(
+    r"^(?:\d{1,20}|[0-9a-fA-F-]{8,64}|sha256:[0-9a-f]{64}|[A-Za-z]{1,8}_[A-Za-z0-9]{4,40}"
+    r"|(?=[^/]*[\d-])[A-Za-z0-9][\w.-]{2,100})$"
+)
+"""One item's id: a number, a hex id or UUID, an image digest, a prefixed id, or a slug."""
+_MANY = re.compile(r"(?i)[*,]|\b_?all\b")
+_SCRATCH_WORDS = frozenset(
+    {"test", "tests", "testing", "qa", "fixture", "fixtures", "e2e", "tmp", "temp", "scratch",
+     "dummy", "mock", "sample", "dev", "local"}
+)  # fmt: skip
+
+
+def _singular(word: str) -> str:
+    w = word.lower().replace("-", "_")
+    if w.endswith("ies"):
+        return w[:-3] + "y"
+    if w.endswith(("sses", "ches", "shes")):
+        return w[:-2]
+    return w[:-1] if w.endswith("s") and not w.endswith("ss") else w
+
+
+def leaf_delete(call: HttpCall) -> bool:
+    """A DELETE of one leaf item named by its id (``/media/99123``,
+    ``/repository/branches/feature%2Fx``, ``/silence/<uuid>``), not of a container nor of
+    many items (no wildcard, list or ``all``); a branch only when it is not a shared one."""
+    url = call.url
+    if url is None or call.method != "DELETE" or _MANY.search(unquote(url.query)):
+        return False
+    parts = [unquote(p) for p in url.path.split("/") if p][-12:]
+    if len(parts) < 2 or _MANY.search("/".join(parts[-2:])):
+        return False
+    item = re.sub(r"\.(?:json|xml)$", "", parts[-1])
+    collection = _singular(parts[-2])
+    if collection not in _LEAVES:
+        return False
+    if collection == "branch":
+        return not _PROTECTED.search(item) and "protection" not in item.lower()
+    return _ITEM.match(item) is not None
+
+
+def scratch_wildcard(call: HttpCall, loopback: bool) -> bool:
+    """A wildcard DELETE of indices named as test data on this machine
+    (``localhost:9200/test-orders-*``): a local test container's leftovers."""
+    url = call.url
+    if not loopback or url is None or call.method != "DELETE":
+        return False
+    parts = [p for p in unquote(url.path).split("/") if p]
+    if len(parts) != 1 or not re.match(r"[a-z0-9]", parts[0]):
+        return False
+    words = {w for w in re.split(r"[^a-z0-9]+", parts[0].lower()[:100]) if w}
+    return bool(words & _SCRATCH_WORDS)
