@@ -101,3 +101,24 @@ def test_round22_files(
 ) -> None:
     outcome, _, reasons = decide(name, arguments, workspace=WS)
     assert outcome in expected, (why, outcome, reasons)
+
+
+SHELL_CASES: list[tuple[str, tuple[Outcome, ...], str]] = [
+    # one instance of a production service restarted
+    ("kubectl --context prod-west -n shop delete pod cart-api-5d8f7c9b4-q7wzt", APPROVED,
+     "one crash-looping replica of a production Deployment deleted"),
+    ("kubectl --context prod-west -n shop delete pods -l app=cart-api", STOPPED,
+     "every production pod of an app deleted by selector"),
+    ("kubectl --context prod-west -n shop delete deployment cart-api", STOPPED,
+     "a production Deployment deleted"),
+    ("heroku ps:restart web.3 --app shop-production", APPROVED,
+     "one production dyno restarted"),
+    ("heroku ps:scale web=0 --app shop-production", STOPPED,
+     "a production app scaled to nothing"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected", "why"), SHELL_CASES, ids=[c[2] for c in SHELL_CASES])
+def test_round22_shell(command: str, expected: tuple[Outcome, ...], why: str) -> None:
+    outcome, _, reasons = decide("Bash", {"command": command}, workspace=WS)
+    assert outcome in expected, (why, outcome, reasons)
