@@ -78,7 +78,7 @@ def _jump(old: str, new: str) -> str | None:
     """What moving a guard's number from ``old`` to ``new`` does, if it defeats it."""
     if _NUMBER.sub("#", old) != _NUMBER.sub("#", new):
         return None
-    code_old, code_new = old.split("#", 1)[0], new.split("#", 1)[0]
+    code_old = old.split("#", 1)[0]
     if not _GUARD.search(code_old):
         return None
     olds, news = _NUMBER.findall(old), _NUMBER.findall(new)
@@ -107,7 +107,8 @@ def _constant(old: str, new: str) -> str | None:
     before, after = was.group(2).strip(), now.group(2).strip().strip("()").strip()
     if after.lower() not in _CONSTANT or before.lower().strip("()") in _CONSTANT:
         return None
-    return f"replaces the condition `{snippet(before, 80)}` by a constant: the guarded code always runs"
+    shown = snippet(before, 80)
+    return f"replaces the condition `{shown}` by a constant: the guarded code always runs"
 
 
 def guard_edits(file: FileDiff, path: str) -> Iterator[Hit]:

@@ -26,7 +26,11 @@ from .view import ToolView
 
 __all__ = ["QUIET_TITLES", "quiet_hardening"]
 
-QUIET_TITLES = ("a system configuration file", "a system-wide folder", "a path outside the workspace")
+QUIET_TITLES = (
+    "a system configuration file",
+    "a system-wide folder",
+    "a path outside the workspace",
+)
 """The path verdicts (``Verdict.title`` endings) a hardening change does not deserve."""
 _CONTENT = ("content", "contents", "file_text", "text", "new_content")
 _MAX = 20_000

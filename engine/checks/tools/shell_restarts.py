@@ -18,7 +18,9 @@ from collections.abc import Sequence
 
 __all__ = ["restarts_one"]
 
-_REPLICA = re.compile(r"^[a-z0-9]([a-z0-9-]{0,200}[a-z0-9])?-(?:[a-z0-9]{5,10}-[a-z0-9]{5}|\d{1,4})$")
+_REPLICA = re.compile(
+    r"^[a-z0-9](?:[a-z0-9-]{0,200}[a-z0-9])?-(?:[a-z0-9]{5,10}-[a-z0-9]{5}|\d{1,4})$"
+)
 """A pod name a controller gave: a ReplicaSet's ``name-<hash>-<id>`` or a StatefulSet's
 ``name-<ordinal>``."""
 _DYNO = re.compile(r"^[a-z][\w-]{0,60}\.\d{1,4}$")
