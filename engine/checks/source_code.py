@@ -15,7 +15,9 @@ reaches, beyond the commands it starts (``shell-script`` judges those, read by
 - a command or code it builds at run time (``run_time``): not readable here, so a human
   decides when no LLM reviews it;
 - in settings files, a protection switched off or a backdoor switched on
-  (``config_switches``).
+  (``config_switches``);
+- in any file, a guard's threshold moved by an order of magnitude or a condition replaced by
+  a constant (``guard_edits``).
 
 SQL files and manifests are read by ``build_files``.
 
@@ -35,6 +37,7 @@ from .config_files import config_file, config_kind
 from .config_switches import SETTINGS_EXTENSIONS, settings_switched
 from .deploy_files import deploy_hits, deploy_path
 from .diff import FileDiff
+from .guard_edits import guard_edits
 from .languages import MIGRATION_EXTENSIONS, other_code
 from .source_effects import code_effects, hitter, sql_hits
 from .source_forward import forwards_everything, personal_bucket
@@ -62,6 +65,8 @@ def source_code(ctx: CheckInput) -> Iterator[Hit]:
         path = file.path
         if path and not file.deleted and posixpath.splitext(path.lower())[1] in SETTINGS_EXTENSIONS:
             yield from settings_switched(file, path)
+        if path and not path.startswith("<"):
+            yield from guard_edits(file, path)
         if path and config_kind(path) is not None:  # a deleted Terraform file is read too
             yield from config_file(
                 file, path, allowed_hosts=ctx.options.allowed_hosts, change=ctx.files

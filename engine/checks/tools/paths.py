@@ -12,7 +12,8 @@ Severities: writing, editing or deleting system files, credentials and start-up 
 workspace; CI workflows, git-hook managers, agent settings, ``.env`` reads, reads of files in
 a home folder outside the workspace, and any change outside the workspace (or climbing out of
 the working folder) are HIGH; everything else (reading ``/etc/os-release``, writing ``/tmp``)
-is no finding.
+is no finding. A change that only hardens a configuration, or writes a plain log rotation
+policy, is no system or outside-the-workspace change (``paths_hardening``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from ..base import CheckInput, Hit, snippet
 from .paths_args import MAX_TARGETS, file_operation, targets
 from .paths_ci import CI_WORKFLOW, quiet_workflow
 from .paths_code import code_targets
+from .paths_hardening import QUIET_TITLES, quiet_hardening
 from .paths_hooks import HOOK_MANAGER, quiet_hook
 from .paths_judge import Verdict, judge, workspace_place
 from .paths_norm import inside, resolve
@@ -119,11 +121,14 @@ def file_paths(ctx: CheckInput) -> Iterator[Hit]:
                 verdicts.append(verdict)
     quiet = op in ("write", "edit") and quiet_workflow(ctx.tool)
     hook = op in ("write", "edit") and quiet_hook(ctx.tool)
+    safer = op in ("write", "edit") and quiet_hardening(ctx.tool)
     for argument, verdicts in by_argument.items():
         if quiet:
             verdicts = [v for v in verdicts if not v.title.endswith(CI_WORKFLOW)]
         if hook:
             verdicts = [v for v in verdicts if not v.title.endswith(HOOK_MANAGER)]
+        if safer:
+            verdicts = [v for v in verdicts if not v.title.endswith(QUIET_TITLES)]
         if verdicts:
             yield _hit(argument, verdicts)
     if skipped is not None:

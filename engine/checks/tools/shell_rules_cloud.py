@@ -12,6 +12,7 @@ from humangr.contracts import Severity
 
 from .shell_feeds import SECRET_STORES
 from .shell_model import Cmd
+from .shell_restarts import restarts_one
 from .shell_rule_kit import Context, Flag, critical, high, rule
 
 __all__ = ["audit_off", "database_reset", "opened_up", "production_change", "secret_shown"]
@@ -221,9 +222,10 @@ _PROD_TARGET = re.compile(
 @rule
 def production_change(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
     """A deploy, playbook, release or cluster change aimed at production (``ansible-playbook
-    -i inventories/prod``, ``./deploy.sh --env production``): a human confirms it."""
-    if not cmd.argv or not _DEPLOYERS.search(cmd.argv[0]):
-        return
+    -i inventories/prod``, ``./deploy.sh --env production``): a human confirms it; one
+    instance restarted (``shell_restarts``) is no change."""
+    if not cmd.argv or not _DEPLOYERS.search(cmd.argv[0]) or restarts_one(cmd.argv):
+        return  # one instance restarted: its controller starts a fresh copy
     words = cmd.argv[1:40]
     if any(w in _READ_ONLY for w in words) or (
         cmd.name in ("gcloud", "az", "aws")
