@@ -22,10 +22,11 @@ _LEAVES = frozenset(
      "image", "thumbnail", "discount_code", "discount", "coupon", "promotion_code",
      "promo_code", "silence", "mute", "snooze", "session", "invitation", "invite", "comment",
      "draft", "note", "reaction", "label", "contact", "lead", "job_run", "run", "build",
-     "pipeline_run", "workflow_run", "log_entry", "notification", "subscriber_tag"}
+     "pipeline_run", "workflow_run", "notification", "subscriber_tag"}
 )  # fmt: skip
 """Collections whose one item is disposable, or whose removal takes something away from
-someone (singular; ``discount_codes`` → ``discount_code``)."""
+someone (singular; ``discount_codes`` → ``discount_code``). Log entries are not: removing
+one hides a trace."""
 
 _PROTECTED = re.compile(
     r"(?i)^(?:main|master|trunk|develop|dev|release|releases|prod|production|staging|stable|"

@@ -9,6 +9,8 @@ its text shows it only tightens.
   ``require_certificate true``; a web server's ``server_tokens off``, rate limits, TLS 1.2+
   only, security headers; PHP's and WordPress's debug output off — at least one such setting
   is added, and every line it removes is a comment or a setting it sets again.
+  A whole file written (not an edit) counts only as a drop-in file of a ``.d`` folder: a
+  file replaced whole may drop restrictions nobody sees.
 - **Log rotation:** a ``logrotate`` policy of plain directives that keeps at least two
   generations and runs no script (``postrotate``, ``compresscmd``…).
 
@@ -101,11 +103,12 @@ _SAFE: dict[str, Callable[[str], bool]] = {
 """Security switches and the values that make them safer."""
 _NEUTRAL = re.compile(
     r"^(?:cafile|capath|certfile|keyfile|ssl_certificate|ssl_certificate_key|ssl_trusted_certificate)"
-    r"\s+/[\w./-]+$|^location\s[^{;]{1,200}\{$|^include\s+[\w./*-]+$|^[{}]$|"
+    r"\s+/[\w./-]+$|^location\s[^{;]{1,200}\{$|^[{}]$|"
     r"^fastcgi_pass\s+(?:unix:/[\w./-]+|127\.0\.0\.1:\d+)$|^listener\s+\d+(?:\s+127\.0\.0\.1)?$"
 )
 """Lines that neither open nor weaken anything on their own (a listener is neutral only on
-loopback, or when the same change requires client certificates)."""
+loopback, or when the same change requires client certificates). An ``include`` is not: the
+file it pulls in is not read here."""
 _LOGROTATE = re.compile(
     r"^(?:daily|weekly|monthly|yearly|compress|nocompress|delaycompress|missingok|notifempty"
     r"|ifempty|copytruncate|dateext|sharedscripts|nosharedscripts|nomail|nocreate"
@@ -185,8 +188,13 @@ def quiet_hardening(view: ToolView) -> bool:
         rotation = path is not None and "/logrotate" in path and _rotation("\n".join(added))
         return rotation or _hardens(added, removed)
     got = view.text(*_CONTENT)
-    if got is None or len(got[1]) > _MAX:
+    if got is None or len(got[1]) > _MAX or path is None:
         return False
-    if path is not None and "/logrotate" in path:
+    if "/logrotate" in path:
         return _rotation(got[1])
-    return _hardens(_lines(got[1]), [])
+    # A whole file replaces what was there, and what it drops is not seen: only a drop-in
+    # file of a ``.d`` folder (``sshd_config.d/``, ``conf.d/``) adds settings to the rest.
+    return _DROP_IN.search(path) is not None and _hardens(_lines(got[1]), [])
+
+
+_DROP_IN = re.compile(r"\.d/[^/]+$")

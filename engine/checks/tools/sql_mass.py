@@ -39,7 +39,9 @@ _MAX_NODES = 20
 
 
 _MAX_LISTED = 100
-_ID_COLUMN = re.compile(r"(?:^|_)(?:id|uuid|guid|no|number|code|sku|ref)$")
+_ID_COLUMN = re.compile(r"(?:^|_)(?:id|uuid|guid|no|number|sku|ref)$")
+"""Columns that name one entity each (``employee_id``, ``order_no``); a ``status_code`` or
+``country_code`` names a class."""
 
 
 def _key_test(e: exp.Expression, table: str) -> bool:

@@ -86,6 +86,13 @@ EVERYDAY_SQL: list[tuple[str, dict[str, Any]]] = [
 ]
 
 STOPPED_SQL: list[tuple[str, dict[str, Any]]] = [
+    (
+        "a class of rows picked by status codes",
+        {
+            "sql": "DELETE FROM crm.tasks WHERE country_code IN ('US', 'CA');",
+            "database": "crm_prod",
+        },
+    ),
     ("every right revoked from the app", {"sql": "REVOKE ALL ON DATABASE app FROM app_user;"}),
     ("a role that logs in", {"sql": "CREATE ROLE helper LOGIN PASSWORD 'x1';"}),
     ("reads of a personal-data schema", {"sql": "GRANT SELECT ON ALL TABLES IN SCHEMA pii TO r;"}),
@@ -136,6 +143,7 @@ STOPPED_DELETES = [
     ("a user", "https://idp.corp.example/api/v1/users/00u1ab2cd3"),
     ("every media file", "https://cms.corp.example/wp-json/wp/v2/media/*"),
     ("every index on another host", "http://10.1.2.3:9200/e2e-orders-*"),
+    ("one audit log entry", "https://siem.corp.example/api/v1/log_entries/88123"),
 ]
 
 
