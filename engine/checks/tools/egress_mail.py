@@ -72,7 +72,7 @@ _PHONES = ("number", "phone", "phone_number", "to_number", "to_phone", "mobile",
 _PHONE_NUMBER = re.compile(r"^\+?[\d\s().-]{7,24}$")
 _CHAT = (
     "channel", "channel_id", "chat_id", "thread_id", "conversation_id", "room", "room_id",
-    "ticket_id", "ticket", "case_id",
+    "ticket_id", "ticket", "case_id", "chatId", "channelId", "conversationId", "threadId",
 )  # fmt: skip
 """Where a message goes when it names no recipients: a channel, a chat, a support ticket."""
 ADDRESS = re.compile(r"[A-Za-z0-9._%+'-]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,24}")
@@ -203,13 +203,18 @@ def domain_allowed(domain: str, patterns: frozenset[str]) -> bool:
     return False
 
 
-_PRESENT_ONLY = re.compile(r"here")
+_PRESENT_ONLY = re.compile(r"here|channel")
+"""Mentions that reach one channel's own members (``@here``, ``<!channel>``), not a whole
+workspace: in a team's own channel, how an alert or an incident is raised."""
 _BROADCAST = re.compile(r"(?i)general|announce|random|company|all[-_]|everyone|news|customers?")
 _WHOLE_COMPANY = re.compile(
     r"(?i)\ball[-_ ]?(?:staff|hands|company|employees|users)\b|\bcompany[-_ ]?wide\b|"
     r"\beveryone\b|\bwhole[-_ ]company\b"
 )
 """A team or channel that is the whole company (``All Staff``, ``#all-hands``)."""
+_CHANNEL_ID = re.compile(r"^[CGD][A-Z0-9]{6,30}$")
+_ID_BROADCAST = re.compile(r"ALL|GENERAL|ANNOUNCE|EVERYONE|COMPANY")
+"""A chat id that spells a broadcast channel (``C02ALLSTAFF``): its words run together."""
 _ALL_RECIPIENTS = re.compile(r"^@?(?:all|everyone|all[-_]\w+)$", re.IGNORECASE)
 
 
@@ -222,7 +227,10 @@ _SHARED_CHANNEL = re.compile(
 
 def shared_channel(view: ToolView) -> str | None:
     """The channel a message goes to when its name says it is shared outside the company."""
-    for name in ("channel", "channel_name", "room", "channel_id", "team"):
+    for name in (
+        "channel", "channel_name", "room", "channel_id", "team", "chat_id", "chatId",
+        "conversation_id", "thread_id", "workspace", "team_id", "teamId",
+    ):  # fmt: skip
         place = view.text(name)
         if place is not None and _SHARED_CHANNEL.search(place[1][:200].strip()):
             return place[1][:60].strip()
@@ -259,11 +267,12 @@ def everyone(view: ToolView, mail: Mail) -> str | None:
         and bool(place[1].strip())
         and not _WHOLE_COMPANY.search(place[1][:200])
         and not _BROADCAST.search(place[1][:200])
+        and not (_CHANNEL_ID.match(place[1][:40]) and _ID_BROADCAST.search(place[1][:40]))
     )
     for _, value in mail.parts:
         if isinstance(value, str) and (m := MENTION_ALL.search(value[:65_536])):
             if team and _PRESENT_ONLY.search(m.group(0)):
-                continue  # @here in a team's own channel: the people at work there now
+                continue  # @here/@channel in a team's own channel: its own members
             return m.group(0)
     for found in (view.get("to", "recipients", "recipient"), view.get("mention", "mentions")):
         if found is not None and isinstance(found[1], str) and _ALL_RECIPIENTS.match(found[1]):

@@ -58,10 +58,13 @@ _HEADER_LINE = re.compile(
     r"([A-Za-z0-9._~+/=-]{12,})"
 )
 _SAID = re.compile(
-    r"(?i)\b(?:password|passwd|passcode|passphrase|pwd|transaction key|pin)\b"
+    r"(?i)\b(?:password|passwd|passphrase)\b[^.\n`]{0,40}?\b(?:new one|it|now)\s+(?:is|:)\s*"
+    r"[`'\"]?([^\s`'\"<>,;()]{6,})"
+    r"|\b(?:password|passwd|passcode|passphrase|pwd|transaction key|pin)\b"
     r"(?:\s+(?:is|was|of|for \w+))?\s*[:=-]?\s*[`'\"]?([^\s`'\"<>,;()]{6,})"
     r"|\b(?:pw|pass)\s*[:=]\s*[`'\"]?([^\s`'\"<>,;()]{6,})"
 )
+"""A password said: ``password rotated, new one is `…` ``, ``password is …``, ``pw=…``."""
 _TOKEN_SAID = re.compile(
     r"(?i)\b(?:token|api[ _-]?key|secret(?: key)?|access[ _-]?key|client[ _-]?secret|bearer)\b"
     r"[^:=\n]{0,60}[:=]\s*[`'\"]?([A-Za-z0-9][A-Za-z0-9_\-./+=]{23,200})"

@@ -49,7 +49,7 @@ _BANK = re.compile(
 )
 _PAY = re.compile(
     r"(?i)\b(?:wire|remit(?:tance)?|transfer|pay(?:ment|out)?s?|send the funds|invoices?|"
-    r"direct deposit|payroll|salary)\b"
+    r"direct deposit|payroll|salary|refunds?|credit notes?|remit-to|receivables?)\b"
 )
 _MONEY = re.compile(
     r"(?i)(?:USD|EUR|GBP|CHF|[$€£])\s?\d[\d,.]{0,20}|(?<![\d,.])\d[\d,.]{0,20}\s?(?:USD|EUR|GBP|CHF)"
@@ -79,9 +79,15 @@ _CHANGED_BANK = re.compile(
     r"\bnew (?:bank |deposit |checking |savings )?account\b|"
     r"\bnew (?:bank|remittance|payment|payout|beneficiary) (?:details|account)\b|"
     r"\bdisregard (?:the |our |any )?(?:prior|previous|old|earlier)\b|"
-    r"\bchanged (?:their |its |our )?banks?\b|\bupdate (?:the |their )?remittance\b"
+    r"\bchanged (?:their |its |our )?banks?\b|"
+    r"\bupdate (?:the |their |our |its )?remit(?:tance|-to)\b"
 )
 """What an invoice-redirection message says: the bank details are to be changed."""
+_NO_CHECK = re.compile(
+    r"(?i)\b(?:no need to|(?:do )?not|don'?t|never|without)\s(?:to\s)?(?:call(?:ing)?|"
+    r"phon(?:e|ing)|verify(?:ing)?)\b[^.\n]{0,30}\b(?:confirm|verify|check)"
+)
+"""The fraud's tell: the reader is told not to call back to confirm the change."""
 _REPLY_WITH = re.compile(
     r"(?i)\b(?:reply|respond|send|provide|give|tell|share|confirm|dm|text|type)\b"
     r"(?: (?:us|me|back))?\s+(?:with\s+)?[^.\n]{0,60}?\b(?:your|the)\b[^.\n]{0,50}?"
@@ -199,7 +205,7 @@ def _bare_password(text: str) -> Ask | None:
 
 
 def _payment_to(text: str) -> Ask | None:
-    pressed = _MONEY.search(text) and _PRESSED.search(text)
+    pressed = (_MONEY.search(text) and _PRESSED.search(text)) or _NO_CHECK.search(text)
     paid = _PAY.search(text) or _MONEY.search(text)
     if _BANK.search(text) and paid and (pressed or _CHANGED_BANK.search(text)):
         return (

@@ -137,6 +137,12 @@ _MARKED = re.compile(
     r"between us|do not (?:share|forward)|not for (?:distribution|external)|off the record)\b"
 )
 """Text that says it is not for outsiders."""
+_PRIVILEGE = re.compile(
+    r"(?i)\bprivileged\s*(?:and|&|&amp;)\s*confidential\b|\battorney[- ]client\b[\w -]{0,30}|"
+    r"\bprivileged\b"
+)
+"""A legal-privilege heading: how a company writes to its own outside counsel, not a mark
+that the text must stay inside."""
 _DISCLAIMER = re.compile(
     r"(?i)\b(?:intended (?:solely |only )?for|if you (?:are not|have received)|"
     r"addressee|unauthori[sz]ed (?:use|review|disclosure|dissemination)|may contain "
@@ -214,7 +220,7 @@ def leaks(
                     "person approves."
                 ),
             )
-        if outside and _MARKED.search(_without_disclaimers(text)):
+        if outside and _MARKED.search(_PRIVILEGE.sub(" ", _without_disclaimers(text))):
             yield (
                 argument,
                 Severity.HIGH,

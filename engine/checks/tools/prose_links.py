@@ -89,7 +89,18 @@ _DATA_WORDS = re.compile(
 )
 
 
+_DOCUMENT_STORE = re.compile(
+    r"(?i)https?://[\w.-]{0,120}(?:sharepoint\.com|onedrive\.live\.com|1drv\.ms|"
+    r"drive\.google\.com|docs\.google\.com|dropbox\.com|box\.com|app\.box\.com|"
+    r"egnyte\.com|wetransfer\.com)/"
+)
+"""A company's document store: what a link there opens is the company's own files."""
+
+
 def open_link_to_data(raw: str) -> bool:
-    """Whether ``raw`` shares a link it says anyone can open, to data or an export."""
+    """Whether ``raw`` shares a link it says anyone can open, to data or an export, or to a
+    folder or file of the company's document store."""
     text = raw[:_MAX_TEXT]
-    return bool("http" in text and _OPEN_TO_ANYONE.search(text) and _DATA_WORDS.search(text))
+    if "http" not in text or not _OPEN_TO_ANYONE.search(text):
+        return False
+    return bool(_DATA_WORDS.search(text) or _DOCUMENT_STORE.search(text))

@@ -14,7 +14,9 @@ from humangr.contracts import Severity
 from .egress_mail import ADDRESS, Mail, domain_allowed, place_outside, public_reply
 from .message_acts import message_acts
 from .prose_commands import told_to_run
+from .prose_controls import skipped_controls
 from .prose_disclosure import published_flaw
+from .prose_disguise import disguised_hosts
 from .prose_links import lookalike_of_own, mismatched_link, open_link_to_data
 from .prose_lures import link_hosts
 from .prose_people import people_risks
@@ -27,18 +29,27 @@ Risk = tuple[str, Severity, str, str]
 """``(argument, severity, title, advice)``."""
 _MAX_ADDRESSES = 200
 _WHOLE = re.compile(
-    r"(?i)(?:^|[_.-])(?:full|all|complete|entire|everyone)(?=[_.-])"
-    r"[^/]*\.(?:csv|tsv|xlsx?|parquet|jsonl?|sql)(?:\.(?:gz|zip))?$"
+    r"(?i)(?:^|[_.-])(?:full|all|complete|entire|everyone|raw)(?=[_.-])[^/]*\.[a-z0-9]{2,8}"
+    r"(?:\.(?:gz|zip))?$"
 )
+"""A file named as the whole of something (``customers_full.csv``, ``…_full_chart.pdf``,
+``…_with_raw_export.zip``), of any format."""
 _PEOPLE_LIST = re.compile(
     r"(?i)(?:^|[_.-])(?:e-?mails|email[_-]?list|emails?[_-]?addresses|contacts|subscribers|"
     r"applicants|customers|users|leads|members|patients|recipients|donors|readers|employees|"
-    r"students|clients|kyc)(?=[_.-])[^/]*\.(?:csv|tsv|xlsx?|parquet|jsonl?|sql|vcf|zip|7z|"
-    r"tar\.gz|tgz)$|(?:^|[_.-])(?:full|all|complete|entire)(?=[_.-])[^/]*\.(?:zip|7z|tar\.gz|tgz)$"
+    r"students|clients|kyc|census|roster|cohort|inbox|mailbox)(?=[_.-])[^/]*\.(?:csv|tsv|"
+    r"xlsx?|parquet|jsonl?|sql|vcf|zip|7z|tar\.gz|tgz|pst|mbox)$|"
+    r"(?:^|[_.-])(?:full|all|complete|entire)(?=[_.-])[^/]*\.(?:zip|7z|tar\.gz|tgz)$|"
+    r"(?:^|[_.-])(?:with[_-])?(?:mobiles|phone[_-]?numbers|home[_-]?addresses|ssns?|"
+    r"dobs|birth[_-]?dates|salaries)(?=[_.-])[^/]*\.[a-z0-9]{2,8}$"
 )
-"""A file named as a list of people (``segment_readers_emails.csv``, ``applicants_full.zip``)
-or a whole archive."""
-_AGGREGATE = re.compile(r"(?i)summary|report|aggregate|stats|metrics|totals|synthetic|sample")
+"""A file named as a list of people (``segment_readers_emails.csv``, ``applicants_full.zip``,
+``ed_census_0611.xlsx``, ``team_with_mobiles.pdf``), a mailbox or a whole archive."""
+_AGGREGATE = re.compile(
+    r"(?i)summary|report|aggregate|stats|metrics|totals|synthetic|sample|catalog|brochure|"
+    r"guide|manual|datasheet|whitepaper|slides|deck|price[_-]?list|terms"
+)
+"""Files meant to be handed out or that hold no one's records (a summary, a catalogue)."""
 _THIRD_PARTY = re.compile(
     r"(?i)\byour (?:wife|husband|partner|ex|girlfriend|boyfriend|daughter|son|mother|father|"
     r"mum|mom|dad|sister|brother|neighbou?r|friend|colleague|tenant|landlord)(?:'s|’s|s')"
@@ -79,6 +90,13 @@ def more_risks(
     for argument, title, fix in message_acts(view):
         yield argument, Severity.HIGH, title, fix
     own_with, own_without = _own(view, mail, allow)
+    for argument, why in disguised_hosts(view) if mail is not None else ():
+        yield (
+            argument,
+            Severity.HIGH,
+            f"names a host made to be misread: {why}",
+            "Check the address letter by letter against the directory before sending.",
+        )
     if mail is not None:
         posed = lookalike_of_own(sorted(mail.domains), own_without)
         if posed is not None:
@@ -135,6 +153,8 @@ def more_risks(
         for severity, title, fix in written_secrets(text):
             yield argument, severity, title, fix
         for title, fix in told_to_run(text):
+            yield argument, Severity.HIGH, title, fix
+        for title, fix in skipped_controls(text):
             yield argument, Severity.HIGH, title, fix
         if open_link_to_data(text):
             yield (

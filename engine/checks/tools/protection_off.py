@@ -25,15 +25,35 @@ _SWITCHES = frozenset(
     {"enabled", "enable", "on", "active", "status", "state", "is_enabled", "is_active",
      "value", "factor_mode", "factormode", "enforced", "enforcement", "mode"}
 )  # fmt: skip
-_NAMES = frozenset({"name", "key", "flag", "flag_key", "id", "title", "setting", "policy"})
+_NAMES = frozenset(
+    {"name", "key", "flag", "flag_key", "id", "title", "setting", "policy", "full_name",
+     "display_name", "type", "policy_name", "rule_name", "table"}
+)  # fmt: skip
 PROTECTION = re.compile(
     r"(?:^|[^a-z0-9])(?:auth\w*|mfa|2fa|two_?factor|multi_?factor|csrf|xsrf|fraud\w*|3ds|"
     r"three_?d_?secure|sca|\w*captcha|turnstile|double_?opt_?in|verification|verify\w*|"
     r"signature\w*|audit\w*|"
     r"alert\w*|alarm\w*|paging|pager\w*|on_?call|guardduty|cloudtrail|siem|waf|firewall|"
     r"rate_?limit\w*|encryption|sso|sign_?on|password_policy|lockout|risk_?check\w*|"
-    r"moderation|spam_?filter|antivirus|malware\w*|dlp|backup\w*)(?:[^a-z0-9]|$)"
+    r"moderation|spam_?filter|antivirus|malware\w*|dlp|backup\w*|detection\w*|detector\w*|"
+    r"correlation\w*|intrusion\w*|unauthori[sz]ed|threat\w*|\w*approval|approval\w*|"
+    r"validation_?rules?|tolerance\w*|safeguard\w*|guard_?rails?|cab|retention\w*|"
+    r"legal_?holds?)(?:[^a-z0-9]|$)"
 )
+_AUTO_APPROVAL = re.compile(r"auto_?approv|(?:^|\s)requires_approval(?:\s|$)")
+"""Approving by itself: switching that off makes a person look, the opposite of a risk; and
+an agent tool's own ``requires_approval`` flag, which asks its host, not a business."""
+_DISABLED_KEYS = frozenset({"disabled", "is_disabled", "paused", "muted", "bypassed"})
+"""Keys whose *true* value switches off what they belong to (``"disabled": 1``)."""
+_TRUE = (True, 1, "1", "true", "yes", "on")
+_OVERRIDE = re.compile(r"(?:^|[^a-z])(?:override|bypass|waive|break_?(?:the_?)?glass)")
+"""A key that, set true, sets a check aside (``tolerance-override``, ``breakTheGlass``)."""
+_NOT_ENFORCING = re.compile(
+    r"^(?:test\w*|audit(?:_?only)?|simulat\w*|report_?only|monitor(?:_?only)?|detect_?only|"
+    r"log_?only|permissive|dry_?run|evaluat\w*)$"
+)
+"""A policy's mode that watches without blocking (``TestWithoutNotifications``)."""
+_MODES = frozenset({"mode", "enforcement", "enforcement_mode", "enforcement_level", "state"})
 _NOT_LIVE = re.compile(
     r"(?:^|[^a-z])(?:dev|development|test|testing|staging|sandbox|local)(?:[^a-z]|$)"
 )
@@ -53,6 +73,10 @@ def _words(text: str) -> str:
 def _off(key: str, value: object) -> bool:
     if isinstance(value, str) and value.strip().lower() in _ONE_FACTOR:
         return True
+    if key in _DISABLED_KEYS:
+        return value in _TRUE and value is not False
+    if key in _MODES and isinstance(value, str) and _NOT_ENFORCING.match(_words(value.strip())):
+        return True
     return switched_off(value) and (key in _SWITCHES or bool(PROTECTION.search(key)))
 
 
@@ -64,17 +88,25 @@ def switched_protections(name: str, url_path: str, arguments: Mapping[str, Any])
         above, node = todo.pop()
         seen += 1
         labels = [
-            str(v) for k, v in node.items() if _words(str(k)) in _NAMES and isinstance(v, str)
+            _words(str(v)[:200])
+            for k, v in node.items()
+            if _words(str(k)) in _NAMES and isinstance(v, str)
         ]
         for key, value in node.items():
             k = _words(str(key))
             if isinstance(value, Mapping):
-                todo.append(((*above, k), value))
+                todo.append(((*above, *labels, k), value))  # the settings' names go down
             elif isinstance(value, list):
                 todo.extend(((*above, k), v) for v in value[:50] if isinstance(v, Mapping))
+            elif _OVERRIDE.search(k) and value in _TRUE and value is not False:
+                words = [_words(name), url_path.lower(), *above, k, *labels]
+                if not not_live(" ".join(words)):
+                    yield " ".join(words)[:200]
+                    return
             elif _off(k, value):
-                words = [_words(name), url_path.lower(), *above, k, *map(_words, labels)]
+                words = [_words(name), url_path.lower(), *above, k, *labels]
                 subject = " ".join(words)
-                if PROTECTION.search(subject) and not not_live(subject):
+                live = not not_live(subject) and not _AUTO_APPROVAL.search(subject)
+                if PROTECTION.search(subject) and live:
                     yield subject[:200]
                     return
