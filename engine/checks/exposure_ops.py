@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from .browser_vars import BROWSER_SECRET
+
 __all__ = ["OPS_ANCHORS", "ops_risks"]
 
 OPS_ANCHORS = (
@@ -83,12 +85,6 @@ _BYPASS_ALL = re.compile(
     r"(?is)[\"']decision[\"']\s*:\s*[\"']bypass[\"'].{0,400}?[\"']everyone[\"']"
     r"|[\"']everyone[\"'].{0,400}?[\"']decision[\"']\s*:\s*[\"']bypass[\"']"
 )
-_PUBLIC_SECRET = re.compile(
-    r"\b(?:NEXT_PUBLIC|VITE|REACT_APP|NUXT_PUBLIC|EXPO_PUBLIC|GATSBY|PUBLIC)_"
-    r"(?![A-Z0-9_]*(?:PUBLISHABLE|ANON|PUBLIC_KEY|SITE_KEY|SITEKEY))"
-    r"[A-Z0-9_]*(?:SECRET|PRIVATE|PASSWORD|ADMIN_TOKEN|ADMIN_KEY|SERVICE_ROLE|API_SECRET|"
-    r"SECRET_KEY)[A-Z0-9_]*\b"
-)
 
 _RULES: tuple[tuple[re.Pattern[str], str, str], ...] = (
     (_PLUGINS_OFF, "switches security plugins off", "the site's firewall, second factor or "
@@ -97,7 +93,7 @@ _RULES: tuple[tuple[re.Pattern[str], str, str], ...] = (
      "full control of the site."),
     (_BYPASS_ALL, "lets everyone past a login", "an access policy that bypasses "
      "authentication for everyone opens what it protected to the internet."),
-    (_PUBLIC_SECRET, "ships a secret to every browser", "variables with this prefix are "
+    (BROWSER_SECRET, "ships a secret to every browser", "variables with this prefix are "
      "built into the client's JavaScript: anyone who loads the page can read the value."),
 )  # fmt: skip
 

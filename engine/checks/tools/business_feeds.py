@@ -22,6 +22,7 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from ..browser_vars import browser_secret, browser_variable
 from .business_words import PERSONAL_MAIL, Finding, Pair, acts
 from .egress_files import records_file
 
@@ -62,14 +63,6 @@ _PATH_KEYS = re.compile(
     r"^(?:path\w*|file(?:_?path|_?name|s|_?obj\w*)?|local_?path|source|src|folder\w*|dir\w*)$"
 )
 _EVERY = frozenset({"*", "**", "**/*", "*.*"})
-_PUBLIC_PREFIX = re.compile(
-    r"(?i)^(?:NEXT_PUBLIC|VITE|REACT_APP|EXPO_PUBLIC|NUXT_PUBLIC|GATSBY|PUBLIC|VUE_APP|"
-    r"STORYBOOK)_\w+"
-)
-_SECRET_NAME = re.compile(
-    r"(?i)(?:^|_)(?:secret|private_?key|password|passwd|service_?role|client_?secret|"
-    r"signing_?(?:key|secret))(?:_|$)"
-)
 _LIVE_SECRET = re.compile(r"^(?:sk|rk)_live_\w{8,}|^-----BEGIN [A-Z ]*PRIVATE KEY")
 _ENV_NAME_KEYS = frozenset({"key", "name", "variable", "var", "env_name"})
 _ACCOUNTS = frozenset({"user", "users", "profile", "employee", "member", "staff", "admin"})
@@ -164,12 +157,12 @@ def _upload(words: set[str], pairs: Sequence[Pair]) -> Finding | None:
 
 def _public_secret(pairs: Sequence[Pair]) -> Finding | None:
     names = [
-        t for k, v in pairs if k in _ENV_NAME_KEYS for t in texts(v) if _PUBLIC_PREFIX.match(t)
-    ] + [k for k, _ in pairs if _PUBLIC_PREFIX.match(k)]
+        t for k, v in pairs if k in _ENV_NAME_KEYS for t in texts(v) if browser_variable(t)
+    ] + [k for k, _ in pairs if browser_variable(k)]
     if not names:
         return None
     live = any(_LIVE_SECRET.match(t.strip()) for _, v in pairs for t in texts(v))
-    named = next((n for n in names if _SECRET_NAME.search(n)), None)
+    named = next((n for n in names if browser_secret(n)), None)
     if named is None and not live:
         return None
     return (
