@@ -27,6 +27,7 @@ from . import (  # noqa: F401 - the rule families register themselves on import
     shell_rules_sql,
     shell_rules_streams,
     shell_rules_transfer,
+    shell_rules_tunnels,
     shell_rules_windows,
     shell_rules_windows_admin,
 )

@@ -248,25 +248,6 @@ def disguised_shells(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
         )
 
 
-_TUNNEL = re.compile(
-    r"^(?:code\s+tunnel|ngrok|cloudflared\s+tunnel|tailscale\s+funnel|"
-    r"localtunnel|lt\s+--port|bore\s+local|frpc|chisel|sshuttle)"
-)
-
-
-@rule
-def tunnels(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
-    """Tunnels that expose this machine to the internet; reverse port forwards."""
-    words = " ".join(cmd.argv)
-    if _TUNNEL.match(words) or (cmd.name == "ssh" and re.search(r"(?:^|\s)-\w*R\b", words)):
-        yield high(
-            "exposes this machine through a tunnel",
-            cmd.text,
-            "a remote party can reach local services or a shell.",
-            "Do not open tunnels from an agent.",
-        )
-
-
 _HELPERS = words(
     """
     ssh cat less more most bat batcat vim vi nvim nano emacs emacsclient code subl gedit

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 from .shell_binaries import PASSIVE
 from .shell_catalogue import words
+from .shell_data_store import DATA_STORE, overwrites_data
 from .shell_model import Cmd
 from .shell_paths import (
     DEVICE,
@@ -157,6 +158,16 @@ def writes(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
                 "whoever wrote the new content decides which key or account is used from now on.",
                 "Leave credential files to the user.",
             )
+        elif overwrites_data(cmd, path, _emptying(cmd)) and outside_workspace(
+            target, ctx.workspace
+        ):
+            yield critical(
+                "destroys a database's stored data",
+                cmd.text,
+                f"it overwrites {path}, a file a database or stateful service keeps its data "
+                "in: what it held is gone, and the service may not start again.",
+                "Change a database's data through the database, and only with a backup.",
+            )
         elif (
             UNDER_SYSTEM.match(path)
             and not path.startswith(("/var/tmp/", "/tmp/"))
@@ -222,14 +233,6 @@ def _persistence(cmd: Cmd, path: str) -> Flag:
     )
 
 
-_DATA_STORE = re.compile(
-    r"^/(?:var/lib|var/opt|opt)/(?:postgresql|pgsql|mysql|mariadb|mongodb|mongo|redis|"
-    r"elasticsearch|opensearch|etcd|cassandra|influxdb|clickhouse|rabbitmq|kafka|zookeeper|"
-    r"docker/volumes|containerd|minio|couchdb|neo4j|mssql|vault)(?:/|$)"
-)
-"""Where databases and stateful services keep their data (``/var/lib/postgresql/15/main``)."""
-
-
 def _guarded(target: str, written: str) -> bool:
     """The command as written stops when the target's variable is empty (``${DIR:?}``)."""
     m = re.match(r"^\$\{?(\w+)", target.strip("'\""))
@@ -277,7 +280,7 @@ def remove(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
                 f"if the variable in {target} is empty or unset this deletes from the root.",
                 'Guard it: "${VAR:?}/…", or name the path.',
             )
-        elif _DATA_STORE.match(normal(target)) and outside_workspace(target, ctx.workspace):
+        elif DATA_STORE.match(normal(target)) and outside_workspace(target, ctx.workspace):
             yield critical(
                 "deletes a database's or a service's stored data",
                 cmd.text,

