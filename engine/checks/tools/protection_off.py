@@ -30,7 +30,7 @@ _NAMES = frozenset(
      "display_name", "type", "policy_name", "rule_name", "table"}
 )  # fmt: skip
 PROTECTION = re.compile(
-    r"(?:^|[^a-z0-9])(?:auth\w*|mfa|2fa|two_?factor|multi_?factor|csrf|xsrf|fraud\w*|3ds|"
+    r"(?:^|[^a-z0-9])(?:auth(?!or(?!i[sz]))\w*|mfa|2fa|two_?factor|multi_?factor|csrf|xsrf|fraud\w*|3ds|"
     r"three_?d_?secure|sca|\w*captcha|turnstile|double_?opt_?in|verification|verify\w*|"
     r"signature\w*|audit\w*|"
     r"alert\w*|alarm\w*|paging|pager\w*|on_?call|guardduty|cloudtrail|siem|waf|firewall|"

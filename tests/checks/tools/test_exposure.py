@@ -408,6 +408,18 @@ CASES: list[tuple[str, dict[str, Any], tuple[Outcome, ...], str]] = [
         APPROVED,
         "a login time recorded",
     ),
+    (
+        "mcp__cms__update_settings",
+        {"post_id": 5, "author_notifications": {"enabled": False}},
+        APPROVED,
+        "an author's notifications turned off (an author is no authentication)",
+    ),
+    (
+        "mcp__cms__update_settings",
+        {"site": "blog", "authorization_check": False},
+        STOPPED,
+        "an authorization check turned off",
+    ),
 ]
 
 
