@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from humangr.contracts import Severity
 
 from .base import Hit, is_test_path, snippet
+from .config_code_switches import inline_settings
 from .diff import FileDiff
 from .tools.business_words import OFF_VALUES
 
@@ -43,7 +44,8 @@ _PROTECTION = re.compile(
     r"fraud|fraud_checks?|risk_checks?|antivirus|malware_scan|waf|spam_filter|moderation|"
     r"kyc|aml|sanctions?|sanctions_screening|screening|travel_rule|signature_check|"
     r"turnstile|recaptcha|hcaptcha|bot_protection|cloudtrail|enable_logging|access_logs?|"
-    r"audit_logging|flow_logs?|deletion_protection)"
+    r"audit_logging|flow_logs?|deletion_protection|issuer|audience|lifetime|expiration|signed|"
+    r"signing|forgery|lock|lockout|lockable|throttl\w*|backups?)"
     r"(?:_|$)"
 )
 _TRANSPORT = re.compile(r"(?:^|_)(?:ssl|tls|https|cert|certificate|hsts)(?:_|$)")
@@ -53,7 +55,7 @@ _DEV_PATH = re.compile(
 )
 _PROTECTION_VERBS = re.compile(
     r"^(?:require|enforce|verify|validate|check|enable|use|force|secure)_|"
-    r"_(?:enabled|required|check|checks|enforcement)$"
+    r"_(?:enabled|required|check|checks|enforcement|protection|strategy)$"
 )
 _BACKDOOR = re.compile(
     r"(?:^|_)(?:guest_admin|anonymous_admin|skip_auth|bypass_auth|disable_auth|no_auth|"
@@ -162,6 +164,10 @@ def settings_switched(file: FileDiff, path: str) -> Iterator[Hit]:
     for line in file.added[:_MAX_LINES]:
         m = _SETTING.match(line.text[:400])
         if m is None:
+            what = _inline(line.text, live) if "{" in line.text else None
+            if what is not None:
+                yield _weakened(path, line.text, line.number, what)
+                return
             continue
         key = _snake(m.group(1))
         if key in _GENERIC_SWITCHES and line.number in parents:
@@ -169,12 +175,26 @@ def settings_switched(file: FileDiff, path: str) -> Iterator[Hit]:
         section = parents.get(line.number, "").lower()
         what = _judged(key, m.group(2), live or section in _LIVE_SECTIONS)
         if what is not None:
-            yield Hit(
-                severity=Severity.HIGH,
-                title=f"a setting {what}",
-                description=f"{path}: `{snippet(line.text)}` {what}.",
-                suggestion="Keep the protection; let a person decide a change to it.",
-                file=path,
-                line=line.number,
-            )
+            yield _weakened(path, line.text, line.number, what)
             return
+
+
+def _inline(text: str, live: bool) -> str | None:
+    """What the first weakening ``"key": value`` of a line of JSON does (``inline_settings``)."""
+    for parent, key, value in inline_settings(text):
+        for name in (key, f"{parent}_{key}" if parent else key):
+            what = _judged(name, value, live)
+            if what is not None:
+                return what
+    return None
+
+
+def _weakened(path: str, text: str, number: int | None, what: str) -> Hit:
+    return Hit(
+        severity=Severity.HIGH,
+        title=f"a setting {what}",
+        description=f"{path}: `{snippet(text)}` {what}.",
+        suggestion="Keep the protection; let a person decide a change to it.",
+        file=path,
+        line=number,
+    )

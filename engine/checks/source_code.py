@@ -33,7 +33,9 @@ from collections.abc import Callable, Iterator
 
 from .base import CheckInput, Hit, is_test_path
 from .build_files import MANIFESTS, AddedText, manifest, migration
+from .config_code_switches import code_settings_switched
 from .config_files import config_file, config_kind
+from .config_scanners import scanner_blinded
 from .config_switches import SETTINGS_EXTENSIONS, settings_switched
 from .deploy_files import deploy_hits, deploy_path
 from .diff import FileDiff
@@ -65,8 +67,11 @@ def source_code(ctx: CheckInput) -> Iterator[Hit]:
         path = file.path
         if path and not file.deleted and posixpath.splitext(path.lower())[1] in SETTINGS_EXTENSIONS:
             yield from settings_switched(file, path)
+        elif path and not path.startswith("<") and not file.deleted:
+            yield from code_settings_switched(file, path)
         if path and not path.startswith("<"):
             yield from guard_edits(file, path)
+            yield from scanner_blinded(file, path)
         if path and config_kind(path) is not None:  # a deleted Terraform file is read too
             yield from config_file(
                 file, path, allowed_hosts=ctx.options.allowed_hosts, change=ctx.files

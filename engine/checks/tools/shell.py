@@ -274,6 +274,7 @@ def _hit(
 
 
 _HOST_ARGS = ("host", "hostname", "server", "remote_host", "target_host", "machine")
+_CWD_ARGS = ("cwd", "workdir", "working_dir", "working_directory", "directory", "dir")
 _HOST_NAME = re.compile(r"^(?:[\w-]+@)?([A-Za-z0-9][\w.-]{0,252})(?::\d+)?$")
 
 
@@ -286,6 +287,12 @@ def _remote_host(tool: ToolView) -> str | None:
     return found.group(1).lower() if found is not None else None
 
 
+def _tool_cwd(tool: ToolView) -> str | None:
+    """The absolute folder a shell tool runs its command in (``cwd``, ``workdir``…), if any."""
+    got = tool.text(*_CWD_ARGS) if tool.kind is ToolKind.SHELL else None
+    return got[1].strip() if got is not None and got[1].strip().startswith("/") else None
+
+
 def shell_command(ctx: CheckInput) -> Iterator[Hit]:
     """The shell commands of a tool call: the command of a shell tool (a string, or an argv
     list), any argument named like a command whatever the tool, and any other string argument
@@ -294,9 +301,9 @@ def shell_command(ctx: CheckInput) -> Iterator[Hit]:
     if tool is None:
         return
     base = Context(workspace=tool.call.workspace, allowed_hosts=ctx.options.allowed_hosts)
-    host = _remote_host(tool)
+    host, cwd = _remote_host(tool), _tool_cwd(tool)
     for argument, text, conservative in _sources(tool):
-        flags = judge(text, Context(base.workspace, base.allowed_hosts, host=host))
+        flags = judge(text, Context(base.workspace, base.allowed_hosts, cwd=cwd, host=host))
         named = cli_prefixed(tool.call.name, text) if tool.kind is ToolKind.SHELL else text
         if named != text:  # ``aws_cli(["s3", "rm", …])``: also as the program it names runs it
             seen = {f.title for f in flags}

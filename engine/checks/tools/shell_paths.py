@@ -8,6 +8,7 @@ import posixpath
 import re
 
 from .shell_catalogue import words
+from .shell_scratch import ci_workspace
 
 __all__ = [
     "DEVICE",
@@ -150,7 +151,7 @@ def outside_workspace(path: str, workspace: str | None) -> bool:
     """An absolute, ``~`` or ``..`` path outside ``workspace`` (temporary and cache folders
     count as inside: deleting them is routine)."""
     p = normal(path)
-    if _SAFE_TMP.match(p):
+    if _SAFE_TMP.match(p) or ci_workspace(p):
         return False
     if p.startswith(("~", "$HOME", "${HOME}")):
         return not _CACHES.search(p)

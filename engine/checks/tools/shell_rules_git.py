@@ -22,6 +22,7 @@ from .shell_rule_kit import (
     short_flags,
 )
 from .shell_rules_net import allowed as allowed_host
+from .shell_scratch import throwaway
 
 __all__: list[str] = []
 
@@ -112,6 +113,8 @@ def git(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
                 f"{next(b for b in branches if _PROTECTED.match(b))}.",
                 "Push without --no-verify, or through a pull request.",
             )
+    elif verb in ("reset", "clean") and throwaway(ctx.cwd):
+        return  # a CI job's checkout or a scratch clone: nothing kept there is lost
     elif verb == "reset" and "--hard" in rest:
         target = next((w for w in rest if not w.startswith("-")), "HEAD")
         if re.match(r"^(?:origin|upstream)/", target) and not _MAIN_LINE.match(
