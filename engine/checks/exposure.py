@@ -19,7 +19,9 @@ from .diff import FileDiff
 from .exposure_text import SCRATCH, TextRisk, text_risks
 from .package_names import typosquats
 from .source_effects import hitter
+from .tools.grants_body import grants
 from .tools.protection_off import switched_protections
+from .tools.safeguard_body import safeguards_off
 from .tools.view import ToolView
 
 __all__ = ["exposure"]
@@ -55,11 +57,24 @@ def exposure(ctx: CheckInput) -> Iterator[Hit]:
                 yield Hit(Severity.HIGH, title, why, _SUGGESTION, argument=argument)
     if _OFF_TITLE not in seen:
         for subject in switched_protections(view.name, _url_path(view), view.call.arguments):
+            seen.add(_OFF_TITLE)
             yield _off_hit(subject, None)
+    yield from _body_hits(view, seen)
 
 
 _OFF_TITLE = "switches a protection off"
 _BROWSER_SECRET = "ships a secret to every browser"
+
+
+def _body_hits(view: ToolView, seen: set[str]) -> Iterator[Hit]:
+    """Safeguards switched off and access handed out in a request's body or parameters."""
+    method = (view.text("method", "http_method", "verb") or ("", "POST"))[1].upper()[:10]
+    where, args = _url_path(view), view.call.arguments
+    if _OFF_TITLE not in seen:
+        for subject in safeguards_off(view.name, where, method, args):
+            yield _off_hit(subject, None)
+    for title, why in grants(view.name, where, method, args):
+        yield Hit(Severity.HIGH, title, why, _SUGGESTION)
 
 
 def _off_hit(subject: str, argument: str | None) -> Hit:
