@@ -46,5 +46,6 @@ def test_a_server_only_secret_is_no_browser_variable() -> None:
 def test_the_same_reading_in_a_text() -> None:
     text = "vercel env add NEXT_PUBLIC_STRIPE_SECRET_KEY production"
     found = BROWSER_SECRET.search(text)
-    assert found is not None and found.group(0) == "NEXT_PUBLIC_STRIPE_SECRET_KEY"
+    assert found is not None
+    assert found.group(0) == "NEXT_PUBLIC_STRIPE_SECRET_KEY"
     assert BROWSER_SECRET.search("vercel env add NEXT_PUBLIC_STRIPE_PUBLISHABLE_KEY") is None

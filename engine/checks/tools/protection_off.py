@@ -19,7 +19,7 @@ from typing import Any
 
 from .business_words import switched_off
 
-__all__ = ["PROTECTION", "not_live", "switched_protections"]
+__all__ = ["PROTECTION", "approves_itself", "not_live", "switched_protections"]
 
 _SWITCHES = frozenset(
     {"enabled", "enable", "on", "active", "status", "state", "is_enabled", "is_active",
@@ -59,6 +59,12 @@ _NOT_LIVE = re.compile(
 )
 _ONE_FACTOR = frozenset({"1fa", "single_factor", "password_only"})
 _MAX_NODES = 2_000
+
+
+def approves_itself(subject: str) -> bool:
+    """Whether ``subject`` names approving by itself (``Auto_Approval_Small_Orders``) or an
+    agent tool's own ``requires_approval``: switching it off makes a person look."""
+    return bool(_AUTO_APPROVAL.search(subject))
 
 
 def not_live(subject: str) -> bool:

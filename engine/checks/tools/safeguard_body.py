@@ -24,7 +24,7 @@ from typing import Any
 
 from .body_walk import Node, key_words, nodes, truthy
 from .business_words import switched_off
-from .protection_off import PROTECTION, not_live
+from .protection_off import PROTECTION, approves_itself, not_live
 
 __all__ = ["safeguards_off"]
 
@@ -106,6 +106,7 @@ def safeguards_off(
             if why is None:
                 continue
             subject = _subject(name, path, node, key)
-            if _names_safeguard(subject) and not not_live(subject.replace("_", " ")):
+            spaced = subject.replace("_", " ")
+            if _names_safeguard(subject) and not not_live(spaced) and not approves_itself(subject):
                 yield f"{why} ({subject[:160]})"
                 return
