@@ -23,7 +23,7 @@ from humangr.contracts import Severity
 from .base import Hit, is_test_path, snippet
 from .diff import FileDiff
 
-__all__ = ["CODE_CONFIG", "code_settings_switched", "inline_settings"]
+__all__ = ["CODE_CONFIG", "code_settings_switched", "inline_settings", "setting_hit"]
 
 _MAX_LINES = 5_000
 _MAX_LINE = 4_000
@@ -78,7 +78,8 @@ def inline_settings(text: str) -> Iterator[tuple[str, str, str]]:
         yield (above[-1] if above else ""), key, m.group(2).strip("\"'").lower()
 
 
-def _hit(path: str, number: int | None, line: str, what: str, why: str) -> Hit:
+def setting_hit(path: str, number: int | None, line: str, what: str, why: str) -> Hit:
+    """The finding of a setting ``what`` ("switches … off") on ``line`` of ``path``."""
     return Hit(
         severity=Severity.HIGH,
         title=f"a setting {what}",
@@ -102,7 +103,7 @@ def code_settings_switched(file: FileDiff, path: str) -> Iterator[Hit]:
     for line in file.added[:_MAX_LINES]:
         text = line.text[:400]
         if config and _REDACTION.match(text):
-            yield _hit(
+            yield setting_hit(
                 path,
                 line.number,
                 text,
@@ -116,7 +117,7 @@ def code_settings_switched(file: FileDiff, path: str) -> Iterator[Hit]:
             continue
         key, value = _snake(m.group(1)), _value(m.group(2))
         if _TOKEN_CHECK.match(key) and value in _OFF:
-            yield _hit(
+            yield setting_hit(
                 path,
                 line.number,
                 text,
@@ -127,5 +128,5 @@ def code_settings_switched(file: FileDiff, path: str) -> Iterator[Hit]:
             return
         what = setting_weakened(key, value, live) if config else None
         if what is not None:
-            yield _hit(path, line.number, text, what, f"{what}.")
+            yield setting_hit(path, line.number, text, what, f"{what}.")
             return

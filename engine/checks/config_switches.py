@@ -18,8 +18,8 @@ from collections.abc import Iterator
 
 from humangr.contracts import Severity
 
-from .base import Hit, is_test_path, snippet
-from .config_code_switches import inline_settings
+from .base import Hit, is_test_path
+from .config_code_switches import inline_settings, setting_hit
 from .diff import FileDiff
 from .tools.business_words import OFF_VALUES
 
@@ -166,7 +166,7 @@ def settings_switched(file: FileDiff, path: str) -> Iterator[Hit]:
         if m is None:
             what = _inline(line.text, live) if "{" in line.text else None
             if what is not None:
-                yield _weakened(path, line.text, line.number, what)
+                yield setting_hit(path, line.number, line.text, what, f"{what}.")
                 return
             continue
         key = _snake(m.group(1))
@@ -175,7 +175,7 @@ def settings_switched(file: FileDiff, path: str) -> Iterator[Hit]:
         section = parents.get(line.number, "").lower()
         what = _judged(key, m.group(2), live or section in _LIVE_SECTIONS)
         if what is not None:
-            yield _weakened(path, line.text, line.number, what)
+            yield setting_hit(path, line.number, line.text, what, f"{what}.")
             return
 
 
@@ -187,14 +187,3 @@ def _inline(text: str, live: bool) -> str | None:
             if what is not None:
                 return what
     return None
-
-
-def _weakened(path: str, text: str, number: int | None, what: str) -> Hit:
-    return Hit(
-        severity=Severity.HIGH,
-        title=f"a setting {what}",
-        description=f"{path}: `{snippet(text)}` {what}.",
-        suggestion="Keep the protection; let a person decide a change to it.",
-        file=path,
-        line=number,
-    )
