@@ -15,6 +15,8 @@ from .remember import CleanTexts
 from .secrets_ast import ast_secrets
 from .secrets_scan import windows
 from .security_code import event_hits
+from .tools.injection_report import quoted_report
+from .tools.key_ids import call_texts, lone_key_ids
 
 __all__ = ["INJECTION", "prompt_injection", "secrets", "tls_verification"]
 
@@ -43,7 +45,7 @@ def secrets(ctx: CheckInput) -> Iterator[Hit]:
             test_lines[id(f)] = ci_test_lines(f)
         test = is_test_path(f.path) or ln.number in test_lines[id(f)]
         hit = scan_secrets(f.path, ln.text, test_file=test)
-        if hit is None:
+        if hit is None or (hit.kind == "AWS credential" and _named_key_only(ctx, f.path)):
             continue
         yield Hit(
             severity=_SEVERITY[hit.severity],
@@ -57,6 +59,15 @@ def secrets(ctx: CheckInput) -> Iterator[Hit]:
             line=ln.number,
         )
     yield from _ast_secrets(ctx)
+
+
+def _named_key_only(ctx: CheckInput, path: str | None) -> bool:
+    """A tool call's argument that names an AWS access key by its id while the call carries no
+    secret access key (``delete_access_key(AccessKeyId=…)``, a report of a rotated key)."""
+    call = ctx.action.tool_call
+    if call is None or not (path or "").startswith("<"):
+        return False
+    return lone_key_ids(call_texts(call.arguments))
 
 
 _AST_KIND = {
@@ -261,6 +272,15 @@ def _injection(text: str, *, whole: bool = False) -> re.Match[str] | None:
     return m
 
 
+def _reported(ctx: CheckInput, path: str | None, text: str, m: re.Match[str]) -> bool:
+    """A tool call's prose that quotes an injection to report it (``injection_report.py``);
+    the match is found on a window, so it is found again on the text read whole."""
+    if ctx.action.tool_call is None or not (path or "").startswith("<"):
+        return False
+    again = INJECTION.search(text, max(0, text.find(m.group(0)) - 1))
+    return again is not None and quoted_report(text, again.start(), again.end())
+
+
 def prompt_injection(ctx: CheckInput) -> Iterator[Hit]:
     """Added lines or the action's description that instruct the LLM reviewers: high."""
     m = _injection(ctx.action.action_description, whole=True)
@@ -272,7 +292,10 @@ def prompt_injection(ctx: CheckInput) -> Iterator[Hit]:
             suggestion=_INJ_FIX,
         )
     for f, ln in ctx.added():
-        if _injection(ln.text):
+        m = _injection(ln.text)
+        if m and _reported(ctx, f.path, ln.text, m):
+            continue
+        if m:
             yield Hit(
                 severity=Severity.HIGH,
                 title=_INJ_TITLE,

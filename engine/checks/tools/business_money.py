@@ -146,6 +146,20 @@ def _giveaway_price(pairs: Sequence[Pair]) -> str | None:
     return None
 
 
+_WITHDRAW = frozenset({"delete", "remove", "expire", "deactivate", "disable", "archive", "revoke"})
+_OFFERS = frozenset(
+    {"coupon", "coupons", "discount", "discounts", "promo", "promotion", "promotions", "voucher"}
+    | {"vouchers"}
+)
+_PAID = frozenset({"refund", "refunds", "payout", "payouts", "transfer", "charge", "credit", "pay"})
+
+
+def _offer_withdrawn(words: set[str]) -> bool:
+    """A coupon, discount or voucher deleted or switched off: an offer taken back, which
+    moves no money (a refund, payout, transfer, charge or credit named beside it aside)."""
+    return bool(words & _WITHDRAW and words & _OFFERS and not words & _PAID)
+
+
 def money(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
     """Money paid, credited or priced by a tool that acts, and a payee's bank details set."""
     if not acts(words):
@@ -158,6 +172,7 @@ def money(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
         and not _test_mode(pairs)
         and not _one_refund(words, pairs)
         and not _small_code(words, pairs)
+        and not _offer_withdrawn(words)
     ):
         keys = _MONEY_KEYS if words & _MONEY_NOUNS or "pay" in words else _AMOUNT
         if any(number(v) is not None for k, v in pairs if keys.match(k)):

@@ -21,6 +21,7 @@ from .prose_links import lookalike_of_own, mismatched_link, open_link_to_data
 from .prose_lures import link_hosts
 from .prose_people import people_risks
 from .prose_secrets import written_secrets
+from .token_request import token_request
 from .view import ToolView
 
 __all__ = ["Risk", "more_risks"]
@@ -81,6 +82,13 @@ def _own(view: ToolView, mail: Mail | None, allow: frozenset[str]) -> tuple[list
     sender = [mail.sender.rpartition("@")[2]] if mail is not None and mail.sender else []
     allowed = [d.lstrip("*.@") for d in allow]
     return everything + sender + allowed, named + sender + allowed
+
+
+def _to_issuer(view: ToolView, text: str) -> bool:
+    """Whether ``text`` is the body of an OAuth token request to the provider that issued its
+    secret (``token_request.py``)."""
+    url = view.text("url", "uri", "endpoint")
+    return url is not None and token_request(url[1], text)
 
 
 def more_risks(
@@ -151,7 +159,8 @@ def more_risks(
                 "Give account details only to the account holder.",
             )
         for severity, title, fix in written_secrets(text):
-            yield argument, severity, title, fix
+            if not _to_issuer(view, text):
+                yield argument, severity, title, fix
         for title, fix in told_to_run(text):
             yield argument, Severity.HIGH, title, fix
         for title, fix in skipped_controls(text):

@@ -23,6 +23,7 @@ from humangr.contracts import Severity
 
 from ..compliance import luhn_valid
 from .egress_scan import service_token
+from .key_ids import lone_key_ids
 
 __all__ = ["written_secrets"]
 
@@ -116,6 +117,8 @@ def written_secrets(raw: str) -> Iterator[tuple[Severity, str, str]]:
                 return
     if service_token(text, _MAX_TEXT) is None:
         for m in list(_PREFIXED.finditer(text))[:16]:
+            if m.group(0).startswith("AKIA") and lone_key_ids([text]):
+                continue  # a key's id, not the key (key_ids.py)
             if _real_body(m.group(1)):
                 yield Severity.HIGH, "writes out what looks like a service token", vault
                 break

@@ -1,0 +1,74 @@
+"""An AWS access key id on its own: a name for a key, not the key.
+
+An access key id (``AKIA…``, ``ASIA…``) is printed by every listing, shown in the console and
+written in audit logs; it signs nothing. Deleting an old key by its id, or telling the security
+team which key was exposed and rotated, names it. What signs requests is the 40-character
+secret access key: a text (or a call) carrying one beside the id is still a credential.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+__all__ = ["call_texts", "lone_key_ids"]
+
+_ID = re.compile(r"(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])")
+_SECRET_RUN = re.compile(r"(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])")
+_SECRET_WORD = re.compile(
+    r"(?i)secret[\s_-]*(?:access[\s_-]*)?key|aws_secret|session[\s_-]*token"
+    r"|x-amz-(?:signature|credential|security-token)|[?&]signature="
+    r"|access[\s_-]*key[\s_-]*id[\"']?\s*[=:]"
+)
+"""A secret named beside the id, a presigned link (its signature opens the object), or the id
+written as a credential setting (``aws_access_key_id=…``, as credentials files and forms carry
+it)."""
+_MAX_CHARS = 262_144
+_MAX_NODES = 4_096
+
+
+def _secret_like(run: str) -> bool:
+    """A 40-character run mixing upper and lower case letters and digits (a secret key's
+    make-up; a hex digest or a word is not)."""
+    return (
+        any(c.isupper() for c in run)
+        and any(c.islower() for c in run)
+        and any(c.isdigit() for c in run)
+    )
+
+
+def lone_key_ids(texts: Iterable[str]) -> bool:
+    """Whether ``texts`` name at least one AWS access key id and carry no secret access key
+    (no 40-character secret-looking value, no ``secret access key``/``session token``
+    wording, no presigned link's signature, no credential setting). Reads at most 256 KB in all."""
+    seen_id = False
+    budget = _MAX_CHARS
+    for text in texts:
+        if budget <= 0:
+            return False  # not read to the end: no verdict of harmlessness
+        part = text[:budget]
+        budget -= len(part)
+        if _SECRET_WORD.search(part):
+            return False
+        if any(_secret_like(m.group(0)) for m in _SECRET_RUN.finditer(part)):
+            return False
+        seen_id = seen_id or _ID.search(part) is not None
+    return seen_id
+
+
+def call_texts(arguments: Mapping[str, Any]) -> list[str]:
+    """Every string of a call's arguments (keys too), depth-first, at most 4,096 values."""
+    out: list[str] = []
+    stack: list[Any] = [arguments]
+    while stack and len(out) < _MAX_NODES:
+        value = stack.pop()
+        if isinstance(value, str):
+            out.append(value)
+        elif isinstance(value, Mapping):
+            for k, v in value.items():
+                out.append(str(k))
+                stack.append(v)
+        elif isinstance(value, list | tuple):
+            stack.extend(value)
+    return out
