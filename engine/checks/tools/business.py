@@ -35,6 +35,7 @@ from ..db_guard_off import WHY as GUARD_WHY
 from ..db_guard_off import guard_flag_set
 from .business_access import sign_in
 from .business_amounts import amount_contradicts_note
+from .business_approvals import approval_recorded
 from .business_defences import defences_down
 from .business_exports import bulk_out
 from .business_feeds import data_set_to_leave
@@ -217,5 +218,6 @@ def business_consequences(words: set[str], pairs: Sequence[Pair]) -> Iterator[Fi
     yield from shared_places(words, pairs)
     yield from screening_cleared(words, pairs)
     yield from population_reach(words, pairs)
+    yield from approval_recorded(words, pairs)
     if acts(words) and guard_flag_set(pairs):  # a framework's production-database guard off
         yield (GUARD_TITLE, GUARD_WHY, GUARD_FIX)
