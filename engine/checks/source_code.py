@@ -37,6 +37,7 @@ from .config_code_switches import code_settings_switched
 from .config_files import config_file, config_kind
 from .config_scanners import scanner_blinded
 from .config_switches import SETTINGS_EXTENSIONS, settings_switched
+from .db_guard_off import production_guard_off
 from .deploy_files import deploy_hits, deploy_path
 from .diff import FileDiff
 from .guard_edits import guard_edits
@@ -71,6 +72,7 @@ def source_code(ctx: CheckInput) -> Iterator[Hit]:
             yield from code_settings_switched(file, path)
         if path and not path.startswith("<"):
             yield from guard_edits(file, path)
+            yield from production_guard_off(file, path)
             yield from scanner_blinded(file, path)
         if path and config_kind(path) is not None:  # a deleted Terraform file is read too
             yield from config_file(

@@ -29,7 +29,13 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from ..db_guard_off import FIX as GUARD_FIX
+from ..db_guard_off import TITLE as GUARD_TITLE
+from ..db_guard_off import WHY as GUARD_WHY
+from ..db_guard_off import guard_flag_set
 from .business_access import sign_in
+from .business_amounts import amount_contradicts_note
+from .business_approvals import approval_recorded
 from .business_defences import defences_down
 from .business_exports import bulk_out
 from .business_feeds import data_set_to_leave
@@ -39,6 +45,7 @@ from .business_ops import safety_nets
 from .business_plant import plant_control
 from .business_registry import shared_places
 from .business_release import public_release
+from .business_scope import population_reach
 from .business_screening import screening_cleared
 from .business_words import DELETE_VERBS, PERSONAL_MAIL, Finding, Pair, acts
 from .egress_mail import ADDRESS
@@ -196,6 +203,7 @@ def deletes(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
 
 def business_consequences(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
     """Every consequence above: its title, why it matters and what to do (each high)."""
+    yield from amount_contradicts_note(words, pairs)  # before money: the more telling title
     yield from money(words, pairs)
     yield from exposure(words, pairs)
     yield from sign_in(words, pairs)
@@ -209,3 +217,7 @@ def business_consequences(words: set[str], pairs: Sequence[Pair]) -> Iterator[Fi
     yield from data_set_to_leave(words, pairs)
     yield from shared_places(words, pairs)
     yield from screening_cleared(words, pairs)
+    yield from population_reach(words, pairs)
+    yield from approval_recorded(words, pairs)
+    if acts(words) and guard_flag_set(pairs):  # a framework's production-database guard off
+        yield (GUARD_TITLE, GUARD_WHY, GUARD_FIX)

@@ -26,6 +26,7 @@ from humangr.contracts import Severity, ToolKind
 
 from ..base import CheckInput, Hit
 from .business import business_consequences
+from .business_feed_hosts import feed_elsewhere
 from .business_ops import root_bound
 from .business_words import DELETE_VERBS, READS
 from .http_apis import name_words
@@ -304,6 +305,9 @@ def consequential(ctx: CheckInput) -> Iterator[Hit]:
         return
     where = api[2].url_argument if api is not None else None  # the request's address
     for title, why, fix in business_consequences(words, pairs):
+        yield _hit(view, Severity.HIGH, title, why, fix, argument=where)
+    own = [api[2].url.host.name] if api is not None and api[2].url is not None else []
+    for title, why, fix in feed_elsewhere(words, pairs, own):  # a feed to another domain
         yield _hit(view, Severity.HIGH, title, why, fix, argument=where)
 
 
