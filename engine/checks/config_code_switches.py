@@ -9,7 +9,7 @@
   ``verify_signature: False``, ``RequireSignedTokens = false``), tests aside;
 - a list of parameters hidden from the logs emptied (``filter_parameters = []``);
 - ``{"ElectronicSignature": {"Required": false}}`` on one line of a settings file: each key
-  is read with the keys that enclose it (``inline_settings``).
+  is read with the keys that enclose it (``config_lines.inline_settings``).
 """
 
 from __future__ import annotations
@@ -18,15 +18,14 @@ import posixpath
 import re
 from collections.abc import Iterator
 
-from humangr.contracts import Severity
-
-from .base import Hit, is_test_path, snippet
+from .base import Hit, is_test_path
+from .config_lines import setting_hit, snake
+from .config_switches import LIVE_PATH, setting_weakened
 from .diff import FileDiff
 
-__all__ = ["CODE_CONFIG", "code_settings_switched", "inline_settings", "setting_hit"]
+__all__ = ["CODE_CONFIG", "code_settings_switched"]
 
 _MAX_LINES = 5_000
-_MAX_LINE = 4_000
 CODE_CONFIG = re.compile(
     r"(?i)(?:^|/)(?:config|conf|settings|initializers|environments)/[^/]+\.(?:rb|py|js|ts|mjs|cjs|"
     r"php|exs|cs)$|(?:^|/)(?:settings|[\w-]+_settings|config)\.py$|"
@@ -49,12 +48,6 @@ _REDACTION = re.compile(
     re.IGNORECASE,
 )
 _OFF = frozenset({"false", "none", "nil", "null", "off", "disabled", "0", "no"})
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-_PAIR = re.compile(r"[\"']([A-Za-z][\w.-]{0,80})[\"']\s*:\s*(\{|[\"']?[\w.-]{1,40}[\"']?)|(\})")
-
-
-def _snake(key: str) -> str:
-    return _CAMEL.sub("_", key).replace("-", "_").replace(".", "_").lower()
 
 
 def _value(raw: str) -> str:
@@ -62,40 +55,9 @@ def _value(raw: str) -> str:
     return "none" if v in ("nil", "null") else v
 
 
-def inline_settings(text: str) -> Iterator[tuple[str, str, str]]:
-    """Each ``"key": value`` of a line of JSON as (the enclosing key, the key, the value), keys
-    in snake case: ``{"A": {"Required": false}}`` → ``("a", "required", "false")``."""
-    above: list[str] = []
-    for m in _PAIR.finditer(text[:_MAX_LINE]):
-        if m.group(3):
-            if above:
-                above.pop()
-            continue
-        key = _snake(m.group(1))
-        if m.group(2) == "{":
-            above.append(key)
-            continue
-        yield (above[-1] if above else ""), key, m.group(2).strip("\"'").lower()
-
-
-def setting_hit(path: str, number: int | None, line: str, what: str, why: str) -> Hit:
-    """The finding of a setting ``what`` ("switches … off") on ``line`` of ``path``."""
-    return Hit(
-        severity=Severity.HIGH,
-        title=f"a setting {what}",
-        description=f"{path}: `{snippet(line)}` {why}",
-        suggestion="Keep the protection; let a person decide a change to it.",
-        file=path,
-        line=number,
-    )
-
-
 def code_settings_switched(file: FileDiff, path: str) -> Iterator[Hit]:
     """The first added line of code in ``file`` that switches a protection off (see the
     module); nothing in tests or development configuration."""
-    # Imported here: config_switches imports this module for its one-line JSON.
-    from .config_switches import LIVE_PATH, setting_weakened
-
     if is_test_path(path) or posixpath.splitext(path)[1].lower() in (".md", ".rst", ".txt"):
         return
     config = CODE_CONFIG.search(path) is not None
@@ -115,7 +77,7 @@ def code_settings_switched(file: FileDiff, path: str) -> Iterator[Hit]:
         m = _CODE_SETTING.match(text)
         if m is None:
             continue
-        key, value = _snake(m.group(1)), _value(m.group(2))
+        key, value = snake(m.group(1)), _value(m.group(2))
         if _TOKEN_CHECK.match(key) and value in _OFF:
             yield setting_hit(
                 path,

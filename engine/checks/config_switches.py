@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from humangr.contracts import Severity
 
 from .base import Hit, is_test_path
-from .config_code_switches import inline_settings, setting_hit
+from .config_lines import inline_settings, setting_hit
 from .diff import FileDiff
 from .tools.business_words import OFF_VALUES
 
