@@ -67,7 +67,7 @@ def _named_key_only(ctx: CheckInput, path: str | None) -> bool:
     call = ctx.action.tool_call
     if call is None or not (path or "").startswith("<"):
         return False
-    return lone_key_ids(call_texts(call.arguments))
+    return lone_key_ids([call.name, *call_texts(call.arguments)])
 
 
 _AST_KIND = {

@@ -1,9 +1,11 @@
-"""An AWS access key id on its own: a name for a key, not the key.
+"""An AWS access key id named in work on that key: a name for a key, not the key.
 
 An access key id (``AKIA…``, ``ASIA…``) is printed by every listing, shown in the console and
 written in audit logs; it signs nothing. Deleting an old key by its id, or telling the security
 team which key was exposed and rotated, names it. What signs requests is the 40-character
-secret access key: a text (or a call) carrying one beside the id is still a credential.
+secret access key: a text (or a call) carrying one beside the id is still a credential. An id
+handed over with no such work said (stored as a secret, posted in an issue) is still read as
+the secrets scanners read it: a credential's half, and a sign the other half is near.
 """
 
 from __future__ import annotations
@@ -24,6 +26,12 @@ _SECRET_WORD = re.compile(
 """A secret named beside the id, a presigned link (its signature opens the object), or the id
 written as a credential setting (``aws_access_key_id=…``, as credentials files and forms carry
 it)."""
+_KEY_WORK = re.compile(
+    r"(?i)delet|deactivat|disabl|rotat|revok|inactiv|expos|leak|compromis|retir|last[\s_-]*used"
+    r"|list[\s_-]*access[\s_-]*keys"
+)
+"""Work on a key that names it by its id: deleting, deactivating, rotating, revoking, listing,
+reporting it exposed."""
 _MAX_CHARS = 262_144
 _MAX_NODES = 4_096
 
@@ -39,10 +47,11 @@ def _secret_like(run: str) -> bool:
 
 
 def lone_key_ids(texts: Iterable[str]) -> bool:
-    """Whether ``texts`` name at least one AWS access key id and carry no secret access key
-    (no 40-character secret-looking value, no ``secret access key``/``session token``
-    wording, no presigned link's signature, no credential setting). Reads at most 256 KB in all."""
-    seen_id = False
+    """Whether ``texts`` name at least one AWS access key id in work on the key (deleting,
+    rotating, reporting it exposed…) and carry no secret access key (no 40-character
+    secret-looking value, no ``secret access key``/``session token`` wording, no presigned
+    link's signature, no credential setting). Reads at most 256 KB in all."""
+    seen_id = work = False
     budget = _MAX_CHARS
     for text in texts:
         if budget <= 0:
@@ -54,7 +63,8 @@ def lone_key_ids(texts: Iterable[str]) -> bool:
         if any(_secret_like(m.group(0)) for m in _SECRET_RUN.finditer(part)):
             return False
         seen_id = seen_id or _ID.search(part) is not None
-    return seen_id
+        work = work or _KEY_WORK.search(part) is not None
+    return seen_id and work
 
 
 def call_texts(arguments: Mapping[str, Any]) -> list[str]:
