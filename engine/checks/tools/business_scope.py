@@ -100,12 +100,14 @@ def _selects(value: object) -> bool:
     return False
 
 
-_CAP_KEYS = re.compile(r"^(?:expected_?count|max_?records|max_?count|limit|max_?rows)$")
+_CAP_KEYS = re.compile(r"^(?:max_?records|max_?count|limit|max_?rows)$")
+"""Keys an API applies as a bound. An ``expected_count`` is a statement, not a bound: the
+change still reaches every record the selector matches."""
 _CAP = 50
 
 
 def _capped(pairs: Sequence[Pair]) -> bool:
-    """A bulk change bounded by a small count the caller states (``expected_count=37``)."""
+    """A bulk change the call bounds to a small count (``limit=37``)."""
     return any(
         _CAP_KEYS.match(k) and isinstance(v, int) and not isinstance(v, bool) and 0 < v <= _CAP
         for k, v in pairs

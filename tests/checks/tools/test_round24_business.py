@@ -14,6 +14,15 @@ from humangr.engine.checks.tools.business_amounts import note_figures
 
 STOPPED: list[tuple[str, dict[str, Any], str]] = [
     (
+        "helpdesk_bulk_update",
+        {
+            "query": "state=resolved",
+            "fields": {"state": "closed"},
+            "expected_count": 12,
+        },
+        "a count the call only states bounds nothing: every match is closed",
+    ),
+    (
         "idp_add_delegated_grant",
         {"appId": "c0ffee00-1111", "consentType": "AllPrincipals", "scope": "Calendars.Read"},
         "an app given consent for every user of the tenant",
@@ -95,9 +104,9 @@ RUNS: list[tuple[str, dict[str, Any], str]] = [
         {
             "query": "state=resolved^updated<30d",
             "fields": {"state": "closed"},
-            "expected_count": 12,
+            "limit": 12,
         },
-        "a bulk change bounded by a small stated count",
+        "a bulk change bounded by a small limit",
     ),
     (
         "mdm_wipe_device",
