@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from itertools import islice
 
 from humangr.contracts import Severity
 
@@ -37,8 +38,7 @@ def scanner_blinded(file: FileDiff, path: str) -> Iterator[Hit]:
         return
     lines = [line.text[:400] for line in file.added[:_MAX_LINES]]
     text = "\n".join(lines)
-    everything = [m for m in _EVERYTHING.finditer(text)][:50]
-    for m in everything:
+    for m in islice(_EVERYTHING.finditer(text), 50):
         before = text[max(0, m.start() - _WINDOW) : m.start()]
         if not _SKIP_WORD.search(before):
             continue

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from itertools import islice
 
 __all__ = ["SUPPLY_ANCHORS", "supply_risks"]
 
@@ -53,6 +54,9 @@ _RUNS_LINE = re.compile(r"(?im)^\s*(?:RUN|ENTRYPOINT|CMD)\b.*$")
 _PINNED = re.compile(r"\brevision\s*=\s*[\"'][0-9a-f]{40}[\"']")
 
 _GEM_SOURCE = re.compile(r"(?m)^\s*source\s+[\"'](https?://[^\"']+)[\"']")
+
+_MAX_ADDS = 200
+"""``ADD`` lines read per text (a Dockerfile has a few)."""
 
 _GO_REPLACE = re.compile(r"(?m)^\s*(?:replace\s+)?(\S+)(?:\s+v\S+)?\s*=>\s*(\S+)")
 
@@ -110,10 +114,11 @@ def _code_fetched(text: str) -> Iterator[TextRisk]:
                 "code when loaded."
             ),
         )
-    for add in _ADD_URL.finditer(text):
+    adds = list(islice(_ADD_URL.finditer(text), _MAX_ADDS))
+    runs = [(r.start(), r.group(0)) for r in _RUNS_LINE.finditer(text)] if adds else []
+    for add in adds:  # the RUN lines are read once, not again after each ADD
         name = add.group(2).rstrip("/").rsplit("/", 1)[-1]
-        runs = [r.group(0) for r in _RUNS_LINE.finditer(text, add.end())]
-        if name and any(name in line for line in runs):
+        if name and any(at >= add.end() and name in line for at, line in runs):
             yield (
                 add.start(),
                 "runs a file downloaded at build time",

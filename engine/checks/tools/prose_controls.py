@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from itertools import islice
 
 __all__ = ["skipped_controls"]
 
@@ -42,7 +43,7 @@ _ADVICE = re.compile(r"(?i)\b(?:never|not|don'?t|do not|no one|must not|shouldn'
 
 def _said(pattern: re.Pattern[str], text: str) -> bool:
     """``pattern`` in ``text`` at least once not preceded, in its sentence, by a negation."""
-    for m in list(pattern.finditer(text))[:16]:
+    for m in islice(pattern.finditer(text), 16):
         before = text[max(0, m.start() - 30) : m.start()]
         if m.group(0).lower().startswith(("don", "do not", "no need")):
             return True  # the negation is the request itself ("don't route it through …")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from itertools import islice
 
 from .prose_hosts import site_of
 from .view import ToolView
@@ -42,7 +43,7 @@ def disguised_host(host: str) -> str | None:
 def disguised_hosts(view: ToolView) -> Iterator[tuple[str, str]]:
     """``(argument, why)`` for the first disguised host each argument names."""
     for argument, text in list(view.strings())[:_MAX_STRINGS]:
-        for m in list(_HOSTS.finditer(text[:_MAX_TEXT]))[:32]:
+        for m in islice(_HOSTS.finditer(text[:_MAX_TEXT]), 32):
             why = disguised_host(m.group(1))
             if why is not None:
                 yield argument, why
