@@ -8,9 +8,15 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["BROWSER_SECRET", "browser_secret", "browser_variable"]
+__all__ = ["BROWSER_ANCHORS", "BROWSER_SECRET", "browser_secret", "browser_variable"]
 
-_PREFIX = r"(?:NEXT_PUBLIC|VITE|REACT_APP|EXPO_PUBLIC|NUXT_PUBLIC|GATSBY|PUBLIC|VUE_APP|STORYBOOK)_"
+_PREFIXES = (
+    "NEXT_PUBLIC", "VITE", "REACT_APP", "EXPO_PUBLIC", "NUXT_PUBLIC", "GATSBY", "PUBLIC",
+    "VUE_APP", "STORYBOOK",
+)  # fmt: skip
+_PREFIX = rf"(?:{'|'.join(_PREFIXES)})_"
+BROWSER_ANCHORS = tuple(f"{prefix.casefold()}_" for prefix in _PREFIXES)
+"""Casefolded words every browser variable's name contains (for readers gated by anchors)."""
 _MEANT_PUBLIC = r"(?:PUBLISHABLE|ANON|PUBLIC_KEY|SITE_?KEY)"
 _SECRET = (
     r"(?:SECRET|PRIVATE|PASSWORD|PASSWD|ADMIN_TOKEN|ADMIN_KEY|SERVICE_ROLE|API_SECRET|"

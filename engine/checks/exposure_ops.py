@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .browser_vars import BROWSER_SECRET
+from .browser_vars import BROWSER_ANCHORS, BROWSER_SECRET
 
 __all__ = ["OPS_ANCHORS", "ops_risks"]
 
@@ -19,10 +19,7 @@ OPS_ANCHORS = (
     "plugin",
     "default_role",
     "bypass",
-    "public_",
-    "vite_",
-    "react_app_",
-    "gatsby_",
+    *BROWSER_ANCHORS,
 )
 """Casefolded words every match of these patterns contains (``exposure_text`` runs them only
 on a text naming one)."""

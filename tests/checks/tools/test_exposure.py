@@ -510,6 +510,7 @@ ANCHORED = [
     "wp option update default_role administrator",
     '{"decision": "bypass", "include": [{"everyone": {}}]}',
     "NEXT_PUBLIC_STRIPE_SECRET_KEY=sk_live_x",
+    "VUE_APP_CLIENT_SECRET=abc123",
 ]
 
 
