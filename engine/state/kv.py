@@ -21,7 +21,8 @@ from nats.js.kv import KV_DEL as _KV_DEL
 from nats.js.kv import KV_PURGE as _KV_PURGE
 from nats.js.kv import KeyValue
 
-from humangr.engine.bus.jetstream import through_election
+from humangr.engine.backoff import Backoff
+from humangr.engine.bus.jetstream import ELECTION_WAIT, through_election
 from humangr.engine.errors import ConfigError, ReplicaMismatch, StateConflict, StateError
 
 from .base import Bucket, Entry, check_key, check_name
@@ -31,6 +32,11 @@ __all__ = ["KeyValueStateStore", "namespace_of"]
 T = TypeVar("T")
 _WRONG_LAST_SEQUENCE = (10071, 10164)
 _LIST_TIMEOUT_S = 10.0
+# A request that reached no one stored nothing, so it is safe to send again: a new replicated
+# bucket answers only once its stream leader is elected and its subjects' interest has spread
+# through the cluster (a node rejoining is the same), which can be after it was created.
+_UNHEARD = (nats.errors.NoRespondersError, nats.js.errors.NoStreamResponseError)
+_UNTIL_HEARD = Backoff(0.05, cap=1.0)
 
 
 def namespace_of(prefix: str) -> str:
@@ -46,7 +52,7 @@ class KeyValueBucket:
 
     async def _call(self, what: str, key: str, call: Callable[[], Awaitable[T]]) -> T:
         try:
-            return await call()
+            return await _UNTIL_HEARD.retrying(call, on=_UNHEARD, within=ELECTION_WAIT)
         except nats.js.errors.KeyWrongLastSequenceError as exc:
             raise StateConflict(f"{self.name}/{key}: {what} lost to another writer") from exc
         except nats.js.errors.APIError as exc:
