@@ -28,13 +28,18 @@ _MAX_LINES = 5_000
 _LEVEL_OFF = re.compile(
     r"(?i)\blevel\s*[=:]\s*[\"']?(?:off|none)\b|\blevel\.[\w.-]*audit[\w.-]*\s*[=:]\s*off\b"
 )
+_LOG_CONFIG = re.compile(
+    r"log|fluent|vector|beat|otel|collector|syslog|splunk|datadog|promtail|loki|audit"
+)
+"""A path that names a logging configuration or pipeline: ``exclude`` lines elsewhere
+(a linter's or a coverage tool's list of folders) do not filter events."""
 _DROPS = re.compile(r"(?i)^\s*[-\"']?\s*(?:exclude|regex_exclude|drop|drop_event|drop_events|"
                     r"exclusion|exclusions|not_match|discard)\b")  # fmt: skip
 
 
 def audit_muted(file: FileDiff, path: str) -> Iterator[Hit]:
     """The first added line of ``file`` that switches an audit log off or filters it out."""
-    if file.deleted or is_test_path(path):
+    if file.deleted or is_test_path(path) or not _LOG_CONFIG.search(path.lower()):
         return
     for line in file.added[:_MAX_LINES]:
         text = line.text[:400]
