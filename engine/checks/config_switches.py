@@ -55,8 +55,14 @@ _DEV_PATH = re.compile(
 )
 _PROTECTION_VERBS = re.compile(
     r"^(?:require|enforce|verify|validate|check|enable|use|force|secure)_|"
+    r"_(?:require|enforce|verify|validate)_|"
     r"_(?:enabled|required|check|checks|enforcement|protection|strategy)$"
 )
+_DEMANDS = re.compile(r"^(?:require|enforce|verify)_[a-z]")
+"""A switch that demands a check by its own name (``REQUIRE_STEAM_TICKET``): off in a live
+file, the check is gone whatever it is called."""
+_ENV_NAME = re.compile(r"^\s*-\s*name\s*:\s*[\"']?([A-Za-z][\w.-]{1,80})[\"']?\s*$")
+"""The ``- name: KEY`` line of a container's ``env`` entry, whose ``value:`` follows."""
 _BACKDOOR = re.compile(
     r"(?:^|_)(?:guest_admin|anonymous_admin|skip_auth|bypass_auth|disable_auth|no_auth|"
     r"insecure_skip_verify|allow_anonymous_admin|auth_disabled|god_mode)(?:_|$)"
@@ -102,6 +108,8 @@ def _judged(key: str, value: str, live: bool) -> str | None:
     if not off and live and _DEBUG_ONLY.search(key):
         return "turns debugging or cheats on in a release"
     protective = _PROTECTION.search(key) and _PROTECTION_VERBS.search(key)
+    if off and live and not protective and _DEMANDS.search(key):
+        return "switches a protection off"
     if not off or not protective or key.startswith(("disable", "skip", "allow_insecure")):
         return None
     if live or not _TRANSPORT.search(key):
@@ -115,10 +123,11 @@ _SECTION = re.compile(
 )
 
 
-def _parents(file: FileDiff) -> dict[int, str]:
+def _parents(file: FileDiff) -> dict[int, tuple[str, str]]:
     """The section each added line sits in (the nearest less-indented ``name:`` above it, or
-    the ``[name]`` header), by the line's number; read over the hunks' kept and added lines."""
-    out: dict[int, str] = {}
+    the ``[name]`` header) and the one above that, by the line's number; read over the hunks'
+    kept and added lines. An ``env`` entry's ``value:`` sits in its ``- name: KEY``."""
+    out: dict[int, tuple[str, str]] = {}
     for hunk in file.hunks:
         stack: list[tuple[int, str]] = []
         for line in hunk.lines[:_MAX_LINES]:
@@ -129,7 +138,10 @@ def _parents(file: FileDiff) -> dict[int, str]:
             while stack and stack[-1][0] >= indent and text.strip():
                 stack.pop()
             if line.kind == "+" and line.new is not None and stack:
-                out[line.new] = stack[-1][1]
+                out[line.new] = (stack[-1][1], stack[-2][1] if len(stack) > 1 else "")
+            named = _ENV_NAME.match(text)
+            if named is not None:
+                stack.append((indent + 1, named.group(1)))  # its ``value:`` is indented more
             m = _SECTION.match(text)
             if m is not None:
                 if m.group(3):
@@ -170,9 +182,14 @@ def settings_switched(file: FileDiff, path: str) -> Iterator[Hit]:
                 return
             continue
         key = _snake(m.group(1))
-        if key in _GENERIC_SWITCHES and line.number in parents:
-            key = f"{_snake(parents[line.number])}_{key}"  # ``travel_rule:`` / ``enabled: false``
-        section = parents.get(line.number, "").lower()
+        parent, above = parents.get(line.number, ("", ""))
+        if key == "value" and parent:
+            key = _snake(parent)  # ``- name: REQUIRE_X`` / ``value: "false"``
+        elif key in _GENERIC_SWITCHES and parent:
+            key = f"{_snake(parent)}_{key}"  # ``travel_rule:`` / ``enabled: false``
+            if above and not (_PROTECTION.search(key) and _PROTECTION_VERBS.search(key)):
+                key = f"{_snake(above)}_{key}"  # ``fraud:`` / ``scoring:`` / ``enabled: false``
+        section = parent.lower()
         what = _judged(key, m.group(2), live or section in _LIVE_SECTIONS)
         if what is not None:
             yield setting_hit(path, line.number, line.text, what, f"{what}.")

@@ -31,6 +31,7 @@ import posixpath
 import re
 from collections.abc import Callable, Iterator
 
+from .alerts_muted import alerts_muted, audit_muted
 from .base import CheckInput, Hit, is_test_path
 from .build_files import MANIFESTS, AddedText, manifest, migration
 from .config_code_switches import code_settings_switched
@@ -38,6 +39,7 @@ from .config_files import config_file, config_kind
 from .config_scanners import scanner_blinded
 from .config_switches import SETTINGS_EXTENSIONS, settings_switched
 from .db_guard_off import production_guard_off
+from .dep_pins import dependency_unpinned
 from .deploy_files import deploy_hits, deploy_path
 from .diff import FileDiff
 from .guard_edits import guard_edits
@@ -72,6 +74,9 @@ def source_code(ctx: CheckInput) -> Iterator[Hit]:
             yield from code_settings_switched(file, path)
         if path and not path.startswith("<"):
             yield from guard_edits(file, path)
+            yield from dependency_unpinned(file, path)
+            yield from audit_muted(file, path)
+            yield from alerts_muted(file, path)
             yield from production_guard_off(file, path)
             yield from scanner_blinded(file, path)
         if path and config_kind(path) is not None:  # a deleted Terraform file is read too

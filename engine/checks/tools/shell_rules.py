@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from humangr.contracts import Severity
 
 from . import (  # noqa: F401 - the rule families register themselves on import
+    shell_rules_alerts_off,
     shell_rules_cloud,
     shell_rules_disk,
     shell_rules_escape,
@@ -31,6 +32,7 @@ from . import (  # noqa: F401 - the rule families register themselves on import
     shell_rules_tunnels,
     shell_rules_windows,
     shell_rules_windows_admin,
+    shell_rules_wipes,
 )
 from .shell_model import Program
 from .shell_rule_kit import PROGRAM_RULES, RULES, Context, Flag

@@ -286,6 +286,11 @@ class _Unwrapper:
             elif not operands and cmd.stdin:
                 self.nested(cmd, cmd.stdin, f"{name} stdin", env, stage)
             return
+        if name == "cmd":  # ``cmd.exe /c "certutil … && x.exe"``: the line cmd runs
+            at = next((i for i, w in enumerate(argv[1:8], 1) if w.lower() in ("/c", "/k")), 0)
+            if at and len(argv) > at + 1:
+                self.nested(cmd, " ".join(argv[at + 1 :]), "cmd /c", env, stage)
+            return
         if name == "osascript":  # AppleScript's ``do shell script "…"`` runs a shell command
             for text in _APPLESCRIPT_SHELL.findall(" ".join(argv[1:])[:MAX_TEXT])[:8]:
                 self.nested(cmd, text.replace('\\"', '"'), "osascript", env, stage)
