@@ -20,6 +20,7 @@ from .prose_disguise import disguised_hosts
 from .prose_links import lookalike_of_own, mismatched_link, open_link_to_data
 from .prose_lures import link_hosts
 from .prose_people import people_risks
+from .prose_relay import relayed
 from .prose_secrets import written_secrets
 from .token_request import token_request
 from .view import ToolView
@@ -142,6 +143,7 @@ def more_risks(
         or place_outside(view, mail) is not None
     )
     yield from people_risks(prose, outside=leaves)
+    mixed = mail is not None and (len(mail.domains) >= 2 or place_outside(view, mail) is not None)
     public = public_reply(view)
     for argument, text in prose:
         if published_flaw(view.name, public, text):
@@ -164,6 +166,8 @@ def more_risks(
         for title, fix in told_to_run(text):
             yield argument, Severity.HIGH, title, fix
         for title, fix in skipped_controls(text):
+            yield argument, Severity.HIGH, title, fix
+        for title, fix in relayed(text, leaves, mixed):
             yield argument, Severity.HIGH, title, fix
         if open_link_to_data(text):
             yield (
