@@ -23,10 +23,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from itertools import islice
 
 __all__ = ["relayed"]
 
-_MAX_TEXT = 20_000
+_MAX_TEXT = 8_000
 _LABELLED = re.compile(
     r"(?i)(?<!public )(?<!public-)\b(auth|password|passwd|secret|token|key)\s+(?:is\s+|=\s*|:\s*)?"
     r"[`'\"]?([A-Za-z0-9][^\s`'\"<>,;()]{7,120})"
@@ -41,10 +42,13 @@ _PAIR_THEN_SIGN_IN = re.compile(
     r"\b(?:log ?in|sign ?in|login|logon|credentials?|account|access)\b",
     re.IGNORECASE,
 )
-_CODE = re.compile(
+_CODE = re.compile(r"(?i)\b(?:code|pin|passcode)\s*(?:is|:)?\s*(\d{4,8})\b")
+_CODE_KIND = re.compile(
     r"(?i)\b(?:verification|security|one[- ]time|login|log-in|sign[- ]in|mfa|2fa|otp|"
-    r"authentication|access|temporary)\s+(?:code|pin|passcode)\s*(?:is|:)?\s*(\d{4,8})\b"
+    r"authentication|access|temporary)\s*$"
 )
+"""A sign-in code's kind, read just before the word ``code`` (a booking's confirmation code
+is none)."""
 _FACTOR = re.compile(r"(?i)\b(?:mfa|2fa|two[- ]factor|authenticator|second factor|factors?)\b")
 _FACTOR_OFF = re.compile(r"(?i)\b(?:remove|reset|clear|disable|delete|bypass|new phone)\b")
 _CODE_TO_NUMBER = re.compile(
@@ -88,6 +92,8 @@ _LIMIT = re.compile(
     r"settlement\s+(?:authority|range)\s+(?:of|is)|our\s+(?:ceiling|max(?:imum)?)\s+is|"
     r"reserve\s+price\s+is)\b"
 )
+_AS_WORDS = ("imperson", "login_as", "log_in_as", "login-as", "loginas", "sudo", "become", "switch")
+_LIMIT_WORDS = ("high", "low", "floor", "walk", "bottom", "settlement", "ceiling", "max", "reserve")
 
 
 def _secret_like(value: str, word: str, before: str) -> bool:
@@ -110,6 +116,13 @@ def _strong(value: str) -> bool:
     return len(value) >= 8 and digits > 0 and (symbol or (cased and digits >= 3))
 
 
+def _sign_in_code(window: str) -> bool:
+    for m in islice(_CODE.finditer(window), 16):
+        if _CODE_KIND.search(window[max(0, m.start() - 24) : m.start()]):
+            return True
+    return False
+
+
 def relayed(text: str, outside: bool, mixed: bool = False) -> Iterator[tuple[str, str]]:
     """``(title, advice)`` of each thing ``text`` passes on that it should not; ``outside``
     says the message leaves the company (an anonymous link counts only then, or when it is
@@ -117,61 +130,72 @@ def relayed(text: str, outside: bool, mixed: bool = False) -> Iterator[tuple[str
     two or more domains, a shared channel)."""
     window = text[:_MAX_TEXT]
     lower = window.lower()
-    if any(w in lower for w in ("auth", "pass", "secret", "token", "key", "/")):
-        for m in list(_LABELLED.finditer(window))[:16]:
+    if any(w in lower for w in ("auth", "pass", "secret", "token", "key", " / ")):
+        for m in islice(_LABELLED.finditer(window), 16):
             before = window[max(0, m.start() - 16) : m.start()]
             if _secret_like(m.group(2), m.group(1).lower(), before):
                 yield "writes out a secret after its label", "Send no secrets; share a vault link."
                 break
         else:
-            for m in list(_PAIR_THEN_SIGN_IN.finditer(window))[:16]:
+            for m in islice(_PAIR_THEN_SIGN_IN.finditer(window), 16):
                 if _strong(m.group(1)):
                     yield (
                         "writes out a user and password",
                         "Send no credentials; share a vault link.",
                     )
                     break
-    if "code" in lower and _CODE.search(window):
+    if "code" in lower and _sign_in_code(window):
         yield (
             "passes on a one-time sign-in code",
             "A sign-in code goes only to its owner, from the system that issued it.",
         )
-    if _FACTOR.search(window) and _FACTOR_OFF.search(window) and _CODE_TO_NUMBER.search(window):
+    if (
+        any(w in lower for w in ("mfa", "2fa", "factor", "authenticator"))
+        and _FACTOR.search(window)
+        and _FACTOR_OFF.search(window)
+        and _CODE_TO_NUMBER.search(window)
+    ):
         yield (
             "asks for a second factor removed with the code sent to a given number",
             "Reset factors only after verifying the person by a known channel.",
         )
-    if _CHANGED.search(window) and _BANK_NUMBERS.search(window):
+    if (
+        any(w in lower for w in ("acct", "account", "routing", "iban", "sort code", "swift"))
+        and _CHANGED.search(window)
+        and _BANK_NUMBERS.search(window)
+    ):
         yield (
             "passes on bank details said to have changed",
             "Confirm new bank details by calling a known number before anyone pays.",
         )
-    if _NO_WAIT.search(window) and _PAYMENT.search(window):
+    if "wait" in lower and _NO_WAIT.search(window) and _PAYMENT.search(window):
         yield (
             "asks for a payment to go out without its sign-off",
             "Every payment waits for its usual approval.",
         )
     if "http" in lower:
-        for m in list(_STORE_LINK.finditer(window))[:16]:
+        for m in islice(_STORE_LINK.finditer(window), 16):
             if _ANON_MARK.search(m.group(0)) and (outside or _WHOLE.search(window)):
                 yield (
                     "shares an anonymous link into a document store",
                     "Share with named people through access you can revoke.",
                 )
                 break
-    if "ip" in lower and _HOME_IP.search(window):
+    if " ip" in lower and _HOME_IP.search(window):
         yield "writes out a person's home IP address", "Keep people's addresses out of messages."
-    if "code" in lower and _RECOVERY.search(window) and len(_CODE_LINE.findall(window)[:3]) >= 3:
+    if "codes" in lower and _RECOVERY.search(window) and len(_CODE_LINE.findall(window)[:3]) >= 3:
         yield (
             "hands over recovery codes",
             "Recovery codes go only to the account's owner, through the account itself.",
         )
-    if "http" in lower and _AS_SOMEONE.search(window):
+    if any(
+        w in lower for w in ("imperson", "login_as", "log_in_as", "login-as", "sudo", "become")
+    ) and _AS_SOMEONE.search(window):
         yield (
             "shares a link that signs its holder in as someone else",
             "Let the person who needs access use their own account.",
         )
-    if mixed and _LIMIT.search(window):
+    if mixed and any(w in lower for w in _LIMIT_WORDS) and _LIMIT.search(window):
         yield (
             "tells a negotiation's limit where the other side reads it",
             "Keep limits and authority inside the team; check the recipients.",

@@ -310,6 +310,6 @@ def test_round25_msgsaas(
 
 
 def test_relayed_reads_a_bounded_window() -> None:
-    text = "word " * 50_000 + "auth Zq7!mR2#pL9x"
+    text = "word " * 5_000 + "auth Zq7!mR2#pL9x"
     assert list(relayed(text, outside=False)) == []  # past the window read
     assert list(relayed("the verification code is 551902", outside=False))
