@@ -17,6 +17,7 @@ from .prose_commands import told_to_run
 from .prose_controls import skipped_controls
 from .prose_disclosure import published_flaw
 from .prose_disguise import disguised_hosts
+from .prose_home import taken_home
 from .prose_links import lookalike_of_own, mismatched_link, open_link_to_data
 from .prose_lures import link_hosts
 from .prose_people import people_risks
@@ -143,6 +144,8 @@ def more_risks(
         or place_outside(view, mail) is not None
     )
     yield from people_risks(prose, outside=leaves)
+    for argument, title, fix in taken_home(mail, prose):
+        yield argument, Severity.HIGH, title, fix
     mixed = mail is not None and (len(mail.domains) >= 2 or place_outside(view, mail) is not None)
     public = public_reply(view)
     for argument, text in prose:
