@@ -361,6 +361,19 @@ CASES: list[tuple[str, dict[str, Any], tuple[Outcome, ...], str]] = [
         APPROVED,
         "advice to keep the check",
     ),
+    # a SaaS tool's GraphQL mutation read by the fields it calls
+    (
+        "tracker_graphql",
+        {"query": 'mutation { projectDelete(id: "p-9") { success } }'},
+        STOPPED,
+        "a whole project deleted",
+    ),
+    (
+        "tracker_graphql",
+        {"query": 'mutation { commentCreate(input: {body: "done", issueId: "i-4"}) { success } }'},
+        APPROVED,
+        "a comment added",
+    ),
 ]
 
 
