@@ -23,9 +23,11 @@ _RISK_KEY = re.compile(
     r"^(?:\w{0,20}(?:fraud|suspicious)\w{0,20}|(?:\w{0,20}_)?(?:siu|aml)(?:_?\w{0,12})|"
     r"(?:\w{0,20}_)?(?:risk_?score|risk_?level|watch_?list)\w{0,12})$"
 )
-"""Keys (lower-case) of a fraud or risk marker on a record."""
+"""Keys (lower-case) of a fraud or risk marker on a record (a risk *level* stated as ``low``
+on a new change request is its author's estimate, not a marker cleared: only none/zero/closed
+values count)."""
 _CLEARED = frozenset(
-    {"0", "false", "none", "clear", "cleared", "closed", "low", "never", "neverflagged",
+    {"0", "false", "none", "clear", "cleared", "closed", "never", "neverflagged",
      "not_flagged", "notflagged", "false_positive", "resolved", "no", "dismissed"}
 )  # fmt: skip
 _CODE_KEYS = frozenset({"code", "value", "status", "state", "name"})

@@ -22,11 +22,13 @@ from .injection_report import quoted_report
 __all__ = ["told_or_many"]
 
 _ADDRESSED = re.compile(
-    r"(?i)['\"“‘]\s*(?:dear\s+)?(?:AI|A\.I\.|assistant|AI assistant|agent|AI agent|bot|LLM|"
+    r"(?i)['\"“‘]\s*(?:dear\s+)?(?:AI|A\.I\.|assistant|AI assistant|AI agent|bot|LLM|"
     r"copilot)\s*[:,]\s*\w|"
     r"\b(?:note|instructions?|message)\s+(?:to|for)\s+(?:the\s+|any\s+)?(?:AI|assistant|"
-    r"agent|bot|LLM)\b"
+    r"AI agent|bot|LLM)\b"
 )
+"""A bare "agent" is left out: in a support desk's notes it is the person on the phone
+("note for the agent: the caller is hard of hearing")."""
 """Text addressed to the AI (\"ignore previous instructions\" is the injection check's:
 ``security_text``)."""
 _ENDS = frozenset({"void", "voided", "cancel", "cancelled", "canceled", "revoke", "revoked"})
