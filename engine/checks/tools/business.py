@@ -39,14 +39,17 @@ from .business_approvals import approval_recorded
 from .business_defences import defences_down
 from .business_exports import bulk_out
 from .business_feeds import data_set_to_leave
+from .business_flags import safeguards_cleared
 from .business_guards import guards_off
 from .business_money import money
+from .business_open import opened_or_hidden
 from .business_ops import safety_nets
 from .business_plant import plant_control
 from .business_registry import shared_places
 from .business_release import public_release
 from .business_scope import population_reach
 from .business_screening import screening_cleared
+from .business_told import told_or_many
 from .business_words import DELETE_VERBS, PERSONAL_MAIL, Finding, Pair, acts
 from .egress_mail import ADDRESS
 
@@ -219,5 +222,8 @@ def business_consequences(words: set[str], pairs: Sequence[Pair]) -> Iterator[Fi
     yield from screening_cleared(words, pairs)
     yield from population_reach(words, pairs)
     yield from approval_recorded(words, pairs)
+    yield from opened_or_hidden(words, pairs)
+    yield from told_or_many(words, pairs)
+    yield from safeguards_cleared(words, pairs)
     if acts(words) and guard_flag_set(pairs):  # a framework's production-database guard off
         yield (GUARD_TITLE, GUARD_WHY, GUARD_FIX)

@@ -62,8 +62,9 @@ _ADMIN_FLAG = re.compile(
 )
 """A user's flag that makes it an administrator (``isAdmin``, ``is_superuser``)."""
 _ROLE_LISTS = frozenset({"roles", "role", "role_ids", "roleids", "groups", "permissions"})
-_ALL_SUPER = re.compile(r"^\s*(?:super|admin)\s+(?:user|group)\s+\*\s")
-"""A Perforce protections line giving everyone super or admin access."""
+_ALL_SUPER = re.compile(r"^\s*(?:super|admin)\s+(?:user|group)\s+(?:\*|\S+\s+\S+\s+//\.\.\.)\s*")
+"""A Perforce protections line giving everyone super or admin access, or anyone that access
+over the whole depot (``super user vendor-bot * //...``)."""
 _URL = re.compile(r"(?i)^(?:https?://|/)")
 _GRANTS = frozenset(
     {"add", "set", "assign", "grant", "update", "create", "invite", "promote", "put", "patch",

@@ -1,8 +1,8 @@
 """An approval recorded by the agent, read from a business tool's name words and its argument
 pairs (for ``business``), high: an approval record (a change board's approver row, an approval
-request, an ``approvals`` table) set to ``approved`` by its state, status or decision. An
+request, an ``approvals`` table) set to ``approved`` by its state, status or decision, and any
+record's own approval field (``approval``, ``approval_status``) set to ``approved``. An
 approval is a person's act; an agent writing it skips the person it stands for.
-
 Approvals set to rejected or cancelled, an approval requested, and other records (an incident
 resolved, a change scheduled) run; reads get no finding.
 """
@@ -29,9 +29,16 @@ def approval_recorded(words: set[str], pairs: Sequence[Pair]) -> Iterator[Findin
     """An approval record set to approved by the call."""
     if not acts(words):
         return
-    about = any(_APPROVAL.search(w) for w in words) or any(
-        k in _PLACE_KEYS and isinstance(v, str) and _APPROVAL.search(v[:120]) is not None
-        for k, v in pairs[:400]
+    about = (
+        any(_APPROVAL.search(w) for w in words)
+        or any(
+            k in _PLACE_KEYS and isinstance(v, str) and _APPROVAL.search(v[:120]) is not None
+            for k, v in pairs[:400]
+        )
+        or any(  # a record's own approval field (a change request's ``approval``)
+            k.startswith("approval") and isinstance(v, str) and v.strip().lower() in _APPROVED
+            for k, v in pairs[:400]
+        )
     )
     if not about:
         return
@@ -39,7 +46,9 @@ def approval_recorded(words: set[str], pairs: Sequence[Pair]) -> Iterator[Findin
         (
             f"{k}={v.strip()[:30]}"
             for k, v in pairs[:400]
-            if k in _VERDICT_KEYS and isinstance(v, str) and v.strip().lower() in _APPROVED
+            if (k in _VERDICT_KEYS or k.startswith("approval"))
+            and isinstance(v, str)
+            and v.strip().lower() in _APPROVED
         ),
         None,
     )

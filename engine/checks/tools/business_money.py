@@ -125,7 +125,7 @@ def _one_refund(words: set[str], pairs: Sequence[Pair]) -> bool:
     return all(a is not None and 0 < a <= _SMALL for a in amounts)
 
 
-_PRICE_KEYS = re.compile(r"^(?:\w{0,20}_)?(?:price|cost_?per_?unit|unit_?cost|rate_?card)$")
+_PRICE_KEYS = re.compile(r"^(?:\w{0,20}_)?(?:price|premium|cost_?per_?unit|unit_?cost|rate_?card)$")
 _MICROS = re.compile(r"^(?:micro_?amount|amount_?micros|\w{0,20}_micros)$")
 
 

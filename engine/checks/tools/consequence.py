@@ -29,6 +29,7 @@ from .business import business_consequences
 from .business_feed_hosts import feed_elsewhere
 from .business_ops import root_bound
 from .business_words import DELETE_VERBS, READS
+from .graphql_words import mutation_words
 from .http_apis import name_words
 from .http_call import REQUEST_ARGS
 from .http_service import api_words, arg_pairs
@@ -169,6 +170,8 @@ def consequential(ctx: CheckInput) -> Iterator[Hit]:
             {k: v for k, v in view.call.arguments.items() if k.lower() not in REQUEST_ARGS}
         )
     words |= {v.lower() for k, v in pairs if k in _VERB_ARGS and isinstance(v, str) and len(v) < 40}
+    if api is None:  # a SaaS tool's GraphQL mutation: the fields it calls
+        words |= mutation_words(pairs)
     words |= {  # a CI trigger's ``job="db-restore"``, word by word
         w
         for k, v in pairs

@@ -39,6 +39,9 @@ _RECIPIENTS = (
     "emails",
     "to_email",
     "to_emails",
+    "toRecipients",
+    "ccRecipients",
+    "bccRecipients",
     "reply_to",
 )
 _SENDER = ("from", "sender", "from_address", "from_email", "reply_to")

@@ -17,9 +17,11 @@ from .prose_commands import told_to_run
 from .prose_controls import skipped_controls
 from .prose_disclosure import published_flaw
 from .prose_disguise import disguised_hosts
+from .prose_home import taken_home
 from .prose_links import lookalike_of_own, mismatched_link, open_link_to_data
 from .prose_lures import link_hosts
 from .prose_people import people_risks
+from .prose_relay import relayed
 from .prose_secrets import written_secrets
 from .token_request import token_request
 from .view import ToolView
@@ -142,6 +144,9 @@ def more_risks(
         or place_outside(view, mail) is not None
     )
     yield from people_risks(prose, outside=leaves)
+    for argument, title, fix in taken_home(mail, prose):
+        yield argument, Severity.HIGH, title, fix
+    mixed = mail is not None and (len(mail.domains) >= 2 or place_outside(view, mail) is not None)
     public = public_reply(view)
     for argument, text in prose:
         if published_flaw(view.name, public, text):
@@ -164,6 +169,8 @@ def more_risks(
         for title, fix in told_to_run(text):
             yield argument, Severity.HIGH, title, fix
         for title, fix in skipped_controls(text):
+            yield argument, Severity.HIGH, title, fix
+        for title, fix in relayed(text, leaves, mixed):
             yield argument, Severity.HIGH, title, fix
         if open_link_to_data(text):
             yield (
