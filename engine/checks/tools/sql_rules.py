@@ -25,6 +25,7 @@ from .sql_ast import (
     or_tautology,
     union_shape,
 )
+from .sql_guard_rows import guard_rows
 from .sql_heads import HEADS
 from .sql_issue import (
     C,
@@ -277,6 +278,8 @@ def statement_issues(
             out.extend(value_changes(p))
     elif head in ("DELETE", "UPDATE"):
         out.extend(_writes_unparsed(p, head, i))
+    if not out:
+        out.extend(guard_rows(p))
     if target.throwaway:
         out = [x for x in out if x.kind not in _REBUILT]
     elif (
