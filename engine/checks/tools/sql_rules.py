@@ -39,6 +39,7 @@ from .sql_issue import (
     word_at,
 )
 from .sql_mass import AUDIT_TABLE, housekeeping, mass_changes, narrow_statement
+from .sql_mass_status import mass_status
 from .sql_parse import Parsed
 from .sql_rules_tokens import dot_command, token_tautology
 from .sql_scope import Target
@@ -280,6 +281,8 @@ def statement_issues(
         out.extend(_writes_unparsed(p, head, i))
     if not out:
         out.extend(guard_rows(p))
+    if not out:
+        out.extend(mass_status(p))
     if target.throwaway:
         out = [x for x in out if x.kind not in _REBUILT]
     elif (
