@@ -21,7 +21,7 @@ from .http_call import HttpCall
 
 __all__ = ["remote_code"]
 
-_WINDOW = 20_000
+_WINDOW = 8_000
 _MAX_STRINGS = 200
 _GATE = ("exec", "process", "system", "popen", "/bin/", "spawn", "shell")
 _SPAWN = re.compile(

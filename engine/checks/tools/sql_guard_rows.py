@@ -54,7 +54,7 @@ _PROFILE = re.compile(
 _SCRATCH = re.compile(
     r"(?:^|[^a-z0-9])(?:dev|test|testing|staging|sandbox|scratch|tmp|temp)(?:[^a-z0-9]|$)"
 )
-_RETENTION = re.compile(r"(\w*retention\w*)\s*=\s*'?\s*(\d+(?:\.\d+)?)\s*([a-z]*)", re.IGNORECASE)
+_RETENTION = re.compile(r"retention\w{0,40}\s*=\s*'?\s*(\d{1,12}(?:\.\d{1,6})?)\s*([a-z]{0,12})")
 
 
 def _literal(value: exp.Expression) -> str | None:
@@ -109,8 +109,8 @@ def _text_issue(text: str) -> str | None:
         return "weakens the database's sign-in policy (lockout, password expiry or checks)"
     if "retention" in lower and ("alter" in lower or "set" in lower) and not _SCRATCH.search(lower):
         for m in _RETENTION.finditer(lower):
-            if _small_window(float(m.group(2)), m.group(3)):
-                return f"cuts a recovery or retention window to {m.group(2)}{m.group(3)}"
+            if _small_window(float(m.group(1)), m.group(2)):
+                return f"cuts a recovery or retention window to {m.group(1)}{m.group(2)}"
     return None
 
 
