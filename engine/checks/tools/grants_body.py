@@ -44,7 +44,7 @@ _ROLE_KEYS = re.compile(
 _ASSIGNING = re.compile(
     r"(?:^|_)(?:role_?assignments?|has_roles?|role_?members?|assign\w*|add_\w*members?|"
     r"members?|grant\w*|make_?admin|promote|invite\w*|user_?roles?|directory_?roles?|"
-    r"profiles?_?assign|collaborators?|permissions?|memberships?)(?:_|$)"
+    r"profiles?_?assign|collaborators?|permissions?|memberships?|\w*role_?bindings?)(?:_|$)"
 )
 _TAKES = re.compile(r"(?:^|_)(?:remove|revoke|delete|unassign|deactivate|demote|disable)(?:_|$)")
 _READS = re.compile(r"(?:^|_)(?:get|list|search|read|find|query|describe|count|show)(?:_|$)")
@@ -157,7 +157,7 @@ def _admin_made(name: str, path: str, method: str, node: Node) -> str | None:
     ):
         return None  # a role with no one given it: the role the call itself runs as
     for key, value in node.items:
-        if not _ROLE_KEYS.match(key):
+        if not _ROLE_KEYS.match(key) and not (key == "name" and node.above[-1:] == ("role_ref",)):
             continue
         for one in value[:20] if isinstance(value, list) else [value]:
             text = str(one)[:300] if isinstance(one, str) else ""

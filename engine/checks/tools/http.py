@@ -27,7 +27,11 @@ from ..remember import remembered
 from .http_apis import destructive_call, destructive_tool, scratch_store
 from .http_call import METHODS, HttpCall, read_http
 from .http_delete_one import leaf_delete, scratch_wildcard
+from .http_factors import takeover_shape
+from .http_feed_hook import bulk_feed_hook
 from .http_inject import injected_script
+from .http_query_leak import query_leak
+from .http_remote_code import remote_code
 from .http_service import build_trigger, scratch_delete
 from .http_sites import allowed
 from .http_target import C, H, Problem, sorted_problems, url_problems
@@ -79,6 +83,12 @@ def _request_problems(call: HttpCall, allow: frozenset[str]) -> list[Problem]:
         title = f"puts a script from {script[1][:60]} into what {url.host.name[:60]} serves"
         why = "Code from another site then runs in every visitor's browser."
         out.append(Problem(H, title, why, "script"))
+    code = remote_code(call)
+    if code is not None:
+        out.append(Problem(code[0], code[1], "The server runs it as the service's account.", "api"))
+    leak = query_leak(call) or bulk_feed_hook(call) or takeover_shape(call)
+    if leak is not None:
+        out.append(Problem(H, leak, "What it sends or changes may not come back.", "api"))
     if not re.fullmatch(r"[A-Z]{1,16}", call.method):
         out.append(Problem(H, "malformed HTTP method", call.method[:20], "url"))
     elif (call.method == "DELETE" or call.method not in METHODS) and not (

@@ -37,7 +37,7 @@ PROTECTION = re.compile(
     r"rate_?limit\w*|encryption|sso|sign_?on|password_policy|lockout|risk_?check\w*|"
     r"moderation|spam_?filter|antivirus|malware\w*|dlp|backup\w*|detection\w*|detector\w*|"
     r"correlation\w*|intrusion\w*|unauthori[sz]ed|threat\w*|\w*approval|approval\w*|"
-    r"validation_?rules?|tolerance\w*|safeguard\w*|guard_?rails?|cab|retention\w*|"
+    r"validation_?rules?|\w+_validation|tolerance\w*|safeguard\w*|guard_?rails?|cab|retention\w*|"
     r"legal_?holds?)(?:[^a-z0-9]|$)"
 )
 _AUTO_APPROVAL = re.compile(r"auto_?approv|(?:^|\s)requires_approval(?:\s|$)")

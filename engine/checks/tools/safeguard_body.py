@@ -25,16 +25,17 @@ from typing import Any
 from .body_walk import Node, key_words, nodes, truthy
 from .business_words import switched_off
 from .protection_off import PROTECTION, approves_itself, not_live
+from .threshold_body import huge_threshold
 
 __all__ = ["safeguards_off"]
 
 SAFEGUARD = re.compile(
-    r"(?:^|_)(?:velocity|spend_?limits?|limits?|interlocks?|safety|detections?|detect|"
+    r"(?:^|_)(?:velocity\w*|spend_?limits?|limits?|interlocks?|safety|detections?|detect|"
     r"monitors?|monitoring|alerts?|alerting|alarms?|saved_?search(?:es)?|soft_?delete|"
     r"tamper\w*|immutab\w*|protection|security|dlp|edr|defender|quarantine|validation\w*|"
     r"approvals?|kyc|aml|sanctions?|screening|whitelist|allowlist|allow_?list|blocklist|"
     r"checks?|verification|signing|unauthori[sz]ed|intrusion|threat\w*|anomal\w*|"
-    r"guardrails?|policy_?enforcement|retention_?lock|legal_?hold)(?:_|$)"
+    r"guardrails?|(?:policy_?)?enforcement|duplicates?|dedup\w*|idempoten\w*|retention_?lock|legal_?hold)(?:_|$)"
 )
 """Words that name a safeguard, read on ``_``-joined words."""
 _INVERTED = re.compile(r"^(?:is_)?(?:paused|disabled|muted|silenced|snoozed|suspended)$")
@@ -50,7 +51,12 @@ _WEAK_MODE = re.compile(
     r"^(?:test|testing|audit|audit_?only|report|report_?only|detect|detect_?only|log|log_?only|"
     r"monitor|monitor_?only|simulat\w*|dry_?run|permissive|learning|count)(?:_|$)"
 )
-_MODE_KEYS = frozenset({"mode", "enforcement_mode", "policy_mode", "action_mode", "state"})
+_FORCE_DUPLICATE = re.compile(
+    r"^(?:force|allow|permit)_(?:duplicates?|dupes?|resubmit\w*|reprocess\w*)$"
+)
+_MODE_KEYS = frozenset(
+    {"mode", "enforcement", "enforcement_mode", "policy_mode", "action_mode", "state"}
+)
 _UPDATES = re.compile(r"(?:^|_)(?:update|set|patch|put|modify|change|edit|configure)(?:_|$)")
 _SWITCHES = frozenset(
     {"enabled", "enable", "active", "is_active", "is_enabled", "status", "state", "on"}
@@ -88,6 +94,10 @@ def _why(node: Node, key: str, value: object, name: str, path: str, method: str)
         return f"`{key}` set to off"
     if key in _SWITCHES and switched_off(value):
         return "switched off"
+    if _FORCE_DUPLICATE.match(key) and truthy(value):
+        return f"`{key}` overrides the guard against doing it twice"
+    if huge_threshold(key, value, _subject(name, path, node, key)):
+        return f"`{key}` raised to {value}: no real amount reaches it"
     if key in _MODE_KEYS and isinstance(value, str) and _WEAK_MODE.match(key_words(value)):
         updates = method in ("PATCH", "PUT") or _UPDATES.search(key_words(name))
         return f"moved to {value[:40]!r} mode" if updates else None

@@ -36,6 +36,12 @@ _ADMIN_ROLE = re.compile(r"(?:^|_)role\w*$")
 _ADMIN_WORD = re.compile(r"(?i)administrator|superuser|super_?admin")
 _PEOPLE_TABLE = re.compile(r"user|member|account|profile|meta|role|capabilit")
 _OFF = frozenset({"0", "false", "off", "disabled", "no"})
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def _words(text: str) -> str:
+    """``Name = 'TrustPayEnabled'`` as ``name = 'trust_pay_enabled'``."""
+    return _CAMEL.sub("_", text).lower()
 
 
 def _text(value: exp.Expression) -> str | None:
@@ -79,7 +85,7 @@ def _assignments(node: exp.Expression) -> Iterator[tuple[str, str, str]]:
     literal values by their column names."""
     if isinstance(node, exp.Update):
         where = node.args.get("where")
-        text = where.sql().lower()[:2_000] if isinstance(where, exp.Expression) else ""
+        text = _words(where.sql()[:2_000]) if isinstance(where, exp.Expression) else ""
         for e in node.expressions[:64]:
             if isinstance(e, exp.EQ) and isinstance(e.this, exp.Column):
                 value = _text(e.expression)

@@ -25,6 +25,7 @@ from .sql_ast import (
     or_tautology,
     union_shape,
 )
+from .sql_guard_rows import guard_rows
 from .sql_heads import HEADS
 from .sql_issue import (
     C,
@@ -38,6 +39,7 @@ from .sql_issue import (
     word_at,
 )
 from .sql_mass import AUDIT_TABLE, housekeeping, mass_changes, narrow_statement
+from .sql_mass_status import mass_status
 from .sql_parse import Parsed
 from .sql_rules_tokens import dot_command, token_tautology
 from .sql_scope import Target
@@ -277,6 +279,10 @@ def statement_issues(
             out.extend(value_changes(p))
     elif head in ("DELETE", "UPDATE"):
         out.extend(_writes_unparsed(p, head, i))
+    if not out:
+        out.extend(guard_rows(p))
+    if not out:
+        out.extend(mass_status(p))
     if target.throwaway:
         out = [x for x in out if x.kind not in _REBUILT]
     elif (

@@ -19,6 +19,7 @@ from sqlglot import exp
 from .sql_decisions import decisions
 from .sql_issue import H, Issue, fragment
 from .sql_ledger import ledger_postings
+from .sql_mass_status import marks_verified
 from .sql_money import snake
 from .sql_parse import Parsed
 
@@ -26,7 +27,8 @@ __all__ = ["STORED_TITLE", "balanced_transfer", "value_changes"]
 
 _PEOPLE = re.compile(
     r"(?:^|_)(?:users?|customers?|accounts?|members?|profiles?|logins?|admins?|employees?|"
-    r"identities|people|persons?|principals?|subscribers?|patients?|clients?|staff)$"
+    r"identities|people|persons?|principals?|subscribers?|patients?|clients?|staff|players?|"
+    r"students?|learners?|drivers?|riders?|sellers?|buyers?|shoppers?)$"
 )
 """Tables whose rows are accounts someone signs in to (``auth_user``, ``customers``)."""
 _IDENTITY = re.compile(
@@ -134,13 +136,14 @@ def value_changes(p: Parsed) -> Iterator[Issue]:
             return
         name = _table(node)
         table = snake(name)
+        account = bool(_PEOPLE.search(table)) or marks_verified(node)
         for e in node.expressions[:64]:
             if not isinstance(e, exp.EQ) or not isinstance(e.this, exp.Column):
                 continue
             column, value = snake(e.this.name), e.expression
             typed = isinstance(value, exp.Literal) and value.is_string
             if (
-                _PEOPLE.search(table)
+                account
                 and _IDENTITY.match(column)
                 and typed
                 and value.name.strip()
