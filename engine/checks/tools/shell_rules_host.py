@@ -11,6 +11,7 @@ from .shell_binaries import PRIVILEGED
 from .shell_model import Cmd
 from .shell_rule_kit import Context, Flag, critical, high, operands, rule, short_flags
 from .shell_sudo import LOGGING, SECURITY, only_reads, staging_restart
+from .shell_sudo_service import routine_sudo
 
 __all__: list[str] = []
 
@@ -38,6 +39,7 @@ def privilege(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
         )
         and not (name in ("sudo", "doas") and not cmd.redirects and only_reads(cmd.argv))
         and not (name in ("sudo", "doas") and not cmd.redirects and staging_restart(cmd, ctx))
+        and not (name in ("sudo", "doas") and not cmd.redirects and routine_sudo(cmd.argv))
     ):
         if cmd.shell_when_empty:
             yield critical(
