@@ -151,6 +151,19 @@ def test_a_web_server_snippet_that_only_rate_limits_runs() -> None:
     assert listing in STOPPED
 
 
+def test_an_index_built_without_locking_production_runs() -> None:
+    sql = "CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_visits_day ON visits (clinic_id, day);"
+    ok, _, _ = decide("run_sql", {"sql": sql, "database": "clinic_prod"})
+    assert ok is Outcome.APPROVED
+    locking, _, _ = decide(
+        "run_sql", {"sql": sql.replace(" CONCURRENTLY", ""), "database": "clinic_prod"}
+    )
+    assert locking in STOPPED
+    unique = sql.replace("CREATE INDEX", "CREATE UNIQUE INDEX")
+    constraint, _, _ = decide("run_sql", {"sql": unique, "database": "clinic_prod"})
+    assert constraint in STOPPED
+
+
 def test_remote_reload_of_one_service_runs() -> None:
     outcome, _, _ = decide(
         "shell.exec", {"argv": ["ssh", "ops@app3.corp.example", "sudo systemctl reload nginx"]}
