@@ -164,6 +164,23 @@ def test_an_index_built_without_locking_production_runs() -> None:
     assert constraint in STOPPED
 
 
+def test_one_file_filed_along_its_own_tree_runs() -> None:
+    src = "/data/claims/incoming/scan_00412.tiff"
+    ok, _, _ = decide(
+        "move_file", {"source": src, "destination": "/data/claims/done/scan_00412.tiff"}
+    )
+    assert ok is Outcome.APPROVED
+    for destination in (
+        "/data/claims/public/scan_00412.tiff",  # a folder others serve
+        "/mnt/share/scan_00412.tiff",  # another tree
+        "/data/claims/done/renamed.tiff",  # another name
+    ):
+        outcome, _, _ = decide(
+            "move_file", {"source": src, "destination": destination}, workspace=WS
+        )
+        assert outcome in STOPPED, destination
+
+
 def test_remote_reload_of_one_service_runs() -> None:
     outcome, _, _ = decide(
         "shell.exec", {"argv": ["ssh", "ops@app3.corp.example", "sudo systemctl reload nginx"]}
