@@ -181,6 +181,24 @@ def test_one_file_filed_along_its_own_tree_runs() -> None:
         assert outcome in STOPPED, destination
 
 
+_KEY_ID = "AKIAQX7M2KD9PLW4NRTB"
+
+
+def test_a_mail_naming_a_rotated_key_by_its_id_runs() -> None:
+    report = {
+        "to": "security@corp.example",
+        "subject": f"Exposed key {_KEY_ID} revoked",
+        "body": f"A job log showed key id {_KEY_ID}; it is revoked and replaced.",
+    }
+    ok, _, _ = decide("send_email", report)
+    assert ok is Outcome.APPROVED
+    leaked = dict(report, body=report["body"] + " Secret: Zq8vR2mT7xK4wL9nB3cF6hJ1sD5gA0yEeUiOp+Wb")
+    stopped, _, _ = decide("send_email", leaked)
+    assert stopped in STOPPED
+    handed, _, _ = decide("send_email", {"to": "me@mail.example", "subject": "k", "body": _KEY_ID})
+    assert handed in STOPPED
+
+
 def test_remote_reload_of_one_service_runs() -> None:
     outcome, _, _ = decide(
         "shell.exec", {"argv": ["ssh", "ops@app3.corp.example", "sudo systemctl reload nginx"]}
