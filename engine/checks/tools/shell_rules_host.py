@@ -25,6 +25,15 @@ _NO_TLS = re.compile(
 )
 
 
+def _host(cmd: Cmd, ctx: Context) -> str | None:
+    """The machine a command runs on when it is not this one: an ``ssh HOST`` it was given to,
+    or the tool's ``host``."""
+    for label in reversed(cmd.via):
+        if label.startswith("ssh ") and label != "ssh localhost":
+            return label[4:]
+    return ctx.host
+
+
 @rule
 def privilege(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
     """``sudo``/``su``/``doas`` themselves; root shells; admin group changes."""
@@ -39,7 +48,11 @@ def privilege(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
         )
         and not (name in ("sudo", "doas") and not cmd.redirects and only_reads(cmd.argv))
         and not (name in ("sudo", "doas") and not cmd.redirects and staging_restart(cmd, ctx))
-        and not (name in ("sudo", "doas") and not cmd.redirects and routine_sudo(cmd.argv))
+        and not (
+            name in ("sudo", "doas")
+            and not cmd.redirects
+            and routine_sudo(cmd.argv, _host(cmd, ctx))
+        )
     ):
         if cmd.shell_when_empty:
             yield critical(

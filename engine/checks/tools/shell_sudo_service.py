@@ -13,6 +13,7 @@ same.
   configuration; they end nothing);
 - a server's configuration only checked: ``sudo nginx -t``, ``sudo apachectl configtest``,
   ``sudo sshd -t``;
+- (none of these on a remote host named for production: a person confirms there);
 - one or a few named files' permissions tightened: ``sudo chmod 600 FILE`` (no rights for
   others, none to write for the group, no set-uid), ``sudo chmod go-rwx FILE``, and
   ``sudo chown app:app FILE`` of a file in an application's own place (not a system, account,
@@ -48,6 +49,7 @@ _SHARED = re.compile(
 )
 """Servers shared by everything on the host: restarting one drops every site, database
 session or container it serves, so only their graceful ``reload`` is routine."""
+_PRODUCTION = re.compile(r"(?i)(?:^|[^a-z])(?:prod|production|prd|live)(?:[^a-z]|$)")
 _QUIET = frozenset({"--no-pager", "-q", "--quiet", "--no-block", "--no-ask-password"})
 _SIGNALS = frozenset({"-HUP", "-1", "-SIGHUP", "-USR1", "-SIGUSR1", "-USR2", "-SIGUSR2"})
 _PID = re.compile(r"^(?:[1-9]\d{1,6}|\$\(cat /(?:var/)?run/[\w.@/-]{1,120}\.pid\))$")
@@ -123,10 +125,13 @@ def _tightens(program: str, rest: list[str]) -> bool:
     return _files(rest[1:])
 
 
-def routine_sudo(argv: Sequence[str]) -> bool:
+def routine_sudo(argv: Sequence[str], host: str | None = None) -> bool:
     """Whether ``sudo …`` is routine operations work that needs no review of its own (a named
     service restarted or reloaded, a reload signal, a configuration test, one file's
-    permissions tightened; see the module)."""
+    permissions tightened; see the module). ``host`` is the machine it runs on when that is
+    not this one: on a host named for production a person still confirms."""
+    if host is not None and _PRODUCTION.search(host):
+        return False
     inner = _inner(argv)
     if not inner or len(argv) > 40:
         return False

@@ -199,6 +199,13 @@ def test_a_mail_naming_a_rotated_key_by_its_id_runs() -> None:
     assert handed in STOPPED
 
 
+def test_a_restart_on_a_production_host_still_needs_a_person() -> None:
+    outcome, _, _ = decide(
+        "ssh_exec", {"host": "pay-2.prd.corp.lan", "command": "sudo systemctl restart pay"}
+    )
+    assert outcome in STOPPED
+
+
 def test_remote_reload_of_one_service_runs() -> None:
     outcome, _, _ = decide(
         "shell.exec", {"argv": ["ssh", "ops@app3.corp.example", "sudo systemctl reload nginx"]}
