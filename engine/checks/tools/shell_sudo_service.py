@@ -122,7 +122,20 @@ def _tightens(program: str, rest: list[str]) -> bool:
     owner = rest[0]
     if not re.fullmatch(r"[a-z_][\w-]{0,31}(?::[a-z_][\w-]{0,31})?", owner):
         return False
-    return _files(rest[1:])
+    user = owner.split(":", 1)[0]
+    return _files(rest[1:]) and all(_owned_by_its_folder(p, user) for p in rest[1:])
+
+
+_RUNS = re.compile(r"/s?bin/|\.(?:sh|bash|py|pl|rb|so|service|timer|socket)$|/\.?(?:bash|profile)")
+
+
+def _owned_by_its_folder(path: str, user: str) -> bool:
+    """A file handed to a user stays routine when it is no program or start-up file (whoever
+    owns one can change what runs, perhaps as root), and, under ``/etc``, when it is the
+    configuration of the user's own application (``/etc/billing/app.env`` to ``billing``)."""
+    if _RUNS.search(path):
+        return False
+    return not path.startswith("/etc/") or user in path.split("/")[2:-1]
 
 
 def routine_sudo(argv: Sequence[str], host: str | None = None) -> bool:

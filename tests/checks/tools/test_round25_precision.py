@@ -62,6 +62,8 @@ SHELL: list[tuple[str, tuple[Outcome, ...], str]] = [
     ("sudo chmod -R 600 /srv/shared", STOPPED, "recursive"),
     ("sudo chown deploy /etc/sudoers.d/deploy", STOPPED, "a sudo file handed to a user"),
     ("sudo chown deploy:deploy /usr/local/bin/backup.sh", STOPPED, "a binary handed to a user"),
+    ("sudo chown agent /etc/nginx/nginx.conf", STOPPED, "a shared server's config handed over"),
+    ("sudo chown app:app /opt/app/run.sh", STOPPED, "a script a service runs handed over"),
     # old files aged out
     (
         "find /var/log/report-builder -name '*.log.gz' -mtime +21 -delete",
