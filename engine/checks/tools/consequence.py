@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Any
 
 from humangr.contracts import Severity, ToolKind
 
@@ -29,9 +30,10 @@ from .business import business_consequences
 from .business_feed_hosts import feed_elsewhere
 from .business_ops import root_bound
 from .business_words import DELETE_VERBS, READS
+from .consequence_tags import only_tags
 from .graphql_words import mutation_words
 from .http_apis import name_words
-from .http_call import REQUEST_ARGS
+from .http_call import REQUEST_ARGS, HttpCall, json_text
 from .http_service import api_words, arg_pairs
 from .manifest_args import manifest_hits
 from .view import ToolView
@@ -199,7 +201,7 @@ def consequential(ctx: CheckInput) -> Iterator[Hit]:
             )
     aimed = [v for k, v in pairs if _WHERE.match(k) and isinstance(v, str)]
     live = any(_PRODUCTION.match(s.strip()) or _PROD_NAME.search(s) for s in aimed[:200])
-    if words & _CHANGES and (live or words & _LIVE_WORDS):
+    if words & _CHANGES and (live or words & _LIVE_WORDS) and not _tags_only(view, api):
         yield _hit(
             view,
             Severity.HIGH,
@@ -319,3 +321,16 @@ def _truthy(value: object) -> bool:
     return value is True or (
         isinstance(value, str) and value.strip().lower() in ("true", "1", "yes")
     )
+
+
+def _tags_only(
+    view: ToolView, api: tuple[set[str], list[tuple[str, Any]], HttpCall] | None
+) -> bool:
+    """The call only sets tags or labels (``consequence_tags``): bookkeeping, not a change."""
+    if api is None:
+        return only_tags(view.call.name, view.call.arguments, None, None)
+    request = api[2]
+    bodies = [json_text(v) for _, v in request.payload[:4]]
+    body = bodies[0] if len(bodies) == 1 else None
+    path = request.url.path if request.url is not None else None
+    return path is not None and only_tags(view.call.name, view.call.arguments, path, body)

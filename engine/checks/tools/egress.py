@@ -53,6 +53,7 @@ from .http_sites import (
     is_echo,
     is_paste,
 )
+from .key_ids import lone_key_ids
 from .netaddr import Reach
 from .personal_data import PersonalData
 from .view import ToolView
@@ -300,6 +301,10 @@ def _mail(view: ToolView, mail: Mail, allow: frozenset[str]) -> Iterator[Hit]:
     for arg, value in mail.parts:
         got = scan_payload(value, arg, exclude=exclude, samples=bool(outside))
         for secret in got.secrets[:1]:
+            if secret.kind == "AWS credential" and lone_key_ids(
+                [v for _, v in mail.parts if isinstance(v, str)]
+            ):
+                continue  # a key named by its id in work on it (``key_ids``): not the key
             sev = C if secret.severity == "critical" or secret.kind in SECRET_HOMES else H
             title = f"mails {_a(secret.kind)} to {where}"
             yield _hit(view, arg, sev, title, _SUGGEST_SECRET)

@@ -30,6 +30,7 @@ from .paths_code import code_targets
 from .paths_hardening import QUIET_TITLES, quiet_hardening
 from .paths_hooks import HOOK_MANAGER, quiet_hook
 from .paths_judge import Verdict, judge, workspace_place
+from .paths_move import same_tree_move
 from .paths_norm import inside, resolve
 from .view import ToolView
 
@@ -121,7 +122,7 @@ def file_paths(ctx: CheckInput) -> Iterator[Hit]:
                 verdicts.append(verdict)
     quiet = op in ("write", "edit") and quiet_workflow(ctx.tool)
     hook = op in ("write", "edit") and quiet_hook(ctx.tool)
-    safer = op in ("write", "edit") and quiet_hardening(ctx.tool)
+    safer = (op in ("write", "edit") and quiet_hardening(ctx.tool)) or same_tree_move(ctx.tool)
     for argument, verdicts in by_argument.items():
         if quiet:
             verdicts = [v for v in verdicts if not v.title.endswith(CI_WORKFLOW)]

@@ -104,11 +104,14 @@ _SAFE: dict[str, Callable[[str], bool]] = {
 _NEUTRAL = re.compile(
     r"^(?:cafile|capath|certfile|keyfile|ssl_certificate|ssl_certificate_key|ssl_trusted_certificate)"
     r"\s+/[\w./-]+$|^location\s[^{;]{1,200}\{$|^[{}]$|"
-    r"^fastcgi_pass\s+(?:unix:/[\w./-]+|127\.0\.0\.1:\d+)$|^listener\s+\d+(?:\s+127\.0\.0\.1)?$"
+    r"^fastcgi_pass\s+(?:unix:/[\w./-]+|127\.0\.0\.1:\d+)$|^listener\s+\d+(?:\s+127\.0\.0\.1)?$|"
+    r"^include\s+(?:snippets|conf\.d|mods-enabled|conf-enabled)/[\w.-]{1,80}\.conf$"
 )
 """Lines that neither open nor weaken anything on their own (a listener is neutral only on
 loopback, or when the same change requires client certificates). An ``include`` is not: the
-file it pulls in is not read here."""
+file it pulls in is not read here — unless it is one of the server's own stock snippets, named
+inside its configuration tree (``include snippets/fastcgi-php.conf``): installed with the
+server, not by this call."""
 _LOGROTATE = re.compile(
     r"^(?:daily|weekly|monthly|yearly|compress|nocompress|delaycompress|missingok|notifempty"
     r"|ifempty|copytruncate|dateext|sharedscripts|nosharedscripts|nomail|nocreate"
@@ -193,8 +196,11 @@ def quiet_hardening(view: ToolView) -> bool:
     if "/logrotate" in path:
         return _rotation(got[1])
     # A whole file replaces what was there, and what it drops is not seen: only a drop-in
-    # file of a ``.d`` folder (``sshd_config.d/``, ``conf.d/``) adds settings to the rest.
+    # file of a ``.d`` folder (``sshd_config.d/``, ``conf.d/``) adds settings to the rest; a
+    # web server's ``snippets/`` file adds them where a site includes it.
     return _DROP_IN.search(path) is not None and _hardens(_lines(got[1]), [])
 
 
-_DROP_IN = re.compile(r"\.d/[^/]+$")
+_DROP_IN = re.compile(r"\.d/[^/]+$|/snippets/[^/]+\.conf$")
+"""A drop-in file of a ``.d`` folder, or a web server's snippet (in force only where a site
+includes it)."""

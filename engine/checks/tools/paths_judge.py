@@ -23,6 +23,7 @@ from .paths_glob import glob_root, instances
 from .paths_norm import Place, inside, resolve, spellings
 from .paths_reports import report_out
 from .paths_rule import Rule, word_set
+from .shell_ageing import scratch_file
 
 __all__ = ["Verdict", "Workspace", "judge", "workspace_place"]
 
@@ -236,7 +237,9 @@ def _place_verdicts(
         )
     if op in _CHANGES:
         if workspace is not None and ws is not None and place.root and not in_ws:
-            if rule is None or not rule.temp:
+            if (rule is None or not rule.temp) and not (
+                op == "delete" and scratch_file(place.parts)
+            ):
                 out.append(
                     _verdict(
                         op,

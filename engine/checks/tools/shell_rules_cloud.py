@@ -14,6 +14,7 @@ from .shell_feeds import SECRET_STORES
 from .shell_model import Cmd
 from .shell_restarts import restarts_one
 from .shell_rule_kit import Context, Flag, critical, high, rule
+from .shell_secret_meta import metadata_only
 
 __all__ = ["audit_off", "database_reset", "opened_up", "production_change", "secret_shown"]
 
@@ -193,7 +194,7 @@ def secret_shown(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
             "the access keys end up in the transcript, readable by whatever reads it.",
             "Let the SDKs read credentials themselves; never print them.",
         )
-    elif SECRET_STORES.search(text):
+    elif SECRET_STORES.search(text) and not metadata_only(cmd.argv):
         yield high(
             "shows a secret's value",
             cmd.text,

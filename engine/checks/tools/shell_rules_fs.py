@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from .shell_ageing import ages_out, scratch_file
 from .shell_binaries import PASSIVE
 from .shell_catalogue import words
 from .shell_data_store import DATA_STORE, overwrites_data
@@ -296,7 +297,11 @@ def remove(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
                 f"it deletes {target}, outside the workspace.",
                 _RECOVER,
             )
-        elif cmd.name == "shred" and not target.startswith("-"):
+        elif (
+            cmd.name == "shred"
+            and not target.startswith("-")
+            and not (target.startswith("/") and scratch_file(normal(target).split("/")[1:]))
+        ):
             yield high(
                 "destroys files irreversibly",
                 cmd.text,
@@ -344,6 +349,8 @@ def find_delete(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
     deleting = "-delete" in cmd.argv or bool(
         re.search(r"-(?:exec|execdir|ok|okdir)\s.*\b(?:rm|shred|unlink|srm)\b", text)
     )
+    if deleting and ages_out(cmd.argv):
+        deleting = False  # retention: old files aged out of a log, temporary or scratch folder
     for start in starts or ["."]:
         if re.match(r"^/(?:var/|private/)?tmp(?:/|$)", start):
             continue

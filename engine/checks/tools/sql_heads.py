@@ -193,8 +193,23 @@ def _create(p: Parsed, i: int, production: bool) -> Iterator[Issue]:
         )
     elif what == "TABLE" and words[:2] == ["OR", "REPLACE"] and not _scratch_created(toks, i):
         yield Issue(H, "replaces a table and the data in it", fragment(p), "change")
-    elif production and what in ("INDEX", "TRIGGER", "FUNCTION", "PROCEDURE", "VIEW"):
+    elif (
+        production
+        and what in ("INDEX", "TRIGGER", "FUNCTION", "PROCEDURE", "VIEW")
+        and not (what == "INDEX" and _online_index(words))
+    ):
         yield Issue(H, f"creates {what.lower()} in production", fragment(p), "change")
+
+
+def _online_index(words: list[str]) -> bool:
+    """``CREATE INDEX CONCURRENTLY …`` (PostgreSQL) or ``… WITH (ONLINE = ON)`` (SQL Server):
+    an index built without locking the table's writes, which changes no row and no result
+    (not a ``UNIQUE`` one: that makes writes with duplicates fail)."""
+    if "UNIQUE" in words[:3]:
+        return False
+    return "CONCURRENTLY" in words[:3] or any(
+        words[k : k + 2] == ["ONLINE", "ON"] for k in range(len(words) - 1)
+    )
 
 
 def _scratch_created(toks: tuple[Tok, ...], i: int) -> bool:
