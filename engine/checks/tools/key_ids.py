@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["call_texts", "lone_key_ids"]
+__all__ = ["call_texts", "is_key_id", "lone_key_ids"]
 
 _ID = re.compile(r"(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])")
 _SECRET_RUN = re.compile(r"(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])")
@@ -34,6 +34,12 @@ _KEY_WORK = re.compile(
 reporting it exposed."""
 _MAX_CHARS = 262_144
 _MAX_NODES = 4_096
+
+
+def is_key_id(value: str) -> bool:
+    """Whether ``value`` is exactly one AWS access key id: a key's name, which the readers of
+    labelled secrets leave to ``lone_key_ids`` and the secrets scanners."""
+    return len(value) == 20 and _ID.fullmatch(value) is not None
 
 
 def _secret_like(run: str) -> bool:
