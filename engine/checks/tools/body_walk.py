@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Node", "key_words", "nodes", "truthy"]
+__all__ = ["Node", "key_values", "key_words", "nodes", "truthy"]
 
 _MAX_NODES = 2_000
 _MAX_JSON = 200_000
@@ -90,3 +90,20 @@ def nodes(arguments: Mapping[str, Any]) -> Iterator[Node]:
                 isinstance(child, str) and child[:1] in ("{", "[")
             ):
                 todo.append(((*above, key), labels, child))
+
+
+def key_values(value: Any, depth: int = 0) -> Iterator[tuple[str, Any]]:
+    """Every key and its value in ``value`` (JSON text at the top decoded; a list's items
+    with the key ``""``), depth first, at most 64 items an object or list and 6 levels down."""
+    if depth == 0:
+        value = _parsed(value)
+    if depth > 6:
+        return
+    if isinstance(value, Mapping):
+        for k, v in list(value.items())[:64]:
+            yield str(k), v
+            yield from key_values(v, depth + 1)
+    elif isinstance(value, list):
+        for v in value[:64]:
+            yield "", v
+            yield from key_values(v, depth + 1)

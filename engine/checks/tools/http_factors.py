@@ -14,10 +14,9 @@ Reading factors and rules, and a rule that files newsletters, run. Pure.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from typing import Any
 
-from .http_call import HttpCall, json_text
+from .body_walk import key_values, key_words
+from .http_call import HttpCall
 
 __all__ = ["takeover_shape"]
 
@@ -38,25 +37,11 @@ _HIDING = re.compile(
 _MAX = 400
 
 
-def _pairs(value: Any, depth: int = 0) -> Iterator[tuple[str, Any]]:
-    value = json_text(value) if depth == 0 else value
-    if depth > 6:
-        return
-    if isinstance(value, dict):
-        for k, v in list(value.items())[:64]:
-            yield re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", str(k)).lower(), v
-            yield from _pairs(v, depth + 1)
-    elif isinstance(value, list):
-        for v in value[:64]:
-            yield "", v
-            yield from _pairs(v, depth + 1)
-
-
 def _hides_mail(call: HttpCall) -> bool:
     hot = hiding = False
     seen = 0
     for _, payload in call.payload:
-        for key, value in _pairs(payload):
+        for key, value in ((key_words(k), v) for k, v in key_values(payload)):
             seen += 1
             if seen > _MAX:
                 return False

@@ -10,10 +10,9 @@ One event posted to a hook (``{"event": "deploy_done", "version": "1.4"}``) runs
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from typing import Any
 
-from .http_call import HttpCall, json_text
+from .body_walk import key_values
+from .http_call import HttpCall
 
 __all__ = ["bulk_feed_hook"]
 
@@ -37,28 +36,13 @@ def _hook_host(host: str) -> bool:
     return any(host == h or host.endswith("." + h) for h in _HOOK_HOSTS)
 
 
-def _pairs(value: Any, depth: int = 0) -> Iterator[tuple[str, Any]]:
-    if isinstance(value, str) and value.lstrip()[:1] in ("{", "[") and depth == 0:
-        value = json_text(value)
-    if depth > 6:
-        return
-    if isinstance(value, dict):
-        for k, v in list(value.items())[:64]:
-            yield str(k), v
-            yield from _pairs(v, depth + 1)
-    elif isinstance(value, list):
-        for v in value[:64]:
-            yield "", v
-            yield from _pairs(v, depth + 1)
-
-
 def bulk_feed_hook(call: HttpCall) -> str | None:
     """The title when the request hands a bulk feed to an automation hook, else None."""
     if call.url is None or not _hook_host(call.url.host.name):
         return None
     seen = 0
     for _, payload in call.payload:
-        for key, value in _pairs(payload):
+        for key, value in key_values(payload):
             seen += 1
             if seen > _MAX:
                 return None
