@@ -217,7 +217,7 @@ async def test_leader_and_supervisor_kill_9_lose_and_repeat_nothing(
     supervisor, layers = serve("supervisor", seeds, script), serve("layers", seeds, script)
     deadline = time.monotonic() + 80
     async with (
-        serving(layers, layers, log_dir=tmp_path),
+        serving(layers, layers, log_dir=tmp_path) as workers,
         serving(supervisor, log_dir=tmp_path) as running,
     ):
         sup: Served = running[0]
@@ -243,7 +243,7 @@ async def test_leader_and_supervisor_kill_9_lose_and_repeat_nothing(
             for n in range(40, ACTIONS):  # no Supervisor: they wait in the WORK stream
                 await submit(agent, n, deadline)
             restarted = time.monotonic()
-            async with serving(supervisor, log_dir=tmp_path):
+            async with serving(supervisor, log_dir=tmp_path) as again:
                 try:
                     await decisions.until(
                         lambda: len(decisions.decided()) >= ACTIONS,
@@ -251,7 +251,15 @@ async def test_leader_and_supervisor_kill_9_lose_and_repeat_nothing(
                         f"only {len(decisions.decided())} of {ACTIONS} actions were decided",
                     )
                 except AssertionError as exc:
-                    raise AssertionError(f"{exc}\n{await consumers(agent)}") from None
+                    logs = "\n".join(
+                        f"--- {name}:\n{served.output()[-3000:]}"
+                        for name, served in (
+                            ("supervisor before kill -9", sup),
+                            ("supervisor restarted", again[0]),
+                            ("layers", workers[0]),
+                        )
+                    )
+                    raise AssertionError(f"{exc}\n{await consumers(agent)}\n{logs}") from None
                 all_decided = time.monotonic()
                 firsts = {k: decode(v[0], HumanLayerReport) for k, v in decisions.raw.items()}
                 reviews = sorted(k for k, r in firsts.items() if r.outcome is Outcome.NEEDS_REVIEW)
