@@ -40,6 +40,20 @@ _SWITCH = re.compile(
 """Columns whose value says whether the control is in force."""
 
 
+_IN_FORCE = frozenset(
+    {"active", "on", "true", "1", "enabled", "in_force", "applied", "locked", "open", "placed"}
+)
+"""Values of a status or active column that put a control in force (a hold placed, a lock
+applied): tightening, not lifting. A ``released`` or ``lifted`` column set to 1 lifts it."""
+_STATE = re.compile(r"(?:^|_)(?:status|state|active|is_active|enabled|is_enabled)$")
+
+
+def _puts_in_force(value: exp.Expression) -> bool:
+    if isinstance(value, exp.Boolean):
+        return bool(value.this)
+    return isinstance(value, exp.Literal) and str(value.this).strip().lower() in _IN_FORCE
+
+
 def _table(node: exp.Expression) -> str:
     t = node.this
     if isinstance(t, exp.Schema):
@@ -66,8 +80,10 @@ def control_rows(p: Parsed) -> Iterator[Issue]:
             return
         cols = [
             snake(e.this.name)
-            for e in node.expressions
-            if isinstance(e, exp.EQ) and isinstance(e.this, exp.Column)
+            for e in node.expressions[:64]
+            if isinstance(e, exp.EQ)
+            and isinstance(e.this, exp.Column)
+            and not (_STATE.search(snake(e.this.name)) and _puts_in_force(e.expression))
         ]
         switched = next((c for c in cols if _SWITCH.search(c)), None)
         if switched is not None:

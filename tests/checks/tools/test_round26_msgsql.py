@@ -40,6 +40,18 @@ CASES: list[tuple[str, dict[str, Any], tuple[Outcome, ...], str]] = [
     ),
     (
         "run_sql",
+        {"statement": "UPDATE plant.machine_lockouts SET state = 'ON' WHERE id = 9"},
+        APPROVED,
+        "a lockout put in force",
+    ),
+    (
+        "run_sql",
+        {"statement": "UPDATE plant.machine_lockouts SET state = 'OFF' WHERE id = 9"},
+        STOPPED,
+        "a lockout lifted by its state",
+    ),
+    (
+        "run_sql",
         {"statement": "UPDATE plant.machine_lockouts SET note = 'tag replaced' WHERE id = 9"},
         APPROVED,
         "a lockout's note edited",
