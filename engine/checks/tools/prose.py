@@ -32,6 +32,7 @@ from .prose_leaks import leaks
 from .prose_lures import frauds
 from .prose_mailbox import to_personal_mailbox
 from .prose_more import more_risks
+from .prose_records import record_risks
 from .view import ToolView
 
 __all__ = ["message_risks"]
@@ -243,6 +244,8 @@ def message_risks(ctx: CheckInput) -> Iterator[Hit]:
         yield _hit(view, argument, severity, title, fix)
     for argument, severity, title, fix in more_risks(view, mail, allow, _prose(view)):
         yield _hit(view, argument, severity, title, fix)
+    for argument, title, fix in record_risks(view, mail, _prose(view)):
+        yield _hit(view, argument, Severity.HIGH, title, fix)
 
 
 def _outside(

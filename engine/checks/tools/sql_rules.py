@@ -25,6 +25,7 @@ from .sql_ast import (
     or_tautology,
     union_shape,
 )
+from .sql_controls import control_rows
 from .sql_guard_rows import guard_rows
 from .sql_heads import HEADS
 from .sql_issue import (
@@ -281,6 +282,8 @@ def statement_issues(
         out.extend(_writes_unparsed(p, head, i))
     if not out:
         out.extend(guard_rows(p))
+    if not out:
+        out.extend(control_rows(p))
     if not out:
         out.extend(mass_status(p))
     if target.throwaway:

@@ -118,7 +118,7 @@ _NAME_HINTS: tuple[tuple[ToolKind, re.Pattern[str]], ...] = tuple(
             r"|web_?search|search_?(?:the_?)?web|browse_?(?:url|page|web)"
             r"|fetch_?(?:url|page)|(?:get|post|put|patch|delete)_?(?:url|request)|api_?call",
         ),
-        (ToolKind.SQL, r"sql|(?:run|execute|db)_?query|^query$|database"),
+        (ToolKind.SQL, r"sql|(?:run|execute|db)_?query|^query$|database|(?:^|_)d[dm]l(?:$|_)"),
         (ToolKind.EMAIL, r"e?mail|send_?message|smtp"),
         (
             ToolKind.CODE,
