@@ -19,6 +19,9 @@ argument pairs; all yield high findings (a person confirms).
 - security controls switched off (``business_guards``): branch protection deleted, a port
   opened to the whole internet, secret scanning, encryption or a firewall turned off.
 - compliance screenings cleared by hand and deploy keys that push (``business_screening``).
+- a password set to a known value, an organisation's notices sent to a personal mailbox
+  (``business_takeover``); scanners told to skip broad places, paging weakened, deletes with
+  the recycle bin emptied (``business_blindspots``).
 
 Reads (``get``, ``list``, ``search``…) get no finding, whatever their nouns.
 """
@@ -36,6 +39,7 @@ from ..db_guard_off import guard_flag_set
 from .business_access import sign_in
 from .business_amounts import amount_contradicts_note
 from .business_approvals import approval_recorded
+from .business_blindspots import blind_spots
 from .business_defences import defences_down
 from .business_exports import bulk_out
 from .business_feeds import data_set_to_leave
@@ -49,6 +53,7 @@ from .business_registry import shared_places
 from .business_release import public_release
 from .business_scope import population_reach
 from .business_screening import screening_cleared
+from .business_takeover import takeover
 from .business_told import told_or_many
 from .business_words import DELETE_VERBS, PERSONAL_MAIL, Finding, Pair, acts
 from .egress_mail import ADDRESS
@@ -225,5 +230,7 @@ def business_consequences(words: set[str], pairs: Sequence[Pair]) -> Iterator[Fi
     yield from opened_or_hidden(words, pairs)
     yield from told_or_many(words, pairs)
     yield from safeguards_cleared(words, pairs)
+    yield from takeover(words, pairs)
+    yield from blind_spots(words, pairs)
     if acts(words) and guard_flag_set(pairs):  # a framework's production-database guard off
         yield (GUARD_TITLE, GUARD_WHY, GUARD_FIX)
