@@ -5,6 +5,8 @@
   throttle's ``limit: 5`` made ``5_000``, a zero tolerance made a large one — or past the
   scale its own comment states (``# score 0-100`` set to ``101``): the guard can no longer
   trip;
+  an alert query's comparison moved so it fires sooner (``expr: … > 5`` made ``> 0``) is
+  not one (``guard_tighten``);
 - a condition replaced by a constant — ``if user.is_admin():`` made ``if True:``,
   ``IF Sensor_OK AND NOT EStop THEN`` made ``IF TRUE THEN``: the guarded code always runs.
 
@@ -23,6 +25,7 @@ from humangr.contracts import Severity
 
 from .base import Hit, is_test_path, snippet
 from .diff import FileDiff
+from .guard_tighten import tightens_alert
 
 __all__ = ["guard_edits"]
 
@@ -88,6 +91,10 @@ def _jump(old: str, new: str) -> str | None:
     a, b = (_value(x) for x in changed[0])
     if a is None or b is None or a == b:
         return None
+    at = next(i for i, (x, y) in enumerate(zip(olds, news, strict=False)) if x != y)
+    spans = (list(_NUMBER.finditer(old))[at].start(), list(_NUMBER.finditer(new))[at].start())
+    if tightens_alert(old, new, *spans, a, b):
+        return None  # the alert fires sooner, never later
     small, large = sorted((abs(a), abs(b)))
     if small == 0 or large / small >= 10:
         return f"moves a guard's level from {changed[0][0]} to {changed[0][1]}"

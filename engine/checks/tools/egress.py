@@ -56,6 +56,7 @@ from .http_sites import (
 from .key_ids import lone_key_ids
 from .netaddr import Reach
 from .personal_data import PersonalData
+from .token_request import posted_token_request
 from .view import ToolView
 
 __all__ = ["data_egress"]
@@ -244,7 +245,8 @@ def _http(view: ToolView, call: HttpCall, allow: frozenset[str]) -> Iterator[Hit
     if dest.kind != "internal":
         for arg, title in carried_outside(call, dest.name):
             yield _hit(view, arg, H, title, _SUGGEST_PERSONAL)
-    if dest.kind != "internal":  # a private network's service may hold the secret itself
+    if dest.kind != "internal" and not posted_token_request(call.raw_url, call.payload):
+        # a private network's service may hold the secret itself; a token endpoint issued it
         for arg, value in call.payload:
             for name in list(env_secrets(value, dest.name))[:1]:
                 title = f"sends the secret ${name} from the environment to {dest.name}"

@@ -14,6 +14,7 @@ import re
 from urllib.parse import unquote
 
 from .http_call import HttpCall
+from .http_delete_event import calendar_path
 
 __all__ = ["leaf_delete", "scratch_wildcard"]
 
@@ -34,9 +35,10 @@ _PROTECTED = re.compile(
 )
 _ITEM = re.compile(
     r"^(?:\d{1,20}|[0-9a-fA-F-]{8,64}|sha256:[0-9a-f]{64}|[A-Za-z]{1,8}_[A-Za-z0-9]{4,40}"
-    r"|(?=[^/]*[\d-])[A-Za-z0-9][\w.-]{2,100})$"
+    r"|(?=[^/]*[\d-])[A-Za-z0-9][\w.-]{2,100}={0,2})$"
 )
-"""One item's id: a number, a hex id or UUID, an image digest, a prefixed id, or a slug."""
+"""One item's id: a number, a hex id or UUID, an image digest, a prefixed id, or a slug
+(base64 padding allowed: ``AAMkAG…=``)."""
 _MANY = re.compile(r"(?i)[*,]|\b_?all\b")
 _SCRATCH_WORDS = frozenset(
     {"test", "tests", "testing", "qa", "fixture", "fixtures", "e2e", "tmp", "temp", "scratch",
@@ -65,6 +67,8 @@ def leaf_delete(call: HttpCall) -> bool:
         return False
     item = re.sub(r"\.(?:json|xml)$", "", parts[-1])
     collection = _singular(parts[-2])
+    if collection == "event" and calendar_path(parts[:-2]):
+        return _ITEM.match(item) is not None  # one meeting of a calendar, not a log's record
     if collection not in _LEAVES:
         return False
     if collection == "branch":

@@ -10,6 +10,7 @@ from ..compliance import card_like, cpf_valid, ssn_valid
 from .national_ids import bank_accounts, labelled_ids
 from .personal_kinds import PersonalData
 from .personal_records import named_near, public_ips
+from .query_expr import query_expression
 
 __all__ = ["PersonalData", "scan_personal"]
 
@@ -214,7 +215,13 @@ def scan_personal(
             if _HEALTH.search(line) and sum(bool(i.search(line)) for i in _IDENTIFIERS) >= 2
         )
         out.health = max(out.health, named_near(text, _HEALTH, possessive=True))
-    if key and _HEALTH_KEY.search(key) and text.strip() and len(text) <= 400:
+    if (
+        key
+        and _HEALTH_KEY.search(key)
+        and text.strip()
+        and len(text) <= 400
+        and not (key.lower().startswith("condition") and query_expression(text))
+    ):  # a filter named ``condition``, not someone's condition
         out.health += 1  # a diagnosis or condition field of a person's record
     if _HR.search(text):
         out.hr = sum(

@@ -10,10 +10,12 @@ that ends in ``token``.
 
 from __future__ import annotations
 
+import json
 import re
+from typing import Any
 from urllib.parse import urlsplit
 
-__all__ = ["token_request"]
+__all__ = ["posted_token_request", "token_request"]
 
 _GRANT = re.compile(
     r"(?i)grant_type[\"']?\s*[=:]\s*[\"']?(?:client_credentials|refresh_token|authorization_code"
@@ -55,15 +57,37 @@ def _provider(host: str) -> bool:
     return any(host == p or host.endswith("." + p) for p in _PROVIDERS)
 
 
-def token_request(url: str, body: str) -> bool:
-    """Whether ``body`` posted to ``url`` is an OAuth token request to a well-known identity
-    provider's token endpoint over HTTPS (see the module)."""
+def _endpoint(url: str) -> bool:
+    """``url`` is a well-known identity provider's token endpoint over HTTPS."""
     try:
         parts = urlsplit(url.strip()[:2048])
     except ValueError:
         return False
     if parts.scheme != "https" or not _provider(parts.hostname or ""):
         return False
-    if not _TOKEN_PATH.search(parts.path):
+    return _TOKEN_PATH.search(parts.path) is not None
+
+
+def token_request(url: str, body: str) -> bool:
+    """Whether ``body`` posted to ``url`` is an OAuth token request to a well-known identity
+    provider's token endpoint over HTTPS (see the module)."""
+    return _endpoint(url) and _GRANT.search(body[:_MAX_BODY]) is not None
+
+
+def posted_token_request(url: str, payload: tuple[tuple[str, Any], ...]) -> bool:
+    """Whether one of a request's bodies (``(argument, value)``: text, or an object read as
+    JSON) posted to ``url`` is an OAuth token request to a well-known identity provider
+    (:func:`token_request`): a client secret referenced in it goes to its issuer."""
+    if not _endpoint(url):
         return False
-    return _GRANT.search(body[:_MAX_BODY]) is not None
+    for _arg, value in payload[:8]:
+        if isinstance(value, str):
+            text = value
+        else:
+            try:
+                text = json.dumps(value, default=str)[:_MAX_BODY]
+            except (TypeError, ValueError, RecursionError):
+                continue
+        if _GRANT.search(text[:_MAX_BODY]) is not None:
+            return True
+    return False
