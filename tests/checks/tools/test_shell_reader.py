@@ -155,9 +155,9 @@ def test_everyday_text_takes_the_fast_path(text: str) -> None:
     ],
 )
 def test_plain_is_linear_on_hostile_text(text: str) -> None:
-    started = time.perf_counter()
+    started = time.process_time()
     plain(text)
-    assert time.perf_counter() - started < 0.25  # quadratic would take seconds
+    assert time.process_time() - started < 0.25  # quadratic would take seconds
 
 
 def _titles(text: str) -> list[str]:
@@ -187,9 +187,9 @@ def test_deeply_nested_braces_are_bounded_and_not_approved() -> None:
     """Reading ``$(…)`` inside ``${…}`` rescans each brace's body: past ``MAX_DEPTH`` braces
     the reader stops and says so, rather than scanning 50,000 levels."""
     text = "echo " + "${a:-" * 50_000 + "$(rm -rf ~)" + "}" * 50_000
-    started = time.perf_counter()
+    started = time.process_time()
     titles = _titles(text)
-    assert time.perf_counter() - started < 5
+    assert time.process_time() - started < 5
     assert "could not read this command fully" in titles
 
 
