@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from .shell_binaries import PRIVILEGED
 from .shell_model import Cmd
 from .shell_rule_kit import Context, Flag, critical, high, operands, rule, short_flags
-from .shell_sudo import LOGGING, SECURITY, only_reads, staging_restart
+from .shell_sudo import LOGGING, SECURITY, only_reads, remote_host, staging_restart
 from .shell_sudo_service import routine_sudo
 
 __all__: list[str] = []
@@ -23,15 +23,6 @@ _NO_TLS = re.compile(
     r"global\.trusted-host|--trusted-host|ssl_verify\s*=?\s*false|insecure\s*=?\s*true",
     re.IGNORECASE,
 )
-
-
-def _host(cmd: Cmd, ctx: Context) -> str | None:
-    """The machine a command runs on when it is not this one: an ``ssh HOST`` it was given to,
-    or the tool's ``host``."""
-    for label in reversed(cmd.via):
-        if label.startswith("ssh ") and label != "ssh localhost":
-            return label[4:]
-    return ctx.host
 
 
 @rule
@@ -51,7 +42,7 @@ def privilege(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
         and not (
             name in ("sudo", "doas")
             and not cmd.redirects
-            and routine_sudo(cmd.argv, _host(cmd, ctx))
+            and routine_sudo(cmd.argv, remote_host(cmd, ctx))
         )
     ):
         if cmd.shell_when_empty:

@@ -7,11 +7,20 @@ other rules all the same."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from .shell_model import Cmd
 from .shell_rule_kit import Context
 
-__all__ = ["LOGGING", "SECURITY", "only_reads", "staging_restart"]
+__all__ = [
+    "LOGGING",
+    "PRODUCTION",
+    "SECURITY",
+    "only_reads",
+    "remote_host",
+    "staging_restart",
+    "sudo_inner",
+]
 
 LOGGING = r"auditd|rsyslog|syslog|syslog-ng|systemd-journald|journald|auditbeat|filebeat"
 SECURITY = (
@@ -63,13 +72,18 @@ _CHANGES_JOURNAL = re.compile(r"^--(?:vacuum|rotate|flush|sync|relinquish|setup-
 _LOG_READERS = frozenset({"cat", "tail", "head", "zcat", "grep", "zgrep", "wc"})
 
 
-def only_reads(argv: list[str]) -> bool:
-    """Whether ``sudo …`` only shows state: ``systemctl status``, ``journalctl -u x``,
-    ``docker logs``, ``ss -tlnp``, or a log under ``/var/log`` read."""
+def sudo_inner(argv: Sequence[str]) -> list[str]:
+    """The command ``sudo …`` runs: ``argv`` past ``sudo`` and its own options."""
     i = 1
     while i < len(argv) and argv[i].startswith("-"):
         i += 2 if argv[i] in _SUDO_VALUED else 1
-    inner = argv[i:]
+    return list(argv[i:])
+
+
+def only_reads(argv: list[str]) -> bool:
+    """Whether ``sudo …`` only shows state: ``systemctl status``, ``journalctl -u x``,
+    ``docker logs``, ``ss -tlnp``, or a log under ``/var/log`` read."""
+    inner = sudo_inner(argv)
     if not inner:
         return False
     program, rest = inner[0].rsplit("/", 1)[-1], inner[1:]
@@ -94,12 +108,13 @@ def only_reads(argv: list[str]) -> bool:
 _STAGING = re.compile(
     r"(?i)(?:^|[.\-_])(?:stg|staging|stage|dev|test|qa|uat|sandbox)(?:[.\-_\d]|$)"
 )
-_PRODUCTION = re.compile(r"(?i)(?:^|[^a-z])(?:prod|production|prd|live)(?:[^a-z]|$)")
+PRODUCTION = re.compile(r"(?i)(?:^|[^a-z])(?:prod|production|prd|live)(?:[^a-z]|$)")
+"""A host name that says production."""
 _SERVICE_VERBS = frozenset({"restart", "reload", "start", "try-restart", "reload-or-restart"})
 _DEFENCES = re.compile(rf"^(?:{LOGGING}|{SECURITY})(?:\.service)?$")
 
 
-def _remote_host(cmd: Cmd, ctx: Context) -> str | None:
+def remote_host(cmd: Cmd, ctx: Context) -> str | None:
     """The host a command runs on when it is not this machine: the tool's ``host`` or the
     ``ssh HOST`` it was given to."""
     for label in reversed(cmd.via):
@@ -112,14 +127,10 @@ def staging_restart(cmd: Cmd, ctx: Context) -> bool:
     """``sudo systemctl restart one-service`` (or ``service one-service restart``) on a
     staging, dev or test host reached remotely: routine operations. Audit, logging and
     security services are not routine to stop or restart."""
-    host = _remote_host(cmd, ctx)
-    if host is None or not _STAGING.search(host) or _PRODUCTION.search(host):
+    host = remote_host(cmd, ctx)
+    if host is None or not _STAGING.search(host) or PRODUCTION.search(host):
         return False
-    i = 1
-    argv = cmd.argv
-    while i < len(argv) and argv[i].startswith("-"):
-        i += 2 if argv[i] in _SUDO_VALUED else 1
-    inner = [w for w in argv[i:] if not w.startswith("-")]
+    inner = [w for w in sudo_inner(cmd.argv) if not w.startswith("-")]
     if len(inner) != 3:
         return False
     program = inner[0].rsplit("/", 1)[-1]

@@ -27,11 +27,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .shell_sudo import LOGGING, SECURITY
+from .shell_sudo import LOGGING, PRODUCTION, SECURITY, sudo_inner
 
 __all__ = ["routine_sudo"]
 
-_SUDO_VALUED = frozenset({"-u", "-g", "-h", "-p", "-C", "-D", "-R", "-T", "-U"})
 _VERBS = frozenset(
     {"restart", "reload", "try-restart", "reload-or-restart", "try-reload-or-restart"}
 )
@@ -49,7 +48,6 @@ _SHARED = re.compile(
 )
 """Servers shared by everything on the host: restarting one drops every site, database
 session or container it serves, so only their graceful ``reload`` is routine."""
-_PRODUCTION = re.compile(r"(?i)(?:^|[^a-z])(?:prod|production|prd|live)(?:[^a-z]|$)")
 _QUIET = frozenset({"--no-pager", "-q", "--quiet", "--no-block", "--no-ask-password"})
 _SIGNALS = frozenset({"-HUP", "-1", "-SIGHUP", "-USR1", "-SIGUSR1", "-USR2", "-SIGUSR2"})
 _PID = re.compile(r"^(?:[1-9]\d{1,6}|\$\(cat /(?:var/)?run/[\w.@/-]{1,120}\.pid\))$")
@@ -68,14 +66,6 @@ _SYSTEM = re.compile(
     r"gshadow|sudoers|ssh|pam\.d|cron|systemd|init|rc\d?\.d|security|profile|ld\.so|"
     r"polkit|apt|yum)|/\.ssh(?:/|$)|authorized_keys"
 )
-
-
-def _inner(argv: Sequence[str]) -> list[str]:
-    """The command ``sudo`` runs, its own options skipped."""
-    i = 1
-    while i < len(argv) and argv[i].startswith("-"):
-        i += 2 if argv[i] in _SUDO_VALUED else 1
-    return list(argv[i : i + 40])
 
 
 def _service(program: str, rest: list[str]) -> bool:
@@ -143,9 +133,9 @@ def routine_sudo(argv: Sequence[str], host: str | None = None) -> bool:
     service restarted or reloaded, a reload signal, a configuration test, one file's
     permissions tightened; see the module). ``host`` is the machine it runs on when that is
     not this one: on a host named for production a person still confirms."""
-    if host is not None and _PRODUCTION.search(host):
+    if host is not None and PRODUCTION.search(host):
         return False
-    inner = _inner(argv)
+    inner = sudo_inner(argv)[:40]
     if not inner or len(argv) > 40:
         return False
     program, rest = inner[0].rsplit("/", 1)[-1], inner[1:]
