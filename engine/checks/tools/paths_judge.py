@@ -23,7 +23,7 @@ from .paths_glob import glob_root, instances
 from .paths_norm import Place, inside, resolve, spellings
 from .paths_reports import report_out
 from .paths_rule import Rule, word_set
-from .shell_ageing import scratch_file
+from .scratch_places import scratch_file
 
 __all__ = ["Verdict", "Workspace", "judge", "workspace_place"]
 

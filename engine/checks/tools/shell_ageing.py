@@ -21,15 +21,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from .scratch_places import NEVER_AGED, SCRATCH_PART
 from .shell_paths import normal
 
-__all__ = ["ages_out", "scratch_file"]
+__all__ = ["ages_out"]
 
 _APP_LOG = re.compile(r"^/var/log/[\w.@-]{1,100}(?:/[\w.@-]{1,100}){0,6}$")
-_SCRATCH_PART = re.compile(
-    r"(?i)^(?:[\w.@-]{0,60}[._-])?(?:tmp|temp|cache|caches|scratch)(?:[._-][\w.@-]{0,60})?$"
-)
-_NEVER = re.compile(r"(?i)audit|auth|secure|security|siem|backup|bak|snapshot|archive|wtmp|btmp")
 _AGE = frozenset({"-mtime", "-ctime", "-atime", "-mmin", "-cmin", "-amin"})
 _TURNS = frozenset({"-o", "-or", "!", "-not", "-newer", "-newermt", "-anewer", "-cnewer"})
 _MINUTES_A_DAY = 1440
@@ -40,12 +37,12 @@ def _start_kind(start: str) -> str | None:
     p = normal(start)
     if not p.startswith(("/", "~", "./")) or "*" in p or "$" in p or ".." in p:
         return None
-    if _NEVER.search(p):
+    if NEVER_AGED.search(p):
         return None
     if _APP_LOG.match(p):
         return "log"
     parts = p.split("/")[1:]
-    if any(_SCRATCH_PART.match(part) for part in parts[:12]):
+    if any(SCRATCH_PART.match(part) for part in parts[:12]):
         return "scratch"
     return None
 
@@ -88,18 +85,3 @@ def ages_out(argv: Sequence[str]) -> bool:
     if oldest is None:
         return False
     return oldest >= (7 if "log" in kinds else 1)
-
-
-def scratch_file(parts: Sequence[str]) -> bool:
-    """Whether a path's ``parts`` name one file (a name with an extension) inside a temporary,
-    cache or scratch folder (``work/tmp/extract_0412.csv``): a leftover of one's own work,
-    whose removal is hygiene, not the loss of a record."""
-    if len(parts) < 2 or len(parts) > 30 or any(p in ("", "..", "*") for p in parts):
-        return False
-    name = parts[-1]
-    if not re.fullmatch(r"[\w.@-]{1,200}\.[A-Za-z0-9]{1,10}", name) or "*" in name:
-        return False
-    folders = parts[:-1]
-    return any(_SCRATCH_PART.match(f) for f in folders) and not any(
-        _NEVER.search(f) for f in folders
-    )

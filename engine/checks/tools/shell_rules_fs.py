@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .shell_ageing import ages_out, scratch_file
+from .scratch_places import scratch_file
+from .shell_ageing import ages_out
 from .shell_binaries import PASSIVE
 from .shell_catalogue import words
 from .shell_data_store import DATA_STORE, overwrites_data
