@@ -195,9 +195,9 @@ def _credential(text: str) -> tuple[Severity, str] | None:
     return None
 
 
-def _text_risks(view: ToolView, mail: Mail | None) -> Iterator[Hit]:
+def _text_risks(view: ToolView, mail: Mail | None, prose: list[tuple[str, str]]) -> Iterator[Hit]:
     domains = mail.domains if mail is not None else set()
-    for argument, text in _prose(view):
+    for argument, text in prose:
         found = _credential(text)
         if found is not None:
             severity, title = found
@@ -234,17 +234,18 @@ def message_risks(ctx: CheckInput) -> Iterator[Hit]:
     if view is None or view.read_by_own_checks:
         return
     mail = read_mail(view)  # read once for the readers below
+    prose = list(_prose(view))  # and the message's texts
     allow = ctx.options.allowed_email_domains
-    yield from _text_risks(view, mail)
+    yield from _text_risks(view, mail, prose)
     for argument, title, fix in to_personal_mailbox(view, mail):
         yield _hit(view, argument, Severity.HIGH, title, fix)
     yield from _confidential(view, mail, allow)
     outside, shown = _outside(view, mail, allow)
-    for argument, severity, title, fix in leaks(_prose(view), outside=outside, shown=shown):
+    for argument, severity, title, fix in leaks(prose, outside=outside, shown=shown):
         yield _hit(view, argument, severity, title, fix)
-    for argument, severity, title, fix in more_risks(view, mail, allow, _prose(view)):
+    for argument, severity, title, fix in more_risks(view, mail, allow, prose):
         yield _hit(view, argument, severity, title, fix)
-    for argument, title, fix in record_risks(view, mail, _prose(view)):
+    for argument, title, fix in record_risks(view, mail, prose):
         yield _hit(view, argument, Severity.HIGH, title, fix)
 
 

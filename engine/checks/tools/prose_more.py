@@ -139,14 +139,14 @@ def more_risks(
                 "approves.",
             )
     prose = list(prose)
+    elsewhere = mail is not None and place_outside(view, mail) is not None
     leaves = mail is not None and (
-        any(not domain_allowed(d, allow) for d in mail.domains)
-        or place_outside(view, mail) is not None
+        any(not domain_allowed(d, allow) for d in mail.domains) or elsewhere
     )
     yield from people_risks(prose, outside=leaves)
     for argument, title, fix in taken_home(mail, prose):
         yield argument, Severity.HIGH, title, fix
-    mixed = mail is not None and (len(mail.domains) >= 2 or place_outside(view, mail) is not None)
+    mixed = mail is not None and (len(mail.domains) >= 2 or elsewhere)
     public = public_reply(view)
     for argument, text in prose:
         if published_flaw(view.name, public, text):
