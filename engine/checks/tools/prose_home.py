@@ -18,15 +18,12 @@ from collections.abc import Iterable, Iterator
 
 from .business_words import PERSONAL_MAIL
 from .egress_mail import Mail
+from .prose_links import DOCUMENT_STORE
 
 __all__ = ["taken_home"]
 
 _MAX_TEXT = 8_000
 _DATA_FILE = re.compile(r"(?i)\.(?:xlsx?|csv|tsv|parquet|jsonl?|sql|db|sqlite|zip|7z|pst|mbox)$")
-_STORE = re.compile(
-    r"(?i)https?://[\w.-]{0,80}(?:sharepoint\.com|onedrive|1drv\.ms|drive\.google\.com|"
-    r"docs\.google\.com|dropbox\.com|box\.com)/"
-)
 _HOME = re.compile(
     r"(?i)\b(?:from home|at home|offline|last day|(?:you'?re|you are|i'?m|i am)\s+leaving|"
     r"before (?:you|i) (?:go|leave)|after (?:you|i) leave|personal (?:e-?mail|account|laptop|"
@@ -58,7 +55,7 @@ def taken_home(
     if mail is None or not any(PERSONAL_MAIL.search("@" + d) for d in mail.domains):
         return
     carried = any(_DATA_FILE.search(path[:400]) for _, path in mail.attachments) or any(
-        _STORE.search(text) for _, text in texts
+        DOCUMENT_STORE.search(text) for _, text in texts
     )
     if not carried:
         return

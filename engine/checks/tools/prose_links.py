@@ -21,7 +21,7 @@ from collections.abc import Iterable
 
 from .prose_hosts import one_apart, site_of
 
-__all__ = ["lookalike_of_own", "mismatched_link", "open_link_to_data"]
+__all__ = ["DOCUMENT_STORE", "lookalike_of_own", "mismatched_link", "open_link_to_data"]
 
 _MAX_TEXT = 20_000
 _ANCHOR = re.compile(
@@ -89,12 +89,11 @@ _DATA_WORDS = re.compile(
 )
 
 
-_DOCUMENT_STORE = re.compile(
-    r"(?i)https?://[\w.-]{0,120}(?:sharepoint\.com|onedrive\.live\.com|1drv\.ms|"
-    r"drive\.google\.com|docs\.google\.com|dropbox\.com|box\.com|app\.box\.com|"
-    r"egnyte\.com|wetransfer\.com)/"
+DOCUMENT_STORE = re.compile(
+    r"(?i)https?://[\w.-]{0,120}(?:sharepoint\.com|onedrive|1drv\.ms|drive\.google\.com|"
+    r"docs\.google\.com|dropbox\.com|box\.com|egnyte\.com|wetransfer\.com)/"
 )
-"""A company's document store: what a link there opens is the company's own files."""
+"""A link into a company's document store: what it opens is the company's own files."""
 
 
 def open_link_to_data(raw: str) -> bool:
@@ -103,4 +102,4 @@ def open_link_to_data(raw: str) -> bool:
     text = raw[:_MAX_TEXT]
     if "http" not in text or not _OPEN_TO_ANYONE.search(text):
         return False
-    return bool(_DATA_WORDS.search(text) or _DOCUMENT_STORE.search(text))
+    return bool(_DATA_WORDS.search(text) or DOCUMENT_STORE.search(text))

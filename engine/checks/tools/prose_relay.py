@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from itertools import islice
 
 from .key_ids import is_key_id
+from .prose_links import DOCUMENT_STORE
 
 __all__ = ["relayed"]
 
@@ -71,10 +72,8 @@ _NO_WAIT = re.compile(
     r"(?i)\b(?:no need to|don'?t|do not|without)\s+wait(?:ing)?\s+(?:for|on)\b[^.\n]{0,30}?"
     r"\b(?:approvals?|sign-?offs?|second signature|authori[sz]ations?|review|countersign\w*)\b"
 )
-_STORE_LINK = re.compile(
-    r"(?i)https?://[\w.-]{0,80}(?:sharepoint\.com|onedrive|1drv\.ms|drive\.google\.com|"
-    r"docs\.google\.com|dropbox\.com|box\.com)/[^\s\"'<>]{0,400}"
-)
+_STORE_LINK = re.compile(DOCUMENT_STORE.pattern + r"[^\s\"'<>]{0,400}")
+"""A document-store link with its path and query (whose marks say who may open it)."""
 _ANON_MARK = re.compile(r"(?i)[?&](?:e|share|access|type)=(?:anyone|anon|anonymous|public)\b")
 _WHOLE = re.compile(r"(?i)\b(?:full|all|entire|whole|complete|every|export|dump|list|set)\b")
 _HOME_IP = re.compile(
