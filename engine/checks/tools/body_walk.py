@@ -9,6 +9,7 @@ all, bounded, and hands each object with the keys above it and the names its sib
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Iterator, Mapping
@@ -44,10 +45,15 @@ class Node:
         return None
 
 
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_SEPARATORS = re.compile(r"[^a-z0-9]+")
+
+
+@functools.lru_cache(maxsize=4_096)
 def key_words(text: str) -> str:
-    """``hardLimitsEnforced`` as ``hard_limits_enforced``; dashes, dots and spaces as ``_``."""
-    text = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", text[:200])
-    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
+    """``hardLimitsEnforced`` as ``hard_limits_enforced``; dashes, dots and spaces as ``_``.
+    (Kept per text: a body's keys are a few dozen names met again and again.)"""
+    return _SEPARATORS.sub("_", _CAMEL.sub("_", text[:200]).lower()).strip("_")
 
 
 def truthy(value: object) -> bool:
