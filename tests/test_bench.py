@@ -23,6 +23,8 @@ KEYS = {
     "ceiling_share",
     "rss_mb",
     "local_only",
+    "policy_deny",
+    "outcomes",
 }
 
 
@@ -34,7 +36,20 @@ def test_memory_bench_reports_every_figure(capsys: pytest.CaptureFixture[str]) -
     assert result["memory"]["messages_per_decision"] == 17.0
     assert result["machine"]["python"]
     assert result["memory"]["local_only"] is False
-    assert all(value > 0 for key, value in result["memory"].items() if key != "local_only")
+    assert result["memory"]["outcomes"] == {"approved": 20}
+    numbers = {k: v for k, v in result["memory"].items() if isinstance(v, int | float)}
+    assert all(value > 0 for key, value in numbers.items() if not isinstance(value, bool))
+
+
+def test_policy_deny_decisions_are_settled_by_the_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--policy-deny`` measures decisions the policy settles alone: every one is rejected
+    and the only messages are the submission, its receipt and the decision."""
+    args = ["bench", "--actions", "20", "--concurrency", "5", "--policy-deny", "--local-only"]
+    assert main([*args, "--format", "json"]) == 0
+    result = json.loads(capsys.readouterr().out)["memory"]
+    assert result["policy_deny"] is True
+    assert result["outcomes"] == {"rejected": 20}
+    assert result["messages_per_decision"] == 3.0
 
 
 def test_rounds_on_one_engine_report_each_with_its_memory(

@@ -198,6 +198,7 @@ async def _bench(args: argparse.Namespace) -> int:
                 nats_url=url,
                 rounds=args.rounds,
                 local_only=args.local_only,
+                policy_deny=args.policy_deny,
                 prefix=prefix,
             )
     if args.format == "json":
@@ -211,6 +212,8 @@ async def _bench(args: argparse.Namespace) -> int:
                     f"p50 {each['p50_ms']} ms  p99 {each['p99_ms']} ms  rss {each['rss_mb']} MB"
                 )
             mode = " (local checks only)" if r["local_only"] else ""
+            if r["policy_deny"]:
+                mode = " (settled by a policy rule)"
             print(
                 f"{kind:>6}: {r['decisions_per_s']:>8} decisions/s{mode}  p50 {r['p50_ms']} ms  "
                 f"p99 {r['p99_ms']} ms  {r['messages_per_decision']} msgs/decision  "
@@ -242,6 +245,12 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         "--local-only",
         action="store_true",
         help="no LLM: the local checks decide alone, with no layer task",
+    )
+    bench.add_argument(
+        "--policy-deny",
+        action="store_true",
+        help="a policy rule denies every action: decisions settled by the policy alone "
+        "(no local check, no layer task)",
     )
     bench.add_argument("--nats", help="use this NATS server instead of starting one")
     bench.add_argument(

@@ -6,6 +6,7 @@ memory after each round."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import statistics
 import subprocess
 import sys
@@ -27,6 +28,7 @@ from humangr.engine.bus import Bus, Headers, MemoryBus, Msg, Subscription
 from humangr.engine.config import ReviewConfig
 from humangr.engine.errors import ConfigError
 from humangr.engine.llm import ScriptedLLM
+from humangr.engine.policy import parse_policy
 from humangr.engine.signing import write_new_key
 
 from .common import wait_serving
@@ -40,6 +42,10 @@ DIFF = """--- a/app/x.py
 +def increment(value: int) -> int:
 +    return value + 1
 """
+
+
+DENY_POLICY = b'[[rule]]\nid = "bench-deny"\neffect = "deny"\naction_types = ["code_diff"]\n'
+"""``bench --policy-deny``: one rule that settles every bench action (a code diff)."""
 
 
 def _action(index: int) -> ActionContext:
@@ -158,6 +164,7 @@ async def bench_bus(
     nats_url: str | None = None,
     rounds: int = 1,
     local_only: bool = False,
+    policy_deny: bool = False,
     prefix: str | None = None,
 ) -> dict[str, Any]:
     """Decisions per second and overhead of the full engine on ``bus``, with the raw bus.
@@ -167,6 +174,8 @@ async def bench_bus(
     many times on the same engine (every action distinct) and reports each round's figures
     with the resident memory after it; the result's top-level figures are the last round's.
     ``local_only`` runs no LLM: the local checks decide alone, with no layer task.
+    ``policy_deny`` adds a policy whose one rule denies every bench action: each decision is
+    settled by that rule, with no local check, layer task or LLM call.
     """
     prefix = prefix or new_prefix()
     roundtrip = await _roundtrip_us(bus, prefix, 500)
@@ -174,6 +183,8 @@ async def bench_bus(
     counting = CountingBus(bus)
     llm = None if local_only else ScriptedLLM.from_lines([{"match": {}, "json": {"findings": []}}])
     config = ReviewConfig(layer_deadline_s=60)
+    if policy_deny:
+        config = dataclasses.replace(config, rules=parse_policy(DENY_POLICY))
     roles = ("supervisor",) if layer_processes else ("supervisor", "layers")
     figures: list[dict[str, Any]] = []
     async with (
@@ -199,6 +210,7 @@ async def bench_bus(
     result = {
         **last,
         "local_only": local_only,
+        "policy_deny": policy_deny,
         "bus_roundtrip_us": round(roundtrip, 1),
         "bus_msgs_per_s": round(rate, 0),
         "ceiling_share": round(last["decisions_per_s"] * max(per_decision, 1.0) / rate, 3),
@@ -219,6 +231,7 @@ async def _round(
     """One round of ``actions`` distinct actions (numbered from ``first``) on ``engine``."""
     counting.published = 0
     latencies: list[float] = []
+    outcomes: dict[str, int] = {}
     supervisor = engine.system.stats("supervisor")
     roster = next(a for a in engine.system.actors if a.name == "supervisor")
     handled_before = supervisor.handled - getattr(roster, "heartbeats_heard", 0)
@@ -228,8 +241,9 @@ async def _round(
     async def one(index: int) -> None:
         async with limiter:
             t0 = time.perf_counter()
-            await engine.submit(_action(index), timeout=60)
+            report = await engine.submit(_action(index), timeout=60)
             latencies.append(time.perf_counter() - t0)
+            outcomes[report.outcome.value] = outcomes.get(report.outcome.value, 0) + 1
 
     async with anyio.create_task_group() as tg:
         for index in range(first, first + actions):
@@ -247,6 +261,7 @@ async def _round(
         "p99_ms": round(latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000, 2),
         "messages_per_decision": round((counting.published + remote) / actions, 1),
         "rss_mb": rss_mb(),
+        "outcomes": dict(sorted(outcomes.items())),
     }
 
 
