@@ -100,9 +100,12 @@ def _internal_public(pairs: Sequence[Pair]) -> bool:
         if not isinstance(value, dict) or value.get("public") is not True:
             continue
         for k, text in list(value.items())[:20]:
-            if str(k).lower() in _BODY_KEYS and isinstance(text, str):
-                if _INTERNAL.search(text[:2000]):
-                    return True
+            if (
+                str(k).lower() in _BODY_KEYS
+                and isinstance(text, str)
+                and _INTERNAL.search(text[:2000])
+            ):
+                return True
     return False
 
 

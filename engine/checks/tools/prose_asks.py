@@ -91,7 +91,8 @@ _NO_CHECK = re.compile(
 _REPLY_WITH = re.compile(
     r"(?i)\b(?:reply|respond|send|provide|give|tell|share|confirm|dm|text|type|paste|post|drop)\b"
     r"(?: (?:us|me|back))?\s+(?:with\s+)?[^.\n]{0,60}?\b(?:your|the)\b[^.\n]{0,50}?"
-    r"\b(?:password(?!\s*(?:reset|polic|manager|change|rules|requirement|expir|hygiene))|passcode|pin|login code|2fa code|mfa code|verification code|security code|"
+    r"\b(?:password(?!\s*(?:reset|polic|manager|change|rules|requirement|expir|hygiene))|"
+    r"passcode|pin|login code|2fa code|mfa code|verification code|security code|"
     r"one-time code|\d-digit code|code (?:we|I) (?:just )?sent|code you (?:just )?(?:received|got)|"
     r"full card number|card number|card details|cvv|cvc|security code on the back)|"
     r"\b(?:responda|responde|envíe|envie|envía|indique|répondez|envoyez|communiquez|antworten|"
