@@ -49,6 +49,7 @@ from .business_money import money
 from .business_open import opened_or_hidden
 from .business_ops import safety_nets
 from .business_plant import plant_control
+from .business_quiet import quiet_changes
 from .business_registry import shared_places
 from .business_release import public_release
 from .business_scope import population_reach
@@ -88,6 +89,7 @@ _SHARED_THINGS = frozenset(
 _CONVERSATION = frozenset({"comment", "reply", "ticket", "message", "channel", "conversation"})
 _SHARE_VERBS = frozenset({"share", "sharing", "permission", "permissions"})
 """Words of sharing a thing (an invitation of a person to an app is everyday)."""
+_REPOS = ("repo", "repos", "repository", "repositories")
 _PEOPLE_PLACES = frozenset(
     {
         "user", "users", "account", "accounts", "customer", "customers", "channel", "channels",
@@ -95,9 +97,18 @@ _PEOPLE_PLACES = frozenset(
         "site", "space", "mailbox", "group", "project", "vault", "backup", "backups",
         "subscription", "subscriptions", "employee", "employees", "domain", "app", "course",
         "courses", "classroom", "gradebook", "enrollment", "enrollments", "audience",
-        "audiences",
+        "audiences", *_REPOS,
     }
 )  # fmt: skip
+_REPO_PARTS = frozenset(
+    {"branch", "branches", "ref", "refs", "tag", "tags", "label", "labels", "comment",
+     "comments", "file", "files", "content", "contents", "hook", "hooks", "webhook", "webhooks",
+     "release", "releases", "asset", "artifact", "artifacts", "secret", "secrets", "variable",
+     "variables", "collaborator", "collaborators", "invitation", "deployment", "deployments",
+     "reaction", "milestone", "issue", "issues", "key", "keys", "cache", "caches", "run", "runs",
+     "package", "version", "topic", "topics", "autolink", "environment", "rule", "ruleset"}
+)  # fmt: skip
+"""A part of a repository (``repos.delete_branch``): deleting it leaves the repository."""
 _MEMBERSHIP = frozenset({"group", "groups", "team", "teams", "role", "roles", "list", "lists"})
 _JOINED = frozenset({"user", "users", "member", "members", "subscriber", "contact"})
 """A person taken out of a group, team or list (``remove_user_from_group``): the account
@@ -110,6 +121,7 @@ _ALWAYS = re.compile(
 )
 """A filter that keeps every record (``where="1=1"``): a delete with it deletes them all."""
 _PEOPLE_COUNT = re.compile(r"^(?:member|subscriber|contact|recipient|user)s?_?count$")
+_EVENT_ARGS = frozenset({"event", "action", "operation", "op", "verb", "command"})
 _NAMED_BY = re.compile(r"^(?:\w*id|\w*_?name|target|resource|environment|env|stage|slug)$")
 """Arguments that name what a tool deletes (``deploymentId="starfall-live"``)."""
 
@@ -165,6 +177,13 @@ def exposure(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
 def deletes(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
     """People and places deleted, bulk and hard deletes (a delete of every document of a
     collection is the ``tool-sql`` check's: ``docstore``)."""
+    if any(  # a batch tool told what to do by an argument (``event="delete"``)
+        k in _EVENT_ARGS and isinstance(v, str) and v.strip().lower() in DELETE_VERBS
+        for k, v in pairs
+    ):
+        words = words | {
+            v.strip().lower() for k, v in pairs if k in _EVENT_ARGS and isinstance(v, str)
+        }
     if not (words & DELETE_VERBS or ("archive" in words and words & _MANY)):
         return
     if (
@@ -189,8 +208,11 @@ def deletes(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
         _PEOPLE_COUNT.match(k) and isinstance(v, int) and not isinstance(v, bool) and v > 0
         for k, v in pairs
     )
+    places = words & _PEOPLE_PLACES
+    if places <= set(_REPOS) and words & _REPO_PARTS:
+        places = set()  # a branch, a tag, a file of a repository: the repository stays
     if (
-        words & _PEOPLE_PLACES
+        places
         or people
         or words & _MANY
         or live
@@ -232,5 +254,6 @@ def business_consequences(words: set[str], pairs: Sequence[Pair]) -> Iterator[Fi
     yield from safeguards_cleared(words, pairs)
     yield from takeover(words, pairs)
     yield from blind_spots(words, pairs)
+    yield from quiet_changes(words, pairs)
     if acts(words) and guard_flag_set(pairs):  # a framework's production-database guard off
         yield (GUARD_TITLE, GUARD_WHY, GUARD_FIX)

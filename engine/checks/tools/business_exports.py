@@ -43,8 +43,15 @@ _SENDS = frozenset(
 _AUDIENCE_KEYS = re.compile(r"segment\w*|audience\w*|list\w*|recipients?|to_list|to")
 _WHOLE_LIST = re.compile(
     r"(?i)(?:^|[\s:_\W])all[_-]?(?:contacts|users|customers|subscribers|members|leads|"
-    r"recipients)\b|^list:"
+    r"recipients)\b|^(?:list|segment|tag|audience):|^(?:\w{1,12}:)?all_[a-z]\w{0,60}$"
 )
+_FEW = 1000
+_COUNT_KEY = re.compile(
+    r"^(?:estimated_?|expected_?)?(?:recipients?|audience|members?|contacts?)_?(?:count|size)?$|"
+    r"^(?:estimated|expected)_?(?:recipients|count|reach)$"
+)
+"""A send's stated reach (``estimated_recipients=312``): a list of at most ``_FEW`` people
+(those affected by one planned job) is no whole audience."""
 """A recipient that is a whole list (``list:all_contacts_48213``, ``segment all_users``);
 addresses and mentions (``all-customers@…``, ``@all``) are the ``data-egress`` check's."""
 
@@ -66,7 +73,7 @@ _INCLUDED = frozenset({"included", "include", "segments", "segment_ids", "list_i
 _TEMPLATES = frozenset({"template_id", "templateid", "template"})
 
 
-def _consented(pairs: Sequence[Pair]) -> bool:
+def _consented(pairs: Sequence[Pair], texting: bool = False) -> bool:
     """A campaign to a list or segment named for people who opted in, carrying an unsubscribe
     link, and nothing that overrides unsubscribes: everyday marketing."""
     audience = [
@@ -83,7 +90,22 @@ def _consented(pairs: Sequence[Pair]) -> bool:
     return all(_CONSENTED.search(v) for v in audience) and (
         any(isinstance(v, str) and _UNSUBSCRIBE.search(v[:100_000]) for _, v in pairs)
         or any(k in _TEMPLATES for k, _ in pairs)  # the platform's template carries the link
+        or texting  # a text message's opt-out is the carrier's STOP reply
     )
+
+
+def _few(pairs: Sequence[Pair]) -> bool:
+    """A stated reach of at most ``_FEW`` people, and no list named for everyone."""
+    counts = [
+        v
+        for k, v in pairs
+        if _COUNT_KEY.match(k) and isinstance(v, int) and not isinstance(v, bool)
+    ]
+    whole = any(
+        isinstance(v, str) and _WHOLE_LIST.search(v[:400]) and "all" in v[:400].lower()
+        for _, v in pairs
+    )
+    return bool(counts) and max(counts) <= _FEW and not whole
 
 
 def bulk_out(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
@@ -117,8 +139,15 @@ def bulk_out(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
                 for _, v in pairs
             )
             or any(k.startswith("ignore_unsub") and v is True for k, v in pairs)
+            or any(
+                _COUNT_KEY.match(k) and isinstance(v, int) and v > _FEW * 10
+                for k, v in pairs
+                if not isinstance(v, bool)
+            )
         )
-        and not _consented(pairs)
+        and "test" not in words  # a test send goes to the addresses it lists
+        and not _consented(pairs, bool(words & {"sms", "text", "texts"}))
+        and not _few(pairs)
     ):
         yield (
             "messages a whole audience",

@@ -102,7 +102,7 @@ _FORWARD = re.compile(
     r"^(?:forward|forward_?to|redirect_?to|forwarding_?(?:smtp_?)?address|forwarding_?smtp)$"
 )
 _BYPASS = re.compile(
-    r"^(?:admin_?override|override_?protection|bypass_?\w*|skip_?(?:\w+_)?(?:review|checks?|"
+    r"^(?:[a-z]{1,2}_)?(?:admin_?override|override_?protection|bypass_?\w*|skip_?(?:\w+_)?(?:review|checks?|"
     r"verification|approvals?|hooks|tests?|ci)|no_?verify|ignore_?(?:protection|checks?)|"
     r"force_?merge)$"
 )
@@ -317,9 +317,10 @@ def consequential(ctx: CheckInput) -> Iterator[Hit]:
 
 
 def _truthy(value: object) -> bool:
-    """``True``, or a text that says so (a query parameter's ``SKIP_TESTS=true``)."""
+    """``True``, or a text that says so (a query parameter's ``SKIP_TESTS=true``, an ABAP
+    flag's ``"X"``)."""
     return value is True or (
-        isinstance(value, str) and value.strip().lower() in ("true", "1", "yes")
+        isinstance(value, str) and value.strip().lower() in ("true", "1", "yes", "x", "y", "on")
     )
 
 

@@ -53,6 +53,11 @@ _PLACEHOLDER = re.compile(
     r"pass|secret|example\w*|redacted\w*|test|dummy|admin|postgres|root|user(?:name)?)$"
 )
 _CONNECTION = re.compile(r"(?i)\b(?:password|pwd|passwd)\s*=\s*([^;\s'\"<>]{4,})")
+_SLASH_CREDS = re.compile(
+    r"(?i)(?:\bjdbc:oracle:\w{1,8}:@?|\b(?:sqlplus|rman|expdp|impdp)\s+)"
+    r"([A-Za-z][\w$#]{0,29})/([^\s@/\"']{3,64})@[\w.-]+"
+)
+"""Oracle's ``user/password@host`` (a JDBC thin URL, a ``sqlplus`` login)."""
 _URL_CREDS = re.compile(r"\b[a-z][a-z0-9+.-]{1,15}://([^/\s:@]*):([^@\s/]{3,})@[\w.-]+")
 _HEADER_LINE = re.compile(
     r"(?i)\b(?:authorization:?\s*(?:bearer|token|basic)|x-api-key:|api[-_]?key:)\s*"
@@ -61,7 +66,7 @@ _HEADER_LINE = re.compile(
 _SAID = re.compile(
     r"(?i)\b(?:password|passwd|passphrase)\b[^.\n`]{0,40}?\b(?:new one|it|now)\s+(?:is|:)\s*"
     r"[`'\"]?([^\s`'\"<>,;()]{6,})"
-    r"|\b(?:password|passwd|passcode|passphrase|pwd|transaction key|pin)\b"
+    r"|(?<![./@-])\b(?:password|passwd|passcode|passphrase|pwd|transaction key|pin)\b(?!\.)"
     r"(?:\s+(?:is|was|of|for \w+))?\s*[:=-]?\s*[`'\"]?([^\s`'\"<>,;()]{6,})"
     r"|\b(?:pw|pass)\s*[:=]\s*[`'\"]?([^\s`'\"<>,;()]{6,})"
 )
@@ -84,8 +89,16 @@ Supp0rt!2025``, ``user gs_app pass Zp9!qR7w``."""
 _LINK = re.compile(r"(?i)https?://\S{1,2000}")
 _SIGN_IN_WORD = re.compile(r"(?i)reset|recover|magic|login|signin|sign-in|activate|invite")
 _TOKEN_PARAM = re.compile(r"(?i)[?&](?:token|code|key|t|otp)=[A-Za-z0-9_.-]{12,}")
+_BEARER_PARAM = re.compile(
+    r"(?i)[?&](?:token|access_token|auth_token|api_?key|session_?id|jwt)=[A-Za-z0-9_.-]{32,}"
+)
+"""A long access token in a link's query (a notebook server's ``?token=8f3c…``): whoever
+holds the link is signed in, whatever its path says."""
+_MAILING = re.compile(r"(?i)unsubscribe|opt-?out|preferences|rsvp|calendar|tracking|/track")
+"""Links a mailing carries for each reader (unsubscribing, a delivery's tracking)."""
 _OTP_SEED = re.compile(
-    r"(?i)\b(?:otp|totp|2fa|mfa|authenticator)\s+(?:seed|secret|key)\b\W{0,4}[A-Z2-7]{16,}"
+    r"(?i)\b(?:(?:otp|totp|2fa|mfa|authenticator)\s+(?:seed|secret|key)|token\s+seed)\b"
+    r"\W{0,4}[A-Z2-7]{16,}"
 )
 _IMAGE = re.compile(r"!\[[^\]]*\]\((https?://[^)\s]+)\)|<img[^>]+src=[\"']?(https?://[^\"'\s>]+)")
 _QUERY_BASE64 = re.compile(r"=([A-Za-z0-9+/_-]{16,400}={0,2})(?:&|$)")
@@ -133,6 +146,8 @@ def _sign_in_link(text: str) -> bool:
         word = _SIGN_IN_WORD.search(m.group(0))
         if word is not None and _TOKEN_PARAM.search(m.group(0), word.end()):
             return True
+        if _BEARER_PARAM.search(m.group(0)) and not _MAILING.search(m.group(0)):
+            return True
     return False
 
 
@@ -173,7 +188,7 @@ def _credential(text: str) -> tuple[Severity, str] | None:
         m = pattern.search(text)
         if m is not None and _real(m.group(1)):
             return Severity.CRITICAL, "writes out a credential"
-    m = _URL_CREDS.search(text)
+    m = _URL_CREDS.search(text) or _SLASH_CREDS.search(text)
     if m is not None and _real(m.group(2)) and m.group(2) != m.group(1):
         return Severity.CRITICAL, "writes out a credential (a URL's password)"
     if service_token(text, _MAX_TEXT) is not None:

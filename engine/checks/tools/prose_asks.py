@@ -89,9 +89,10 @@ _NO_CHECK = re.compile(
 )
 """The fraud's tell: the reader is told not to call back to confirm the change."""
 _REPLY_WITH = re.compile(
-    r"(?i)\b(?:reply|respond|send|provide|give|tell|share|confirm|dm|text|type)\b"
+    r"(?i)\b(?:reply|respond|send|provide|give|tell|share|confirm|dm|text|type|paste|post|drop)\b"
     r"(?: (?:us|me|back))?\s+(?:with\s+)?[^.\n]{0,60}?\b(?:your|the)\b[^.\n]{0,50}?"
-    r"\b(?:password|passcode|pin|login code|2fa code|mfa code|verification code|security code|"
+    r"\b(?:password(?!\s*(?:reset|polic|manager|change|rules|requirement|expir|hygiene))|"
+    r"passcode|pin|login code|2fa code|mfa code|verification code|security code|"
     r"one-time code|\d-digit code|code (?:we|I) (?:just )?sent|code you (?:just )?(?:received|got)|"
     r"full card number|card number|card details|cvv|cvc|security code on the back)|"
     r"\b(?:responda|responde|envíe|envie|envía|indique|répondez|envoyez|communiquez|antworten|"
@@ -108,6 +109,9 @@ _KEYS_ASKED = re.compile(
 """A request that people send their keys, tokens or credentials (``DM the bot your AWS
 keys``); a public key is meant to be shared."""
 _NEGATED = re.compile(r"(?i)\b(?:never|not|don'?t|won'?t|no one|nobody|will never)\b")
+_TOLD_OF = re.compile(r"(?i)(?:\bwill|'ll|\bshall|\bis going to|\bare going to)\s+$")
+"""What someone else will do (``the manager will give the temporary password``), not a
+request to the reader."""
 _SIGN_IN_CODE = re.compile(
     r"(?i)\b(?:verification|security|login|sign-?in|2fa|mfa|one-time|otp|auth(?:entication)?|"
     r"access) code\b[^\n]{0,60}?\b\d{4,8}\b"
@@ -247,6 +251,8 @@ def _asks_for_code(text: str) -> Ask | None:
         before = text[max(0, m.start() - 40) : m.end()]
         if "public key" in m.group(0).lower():
             continue  # a public key is meant to be shared
+        if _TOLD_OF.search(text[max(0, m.start() - 24) : m.start()]):
+            continue
         if not _NEGATED.search(before):
             return (
                 Severity.HIGH,

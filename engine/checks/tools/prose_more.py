@@ -15,6 +15,7 @@ from .egress_mail import ADDRESS, Mail, domain_allowed, place_outside, public_re
 from .message_acts import message_acts
 from .prose_commands import told_to_run
 from .prose_controls import skipped_controls
+from .prose_copied import copied_out
 from .prose_disclosure import published_flaw
 from .prose_disguise import disguised_hosts
 from .prose_home import taken_home
@@ -98,6 +99,8 @@ def more_risks(
 ) -> Iterator[Risk]:
     """Each finding of the round-20 readers for a message tool's call."""
     for argument, title, fix in message_acts(view):
+        yield argument, Severity.HIGH, title, fix
+    for argument, title, fix in copied_out(view):
         yield argument, Severity.HIGH, title, fix
     own_with, own_without = _own(view, mail, allow)
     for argument, why in disguised_hosts(view) if mail is not None else ():

@@ -45,10 +45,11 @@ _PAIR_THEN_SIGN_IN = re.compile(
     r"\b(?:log ?in|sign ?in|login|logon|credentials?|account|access)\b",
     re.IGNORECASE,
 )
-_CODE = re.compile(r"(?i)\b(?:code|pin|passcode)\s*(?:is|:)?\s*(\d{4,8})\b")
+_CODE = re.compile(r"(?i)\b(?:code|pin|passcode)(?:\s+for\s+\S{1,64})?\s*(?:is|:)?\s*(\d{4,8})\b")
+"""A code and its digits, the account it is for between them (``code for ann@… is 482913``)."""
 _CODE_KIND = re.compile(
     r"(?i)\b(?:verification|security|one[- ]time|login|log-in|sign[- ]in|mfa|2fa|otp|"
-    r"authentication|access|temporary)\s*$"
+    r"authentication|authenticator|access|temporary)\s*$"
 )
 """A sign-in code's kind, read just before the word ``code`` (a booking's confirmation code
 is none)."""
