@@ -18,6 +18,7 @@ from humangr.contracts import Severity
 
 from .sql_ast import (
     always_true,
+    bare_credentials,
     credential_reads,
     every_row,
     limit_of,
@@ -187,7 +188,7 @@ def _catalog(table: str) -> bool:
     first = table.split(".", 1)[0].strip('`"[]')
     if first in ("pg_shadow", "pg_authid", "pg_user_mapping"):
         return False  # password hashes and remote credentials, not a status listing
-    return first in SCHEMA_TABLES or first.startswith(("pg_", "v$", "gv$", "dm_"))
+    return first in SCHEMA_TABLES or first.startswith(("pg_", "v$", "gv$", "dm_", "dba_", "cdb_"))
 
 
 def _reads(p: Parsed, production: bool) -> Iterator[Issue]:
@@ -234,6 +235,10 @@ def _reads(p: Parsed, production: bool) -> Iterator[Issue]:
                 )
             else:
                 yield Issue(C, f"bulk read of credentials ({shown})", fragment(p), "credentials")
+        elif bare := bare_credentials(select):
+            yield Issue(
+                H, f"reads credentials ({', '.join(bare)[:60]})", fragment(p), "credentials"
+            )
         elif (
             production
             and unrestricted
