@@ -32,6 +32,10 @@ CASES: list[tuple[str, dict[str, Any], tuple[Outcome, ...], str]] = [
      STOPPED, "credential columns of a class of rows"),
     ("run_query", _sql("SELECT login, display_name FROM staff WHERE role = 'ops'"),
      APPROVED, "no credential column"),
+    ("run_query", _sql("SELECT refresh_token FROM sessions_store WHERE account_id = $1"),
+     APPROVED, "one account's token, picked by a bound key"),
+    ("run_query", _sql("SELECT login, left(pwd_hash, 4) AS h FROM staff WHERE role = 'ops'"),
+     APPROVED, "a credential passed through a function is not returned as stored"),
     ("run_query", _sql("SELECT count(pwd_hash) FROM staff WHERE role = 'ops'"),
      APPROVED, "an aggregate of credentials reveals none"),
     # Oracle identifiers with # and $ are not comments
