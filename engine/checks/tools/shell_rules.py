@@ -9,7 +9,9 @@ from humangr.contracts import Severity
 
 from . import (  # noqa: F401 - the rule families register themselves on import
     shell_rules_alerts_off,
+    shell_rules_backups_off,
     shell_rules_cloud,
+    shell_rules_deploy_settings,
     shell_rules_disk,
     shell_rules_escape,
     shell_rules_exports,
@@ -23,6 +25,7 @@ from . import (  # noqa: F401 - the rule families register themselves on import
     shell_rules_leaks,
     shell_rules_net,
     shell_rules_ops,
+    shell_rules_policy_off,
     shell_rules_remote,
     shell_rules_secrets,
     shell_rules_settings,

@@ -3,8 +3,8 @@
 made, its labels or annotations (a rotation date) — the everyday check before a rotation —
 while ``-o yaml``, ``-o json``, a go-template or a jsonpath that reaches ``.data`` or
 ``.stringData`` prints the value (so does the annotations map as a whole: ``kubectl apply``
-keeps the object it applied, data included, in one of them). A pure function of the
-command's words."""
+keeps the object it applied, data included, in one of them) — but for a TLS secret's public
+certificate. A pure function of the command's words."""
 
 from __future__ import annotations
 
@@ -19,6 +19,9 @@ whole object as applied, the secret's data included."""
 _LITERAL = re.compile(r'^"(?:\\[nt]|[ ,;:|=\t-]){0,8}"$')
 
 _JSONPATH = re.compile(r"^(?:-o|--output)=?jsonpath=(.{1,400})$")
+_PUBLIC_CERT = re.compile(r"^[{'\" ]*\.data\.(?:tls|ca|ca-bundle)\\?\.crt[}'\" ]*$")
+"""A TLS secret's certificate (``.data.tls\\.crt``, ``.data.ca\\.crt``): public by design, read
+to check its dates; the private key (``tls.key``) is not one."""
 _METADATA = re.compile(r"^[{'\" ]*\.metadata(?:\.[A-Za-z_][\w-]{0,60}|\[[^\]]{0,80}\])*[}'\" ]*$")
 
 
@@ -47,6 +50,7 @@ def metadata_only(argv: Sequence[str]) -> bool:
     parts = [p for p in re.split(r"\}\s*\{", expression.strip("{}")) if p.strip()]
     return bool(parts) and all(
         _LITERAL.match(p.strip())
+        or _PUBLIC_CERT.match(p.strip())
         or (
             _METADATA.match(p.strip())
             and "data" not in p.replace(".metadata", "")

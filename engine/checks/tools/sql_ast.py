@@ -12,6 +12,7 @@ from .sql_words import CREDENTIAL_TABLES, RECON_FUNCTIONS, SCHEMA_TABLES, creden
 
 __all__ = [
     "always_true",
+    "bare_credentials",
     "credential_reads",
     "every_row",
     "limit_of",
@@ -388,6 +389,17 @@ def credential_reads(select: exp.Select) -> tuple[list[str], list[str]]:
         t for t in tables if t in CREDENTIAL_TABLES or t.rsplit(".", 1)[-1] in CREDENTIAL_TABLES
     ]
     return cols, ([] if aggregate_only else cred)
+
+
+def bare_credentials(select: exp.Select) -> list[str]:
+    """The credential columns a SELECT returns as they are stored (``password``, ``otp_secret
+    AS s``), not passed through a function (``right(ssn, 4)``, ``count(token)``)."""
+    out: set[str] = set()
+    for proj in select.expressions[:64]:
+        col = proj.this if isinstance(proj, exp.Alias) else proj
+        if isinstance(col, exp.Column) and credential_column(col.name):
+            out.add(col.name)
+    return sorted(out)
 
 
 def union_shape(tree: exp.Expression) -> tuple[str, str] | None:

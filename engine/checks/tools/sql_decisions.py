@@ -20,9 +20,10 @@ from sqlglot import exp
 
 from .protection_off import PROTECTION, not_live
 from .sql_issue import H, Issue, fragment
+from .sql_mass import narrow_where
 from .sql_money import snake
 from .sql_parse import Parsed
-from .sql_verdicts import more_decision
+from .sql_verdicts import DONE_BY_HAND, more_decision
 
 __all__ = ["decisions"]
 
@@ -101,6 +102,12 @@ def _assignments(node: exp.Expression) -> Iterator[tuple[str, str, str]]:
                     yield name, value, ""
 
 
+def _by_key(node: exp.Expression, table: str) -> bool:
+    """An UPDATE whose WHERE picks its rows by the table's key (``WHERE matter_no = '…'``)."""
+    where = node.args.get("where") if isinstance(node, exp.Update) else None
+    return isinstance(where, exp.Expression) and narrow_where(where, table)
+
+
 def decisions(p: Parsed) -> Iterator[Issue]:
     """The first decision of each kind ``p`` types in by hand (see the module's docstring)."""
     if p.tree is None:
@@ -115,6 +122,8 @@ def decisions(p: Parsed) -> Iterator[Issue]:
             found = _decision(table, column, value, where) or more_decision(
                 qualified, column, value, where
             )
+            if found is not None and found[0] == DONE_BY_HAND and _by_key(node, qualified):
+                found = None  # one record closed by its key: the everyday close of one case
             if found is not None and found[0] not in seen:
                 seen.add(found[0])
                 yield Issue(H, found[0], fragment(p), "change")

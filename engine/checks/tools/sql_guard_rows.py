@@ -10,7 +10,7 @@ own way (for ``sql_values``):
   UNLIMITED``, ``PASSWORD_LOCK_TIME 0``, ``CHECK_POLICY = OFF``, ``validate_password`` turned
   down);
 - a recovery or retention window cut to hours or nothing (``version_retention_period = '1h'``,
-  ``DATA_RETENTION_TIME_IN_DAYS = 0``).
+  ``DATA_RETENTION_TIME_IN_DAYS = 0``, ``partition_expiration_days = 1``).
 
 Each is high: a person confirms. Gated on a keyword of the statement's text, so other SQL
 costs one substring test. Pure.
@@ -55,6 +55,8 @@ _SCRATCH = re.compile(
     r"(?:^|[^a-z0-9])(?:dev|test|testing|staging|sandbox|scratch|tmp|temp)(?:[^a-z0-9]|$)"
 )
 _RETENTION = re.compile(r"retention\w{0,40}\s*=\s*'?\s*(\d{1,12}(?:\.\d{1,6})?)\s*([a-z]{0,12})")
+_EXPIRY_DAYS = re.compile(r"\b(?:partition_)?expiration_days\s*=\s*(\d{1,9}(?:\.\d{1,6})?)\b")
+"""A table's or its partitions' expiry in days (BigQuery): ``1`` deletes all but today's."""
 
 
 def _literal(value: exp.Expression) -> str | None:
@@ -111,6 +113,10 @@ def _text_issue(text: str) -> str | None:
         for m in _RETENTION.finditer(lower):
             if _small_window(float(m.group(1)), m.group(2)):
                 return f"cuts a recovery or retention window to {m.group(1)}{m.group(2)}"
+    if "expiration_days" in lower and "alter" in lower and not _SCRATCH.search(lower):
+        days = _EXPIRY_DAYS.search(lower)
+        if days is not None and float(days.group(1)) <= 1:
+            return f"cuts a recovery or retention window to {days.group(1)} day"
     return None
 
 

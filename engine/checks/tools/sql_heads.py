@@ -17,7 +17,7 @@ from .sql_issue import C, H, Issue, after, all_words, fragment, object_names, wo
 from .sql_lex import Tok, TokKind
 from .sql_overwrite import insert
 from .sql_parse import Parsed
-from .sql_scope import test_database, throwaway_schema, transient_table
+from .sql_scope import cache_table, test_database, throwaway_schema, transient_table
 from .sql_session import set_statement
 from .sql_words import ADMIN_ROLES, OS_PROCEDURES, UNTRUSTED_LANGUAGES, dated_scratch, scratch_name
 
@@ -63,8 +63,8 @@ def _truncate(p: Parsed, i: int, production: bool) -> Iterator[Issue]:
     shown = ", ".join(names)[:80] or "?"
     if names and all(throwaway_schema(n) or transient_table(n) for n in names):
         return  # a scratch schema's table, or a load's landing table emptied to be refilled
-    if names and all(scratch_name(n) for n in names):
-        return  # a temporary table (``tmp_rate_calc``) is emptied to be filled again
+    if names and all(scratch_name(n) or cache_table(n) for n in names):
+        return  # a temporary or cache table (``tmp_rate_calc``, ``cache_page``) is refilled
     else:
         yield Issue(C, f"empties table {shown} (TRUNCATE)", fragment(p), "destroy")
 

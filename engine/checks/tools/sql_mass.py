@@ -30,10 +30,14 @@ AUDIT_TABLE = re.compile(
 """Tables that record who did what (``audit_log``, ``admin_actions``, ``moderation_log``):
 their rows are removed or changed only to hide it."""
 _GUARD_COLUMN = re.compile(
-    r"(?i)(?:^|_)(?:restricted|restriction|restrict|confidential|sensitive|break_?glass\w*|"
-    r"protected|private|masked|is_hidden|locked|vip\w*|requires?_\w+|rls\w*|need_to_know)$"
+    r"(?i)(?:^|_)(?:restricted|restriction|restrict|confidential\w*|confid(?:_\w+)?|sensitive|"
+    r"break_?glass\w*|protected|private|masked|is_hidden|locked|vip\w*|requires?_\w+|rls\w*|"
+    r"need_to_know|embargo\w*|life_?support\w*|medical_?(?:priority|dependen\w*)|"
+    r"critical_?care\w*|vulnerable\w*|legal_?hold\w*|safeguard\w*)$"
 )
-"""Columns that keep rows from most readers (``vip_restricted``, ``break_glass_required``)."""
+"""Columns that keep rows from most readers or keep people safe (``vip_restricted``,
+``break_glass_required``, ``confid_ind``, ``embargo_until``, ``life_support``): cleared on a
+whole class of rows, a protection the rows were given is gone."""
 _OFF = frozenset({"0", "false", "f", "no", "n", "off", "none", ""})
 _MAX_NODES = 20
 

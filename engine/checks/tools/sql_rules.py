@@ -18,11 +18,13 @@ from humangr.contracts import Severity
 
 from .sql_ast import (
     always_true,
+    bare_credentials,
     credential_reads,
     every_row,
     limit_of,
     live_rows,
     or_tautology,
+    table_names,
     union_shape,
 )
 from .sql_controls import control_rows
@@ -39,9 +41,10 @@ from .sql_issue import (
     object_names,
     word_at,
 )
-from .sql_mass import AUDIT_TABLE, housekeeping, mass_changes, narrow_statement
+from .sql_mass import AUDIT_TABLE, housekeeping, mass_changes, narrow_statement, narrow_where
 from .sql_mass_status import mass_status
 from .sql_parse import Parsed
+from .sql_routine import one_owner
 from .sql_rules_tokens import dot_command, token_tautology
 from .sql_scope import Target
 from .sql_values import value_changes
@@ -187,7 +190,38 @@ def _catalog(table: str) -> bool:
     first = table.split(".", 1)[0].strip('`"[]')
     if first in ("pg_shadow", "pg_authid", "pg_user_mapping"):
         return False  # password hashes and remote credentials, not a status listing
-    return first in SCHEMA_TABLES or first.startswith(("pg_", "v$", "gv$", "dm_"))
+    return first in SCHEMA_TABLES or first.startswith(("pg_", "v$", "gv$", "dm_", "dba_", "cdb_"))
+
+
+def _pinned(select: exp.Select, where: exp.Expression | None) -> bool:
+    """A SELECT's WHERE that picks one row by its key or one owner's rows (``user_id = $1``)."""
+    if where is None:
+        return False
+    table = next(iter(table_names(select)), "")
+    if narrow_where(where, table) or one_owner(where, table):
+        return True
+    stack: list[exp.Expression] = [where.this if isinstance(where, exp.Where) else where]
+    while stack and len(stack) < 64:
+        e = stack.pop()
+        if isinstance(e, exp.And | exp.Paren):
+            stack.extend(x for x in (e.this, e.args.get("expression")) if x is not None)
+        elif (
+            isinstance(e, exp.EQ)
+            and isinstance(e.this, exp.Column)
+            and _ONE_ID.search(e.this.name.lower())
+            and (
+                isinstance(e.expression, exp.Literal | exp.Placeholder | exp.Parameter)
+                or (
+                    isinstance(e.expression, exp.Column)
+                    and e.expression.name.startswith(("$", ":", "?", "@"))
+                )
+            )
+        ):
+            return True
+    return False
+
+
+_ONE_ID = re.compile(r"(?:^|_)(?:id|uuid)$")
 
 
 def _reads(p: Parsed, production: bool) -> Iterator[Issue]:
@@ -234,6 +268,10 @@ def _reads(p: Parsed, production: bool) -> Iterator[Issue]:
                 )
             else:
                 yield Issue(C, f"bulk read of credentials ({shown})", fragment(p), "credentials")
+        elif (bare := bare_credentials(select)) and not _pinned(select, where):
+            yield Issue(
+                H, f"reads credentials ({', '.join(bare)[:60]})", fragment(p), "credentials"
+            )
         elif (
             production
             and unrestricted

@@ -15,6 +15,7 @@ from .view import ToolView
 
 __all__ = [
     "Target",
+    "cache_table",
     "record_table",
     "sensitive_table",
     "sql_target",
@@ -122,9 +123,18 @@ _TRANSIENT_WORDS = frozenset(
 
 def transient_table(name: str) -> bool:
     """A table that holds rows on their way somewhere (``etl_stage.raw_835``,
-    ``staging.opc_import_buffer``): emptied and refilled by every load."""
-    parts = _parts(name)[-2:]
-    return any(_words(p) & _TRANSIENT_WORDS for p in parts) and not sensitive_table(name)
+    ``staging.opc_import_buffer``, any table of a project or database named for staging:
+    ``acme-staging.etl.raw_sales``): emptied and refilled by every load."""
+    parts = _parts(name)
+    return any(_words(p) & _TRANSIENT_WORDS for p in parts[-3:]) and not sensitive_table(name)
+
+
+def cache_table(name: str) -> bool:
+    """A table of cached, regenerable rows (``cache_page``, ``render_cache``): emptied, it is
+    rebuilt on the next request."""
+    table = _parts(name)[-1:] or [""]
+    words = [w for w in re.split(r"[^a-z0-9]+", table[0].lower()) if w]
+    return bool(words) and (words[0] == "cache" or words[-1] == "cache")
 
 
 _TEST_WORDS = frozenset(

@@ -3,7 +3,9 @@ that any industry's schema spells its own way:
 
 - a verdict flipped from failed to passed (``SET result = 'PASS' WHERE result = 'FAIL'``,
   ``SET scrub_status = 'PASSED' … WHERE scrub_status = 'FAILED'``): a check's outcome
-  rewritten, not re-run;
+  rewritten, not re-run; a check's result column typed in as passed whatever the rows
+  (``SET result = 'PASS' WHERE sample_id = …``); open or overdue work marked closed or
+  completed (``SET status = 'CLOSED' WHERE status = 'OPEN'``);
 - a safeguard skipped by a flag (``bypass_edits = 1``, ``skip_fraud_check = true``);
 - people's opt-out reversed (``SET marketing_opt_out = false``, ``unsubscribed = 0``);
 - where money is paid typed in (an IBAN or a bank account number in an INSERT or UPDATE);
@@ -18,7 +20,7 @@ import re
 
 from .protection_off import PROTECTION, not_live
 
-__all__ = ["more_decision"]
+__all__ = ["DONE_BY_HAND", "more_decision"]
 
 _VERDICT_COLUMN = re.compile(
     r"(?:^|_)(?:status|state|result|results|outcome|verdict|disposition|decision|grade)$"
@@ -29,8 +31,19 @@ _PASSED = frozenset(
 )  # fmt: skip
 _FAILED = re.compile(
     r"'(?:fail|failed|failure|rejected|denied|declined|nonconforming|non_conforming|"
-    r"noncompliant|non_compliant|blocked|flagged|red|invalid|hold|on_hold|quarantined?)'"
+    r"noncompliant|non_compliant|blocked|flagged|red|invalid|[a-z]{0,12}_?hold|quarantined?|"
+    r"oos|out_of_spec\w{0,12}|open|opened|overdue|incomplete|not_started)'"
 )
+DONE_BY_HAND = "marks open or overdue records done by hand"
+_DONE = frozenset({"closed", "complete", "completed", "resolved", "done"})
+"""States that end a record's open work (a deviation closed, a training completed): set on a
+class of open or overdue rows, the work is recorded as done without being done."""
+_CHECK_VERDICT = re.compile(
+    r"(?:^|_)(?:result|results|outcome|verdict|disposition)(?:_(?:status|code|flag))?$"
+)
+_CHECK_PASSED = frozenset(
+    {"pass", "passed", "compliant", "conforming", "satisfactory", "within_spec", "meets_spec"}
+)  # fmt: skip
 _SKIP_FLAG = re.compile(
     r"^(?:bypass\w*|\w*_bypass|(?:skip|ignore|override|disable|suppress|waive)_\w*"
     r"(?:check|checks|edit|edits|validation|verification|review|approval|fraud|limit|limits|"
@@ -55,6 +68,14 @@ def more_decision(table: str, column: str, value: str, where: str) -> tuple[str,
     if _VERDICT_COLUMN.search(column) and value in _PASSED and _FAILED.search(where):
         return "flips a failed verdict to passed by hand", (
             "rows a check failed now say they passed, with no check run again."
+        )
+    if _CHECK_VERDICT.search(column) and value in _CHECK_PASSED:
+        return "types a check's verdict in as passed", (
+            f"{column} = '{value}' is what a test or an inspection records, not an edit."
+        )
+    if _VERDICT_COLUMN.search(column) and value in _DONE and _FAILED.search(where):
+        return DONE_BY_HAND, (
+            "rows whose work is open or overdue now say it was done, with nothing done."
         )
     if _SKIP_FLAG.match(column) and value in _TRUE:
         return "sets a safeguard to be skipped", (
