@@ -71,6 +71,25 @@ def _split(value: str, option: str) -> Iterator[tuple[str, str]]:
             yield m.group(1), m.group(2).strip("'\"")
 
 
+def _target_words(cmd: Cmd) -> str:
+    """The command's words but the settings it gives (``--set tag=test`` names no target)."""
+    argv = cmd.argv[1:_MAX_WORDS]
+    kept: list[str] = []
+    skip = False
+    for word in argv:
+        if skip:
+            skip = False
+            continue
+        head, eq, _ = word.partition("=")
+        if word in _VALUED:
+            skip = True
+            continue
+        if head in _VALUED or (eq and not word.startswith("-")):
+            continue
+        kept.append(word)
+    return " ".join(kept)[:4_000]
+
+
 def _weakens(key: str, value: str) -> str | None:
     found = setting_weakened(key, value, True)
     if found is not None:
@@ -86,8 +105,8 @@ def deploy_setting_off(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
     """A setting given on a deploy command's line that switches a protection off."""
     if "=" not in cmd.text:
         return
-    if _NOT_LIVE.search(" ".join(cmd.argv[1:_MAX_WORDS])[:4_000]):
-        return
+    if _NOT_LIVE.search(_target_words(cmd)):
+        return  # the release, namespace or environment named is not a live one
     for key, value in _pairs(cmd):
         what = _weakens(key, value)
         if what is not None:

@@ -130,3 +130,13 @@ def test_word_lexer_is_linear_on_long_runs() -> None:
 
     lexed = lex("SELECT a" + "$" * 50_000 + "x FROM t")
     assert lexed.statements
+
+
+def test_a_setting_that_says_test_does_not_make_the_target_a_test_one() -> None:
+    """Only the command's own words name its target: a setting's value (``--set
+    image.tag=test``) is no test environment, so the protection switched off is still read."""
+    live = "helm upgrade billing ./chart -n prod --set image.tag=test --set auth.enabled=false"
+    outcome, findings, _ = decide("Bash", _sh(live))
+    assert outcome in STOPPED, [f.title for f in findings]
+    staged = "helm upgrade billing ./chart -n staging --set auth.enabled=false"
+    assert decide("Bash", _sh(staged))[0] is Outcome.APPROVED
