@@ -209,6 +209,7 @@ def _pinned(select: exp.Select, where: exp.Expression | None) -> bool:
             isinstance(e, exp.EQ)
             and isinstance(e.this, exp.Column)
             and _ONE_ID.search(e.this.name.lower())
+            and not _GROUP_ID.search(e.this.name.lower())
             and (
                 isinstance(e.expression, exp.Literal | exp.Placeholder | exp.Parameter)
                 or (
@@ -222,6 +223,11 @@ def _pinned(select: exp.Select, where: exp.Expression | None) -> bool:
 
 
 _ONE_ID = re.compile(r"(?:^|_)(?:id|uuid)$")
+_GROUP_ID = re.compile(
+    r"(?:^|_)(?:tenant|org|organi[sz]ation|company|group|team|project|workspace|department|"
+    r"dept|region|site|school|district|realm|domain|partner)_(?:id|uuid)$"
+)
+"""Ids of a whole group of people (``tenant_id = 5``): every member's credentials, not one."""
 
 
 def _reads(p: Parsed, production: bool) -> Iterator[Issue]:

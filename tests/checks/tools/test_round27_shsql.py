@@ -140,3 +140,12 @@ def test_a_setting_that_says_test_does_not_make_the_target_a_test_one() -> None:
     assert outcome in STOPPED, [f.title for f in findings]
     staged = "helm upgrade billing ./chart -n staging --set auth.enabled=false"
     assert decide("Bash", _sh(staged))[0] is Outcome.APPROVED
+
+
+def test_a_whole_tenants_credentials_are_no_one_row() -> None:
+    """A key picks one row; a tenant's or a company's id picks every account in it."""
+    tenant = "SELECT email, password_hash FROM users WHERE tenant_id = 42"
+    outcome, findings, _ = decide("execute_sql", _sql(tenant))
+    assert outcome in STOPPED, [f.title for f in findings]
+    one = "SELECT email, password_hash FROM users WHERE user_id = $1"
+    assert decide("execute_sql", _sql(one))[0] is Outcome.APPROVED
