@@ -30,6 +30,8 @@ from .http_delete_one import leaf_delete, scratch_wildcard
 from .http_factors import takeover_shape
 from .http_feed_hook import bulk_feed_hook
 from .http_inject import injected_script
+from .http_path_disable import path_disables_safeguard
+from .http_query_encoded import encoded_query_leak
 from .http_query_leak import query_leak
 from .http_remote_code import remote_code
 from .http_service import build_trigger, scratch_delete
@@ -86,7 +88,13 @@ def _request_problems(call: HttpCall, allow: frozenset[str]) -> list[Problem]:
     code = remote_code(call)
     if code is not None:
         out.append(Problem(code[0], code[1], "The server runs it as the service's account.", "api"))
-    leak = query_leak(call) or bulk_feed_hook(call) or takeover_shape(call)
+    leak = (
+        query_leak(call)
+        or encoded_query_leak(call)
+        or path_disables_safeguard(call)
+        or bulk_feed_hook(call)
+        or takeover_shape(call)
+    )
     if leak is not None:
         out.append(Problem(H, leak, "What it sends or changes may not come back.", "api"))
     if not re.fullmatch(r"[A-Z]{1,16}", call.method):
