@@ -18,6 +18,9 @@ reaches, beyond the commands it starts (``shell-script`` judges those, read by
   (``config_switches``);
 - in any file, a guard's threshold moved by an order of magnitude or a condition replaced by
   a constant (``guard_edits``).
+- in an agent instruction file (``AGENTS.md``, ``CLAUDE.md``, …), a standing instruction to act
+  without a person's approval, go around hooks or review, or hide what is done
+  (``agent_notes``).
 
 SQL files and manifests are read by ``build_files``.
 
@@ -31,6 +34,7 @@ import posixpath
 import re
 from collections.abc import Callable, Iterator
 
+from .agent_notes import agent_notes_weakened
 from .alerts_muted import alerts_muted, audit_muted
 from .base import CheckInput, Hit, is_test_path
 from .build_files import MANIFESTS, AddedText, manifest, migration
@@ -79,6 +83,7 @@ def source_code(ctx: CheckInput) -> Iterator[Hit]:
             yield from alerts_muted(file, path)
             yield from production_guard_off(file, path)
             yield from scanner_blinded(file, path)
+            yield from agent_notes_weakened(file, path)
         if path and config_kind(path) is not None:  # a deleted Terraform file is read too
             yield from config_file(
                 file, path, allowed_hosts=ctx.options.allowed_hosts, change=ctx.files
