@@ -21,6 +21,9 @@ reaches, beyond the commands it starts (``shell-script`` judges those, read by
 - in an agent instruction file (``AGENTS.md``, ``CLAUDE.md``, …), a standing instruction to act
   without a person's approval, go around hooks or review, or hide what is done
   (``agent_notes``).
+- in a permission policy written as JSON or YAML, a statement that grants every action, all of
+  IAM, all of one service on every resource, or opens a resource to anyone
+  (``iam_policy_files``).
 
 SQL files and manifests are read by ``build_files``.
 
@@ -47,6 +50,7 @@ from .dep_pins import dependency_unpinned
 from .deploy_files import deploy_hits, deploy_path
 from .diff import FileDiff
 from .guard_edits import guard_edits
+from .iam_policy_files import policy_file_hits
 from .languages import MIGRATION_EXTENSIONS, other_code
 from .source_effects import code_effects, hitter, sql_hits
 from .source_forward import forwards_everything, personal_bucket
@@ -84,6 +88,7 @@ def source_code(ctx: CheckInput) -> Iterator[Hit]:
             yield from production_guard_off(file, path)
             yield from scanner_blinded(file, path)
             yield from agent_notes_weakened(file, path)
+            yield from policy_file_hits(file, path)
         if path and config_kind(path) is not None:  # a deleted Terraform file is read too
             yield from config_file(
                 file, path, allowed_hosts=ctx.options.allowed_hosts, change=ctx.files

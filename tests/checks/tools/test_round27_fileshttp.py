@@ -430,3 +430,71 @@ def test_round27_notes_and_test_mode(
 ) -> None:
     outcome, findings, _ = decide(name, arguments, workspace=WS)
     assert outcome in expected, (why, [f.title for f in findings])
+
+
+_POLICY = f"{WS}/deploy/iam/worker-role.json"
+_NAMED = '"Action": ["sqs:ReceiveMessage"],\n"Resource": "arn:aws:sqs:eu-west-1:111122223333:jobs"'
+
+GRANTS: list[tuple[str, dict[str, Any], tuple[Outcome, ...], str]] = [
+    # a permission policy file widened to all of a service on every resource
+    (
+        "Edit",
+        {
+            "file_path": _POLICY,
+            "old_string": _NAMED,
+            "new_string": '"Action": "sqs:*",\n"Resource": "*"',
+        },
+        STOPPED,
+        "all of a queue service on every queue",
+    ),
+    (
+        "Edit",
+        {
+            "file_path": _POLICY,
+            "old_string": _NAMED,
+            "new_string": '"Action": ["sqs:ReceiveMessage", "sqs:DeleteMessage"],\n'
+            '"Resource": "arn:aws:sqs:eu-west-1:111122223333:jobs"',
+        },
+        APPROVED,
+        "one more named action on the same queue",
+    ),
+    (
+        "Edit",
+        {
+            "file_path": f"{WS}/web/i18n/roles.json",
+            "old_string": '"Action": "Aktion"',
+            "new_string": '"Action": "s3:*", "Resource": "*"',
+        },
+        STOPPED,
+        "a roles file that holds a statement after all",
+    ),
+    # a token minted for a named account with no expiry
+    (
+        "http_request",
+        {
+            "method": "POST",
+            "url": "https://notebooks.example.edu/hub/api/users/someone/tokens",
+            "json": {"note": "x", "expires_in": None},
+        },
+        STOPPED,
+        "a token for another user that never expires",
+    ),
+    (
+        "http_request",
+        {
+            "method": "POST",
+            "url": "https://notebooks.example.edu/hub/api/users/someone/tokens",
+            "json": {"note": "ci", "expires_in": 3600, "scopes": ["read:users"]},
+        },
+        APPROVED,
+        "a one-hour read token",
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "arguments", "expected", "why"), GRANTS)
+def test_round27_grants(
+    name: str, arguments: dict[str, Any], expected: tuple[Outcome, ...], why: str
+) -> None:
+    outcome, findings, _ = decide(name, arguments, workspace=WS)
+    assert outcome in expected, (why, [f.title for f in findings])
