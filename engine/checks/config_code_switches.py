@@ -7,6 +7,8 @@
   ``*.config.*``, ``appsettings``), read with the vocabulary of ``config_switches``;
 - a token's checks switched off wherever the code sits (``ValidateIssuer = false``,
   ``verify_signature: False``, ``RequireSignedTokens = false``), tests aside;
+- a protection's default switched off where it is read from the environment
+  (``FRAUD_CHECKS_ENABLED = env.bool("FRAUD_CHECKS_ENABLED", default=False)``);
 - a list of parameters hidden from the logs emptied (``filter_parameters = []``);
 - ``{"ElectronicSignature": {"Required": false}}`` on one line of a settings file: each key
   is read with the keys that enclose it (``config_lines.inline_settings``).
@@ -47,6 +49,12 @@ _REDACTION = re.compile(
     r"redact(?:ed)?_(?:fields|keys|params)|scrub_fields|mask_fields)\s*(?:\+?=|:)\s*\[\s*\]",
     re.IGNORECASE,
 )
+_ENV_DEFAULT = re.compile(
+    r"^\s*(?:[\w$]{1,60}\.){0,6}([A-Za-z_]\w{1,80})\s*(?:=|:)\s*(?:[\w$]{1,30}\.){0,3}\w{1,30}"
+    r"\(\s*[\"'][A-Za-z_]\w{1,80}[\"']\s*,\s*(?:default\s*=\s*)?[\"']?(\w{1,10})[\"']?\s*\)"
+)
+"""A setting read from the environment with its default (``X = env.bool("X", default=False)``,
+``os.getenv("X", "off")``): the default is what runs wherever the variable is unset."""
 _OFF = frozenset({"false", "none", "nil", "null", "off", "disabled", "0", "no"})
 
 
@@ -74,7 +82,7 @@ def code_settings_switched(file: FileDiff, path: str) -> Iterator[Hit]:
                 "are written as they are.",
             )
             return
-        m = _CODE_SETTING.match(text)
+        m = _CODE_SETTING.match(text) or (_ENV_DEFAULT.match(text) if "(" in text else None)
         if m is None:
             continue
         key, value = snake(m.group(1)), _value(m.group(2))

@@ -13,12 +13,14 @@ Keys are compared in snake case (``EnableDevConsole`` is ``enable_dev_console``)
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Iterator
 
 from humangr.contracts import Severity
 
 from .base import Hit, is_test_path
+from .config_exposure import exposure_switched
 from .config_lines import inline_settings, setting_hit
 from .diff import FileDiff
 from .tools.business_words import OFF_VALUES
@@ -67,6 +69,8 @@ _BACKDOOR = re.compile(
     r"(?:^|_)(?:guest_admin|anonymous_admin|skip_auth|bypass_auth|disable_auth|no_auth|"
     r"insecure_skip_verify|allow_anonymous_admin|auth_disabled|god_mode)(?:_|$)"
 )
+_POLICY_FILE = re.compile(r"(?i)polic|securit|complian|guardrail|controls")
+"""A settings file named for the rules it enforces (``site_policies.ini``): read as live."""
 _LIVE_SECTIONS = frozenset({"prod", "production", "live", "prd"})
 """A section that configures production (``prod:`` of a dbt profile, ``[production]``)."""
 _INSECURE_ON = re.compile(
@@ -119,7 +123,8 @@ def _judged(key: str, value: str, live: bool) -> str | None:
 
 _GENERIC_SWITCHES = frozenset({"enabled", "enable", "active", "on", "required", "enforced"})
 _SECTION = re.compile(
-    r"^(\s*)[\"']?([A-Za-z][\w.-]{0,80})[\"']?\s*:\s*(?:#.*)?$|^\s*\[([\w.-]{1,80})\]\s*$"
+    r"^(\s*)[\"']?([A-Za-z][\w.-]{0,80})[\"']?\s*(?::|\{)\s*(?:#.*)?$|"
+    r"^\s*\[([\w.-]{1,80})\]\s*$"
 )
 
 
@@ -155,7 +160,7 @@ def settings_switched(file: FileDiff, path: str) -> Iterator[Hit]:
     """The first added setting of ``file`` that switches a protection off or a backdoor on."""
     if is_test_path(path):
         return
-    live = bool(LIVE_PATH.search(path))
+    live = bool(LIVE_PATH.search(path) or _POLICY_FILE.search(posixpath.basename(path)))
     if not live and _DEV_PATH.search(path):
         return  # a development or example configuration
     text = "\n".join(line.text[:400] for line in file.added[:_MAX_LINES])
@@ -190,7 +195,9 @@ def settings_switched(file: FileDiff, path: str) -> Iterator[Hit]:
             if above and not (_PROTECTION.search(key) and _PROTECTION_VERBS.search(key)):
                 key = f"{_snake(above)}_{key}"  # ``fraud:`` / ``scoring:`` / ``enabled: false``
         section = parent.lower()
-        what = _judged(key, m.group(2), live or section in _LIVE_SECTIONS)
+        what = _judged(key, m.group(2), live or section in _LIVE_SECTIONS) or exposure_switched(
+            key, m.group(2), _snake(parent)
+        )
         if what is not None:
             yield setting_hit(path, line.number, line.text, what, f"{what}.")
             return

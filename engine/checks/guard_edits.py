@@ -2,7 +2,8 @@
 
 - a threshold, limit or alert level moved by an order of magnitude or more — an alert rule's
   ``> 1180`` made ``> 11800``, a failure-rate ``critical = 0.05`` made ``1.0``, a login
-  throttle's ``limit: 5`` made ``5_000``, a zero tolerance made a large one — or past the
+  throttle's ``limit: 5`` made ``5_000``, a zero tolerance made a large one, an
+  auto-approval cap, a refund limit or a spike ratio raised a hundredfold — or past the
   scale its own comment states (``# score 0-100`` set to ``101``): the guard can no longer
   trip;
   an alert query's comparison moved so it fires sooner (``expr: … > 5`` made ``> 0``) is
@@ -38,6 +39,35 @@ _GUARD = re.compile(
     r"risk|fraud|score"
 )
 """Words that make a number a guard's level: thresholds, limits, alert expressions."""
+_CONTROL_KEY = re.compile(
+    r"(?i)^\s*[-\"']?\s*(?:[\w$]{1,40}\.){0,4}([A-Za-z_][\w-]{0,80})[\"']?\s*[:=]"
+)
+_CONTROL = re.compile(
+    r"(?i)(?:^|_)(?:approv|sign_?off|four_?eyes|payouts?(?:_|$)|refunds?(?:_|$)|withdraw|"
+    r"disburse|unexplained|discrepan|variance|mismatch|deviation|ratio(?:_|$)|spike|anomal|"
+    r"outlier|sanction|match_?(?:score|level))"
+)
+"""Words that make a setting's number the level of a control on money or data (an
+auto-approval cap, a tolerated reconciliation gap, a spike ratio): the key alone decides."""
+_MEASURE = re.compile(
+    r"(?i)(?:^|_)(?:days?|hours?|hrs?|minutes?|mins?|seconds?|secs?|ms|millis|timeout|ttl|"
+    r"mb|gb|kb|bytes|size|workers|threads|pool|batch|page|retries|connections|rate)$"
+)
+"""A key measured in time, size or count: tuning, not a control's level."""
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def _guard_line(code: str) -> bool:
+    """Whether ``code`` (a line without its comment) sets a guard's level."""
+    if _GUARD.search(code):
+        return True
+    key = _CONTROL_KEY.match(code)
+    if key is None:
+        return False
+    name = _CAMEL.sub("_", key.group(1))
+    return _CONTROL.search(name) is not None and _MEASURE.search(name) is None
+
+
 _SCALE = re.compile(r"(?<![\w.])(-?\d+(?:\.\d+)?)\s*(?:-|–|to|\.\.)\s*(\d+(?:\.\d+)?)(?![\w.])")
 _CONDITION = re.compile(
     r"^(\s*(?:}\s*)?(?:else\s*)?(?:if|elif|elsif|unless|IF|ELSIF|When|when)\b)\s*\(?\s*(.+?)"
@@ -82,7 +112,7 @@ def _jump(old: str, new: str) -> str | None:
     if _NUMBER.sub("#", old) != _NUMBER.sub("#", new):
         return None
     code_old = old.split("#", 1)[0]
-    if not _GUARD.search(code_old):
+    if not _guard_line(code_old):
         return None
     olds, news = _NUMBER.findall(old), _NUMBER.findall(new)
     changed = [(a, b) for a, b in zip(olds, news, strict=False) if a != b]

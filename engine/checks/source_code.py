@@ -18,6 +18,12 @@ reaches, beyond the commands it starts (``shell-script`` judges those, read by
   (``config_switches``);
 - in any file, a guard's threshold moved by an order of magnitude or a condition replaced by
   a constant (``guard_edits``).
+- in an agent instruction file (``AGENTS.md``, ``CLAUDE.md``, …), a standing instruction to act
+  without a person's approval, go around hooks or review, or hide what is done
+  (``agent_notes``).
+- in a permission policy written as JSON or YAML, a statement that grants every action, all of
+  IAM, all of one service on every resource, or opens a resource to anyone
+  (``iam_policy_files``).
 
 SQL files and manifests are read by ``build_files``.
 
@@ -31,6 +37,7 @@ import posixpath
 import re
 from collections.abc import Callable, Iterator
 
+from .agent_notes import agent_notes_weakened
 from .alerts_muted import alerts_muted, audit_muted
 from .base import CheckInput, Hit, is_test_path
 from .build_files import MANIFESTS, AddedText, manifest, migration
@@ -43,6 +50,7 @@ from .dep_pins import dependency_unpinned
 from .deploy_files import deploy_hits, deploy_path
 from .diff import FileDiff
 from .guard_edits import guard_edits
+from .iam_policy_files import policy_file_hits
 from .languages import MIGRATION_EXTENSIONS, other_code
 from .source_effects import code_effects, hitter, sql_hits
 from .source_forward import forwards_everything, personal_bucket
@@ -79,6 +87,8 @@ def source_code(ctx: CheckInput) -> Iterator[Hit]:
             yield from alerts_muted(file, path)
             yield from production_guard_off(file, path)
             yield from scanner_blinded(file, path)
+            yield from agent_notes_weakened(file, path)
+            yield from policy_file_hits(file, path)
         if path and config_kind(path) is not None:  # a deleted Terraform file is read too
             yield from config_file(
                 file, path, allowed_hosts=ctx.options.allowed_hosts, change=ctx.files

@@ -60,7 +60,10 @@ _CRED_PATH = re.compile(
     r"deploy_?tokens|auth_?tokens|password_?credentials?|add_?password|add_?key|client_?secrets|"
     r"app_?passwords?)(?:_|$)"
 )
-_KEYS_OF = re.compile(r"(?:^|_)(?:service_?accounts?|users?|applications?|apps|clients)_.*keys$")
+_KEYS_OF = re.compile(
+    r"(?:^|_)(?:service_?accounts?|users?|applications?|apps|clients)_.*(?:keys|tokens)$"
+)
+"""A key or a token minted for a named account (``…/users/<name>/tokens``)."""
 _MINTS = re.compile(r"(?:^|_)(?:create|add|generate|issue|mint|new|rotate)(?:_|$)")
 _EXPIRY = re.compile(
     r"^(?:\w+_)?(?:expires?(?:_at|_in|_on)?|expiration\w*|expiry\w*|ttl|"

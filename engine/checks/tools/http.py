@@ -30,11 +30,14 @@ from .http_delete_one import leaf_delete, scratch_wildcard
 from .http_factors import takeover_shape
 from .http_feed_hook import bulk_feed_hook
 from .http_inject import injected_script
+from .http_path_disable import path_disables_safeguard
+from .http_query_encoded import encoded_query_leak
 from .http_query_leak import query_leak
 from .http_remote_code import remote_code
 from .http_service import build_trigger, scratch_delete
 from .http_sites import allowed
 from .http_target import C, H, Problem, sorted_problems, url_problems
+from .http_test_mode import test_mode_key
 from .http_url import find_urls, parse_url
 from .netaddr import Reach
 from .view import ToolView
@@ -76,7 +79,8 @@ def _request_problems(call: HttpCall, allow: frozenset[str]) -> list[Problem]:
     if scratch:  # a local test container's leftovers: its service port is the point
         out = [p for p in out if " on this machine (" not in p.title]
     found = destructive_call(call)
-    if found is not None and not scratch:
+    test_mode = test_mode_key(call)  # a provider's test data: nothing real moves or goes
+    if found is not None and not scratch and not (test_mode and found[0] is not C):
         out.append(Problem(found[0], found[1], f"{call.method} {url.raw[:100]}", "api"))
     script = injected_script(call)
     if script is not None:
@@ -86,7 +90,13 @@ def _request_problems(call: HttpCall, allow: frozenset[str]) -> list[Problem]:
     code = remote_code(call)
     if code is not None:
         out.append(Problem(code[0], code[1], "The server runs it as the service's account.", "api"))
-    leak = query_leak(call) or bulk_feed_hook(call) or takeover_shape(call)
+    leak = (
+        query_leak(call)
+        or encoded_query_leak(call)
+        or path_disables_safeguard(call)
+        or bulk_feed_hook(call)
+        or takeover_shape(call)
+    )
     if leak is not None:
         out.append(Problem(H, leak, "What it sends or changes may not come back.", "api"))
     if not re.fullmatch(r"[A-Z]{1,16}", call.method):
@@ -97,6 +107,7 @@ def _request_problems(call: HttpCall, allow: frozenset[str]) -> list[Problem]:
         or _one_entry(call.method, url.path)
         or scratch_delete(call)
         or leaf_delete(call)
+        or test_mode
     ):
         out.append(
             Problem(

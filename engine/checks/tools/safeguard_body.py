@@ -63,6 +63,14 @@ _SWITCHES = frozenset(
 )  # fmt: skip
 
 
+_STOPPED = re.compile(r"(?:^|_)(?:stopped|disabled|paused|suspended|off)$")
+"""A state named by its end (``ProtectionStopped``, ``MonitoringPaused``)."""
+
+
+def _stopped(value: object) -> bool:
+    return isinstance(value, str) and bool(_STOPPED.search(key_words(value[:80])))
+
+
 def _names_safeguard(subject: str) -> bool:
     return bool(SAFEGUARD.search(subject) or PROTECTION.search(subject))
 
@@ -90,7 +98,11 @@ def _why(node: Node, key: str, value: object, name: str, path: str, method: str)
         if _BYPASS_KEY.search(label) or re.search(r"(?:^|_)override(?:_|$)", label):
             return "a bypass switched on"
     state = _STATE.match(key)
-    if switched_off(value) and state is not None and _names_safeguard(state.group(1)):
+    if (
+        (switched_off(value) or _stopped(value))
+        and state is not None
+        and _names_safeguard(state.group(1))
+    ):
         return f"`{key}` set to off"
     if key in _SWITCHES and switched_off(value):
         return "switched off"
