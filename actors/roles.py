@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from functools import partial
+from typing import TYPE_CHECKING
 
 import anyio
 
@@ -26,6 +27,9 @@ from humangr.engine.review import policy_version
 from humangr.engine.signing import SigningKey
 from humangr.engine.state import StateStore
 from humangr.engine.submission import fetch_report, new_action_id, submission, submit_and_wait
+
+if TYPE_CHECKING:
+    from humangr.actors.review.layer import LayerActor
 
 __all__ = [
     "Engine",
@@ -95,6 +99,12 @@ def worker_keys(actors: Sequence[Actor]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(keys))
 
 
+def _by_layer(actors: Sequence[Actor]) -> dict[LayerID, LayerActor]:
+    from humangr.actors.review.layer import LayerActor
+
+    return {actor.layer_id: actor for actor in actors if isinstance(actor, LayerActor)}
+
+
 def review_actors(
     config: ReviewConfig,
     llm: LLMClient | None,
@@ -117,7 +127,8 @@ def review_actors(
     the bus redelivers unfinished work, as JetStream does). ``signing_key`` signs the
     decisions (a new key when ``None``). The Supervisor accepts layer reports signed by the
     ``trusted_workers`` keys and by the layer actors made here (signing with ``worker_key``,
-    or each with a fresh key); any other report is dead-lettered. ``on_decision`` is told of
+    or each with a fresh key); any other report is dead-lettered. The layer actors made here
+    get the Supervisor's tasks in process, with no bus message. ``on_decision`` is told of
     each decision the Supervisor signs and records, as the object signed (``LocalDecisions``);
     ``True`` from it: whoever would receive it from the bus has it, so it is not published."""
     from humangr.actors.review.supervisor import SupervisorActor
@@ -144,6 +155,7 @@ def review_actors(
                 signing_key=signing_key,
                 trusted_workers=(*trusted_workers, *worker_keys(layers)),
                 on_decision=on_decision,
+                local_layers=_by_layer(layers),
             )
         )
     actors.extend(layers)

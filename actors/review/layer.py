@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -87,6 +87,10 @@ class LayerActor(Actor):
         self.worker_id = f"{self.name}-{uuid.uuid4().hex[:12]}"
         self._children: dict[tuple[int, tuple[str, ...]], Any] = {}
         """Metric children by metric and label values (``_child``)."""
+        self._started = False
+        self.watchers: list[Callable[[LayerTask], object]] = []
+        """Told of each task handed over in process (``review_task``): the testing kit's
+        ``layer_tasks`` sees them this way, as it sees the others on the bus."""
 
     @property
     def model(self) -> str:
@@ -129,6 +133,7 @@ class LayerActor(Actor):
             await self._announce(ctx)
 
     async def teardown(self, ctx: ActorContext) -> None:
+        self._started = False
         with anyio.move_on_after(1.0):
             await self._announce(ctx, stopping=True)
 
@@ -136,6 +141,7 @@ class LayerActor(Actor):
         self._ctx = ctx
         self._llm = None if self.llm is None else metered(self.llm, ctx.metrics)
         self._children = {}
+        self._started = True
         return [
             Route(
                 ctx.subjects.layer_task(self.layer_id),
@@ -147,22 +153,41 @@ class LayerActor(Actor):
         ]
 
     async def _on_cancel(self, message: CancelAction, _: Msg) -> None:
-        running = self._running.get(message.action_id)
-        if running:
-            for entry in running:
-                entry.cancel()
-        else:
-            self._cancelled.add(message.action_id)
-            if len(self._cancelled) > 10_000:
-                self._cancelled.clear()
+        self.cancel(message.action_id)
+
+    @property
+    def ready(self) -> bool:
+        """Whether the actor has started (its routes made): only then can it review a task
+        handed to it in process (``review_task``)."""
+        return self._started
 
     async def _on_task(self, task: LayerTask, _: Msg) -> None:
+        report = await self._review(task)
+        if report is not None:
+            await self._ctx.publish(
+                self._ctx.subjects.layer_report, self.signing_key.sign_layer_report(report)
+            )
+
+    async def review_task(self, task: LayerTask, digest: str | None = None) -> LayerReport | None:
+        """The report of ``task``'s runs, unsigned, bound to the task (``digest``: its
+        ``task_digest``, worked out here when not given). ``None`` when the task is another
+        layer's or a ``CancelAction`` cancelled it. The task's deadline applies: the runs that
+        finished by then are reported with ``deadline_passed``.
+
+        The Supervisor of the same process hands its tasks here directly (no bus message, no
+        signature: nothing leaves the process); ``_on_task`` serves those that come by bus
+        and signs what it sends back."""
+        for watcher in self.watchers:
+            watcher(task)
+        return await self._review(task, digest)
+
+    async def _review(self, task: LayerTask, digest: str | None = None) -> LayerReport | None:
         if task.layer_id != self.layer_id:
             log.warning("%s got a task for %s; ignored", self.name, task.layer_id)
-            return
+            return None
         if task.action_id in self._cancelled:
             self._cancelled.discard(task.action_id)
-            return
+            return None
         started = time.perf_counter()
         entry = _Running(anyio.CancelScope(deadline=anyio.current_time() + task.deadline_s))
         running = self._running.setdefault(task.action_id, [])
@@ -182,13 +207,21 @@ class LayerActor(Actor):
         if entry.by_cancel:
             self.cancelled_tasks += 1
             log.debug("%s: review of %s cancelled", self.name, task.action_id)
-            return
+            return None
         late = entry.scope.cancelled_caught
         runs = [entry.results[n] for n in sorted(entry.results)]
-        report = self._report(task, planned, runs, started, late)
-        await self._ctx.publish(
-            self._ctx.subjects.layer_report, self.signing_key.sign_layer_report(report)
-        )
+        return self._report(task, planned, runs, started, late, digest)
+
+    def cancel(self, action_id: str) -> None:
+        """Cancel this layer's work on ``action_id`` (as a ``CancelAction`` does): no report."""
+        running = self._running.get(action_id)
+        if running:
+            for entry in running:
+                entry.cancel()
+        else:
+            self._cancelled.add(action_id)
+            if len(self._cancelled) > 10_000:
+                self._cancelled.clear()
 
     def _child(self, metric: Any, *labels: str) -> Any:
         """``metric.labels(*labels)``, looked up once per label values (a few statuses and
@@ -206,6 +239,7 @@ class LayerActor(Actor):
         runs: list[LayerRunResult],
         started: float,
         late: bool,
+        digest: str | None = None,
     ) -> LayerReport:
         result = consensus(
             self.layer_id,
@@ -234,7 +268,7 @@ class LayerActor(Actor):
             usage=sum((run.usage for run in runs), Usage()),
             action_hash=task.action_hash,
             deadline_passed=late,
-            task_digest=task_digest(task),
+            task_digest=digest or task_digest(task),
         )
 
     async def _runs(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import anyio
 
@@ -29,7 +29,7 @@ from .grant_gate import GrantGate
 from .human_review import HumanReviews
 from .outbox import DecisionOutbox
 from .review_policy import note_shadow, policy_decision, suppressed
-from .review_run import ActiveReview, run_layers
+from .review_run import ActiveReview, LocalLayer, run_layers
 from .worker_roster import WorkerRoster
 
 __all__ = ["ReviewFlow"]
@@ -54,6 +54,7 @@ class ReviewFlow:
     _policy_notes: list[str]
     _reviews: dict[str, ActiveReview]
     _wake: anyio.Event
+    local_layers: Mapping[LayerID, LocalLayer]
 
     async def _review(
         self, submitted: ActionSubmitted, expected: tuple[LayerID, ...], digest: str | None = None
@@ -82,7 +83,8 @@ class ReviewFlow:
         try:
             if self.resume_inflight:
                 await self.state.track(submitted)
-            await self._decide(review, early=await run_layers(self._ctx, self.config, review))
+            early = await run_layers(self._ctx, self.config, review, self.local_layers)
+            await self._decide(review, early=early)
             await self.grants.used(grant)
         finally:
             self._uncount(review)

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import anyio
 
@@ -37,6 +37,7 @@ __all__ = [
     "DEADLINE_GRACE_S",
     "FINAL_LAYER",
     "ActiveReview",
+    "LocalLayer",
     "layer_result_for",
     "merged_findings",
     "record_report",
@@ -48,6 +49,24 @@ log = logging.getLogger("humangr.supervisor")
 FINAL_LAYER = LayerID.HL7
 DEADLINE_GRACE_S = 0.5
 """Extra time the Supervisor waits past a layer's own deadline for its report."""
+
+
+class LocalLayer(Protocol):
+    """A layer actor in the Supervisor's own process (``LayerActor``): its tasks are handed
+    to it and its reports come back as objects, with no bus message and no signature."""
+
+    @property
+    def ready(self) -> bool:
+        """Whether it runs now (started and not stopped)."""
+        ...
+
+    async def review_task(self, task: LayerTask, digest: str | None = None) -> LayerReport | None:
+        """The unsigned report of ``task`` (``None``: cancelled)."""
+        ...
+
+    def cancel(self, action_id: str) -> None:
+        """Stop its work on ``action_id``: no report."""
+        ...
 
 
 @dataclass(slots=True)
@@ -75,6 +94,9 @@ class ActiveReview:
     """What the policy file decided (``None``: no policy file)."""
     local: tuple[LayerID, ...] = ()
     """Layers given no LLM run: their live workers all say they have no LLM."""
+    here: set[LayerID] = field(default_factory=set)
+    """Layers whose task was handed to a layer actor of this process: their report comes back
+    in process, and one by bus is not part of the review."""
 
     @property
     def action_id(self) -> str:
@@ -110,11 +132,18 @@ def layer_result_for(
     )
 
 
-async def run_layers(ctx: ActorContext, config: ReviewConfig, review: ActiveReview) -> bool:
+async def run_layers(
+    ctx: ActorContext,
+    config: ReviewConfig,
+    review: ActiveReview,
+    here: Mapping[LayerID, LocalLayer] | None = None,
+) -> bool:
     """Rules first: when the local checks alone settle the outcome (a strong veto, or enough
     mediums) — or no LLM review is planned, so they are the whole review — decide at once,
     with no layer task and no LLM call. Otherwise HL1–HL6, then HL7.
 
+    A layer in ``here`` (a layer actor of this process, running) gets its task handed over in
+    process and its report is recorded as it comes back; the others get theirs by bus.
     Returns whether the outcome was settled early (the unfinished layers are then skipped)."""
     rules_only = {
         lid: consensus(lid, [], planned_runs=0, rule_findings=review.rules[lid])
@@ -131,39 +160,74 @@ async def run_layers(ctx: ActorContext, config: ReviewConfig, review: ActiveRevi
     first = tuple(
         lid for lid in review.expected if lid is not FINAL_LAYER and lid not in review.local
     )
-    await _dispatch(ctx, config, review, first)
-    settled = await _wait(config, review, first)
-    if settled is None and FINAL_LAYER in review.expected:
-        if FINAL_LAYER not in review.local:
-            await _dispatch(
-                ctx, config, review, (FINAL_LAYER,), prior=merged_findings(review, first)
-            )
-        settled = await _wait(config, review, (FINAL_LAYER,))
+    here = {lid: layer for lid, layer in (here or {}).items() if layer.ready}
+    async with anyio.create_task_group() as tg:
+        dispatch = _Dispatch(ctx, config, review, here, tg)
+        await dispatch.send(first)
+        settled = await _wait(config, review, first)
+        if settled is None and FINAL_LAYER in review.expected:
+            if FINAL_LAYER not in review.local:
+                await dispatch.send((FINAL_LAYER,), prior=merged_findings(review, first))
+            settled = await _wait(config, review, (FINAL_LAYER,))
+        unfinished = [lid for lid in dispatch.handed if lid not in dispatch.answered]
+        for lid in unfinished:  # settled early or past the deadline: no report wanted
+            here[lid].cancel(review.action_id)
+        if unfinished:  # and a layer that ignores its cancel does not hold the review
+            tg.cancel_scope.cancel()
     return settled is not None
 
 
-async def _dispatch(
-    ctx: ActorContext,
-    config: ReviewConfig,
-    review: ActiveReview,
-    layers: Sequence[LayerID],
-    prior: list[Finding] | None = None,
-) -> None:
-    for lid in layers:
-        task = LayerTask(
-            action_id=review.action_id,
-            layer_id=lid,
-            action=review.submitted.action,
-            action_hash=review.action_hash,
-            runs=review.planned,
-            deadline_s=config.layer_deadline_s,
-            prior_findings=prior or [],
-            settings=config.gate,
-            rule_findings=review.rules[lid][:500],
-            adaptive=config.adaptive_redundancy,
-        )
-        review.tasks[lid] = task_digest(task)
-        await ctx.publish(ctx.subjects.layer_task(lid), task)
+@dataclass(slots=True)
+class _Dispatch:
+    """Sends a review's layer tasks: by bus, or to a layer of this process (``here``) in a
+    task of ``tg`` whose report is recorded as a bus report would be."""
+
+    ctx: ActorContext
+    config: ReviewConfig
+    review: ActiveReview
+    here: Mapping[LayerID, LocalLayer]
+    tg: anyio.abc.TaskGroup
+    handed: list[LayerID] = field(default_factory=list)
+    answered: set[LayerID] = field(default_factory=set)
+    """Layers handed a task whose in-process review has returned (reported or not)."""
+
+    async def send(self, layers: Sequence[LayerID], prior: list[Finding] | None = None) -> None:
+        review, config = self.review, self.config
+        for lid in layers:
+            task = LayerTask(
+                action_id=review.action_id,
+                layer_id=lid,
+                action=review.submitted.action,
+                action_hash=review.action_hash,
+                runs=review.planned,
+                deadline_s=config.layer_deadline_s,
+                prior_findings=prior or [],
+                settings=config.gate,
+                rule_findings=review.rules[lid][:500],
+                adaptive=config.adaptive_redundancy,
+            )
+            digest = review.tasks[lid] = task_digest(task)
+            layer = self.here.get(lid)
+            if layer is None:
+                await self.ctx.publish(self.ctx.subjects.layer_task(lid), task)
+            else:
+                self.handed.append(lid)
+                review.here.add(lid)
+                self.tg.start_soon(self._run_here, layer, task, digest)
+
+    async def _run_here(self, layer: LocalLayer, task: LayerTask, digest: str) -> None:
+        """``task`` reviewed by ``layer``; a failure leaves the layer without a report (it is
+        then late: ``error``, at least a person's review), never a clean result."""
+        try:
+            report = await layer.review_task(task, digest)
+            if report is not None:
+                record_report(self.review, report, self.config, self.ctx.metrics)
+        except MessageRefused as exc:
+            log.error("in-process %s report refused: %s", task.layer_id.value, exc)
+        except Exception:
+            log.exception("in-process %s review of %s failed", task.layer_id.value, task.action_id)
+        finally:
+            self.answered.add(task.layer_id)
 
 
 async def _wait(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import logging
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import anyio
@@ -50,7 +50,7 @@ from .grant_desk import GrantDesk
 from .grant_gate import GrantGate
 from .human_review import HumanReviews
 from .outbox import PUBLISH_ATTEMPTS, DecisionOutbox
-from .review_run import ActiveReview, record_report
+from .review_run import ActiveReview, LocalLayer, record_report
 from .submissions import Submissions
 from .worker_roster import WorkerRoster, describe_layers
 
@@ -100,8 +100,12 @@ class SupervisorActor(Submissions, Actor):
         signing_key: SigningKey | None = None,
         trusted_workers: Iterable[str] = (),
         on_decision: Callable[[HumanLayerReport], bool | None] | None = None,
+        local_layers: Mapping[LayerID, LocalLayer] | None = None,
     ) -> None:
         self.config = config
+        self.local_layers: Mapping[LayerID, LocalLayer] = dict(local_layers or {})
+        """Layer actors of this process: their tasks are handed over in process while they
+        run (no bus message, no signature); any other layer's go by bus."""
         self._policy_notes = config.policy_notes()
         """What every report of this configuration says about its policy (worked out once)."""
         self.on_decision = on_decision
@@ -210,6 +214,13 @@ class SupervisorActor(Submissions, Actor):
         if review is None:
             log.debug("late or unexpected %s report for %s", report.layer_id, report.action_id)
             return
+        if report.layer_id in review.here:
+            raise MessageRefused(
+                f"{report.layer_id} report for {report.action_id}: this layer reviews the "
+                "action in the Supervisor's own process; a report by bus is not part of the "
+                "review",
+                correlation_id=report.action_id,
+            )
         record_report(review, report, self.config, self._ctx.metrics)
 
     async def _on_heartbeat(self, beat: WorkerHeartbeat, _: Msg) -> None:

@@ -20,8 +20,8 @@ SETTLED = "settled by local checks: no LLM call was needed"
 
 
 def tasks_of(bus: Bus, engine: Engine) -> AbstractAsyncContextManager[list[LayerTask]]:
-    """Every layer task the Supervisor sends while the block runs."""
-    return layer_tasks(bus, engine.subjects)
+    """Every layer task the Supervisor sends while the block runs, by bus or in process."""
+    return layer_tasks(bus, engine.subjects, engine=engine)
 
 
 @pytest.mark.parametrize(

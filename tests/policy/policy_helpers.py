@@ -110,5 +110,5 @@ async def engine_with(
 
 
 def tasks_of(bus: Bus, engine: Engine) -> AbstractAsyncContextManager[list[LayerTask]]:
-    """Every layer task the Supervisor sends while the block runs."""
-    return layer_tasks(bus, engine.subjects)
+    """Every layer task the Supervisor sends while the block runs, by bus or in process."""
+    return layer_tasks(bus, engine.subjects, engine=engine)

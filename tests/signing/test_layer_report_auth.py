@@ -38,7 +38,7 @@ from humangr.engine.bus import Bus
 from humangr.engine.config import ReviewConfig
 from humangr.engine.errors import SignatureError
 from humangr.engine.llm import ScriptedLLM
-from humangr.engine.review import consensus, make_run
+from humangr.engine.review import action_hash, consensus, make_run
 from humangr.engine.signatures import task_digest, verify_layer_report
 from humangr.engine.signing import SigningKey
 
@@ -209,21 +209,60 @@ async def test_the_supervisor_s_rule_findings_apply_whatever_a_trusted_report_sa
     assert decision.outcome is not Outcome.APPROVED
 
 
-async def test_the_embedded_engine_trusts_its_own_workers_only(bus: Bus) -> None:
-    """The in-process layer workers' reports approve a clean diff; a report signed by any other
-    key is refused even while the genuine ones are accepted."""
-    llm = ScriptedLLM.from_lines([{"match": {}, **CLEAN}])
+async def test_the_embedded_engine_reviews_in_process_and_refuses_reports_by_bus(
+    bus: Bus,
+) -> None:
+    """The embedded engine hands its layer tasks to its own layer actors in process: no task
+    crosses the bus, the genuine reports approve a clean diff, and a report arriving by bus
+    for the action under review is refused — signed by a stranger, or even by the engine's
+    own worker key (the layer answers in process, so a bus report is no part of the review)."""
+    llm = ScriptedLLM.from_lines([{"match": {}, "delay_ms": 300, **CLEAN}])
     subjects = Subjects(prefix=f"own{uuid.uuid4().hex[:10]}")
-    tasks: list[str] = []
-    stranger = SigningKey.generate()
-    async with run_engine(bus=bus, llm=llm, subjects=subjects) as engine:
-        forge = lambda t: stranger.sign_layer_report(clean_report(t))  # noqa: E731
-        async with answering(bus, subjects, forge, tasks) as letters:
-            decision = await engine.submit(diff_action("01-clean-refactor.diff"), timeout=30)
+    own_key = SigningKey.generate()
+    action = diff_action("01-clean-refactor.diff")
+    task = LayerTask(
+        action_id="in-process-1",
+        layer_id=LayerID.HL2,
+        action=action,
+        action_hash=action_hash(action),
+        runs=3,
+    )
+    letters: list[DeadLetter] = []
+    seen_tasks: list[bytes] = []
+    async with (
+        run_engine(bus=bus, llm=llm, subjects=subjects, worker_key=own_key) as engine,
+        bus.subscribe(subjects.layer_tasks) as tasks,
+        bus.subscribe(subjects.dlq) as dlq,
+        anyio.create_task_group() as tg,
+    ):
+
+        async def watch() -> None:
+            async for msg in tasks:
+                seen_tasks.append(msg.data)
+
+        tg.start_soon(watch)
+
+        async def forge() -> None:
+            await anyio.sleep(0.1)  # the review is under way (each LLM run takes 300 ms)
+            for key in (SigningKey.generate(), own_key):
+                await bus.publish(
+                    subjects.layer_report, encode(key.sign_layer_report(clean_report(task)))
+                )
+
+        tg.start_soon(forge)
+        decision = await engine.submit(action, action_id=task.action_id, timeout=30)
+        with anyio.move_on_after(1.0):
+            async for msg in dlq:
+                letters.append(decode(msg.data, DeadLetter))
+                if len(letters) == 2:
+                    break
+        tg.cancel_scope.cancel()
     assert decision.outcome is Outcome.APPROVED
-    refused = [d for d in letters if d.subject == subjects.layer_report]
-    assert refused
-    assert all("not a trusted worker key" in d.error for d in refused)
+    assert seen_tasks == []
+    refused = [d.error for d in letters if d.subject == subjects.layer_report]
+    assert len(refused) == 2, refused
+    assert any("not a trusted worker key" in e for e in refused), refused
+    assert any("in the Supervisor's own process" in e for e in refused), refused
 
 
 async def test_engines_sharing_a_bus_and_a_worker_key_accept_each_other_s_layers(
