@@ -4,6 +4,7 @@ their Windows counterparts (registry hives, system folders, the startup folder).
 
 from __future__ import annotations
 
+from .paths_etc_apps import APP_CONFIG
 from .paths_rule import CRED, PERSIST, SYSTEM, rule
 
 __all__ = ["SCRATCH_RULES", "SYSTEM_RULES"]
@@ -73,6 +74,13 @@ SYSTEM_RULES = (
         "it sends the machine's requests for a name to another address",
         "CC-",
         r"^/etc/hosts$|^(?:[a-z]:|//[^/]+/[a-z]\$)/windows/system32/drivers/etc/hosts$",
+    ),
+    rule(
+        "a system configuration file",
+        "it configures one application for every user; a person confirms the change",
+        "HH-",
+        APP_CONFIG,
+        system=True,
     ),
     rule("a system configuration file", SYSTEM, "CC-", r"^/etc(?:/.*)?$", system=True),
     rule(

@@ -50,6 +50,10 @@ class Context:
     cwd: str | None = None
     host: str | None = None
     """The remote host a tool runs its command on (an ``ssh_exec`` tool's ``host``), if any."""
+    workspace_chosen: str = ""
+    """The Terraform workspace an earlier ``terraform workspace select NAME`` chose."""
+    folder_named: str = ""
+    """The folder an earlier ``cd`` named as written, relative ones too (``cd infra/prod``)."""
 
 
 def short(text: str, limit: int = 120) -> str:

@@ -65,8 +65,15 @@ def evaluate(prog: Program, ctx: Context) -> list[Flag]:
     for cmd in prog.commands:
         if cmd.name == "cd" and not cmd.guessed:
             target = next((w for w in cmd.argv[1:] if not w.startswith("-")), "~")
+            ctx.folder_named = target[:400]
             if target.startswith(("/", "~", "$HOME")):
                 ctx.cwd = target
+        elif cmd.name in ("terraform", "tofu") and cmd.argv[1:3] in (
+            ["workspace", "select"],
+            ["workspace", "new"],
+        ):
+            chosen = [w for w in cmd.argv[3:6] if not w.startswith("-")]
+            ctx.workspace_chosen = chosen[0] if chosen else ""
         for check in RULES:
             found.extend(check(cmd, ctx))
     unique: dict[str, Flag] = {}

@@ -15,6 +15,7 @@ from .shell_model import Cmd
 from .shell_restarts import restarts_one
 from .shell_rule_kit import Context, Flag, critical, high, rule
 from .shell_secret_meta import metadata_only
+from .shell_throwaway import review_app, test_settings
 
 __all__ = ["audit_off", "database_reset", "opened_up", "production_change", "secret_shown"]
 
@@ -164,7 +165,9 @@ def database_reset(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
             "every row is gone; the framework's production guard is bypassed or named.",
             "Never reset a production database from an agent.",
         )
-    elif not any(_LOCAL_DEV_DB.match(f"{k}={v}") for k, v in cmd.assigns):
+    elif not any(_LOCAL_DEV_DB.match(f"{k}={v}") for k, v in cmd.assigns) and not (
+        test_settings(cmd.argv) or (cmd.name == "heroku" and review_app(cmd.argv))
+    ):
         yield high(
             "drops or wipes a database",
             cmd.text,

@@ -12,6 +12,7 @@ from .shell_model import Cmd
 from .shell_rule_kit import Context, Flag, critical, high, operands, rule, short_flags
 from .shell_rules_sql import client_sql
 from .shell_secret_meta import metadata_only
+from .shell_throwaway import artifact_objects, terraform_throwaway
 
 __all__: list[str] = []
 
@@ -97,6 +98,10 @@ def infrastructure(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
         if verb in ("destroy", "remove") or (
             verb in ("apply", "up", "deploy") and "-destroy" in args
         ):
+            if terraform_throwaway(
+                [*cmd.argv, ctx.folder_named, ctx.cwd or ""], cmd.assigns, ctx.workspace_chosen
+            ):
+                return  # one pull request's preview workspace: made again by the next push
             yield critical(
                 f"{name} destroy",
                 cmd.text,
@@ -257,8 +262,8 @@ def cloud(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
     joined = " ".join(args)
     flags = short_flags(cmd.argv)
     title, why = "deletes cloud storage or data", "the data is gone for good."
-    if name in ("aws", "gsutil", "gcloud") and _scratch_objects(verbs):
-        return  # a scratch prefix of a scratch bucket: throwaway by name
+    if name in ("aws", "gsutil", "gcloud") and (_scratch_objects(verbs) or artifact_objects(verbs)):
+        return  # a scratch prefix of a scratch bucket, one build's CI artifacts: throwaway
     if name == "aws" and len(verbs) >= 2:
         service, op = verbs[0], verbs[1]
         if service == "s3" and (

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 
 from .shell_model import Cmd
 from .shell_rule_kit import Context, Flag, critical, high, rule, short_flags
+from .shell_throwaway import scratch_bq_table
 
 __all__ = ["bigquery_removed", "mirror_deletes"]
 
@@ -31,7 +32,7 @@ def bigquery_removed(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
             "the dataset is removed with every table in it; the data is gone for good.",
             "Ask a human; export or snapshot the dataset first.",
         )
-    else:
+    elif not scratch_bq_table(cmd.argv):
         yield high(
             "deletes BigQuery data",
             cmd.text,
