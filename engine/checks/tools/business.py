@@ -39,6 +39,7 @@ from ..db_guard_off import guard_flag_set
 from .business_access import sign_in
 from .business_amounts import amount_contradicts_note
 from .business_approvals import approval_recorded
+from .business_authority import claimed_authority
 from .business_blindspots import blind_spots
 from .business_defences import defences_down
 from .business_exports import bulk_out
@@ -251,6 +252,7 @@ def business_consequences(words: set[str], pairs: Sequence[Pair]) -> Iterator[Fi
     yield from screening_cleared(words, pairs)
     yield from population_reach(words, pairs)
     yield from approval_recorded(words, pairs)
+    yield from claimed_authority(words, pairs)
     yield from opened_or_hidden(words, pairs)
     yield from told_or_many(words, pairs)
     yield from safeguards_cleared(words, pairs)
