@@ -3,6 +3,7 @@ The families register themselves in ``shell_rule_kit`` when imported here."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from humangr.contracts import Severity
@@ -73,7 +74,14 @@ def evaluate(prog: Program, ctx: Context) -> list[Flag]:
             ["workspace", "new"],
         ):
             chosen = [w for w in cmd.argv[3:6] if not w.startswith("-")]
-            ctx.workspace_chosen = chosen[0] if chosen else ""
+            name = chosen[0] if chosen else ""
+            # only a select the next command waits on (``&&``): after a failed one joined by
+            # ``;`` or a new line, destroy runs in the workspace that was current
+            joined = name and re.search(
+                rf"workspace\s+(?:select|new)\s+(?:-\S+\s+)*{re.escape(name)}\s*&&",
+                prog.source[:20_000],
+            )
+            ctx.workspace_chosen = name if joined else ""
         for check in RULES:
             found.extend(check(cmd, ctx))
     unique: dict[str, Flag] = {}

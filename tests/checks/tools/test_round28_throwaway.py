@@ -37,6 +37,16 @@ SHELL: list[tuple[str, Outcome, str]] = [
         "last chosen workspace is shared",
     ),
     ("TF_WORKSPACE=pr-5 terraform destroy -state=main.tfstate", REFUSED, "state file given"),
+    (
+        "terraform workspace select pr-404; terraform destroy -auto-approve",
+        REFUSED,
+        "a select that fails leaves the current workspace: destroy runs there after ';'",
+    ),
+    (
+        "terraform workspace select pr-404\nterraform destroy -auto-approve",
+        REFUSED,
+        "the same on a new line",
+    ),
     # database resets of a review app or under test settings
     ("heroku pg:reset DATABASE_URL -a shop-pr-310 --confirm shop-pr-310", RUNS, "review app"),
     ("heroku pg:reset DATABASE_URL -a shop --confirm shop", REVIEW, "the real app"),
