@@ -221,7 +221,7 @@ class HumanReviews:
     async def on_report_query(
         self, query: ReportQuery, msg: Msg, *, agent_id: str | None = None
     ) -> None:
-        """Answer with the latest published decision; a state that cannot be read is an error
+        """Answer with the latest recorded decision; a state that cannot be read is an error
         reply (never silence, never a report that is not there). With ``agent_id`` (an agent's
         own query subject) a report of another agent is answered as an unknown id is, so an
         agent can neither read nor probe the ids of others."""

@@ -157,7 +157,10 @@ class ReviewState:
         return None if found is None else found.value
 
     async def latest(self, id_: str) -> DecisionRecord | None:
-        """The latest published decision on an action, by action id or report id."""
+        """The latest decision on an action, by action id or report id: a human's final one
+        before the first. A recorded decision counts before it is marked published — it is
+        final, signed, and the outbox publishes it — so whoever has just received it can look
+        it up at once (the mark comes after the publish)."""
         try:
             action_id = check_key(id_)
         except StateError:  # no key is like that: nothing is stored under it
@@ -169,7 +172,7 @@ class ReviewState:
             action_id = indexed
         for key in (final_key(action_id), action_id):
             record = await self.decision(key)
-            if record is not None and record.published:
+            if record is not None:
                 return record
         return None
 
@@ -181,6 +184,8 @@ class ReviewState:
             return False
         entry = OutboxRecord(owner=self.owner, lease_until=self._lease(), since=since)
         await self.outbox.bucket.put(key, _encode(entry))
+        report = record.report  # indexed now: its id is looked up as soon as it is out
+        await self.reports.put(report.report_id, report.action_id.encode())
         return True
 
     async def ensure_outbox(self, key: str) -> None:
