@@ -248,7 +248,7 @@ async def test_two_supervisors_serve_every_resolution_and_report_query(
                     assert (await report(reviewer, id_)).report == decision
             # each review opens once its decision is marked out, a moment after the publish
             with anyio.fail_after(10):
-                while len((await pending(reviewer)).reviews) < 6:
+                while len((await pending(reviewer)).reviews) < 6:  # noqa: ASYNC110 - polling a peer
                     await anyio.sleep(0.05)
             assert len((await pending(reviewer)).reviews) == 6
             for decision in firsts:
