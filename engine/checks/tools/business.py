@@ -46,6 +46,7 @@ from .business_exports import bulk_out
 from .business_feeds import data_set_to_leave
 from .business_flags import safeguards_cleared
 from .business_guards import guards_off
+from .business_mass_wide import wide_action
 from .business_money import money
 from .business_open import opened_or_hidden
 from .business_ops import safety_nets
@@ -251,6 +252,7 @@ def business_consequences(words: set[str], pairs: Sequence[Pair]) -> Iterator[Fi
     yield from shared_places(words, pairs)
     yield from screening_cleared(words, pairs)
     yield from population_reach(words, pairs)
+    yield from wide_action(words, pairs)
     yield from approval_recorded(words, pairs)
     yield from claimed_authority(words, pairs)
     yield from opened_or_hidden(words, pairs)

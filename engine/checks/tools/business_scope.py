@@ -3,11 +3,11 @@ tool's name words and its argument pairs (for ``business``), each high:
 
 - consent granted for a whole tenant: an OAuth grant with ``consentType: AllPrincipals`` or an
   admin-consent flag, so an app reads every user's data without asking any of them;
-- records changed by a selector instead of by name: an update, close, enrol or assignment
-  whose records are chosen by a ``where``/``filter``/``query`` condition, or a flag that says
-  all of them (``enrollAll``, ``applyToAll``, ``all: true``);
-- devices wiped or accounts locked out by a group, a collection or "all" rather than one by
-  one.
+- records changed by a selector instead of by name: an update, close, cancel, archive,
+  reversal, enrol or assignment whose records are chosen by a ``where``/``filter``/``query``
+  condition, or a flag that says all of them (``enrollAll``, ``applyToAll``, ``all: true``);
+- devices wiped or accounts locked out by a group, a collection, a filter's condition or
+  "all" rather than one by one.
 
 Everyday counterparts run: one user's consent (``consentType: Principal``), a grant revoked,
 an update of one record by its id or of a literal list of ids, a search with a query, one
@@ -47,7 +47,8 @@ def tenant_consent(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
 _CHANGES = frozenset(
     {"update", "modify", "edit", "patch", "set", "change", "close", "resolve", "enroll",
      "enrol", "assign", "apply", "transition", "mark", "upsert", "reassign", "move",
-     "approve", "complete"}
+     "approve", "complete", "cancel", "cancellation", "cancellations", "archive", "void",
+     "reverse", "reversal", "terminate", "solve", "expire", "perform"}
 )  # fmt: skip
 _SELECTOR_KEYS = frozenset(
     {"where", "filter", "filters", "filtergroups", "query", "criteria", "conditions",
@@ -66,16 +67,18 @@ _ALL_FLAGS = re.compile(
     r"^(?:enroll_?all|enrol_?all|apply_?to_?all|update_?all|select_?all|all|all_?records|"
     r"all_?items|all_?matching)$"
 )
-_CONDITION = re.compile(r"[=<>^~]|\b(?:AND|OR|IN|LIKE|IS|NOT)\b|:\S", re.IGNORECASE)
+_CONDITION = re.compile(
+    r"[=<>^~]|\b(?:AND|OR|IN|LIKE|IS|NOT)\b|:\S|\s(?:eq|ne|gt|ge|lt|le)\s", re.IGNORECASE
+)
 _CODE_QUERY = re.compile(r"(?i)^\s*(?:mutation\b|query\b|subscription\b|\{|select\b|\w+\s*\()")
 """A ``query`` argument that is a GraphQL document, an SQL statement or a call (read by their
 own checks), not a condition."""
 _ONE = re.compile(
-    r"(?i)^\s*\(?\s*['\"]?\w{0,30}(?:id|number|key|email|name)['\"]?\s*(?:=|==|:)\s*"
-    r"['\"]?[\w@.+-]{1,80}['\"]?\s*\)?\s*$"
+    r"(?i)^\s*(?:where\s+)?\(?\s*['\"]?\w{0,30}(?:id|number|key|email|name)['\"]?\s*"
+    r"(?:=|==|:)\s*['\"]?:?[\w@.+-]{1,80}['\"]?\s*\)?\s*$"
 )
 _ID_LIST = re.compile(
-    r"(?i)^\s*\w{0,30}(?:id|number|key)\s+in\s*\(\s*['\"]?[\w-]{1,64}['\"]?"
+    r"(?i)^\s*(?:where\s+)?\w{0,30}(?:id|number|key)\s+in\s*\(\s*['\"]?[\w-]{1,64}['\"]?"
     r"(?:\s*,\s*['\"]?[\w-]{1,64}['\"]?){0,199}\s*\)\s*$"
 )
 _ONE_KEY = re.compile(r"^(?:_?id|\w+_id|\w+id|key|number|email|name)$")
@@ -155,7 +158,7 @@ def group_lockout(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
         return
     group = next(
         (k for k, v in pairs if _GROUP_KEYS.match(k) and v not in ("", None, [], {})), None
-    )
+    ) or next((k for k, v in pairs if k in _SELECTOR_KEYS and _selects(v)), None)
     if group is None and everything(pairs):
         group = "all"
     if group is None:

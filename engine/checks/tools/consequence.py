@@ -28,6 +28,7 @@ from humangr.contracts import Severity, ToolKind
 from ..base import CheckInput, Hit
 from .business import business_consequences
 from .business_feed_hosts import feed_elsewhere
+from .business_feed_wide import service_brands, wide_feed
 from .business_ops import root_bound
 from .business_words import DELETE_VERBS, READS
 from .consequence_tags import only_tags
@@ -312,7 +313,10 @@ def consequential(ctx: CheckInput) -> Iterator[Hit]:
     for title, why, fix in business_consequences(words, pairs):
         yield _hit(view, Severity.HIGH, title, why, fix, argument=where)
     own = [api[2].url.host.name] if api is not None and api[2].url is not None else []
-    for title, why, fix in feed_elsewhere(words, pairs, own):  # a feed to another domain
+    elsewhere = list(feed_elsewhere(words, pairs, own))  # a feed to another domain
+    for title, why, fix in elsewhere or wide_feed(
+        words, pairs, service_brands(view.call.name, own)
+    ):
         yield _hit(view, Severity.HIGH, title, why, fix, argument=where)
 
 
