@@ -45,6 +45,7 @@ from .business_defences import defences_down
 from .business_exports import bulk_out
 from .business_feeds import data_set_to_leave
 from .business_flags import safeguards_cleared
+from .business_grants import access_widened
 from .business_guards import guards_off
 from .business_mass_wide import wide_action
 from .business_money import money
@@ -261,5 +262,6 @@ def business_consequences(words: set[str], pairs: Sequence[Pair]) -> Iterator[Fi
     yield from takeover(words, pairs)
     yield from blind_spots(words, pairs)
     yield from quiet_changes(words, pairs)
+    yield from access_widened(words, pairs)
     if acts(words) and guard_flag_set(pairs):  # a framework's production-database guard off
         yield (GUARD_TITLE, GUARD_WHY, GUARD_FIX)

@@ -31,7 +31,8 @@ _FACTOR_TEXT = re.compile(
     r"(?i)(?:^|[\W_])(?:mfa|2fa|2sv|multi[\W_]?factor|two[\W_]?factor|sso)(?:$|[\W_])"
 )
 _FACTOR_KEY = re.compile(
-    r"mfa|2fa|2sv|two_?factor|multi_?factor|(?<![a-z])sso|totp|webauthn|passkey|second_?factor"
+    r"mfa|2fa|2sv|two_?factor|multi_?factor|(?<![a-z])sso|totp|webauthn|passkey|second_?factor|"
+    r"requir\w{0,6}factor"
 )
 _DEMANDS = re.compile(r"requir|enforc|enabled?(?:$|_)|mandatory|(?<!in)active")
 """A setting that demands a second factor or single sign-on (``mfa_required``, ``require2fa``,
@@ -51,7 +52,7 @@ _ADMIN = re.compile(
     r"\bcluster-admin\b|^(?:System Administrator|Super Admin)$"
 )
 _ADMIN_ID = re.compile(
-    r"(?i)(?:^|[\W_\d])(?:super[\W_]?admins?|admins|administrators|global[\W_]?admins?)"
+    r"(?i)(?:^|[\W_\d])(?:super[\W_]?adm(?:ins?)?|admins|administrators|global[\W_]?admins?)"
     r"(?:$|[\W_\d])"
 )
 """An opaque id that still names an administrators' group (``grp7globaladmins2``)."""

@@ -19,6 +19,7 @@ from . import (  # noqa: F401 - the rule families register themselves on import
     shell_rules_flow,
     shell_rules_fs,
     shell_rules_git,
+    shell_rules_grants,
     shell_rules_guards_off,
     shell_rules_host,
     shell_rules_impact,

@@ -19,7 +19,7 @@ from .sql_issue import Issue, fragment
 from .sql_lex import TokKind
 from .sql_parse import Parsed
 
-__all__ = ["bare_role", "one_schema_reads", "revoke"]
+__all__ = ["account_lock", "bare_role", "one_schema_reads", "revoke"]
 
 _ROLE_POWERS = frozenset(
     {"LOGIN", "SUPERUSER", "PASSWORD", "CREATEROLE", "CREATEDB", "BYPASSRLS", "REPLICATION",
@@ -68,6 +68,23 @@ def bare_role(words: list[str]) -> bool:
     if rest[:3] == ["IF", "NOT", "EXISTS"]:
         rest = rest[3:]
     return len(rest) <= 1 and not set(rest) & _ROLE_POWERS
+
+
+_BUILT_IN = re.compile(r"^(?:sys|system|root|sa|dba|admin\w*|\w*_?admin|postgres|rdsadmin|outln)$")
+"""Built-in or administrator accounts: unlocking one is no routine help-desk step."""
+
+
+def account_lock(what: str, words: list[str]) -> bool:
+    """``ALTER USER name ACCOUNT LOCK|UNLOCK`` of an ordinary account: locking cuts access,
+    unlocking one locked out by failed sign-ins is routine; a built-in or administrator
+    account (``SYS``, ``root``) stays with the rule for users."""
+    return (
+        what == "USER"
+        and len(words) == 3
+        and words[1] == "ACCOUNT"
+        and words[2] in ("LOCK", "UNLOCK")
+        and _BUILT_IN.match(words[0].strip('"`').lower()) is None
+    )
 
 
 def revoke(p: Parsed, i: int, production: bool) -> Iterator[Issue]:

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from humangr.contracts import Severity
 
 from .egress_files import system_file
-from .sql_access_narrow import bare_role, revoke
+from .sql_access_narrow import account_lock, bare_role, revoke
 from .sql_heads_access import backup, grant, no_audit, security_control
 from .sql_heads_sessions import kill
 from .sql_issue import C, H, Issue, after, all_words, fragment, object_names, word_at
@@ -73,6 +73,8 @@ def _alter(p: Parsed, i: int, production: bool) -> Iterator[Issue]:
     toks = p.stmt.tokens
     what = toks[i + 1].upper if i + 1 < len(toks) else ""
     words = [t.upper for t in toks[i + 2 :] if t.kind is TokKind.WORD and t.depth == 0]
+    if account_lock(what, words):
+        return  # an ordinary account locked, or unlocked after failed sign-ins
     if what in ("USER", "ROLE", "LOGIN", "GROUP", "AUTHORIZATION") or words[:1] == ["PRIVILEGES"]:
         yield Issue(
             C, f"changes {what.lower()} privileges or credentials", fragment(p), "privilege"
