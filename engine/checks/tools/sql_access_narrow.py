@@ -75,9 +75,10 @@ _BUILT_IN = re.compile(r"^(?:sys|system|root|sa|dba|admin\w*|\w*_?admin|postgres
 
 
 def account_lock(what: str, words: list[str]) -> bool:
-    """``ALTER USER name ACCOUNT LOCK|UNLOCK`` of an ordinary account: locking cuts access,
-    unlocking one locked out by failed sign-ins is routine; a built-in or administrator
-    account (``SYS``, ``root``) stays with the rule for users."""
+    """``ALTER USER name ACCOUNT LOCK|UNLOCK`` of an ordinary account: locking cuts access and
+    runs; unlocking gives it back, which a person confirms (whether it was locked after failed
+    sign-ins or by security, the call cannot say); a built-in or administrator account
+    (``SYS``, ``root``) stays with the rule for users."""
     return (
         what == "USER"
         and len(words) == 3

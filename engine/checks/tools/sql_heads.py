@@ -74,7 +74,12 @@ def _alter(p: Parsed, i: int, production: bool) -> Iterator[Issue]:
     what = toks[i + 1].upper if i + 1 < len(toks) else ""
     words = [t.upper for t in toks[i + 2 :] if t.kind is TokKind.WORD and t.depth == 0]
     if account_lock(what, words):
-        return  # an ordinary account locked, or unlocked after failed sign-ins
+        if words[2] == "LOCK":
+            return  # an ordinary account locked: access cut, the containment step
+        yield Issue(  # unlocked: access given back, locked by whom and why the call cannot say
+            H, "unlocks an account", fragment(p), "privilege"
+        )
+        return
     if what in ("USER", "ROLE", "LOGIN", "GROUP", "AUTHORIZATION") or words[:1] == ["PRIVILEGES"]:
         yield Issue(
             C, f"changes {what.lower()} privileges or credentials", fragment(p), "privilege"

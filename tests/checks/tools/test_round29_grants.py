@@ -186,12 +186,13 @@ CASES: list[tuple[str, dict[str, Any], tuple[Outcome, ...], str]] = [
         APPROVED,
         "role assignments only listed",
     ),
-    # SQL: an ordinary account locked or unlocked; a built-in administrator unlocked
+    # SQL: an ordinary account locked runs; unlocked, a person confirms (locked by whom and
+    # why, the call cannot say); a built-in administrator unlocked
     (
         "run_sql",
         {"db": "LEDGER_PROD", "sql": "ALTER USER report_viewer ACCOUNT UNLOCK"},
-        APPROVED,
-        "a reporting login unlocked after failed sign-ins",
+        (Outcome.NEEDS_REVIEW,),
+        "access given back: a person confirms",
     ),
     (
         "run_sql",
