@@ -2,8 +2,7 @@
 files land (``~/notes/standup.md``, ``~/jobs/train.sbatch``, ``~/reports/q3.csv``).
 
 A write or edit there is no "path outside the workspace" when the workspace lies in the same
-home (or in no home at all, as ``/srv/app``: then the home is taken for the user the agent
-runs as), the file is a document, data file or plain script by its extension, and no folder on
+home, the file is a document, data file or plain script by its extension, and no folder on
 the way is hidden (``.ssh``, ``.config``), on the command path (``bin``), served to the web
 (``public_html``), run at login (``Startup``, ``LaunchAgents``) or synced to an outside cloud
 (``Dropbox``, ``OneDrive``, ``Google Drive``). A delete there counts only for a file whose own
@@ -51,13 +50,11 @@ _THROWAWAY = re.compile(r"(?i)(?:^|[._-])(?:tmp|temp|scratch)(?:$|[._-])")
 _MAX_PARTS = 30
 
 
-def _same_home(place: Place, workspace: Place, op: str) -> bool:
-    """The path lies in the workspace's home or, when the workspace lies in no home (``/srv``),
-    a write or edit lies in a user's home that is not root's."""
-    if not place.home:
+def _same_home(place: Place, workspace: Place) -> bool:
+    """The path lies in the home the workspace lies in (a workspace in no home, as ``/srv/app``,
+    has none: another user's home is someone else's)."""
+    if not (place.home and workspace.home):
         return False
-    if not workspace.home:
-        return op != "delete" and place.root not in ("~root", "~administrator")
     return place.root == workspace.root or "~" in (place.root, workspace.root)
 
 
@@ -68,7 +65,7 @@ def own_home_file(place: Place, workspace: Place | None, op: str) -> bool:
     if workspace is None or op not in ("write", "edit", "delete"):
         return False
     parts = place.parts
-    if not parts or len(parts) > _MAX_PARTS or not _same_home(place, workspace, op):
+    if not parts or len(parts) > _MAX_PARTS or not _same_home(place, workspace):
         return False
     name = parts[-1]
     if name.startswith(".") or "." not in name or len(name) > 200:

@@ -24,7 +24,7 @@ HOME_WRITES: list[tuple[str, str, str | None, bool]] = [
         True,
     ),
     ("~/analysis/plot_latency.py", "import pandas as pd\nprint(pd.__version__)\n", WS, True),
-    ("/home/ops/tools/dump_counts.py", "print('counts')\n", "/opt/deploy", True),
+    ("/home/ops/tools/dump_counts.py", "print('counts')\n", "/opt/deploy", False),
     ("/home/ops/.bashrc", "alias ll='ls -l'\n", WS, False),
     ("/home/ops/bin/ls.sh", "echo hi\n", WS, False),
     ("/home/ops/public_html/list.csv", "a,b\n1,2\n", WS, False),
