@@ -32,6 +32,7 @@ from .paths_hooks import HOOK_MANAGER, quiet_hook
 from .paths_judge import Verdict, judge, workspace_place
 from .paths_move import same_tree_move
 from .paths_norm import inside, resolve
+from .paths_ssh_alias import SSH_CLIENT_CONFIG, quiet_ssh_alias
 from .view import ToolView
 
 __all__ = ["file_paths"]
@@ -122,12 +123,15 @@ def file_paths(ctx: CheckInput) -> Iterator[Hit]:
                 verdicts.append(verdict)
     quiet = op in ("write", "edit") and quiet_workflow(ctx.tool)
     hook = op in ("write", "edit") and quiet_hook(ctx.tool)
+    alias = op in ("write", "edit") and quiet_ssh_alias(ctx.tool)
     safer = (op in ("write", "edit") and quiet_hardening(ctx.tool)) or same_tree_move(ctx.tool)
     for argument, verdicts in by_argument.items():
         if quiet:
             verdicts = [v for v in verdicts if not v.title.endswith(CI_WORKFLOW)]
         if hook:
             verdicts = [v for v in verdicts if not v.title.endswith(HOOK_MANAGER)]
+        if alias:
+            verdicts = [v for v in verdicts if not v.title.endswith(SSH_CLIENT_CONFIG)]
         if safer:
             verdicts = [v for v in verdicts if not v.title.endswith(QUIET_TITLES)]
         if verdicts:

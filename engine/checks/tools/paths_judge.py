@@ -21,6 +21,7 @@ from .paths_args import Op, Target
 from .paths_catalogue import CATALOGUE
 from .paths_glob import glob_root, instances
 from .paths_norm import Place, inside, resolve, spellings
+from .paths_own_home import own_home_file
 from .paths_reports import report_out
 from .paths_rule import Rule, word_set
 from .scratch_places import scratch_file
@@ -237,8 +238,10 @@ def _place_verdicts(
         )
     if op in _CHANGES:
         if workspace is not None and ws is not None and place.root and not in_ws:
-            if (rule is None or not rule.temp) and not (
-                op == "delete" and scratch_file(place.parts)
+            if (
+                (rule is None or not rule.temp)
+                and not (op == "delete" and scratch_file(place.parts))
+                and not (rule is None and own_home_file(place, ws, op))
             ):
                 out.append(
                     _verdict(
