@@ -9,7 +9,9 @@ before it): anything that starts programs (cron, systemd, init, supervisors, ude
 hooks, package-manager hooks, cloud-init, logrotate scripts, ``skel``), logs in or elevates
 (SSH, PAM, sudo, polkit, Kerberos, LDAP, SSSD), decides trust (certificates, package sources,
 the loader, kernel modules and parameters, SELinux and AppArmor, audit and syslog, firewalls),
-serves the web (web servers and proxies), or runs containers and clusters. Files directly in
+serves the web (web servers and proxies), or runs containers and clusters — and, inside any
+application's folder, the files that decide who logs in to it (``pg_hba.conf``, a password
+file, a keytab). Files directly in
 ``/etc`` (``fstab``, ``resolv.conf``, ``environment``) keep the generic rule too.
 """
 
@@ -30,5 +32,14 @@ _KEPT = (
     r"|passwd[^/]*|group[^/]*|gshadow[^/]*|alternatives|binfmt\.d|tmpfiles\.d|sudoers\.d"
     r"|nginx|apache2?|httpd|caddy|haproxy|traefik|lighttpd|envoy|squid"
 )
-APP_CONFIG = rf"^/etc/(?!(?:{_KEPT})/)[a-z0-9][\w.+-]{{0,60}}/[^\x00]{{1,300}}$"
-"""A file inside one application's folder of ``/etc`` that is none of the kept folders."""
+_WHO_LOGS_IN = (
+    r"pg_hba\.conf|pg_ident\.conf|\.htpasswd|htpasswd|users\.acl|[^/]*\.keytab|nsswitch\.conf"
+)
+"""Files inside an application's folder that decide who logs in to it (PostgreSQL's
+``pg_hba.conf``, a password file, a keytab): they keep the CRITICAL rule too."""
+APP_CONFIG = (
+    rf"^/etc/(?!(?:{_KEPT})/)[a-z0-9][\w.+-]{{0,60}}/(?![^\x00]{{0,200}}/?(?:{_WHO_LOGS_IN})$)"
+    rf"[^\x00]{{1,300}}$"
+)
+"""A file inside one application's folder of ``/etc`` that is none of the kept folders and
+does not decide who logs in."""

@@ -84,6 +84,11 @@ ETC: list[tuple[dict[str, Any], Outcome, str]] = [
     (_edit("/etc/supervisor/conf.d/worker.conf"), REFUSED, "programs a supervisor starts"),
     (_edit("/etc/fstab"), REFUSED, "a file directly in /etc"),
     (_edit("/etc/nginx/conf.d/site.conf"), REFUSED, "what the web server serves"),
+    (_edit("/etc/postgresql/16/main/postgresql.conf", "work_mem = 4MB", "work_mem = 8MB"),
+     REVIEW, "a database's tuning"),
+    (_edit("/etc/postgresql/16/main/pg_hba.conf", "host all all 10.0.0.0/8 scram-sha-256",
+           "host all all 10.0.0.0/8 md5"), REFUSED, "who may log in to the database"),
+    (_edit("/etc/mosquitto/passwd.htpasswd"), REFUSED, "an application's password file"),
 ]  # fmt: skip
 
 
