@@ -8,7 +8,6 @@ import logging
 import time
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
@@ -27,11 +26,13 @@ from humangr.engine.actor import Actor, ActorContext, Route
 from humangr.engine.bus import Msg
 from humangr.engine.heartbeats import sign_heartbeat
 from humangr.engine.layer_run import layer_request, llm_layer_run
-from humangr.engine.llm import LLMClient, LLMRequest
+from humangr.engine.llm import LLMClient
 from humangr.engine.llm.metered import metered
 from humangr.engine.review import adaptive_applies, consensus, error_run, late_result
 from humangr.engine.signatures import task_digest
 from humangr.engine.signing import SigningKey
+
+from .layer_running import Running, SharedPrompt, runs_agree
 
 __all__ = ["LayerActor"]
 
@@ -80,7 +81,7 @@ class LayerActor(Actor):
         self._llm: LLMClient | None = None
         self.max_repairs = max_repairs
         self.name = f"layer-{layer_id}{'-' + instance if instance else ''}"
-        self._running: dict[str, list[_Running]] = {}
+        self._running: dict[str, list[Running]] = {}
         self._cancelled: set[str] = set()
         self.cancelled_tasks = 0
         self.heartbeat_s = HEARTBEAT_INTERVAL_S
@@ -189,7 +190,7 @@ class LayerActor(Actor):
             self._cancelled.discard(task.action_id)
             return None
         started = time.perf_counter()
-        entry = _Running(anyio.CancelScope(deadline=anyio.current_time() + task.deadline_s))
+        entry = Running(anyio.CancelScope(deadline=anyio.current_time() + task.deadline_s))
         running = self._running.setdefault(task.action_id, [])
         running.append(entry)
         planned = task.runs
@@ -274,7 +275,7 @@ class LayerActor(Actor):
     async def _runs(
         self, task: LayerTask, planned: int, results: dict[int, LayerRunResult]
     ) -> None:
-        shared = _Prompt()
+        shared = SharedPrompt()
 
         async def one(number: int) -> None:
             results[number] = await self._run(task, number, shared)
@@ -291,10 +292,10 @@ class LayerActor(Actor):
 
         first = 2 if adaptive_applies(self.layer_id, planned, task.adaptive) else planned
         await batch(range(1, first + 1))
-        if first < planned and not _agree([results[n] for n in sorted(results)]):
+        if first < planned and not runs_agree([results[n] for n in sorted(results)]):
             await batch(range(first + 1, planned + 1))
 
-    async def _run(self, task: LayerTask, number: int, shared: _Prompt) -> LayerRunResult:
+    async def _run(self, task: LayerTask, number: int, shared: SharedPrompt) -> LayerRunResult:
         assert self._llm is not None
         started = time.perf_counter()
         try:
@@ -322,30 +323,3 @@ class LayerActor(Actor):
             log.exception("%s: run %d of %s failed", self.name, number, task.action_id)
             elapsed = (time.perf_counter() - started) * 1000
             return error_run(self.layer_id, number, exc, elapsed_ms=elapsed)
-
-
-@dataclass(slots=True)
-class _Prompt:
-    """The request the runs of one task share, rendered by the first run that needs it (a
-    rendering that fails fails each run as an ``error`` run, as it did rendered per run)."""
-
-    request: LLMRequest | None = None
-
-
-@dataclass(slots=True)
-class _Running:
-    """A task in progress: its scope carries the layer's deadline; ``cancel`` is a
-    ``CancelAction``, after which no report is sent. ``results`` holds the finished runs."""
-
-    scope: anyio.CancelScope
-    by_cancel: bool = False
-    results: dict[int, LayerRunResult] = field(default_factory=dict)
-
-    def cancel(self) -> None:
-        self.by_cancel = True
-        self.scope.cancel()
-
-
-def _agree(runs: Sequence[LayerRunResult]) -> bool:
-    valid = [r for r in runs if r.error is None]
-    return len(valid) == len(runs) >= 2 and len({(r.status, r.veto_level) for r in valid}) == 1
