@@ -169,7 +169,7 @@ async def run_layers(
             if FINAL_LAYER not in review.local:
                 await dispatch.send((FINAL_LAYER,), prior=merged_findings(review, first))
             settled = await _wait(config, review, (FINAL_LAYER,))
-        unfinished = [lid for lid in dispatch.handed if lid not in dispatch.answered]
+        unfinished = review.here - dispatch.answered
         for lid in unfinished:  # settled early or past the deadline: no report wanted
             here[lid].cancel(review.action_id)
         if unfinished:  # and a layer that ignores its cancel does not hold the review
@@ -187,7 +187,6 @@ class _Dispatch:
     review: ActiveReview
     here: Mapping[LayerID, LocalLayer]
     tg: anyio.abc.TaskGroup
-    handed: list[LayerID] = field(default_factory=list)
     answered: set[LayerID] = field(default_factory=set)
     """Layers handed a task whose in-process review has returned (reported or not)."""
 
@@ -211,7 +210,6 @@ class _Dispatch:
             if layer is None:
                 await self.ctx.publish(self.ctx.subjects.layer_task(lid), task)
             else:
-                self.handed.append(lid)
                 review.here.add(lid)
                 self.tg.start_soon(self._run_here, layer, task, digest)
 

@@ -25,7 +25,13 @@ from .config_lines import inline_settings, setting_hit
 from .diff import FileDiff
 from .tools.business_words import OFF_VALUES
 
-__all__ = ["LIVE_PATH", "SETTINGS_EXTENSIONS", "setting_weakened", "settings_switched"]
+__all__ = [
+    "LIVE_PATH",
+    "SETTINGS_EXTENSIONS",
+    "setting_weakened",
+    "settings_switched",
+    "snake_key",
+]
 
 SETTINGS_EXTENSIONS = frozenset(
     {".yaml", ".yml", ".json", ".ini", ".toml", ".properties", ".cfg", ".conf", ".env",
@@ -89,17 +95,19 @@ _OPEN_TO_ALL = re.compile(
     r"\s*-\s*[\"']?(?:0\.0\.0\.0/0|::/0)[\"']?\s*$"
 )
 """An allow list that lets every address in (``master_whitelist: [0.0.0.0/0]``)."""
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[.-]")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[./-]")
 
 
-def _snake(key: str) -> str:
+def snake_key(key: str) -> str:
+    """A setting's key in snake case, as the readings compare keys: ``EnableDevConsole`` is
+    ``enable_dev_console``, ``auth.enabled`` is ``auth_enabled``."""
     return _CAMEL.sub("_", key).lower()
 
 
 def setting_weakened(key: str, value: str, live: bool) -> str | None:
     """What setting ``key`` (any case) to ``value`` does, when it weakens something (a
     protection off where ``live``, a backdoor on); else ``None``."""
-    return _judged(_snake(key), value, live)
+    return _judged(snake_key(key), value, live)
 
 
 def _judged(key: str, value: str, live: bool) -> str | None:
@@ -186,17 +194,17 @@ def settings_switched(file: FileDiff, path: str) -> Iterator[Hit]:
                 yield setting_hit(path, line.number, line.text, what, f"{what}.")
                 return
             continue
-        key = _snake(m.group(1))
+        key = snake_key(m.group(1))
         parent, above = parents.get(line.number, ("", ""))
         if key == "value" and parent:
-            key = _snake(parent)  # ``- name: REQUIRE_X`` / ``value: "false"``
+            key = snake_key(parent)  # ``- name: REQUIRE_X`` / ``value: "false"``
         elif key in _GENERIC_SWITCHES and parent:
-            key = f"{_snake(parent)}_{key}"  # ``travel_rule:`` / ``enabled: false``
+            key = f"{snake_key(parent)}_{key}"  # ``travel_rule:`` / ``enabled: false``
             if above and not (_PROTECTION.search(key) and _PROTECTION_VERBS.search(key)):
-                key = f"{_snake(above)}_{key}"  # ``fraud:`` / ``scoring:`` / ``enabled: false``
+                key = f"{snake_key(above)}_{key}"  # ``fraud:`` / ``scoring:`` / ``enabled: false``
         section = parent.lower()
         what = _judged(key, m.group(2), live or section in _LIVE_SECTIONS) or exposure_switched(
-            key, m.group(2), _snake(parent)
+            key, m.group(2), snake_key(parent)
         )
         if what is not None:
             yield setting_hit(path, line.number, line.text, what, f"{what}.")

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ..config_switches import setting_weakened
+from ..config_switches import setting_weakened, snake_key
 from .shell_model import Cmd
 from .shell_rule_kit import Context, Flag, high, rule
 
@@ -35,7 +35,6 @@ _SWITCH = re.compile(r"(?:^|_)(?:check|checks|enabled?|enforced?|enforcement|req
 _OFF = frozenset({"false", "off", "0", "no", "disabled", "disable", "none", "absent"})
 _VALUED = frozenset({"--set", "--set-string", "-e", "--extra-vars", "--env", "--set-env-vars",
                      "--update-env-vars", "-var", "--var"})  # fmt: skip
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[.\-/]")
 
 
 def _pairs(cmd: Cmd) -> Iterator[tuple[str, str]]:
@@ -94,7 +93,7 @@ def _weakens(key: str, value: str) -> str | None:
     found = setting_weakened(key, value, True)
     if found is not None:
         return found
-    snake = _CAMEL.sub("_", key).lower()
+    snake = snake_key(key)
     if value.lower() in _OFF and _EXTRA_CONTROL.search(snake) and _SWITCH.search(snake):
         return "switches a protection off"
     return None
