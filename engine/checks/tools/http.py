@@ -25,7 +25,7 @@ from humangr.contracts import ToolKind
 from ..base import CheckInput, Hit
 from ..remember import remembered
 from .http_apis import destructive_call, destructive_tool, scratch_store
-from .http_call import METHODS, HttpCall, read_http
+from .http_call import AUTH_HEADER, METHODS, HttpCall, read_http
 from .http_delete_one import leaf_delete, scratch_wildcard
 from .http_factors import takeover_shape
 from .http_feed_hook import bulk_feed_hook
@@ -97,7 +97,7 @@ def _request_problems(call: HttpCall, allow: frozenset[str]) -> list[Problem]:
         or path_disables_safeguard(call)
         or bulk_feed_hook(call)
         or takeover_shape(call)
-        or _disguised(url.host.name)
+        or (None if _signed(call) else _disguised(url.host.name))
     )
     if leak is not None:
         out.append(Problem(H, leak, "What it sends or changes may not come back.", "api"))
@@ -122,6 +122,12 @@ def _request_problems(call: HttpCall, allow: frozenset[str]) -> list[Problem]:
     if any("\r" in v or "\n" in v for _, _, v in call.headers):
         out.append(Problem(H, "line breaks in a header value (header injection)", "", "url"))
     return sorted_problems(out)
+
+
+def _signed(call: HttpCall) -> bool:
+    """Whether the request carries a credential header (``data-egress`` already judges where a
+    credential goes; a second finding would over-count the same host)."""
+    return any(AUTH_HEADER.match(name) for _, name, _ in call.headers)
 
 
 def _disguised(host: str) -> str | None:
