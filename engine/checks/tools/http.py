@@ -25,7 +25,7 @@ from humangr.contracts import ToolKind
 from ..base import CheckInput, Hit
 from ..remember import remembered
 from .http_apis import destructive_call, destructive_tool, scratch_store
-from .http_call import METHODS, HttpCall, read_http
+from .http_call import AUTH_HEADER, METHODS, HttpCall, read_http
 from .http_delete_one import leaf_delete, scratch_wildcard
 from .http_factors import takeover_shape
 from .http_feed_hook import bulk_feed_hook
@@ -40,6 +40,7 @@ from .http_target import C, H, Problem, sorted_problems, url_problems
 from .http_test_mode import test_mode_key
 from .http_url import find_urls, parse_url
 from .netaddr import Reach
+from .prose_disguise import disguised_host
 from .view import ToolView
 
 __all__ = ["http_request"]
@@ -96,6 +97,7 @@ def _request_problems(call: HttpCall, allow: frozenset[str]) -> list[Problem]:
         or path_disables_safeguard(call)
         or bulk_feed_hook(call)
         or takeover_shape(call)
+        or (None if _signed(call) else _disguised(url.host.name))
     )
     if leak is not None:
         out.append(Problem(H, leak, "What it sends or changes may not come back.", "api"))
@@ -120,6 +122,28 @@ def _request_problems(call: HttpCall, allow: frozenset[str]) -> list[Problem]:
     if any("\r" in v or "\n" in v for _, _, v in call.headers):
         out.append(Problem(H, "line breaks in a header value (header injection)", "", "url"))
     return sorted_problems(out)
+
+
+def _signed(call: HttpCall) -> bool:
+    """Whether the request carries a credential header (``data-egress`` already judges where a
+    credential goes; a second finding would over-count the same host)."""
+    return any(AUTH_HEADER.match(name) for _, name, _ in call.headers)
+
+
+def _disguised(host: str) -> str | None:
+    """A request to a host written to be misread (``acme.com.verify-portal.net``): the data
+    goes to the site at its end, whatever name it starts with."""
+    if host.lower().rstrip(".").endswith(_STORAGE_HOSTS):
+        return None  # a bucket or CDN name written as a domain (``assets.acme.com.s3…``)
+    why = disguised_host(host)
+    return None if why is None else f"sends to a host made to be misread: {why}"
+
+
+_STORAGE_HOSTS = (
+    ".amazonaws.com", ".cloudfront.net", ".googleapis.com", ".windows.net", ".azureedge.net",
+    ".edgekey.net", ".edgesuite.net", ".akamaiedge.net", ".cloudflare.net", ".fastly.net",
+    ".digitaloceanspaces.com", ".backblazeb2.com", ".r2.dev",
+)  # fmt: skip
 
 
 _ENTRIES = frozenset(

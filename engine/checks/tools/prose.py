@@ -32,6 +32,7 @@ from .prose_leaks import leaks
 from .prose_lures import frauds
 from .prose_mailbox import to_personal_mailbox
 from .prose_more import more_risks
+from .prose_passwords import more_passwords
 from .prose_records import record_risks
 from .view import ToolView
 
@@ -207,7 +208,8 @@ def _credential(text: str) -> tuple[Severity, str] | None:
                 return Severity.HIGH, "writes out what looks like a password"
     if _OTP_SEED.search(text):
         return Severity.HIGH, "writes out a one-time-password seed"
-    return None
+    more = more_passwords(text)
+    return None if more is None else (Severity.HIGH, more)
 
 
 def _text_risks(view: ToolView, mail: Mail | None, prose: list[tuple[str, str]]) -> Iterator[Hit]:

@@ -6,7 +6,9 @@
 - a token given to a sign-in command (``wandb login 3f2a…``, ``--token=…``);
 - a service token's prefix with a token's body that the exact format rejects (a sample's
   ``EXAMPLE`` inside a real-shaped key still hands over what it looks like);
-- a person's identity record: two of a labelled SSN, a birth date, a full card number;
+- a person's identity record: two of a labelled SSN, a birth date, a full card number, or the
+  further kinds of ``identity_kinds`` (an identity document, a card's ending and expiry, a
+  bank account, a health detail);
 - a wallet's recovery phrase: twelve or more words of three to eight lower-case letters after
   a word for it (``wallet seed: ripple lesson bacon …``); prose has two-letter words among
   any twelve.
@@ -23,6 +25,7 @@ from humangr.contracts import Severity
 
 from ..compliance import luhn_valid
 from .egress_scan import service_token
+from .identity_kinds import identity_kinds
 from .key_ids import lone_key_ids
 
 __all__ = ["written_secrets"]
@@ -97,7 +100,8 @@ def _real_body(body: str) -> bool:
 
 def _identity_record(text: str) -> bool:
     cards = any(luhn_valid(re.sub(r"\D", "", m.group(0))) for m in list(_CARD.finditer(text))[:16])
-    return bool(_SSN.search(text)) + bool(_BIRTH.search(text)) + cards >= 2
+    found = bool(_SSN.search(text)) + bool(_BIRTH.search(text)) + cards
+    return found >= 2 or found + identity_kinds(text) >= 2
 
 
 def written_secrets(raw: str) -> Iterator[tuple[Severity, str, str]]:
@@ -132,6 +136,6 @@ def written_secrets(raw: str) -> Iterator[tuple[Severity, str, str]]:
     if _identity_record(text):
         yield (
             Severity.HIGH,
-            "writes out a person's identity record (SSN, birth date, card number)",
+            "writes out a person's identity record (identity numbers, birth, card, bank, health)",
             "Refer to the record by its id; never copy identity numbers into messages.",
         )
