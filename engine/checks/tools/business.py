@@ -47,6 +47,7 @@ from .business_feeds import data_set_to_leave
 from .business_flags import safeguards_cleared
 from .business_grants import access_widened
 from .business_guards import guards_off
+from .business_many_ids import many_ids
 from .business_mass_wide import wide_action
 from .business_money import money
 from .business_open import opened_or_hidden
@@ -100,9 +101,13 @@ _PEOPLE_PLACES = frozenset(
         "site", "space", "mailbox", "group", "project", "vault", "backup", "backups",
         "subscription", "subscriptions", "employee", "employees", "domain", "app", "course",
         "courses", "classroom", "gradebook", "enrollment", "enrollments", "audience",
-        "audiences", *_REPOS,
+        "audiences", "workspaces", "orgs", "organizations", "teams", "tenants", "sites",
+        "spaces", "mailboxes", "groups", "projects", "vaults", "apps", "domains",
+        "classrooms", *_REPOS,
     }
 )  # fmt: skip
+_REPO_HOMES = frozenset({*_REPOS, "project", "projects", "group", "groups", "org", "orgs"})
+"""What holds a repository in a forge's paths (GitLab's ``/projects/412/repository/…``)."""
 _REPO_PARTS = frozenset(
     {"branch", "branches", "ref", "refs", "tag", "tags", "label", "labels", "comment",
      "comments", "file", "files", "content", "contents", "hook", "hooks", "webhook", "webhooks",
@@ -214,7 +219,7 @@ def deletes(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
     if ("sandbox", True) in pairs:
         return  # a payment provider's test mode (``http_test_mode``): test data only
     places = words & _PEOPLE_PLACES
-    if places <= set(_REPOS) and words & _REPO_PARTS:
+    if places <= _REPO_HOMES and words & _REPO_PARTS:
         places = set()  # a branch, a tag, a file of a repository: the repository stays
     if (
         places
@@ -223,6 +228,7 @@ def deletes(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
         or live
         or every
         or "permanent" in words
+        or many_ids(pairs) is not None
         or any(
             k in ("hard_delete", "permanent", "purge", "batch", "bulk") and v is True
             for k, v in pairs

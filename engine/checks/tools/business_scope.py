@@ -4,8 +4,9 @@ tool's name words and its argument pairs (for ``business``), each high:
 - consent granted for a whole tenant: an OAuth grant with ``consentType: AllPrincipals`` or an
   admin-consent flag, so an app reads every user's data without asking any of them;
 - records changed by a selector instead of by name: an update, close, cancel, archive,
-  reversal, enrol or assignment whose records are chosen by a ``where``/``filter``/``query``
-  condition, or a flag that says all of them (``enrollAll``, ``applyToAll``, ``all: true``);
+  reversal, enrol, assignment or delete whose records are chosen by a
+  ``where``/``filter``/``query`` condition, or a flag that says all of them (``enrollAll``,
+  ``applyToAll``, ``all: true``);
 - devices wiped or accounts locked out by a group, a collection, a filter's condition or
   "all" rather than one by one.
 
@@ -50,6 +51,10 @@ _CHANGES = frozenset(
      "approve", "complete", "cancel", "cancellation", "cancellations", "archive", "void",
      "reverse", "reversal", "terminate", "solve", "expire", "perform"}
 )  # fmt: skip
+_DELETES = frozenset({"delete", "remove", "destroy", "purge", "erase"})
+"""Deletes by a selector reach as far as changes do, when the tool names its records
+(``delete_records`` with ``sysparm_query``); a document store's ``delete_many`` is
+``docstore``'s."""
 _SELECTOR_KEYS = frozenset(
     {"where", "filter", "filters", "filtergroups", "query", "criteria", "conditions",
      "condition", "selector", "soql", "jql", "encoded_query", "sysparm_query", "where_clause"}
@@ -119,7 +124,8 @@ def _capped(pairs: Sequence[Pair]) -> bool:
 
 def mass_change(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
     """Records changed by whatever a condition selects, or all of them by a flag."""
-    if not acts(words) or not words & _CHANGES:
+    records = {w.rstrip("s") for w in words} & _RECORDS
+    if not acts(words) or not (words & _CHANGES or (words & _DELETES and records)):
         return
     flag = next((k for k, v in pairs if _ALL_FLAGS.match(k) and v is True), None)
     many = words & _MANY or {w.rstrip("s") for w in words} & _RECORDS

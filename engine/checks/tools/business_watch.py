@@ -34,7 +34,12 @@ _RULES = frozenset({"rule", "rules", "policy", "policies", "condition", "conditi
 _PAGING = frozenset({"pagerduty", "opsgenie", "oncall", "victorops", "paging", "pager"})
 _STATE_KEYS = frozenset({"status", "state", "enabled", "active"})
 _EXCLUSIONS = frozenset({"exclusion", "exclusions", "exclude"})
-_AUDIT_LOGS = re.compile(r"(?i)audit|cloudtrail|data_access|access[_-]?log")
+_AUDIT_LOGS = re.compile(
+    r"(?i)audit|cloudtrail|data_access|access[_-]?log|auth(?!or)|login|sign[_-]?in|sshd|sso\b|"
+    r"okta|identity|\biam\b|security|waf\b|firewall"
+)
+"""Logs that record who got in and what they did: audit trails and sign-in, identity and
+security services' logs (``service:auth-gateway``)."""
 _SILENCED_KEYS = frozenset({"silenced", "muted", "mute", "silence", "snoozed"})
 _LONG_MUTE = 7 * 86_400
 _STARTS = re.compile(r"^(?:start|starts_?at|start_?time|start_?date|from|begin\w*)$")

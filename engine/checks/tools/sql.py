@@ -23,6 +23,7 @@ from .sql_definer import routine_risk
 from .sql_heads_sessions import sessions_ended
 from .sql_issue import Issue
 from .sql_lex import TokKind
+from .sql_maintenance import dynamic_head
 from .sql_parse import Parsed, read_sql
 from .sql_scope import Target, sql_target
 from .view import ToolView
@@ -66,7 +67,7 @@ def _nested(p: Parsed, text: str) -> list[Body]:
     for k, tok in enumerate(toks[:64]):
         if tok.upper in ("EXEC", "EXECUTE", "SP_EXECUTESQL"):
             built = joined(toks[k + 1 :])
-            if built.text and clearly_sql(built.text):
+            if built.text and (clearly_sql(built.text) or dynamic_head(built.text)):
                 found.append(built)
             break
     return found

@@ -7,7 +7,8 @@
 - administrator rights written into a row (``SET is_superuser = true``, ``role = 'admin'``,
   a capabilities value naming ``administrator``);
 - a safeguard's setting switched off (``SET value = '0' WHERE name = 'fraud_check_enabled'``,
-  ``SET mfa_required = false``), outside development, test or staging.
+  ``SET mfa_required = false``, a rule's ``…_enforced`` setting, a ``credit_hold`` or a
+  ``custody_restriction`` cleared), outside development, test or staging.
 
 Each is high: a person confirms."""
 
@@ -38,6 +39,16 @@ _ADMIN_WORD = re.compile(r"(?i)administrator|superuser|super_?admin")
 _PEOPLE_TABLE = re.compile(r"user|member|account|profile|meta|role|capabilit")
 _OFF = frozenset({"0", "false", "off", "disabled", "no"})
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_ENFORCING = re.compile(
+    r"(?:^|[^a-z0-9])(?:enforce\w*|\w+_enforced|\w+_enforcement|sanctions?\w*|screening\w*|"
+    r"kyc\w*|aml|\w*(?:credit|compliance|quality|qa|qc|safety|regulatory|risk|payment|fraud)"
+    r"_?holds?)(?:[^a-z0-9]|$)"
+)
+"""Settings and row flags that keep a rule in force or a hold on (``…_optout_enforced``,
+``credit_hold``, ``sanctions_screening``): switched off, the rule or the hold is gone."""
+_RESTRICTION = re.compile(r"(?:^|[^a-z0-9])\w*restrict(?:ed|ion|ions)?(?:[^a-z0-9]|$)")
+"""A restriction put on a row (``custody_restriction``, ``age_restricted``); lifting one from a
+person's own account (an unlock, an unban) is account care, read elsewhere."""
 
 
 def _words(text: str) -> str:
@@ -73,7 +84,12 @@ def _decision(table: str, column: str, value: str, where: str) -> tuple[str, str
             "the account gets full control of the application, past its own role management."
         )
     subject = f"{column} {where}"
-    if value in _OFF and PROTECTION.search(subject) and not not_live(subject):
+    guarded = (
+        PROTECTION.search(subject)
+        or _ENFORCING.search(subject)
+        or (_RESTRICTION.search(column) and not _PEOPLE_TABLE.search(table))
+    )
+    if value in _OFF and guarded and not not_live(subject):
         return "switches a protection off", (
             f"the statement sets a safeguard to off ({subject[:120]}): checks it kept stop "
             "without anyone being told."

@@ -203,19 +203,21 @@ def _create(p: Parsed, i: int, production: bool) -> Iterator[Issue]:
     elif (
         production
         and what in ("INDEX", "TRIGGER", "FUNCTION", "PROCEDURE", "VIEW")
-        and not (what == "INDEX" and _online_index(words))
+        and not (what == "INDEX" and _online_index(words, toks))
     ):
         yield Issue(H, f"creates {what.lower()} in production", fragment(p), "change")
 
 
-def _online_index(words: list[str]) -> bool:
-    """``CREATE INDEX CONCURRENTLY …`` (PostgreSQL) or ``… WITH (ONLINE = ON)`` (SQL Server):
-    an index built without locking the table's writes, which changes no row and no result
-    (not a ``UNIQUE`` one: that makes writes with duplicates fail)."""
+def _online_index(words: list[str], toks: tuple[Tok, ...]) -> bool:
+    """``CREATE INDEX CONCURRENTLY …`` (PostgreSQL), ``… WITH (ONLINE = ON)`` (SQL Server) or
+    ``… ONLINE`` (Oracle): an index built without locking the table's writes, which changes no
+    row and no result (not a ``UNIQUE`` one: that makes writes with duplicates fail)."""
     if "UNIQUE" in words[:3]:
         return False
-    return "CONCURRENTLY" in words[:3] or any(
-        words[k : k + 2] == ["ONLINE", "ON"] for k in range(len(words) - 1)
+    return (
+        "CONCURRENTLY" in words[:3]
+        or any(words[k : k + 2] == ["ONLINE", "ON"] for k in range(len(words) - 1))
+        or any(t.depth == 0 and t.upper == "ONLINE" for t in toks[:200])
     )
 
 

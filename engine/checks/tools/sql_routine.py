@@ -17,12 +17,15 @@ __all__ = ["expiring", "one_owner", "purge"]
 
 _EPHEMERAL = re.compile(
     r"(?:^|_)(?:sessions?|carts?|tokens?|nonces?|otps?|caches?|password_resets?|"
-    r"login_attempts?|verification_codes?|magic_links?|rate_limits?|idempotency_keys?)$"
+    r"login_attempts?|verification_codes?|magic_links?|rate_limits?|idempotency_keys?|"
+    r"outbox(?:es)?|autosaves?|heartbeats?)$"
 )
-"""Tables whose rows expire by design (``django_session``, ``carts_cart``, ``api_tokens``)."""
+"""Tables whose rows expire by design (``django_session``, ``carts_cart``, ``api_tokens``, a
+sent messages' ``notification_outbox``, an editor's ``draft_autosaves``)."""
 _CLOCK = re.compile(
     r"(?i)\b(?:now\s*\(|current_(?:timestamp|date)|getdate\s*\(|sysdate|systimestamp|"
-    r"interval\b|dateadd\s*\(|date_sub\s*\(|datetime\s*\(\s*'now')"
+    r"interval\b|dateadd\s*\(|date_sub\s*\(|datetime\s*\(\s*'now'|unix_timestamp\s*\(|"
+    r"getutcdate\s*\(|utc_timestamp|localtimestamp)"
 )
 
 

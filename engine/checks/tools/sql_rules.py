@@ -41,6 +41,7 @@ from .sql_issue import (
     object_names,
     word_at,
 )
+from .sql_maintenance import read_only_check
 from .sql_mass import AUDIT_TABLE, housekeeping, mass_changes, narrow_statement, narrow_where
 from .sql_mass_status import mass_status
 from .sql_parse import Parsed
@@ -347,7 +348,7 @@ def statement_issues(
     unknown = (p.error and head not in _ADDS and head not in SESSION_HEADS) or (
         p.tree is None and head not in BENIGN_HEADS and head not in _HANDLED
     )
-    if not out and unknown and head not in HEADS:
+    if not out and unknown and head not in HEADS and not read_only_check(p):
         out.append(Issue(H, "could not read this SQL", fragment(p), "unreadable"))
     out.sort(key=lambda x: x.severity == Severity.HIGH)
     return out
