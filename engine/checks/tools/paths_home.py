@@ -33,14 +33,8 @@ HOME_RULES = (
     rule(
         "the SSH client configuration",
         "ProxyCommand and LocalCommand run programs",
-        "CC-",
-        r"^~/\.ssh/config$",
-    ),  # read: host aliases and key paths, never a key
-    rule(
-        "an SSH start-up file",
-        "ProxyCommand and LocalCommand run programs",
         "CCH",
-        r"^~/\.ssh/(?:rc|environment)$",
+        r"^~/\.ssh/(?:config|rc|environment)$",
     ),
     rule(
         "the SSH known-hosts file",
@@ -100,12 +94,6 @@ HOME_RULES = (
         "CCC",
         r"^~/\.aws/(?:credentials|(?:sso|cli)/cache(?:/.*)?)$",
     ),
-    rule(
-        "the AWS configuration",
-        "credential_process runs a program",
-        "CC-",
-        r"^~/\.aws/config$",
-    ),  # read: profile names and regions; the keys live in ``credentials``
     rule(
         "the AWS configuration",
         "credential_process runs a program; it names the accounts",

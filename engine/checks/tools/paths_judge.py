@@ -232,9 +232,7 @@ def _place_verdicts(
         elif backup_file(shown) and first and not is_test_path(shown) and not _rebuilt(shown):
             why = "backups, database files and migrations are what a restore needs"
             out.append(_verdict(op, "data that cannot be rebuilt", why, H, shown, note))
-    known_harmless = rule is not None and rule.anchored and rule.read is None and op == "read"
-    outside_home = ws is not None and place.home and not in_ws
-    if op in _READS and outside_home and first and not known_harmless:
+    if op in _READS and ws is not None and place.home and not in_ws and first:
         out.append(
             _verdict(op, "a file in a home folder outside the workspace", _PRIVATE, H, shown, note)
         )
