@@ -36,7 +36,6 @@ _EXTRA_NOUNS = re.compile(
     r"integrity|attestation|approvals?|four_eyes|dual_control|maker_checker)(?:_|$)"
 )
 _DEMAND_KEY = re.compile(
-    r"^(?:require|enforce|verify|validate)_[a-z]|"
     r"^(?:enforce|enforced|enforcement|enforcing|required|verify|validate|verification|"
     r"validation)$"
 )

@@ -2,7 +2,7 @@
 's/^auditd_enabled: true/auditd_enabled: false/' vars.yml`` or ``sed -i
 's/^audit_trail=.*/audit_trail=NONE/' init.ora``. A ``sed`` substitution replaces a value the
 file already has, so it is read as a flip (``config_flips``): a protective key (audit,
-accounting, fraud, MFA, ``require_…``, ``enforce``) set off, or an enforcing mode made
+accounting, fraud, MFA, one-time passwords, ``enforce``) set off, or an enforcing mode made
 report-only, needs a person in any file but tests, development and example ones."""
 
 from __future__ import annotations
