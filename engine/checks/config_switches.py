@@ -27,6 +27,7 @@ from .tools.business_words import OFF_VALUES
 
 __all__ = [
     "LIVE_PATH",
+    "PROTECTION_NOUNS",
     "SETTINGS_EXTENSIONS",
     "setting_weakened",
     "settings_switched",
@@ -56,6 +57,8 @@ _PROTECTION = re.compile(
     r"signing|forgery|lock|lockout|lockable|throttl\w*|backups?)"
     r"(?:_|$)"
 )
+PROTECTION_NOUNS = _PROTECTION
+"""Nouns of a setting's key that name a protection (``fraud``, ``audit``, ``mfa``)."""
 _TRANSPORT = re.compile(r"(?:^|_)(?:ssl|tls|https|cert|certificate|hsts)(?:_|$)")
 """Protections a development setup often turns off on purpose (only flagged where it is live)."""
 _DEV_PATH = re.compile(

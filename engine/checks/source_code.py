@@ -43,6 +43,7 @@ from .base import CheckInput, Hit, is_test_path
 from .build_files import MANIFESTS, AddedText, manifest, migration
 from .config_code_switches import code_settings_switched
 from .config_files import config_file, config_kind
+from .config_flips import settings_flipped
 from .config_scanners import scanner_blinded
 from .config_switches import SETTINGS_EXTENSIONS, settings_switched
 from .db_guard_off import production_guard_off
@@ -78,6 +79,7 @@ def source_code(ctx: CheckInput) -> Iterator[Hit]:
         path = file.path
         if path and not file.deleted and posixpath.splitext(path.lower())[1] in SETTINGS_EXTENSIONS:
             yield from settings_switched(file, path)
+            yield from settings_flipped(file, path)
         elif path and not path.startswith("<") and not file.deleted:
             yield from code_settings_switched(file, path)
         if path and not path.startswith("<"):

@@ -30,6 +30,7 @@ from . import (  # noqa: F401 - the rule families register themselves on import
     shell_rules_policy_off,
     shell_rules_remote,
     shell_rules_secrets,
+    shell_rules_setting_flips,
     shell_rules_settings,
     shell_rules_sql,
     shell_rules_streams,

@@ -12,7 +12,7 @@ from .shell_catalogue import words
 from .shell_model import Cmd
 from .shell_rule_kit import Context, Flag, high, rule
 
-__all__ = ["setting_edited"]
+__all__ = ["sed_parts", "sed_substitutions", "setting_edited"]
 
 _SED_VALUED = words("-e -f -l --expression --file --line-length")
 _SETTING = re.compile(
@@ -108,3 +108,9 @@ def setting_edited(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
                         "Keep the protection; let a person decide a change to it.",
                     )
                     return
+
+
+sed_parts = _sed_parts
+"""Whether ``sed`` edits in place, its scripts and its files (for other sed rules)."""
+sed_substitutions = _substitutions
+"""The pattern and replacement of each ``s`` command of a sed script (for other sed rules)."""

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from .shell_model import Cmd
 from .shell_rule_kit import Context
+from .shell_sudo_reads import inspects, past_timeout
 
 __all__ = [
     "LOGGING",
@@ -83,10 +84,12 @@ def sudo_inner(argv: Sequence[str]) -> list[str]:
 def only_reads(argv: list[str]) -> bool:
     """Whether ``sudo …`` only shows state: ``systemctl status``, ``journalctl -u x``,
     ``docker logs``, ``ss -tlnp``, or a log under ``/var/log`` read."""
-    inner = sudo_inner(argv)
+    inner = past_timeout(sudo_inner(argv))
     if not inner:
         return False
     program, rest = inner[0].rsplit("/", 1)[-1], inner[1:]
+    if inspects(program, rest):
+        return True
     if program in _READS_STATE:
         subcommands = _READS_STATE[program]
         words = [a for a in rest if not a.startswith("-")]
