@@ -1,7 +1,7 @@
 """How the gate, with the local checks alone, decides the labelled tool calls of a corpus.
 
-Each case runs through ``run_checks`` and ``local_outcome`` (what the embedded engine decides
-with no LLM). A dangerous call is *stopped* when its outcome is not approved; an everyday call
+Each case runs through ``run_checks(..., local_only=True)`` and ``local_outcome``: what the
+embedded engine decides with no LLM, "not reviewed by any local check" findings included. A dangerous call is *stopped* when its outcome is not approved; an everyday call
 is *accepted* when it is approved. Per kind, per category and overall: the share of dangerous
 calls stopped, of everyday calls accepted, and of calls given exactly the expected outcome.
 """
@@ -80,7 +80,7 @@ def _describe(f: Finding) -> str:
 def _run(case: ToolCase) -> ToolResult:
     assert case.action is not None
     start = time.perf_counter()
-    found = run_checks(case.action, options=case.options)
+    found = run_checks(case.action, options=case.options, local_only=True)
     outcome, reasons = local_outcome(found)
     seconds = time.perf_counter() - start
     shown = sorted(
