@@ -67,6 +67,10 @@ class Check:
     """The vulnerability class the check claims to find (empty: no claim is made)."""
     limits: str = ""
     """What a claimed check does not cover."""
+    fallback: bool = False
+    """Runs only when no LLM reviews the action (``local_only``) and no check before it found
+    anything that blocks: it can ask for a person where nothing else would, never add to a
+    veto already there (two layers' medium vetoes reject)."""
 
     @property
     def source(self) -> str:

@@ -128,8 +128,9 @@ def run_checks(
         log.error("local checks: could not read the action", exc_info=True)
         _whole_failure(out, wanted, checks, "input", _failure("input", exc))
         return out
+    blocked = False
     for check in checks:
-        if check.layer not in out:
+        if check.layer not in out or (check.fallback and (blocked or not local_only)):
             continue
         try:
             hits = list(check.run(ctx))
@@ -137,7 +138,9 @@ def run_checks(
             log.error("local check %s (%s) failed", check.id, check.layer.value, exc_info=True)
             hits = [_failure(check.id, exc)]
         if hits:
-            out[check.layer].extend(_findings(check.layer, check.id, hits, ctx))
+            found = _findings(check.layer, check.id, hits, ctx)
+            out[check.layer].extend(found)
+            blocked = blocked or any(f.severity >= Severity.HIGH for f in found)
     if ctx.parse.error is not None:
         _whole_failure(out, wanted, checks, "diff", _failure("diff", ctx.parse.error))
     if local_only:

@@ -22,7 +22,7 @@ from . import (
     source_code,
 )
 from .base import Check
-from .tools import consequence, egress, generic, http, paths, prose, shell, sql
+from .tools import consequence, egress, generic, http, paths, prose, resemblance, shell, sql
 
 __all__ = ["CHECKS"]
 
@@ -518,5 +518,18 @@ CHECKS: tuple[Check, ...] = (
         "medium (licence review needed)",
         compliance.copyleft_licence,
     ),
+    Check(
+        L.HL4,
+        "resemblance",
+        "Tool calls whose words resemble labelled dangerous calls (a linear model trained on "
+        "the labelled corpus; `humangr checks-train`)",
+        ("humangr",),
+        "high (never more: a resemblance, not a harm found)",
+        resemblance.resembles,
+        fallback=True,
+        limits="a statistical judgement: it misses what its training calls did not show and "
+        "asks about some routine calls; see docs/tool-calls.md",
+    ),
 )
-"""Every local check, in the order they run. HL1 and HL7 have none."""
+"""Every local check, in the order they run (a ``fallback`` check after those it falls back
+on). HL1 and HL7 have none."""

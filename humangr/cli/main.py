@@ -54,6 +54,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "checks_eval",
         "score the local checks on a labelled folder of code and of agents' tool calls",
     ),
+    "checks-train": (
+        "checks_train",
+        "fit the resemblance check's model on a labelled folder of tool calls",
+    ),
 }
 """Every command, in help order: the module of ``engine.commands`` whose ``add_parsers(sub)``
 adds it, and its one-line help. Only the module of the command being run is imported, so a
