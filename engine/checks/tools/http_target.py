@@ -39,8 +39,8 @@ C, H = Severity.CRITICAL, Severity.HIGH
 _PLACEMENT = re.compile(
     r"^/(?:latest/meta-data/(?:placement/[\w-]+|instance-id|instance-type|ami-id|"
     r"local-hostname|hostname|mac)|computeMetadata/v1/(?:instance/(?:zone|id|hostname|"
-    r"machine-type|name)|project/(?:numeric-)?project-id)|metadata/instance(?:/(?:compute|network)"
-    r"(?:/(?![\w/-]*(?:userdata|customdata))[a-z][\w/-]{0,80})?)?)/?$",
+    r"machine-type|name)|project/(?:numeric-)?project-id)|metadata/instance/(?:compute|network)"
+    r"(?:/(?![\w/-]*(?:userdata|customdata))[a-z][\w/-]{0,80})?)/?$",
     re.IGNORECASE,
 )
 """Metadata paths that say where the machine runs and nothing more (no credentials, no
