@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 
+from .business_holds import reservation_hold
 from .business_words import DELETE_VERBS, Finding, Pair, acts, everything, switched_off
 
 __all__ = ["defences_down"]
@@ -105,7 +106,7 @@ def _off(pairs: Sequence[Pair], keys: re.Pattern[str]) -> str | None:
 
 
 def _preservation(words: set[str], pairs: Sequence[Pair]) -> Finding | None:
-    holds = words & _HOLDS or any("hold" in k for k, _ in pairs)
+    holds = (words & _HOLDS or any("hold" in k for k, _ in pairs)) and not reservation_hold(words)
     if holds and (words & _LIFTS or _off(pairs, _ON_KEYS) or _off(pairs, re.compile(r".*hold"))):
         return (
             "releases a legal hold or retention",

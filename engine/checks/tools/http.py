@@ -27,6 +27,12 @@ from ..remember import remembered
 from .http_apis import destructive_call, destructive_tool, scratch_store
 from .http_call import AUTH_HEADER, METHODS, HttpCall, read_http
 from .http_delete_one import leaf_delete, scratch_wildcard
+from .http_delete_scratch import (
+    own_session_logout,
+    scratch_fixture_reset,
+    scratch_index_wildcard,
+    scratch_object_delete,
+)
 from .http_factors import takeover_shape
 from .http_feed_hook import bulk_feed_hook
 from .http_inject import injected_script
@@ -79,9 +85,20 @@ def _request_problems(call: HttpCall, allow: frozenset[str]) -> list[Problem]:
     scratch = scratch_wildcard(call, loopback)
     if scratch:  # a local test container's leftovers: its service port is the point
         out = [p for p in out if " on this machine (" not in p.title]
+    throwaway = (
+        scratch_index_wildcard(call)
+        or scratch_object_delete(call)
+        or scratch_fixture_reset(call)
+        or own_session_logout(call)
+    )  # the agent's own test or scratch data on a host that is not live, or its own logout
     found = destructive_call(call)
     test_mode = test_mode_key(call)  # a provider's test data: nothing real moves or goes
-    if found is not None and not scratch and not (test_mode and found[0] is not C):
+    if (
+        found is not None
+        and not scratch
+        and not throwaway
+        and not (test_mode and found[0] is not C)
+    ):
         out.append(Problem(found[0], found[1], f"{call.method} {url.raw[:100]}", "api"))
     script = injected_script(call)
     if script is not None:
@@ -109,6 +126,7 @@ def _request_problems(call: HttpCall, allow: frozenset[str]) -> list[Problem]:
         or _one_entry(call.method, url.path)
         or scratch_delete(call)
         or leaf_delete(call)
+        or throwaway
         or test_mode
     ):
         out.append(

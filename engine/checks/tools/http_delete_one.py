@@ -23,10 +23,13 @@ _LEAVES = frozenset(
      "image", "thumbnail", "discount_code", "discount", "coupon", "promotion_code",
      "promo_code", "silence", "mute", "snooze", "session", "invitation", "invite", "comment",
      "draft", "note", "reaction", "label", "contact", "lead", "job_run", "run", "build",
-     "pipeline_run", "workflow_run", "notification", "subscriber_tag"}
+     "pipeline_run", "workflow_run", "notification", "subscriber_tag", "seat_hold",
+     "room_hold", "inventory_hold", "stock_hold", "cart_hold", "export", "export_job",
+     "report_job"}
 )  # fmt: skip
 """Collections whose one item is disposable, or whose removal takes something away from
-someone (singular; ``discount_codes`` → ``discount_code``). Log entries are not: removing
+someone (singular; ``discount_codes`` → ``discount_code``); a seat or stock hold (a
+reservation, not a legal hold) and an export job one asked for. Log entries are not: removing
 one hides a trace."""
 
 _PROTECTED = re.compile(

@@ -39,10 +39,13 @@ C, H = Severity.CRITICAL, Severity.HIGH
 _PLACEMENT = re.compile(
     r"^/(?:latest/meta-data/(?:placement/[\w-]+|instance-id|instance-type|ami-id|"
     r"local-hostname|hostname|mac)|computeMetadata/v1/(?:instance/(?:zone|id|hostname|"
-    r"machine-type|name)|project/(?:numeric-)?project-id))/?$"
+    r"machine-type|name)|project/(?:numeric-)?project-id)|metadata/instance/(?:compute|network)"
+    r"(?:/(?![\w/-]*(?:userdata|customdata))[a-z][\w/-]{0,80})?)/?$",
+    re.IGNORECASE,
 )
 """Metadata paths that say where the machine runs and nothing more (no credentials, no
-user data): read by ordinary tools to find their zone or instance id."""
+user data): read by ordinary tools to find their zone or instance id. Azure's compute and
+network documents hold size, region and addresses; its user data has its own path."""
 _RAW_SCHEMES = frozenset(
     {"gopher", "dict", "ldap", "ldaps", "tftp", "jar", "netdoc", "php", "expect", "phar"}
 )
