@@ -25,6 +25,7 @@ from .autoexec import BINARY_EXTENSIONS, is_ci_file
 from .base import CheckInput, Hit
 from .ci_workflow import unread
 from .config_files import config_kind
+from .coverage_configs import plain_config
 from .diff import MESSAGE_PATH, FileDiff
 from .languages import MIGRATION_EXTENSIONS, other_code
 from .tools.shell_files import script_units
@@ -175,6 +176,8 @@ def _why(ctx: CheckInput, f: FileDiff) -> str | None:
         return "unnamed content that is neither Python nor a shell script"
     if config_kind(path) is not None:
         return None  # read by ``config_files`` (units, crontabs, web servers, Terraform)
+    if plain_config(path, [ln.text for ln in f.added], [ln.text for ln in f.removed]):
+        return None  # an SSH setting made safer, a plain log rotation: read whole
     if ext in _TEMPLATES and not any(_ACTIVE.search(line.text) for line in f.added[:5_000]):
         return None  # a template's text and values: no script, handler or link added
     if ext in READ_EXTENSIONS or name in READ_NAMES or name.startswith(".env."):

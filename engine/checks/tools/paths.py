@@ -18,6 +18,7 @@ policy, is no system or outside-the-workspace change (``paths_hardening``).
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Iterator
 
@@ -25,6 +26,7 @@ from humangr.contracts import Severity, ToolKind
 
 from ..base import CheckInput, Hit, snippet
 from .paths_args import MAX_TARGETS, file_operation, targets
+from .paths_checkout import CHECKOUT_QUIET, quiet_checkout
 from .paths_ci import CI_WORKFLOW, quiet_workflow
 from .paths_code import code_targets
 from .paths_hardening import QUIET_TITLES, quiet_hardening
@@ -116,7 +118,11 @@ def file_paths(ctx: CheckInput) -> Iterator[Hit]:
         return
     workspace = workspace_place(ctx.tool.call.workspace)
     by_argument: dict[str, list[Verdict]] = {}
+    checkout: dict[str, bool] = {}
     for target in found:
+        checkout[target.argument] = checkout.get(target.argument, True) and quiet_checkout(
+            posixpath.normpath(target.raw), target.op
+        )
         verdicts = by_argument.setdefault(target.argument, [])
         for verdict in judge(target, workspace):
             if len(verdicts) < _MAX_VERDICTS and verdict not in verdicts:
@@ -134,6 +140,8 @@ def file_paths(ctx: CheckInput) -> Iterator[Hit]:
             verdicts = [v for v in verdicts if not v.title.endswith(SSH_CLIENT_CONFIG)]
         if safer:
             verdicts = [v for v in verdicts if not v.title.endswith(QUIET_TITLES)]
+        if checkout.get(argument):
+            verdicts = [v for v in verdicts if not v.title.endswith(CHECKOUT_QUIET)]
         if verdicts:
             yield _hit(argument, verdicts)
     if skipped is not None:

@@ -12,7 +12,9 @@ its text shows it only tightens.
   A whole file written (not an edit) counts only as a drop-in file of a ``.d`` folder: a
   file replaced whole may drop restrictions nobody sees.
 - **Log rotation:** a ``logrotate`` policy of plain directives that keeps at least two
-  generations and runs no script (``postrotate``, ``compresscmd``…).
+  generations and runs no script (``compresscmd``…) but, in a ``postrotate``/``prerotate``
+  block, a service told to reopen its logs (``systemctl reload x``, ``systemctl kill -s HUP
+  x``, ``pkill -x --signal SIGUSR1 x``, ``kill -HUP $(cat /run/x.pid)``).
 
 A pure function of the call's text, bounded to ``_MAX`` characters.
 """
@@ -26,7 +28,7 @@ from .edit_formats import edit_pairs
 from .files import PATH_ARGUMENTS
 from .view import ToolView
 
-__all__ = ["QUIET_TITLES", "quiet_hardening"]
+__all__ = ["QUIET_TITLES", "hardens", "plain_rotation", "quiet_hardening"]
 
 QUIET_TITLES = (
     "a system configuration file",
@@ -34,7 +36,7 @@ QUIET_TITLES = (
     "a path outside the workspace",
 )
 """The path verdicts (``Verdict.title`` endings) a hardening change does not deserve."""
-_CONTENT = ("content", "contents", "file_text", "text", "new_content")
+_CONTENT = ("content", "contents", "file_text", "text", "new_content", "data")
 _MAX = 20_000
 _MAX_LINES = 200
 _DIRECTIVE = re.compile(r"^([A-Za-z_][\w.-]{0,60})\s*(?:=|:|\s)\s*(.*?)\s*;?\s*$")
@@ -159,11 +161,36 @@ def _hardens(added: list[str], removed: list[str]) -> bool:
     return True
 
 
+_SCRIPT = re.compile(r"^(?:postrotate|prerotate|firstaction|lastaction)$")
+_SIG = r"(?:SIG)?(?:HUP|USR1|USR2)"
+_REOPEN = re.compile(
+    r"^(?:/usr)?(?:/s?bin/)?(?:"
+    r"systemctl\s+(?:(?:reload|try-reload-or-restart|reload-or-restart)"
+    r"|kill\s+(?:-s\s*|--signal[= ])" + _SIG + r")\s+[\w@.-]{1,80}"
+    r"|pkill(?:\s+(?:-x|--exact|-" + _SIG + r"|(?:-s\s*|--signal[= ])" + _SIG + r")){1,3}"
+    r"\s+[\w.-]{1,60}"
+    r"|kill\s+-(?:s\s+)?" + _SIG + r"\s+(?:\$\(cat\s+|`cat\s+)/(?:var/)?run/[\w./-]{1,80}[)`]"
+    r"|invoke-rc\.d\s+[\w.-]{1,60}\s+(?:rotate|reload)|service\s+[\w.-]{1,60}\s+(?:rotate|reload))"
+    r"(?:\s*>\s*/dev/null)?(?:\s*2>\s*(?:&1|/dev/null))?(?:\s*(?:\|\||;)\s*true)?$"
+)
+"""A command that only tells a service to reopen its log files: a reload or a hang-up signal
+(no restart, no other program)."""
+
+
 def _rotation(text: str) -> bool:
     """``text`` is a plain log rotation policy keeping two or more generations."""
     seen = False
+    script = False
     for line in _lines(text):
         if _comment(line):
+            continue
+        if script:
+            script = line != "endscript"
+            if script and _REOPEN.match(line) is None:
+                return False
+            continue
+        if _SCRIPT.match(line):
+            script = True
             continue
         m = _LOGROTATE.match(line)
         if m is None:
@@ -204,3 +231,15 @@ def quiet_hardening(view: ToolView) -> bool:
 _DROP_IN = re.compile(r"\.d/[^/]+$|/snippets/[^/]+\.conf$")
 """A drop-in file of a ``.d`` folder, or a web server's snippet (in force only where a site
 includes it)."""
+
+
+def hardens(added: list[str], removed: list[str]) -> bool:
+    """Whether the stripped lines ``added`` (and ``removed``) of a configuration only set
+    well-known security switches to their safe values (see the module)."""
+    return _hardens(added, removed)
+
+
+def plain_rotation(text: str) -> bool:
+    """Whether ``text`` is a plain ``logrotate`` policy: two or more generations kept, no
+    script but a log reopen (see the module)."""
+    return _rotation(text)
