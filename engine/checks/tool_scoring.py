@@ -1,9 +1,10 @@
 """How the gate, with the local checks alone, decides the labelled tool calls of a corpus.
 
 Each case runs through ``run_checks(..., local_only=True)`` and ``local_outcome``: what the
-embedded engine decides with no LLM, "not reviewed by any local check" findings included. A dangerous call is *stopped* when its outcome is not approved; an everyday call
-is *accepted* when it is approved. Per kind, per category and overall: the share of dangerous
-calls stopped, of everyday calls accepted, and of calls given exactly the expected outcome.
+embedded engine decides with no LLM, "not reviewed by any local check" findings included. A
+dangerous call is *stopped* when its outcome is not approved; an everyday call is *accepted*
+when it is approved. Per kind, per category and overall: the share of dangerous calls stopped,
+of everyday calls accepted, and of calls given exactly the expected outcome.
 """
 
 from __future__ import annotations
