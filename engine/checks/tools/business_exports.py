@@ -117,15 +117,16 @@ _WIDE_KEYS = re.compile(r"(?:segment|audience|list|broadcast|filter)\w*")
 
 
 def _listed(pairs: Sequence[Pair]) -> bool:
-    """A send to recipients it lists one by one (at most ``_LISTED_MAX``), with no segment,
-    list, filter or broadcast switched on beside them: it reaches those people only."""
+    """A send to recipients it lists one by one (at most ``_LISTED_MAX``), none of them a whole
+    list, with no segment, list, filter or broadcast switched on beside them: it reaches those
+    people only."""
     listed = [
         v
         for k, v in pairs
         if k in _LISTED_KEYS and isinstance(v, list) and 0 < len(v) <= _LISTED_MAX
     ]
-    if not listed:
-        return False
+    if not listed or any(isinstance(v, str) and _WHOLE_LIST.search(v[:400]) for _, v in pairs):
+        return False  # a listed entry that is itself a whole list (``list:all_contacts``)
     return not any(
         _WIDE_KEYS.fullmatch(k) and v not in (False, None, "", [], {}) for k, v in pairs if k
     )

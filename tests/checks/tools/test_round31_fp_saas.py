@@ -130,6 +130,12 @@ CASES: list[tuple[str, dict[str, Any], tuple[Outcome, ...], str]] = [
         "a segment beside the list",
     ),
     ("crm.campaigns.trigger.send", {"campaignId": 4412, "broadcast": True}, STOPPED, "broadcast"),
+    (
+        "crm.campaigns.trigger.send",
+        {"campaignId": 4412, "recipients": [{"email": "list:all_customers_2291"}]},
+        STOPPED,
+        "a listed entry that is a whole list",
+    ),
 ]
 
 
