@@ -59,6 +59,7 @@ from .business_release import public_release
 from .business_scope import population_reach
 from .business_screening import screening_cleared
 from .business_takeover import takeover
+from .business_throwaway import throwaway_target
 from .business_told import told_or_many
 from .business_words import DELETE_VERBS, PERSONAL_MAIL, Finding, Pair, acts
 from .egress_mail import ADDRESS
@@ -218,6 +219,8 @@ def deletes(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
     )
     if ("sandbox", True) in pairs:
         return  # a payment provider's test mode (``http_test_mode``): test data only
+    if not (people or every or live) and many_ids(pairs) is None and throwaway_target(pairs):
+        return  # one sandbox, test or scratch target, named so by its own name
     places = words & _PEOPLE_PLACES
     if places <= _REPO_HOMES and words & _REPO_PARTS:
         places = set()  # a branch, a tag, a file of a repository: the repository stays

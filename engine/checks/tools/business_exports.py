@@ -108,6 +108,30 @@ def _few(pairs: Sequence[Pair]) -> bool:
     return bool(counts) and max(counts) <= _FEW and not whole
 
 
+_LISTED_KEYS = frozenset(
+    {"recipients", "recipient_ids", "to", "user_ids", "external_user_ids", "contacts",
+     "contact_ids", "emails", "phone_numbers", "numbers", "subscribers"}
+)  # fmt: skip
+_LISTED_MAX = 100
+_WIDE_KEYS = re.compile(r"(?:segment|audience|list|broadcast|filter)\w*")
+
+
+def _listed(pairs: Sequence[Pair]) -> bool:
+    """A send to recipients it lists one by one (at most ``_LISTED_MAX``), none of them a whole
+    list, with no segment, list, filter or broadcast switched on beside them: it reaches those
+    people only."""
+    listed = [
+        v
+        for k, v in pairs
+        if k in _LISTED_KEYS and isinstance(v, list) and 0 < len(v) <= _LISTED_MAX
+    ]
+    if not listed or any(isinstance(v, str) and _WHOLE_LIST.search(v[:400]) for _, v in pairs):
+        return False  # a listed entry that is itself a whole list (``list:all_contacts``)
+    return not any(
+        _WIDE_KEYS.fullmatch(k) and v not in (False, None, "", [], {}) for k, v in pairs if k
+    )
+
+
 def bulk_out(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
     """A whole dataset exported, a message sent to a whole audience."""
     sensitive = any(
@@ -148,6 +172,7 @@ def bulk_out(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
         and "test" not in words  # a test send goes to the addresses it lists
         and not _consented(pairs, bool(words & {"sms", "text", "texts"}))
         and not _few(pairs)
+        and not _listed(pairs)
     ):
         yield (
             "messages a whole audience",

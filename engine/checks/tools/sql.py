@@ -25,6 +25,7 @@ from .sql_issue import Issue
 from .sql_lex import TokKind
 from .sql_maintenance import dynamic_head
 from .sql_parse import Parsed, read_sql
+from .sql_preview import ROW_HEADS, rolled_back
 from .sql_scope import Target, sql_target
 from .view import ToolView
 
@@ -125,8 +126,11 @@ def review_sql(
     ):
         out.extend(_payload(sql[:MAX_STRICT], dialect))
     read_before = False
+    preview = depth == 0 and rolled_back(parsed)
     for p in parsed:
         issues = statement_issues(p, production=production, target=target)
+        if preview and p.stmt.words(1)[:1] and p.stmt.words(1)[0] in ROW_HEADS:
+            issues = [i for i in issues if i.kind != "change"]  # undone by the ROLLBACK
         if target is None or not target.throwaway:  # a test database's routines harm nothing
             found_here = (schedules(p), routine_risk(p), sessions_ended(p))
             issues.extend(x for x in found_here if x is not None)

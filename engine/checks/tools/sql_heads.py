@@ -12,11 +12,12 @@ from humangr.contracts import Severity
 from .egress_files import system_file
 from .sql_access_narrow import account_lock, bare_role, revoke
 from .sql_heads_access import backup, grant, no_audit, security_control
-from .sql_heads_sessions import kill
+from .sql_heads_sessions import kill, one_session
 from .sql_issue import C, H, Issue, after, all_words, fragment, object_names, word_at
 from .sql_lex import Tok, TokKind
 from .sql_overwrite import insert
 from .sql_parse import Parsed
+from .sql_schema_add import additive_only
 from .sql_scope import cache_table, test_database, throwaway_schema, transient_table
 from .sql_session import set_statement
 from .sql_words import ADMIN_ROLES, OS_PROCEDURES, UNTRUSTED_LANGUAGES, dated_scratch, scratch_name
@@ -48,8 +49,8 @@ def _drop(p: Parsed, i: int, production: bool) -> Iterator[Issue]:
             return  # a scratch or test schema's table: rebuilt at will
         if what == "DATABASE" and not production and names and all(map(test_database, names)):
             return  # ``acme_test``, ``ci_run_42``: a test database, rebuilt for every run
-        if what == "TABLE" and not production and names and all(map(dated_scratch, names)):
-            return  # one day's scratch table of a job (``tmp_segment_20240610``)
+        if what == "TABLE" and names and all(map(dated_scratch, names)):
+            return  # one day's scratch table of a job (``tmp_segment_20240610``), even live
         if names and all(scratch_name(n) for n in names) and what == "TABLE":
             yield Issue(H, f"drops scratch table {shown}", fragment(p), "change")
         else:
@@ -93,6 +94,8 @@ def _alter(p: Parsed, i: int, production: bool) -> Iterator[Issue]:
         yield Issue(C, "changes default privileges or server roles", fragment(p), "privilege")
         return
     if what == "SYSTEM":
+        if one_session(toks[i + 2 : i + 8]):
+            return  # one session by its sid and serial: the runaway one a person found
         bad = {
             "ARCHIVE_COMMAND",
             "RESTORE_COMMAND",
@@ -142,7 +145,7 @@ def _alter(p: Parsed, i: int, production: bool) -> Iterator[Issue]:
         yield Issue(H, f"changes the structure of {target}", fragment(p), "change")
     elif {"MODIFY", "CHANGE"} & set(words):
         yield Issue(H, f"changes columns of {target}", fragment(p), "change")
-    elif production:
+    elif production and not additive_only(toks[i + 2 :]):
         yield Issue(H, f"changes the structure of {target} in production", fragment(p), "change")
 
 

@@ -66,7 +66,7 @@ _WHERE_ARGS = (
 _THROWAWAY_WORDS = frozenset(
     {"test", "tests", "testing", "ci", "fixture", "fixtures", "scratch", "sandbox", "tmp",
      "temp", "e2e", "unittest", "pytest", "playground", "throwaway", "dev", "devel",
-     "development", "local"}
+     "development", "local", "loadtest", "perftest", "synthetic"}
 )  # fmt: skip
 """Words of a database's or schema's name that say its tables are rebuilt at will."""
 _PRODUCTION_WORDS = frozenset({"prod", "production", "prd", "live"})

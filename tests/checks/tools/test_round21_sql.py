@@ -77,9 +77,9 @@ PAIRS: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
         {"query": "SELECT pg_cancel_backend(40112);"},
     ),
     (
-        "a connection killed, not a query cancelled",
+        "connections picked by a query killed, not one by its id",
+        {"query": "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE state = 'idle';"},
         {"query": "KILL CONNECTION 7731;"},
-        {"query": "KILL QUERY 7731;"},
     ),
     (
         "a backup table dropped, not one day's scratch table",
@@ -111,8 +111,12 @@ def test_round21_rows_past_their_expiry_are_housekeeping() -> None:
     assert outcome is APPROVED, [(f.severity, f.title) for f in findings]
 
 
-def test_round21_dated_scratch_drop_in_production_still_asks() -> None:
+def test_round21_dated_scratch_drop_in_production_runs_but_an_undated_one_asks() -> None:
+    # round 31: a job's dated tmp_ table is scratch in production too (outside sets 40, 46)
     sql = "DROP TABLE tmp_churn_scores_20240318;"
+    outcome, findings, _ = decide("run_sql", {"sql": sql, "database": "prod"}, workspace=WS)
+    assert outcome is Outcome.APPROVED, [(f.severity, f.title) for f in findings]
+    sql = "DROP TABLE tmp_churn_scores;"
     outcome, findings, _ = decide("run_sql", {"sql": sql, "database": "prod"}, workspace=WS)
     assert outcome is Outcome.NEEDS_REVIEW, [(f.severity, f.title) for f in findings]
 
