@@ -17,7 +17,6 @@ from .sql_issue import C, H, Issue, after, all_words, fragment, object_names, wo
 from .sql_lex import Tok, TokKind
 from .sql_overwrite import insert
 from .sql_parse import Parsed
-from .sql_schema_add import additive_only
 from .sql_scope import cache_table, test_database, throwaway_schema, transient_table
 from .sql_session import set_statement
 from .sql_words import ADMIN_ROLES, OS_PROCEDURES, UNTRUSTED_LANGUAGES, dated_scratch, scratch_name
@@ -145,7 +144,7 @@ def _alter(p: Parsed, i: int, production: bool) -> Iterator[Issue]:
         yield Issue(H, f"changes the structure of {target}", fragment(p), "change")
     elif {"MODIFY", "CHANGE"} & set(words):
         yield Issue(H, f"changes columns of {target}", fragment(p), "change")
-    elif production and not additive_only(toks[i + 2 :]):
+    elif production:
         yield Issue(H, f"changes the structure of {target} in production", fragment(p), "change")
 
 

@@ -35,11 +35,12 @@ CASES: list[tuple[str, dict[str, Any], tuple[Outcome, ...], str]] = [
         "every session of a user",
     ),
     ("run_sql", {"sql": "ALTER SYSTEM SET max_connections = 5"}, STOPPED, "server setting"),
-    # an additive, nullable column on a live table
+    # any structure change on a live table waits for a person, however additive: on a large
+    # table an ADD COLUMN can copy or lock it (MySQL before 8, a volatile default)
     (
         "run_sql",
         {**LIVE, "sql": "ALTER TABLE refunds ADD COLUMN agent_comment VARCHAR(500) NULL;"},
-        APPROVED,
+        STOPPED,
         "nullable column added",
     ),
     (

@@ -310,7 +310,7 @@ SHAPES: list[tuple[str, dict[str, Any], ToolKind | None, Outcome, str]] = [
     ),
     (
         "run_sql",
-        {"query": "ALTER TABLE orders ADD COLUMN n int NOT NULL", "database": "prod-main"},
+        {"query": "ALTER TABLE orders ADD COLUMN n int", "database": "prod-main"},
         None,
         REVIEW,
         "schema change in production",
