@@ -8,7 +8,8 @@ passes the model's threshold. It only ever adds a high finding (needs_review): i
 rejects, and never clears what another check found.
 
 The features are the words of the tool's name, the argument names and the values (lower-cased,
-single words and pairs of neighbours), each counted once; the score is the model's weights of
+single words and pairs of neighbours, each number followed by a word for its length), each
+counted once; the score is the model's weights of
 the known features over the square root of their number, plus its bias — logistic regression
 on L2-normalised binary features, which ``humangr checks-train`` fits with scikit-learn using
 ``features`` below, so training and scoring read a call alike. Work is bounded: the first
@@ -49,6 +50,9 @@ MAX_VALUE = 4_000
 MAX_VALUES = 512
 """Scalar values read of one call (nested objects and lists included)."""
 _WORD = re.compile(r"[a-z_][a-z0-9_]+|\d+")
+_DIGITS = re.compile(r"\d+")
+"""A run of digits is followed by a word for its length (``numlen6``): an amount, a limit or a
+count is read by its size as well as by its value."""
 _MODEL_FILE = "resemblance_model.json"
 
 
@@ -75,10 +79,14 @@ def _values(value: object, key: str, out: list[tuple[str, str]]) -> None:
         out.append((key, str(value)[:MAX_VALUE]))
 
 
+def _sized(number: re.Match[str]) -> str:
+    return f"{number.group(0)} numlen{min(len(number.group(0)), 9)}"
+
+
 def _text(name: str, arguments: Mapping[str, object]) -> str:
     pairs: list[tuple[str, str]] = []
     _values(dict(arguments), "", pairs)
-    return " \n ".join([f"TOOL {name}", *(f"KEY_{k} {v}" for k, v in pairs)])
+    return " \n ".join([f"TOOL {name}", *(f"KEY_{k} {_DIGITS.sub(_sized, v)}" for k, v in pairs)])
 
 
 def features(call: tuple[str, Mapping[str, object]]) -> list[str]:
