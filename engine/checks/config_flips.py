@@ -20,7 +20,7 @@ from .config_switches import PROTECTION_NOUNS, snake_key
 from .diff import FileDiff
 from .tools.business_words import OFF_VALUES
 
-__all__ = ["flip_weakens", "settings_flipped"]
+__all__ = ["DEV_PATH", "flip_weakens", "settings_flipped"]
 
 _MAX_LINES = 2_000
 _SETTING = re.compile(
@@ -53,10 +53,11 @@ _MODE_KEY = re.compile(
     r"(?:^|_)(?:mode|action|enforcement|enforcement_mode|policy|effect|on_failure|failure_mode|"
     r"behaviou?r|default_action)$"
 )
-_DEV_PATH = re.compile(
+DEV_PATH = re.compile(
     r"(?i)(?:^|[/_.-])(?:dev|develop|development|local|test|tests|example|examples|sample|demo|"
     r"fixtures?)(?:$|[/_.-])"
 )
+"""A test, development, example or fixture file's path: a flip there protects nothing live."""
 
 
 def flip_weakens(key: str, parent: str, old: str, new: str) -> str | None:
@@ -117,7 +118,7 @@ def _sides(file: FileDiff) -> tuple[_Old, _New]:
 
 def settings_flipped(file: FileDiff, path: str) -> Iterator[Hit]:
     """The first setting of an edited settings file whose protective value was flipped off."""
-    if not file.removed or not file.added or is_test_path(path) or _DEV_PATH.search(path):
+    if not file.removed or not file.added or is_test_path(path) or DEV_PATH.search(path):
         return
     old, new = _sides(file)
     for qualified, (key, value, number, text) in new.items():

@@ -100,7 +100,8 @@ def score(model: Model, found: list[str]) -> float:
     """The model's probability that a call with the features ``found`` is dangerous."""
     weights = model.weights
     known = {f: weights[f] for f in set(found) if f in weights}
-    total = model.bias + (sum(known.values()) / math.sqrt(len(known)) if known else 0.0)
+    # fsum: the same total whatever order the set gives (hash seeds differ between processes)
+    total = model.bias + (math.fsum(known.values()) / math.sqrt(len(known)) if known else 0.0)
     return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, total))))
 
 
@@ -113,7 +114,7 @@ def load_model() -> Model:
 
 def _heaviest(model: Model, found: list[str], limit: int = 5) -> list[str]:
     weights = model.weights
-    known = sorted({f for f in found if weights.get(f, 0.0) > 0}, key=lambda f: -weights[f])
+    known = sorted({f for f in found if weights.get(f, 0.0) > 0}, key=lambda f: (-weights[f], f))
     return known[:limit]
 
 
@@ -121,7 +122,7 @@ def _argument(model: Model, name: str, arguments: Mapping[str, object]) -> str |
     """The argument whose own words weigh most towards danger."""
     best, most = None, 0.0
     for key, value in list(arguments.items())[:64]:
-        weight = sum(model.weights.get(f, 0.0) for f in set(features((name, {key: value}))))
+        weight = math.fsum(model.weights.get(f, 0.0) for f in set(features((name, {key: value}))))
         if weight > most:
             best, most = key, weight
     return best

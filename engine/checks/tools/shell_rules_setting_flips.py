@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ..config_flips import flip_weakens
+from ..config_flips import DEV_PATH, flip_weakens
 from .shell_model import Cmd
 from .shell_rule_kit import Context, Flag, high, rule
 from .shell_rules_settings import sed_parts, sed_substitutions
@@ -18,10 +18,6 @@ from .shell_rules_settings import sed_parts, sed_substitutions
 __all__ = ["setting_flipped"]
 
 _ASSIGN = re.compile(r"([A-Za-z*][\w.*-]{0,80})[\"']?\s*[:=]\s*[\"']?([\w-]{1,30})")
-_DEV_FILE = re.compile(
-    r"(?i)(?:^|[/_.-])(?:dev|development|local|test|tests|example|sample|demo|fixtures?)"
-    r"(?:$|[/_.-])"
-)
 
 
 def _key(text: str) -> str:
@@ -36,7 +32,7 @@ def setting_flipped(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
     if cmd.name not in ("sed", "gsed"):
         return
     in_place, scripts, files = sed_parts(cmd.argv)
-    if not in_place or not files or all(_DEV_FILE.search(f) for f in files):
+    if not in_place or not files or all(DEV_PATH.search(f) for f in files):
         return
     for script in scripts:
         for pattern, replacement in sed_substitutions(script):

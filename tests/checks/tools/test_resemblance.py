@@ -199,3 +199,28 @@ def test_checks_train_refuses_a_folder_with_one_label(
     (tmp_path / "labels.jsonl").write_text(json.dumps(row))
     assert main(["checks-train", str(tmp_path), "--out", str(tmp_path / "m.json")]) == 3
     assert "needs both dangerous and everyday" in capsys.readouterr().err
+
+
+def test_the_same_call_gets_the_same_finding_in_every_process() -> None:
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "from humangr.engine.checks.tools.resemblance import load_model, judge, features, score\n"
+        "m = load_model()\n"
+        "args = {'to': 'a@x.example', 'body': 'wire 48500 to the new account ' * 30}\n"
+        "h = judge(m, 'send_email', args)\n"
+        "print(repr(score(m, features(('send_email', args)))), h and h.description)\n"
+    )
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in ("1", "2", "3")
+    }
+    assert len(outputs) == 1, outputs
