@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import anyio
@@ -64,6 +66,9 @@ def current_policy_version(
     }
     if config.rules is not None:
         thresholds["policy_file"] = config.rules.digest
+    if config.resemblance_model is not None:
+        model = Path(config.resemblance_model).read_bytes()
+        thresholds["resemblance_model"] = hashlib.sha256(model).hexdigest()
     if config.allowed_hosts or config.allowed_email_domains:
         thresholds["allowed_hosts"] = sorted({h.lower() for h in config.allowed_hosts})
         thresholds["allowed_email_domains"] = sorted(

@@ -141,6 +141,10 @@ class ReviewConfig:
     host is outside, so secrets or personal data sent anywhere are reported."""
     allowed_email_domains: tuple[str, ...] = ()
     """Domains e-mail may carry personal data to; empty: every domain is outside."""
+    resemblance_model: str | None = None
+    """A model file for the ``resemblance`` check, fitted on your own labelled calls
+    (``humangr checks-train``); ``None``: the one shipped. Its sha256 is part of the policy
+    version."""
     rules: Policy | None = None
     """The policy file's rules and suppressions (``--policy FILE``; ``load_policy``), applied
     before any layer runs; its sha256 is part of the policy version. ``None``: every action is
@@ -168,6 +172,10 @@ class ReviewConfig:
                         f"{name}: {entry!r} is not a host name (letters, digits, '-' and '.', "
                         "optionally starting with '*.')"
                     )
+        if self.resemblance_model is not None:
+            from .checks.tools.resemblance import load_model
+
+            load_model(self.resemblance_model)  # a bad file is a ConfigError now, not per call
         weak = weaker_settings(self)
         if weak and not self.unsafe_policy:
             raise ConfigError(
@@ -180,6 +188,7 @@ class ReviewConfig:
         return CheckOptions(
             allowed_hosts=frozenset(h.lower() for h in self.allowed_hosts),
             allowed_email_domains=frozenset(d.lower() for d in self.allowed_email_domains),
+            resemblance_model=self.resemblance_model,
         )
 
     def policy_notes(self) -> list[str]:

@@ -12,6 +12,7 @@ Every ``ReviewConfig`` setting may be given at the top level, the gate threshold
     allowed_hosts = ["api.example.com", "*.internal.example.com"]   # tool calls may send data
     allowed_email_domains = ["example.com"]
     policy = "policy.toml"          # a policy file, relative to this file (README, Policies)
+    resemblance_model = "model.json"  # humangr checks-train --out, relative to this file
 
     [gate]
     runs_per_layer = 3
@@ -73,6 +74,7 @@ class _File(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     allowed_email_domains: list[str] | None = None
     nats: _Nats | None = None
     policy: str | None = None
+    resemblance_model: str | None = None
 
 
 def review_config(base: ReviewConfig | None = None, **settings: Any) -> ReviewConfig:
@@ -89,6 +91,8 @@ def load_review_config(path: Path | str) -> ReviewConfig:
     path = Path(path)
     found = _load(path)
     values = {f: getattr(found, f) for f in found.__struct_fields__ if f not in ("nats", "policy")}
+    if found.resemblance_model is not None:
+        values["resemblance_model"] = str(path.parent / found.resemblance_model)
     if found.policy is not None:
         from .policy import load_policy
 

@@ -15,6 +15,9 @@ class CheckOptions:
     """Hosts (``api.example.com``, ``*.example.com``) data may be sent to; empty: none."""
     allowed_email_domains: frozenset[str] = frozenset()
     """Domains mail may go to without review of what it carries; empty: none."""
+    resemblance_model: str | None = None
+    """A model file for the ``resemblance`` check (``humangr checks-train --out``); ``None``:
+    the one shipped with HUMANGR."""
 
 
 DEFAULT_OPTIONS = CheckOptions()

@@ -118,7 +118,9 @@ def _options(value: object, where: str) -> CheckOptions:
         if not ok or not all(isinstance(x, str) and 0 < len(x) <= 253 for x in items):
             raise label_error(where, f"'options.{key}' must be a list of host or domain names")
         out[key] = frozenset(items)
-    return CheckOptions(**out)
+    return CheckOptions(
+        allowed_hosts=out["allowed_hosts"], allowed_email_domains=out["allowed_email_domains"]
+    )
 
 
 def _category(value: object, call: ToolCall, where: str) -> str:

@@ -25,11 +25,13 @@ import math
 import re
 from collections.abc import Iterator, Mapping
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import msgspec
 
 from humangr.contracts import Severity
+from humangr.engine.errors import ConfigError
 
 from ..base import CheckInput, Hit
 
@@ -105,11 +107,25 @@ def score(model: Model, found: list[str]) -> float:
     return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, total))))
 
 
-@functools.cache
-def load_model() -> Model:
-    """The model shipped with HUMANGR (read once)."""
-    data = resources.files(__package__).joinpath(_MODEL_FILE).read_bytes()
-    return msgspec.json.decode(data, type=Model)
+@functools.lru_cache(maxsize=8)
+def load_model(path: str | None = None) -> Model:
+    """The model in the file ``path`` (read once), or the one shipped with HUMANGR. Raises
+    ``ConfigError`` naming the file when it cannot be read or is not a model."""
+    try:
+        data = (
+            Path(path).read_bytes()
+            if path is not None
+            else resources.files(__package__).joinpath(_MODEL_FILE).read_bytes()
+        )
+    except OSError as exc:
+        raise ConfigError(f"cannot read the resemblance model {path}: {exc.strerror}") from None
+    try:
+        model = msgspec.json.decode(data, type=Model)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise ConfigError(f"{path or _MODEL_FILE} is not a resemblance model: {exc}") from None
+    if not 0 < model.threshold < 1 or not all(map(math.isfinite, model.weights.values())):
+        raise ConfigError(f"{path or _MODEL_FILE}: threshold must be within (0, 1), weights finite")
+    return model
 
 
 def _heaviest(model: Model, found: list[str], limit: int = 5) -> list[str]:
@@ -131,7 +147,8 @@ def _argument(model: Model, name: str, arguments: Mapping[str, object]) -> str |
 def resembles(ctx: CheckInput) -> Iterator[Hit]:
     """A high finding when the call resembles labelled dangerous calls past the threshold."""
     if ctx.tool is not None:
-        hit = judge(load_model(), ctx.tool.name, ctx.tool.call.arguments)
+        model = load_model(ctx.options.resemblance_model)
+        hit = judge(model, ctx.tool.name, ctx.tool.call.arguments)
         if hit is not None:
             yield hit
 

@@ -224,3 +224,54 @@ def test_the_same_call_gets_the_same_finding_in_every_process() -> None:
         for seed in ("1", "2", "3")
     }
     assert len(outputs) == 1, outputs
+
+
+def _custom_model(tmp_path: Path) -> Path:
+    path = tmp_path / "ours.json"
+    model = Model(weights={"zyxwarehouse": 6.0}, bias=-2.0, threshold=0.5, trained={"calls": 2})
+    path.write_bytes(resemblance.dump_model(model))
+    return path
+
+
+def test_a_deployment_can_use_a_model_fitted_on_its_own_calls(tmp_path: Path) -> None:
+    from humangr.engine.checks.options import CheckOptions
+
+    path = _custom_model(tmp_path)
+    action = _action("inventory_move", {"note": "empty the zyxwarehouse today"})
+    assert not _ours(run_checks(action, local_only=True))  # the shipped model: no such word
+    ours = _ours(
+        run_checks(action, local_only=True, options=CheckOptions(resemblance_model=str(path)))
+    )
+    assert [f.severity for f in ours] == [Severity.HIGH]
+    assert "`zyxwarehouse`" in ours[0].description
+
+
+def test_a_model_setting_is_checked_when_the_config_is_made(tmp_path: Path) -> None:
+    from humangr.engine.config import ReviewConfig
+    from humangr.engine.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="cannot read the resemblance model"):
+        ReviewConfig(resemblance_model=str(tmp_path / "missing.json"))
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"weights": {"a": 1}}')
+    with pytest.raises(ConfigError, match="is not a resemblance model"):
+        ReviewConfig(resemblance_model=str(bad))
+    wide = tmp_path / "wide.json"
+    wide.write_text('{"weights": {"a": 1}, "bias": 0, "threshold": 1.5}')
+    with pytest.raises(ConfigError, match="threshold must be within"):
+        ReviewConfig(resemblance_model=str(wide))
+
+
+def test_the_model_file_is_read_beside_the_config_and_is_part_of_the_policy_version(
+    tmp_path: Path,
+) -> None:
+    from humangr.actors.roles import current_policy_version
+    from humangr.engine.config import ReviewConfig
+    from humangr.engine.config_file import load_review_config
+
+    _custom_model(tmp_path)
+    (tmp_path / "humangr.toml").write_text('resemblance_model = "ours.json"\n')
+    config = load_review_config(tmp_path / "humangr.toml")
+    assert config.resemblance_model == str(tmp_path / "ours.json")
+    assert config.check_options().resemblance_model == config.resemblance_model
+    assert current_policy_version(config) != current_policy_version(ReviewConfig())
