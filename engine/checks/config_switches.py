@@ -45,7 +45,7 @@ _SETTING = re.compile(
     re.IGNORECASE,
 )
 LIVE_PATH = re.compile(r"(?i)(?:^|[/_.-])(?:prod|production|prd|live|release|shipping)(?:$|[/_.-])")
-_PROTECTION = re.compile(
+PROTECTION_NOUNS = re.compile(
     r"(?:^|_)(?:auth|authentication|authorization|session_token|token|signature|ssl|tls|https|"
     r"api_key|apikey|login|password|"
     r"mfa|2fa|two_factor|csrf|xsrf|cert|certificate|anti_?cheat|cheat_detection|captcha|"
@@ -57,7 +57,6 @@ _PROTECTION = re.compile(
     r"signing|forgery|lock|lockout|lockable|throttl\w*|backups?)"
     r"(?:_|$)"
 )
-PROTECTION_NOUNS = _PROTECTION
 """Nouns of a setting's key that name a protection (``fraud``, ``audit``, ``mfa``)."""
 _TRANSPORT = re.compile(r"(?:^|_)(?:ssl|tls|https|cert|certificate|hsts)(?:_|$)")
 """Protections a development setup often turns off on purpose (only flagged where it is live)."""
@@ -122,7 +121,7 @@ def _judged(key: str, value: str, live: bool) -> str | None:
         return "switches a protection off"
     if not off and live and _DEBUG_ONLY.search(key):
         return "turns debugging or cheats on in a release"
-    protective = _PROTECTION.search(key) and _PROTECTION_VERBS.search(key)
+    protective = PROTECTION_NOUNS.search(key) and _PROTECTION_VERBS.search(key)
     if off and live and not protective and _DEMANDS.search(key):
         return "switches a protection off"
     if not off or not protective or key.startswith(("disable", "skip", "allow_insecure")):
@@ -203,7 +202,7 @@ def settings_switched(file: FileDiff, path: str) -> Iterator[Hit]:
             key = snake_key(parent)  # ``- name: REQUIRE_X`` / ``value: "false"``
         elif key in _GENERIC_SWITCHES and parent:
             key = f"{snake_key(parent)}_{key}"  # ``travel_rule:`` / ``enabled: false``
-            if above and not (_PROTECTION.search(key) and _PROTECTION_VERBS.search(key)):
+            if above and not (PROTECTION_NOUNS.search(key) and _PROTECTION_VERBS.search(key)):
                 key = f"{snake_key(above)}_{key}"  # ``fraud:`` / ``scoring:`` / ``enabled: false``
         section = parent.lower()
         what = _judged(key, m.group(2), live or section in _LIVE_SECTIONS) or exposure_switched(

@@ -219,7 +219,8 @@ def deletes(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
     )
     if ("sandbox", True) in pairs:
         return  # a payment provider's test mode (``http_test_mode``): test data only
-    if not (people or every or live) and many_ids(pairs) is None and throwaway_target(pairs):
+    bulk_ids = many_ids(pairs) is not None
+    if not (people or every or live or bulk_ids) and throwaway_target(pairs):
         return  # one sandbox, test or scratch target, named so by its own name
     places = words & _PEOPLE_PLACES
     if places <= _REPO_HOMES and words & _REPO_PARTS:
@@ -231,7 +232,7 @@ def deletes(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
         or live
         or every
         or "permanent" in words
-        or many_ids(pairs) is not None
+        or bulk_ids
         or any(
             k in ("hard_delete", "permanent", "purge", "batch", "bulk") and v is True
             for k, v in pairs

@@ -23,7 +23,7 @@ _SETTING = re.compile(
 _MAX_SCRIPT = 4_000
 
 
-def _substitutions(script: str) -> list[tuple[str, str]]:
+def sed_substitutions(script: str) -> list[tuple[str, str]]:
     """The pattern and replacement of each ``s`` command of a sed script (``s|a|b|g`` →
     ``(a, b)``)."""
     out: list[tuple[str, str]] = []
@@ -40,7 +40,7 @@ def _substitutions(script: str) -> list[tuple[str, str]]:
 
 def _replacements(script: str) -> list[str]:
     """The replacement text of each ``s`` command of a sed script (``s|a|b|g`` → ``b``)."""
-    return [new for _, new in _substitutions(script)]
+    return [new for _, new in sed_substitutions(script)]
 
 
 _COMMENTS_OUT = re.compile(r"^(?:\\\d|&|\s)*(?:#|//|--|;|/\*|<!--)")
@@ -50,7 +50,7 @@ _GUARD = re.compile(
 )
 
 
-def _sed_parts(argv: list[str]) -> tuple[bool, list[str], list[str]]:
+def sed_parts(argv: list[str]) -> tuple[bool, list[str], list[str]]:
     """Whether ``sed`` edits in place, its scripts and its files."""
     in_place = False
     scripts: list[str] = []
@@ -82,12 +82,12 @@ def setting_edited(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
     file (or a backdoor on in any file)."""
     if cmd.name not in ("sed", "gsed"):
         return
-    in_place, scripts, files = _sed_parts(cmd.argv)
+    in_place, scripts, files = sed_parts(cmd.argv)
     if not in_place or not files:
         return
     live = any(LIVE_PATH.search(f) for f in files)
     for script in scripts:
-        for pattern, replacement in _substitutions(script):
+        for pattern, replacement in sed_substitutions(script):
             if _COMMENTS_OUT.match(replacement) and _GUARD.search(pattern + replacement):
                 yield high(
                     "comments out a security check",
@@ -108,9 +108,3 @@ def setting_edited(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
                         "Keep the protection; let a person decide a change to it.",
                     )
                     return
-
-
-sed_parts = _sed_parts
-"""Whether ``sed`` edits in place, its scripts and its files (for other sed rules)."""
-sed_substitutions = _substitutions
-"""The pattern and replacement of each ``s`` command of a sed script (for other sed rules)."""

@@ -32,7 +32,7 @@ def past_timeout(inner: Sequence[str]) -> list[str]:
 
 def _tcpdump_bounded(rest: Sequence[str]) -> bool:
     """A capture that stops by itself (``-c N``) and writes, if anywhere, to a local scratch
-    or home file; no ``-z`` (a program run on each file) and no ``-r`` of another's file."""
+    or home file; no ``-z`` (a program run on each file) and no rotation by size or time."""
     counted = False
     i = 0
     while i < len(rest):
