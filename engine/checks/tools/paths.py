@@ -30,7 +30,6 @@ from .paths_args import MAX_TARGETS, file_operation, targets
 from .paths_checkout import CHECKOUT_QUIET, quiet_checkout
 from .paths_ci import CI_WORKFLOW, quiet_workflow
 from .paths_code import code_targets
-from .paths_cron_jobs import CRON_TABLES, quiet_cron_jobs
 from .paths_hardening import QUIET_TITLES, quiet_hardening
 from .paths_hooks import HOOK_MANAGER, quiet_hook
 from .paths_judge import Verdict, judge, workspace_place
@@ -132,7 +131,6 @@ def file_paths(ctx: CheckInput) -> Iterator[Hit]:
     quiet = op in ("write", "edit") and quiet_workflow(ctx.tool)
     hook = op in ("write", "edit") and quiet_hook(ctx.tool)
     alias = op in ("write", "edit") and quiet_ssh_alias(ctx.tool)
-    cron = op in ("write", "edit") and quiet_cron_jobs(ctx.tool)
     safer = (
         (op in ("write", "edit") and quiet_hardening(ctx.tool))
         or same_tree_move(ctx.tool)
@@ -145,8 +143,6 @@ def file_paths(ctx: CheckInput) -> Iterator[Hit]:
             verdicts = [v for v in verdicts if not v.title.endswith(HOOK_MANAGER)]
         if alias:
             verdicts = [v for v in verdicts if not v.title.endswith(SSH_CLIENT_CONFIG)]
-        if cron:
-            verdicts = [v for v in verdicts if not v.title.endswith(CRON_TABLES)]
         if safer:
             verdicts = [v for v in verdicts if not v.title.endswith(QUIET_TITLES)]
         if checkout.get(argument):

@@ -2,10 +2,11 @@
 
 An alert router's file (``alertmanager.yml``, an application's ``alerting.yaml``) lives in
 ``/etc/<app>/``, ``/opt/<app>/`` or a shared checkout, all protected paths. The harmful edits
-take something away: a route sent to a ``null``/``blackhole`` receiver, a receiver or
-recipient removed, an escalation ``enabled: false``, a silence, an inhibition or a mute
-window, a catch-all matcher, a longer repeat interval. The everyday edit only adds: a receiver
-for another team, a route for its label (``team: doorlock``), one more on-call address. An
+take something away, or send alerts out of the company: a route sent to a ``null`` or
+``blackhole`` receiver, a receiver or recipient removed, an escalation ``enabled: false``, a
+silence, an inhibition or a mute window, a catch-all matcher, a longer repeat interval, a
+webhook or a personal mailbox. The everyday edit only adds: a receiver for another team, a
+route for its label (``team: doorlock``), one more on-call address. An
 edit whose replaced text is kept whole, whose added lines are plain YAML keys, list items and
 addresses, and which names none of the muting words, quiets the path's verdict. A new route
 on ``severity`` that does not ``continue`` to the routes after it takes those alerts from
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from .business_words import PERSONAL_MAIL
 from .edit_formats import edit_pairs
 from .files import PATH_ARGUMENTS
 from .view import ToolView
@@ -29,10 +31,12 @@ _ALERTING = re.compile(r"(?:^|/)(?:alertmanager[\w.-]*|alerting|alerts?)\.ya?ml$
 _MUTING = re.compile(
     r"null|blackhole|black_hole|devnull|discard|\bdrop|silenc|inhibit|mute|false|disable"
     r"|\boff\b|\bno\b|ignore|=~|\.\*|\.\+|interval|group_wait|time_interval|<|\$|`|"
+    r"://|url|webhook|https?\b|\bhost\b|smarthost|"
     r"receiver:\s*(?:''|\"\")\s*$",
     re.IGNORECASE,
 )
-"""Words of an edit that mutes, delays or hides alerts, and text that is not plain YAML."""
+"""Words of an edit that mutes, delays or hides alerts, sends them to a host (a link, a
+webhook: a standing feed elsewhere), and text that is not plain YAML."""
 _LINE = re.compile(
     r"(?:-\s+)?(?:[\w.-]{1,60}:\s*(?:[\w@.:/+=,'\"\[\] -]{0,200})?|[\w@.+'\"=-]{1,200})"
 )
@@ -60,6 +64,8 @@ def adds_recipients_only(old: str, new: str) -> bool:
         return False
     if _SEVERITY.search(text) and not _CONTINUE.search(text):
         return False
+    if any(PERSONAL_MAIL.search(word) for word in re.findall(r"[\w.+-]+@[\w.-]+", text)):
+        return False  # a personal mailbox told of every alert: outside the company's control
     return all(ln.startswith("#") or _LINE.fullmatch(ln) for ln in added)
 
 
