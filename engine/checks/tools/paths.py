@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from humangr.contracts import Severity, ToolKind
 
 from ..base import CheckInput, Hit, snippet
+from .paths_alert_routes import quiet_alert_routes
 from .paths_args import MAX_TARGETS, file_operation, targets
 from .paths_checkout import CHECKOUT_QUIET, quiet_checkout
 from .paths_ci import CI_WORKFLOW, quiet_workflow
@@ -130,7 +131,11 @@ def file_paths(ctx: CheckInput) -> Iterator[Hit]:
     quiet = op in ("write", "edit") and quiet_workflow(ctx.tool)
     hook = op in ("write", "edit") and quiet_hook(ctx.tool)
     alias = op in ("write", "edit") and quiet_ssh_alias(ctx.tool)
-    safer = (op in ("write", "edit") and quiet_hardening(ctx.tool)) or same_tree_move(ctx.tool)
+    safer = (
+        (op in ("write", "edit") and quiet_hardening(ctx.tool))
+        or same_tree_move(ctx.tool)
+        or (op == "edit" and quiet_alert_routes(ctx.tool))
+    )
     for argument, verdicts in by_argument.items():
         if quiet:
             verdicts = [v for v in verdicts if not v.title.endswith(CI_WORKFLOW)]

@@ -251,12 +251,18 @@ def _typed(tool: ToolView) -> tuple[str, str] | None:
     return text
 
 
+_BARE_PATH = re.compile(r"[\w.~+-]*/[\w./~+-]*")
+"""One word of path characters with a slash: a file named, not a command line."""
+
+
 def _looks_like_command(text: str) -> bool:
     """A string that is itself a dangerous-looking command line, not prose or a document."""
     s = text.strip()
     if not s or len(s) > _MAX_EMBEDDED or s.count("\n") > 8:
         return False
     if not re.match(r"^(?:sudo\s+)?[\w./~$-]+(?:\s|$)", s) or s.endswith((".", "?", "!")):
+        return False
+    if _BARE_PATH.fullmatch(s):  # a file's path (``deploy/crontab``) runs nothing by itself
         return False
     return bool(_EMBEDDED.search(s))
 
