@@ -21,6 +21,7 @@ from humangr.contracts import (
 )
 from humangr.engine.actor import Actor, ActorSystem, SupervisionPolicy
 from humangr.engine.bus import Bus, MemoryBus
+from humangr.engine.checks.release import checks_digest
 from humangr.engine.config import ReviewConfig
 from humangr.engine.decisions import DecisionWaiters, LocalDecisions
 from humangr.engine.llm import LLMClient, prompts_digest
@@ -54,7 +55,8 @@ def current_policy_version(
     """The policy version of ``config`` with the shipped prompts: the layer table, the prompts,
     the thresholds, the repair budget, adaptive redundancy, the unsafe switch, whether the
     layers run LLM runs, the layers that review (``layers``, by default the configured
-    ones) and the policy file's sha256 (``config.rules``)."""
+    ones), the local checks shipped (their code's digest: an upgrade reviews calls again) and
+    the policy file's sha256 (``config.rules``)."""
     chosen = config.layers if layers is None else tuple(layers)
     thresholds = {
         "llm_review": llm_review,
@@ -63,6 +65,7 @@ def current_policy_version(
         "adaptive_redundancy": config.adaptive_redundancy,
         "unsafe_policy": config.unsafe_policy,
         "review_layers": sorted(lid.value for lid in chosen),
+        "local_checks": checks_digest(),
     }
     if config.rules is not None:
         thresholds["policy_file"] = config.rules.digest
