@@ -25,6 +25,22 @@ _MASTER = re.compile(
     r"(?:\bis\b|[:=])[ \t]{0,3}[`'\"]?\d[\d #*-]{2,14}[\d#*]"
 )
 """A code that opens everything, with its value (``override code for all floors is 7731-0429``)."""
+_MASTER_START = re.compile(
+    r"(?i)\b(?:master|override|all[- ]areas?|all[- ]access|universal|grand[- ]master)\b"
+)
+_TRIES = 16
+_SPAN = 160
+
+
+def _anchored(start: re.Pattern[str], pattern: re.Pattern[str], window: str) -> bool:
+    """Whether ``pattern`` matches at one of the first occurrences of ``start``, each read
+    in a short span (a text repeating the word costs no more than a few matches)."""
+    return any(
+        pattern.match(window, m.start(), m.start() + _SPAN) is not None
+        for m in islice(start.finditer(window), _TRIES)
+    )
+
+
 _BITLOCKER = re.compile(r"(?<![\d-])\d{6}(?:-\d{6}){7}(?![\d-])")
 _PSK = re.compile(
     r"(?i)\b(?:psk|pre-?shared[ -]key|shared[ -]secret|wpa2?[ -](?:key|passphrase))\b"
@@ -44,8 +60,8 @@ def access_keys(text: str) -> Iterator[tuple[str, str]]:
     """``(title, advice)`` for each key to a place or a network that ``text`` writes out."""
     window = text[:_MAX_TEXT]
     lower = window.lower()
-    if any(w in lower for w in ("master", "override", "all", "universal")) and _MASTER.search(
-        window
+    if any(w in lower for w in ("master", "override", "all", "universal")) and _anchored(
+        _MASTER_START, _MASTER, window
     ):
         yield (
             "writes out a code that opens every door",

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from itertools import islice
 
 __all__ = ["payee_changed", "warns"]
 
@@ -29,6 +30,12 @@ _NEW_ACCOUNT = re.compile(
     r"[^.\n]{0,40}?\bto\b|"
     r"\bbank\s+(?:detail\s+)?change\s+(?:is|was|has\s+been)\s+(?:verified|confirmed|approved)\b"
 )
+_START = re.compile(
+    r"(?i)\b(?:new|updated|changed|different|revised|update[ds]?|chang(?:e|ed|ing)|bank)\b"
+)
+"""Where a reading of ``_NEW_ACCOUNT`` may begin; each is read in a short span."""
+_TRIES = 16
+_SPAN = 160
 _PAYING = re.compile(
     r"(?i)\b(?:pay|paid|payments?|wire|wired|release|disburse\w*|remit|transfer|invoices?|"
     r"payout|top-up)\b"
@@ -46,7 +53,11 @@ def payee_changed(text: str, warned: bool = False) -> Iterator[tuple[str, str]]:
     lower = window.lower()
     if warned or not any(w in lower for w in _WORDS):
         return
-    if _NEW_ACCOUNT.search(window) and _PAYING.search(window) and not _WARNED.search(window):
+    found = any(
+        _NEW_ACCOUNT.match(window, m.start(), m.start() + _SPAN) is not None
+        for m in islice(_START.finditer(window), _TRIES)
+    )
+    if found and _PAYING.search(window) and not _WARNED.search(window):
         yield (
             "steers a payment to a new or changed account",
             "Confirm a payee's new bank details by calling a number already on file, before "
