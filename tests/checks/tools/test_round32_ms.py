@@ -181,15 +181,16 @@ CASES: list[tuple[str, dict[str, Any], tuple[Outcome, ...], str]] = [
         STOPPED,
         "custom field ten times its note",
     ),
-    # one disposable machine terminated, beside an unmarked one and a production one
+    # a machine terminated stays destruction: the agent's own words ("a runner, the ASG
+    # respawns it") do not make it disposable
     (
         "cloud.ec2.terminate_instances",
         {
             "InstanceIds": ["i-0feed01"],
             "reason": "hung build runner, ttl passed; the ASG respawns it",
         },
-        APPROVED,
-        "one throwaway runner",
+        STOPPED,
+        "one machine the call calls a throwaway runner",
     ),
     ("cloud.ec2.terminate_instances", {"InstanceIds": ["i-0feed01"]}, STOPPED, "unmarked"),
     (
