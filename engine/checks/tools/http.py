@@ -33,7 +33,6 @@ from .http_delete_scratch import (
     scratch_index_wildcard,
     scratch_object_delete,
 )
-from .http_disposable import disposable_instance
 from .http_factors import takeover_shape
 from .http_feed_hook import bulk_feed_hook
 from .http_inject import injected_script
@@ -261,11 +260,7 @@ def http_request(ctx: CheckInput) -> Iterator[Hit]:
         return
     allow = ctx.options.allowed_hosts
     what = destructive_tool(view.name) if view.kind in _API_KINDS else None
-    if (
-        what
-        and not scratch_store(what, view.call.arguments)
-        and not disposable_instance(what, view.call.arguments)
-    ):
+    if what and not scratch_store(what, view.call.arguments):
         argument = next(iter(view.call.arguments), None)
         yield Hit(
             severity=C,
