@@ -183,16 +183,28 @@ def exposure(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
             )
 
 
+_OP_WORD = re.compile(r"[A-Z]?[a-z]+")
+_OP_NAME = re.compile(r"^\s*[A-Za-z][A-Za-z_ -]{0,58}\s*$")
+_HARD = frozenset({"hard", "permanent", "permanently", "purge"})
+"""Words of an operation that skips the recycle bin (``hardDelete``, ``permanent_delete``)."""
+
+
+def _op_words(value: str) -> set[str]:
+    """The lower-case words of an operation's name (``hardDelete``: ``hard``, ``delete``); a
+    dotted event name (``contact.delete``, what a webhook listens for) is one word."""
+    if len(value) > 60 or not _OP_NAME.match(value):
+        return {value.strip().lower()}
+    return {w.lower() for w in _OP_WORD.findall(value)}
+
+
 def deletes(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
     """People and places deleted, bulk and hard deletes (a delete of every document of a
     collection is the ``tool-sql`` check's: ``docstore``)."""
-    if any(  # a batch tool told what to do by an argument (``event="delete"``)
-        k in _EVENT_ARGS and isinstance(v, str) and v.strip().lower() in DELETE_VERBS
-        for k, v in pairs
-    ):
-        words = words | {
-            v.strip().lower() for k, v in pairs if k in _EVENT_ARGS and isinstance(v, str)
-        }
+    told = {  # a batch tool told what to do by an argument (``event="delete"``, ``hardDelete``)
+        w for k, v in pairs if k in _EVENT_ARGS and isinstance(v, str) for w in _op_words(v)
+    }
+    if told & DELETE_VERBS:
+        words = words | told | ({"permanent"} if told & _HARD else set())
     if not (words & DELETE_VERBS or ("archive" in words and words & _MANY)):
         return
     if (

@@ -1,7 +1,8 @@
 """Sign-in and administrator rights read from a business tool's name and arguments, for
 ``business``: multi-factor, single sign-on or password policies turned off or weakened, a
 user's factors or password reset, administrator rights granted (an admin role or group, an
-admin policy such as ``AdministratorAccess``, ``roles/owner``, ``cluster-admin``)."""
+admin policy such as ``AdministratorAccess``, ``roles/owner``, ``cluster-admin``, or
+a physical access group that opens everything, ``All Doors``, ``all_areas``)."""
 
 from __future__ import annotations
 
@@ -49,13 +50,16 @@ _ADMIN = re.compile(
     r"(?i)(?:^|[\W_])(?:super[\W_]?admins?|admins?|administrators?|owners?|root|"
     r"global[\W_]?admin\w*|org[\W_]?admin\w*)(?:$|[\W_])|"
     r"\b(?:AdministratorAccess|IAMFullAccess|PowerUserAccess)\b|\broles/(?:owner|editor)\b|"
-    r"\bcluster-admin\b|^(?:System Administrator|Super Admin)$"
+    r"\bcluster-admin\b|^(?:System Administrator|Super Admin)$|"
+    r"(?:^|[\W_])all[\W_]{0,3}(?:areas|doors|access|sites|buildings|floors|locations)(?:$|[\W_])"
 )
 _ADMIN_ID = re.compile(
     r"(?i)(?:^|[\W_\d])(?:super[\W_]?adm(?:ins?)?|admins|administrators|global[\W_]?admins?)"
-    r"(?:$|[\W_\d])"
+    r"(?:$|[\W_\d])|(?:^|[\W_\d])(?:prod|production|org|tenant|domain|cloud|site|it|sys)"
+    r"[\W_]?(?:admins|administrators)(?:$|[\W_\d])"
 )
-"""An opaque id that still names an administrators' group (``grp7globaladmins2``)."""
+"""An opaque id that still names an administrators' group (``grp7globaladmins2``,
+``00g9prodadmins7x``)."""
 _ID_KEYS = re.compile(r"^(?:group|role|team)_?(?:id|key|name)s?$")
 _ADMIN_FLAG = re.compile(
     r"^(?:is_?|make_?|grant_?)?(?:super_?|site_?|global_?|org_?)?"

@@ -1,8 +1,9 @@
 """An amount or quantity that contradicts the one the same call writes in its own words, read
 from a business tool's argument pairs (for ``business``), high:
 
-the note, memo, reason or description of a refund, payment, order or credit says one figure
-and the amount field holds it times ten, a hundred or a thousand (a slipped decimal point or a
+the note, memo, reason or description of a refund, payment, order or credit, or an amount the
+call names as owed or approved (``InvoiceAmount``, ``approved_amount``), says one figure and
+the amount field holds it times ten, a hundred or a thousand (a slipped decimal point or a
 zero too many), or its digits transposed (4,850 written as 4,580). An amount in minor units
 (``12490`` cents for 124.90) matches its note, and a note that names the amount anywhere
 (``2 × 12.49 = 24.98``) settles it. Numbers that name things — tickets, orders, incidents
@@ -20,13 +21,32 @@ __all__ = ["amount_contradicts_note", "note_figures"]
 
 _AMOUNT_KEYS = re.compile(
     r"^(?:amount|quantity|qty|total|units|unit_count|value_amount|"
-    r"\w{1,30}_(?:amount|quantity|qty|total)|(?:amount|quantity|total)_\w{1,30})$"
+    r"\w{1,30}_?(?:amount|quantity|qty|total)|(?:amount|quantity|total)_\w{1,30})$"
 )
 _NOTE_KEYS = re.compile(
     r"^(?:note|notes|memo|description|reason|comment|comments|text|text_line|justification|"
     r"details|narrative|remark|remarks|purpose|summary|context|"
     r"\w{1,30}_(?:note|notes|memo|reason|description|text|comment))$"
 )
+_OWED_KEYS = re.compile(
+    r"^(?:invoice|invoiced|approved|requested|expected|due|billed|original|authori[sz]ed|quoted|"
+    r"agreed|po)_?(?:amount|total)$"
+)
+"""An amount the call states as what is owed or approved (``InvoiceAmount``): a figure the
+amount paid is read against, like a note's."""
+_SUFFIX = re.compile(r"__[a-z]{1,3}$")
+"""A custom field's name without its package prefix and suffix (``outfunds__amount__c``)."""
+
+
+def _canon(key: str) -> str:
+    """A key without a custom field's package prefix and suffix (``outfunds__amount__c``:
+    ``amount``)."""
+    if "__" not in key:
+        return key
+    key = _SUFFIX.sub("", key[:90])
+    return key.rpartition("__")[2] or key
+
+
 _FIGURE = re.compile(
     r"(?<![\w#/.:,-])(?:([$€£¥])\s?)?(\d{1,3}(?:,\d{3})+|\d{1,12})(\.\d{1,2})?(?![\w%/:-]|[.,]\d)"
 )
@@ -111,17 +131,20 @@ def amount_contradicts_note(words: set[str], pairs: Sequence[Pair]) -> Iterator[
     digits transposed."""
     if not acts(words):
         return
+    named = [(_canon(k), v) for k, v in pairs[:400]]
     amounts = [
-        (k, n) for k, v in pairs[:400] if _AMOUNT_KEYS.match(k) and (n := _number(v)) is not None
+        (k, n)
+        for k, v in named
+        if _AMOUNT_KEYS.match(k) and not _OWED_KEYS.match(k) and (n := _number(v)) is not None
     ][:8]
     if not amounts:
         return
     figures = [
-        f
-        for k, v in pairs[:400]
-        if _NOTE_KEYS.match(k) and isinstance(v, str)
-        for f in note_figures(v)
+        f for k, v in named if _NOTE_KEYS.match(k) and isinstance(v, str) for f in note_figures(v)
     ][:_MAX_FIGURES]
+    figures += [
+        (n[0], True) for k, v in named if _OWED_KEYS.match(k) and (n := _number(v)) is not None
+    ][:4]
     if not figures or len({f for f, _ in figures}) > 2:
         return  # a note of many figures (a breakdown) is not read
     for key, (amount, whole) in amounts:

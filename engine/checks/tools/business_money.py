@@ -6,8 +6,9 @@ Two calls move no money that matters and get no finding: a call made in a paymen
 test mode (a ``sk_test_`` key, Stripe's ``pm_card_visa`` test card, ``livemode=false``, a
 sandbox or test host as ``http_service`` reads it), and a refund of one named charge or
 payment for a small amount (what a support ticket asks for; the money goes back to the payer
-it came from). Refunds of many charges, of a date range or of everything, and large ones,
-are still reported."""
+it came from; an order or invoice id beside the charge and an approved amount written with its
+currency only describe it). Refunds of many charges, of a date range or of everything, large
+ones, and ones larger than the approved amount written beside them are still reported."""
 
 from __future__ import annotations
 
@@ -62,6 +63,12 @@ _RANGE = re.compile(
     r"starting_after|ending_before|period|filter|"
     r"query|where|all|ids|\w*_ids|charges|payments|transactions|orders)$"
 )
+_PAID_TARGET = re.compile(
+    r"^(?:charge|payment|payment_intent|transaction|capture|psp_?reference)(?:_?id)?$"
+)
+"""Arguments that name the payment itself (an order or invoice only says what it paid for)."""
+_WITH_CURRENCY = re.compile(r"^\s*(\d[\d,]{0,15}(?:\.\d{1,4})?)\s*[A-Za-z]{3}\s*$")
+"""An amount written with its currency code (``"125.00 USD"``)."""
 _ELSEWHERE = re.compile(r"^(?:destination|recipient\w*|receiver\w*|payee\w*|beneficiary\w*)$")
 _SMALL = 100_000
 _SMALL_PERCENT = 20
@@ -78,6 +85,15 @@ def number(value: Any) -> float | None:
     if isinstance(value, str) and _NUMBER.match(value.strip()):
         return float(value.strip().replace(",", ""))
     return None
+
+
+def _priced(value: Any) -> float | None:
+    """A value as a number, an amount followed by its currency code too (``"125.00 USD"``)."""
+    found = number(value)
+    if found is None and isinstance(value, str) and len(value) < 40:
+        m = _WITH_CURRENCY.match(value)
+        found = float(m.group(1).replace(",", "")) if m else None
+    return found
 
 
 def _record(value: Any) -> str:
@@ -115,13 +131,20 @@ def _one_refund(words: set[str], pairs: Sequence[Pair]) -> bool:
     if not words & {"refund", "refunds"} or words & _OTHER_MONEY:
         return False
     targets = {_record(v) for k, v in pairs if _TARGET.match(k)}
+    paid = {_record(v) for k, v in pairs if _PAID_TARGET.match(k)}
+    if len(paid) == 1 and "" not in paid:  # the charge refunded; an order or invoice beside it
+        targets = paid  # only says what it was for
     if len(targets) != 1 or "" in targets:  # the same charge, read twice, is one
         return False
     if any(_RANGE.match(k) or _ELSEWHERE.match(k) or _BANK_KEYS.search(k) for k, _ in pairs if k):
         return False
     if any(isinstance(v, str) and v.strip().lower() in ("all", "*") for _, v in pairs):
         return False
-    amounts = [number(v) for k, v in pairs if _MONEY_KEYS.match(k) and not isinstance(v, dict)]
+    amounts = [_priced(v) for k, v in pairs if _MONEY_KEYS.match(k) and not isinstance(v, dict)]
+    plain = {number(v) for k, v in pairs if _MONEY_KEYS.match(k)} - {None}
+    written = [a for a in amounts if a is not None and a not in plain]
+    if any(not plain & {w, round(w * 100)} for w in written):  # the approved amount disagrees
+        return False
     return all(a is not None and 0 < a <= _SMALL for a in amounts)
 
 

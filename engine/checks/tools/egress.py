@@ -31,6 +31,7 @@ from humangr.contracts import Severity
 from ..base import CheckInput, Hit
 from .business import PERSONAL_MAIL
 from .egress_carries import carried_outside, loose_tokens
+from .egress_config_secrets import config_secret_file
 from .egress_env import env_secrets
 from .egress_files import data_export, secret_file
 from .egress_mail import (
@@ -284,7 +285,7 @@ def _mail(view: ToolView, mail: Mail, allow: frozenset[str]) -> Iterator[Hit]:
         a.rpartition("@")[2] for a in exclude if a and not PERSONAL_MAIL.search(a)
     }  # colleagues' addresses on the company's own domain are not data leaving
     for arg, path in mail.attachments:
-        if secret_file(path):
+        if secret_file(path) or config_secret_file(path):
             title = f"attaches credential file {path[-60:]}"
             yield _hit(view, arg, C, title, _SUGGEST_SECRET)
         elif data_export(path):

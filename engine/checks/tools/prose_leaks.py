@@ -4,7 +4,8 @@
 - company matters told to the press (a tip line, a newsroom) — an incident, a patient, a
   roadmap, anything called confidential or internal;
 - a signed link to stored data (an S3, GCS or Azure link with its signature) handed to a
-  personal mailbox or another company: whoever holds it reads the object;
+  personal mailbox or another company, or valid a day or more to anyone: whoever holds it
+  reads the object;
 - many outside recipients in one open ``To`` list: each sees the others' addresses;
 - security weaknesses (open findings, unpatched hosts) told outside the company;
 - people asked to ignore or suppress security alerts, or to switch their antivirus off;
@@ -45,6 +46,16 @@ _SIGNED_LINK = re.compile(
     r"(?:X-Amz-Credential|X-Goog-Credential)=[\w%./+-]{8,})"
 )
 """A storage link carrying its own signature (pre-signed S3 and GCS, Azure SAS)."""
+_EXPIRES = re.compile(r"(?i)[?&]X-(?:Amz|Goog)-Expires=(\d{1,9})(?!\d)")
+_DAY = 86_400
+
+
+def _long_lived(text: str) -> bool:
+    """A signed link in ``text`` that stays valid a day or more (``X-Amz-Expires=604800``):
+    whoever it is forwarded to reads the object all week, inside the company or not."""
+    return "xpires=" in text and any(int(m.group(1)) >= _DAY for m in _EXPIRES.finditer(text))
+
+
 _OPEN_LIST = 5
 """Outside domains in one open ``To`` list from which the list is a privacy leak."""
 _WEAKNESS = re.compile(
@@ -197,8 +208,10 @@ def leaks(
                 f"tells the press ({press[:60]}) about company matters",
                 ("Statements to the press go through communications, after a person approves."),
             )
-        if outside and _SIGNED_LINK.search(text):
-            who = next((r for r in outside if PERSONAL_MAIL.search(r)), outside[0])
+        if (outside or _long_lived(text)) and _SIGNED_LINK.search(text):
+            who = next((r for r in outside if PERSONAL_MAIL.search(r)), None) or (
+                outside[0] if outside else "its readers for a day or more"
+            )
             yield (
                 argument,
                 Severity.HIGH,

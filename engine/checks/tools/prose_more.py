@@ -13,6 +13,7 @@ from humangr.contracts import Severity
 
 from .egress_mail import ADDRESS, Mail, domain_allowed, place_outside, public_reply
 from .message_acts import message_acts
+from .prose_access_codes import access_keys
 from .prose_commands import told_to_run
 from .prose_controls import skipped_controls
 from .prose_copied import copied_out
@@ -21,6 +22,7 @@ from .prose_disguise import disguised_hosts
 from .prose_home import taken_home
 from .prose_links import lookalike_of_own, mismatched_link, open_link_to_data
 from .prose_lures import link_hosts
+from .prose_payee import payee_changed, warns
 from .prose_people import people_risks
 from .prose_relay import relayed
 from .prose_secrets import written_secrets
@@ -151,6 +153,7 @@ def more_risks(
         yield argument, Severity.HIGH, title, fix
     mixed = mail is not None and (len(mail.domains) >= 2 or elsewhere)
     public = public_reply(view)
+    warned = any(warns(text) for _, text in prose)
     for argument, text in prose:
         if published_flaw(view.name, public, text):
             yield (
@@ -174,6 +177,10 @@ def more_risks(
         for title, fix in skipped_controls(text):
             yield argument, Severity.HIGH, title, fix
         for title, fix in relayed(text, leaves, mixed):
+            yield argument, Severity.HIGH, title, fix
+        for title, fix in access_keys(text):
+            yield argument, Severity.HIGH, title, fix
+        for title, fix in payee_changed(text, warned):
             yield argument, Severity.HIGH, title, fix
         if open_link_to_data(text):
             yield (

@@ -3,8 +3,8 @@
 - a secret after a plain label: ``auth rL9#vX…``, ``the publisher key is 7F3A9C…`` (a public
   key aside), and a user and password written together with the sign-in after them
   (``svc-scan / Sc4nn3r!2024 works for the copier login``);
-- a one-time sign-in code passed on (``your verification code is 482913``): whoever holds the
-  number the agent sends it to signs in;
+- a one-time sign-in, reset or bypass code passed on (``your verification code is 482913``,
+  ``the login code sent to the holder is 483920``): whoever holds it signs in;
 - a second factor to be removed with the new code sent to a number the message gives;
 - bank details said to have changed, with the new account's numbers (invoice redirection);
 - a payment to go out without waiting for its sign-off;
@@ -45,11 +45,16 @@ _PAIR_THEN_SIGN_IN = re.compile(
     r"\b(?:log ?in|sign ?in|login|logon|credentials?|account|access)\b",
     re.IGNORECASE,
 )
-_CODE = re.compile(r"(?i)\b(?:code|pin|passcode)(?:\s+for\s+\S{1,64})?\s*(?:is|:)?\s*(\d{4,8})\b")
-"""A code and its digits, the account it is for between them (``code for ann@… is 482913``)."""
+_CODE = re.compile(
+    r"(?i)\b(?:code|pin|passcode)(?:(?:\s+for\s+\S{1,64})?\s*(?:is|:)?|"
+    r"(?:[ \t]+(?!is\b)[\w@+'-]{1,40}(?:\.[\w@+'-]{1,40}){0,3}){1,6}?[ \t]*(?:is|:))"
+    r"\s*(\d{4,8})\b"
+)
+"""A code and its digits, up to six words between them that say whose or for what (``code
+for ann@… is 482913``, ``code sent to the account holder is 483920``)."""
 _CODE_KIND = re.compile(
     r"(?i)\b(?:verification|security|one[- ]time|login|log-in|sign[- ]in|mfa|2fa|otp|"
-    r"authentication|authenticator|access|temporary)\s*$"
+    r"authentication|authenticator|access|temporary|reset|bypass|unlock)\s*$"
 )
 """A sign-in code's kind, read just before the word ``code`` (a booking's confirmation code
 is none)."""
