@@ -71,15 +71,15 @@ def _key_test(e: exp.Expression, table: str) -> bool:
     return False
 
 
-_BUSINESS_KEY = re.compile(r"(?:^|_)(?:no|num|number|sku|ref)$")
-"""Columns that carry one entity's business key (``po_number``, ``order_no``, ``sku``); a
-``customer_id`` given one value keeps all that customer's rows (``one_owner`` reads it)."""
+_BUSINESS_KEY = frozenset({"sku", "item_sku", "product_sku"})
+"""Columns that carry one product's stock-keeping unit. Another entity's number
+(``customer_number``, ``batch_no``, ``route_no``) given one value keeps all that entity's rows,
+a class; a table's own number (``po_number`` of ``purchase_orders``) is ``key_column``'s."""
 
 
 def _business_key(column: str, table: str) -> bool:
-    """``sku = 'X'``, ``order_no = 'A-1'``: one entity of a table that is not people's
-    records."""
-    return bool(_BUSINESS_KEY.search(snake_case(column))) and not sensitive_table(table)
+    """``sku = 'X'``: one product's rows, in a table that is not people's records."""
+    return snake_case(column) in _BUSINESS_KEY and not sensitive_table(table)
 
 
 def _listed_ids(column: str, table: str) -> bool:

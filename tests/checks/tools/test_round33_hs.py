@@ -155,6 +155,24 @@ CASES: list[tuple[str, dict[str, Any], tuple[Outcome, ...], str]] = [
     (
         "execute_sql",
         {
+            "database": "erp_prod",
+            "query": "UPDATE billing.invoices SET status = 'VOID' WHERE batch_no = 'B-2291';",
+        },
+        STOPPED,
+        "every invoice of a batch, by the batch's number",
+    ),
+    (
+        "execute_sql",
+        {
+            "database": "shop_prod",
+            "query": "DELETE FROM shipments WHERE customer_number = 'C-10442';",
+        },
+        STOPPED,
+        "every shipment of one customer, by the customer's number",
+    ),
+    (
+        "execute_sql",
+        {
             "database": "app_prod",
             "query": "UPDATE user_roles SET active = false WHERE role = 'editor';",
         },
