@@ -72,9 +72,13 @@ _PLACEHOLDER = re.compile(
     r"|\*+|x{3,}|redacted|your[\w-]*|placeholder|changeme|none|null|)$"
 )
 _AUTH_PARAM = re.compile(
-    r"(?i)^(?:access_?token|token|api_?key|apikey|key|secret|auth|sig|signature|client_?secret)$"
+    r"(?i)^(?:(?:access|auth|api|app|client|private)[-_]?)?(?:token|key|secret)$"
+    r"|^(?:apikey|auth|sig|signature)$"
 )
-"""A query parameter a service reads its caller's key from (``?access_token=…``)."""
+"""A query or form parameter a service reads its caller's key from (``?access_token=…``,
+``auth-token=…``, ``…&token=…`` of a form-encoded POST)."""
+_FORM = re.compile(r"^[\w.\[\]-]{1,64}=[^&\s]*(?:&[\w.\[\]-]{1,64}=[^&]*)+$", re.S)
+"""A form-encoded body (``f=json&features=…&token=…``): a query string sent in a POST."""
 _FEW = 3
 """People whose contact details make a list (one or two are what any message names)."""
 _UPLOAD_ARGS = ("files", "file", "upload", "attachment", "attachments", "multipart")
@@ -227,10 +231,15 @@ def _http(view: ToolView, call: HttpCall, allow: frozenset[str]) -> Iterator[Hit
         carried.append((call.url_argument, scan_payload(query)))
     total = PersonalData()
     in_query = len(carried) - 1 if call.url is not None and call.url.query else -1
+    forms = {
+        n
+        for n, (_, v) in enumerate(call.payload)
+        if isinstance(v, str) and _FORM.match(v[:65_536].strip())
+    }
     for n, (arg, got) in enumerate(carried):
         for secret in got.secrets[:1]:
             # a key in the query string is how some services are called: read as a header
-            auth = n == in_query and bool(_AUTH_PARAM.search(secret.key))
+            auth = (n == in_query or n in forms) and bool(_AUTH_PARAM.search(secret.key))
             level = _secret_severity(secret, dest, header=auth, login=login)
             if level is not None:
                 title = f"sends {_a(secret.kind)} to {dest.name}"

@@ -20,7 +20,7 @@ from humangr.contracts import ToolKind
 from ..diff import FileDiff, contains_diff, parse_content, parse_diff
 from ..remember import remembered
 from .edit_formats import NEW_KEYS, OLD_KEYS, edit_pairs, patch_envelope_diff
-from .http_call import AUTH_HEADER
+from .http_call import AUTH_HEADER, INIT_ARGS
 from .http_sites import SECRET_HOMES, host_in
 from .view import ToolView
 
@@ -54,8 +54,16 @@ _MAX_PATH = 512
 def _credential_header(argument: str) -> bool:
     """``headers.<name>`` where the name is one a request carries its own credential in
     (``Authorization``, ``X-Api-Key``, any ``X-…-Token``: ``http_call.AUTH_HEADER``)."""
-    head, _, name = argument.partition(".")
-    return head.lower() == "headers" and AUTH_HEADER.match(name) is not None
+    parts = argument.split(".")
+    if len(parts) == 3 and parts[0].lower() in INIT_ARGS:
+        parts = parts[1:]  # a Fetch-style call's ``options.headers.Authorization``
+    if len(parts) == 1:  # a requests-style ``auth`` pair: ``auth[0]``, ``auth[1]``
+        return parts[0].lower().split("[", 1)[0] in ("auth", "basic_auth")
+    return (
+        len(parts) == 2
+        and parts[0].lower() == "headers"
+        and AUTH_HEADER.match(parts[1]) is not None
+    )
 
 
 @dataclass(slots=True)

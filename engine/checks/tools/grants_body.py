@@ -124,6 +124,8 @@ def _credential(
         and (_CRED_PATH.search(words) or re.search(r"(?:^|_)(?:key|token|credential)$", words))
         and not re.search(r"(?:^|_)(?:payment|card|upload|invite|session|csrf)(?:_|$)", words)
     )
+    if _TAKES.search(where) or _TAKES.search(words):
+        return None  # a key revoked, deleted or disabled: access taken away
     if not (by_path or by_name) or re.search(
         r"(?:^|_)(?:deploy|ssh|gpg|public)_?keys?(?:_|$)", words + "_" + where
     ):

@@ -40,6 +40,7 @@ from .http_path_disable import path_disables_safeguard
 from .http_query_encoded import encoded_query_leak
 from .http_query_leak import query_leak
 from .http_remote_code import remote_code
+from .http_secret_fields import secret_fields
 from .http_service import build_trigger, scratch_delete
 from .http_sites import allowed
 from .http_target import C, H, Problem, sorted_problems, url_problems
@@ -112,6 +113,7 @@ def _request_problems(call: HttpCall, allow: frozenset[str]) -> list[Problem]:
         query_leak(call)
         or encoded_query_leak(call)
         or path_disables_safeguard(call)
+        or secret_fields(call)
         or bulk_feed_hook(call)
         or takeover_shape(call)
         or (None if _signed(call) else _disguised(url.host.name))

@@ -16,6 +16,7 @@ from .view import ToolView
 
 __all__ = [
     "AUTH_HEADER",
+    "INIT_ARGS",
     "METHODS",
     "PAYLOAD_ARGS",
     "REQUEST_ARGS",
@@ -158,9 +159,26 @@ def _url(view: ToolView) -> tuple[str, str] | None:
     return None
 
 
+INIT_ARGS = ("options", "init", "opts", "request_options", "config", "request")
+"""A Fetch-style call's second argument (``fetch(url, {method, headers})``): its request
+options in one object."""
+
+
+def _init(view: ToolView, names: tuple[str, ...]) -> tuple[str, Any] | None:
+    """``names``'s first key inside a Fetch-style options object (``options.headers``) when the
+    call has no such top-level argument."""
+    for opt in INIT_ARGS:
+        got = view.get(opt)
+        if got is not None and isinstance(got[1], dict):
+            for key, value in list(got[1].items())[:50]:
+                if isinstance(key, str) and key.lower() in names:
+                    return f"{got[0]}.{key}", value
+    return None
+
+
 def _headers(view: ToolView) -> list[tuple[str, str, str]]:
     out: list[tuple[str, str, str]] = []
-    got = view.get(*_HEADER_ARGS)
+    got = view.get(*_HEADER_ARGS) or _init(view, _HEADER_ARGS)
     if got is not None:
         arg, value = got
         if isinstance(value, dict):
@@ -195,6 +213,9 @@ def _text(value: Any) -> str:
 
 def _method(view: ToolView, has_payload: bool) -> tuple[str, str | None]:
     got = view.text(*_METHOD_ARGS)
+    nested = _init(view, _METHOD_ARGS) if got is None else None
+    if nested is not None and isinstance(nested[1], str) and nested[1].strip():
+        got = nested[0], nested[1]
     if got is not None:
         return got[1].strip().upper()[:16] or "GET", got[0]
     m = _NAME_METHOD.search(view.name)

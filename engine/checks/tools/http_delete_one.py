@@ -25,18 +25,23 @@ _LEAVES = frozenset(
      "draft", "note", "reaction", "label", "contact", "lead", "job_run", "run", "build",
      "pipeline_run", "workflow_run", "notification", "subscriber_tag", "seat_hold",
      "room_hold", "inventory_hold", "stock_hold", "cart_hold", "export", "export_job",
-     "report_job", "pod", "messagerule", "message_rule", "inbox_rule"}
+     "report_job", "pod", "messagerule", "message_rule", "inbox_rule", "appointment",
+     "booking"}
 )  # fmt: skip
 """Collections whose one item is disposable, or whose removal takes something away from
 someone (singular; ``discount_codes`` → ``discount_code``); a seat or stock hold (a
 reservation, not a legal hold) and an export job one asked for; a pod (its controller starts
 another, as ``kubectl delete pod`` does), a mailbox rule (removing one stops mail being moved
-or forwarded), and one item of any ``draft_…`` collection (a draft never went out). Log
+or forwarded), one booking or appointment (cancelled: the slot is freed), and one item of
+any ``draft_…`` collection (a draft never went out). Log
 entries are not: removing one hides a trace; nor are webhooks: one often feeds a build, an
 alert or a security tool, and removing it silences that."""
 _RUN_NUMBERED = frozenset({"job"})
 """Collections whose item is one run only when its id is a number (a batch job's ``/job/4417823``
 is cancelled; a named or UUID job is a definition, such as a backup job, and keeps the rule)."""
+_HELD = frozenset({"reservation", "booking", "order", "cart", "checkout", "basket"})
+"""Parents whose ``…/<id>/holds/<id>`` is stock or a seat held for a sale (a legal hold sits
+under a matter or a custodian)."""
 
 _PROTECTED = re.compile(
     r"(?i)^(?:main|master|trunk|develop|dev|release|releases|prod|production|staging|stable|"
@@ -78,6 +83,8 @@ def leaf_delete(call: HttpCall) -> bool:
     collection = _singular(parts[-2])
     if collection == "event" and calendar_path(parts[:-2]):
         return _ITEM.match(item) is not None  # one meeting of a calendar, not a log's record
+    if collection == "hold" and len(parts) >= 4 and _singular(parts[-4]) in _HELD:
+        return _ITEM.match(item) is not None  # a booking's hold on stock, not a legal hold
     if collection in _RUN_NUMBERED:
         return item.isdigit() and len(item) <= 20
     if collection not in _LEAVES and not collection.startswith("draft_"):

@@ -19,7 +19,7 @@ from .sql_issue import Issue, fragment
 from .sql_lex import TokKind
 from .sql_parse import Parsed
 
-__all__ = ["account_lock", "bare_role", "one_schema_reads", "revoke"]
+__all__ = ["account_lock", "bare_role", "login_disabled", "one_schema_reads", "revoke"]
 
 _ROLE_POWERS = frozenset(
     {"LOGIN", "SUPERUSER", "PASSWORD", "CREATEROLE", "CREATEDB", "BYPASSRLS", "REPLICATION",
@@ -86,6 +86,17 @@ def account_lock(what: str, words: list[str]) -> bool:
         and words[2] in ("LOCK", "UNLOCK")
         and _BUILT_IN.match(words[0].strip('"`').lower()) is None
     )
+
+
+def login_disabled(what: str, words: list[str]) -> bool:
+    """``ALTER ROLE name [WITH] NOLOGIN`` or ``ALTER LOGIN name DISABLE`` of an ordinary
+    account: its sign-in is switched off and nothing else changes (the offboarding step, as
+    ``ACCOUNT LOCK`` is); a built-in or administrator account stays with the rule."""
+    if what not in ("ROLE", "USER", "LOGIN") or not words:
+        return False
+    rest = [w for w in words[1:4] if w != "WITH"]
+    off = ["DISABLE"] if what == "LOGIN" else ["NOLOGIN"]
+    return rest == off and _BUILT_IN.match(words[0].strip('"`[]').lower()) is None
 
 
 def revoke(p: Parsed, i: int, production: bool) -> Iterator[Issue]:

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from humangr.contracts import Severity
 
 from .egress_files import system_file
-from .sql_access_narrow import account_lock, bare_role, revoke
+from .sql_access_narrow import account_lock, bare_role, login_disabled, revoke
 from .sql_heads_access import backup, grant, no_audit, security_control
 from .sql_heads_sessions import kill, one_session
 from .sql_issue import C, H, Issue, after, all_words, fragment, object_names, word_at
@@ -73,6 +73,8 @@ def _alter(p: Parsed, i: int, production: bool) -> Iterator[Issue]:
     toks = p.stmt.tokens
     what = toks[i + 1].upper if i + 1 < len(toks) else ""
     words = [t.upper for t in toks[i + 2 :] if t.kind is TokKind.WORD and t.depth == 0]
+    if login_disabled(what, words):
+        return  # an ordinary account's sign-in switched off: access cut
     if account_lock(what, words):
         if words[2] == "LOCK":
             return  # an ordinary account locked: access cut, the containment step
@@ -224,8 +226,11 @@ def _online_index(words: list[str], toks: tuple[Tok, ...]) -> bool:
 
 
 def _scratch_created(toks: tuple[Tok, ...], i: int) -> bool:
-    """``CREATE OR REPLACE TABLE scratch_x.t``: the table made lies in a scratch schema."""
+    """``CREATE OR REPLACE TABLE scratch_x.t``: the table made lies in a scratch schema, or
+    is a session's temporary table (``CREATE OR REPLACE TEMPORARY TABLE``: gone with it)."""
     k = word_at(toks, "TABLE", i)
+    if k != -1 and {t.upper for t in toks[i + 1 : k]} & {"TEMP", "TEMPORARY"}:
+        return True
     names = object_names(toks, k + 1) if k != -1 else []
     return bool(names) and throwaway_schema(names[0])
 

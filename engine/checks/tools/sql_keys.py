@@ -1,6 +1,7 @@
 """Which columns pick one row: a key of any table (``id``, ``uuid``, ``email``) or a table's own
 key named after it (``job_id`` of ``jobs``, ``WorkOrderId`` of ``WorkOrders``, ``plan_id`` of
-``payment_plans``), and values that are one value (a literal or a bound parameter)."""
+``payment_plans``, ``po_number`` of ``purchase_orders`` by its initials, ``code`` of
+``promo_codes``), and values that are one value (a literal or a bound parameter)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,9 @@ _OWN_KEY = ("_id", "_uuid", "_key", "_no", "_number")
 """…and a table's own key named after it (``job_id`` of ``jobs``, ``invoice_number`` of
 ``invoices``); another table's key (``customer_id``, ``tenant_id``) keeps all its rows."""
 
+_CODE_NOUNS = frozenset({"code", "sku", "slug", "serial", "barcode", "handle", "ref", "number"})
+"""A table named for codes keyed by the code itself (``promo_codes.code``, ``skus.sku``); a
+``role`` of ``user_roles`` or a ``status`` names a class and is not one."""
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
@@ -33,6 +37,11 @@ def key_column(name: str, table: str) -> bool:
     last = base.rsplit("_", 1)[-1]  # ``plan_id`` of ``payment_plans``
     stems = {base, base.removesuffix("s"), base.removesuffix("es"), base.split("_", 1)[0]}
     stems |= {last.removesuffix("s"), base.removesuffix("s").rsplit("_", 1)[-1]}
+    words = [w for w in base.split("_") if w]
+    if 2 <= len(words) <= 4:
+        stems.add("".join(w[0] for w in words))  # ``po_number`` of ``purchase_orders``
+    if low == last.removesuffix("s") and low in _CODE_NOUNS:
+        return True  # ``code`` of ``promo_codes``
     return any(low == f"{stem}{end}" for stem in stems if stem for end in _OWN_KEY)
 
 

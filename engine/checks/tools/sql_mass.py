@@ -13,6 +13,7 @@ from collections.abc import Iterator
 
 from sqlglot import exp
 
+from .sql_all_past import before_now
 from .sql_issue import C, H, Issue, fragment
 from .sql_keys import key_column, one_value, snake_case
 from .sql_money import money_changes
@@ -53,7 +54,11 @@ def _key_test(e: exp.Expression, table: str) -> bool:
         e = e.this
     if isinstance(e, exp.EQ):
         for col, value in ((e.this, e.expression), (e.expression, e.this)):
-            if isinstance(col, exp.Column) and key_column(col.name, table) and one_value(value):
+            if (
+                isinstance(col, exp.Column)
+                and (key_column(col.name, table) or _business_key(col.name, table))
+                and one_value(value)
+            ):
                 return True
         return False
     if isinstance(e, exp.In) and isinstance(e.this, exp.Column) and not e.args.get("query"):
@@ -64,6 +69,17 @@ def _key_test(e: exp.Expression, table: str) -> bool:
             and all(one_value(v) for v in values)
         )
     return False
+
+
+_BUSINESS_KEY = frozenset({"sku", "item_sku", "product_sku"})
+"""Columns that carry one product's stock-keeping unit. Another entity's number
+(``customer_number``, ``batch_no``, ``route_no``) given one value keeps all that entity's rows,
+a class; a table's own number (``po_number`` of ``purchase_orders``) is ``key_column``'s."""
+
+
+def _business_key(column: str, table: str) -> bool:
+    """``sku = 'X'``: one product's rows, in a table that is not people's records."""
+    return snake_case(column) in _BUSINESS_KEY and not sensitive_table(table)
 
 
 def _listed_ids(column: str, table: str) -> bool:
@@ -179,6 +195,13 @@ def mass_changes(p: Parsed, target: Target) -> Iterator[Issue]:
                 f"{verb} of a whole class of rows {place} ({name} WHERE {where_text})",
                 fragment(p),
                 "change",
+            )
+        elif not narrow and verb == "DELETE" and (column := before_now(where)):
+            yield Issue(
+                H,
+                f"DELETE of every row of {name} up to now (no cut-off on {column[:40]})",
+                fragment(p),
+                "destroy",
             )
         elif not narrow and verb == "DELETE" and (purge(name, where) or aged_out(name, where)):
             where_text = " ".join(where.this.sql().split())[:50]
