@@ -239,6 +239,16 @@ SHELL: list[tuple[str, tuple[Outcome, ...], str]] = [
     ("PGHOST=db-main.internal dropdb shop_test", STOPPED, "another host through PGHOST"),
     ("dropdb -h localhost shop_prod_test", STOPPED, "production in the name"),
     ("dropdb -h localhost shop_test shop", STOPPED, "two databases, one kept"),
+    # one job's folder deep in scratch space, or old files aged out of one's own scratch
+    ("rm -rf /scratch/ann/align_run_0412", APPROVED, "one job's folder in scratch"),
+    ("rm -rf /scratch/$USER/work/run7", APPROVED, "the caller's own scratch"),
+    ("find /scratch/$USER/tmp -type f -mtime +10 -delete", APPROVED, "aged out of own scratch"),
+    ("rm -rf /scratch/ann", STOPPED, "a whole user's scratch"),
+    ("rm -rf /scratch/ann/*", STOPPED, "everything in it by glob"),
+    ("rm -rf /scratch/ann/../bob/run1", STOPPED, "climbing into another's"),
+    ("rm -rf /scratch/ann/db_backups", STOPPED, "backups kept in scratch"),
+    ("rm -rf /srv/shared/results/run7", STOPPED, "not scratch space"),
+    ("find /scratch/$USER/tmp -type f -delete", STOPPED, "no age kept"),
 ]
 
 
