@@ -26,6 +26,8 @@ from .base import CheckInput, Hit
 from .ci_workflow import unread
 from .config_files import config_kind
 from .coverage_configs import plain_config
+from .coverage_links import LINK_ATTRIBUTE, own_links_only
+from .coverage_styles import STYLE_EXTENSIONS, plain_style
 from .diff import MESSAGE_PATH, FileDiff
 from .languages import MIGRATION_EXTENSIONS, other_code
 from .tools.shell_files import script_units
@@ -66,10 +68,11 @@ _TEMPLATES = frozenset(
 """Page and mail templates: their text is read like prose, unless it adds something active."""
 _ACTIVE = re.compile(
     r"(?i)<\s*(?:script|iframe|object|embed|form|meta|link|base|img|svg)\b|javascript:|"
-    r"\bon[a-z]+\s*=|\b(?:src|href|action)\s*=|\|\s*safe\b|\{\{\{|\{%-?\s*(?:raw|include|import)|"
+    r"\bon[a-z]+\s*=|\|\s*safe\b|\{\{\{|\{%-?\s*(?:raw|include|import)|"
     r"<%|\{!!"
 )
-"""What makes a template's added line more than text: scripts, handlers, links, raw output."""
+"""What makes a template's added line more than text: scripts, handlers, raw output (links:
+``coverage_links``)."""
 READ_NAMES = frozenset(
     [
         "readme",
@@ -109,22 +112,26 @@ def _argument_text(path: str) -> bool:
     return path.startswith("<") and path.endswith(">") and path != MESSAGE_PATH
 
 
-_NUMBER = re.compile(r"\d+")
+_NUMBER = re.compile(r"\d+(?:\.\d+){0,5}")
 _ADDRESS = re.compile(r"\d+\.\d+\.\d+\.\d+|://|@")
+_DIGEST = re.compile(r"@sha256:[0-9a-f]{64}(?![0-9a-f])")
+"""An image pinned by its content digest (``python:3.12-slim@sha256:…``): the same image."""
 _MAX_BUMP_LINES = 8
 
 
 def _version_bump(f: FileDiff) -> bool:
-    """Whether the change only moves version numbers: as many lines added as removed, each
-    the same as the one it replaces once its numbers are set aside."""
+    """Whether the change only moves version numbers or pins them: as many lines added as
+    removed, each the same as the one it replaces once its version numbers (``3.11`` or
+    ``3.11.9``) and an image's content digest are set aside."""
     added, removed = f.added, f.removed
     if not added or len(added) != len(removed) or len(added) > _MAX_BUMP_LINES:
         return False
-    if any(_ADDRESS.search(line.text) for line in added):
+    new_texts = [_DIGEST.sub("", line.text) for line in added]
+    if any(_ADDRESS.search(text) for text in new_texts):
         return False  # an address moved is not a version
     return all(
-        _NUMBER.sub("0", new.text) == _NUMBER.sub("0", old.text)
-        for new, old in zip(added, removed, strict=True)
+        _NUMBER.sub("0", new) == _NUMBER.sub("0", _DIGEST.sub("", old.text))
+        for new, old in zip(new_texts, removed, strict=True)
     )
 
 
@@ -178,8 +185,14 @@ def _why(ctx: CheckInput, f: FileDiff) -> str | None:
         return None  # read by ``config_files`` (units, crontabs, web servers, Terraform)
     if plain_config(path, [ln.text for ln in f.added], [ln.text for ln in f.removed]):
         return None  # an SSH setting made safer, a plain log rotation: read whole
-    if ext in _TEMPLATES and not any(_ACTIVE.search(line.text) for line in f.added[:5_000]):
+    if ext in _TEMPLATES and not any(
+        _ACTIVE.search(line.text)
+        or (LINK_ATTRIBUTE.search(line.text) and not own_links_only(line.text))
+        for line in f.added[:5_000]
+    ):
         return None  # a template's text and values: no script, handler or link added
+    if ext in STYLE_EXTENSIONS and plain_style([line.text for line in f.added]):
+        return None  # colours, sizes and layout: no request out, no code
     if ext in READ_EXTENSIONS or name in READ_NAMES or name.startswith(".env."):
         return None  # prose and data; dotenv variants (``.env.example``) are data too
     if other_code(path) is not None or ext in MIGRATION_EXTENSIONS:

@@ -130,7 +130,8 @@ _FIELD_WORDS = frozenset(
 _PLACEHOLDER = re.compile(
     r"(?i)^(?:x+|\*+|\.+|-+|#+|<[^>]*>|\{[^}]*\}|\$\{?[\w.]*\}?|%\([^)]*\)s|%s|"
     r"your[\w-]*|redacted|placeholder|dummy|none|null|nil|true|false|undefined|"
-    r"example[\w-]*|(?:os\.)?environ.*|getenv.*|env\..*)$"
+    r"example[\w-]*|(?:os\.)?environ.*|getenv.*|env\..*|"
+    r"(?:change|replace|fill|set|put)[-_]?(?:me|it|this)[\w-]{0,20}|fill[-_]?in|todo|tbd)$"
 )
 
 

@@ -22,6 +22,7 @@ import re
 from collections.abc import Sequence
 
 from .scratch_places import NEVER_AGED, SCRATCH_PART
+from .scratch_trees import OWN_USER
 from .shell_paths import normal
 
 __all__ = ["ages_out"]
@@ -34,7 +35,7 @@ _MINUTES_A_DAY = 1440
 
 def _start_kind(start: str) -> str | None:
     """``log`` or ``scratch`` for a start folder this module accepts, else None."""
-    p = normal(start)
+    p = OWN_USER.sub("user", normal(start))
     if not p.startswith(("/", "~", "./")) or "*" in p or "$" in p or ".." in p:
         return None
     if NEVER_AGED.search(p):

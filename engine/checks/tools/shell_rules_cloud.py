@@ -16,6 +16,7 @@ from .shell_restarts import restarts_one
 from .shell_rule_kit import Context, Flag, critical, high, rule
 from .shell_secret_meta import metadata_only
 from .shell_throwaway import review_app, test_settings
+from .shell_throwaway_db import throwaway_database
 
 __all__ = ["audit_off", "database_reset", "opened_up", "production_change", "secret_shown"]
 
@@ -166,7 +167,9 @@ def database_reset(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
             "Never reset a production database from an agent.",
         )
     elif not any(_LOCAL_DEV_DB.match(f"{k}={v}") for k, v in cmd.assigns) and not (
-        test_settings(cmd.argv) or (cmd.name == "heroku" and review_app(cmd.argv))
+        test_settings(cmd.argv)
+        or (cmd.name == "heroku" and review_app(cmd.argv))
+        or throwaway_database(cmd.argv, cmd.assigns)
     ):
         yield high(
             "drops or wipes a database",

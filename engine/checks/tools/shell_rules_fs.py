@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterator
 
 from .scratch_places import scratch_file
+from .scratch_trees import scratch_tree
 from .shell_ageing import ages_out
 from .shell_binaries import PASSIVE
 from .shell_catalogue import words
@@ -291,7 +292,11 @@ def remove(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
             )
         elif UNDER_SYSTEM.match(normal(target)) and outside_workspace(target, ctx.workspace):
             yield high("deletes system files", cmd.text, f"it deletes {target}.", _RECOVER)
-        elif recursive and outside_workspace(target, ctx.workspace):
+        elif (
+            recursive
+            and outside_workspace(target, ctx.workspace)
+            and not (".." not in target and scratch_tree(normal(target)))
+        ):
             yield high(
                 "recursive delete outside the workspace",
                 cmd.text,
