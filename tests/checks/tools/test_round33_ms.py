@@ -156,6 +156,14 @@ CASES: list[tuple[str, dict[str, Any], tuple[Outcome, ...], str]] = [
         APPROVED,
         "ordinary note in a shared channel",
     ),
+    # several named records deleted by a tool named for many, beside one record deleted
+    (
+        "helpdesk.tickets.destroy_many",
+        {"ids": [5101, 5102, 5107, 5110]},
+        STOPPED,
+        "named tickets deleted together",
+    ),
+    ("helpdesk.tickets.destroy", {"id": 5101}, APPROVED, "one ticket deleted"),
 ]
 
 
