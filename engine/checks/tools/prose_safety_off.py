@@ -41,7 +41,9 @@ _SYSTEM = re.compile(
 )
 _OFF = re.compile(
     r"(?i)\b(?:bypass(?:ed|ing)?|by-passed|offline|off-line|disabled|inhibited|defeated|"
-    r"overridden|jumpered|out of service|not working|switched off|turned off|false alarm)\b"
+    r"overridden|jumpered|out of service|not working|switched off|turned off|false alarm|"
+    r"silenced|muted|taped (?:over|up|down)|tied (?:back|open|up)|pinned (?:open|back)|"
+    r"wedged open|(?:is|are|went) down)\b"
 )
 _CARRY_ON = re.compile(
     r"(?i)\b(?:carry on|continue (?:working|loading|hauling|operating|running|production|"
