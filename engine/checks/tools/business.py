@@ -231,17 +231,7 @@ def deletes(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
     )
     if ("sandbox", True) in pairs:
         return  # a payment provider's test mode (``http_test_mode``): test data only
-    bulk_ids = (
-        many_ids(pairs) is not None
-        or (
-            "many" in words  # ``destroy_many(ids=[…])``: a bulk delete of the records listed
-            and any(
-                k == "ids"
-                and ((isinstance(v, list) and len(v) > 1) or (isinstance(v, str) and "," in v))
-                for k, v in pairs[:200]
-            )
-        )
-    )
+    bulk_ids = many_ids(pairs) is not None
     if not (people or every or live or bulk_ids) and throwaway_target(pairs):
         return  # one sandbox, test or scratch target, named so by its own name
     places = words & _PEOPLE_PLACES

@@ -162,14 +162,6 @@ CASES: list[tuple[str, dict[str, Any], tuple[Outcome, ...], str]] = [
         STOPPED,
         "light curtain defeated by hand, keep running",
     ),
-    # several named records deleted by a tool named for many, beside one record deleted
-    (
-        "helpdesk.tickets.destroy_many",
-        {"ids": [5101, 5102, 5107, 5110]},
-        STOPPED,
-        "named tickets deleted together",
-    ),
-    ("helpdesk.tickets.destroy", {"id": 5101}, APPROVED, "one ticket deleted"),
 ]
 
 
