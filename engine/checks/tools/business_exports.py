@@ -71,6 +71,9 @@ _UNSUBSCRIBE = re.compile(r"(?i)unsubscribe")
 _INCLUDED = frozenset({"included", "include", "segments", "segment_ids", "list_ids", "lists"})
 """A campaign's audience given as the lists or segments it includes."""
 _TEMPLATES = frozenset({"template_id", "templateid", "template"})
+_OPT_OUT_GROUP = re.compile(r"(?:suppression|asm|unsubscribe)_?group(?:_?ids?)?")
+"""The unsubscribe group a send is bound to (SendGrid's ``suppression_group_id``): the
+platform adds the opt-out link and leaves out who left the group."""
 
 
 def _consented(pairs: Sequence[Pair], texting: bool = False) -> bool:
@@ -90,6 +93,7 @@ def _consented(pairs: Sequence[Pair], texting: bool = False) -> bool:
     return all(_CONSENTED.search(v) for v in audience) and (
         any(isinstance(v, str) and _UNSUBSCRIBE.search(v[:100_000]) for _, v in pairs)
         or any(k in _TEMPLATES for k, _ in pairs)  # the platform's template carries the link
+        or any(_OPT_OUT_GROUP.fullmatch(k) and v not in (None, "", 0) for k, v in pairs)
         or texting  # a text message's opt-out is the carrier's STOP reply
     )
 

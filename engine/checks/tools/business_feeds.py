@@ -42,6 +42,8 @@ _DESTINATION = re.compile(
     r"^(?:address|url|uri|endpoint|callback\w*|\w*_url|\w*_uri|destination\w*|target_?email|"
     r"email|forward_?to|recipient|deliver_?to|notify_?url|host)$"
 )
+_COPY_ACTION = re.compile(r"(?i)^(?:cc|bcc|email_?cc|add_?cc|forward(?:_?to)?|notification_email)$")
+"""An automation's action that copies the record to an address."""
 _WEB = re.compile(r"(?i)^https?://([^/\s:?#@]{1,253})")
 _MAILBOX = re.compile(r"^[\w.+-]{1,64}@([\w-]{1,63}(?:\.[\w-]{1,63}){1,8})$")
 _INTERNAL = re.compile(
@@ -56,7 +58,7 @@ _PEOPLE = re.compile(
 )
 _TOPIC_KEYS = re.compile(r"^(?:topic|topics|event|events|event_?types?|object|resource|on)$")
 _PLACEHOLDER = re.compile(
-    r"\{\{\s*[\w.]{0,60}(?:email|phone|address|requester|customer|user|description)[\w.]{0,60}\s*\}\}"
+    r"\{\{\s*[\w.]{0,60}(?:email|phone|address|requester|customer|user|description|comment)[\w.]{0,60}\s*\}\}"
 )
 _UPLOADS = frozenset({"upload", "uploads", "push", "publish", "put", "share"})
 _PATH_KEYS = re.compile(
@@ -99,6 +101,19 @@ def _outside(value: str) -> str | None:
     return None if _INTERNAL.search(host) else host
 
 
+def _copied_to(pairs: Sequence[Pair]) -> str | None:
+    """An automation's action that copies each record to an address: ``{"field": "cc",
+    "value": "someone@elsewhere.com"}``, the action's name followed by its value."""
+    for i, (k, v) in enumerate(pairs[:400]):
+        if k in ("field", "action", "type") and isinstance(v, str) and _COPY_ACTION.match(v):
+            for k2, v2 in pairs[i + 1 : i + 3]:
+                if k2 == "value":
+                    found = next((h for t in texts(v2) if (h := _outside(t))), None)
+                    if found:
+                        return found
+    return None
+
+
 def _feed(words: set[str], pairs: Sequence[Pair]) -> Finding | None:
     fed = words & _FEEDS or any(k in ("trigger", "triggers", "webhook") for k, _ in pairs)
     if not (fed and words & _SETS_UP):
@@ -106,7 +121,7 @@ def _feed(words: set[str], pairs: Sequence[Pair]) -> Finding | None:
     where = next(
         (h for k, v in pairs if _DESTINATION.match(k) for t in texts(v) if (h := _outside(t))),
         None,
-    )
+    ) or _copied_to(pairs)
     if where is None:
         return None
     people = (

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
-from .business_words import DELETE_VERBS, Finding, Pair, acts, switched_off
+from .business_words import DELETE_VERBS, REVOKE_VERBS, Finding, Pair, acts, switched_off
 
 __all__ = ["guards_off"]
 
@@ -115,7 +115,11 @@ def guards_off(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
             "Let a repository administrator change branch protection.",
         )
         return
-    if words & _NETWORK and any(_ADDRESS_KEYS.match(k) and _everywhere(v) for k, v in pairs):
+    if (
+        words & _NETWORK
+        and not words & REVOKE_VERBS
+        and any(_ADDRESS_KEYS.match(k) and _everywhere(v) for k, v in pairs)
+    ):
         yield (
             "opens a port to the whole internet",
             "anyone on the internet can reach the service behind it and try its logins and "

@@ -71,9 +71,13 @@ _WITH_CURRENCY = re.compile(r"^\s*(\d[\d,]{0,15}(?:\.\d{1,4})?)\s*[A-Za-z]{3}\s*
 """An amount written with its currency code (``"125.00 USD"``)."""
 _ELSEWHERE = re.compile(r"^(?:destination|recipient\w*|receiver\w*|payee\w*|beneficiary\w*)$")
 _SMALL = 100_000
+"""A refund below this many units (cents: 1,000.00) is one customer's purchase."""
 _SMALL_PERCENT = 20
 """A single-use discount of at most this percentage is one customer's apology."""
-"""A refund below this many units (cents: 1,000.00) is one customer's purchase."""
+_PROMO_USES = 1_000
+_CODE_ENDS = ("redeem_by", "expires_at", "ends_at", "end_date", "expiry", "expiration_date")
+"""A discount of at most ``_SMALL_PERCENT`` capped at ``_PROMO_USES`` uses and ending on a
+date the call sets is a bounded promotion: what it can cost is known before it runs."""
 
 
 def number(value: Any) -> float | None:
@@ -106,13 +110,25 @@ def _record(value: Any) -> str:
 
 def _small_code(words: set[str], pairs: Sequence[Pair]) -> bool:
     """A discount code for one use of a small percentage (an apology to one customer)."""
-    if not words & {"discount", "coupon", "code", "promo"}:
+    if not words & {
+        "discount",
+        "coupon",
+        "code",
+        "promo",
+        "discounts",
+        "coupons",
+        "codes",
+        "promos",
+    }:
         return False
     args = dict(pairs[:200])
     kind = str(args.get("value_type", args.get("type", ""))).lower()
     off = number(args.get("percent_off", args.get("value") if "percent" in kind else None))
     limit = number(args.get("usage_limit", args.get("max_redemptions")))
-    return off is not None and abs(off) <= _SMALL_PERCENT and limit == 1
+    if off is None or abs(off) > _SMALL_PERCENT or limit is None:
+        return False
+    ends = any(args.get(k) not in (None, "", 0) for k in _CODE_ENDS)
+    return limit == 1 or (0 < limit <= _PROMO_USES and ends)
 
 
 def _test_mode(pairs: Sequence[Pair]) -> bool:

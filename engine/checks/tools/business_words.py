@@ -12,6 +12,7 @@ __all__ = [
     "OFF_VALUES",
     "PERSONAL_MAIL",
     "READS",
+    "REVOKE_VERBS",
     "Finding",
     "Pair",
     "acts",
@@ -45,6 +46,9 @@ READS = frozenset(
 )  # fmt: skip
 DELETE_VERBS = frozenset({"delete", "remove", "destroy", "purge", "erase", "wipe", "drop", "nuke"})
 """Verbs of a tool's name that delete."""
+REVOKE_VERBS = frozenset({"revoke", "revokes", "revoking"})
+"""Verbs of a tool's name that take an allowance away (``revoke_security_group_ingress``): an
+address range it names is closed, not opened."""
 
 
 def acts(words: set[str]) -> bool:

@@ -223,9 +223,10 @@ _ALL_RECIPIENTS = re.compile(r"^@?(?:all|everyone|all[-_]\w+)$", re.IGNORECASE)
 
 _SHARED_CHANNEL = re.compile(
     r"(?i)(?:^#?|[-_\s(:])(?:ext|external|shared|vendors?|partners?|guests?|public|community)"
-    r"(?:[-_\s)@:.]|$)"
+    r"(?:[-_\s)@:.]|$)|(?<=\d)(?:SHARED|EXTERNAL)[-_]"
 )
-"""A channel named as shared with people outside the company (Slack Connect's ``#ext-``)."""
+"""A channel named as shared with people outside the company (Slack Connect's ``#ext-``; an id
+carrying the word after its digits, ``C05SHARED-…``)."""
 
 
 def shared_channel(view: ToolView) -> str | None:

@@ -5,7 +5,8 @@
 - a document's macros to be enabled ("click Enable Content to view the invoice"): how
   malicious attachments run;
 - a safety procedure to be skipped (lockout/tagout, a permit to work, a safety check) or an
-  interlock or guard bypassed while people work.
+  interlock or guard bypassed while people work, or a safety system said to be off with
+  work to carry on (``prose_safety_off``).
 
 Advice against each ("never enable macros", "don't skip the approval") is no finding. Each
 reader scans a bounded window of the text and is a pure function of it.
@@ -16,6 +17,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from itertools import islice
+
+from .prose_safety_off import safety_off_work_on
 
 __all__ = ["skipped_controls"]
 
@@ -67,8 +70,10 @@ def skipped_controls(raw: str) -> Iterator[tuple[str, str]]:
             "Macros in documents from outside are how malware runs; send the data another way.",
         )
     m = _SAFETY.search(text)
-    if m is not None and not _ADVICE.search(text[max(0, m.start() - 30) : m.start()]):
+    if (
+        m is not None and not _ADVICE.search(text[max(0, m.start() - 30) : m.start()])
+    ) or safety_off_work_on(text):
         yield (
-            "tells people to skip a safety procedure or to work with a guard bypassed",
+            "tells people to skip a safety procedure or to work with a safety system off",
             "Safety procedures are not skipped to save time; ask the safety officer.",
         )

@@ -145,7 +145,8 @@ _ROWS = re.compile(r"(?i)(?<![\d,])\d[\d,]{0,20}\s+(?:rows|records|entries)\b|\|
 """A table's rows (``482 rows``, ``Name | Address |``)."""
 _MARKED = re.compile(
     r"(?i)\b(?:internal (?:note|only|use)|confidential|privileged|attorney[- ]client|"
-    r"between us|do not (?:share|forward)|not for (?:distribution|external)|off the record)\b"
+    r"between us|do not (?:share|forward)|not for (?:distribution|external)|off the record|"
+    r"not (?:yet )?(?:public|announced)(?: yet)?)\b"
 )
 """Text that says it is not for outsiders."""
 _PRIVILEGE = re.compile(
