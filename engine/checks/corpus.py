@@ -64,8 +64,10 @@ __all__ = ["COMMIT", "Case", "Corpus", "ToolCase", "load_corpus", "read_corpus"]
 COMMIT = "commit"
 LABELS = "labels.jsonl"
 _FIELDS = ("file", "class", "label", "lines", "path", "description", "note")
-_MAX_LABELS = 5_000_000
-_MAX_CASES = 10_000
+_MAX_LABELS = 50_000_000
+"""Bytes of a corpus's labels file read at most (HUMANGR's own is about 5 MB)."""
+_MAX_CASES = 100_000
+"""Cases of one corpus at most (HUMANGR's own holds about 12,000)."""
 _DIFF_EXT = (".diff", ".patch")
 
 
