@@ -1,9 +1,8 @@
-"""A secret read only to be counted or fingerprinted (for ``shell_rules_cloud.secret_shown``):
+"""A secret read only to be counted (for ``shell_rules_cloud.secret_shown``):
 ``kubectl get secret api-key -o jsonpath='{.data.key}' | base64 -d | wc -c`` checks that the
-secret is set (its length), ``vault kv get -field=token kv/app | sha256sum`` that two copies
-match; neither prints the value. The pipeline must end in a counter or a digest (``wc``,
-``grep -c``/``-q``, ``sha256sum``…) and pass only through filters that write nothing
-(``base64``, ``jq``, ``tr``, ``head``…): ``tee``, a redirection to a file, ``awk`` or
+secret is set (its length) and does not print the value. The pipeline must end in a counter
+(``wc``, ``grep -c``/``-q``) and pass only through filters that write nothing
+(``base64``, ``jq``, ``tr``, ``head``…): a digest, ``tee``, a redirection to a file, ``awk`` or
 ``xargs`` on the way (which can write or run) keep the secret "shown". Pure and bounded."""
 
 from __future__ import annotations
@@ -16,9 +15,9 @@ _FILTERS = frozenset(
     {"base64", "jq", "yq", "tr", "cut", "head", "tail", "grep", "egrep", "sort", "uniq", "cat"}
 )
 """Filters that turn text into text and write nowhere (``cat`` with no file operand)."""
-_DIGESTS = frozenset(
-    {"wc", "sha256sum", "sha1sum", "sha512sum", "md5sum", "shasum", "b2sum", "cksum"}
-)
+_DIGESTS = frozenset({"wc"})
+"""Counters. A digest (``sha256sum``, ``md5sum``) is not one: it prints a value derived from
+the secret, which a weak password's can be found from offline."""
 _MAX_STAGES = 8
 
 

@@ -36,7 +36,7 @@ def _decide(name: str, arguments: dict[str, Any]) -> tuple[Outcome, list[str]]:
             APPROVED,
         ),
         ("kubectl get secret smtp-creds -o yaml | grep -c password", APPROVED),
-        ("vault kv get -field=api_key kv/reporting | sha256sum", APPROVED),
+        ("vault kv get -field=api_key kv/reporting | sha256sum", STOPPED),  # a digest is printed
         # the nearest harmful shapes: the value printed, kept on the way, or sent on
         (
             "kubectl -n billing get secret stripe-token -o jsonpath='{.data.value}'"
