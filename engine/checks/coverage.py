@@ -67,12 +67,16 @@ _TEMPLATES = frozenset(
 )  # fmt: skip
 """Page and mail templates: their text is read like prose, unless it adds something active."""
 _ACTIVE = re.compile(
-    r"(?i)<\s*(?:script|iframe|object|embed|form|meta|link|base|img|svg)\b|javascript:|"
+    r"(?i)<\s*(?:script|iframe|object|embed|form|link|base|img|svg)\b|javascript:|"
+    r"<\s*meta\b(?!\s+charset\s*=\s*[\"']?[\w-]{1,20}[\"']?\s*/?>)"
+    r"(?!\s+name\s*=\s*[\"'](?:viewport|description|author|keywords|color-scheme|theme-color)"
+    r"[\"']\s+content\s*=\s*\"[^\"<>]{0,200}\"\s*/?>)|"
     r"\bon[a-z]+\s*=|\|\s*safe\b|\{\{\{|\{%-?\s*(?:raw|include|import)|"
     r"<%|\{!!"
 )
 """What makes a template's added line more than text: scripts, handlers, raw output (links:
-``coverage_links``)."""
+``coverage_links``); a ``<meta>`` tag but the page's character set or a plain viewport,
+description or author line (``http-equiv`` can redirect the page or loosen its policy)."""
 READ_NAMES = frozenset(
     [
         "readme",

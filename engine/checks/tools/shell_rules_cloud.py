@@ -14,6 +14,7 @@ from .shell_feeds import SECRET_STORES
 from .shell_model import Cmd
 from .shell_restarts import restarts_one
 from .shell_rule_kit import Context, Flag, critical, high, rule
+from .shell_secret_counted import counted_only
 from .shell_secret_meta import metadata_only
 from .shell_throwaway import review_app, test_settings
 from .shell_throwaway_db import throwaway_database
@@ -200,7 +201,7 @@ def secret_shown(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
             "the access keys end up in the transcript, readable by whatever reads it.",
             "Let the SDKs read credentials themselves; never print them.",
         )
-    elif SECRET_STORES.search(text) and not metadata_only(cmd.argv):
+    elif SECRET_STORES.search(text) and not (metadata_only(cmd.argv) or counted_only(cmd)):
         yield high(
             "shows a secret's value",
             cmd.text,

@@ -11,6 +11,7 @@ from .shell_catalogue import words
 from .shell_model import Cmd
 from .shell_rule_kit import Context, Flag, critical, high, operands, rule, short_flags
 from .shell_rules_sql import client_sql
+from .shell_secret_counted import counted_only
 from .shell_secret_meta import metadata_only
 from .shell_throwaway import artifact_objects, terraform_throwaway
 
@@ -210,7 +211,7 @@ def infrastructure(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
             verb == "get"
             and kinds & {"secret", "secrets"}
             and re.search(r"-o\s*=?\s*(?:json|yaml|jsonpath|go-template)", joined)
-            and not metadata_only(cmd.argv)
+            and not (metadata_only(cmd.argv) or counted_only(cmd))
         ):
             yield high(
                 "reads Kubernetes secrets",
