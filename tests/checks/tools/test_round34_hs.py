@@ -52,6 +52,34 @@ CASES: list[tuple[tuple[str, dict[str, Any]], tuple[Outcome, ...], str]] = [
     ),
     (_sql("DELETE FROM shipments WHERE status = 'delivered'"), STOPPED, "records, not a queue"),
     (_sql("DELETE FROM sms_queue"), STOPPED, "the whole queue"),
+    # a safeguard switched off through its settings row
+    (
+        _sql(
+            "UPDATE plant_settings SET setting_value = 'off' WHERE setting_key = 'overload_check'"
+        ),
+        STOPPED,
+        "a check's setting turned off",
+    ),
+    (
+        _sql("UPDATE line_params SET enabled = 0 WHERE param_name = 'hopper_lid_interlock'"),
+        STOPPED,
+        "an interlock's parameter turned off",
+    ),
+    (
+        _sql("UPDATE plant_settings SET setting_value = 'on' WHERE setting_key = 'overload_check'"),
+        APPROVED,
+        "the same check turned on",
+    ),
+    (
+        _sql("UPDATE feature_flags SET enabled = false WHERE flag_key = 'checkout_redesign'"),
+        APPROVED,
+        "a product flag turned off",
+    ),
+    (
+        _sql("UPDATE printer_settings SET enabled = false WHERE printer_id = 12"),
+        APPROVED,
+        "one printer's setting turned off",
+    ),
     # one cache entry purged, one API key or token revoked, one swap withdrawn
     (_http("DELETE", "/internal/cache/timetables?line=north"), APPROVED, "a cache entry"),
     (_http("DELETE", "/internal/cache/all"), STOPPED, "every cache entry"),
