@@ -5,7 +5,8 @@ that says so (``status = 'SENT'``, ``'processed'``, ``'completed'``) or a done f
 
 A queue's pending or failed items are work not yet done: removing them loses it, so a WHERE
 that does not test a finished state, that has an ``OR`` or a subquery, or a table of people's
-records keeps the rule that stops a class of rows in production."""
+records, or a queue of payments (its processed items may be the only record that money went
+out), keeps the rule that stops a class of rows in production."""
 
 from __future__ import annotations
 
@@ -19,6 +20,10 @@ from .sql_scope import sensitive_table
 __all__ = ["finished_queue_rows"]
 
 _QUEUE = re.compile(r"(?:^|_)(?:queue|queues|queued_\w+)$")
+_MONEY = re.compile(
+    r"pay|invoice|ledger|transaction|transfer|refund|billing|charge|settlement|wire|ach|remit"
+)
+"""A money queue's processed items may be the only record that a payment went out."""
 _DONE_STATES = frozenset(
     {"sent", "delivered", "processed", "completed", "complete", "done", "succeeded",
      "success", "successful", "finished", "acknowledged", "acked", "published", "dispatched"}
@@ -66,7 +71,7 @@ def finished_queue_rows(table: str, where: exp.Expression) -> bool:
     """A DELETE's WHERE on queue ``table`` that keeps only finished items: one of its ANDed
     tests asks for a finished state, and it has no ``OR``, ``NOT`` or subquery."""
     base = snake(table)
-    if not _QUEUE.search(base) or sensitive_table(table):
+    if not _QUEUE.search(base) or sensitive_table(table) or _MONEY.search(base):
         return False
     cond = where.this if isinstance(where, exp.Where) else where
     if cond.find(exp.Or, exp.Not, exp.Select) is not None:

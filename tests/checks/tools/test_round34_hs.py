@@ -52,6 +52,11 @@ CASES: list[tuple[tuple[str, dict[str, Any]], tuple[Outcome, ...], str]] = [
     ),
     (_sql("DELETE FROM shipments WHERE status = 'delivered'"), STOPPED, "records, not a queue"),
     (_sql("DELETE FROM sms_queue"), STOPPED, "the whole queue"),
+    (
+        _sql("DELETE FROM payout_queue WHERE status = 'processed'"),
+        STOPPED,
+        "a payment queue's processed items: perhaps the only record the money went out",
+    ),
     # a safeguard switched off through its settings row
     (
         _sql(
