@@ -25,6 +25,7 @@ from humangr.contracts import ToolKind
 from ..base import CheckInput, Hit
 from ..remember import remembered
 from .http_apis import destructive_call, destructive_tool, scratch_store
+from .http_bulk_action import bulk_action
 from .http_call import AUTH_HEADER, METHODS, HttpCall, read_http
 from .http_delete_one import leaf_delete, scratch_wildcard
 from .http_delete_scratch import (
@@ -115,6 +116,7 @@ def _request_problems(call: HttpCall, allow: frozenset[str]) -> list[Problem]:
         or path_disables_safeguard(call)
         or secret_fields(call)
         or bulk_feed_hook(call)
+        or bulk_action(call)
         or takeover_shape(call)
         or (None if _signed(call) else _disguised(url.host.name))
     )

@@ -26,14 +26,17 @@ _LEAVES = frozenset(
      "pipeline_run", "workflow_run", "notification", "subscriber_tag", "seat_hold",
      "room_hold", "inventory_hold", "stock_hold", "cart_hold", "export", "export_job",
      "report_job", "pod", "messagerule", "message_rule", "inbox_rule", "appointment",
-     "booking"}
+     "booking", "api_key", "apikey", "access_key", "token", "access_token",
+     "personal_access_token", "app_password", "swap", "shift_swap", "swap_request"}
 )  # fmt: skip
 """Collections whose one item is disposable, or whose removal takes something away from
 someone (singular; ``discount_codes`` → ``discount_code``); a seat or stock hold (a
 reservation, not a legal hold) and an export job one asked for; a pod (its controller starts
 another, as ``kubectl delete pod`` does), a mailbox rule (removing one stops mail being moved
 or forwarded), one booking or appointment (cancelled: the slot is freed), and one item of
-any ``draft_…`` collection (a draft never went out). Log
+any ``draft_…`` collection (a draft never went out), an API key or access token (revoked: access
+taken away; a KMS or vault ``key`` is not one, its data dies with it) and one swap offered
+between people's shifts or slots (withdrawn). Log
 entries are not: removing one hides a trace; nor are webhooks: one often feeds a build, an
 alert or a security tool, and removing it silences that."""
 _RUN_NUMBERED = frozenset({"job"})
@@ -53,6 +56,8 @@ _ITEM = re.compile(
 )
 """One item's id: a number, a hex id or UUID, an image digest, a prefixed id, or a slug
 (base64 padding allowed: ``AAMkAG…=``)."""
+_CACHE_ENTRY = re.compile(r"^[A-Za-z0-9][\w.:-]{0,100}$")
+"""One named entry of a cache (``/cache/rates``): purged, it is filled again on the next read."""
 _MANY = re.compile(r"(?i)[*,]|\b_?all\b")
 _SCRATCH_WORDS = frozenset(
     {"test", "tests", "testing", "qa", "fixture", "fixtures", "e2e", "tmp", "temp", "scratch",
@@ -89,6 +94,8 @@ def leaf_delete(call: HttpCall) -> bool:
         return item.isdigit() and len(item) <= 20
     if collection not in _LEAVES and not collection.startswith("draft_"):
         return False
+    if collection == "cache":
+        return _CACHE_ENTRY.match(item) is not None  # a cache entry by name: rebuilt on use
     if collection == "branch":
         return not _PROTECTED.search(item) and "protection" not in item.lower()
     return _ITEM.match(item) is not None

@@ -18,6 +18,7 @@ from .sql_issue import C, H, Issue, fragment
 from .sql_keys import key_column, one_value, snake_case
 from .sql_money import money_changes
 from .sql_parse import Parsed
+from .sql_queue_done import finished_queue_rows
 from .sql_routine import expiring, one_owner, purge
 from .sql_scope import Target, record_table, sensitive_table, throwaway_schema, transient_table
 from .sql_window import aged_out
@@ -185,6 +186,8 @@ def mass_changes(p: Parsed, target: Target) -> Iterator[Issue]:
             )
         elif not narrow and expiring(name, where):
             continue  # housekeeping: expired sessions, tokens, abandoned carts
+        elif not narrow and verb == "DELETE" and finished_queue_rows(name, where):
+            continue  # a queue's finished items (sql_queue_done)
         elif not narrow and verb == "UPDATE" and one_owner(where, name):
             continue  # one user's or one parent's rows of a table that is not records
         elif not narrow and (target.production or sensitive_table(name)):
@@ -215,9 +218,10 @@ def mass_changes(p: Parsed, target: Target) -> Iterator[Issue]:
 
 
 def housekeeping(p: Parsed) -> bool:
-    """Every write of ``p`` is routine: a DELETE of expired rows of a table whose rows expire,
-    an UPDATE of one owner's rows of a table that is not records, or a scoped write to a
-    load's landing table (``staging.import_buffer WHERE batch_id = …``)."""
+    """Every write of ``p`` is routine: a DELETE of expired rows of a table whose rows expire
+    or of a queue's finished items, an UPDATE of one owner's rows of a table that is not
+    records, or a scoped write to a load's landing table (``staging.import_buffer WHERE
+    batch_id = …``)."""
     if p.tree is None:
         return False
     nodes = list(_writes(p.tree))
@@ -226,7 +230,7 @@ def housekeeping(p: Parsed) -> bool:
         and (
             transient_table(_name(n))
             or (
-                expiring(_name(n), where)
+                (expiring(_name(n), where) or finished_queue_rows(_name(n), where))
                 if isinstance(n, exp.Delete)
                 else one_owner(where, _name(n))
             )

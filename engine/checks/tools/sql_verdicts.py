@@ -11,7 +11,8 @@ that any industry's schema spells its own way:
 - where money is paid typed in (an IBAN or a bank account number in an INSERT or UPDATE);
 - a limit or threshold set to a sentinel that disables it (``max_value = 9999``);
 - a safety or monitoring setting switched off where the table names it
-  (``UPDATE alarm_config SET enabled = false``), not an account deactivated.
+  (``UPDATE alarm_config SET enabled = false``), not an account deactivated, or where the
+  settings row's key names one (``sql_setting_off``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 import re
 
 from .protection_off import PROTECTION, not_live
+from .sql_setting_off import safeguard_setting_off
 
 __all__ = ["DONE_BY_HAND", "more_decision"]
 
@@ -102,5 +104,9 @@ def more_decision(table: str, column: str, value: str, where: str) -> tuple[str,
     ):
         return "switches a protection off", (
             f"{table} keeps a safeguard and the statement turns it off."
+        )
+    if safeguard_setting_off(table, column, value, where):
+        return "switches a safeguard's setting off", (
+            f"the row of {table[:60]} that keeps a check running now says off."
         )
     return None
