@@ -9,7 +9,7 @@ import re
 
 from sqlglot import exp
 
-__all__ = ["key_column", "one_value", "snake_case"]
+__all__ = ["conjuncts", "key_column", "one_value", "snake_case"]
 
 _KEY_COLUMN = re.compile(r"(?i)^(?:id|uuid|guid|pk|rowid|oid|email|username|login|slug)$")
 """Columns that name one row in any table (``id``, ``uuid``, ``email``)."""
@@ -55,3 +55,21 @@ def one_value(e: exp.Expression) -> bool:
     return isinstance(e, exp.Literal | exp.Placeholder | exp.Parameter) or (
         isinstance(e, exp.Neg) and isinstance(e.this, exp.Literal)
     )
+
+
+def conjuncts(cond: exp.Expression, limit: int = 64) -> list[exp.Expression] | None:
+    """The tests ``cond`` ANDs together (``a = 1 AND (b = 2 AND c = 3)`` gives three),
+    parentheses taken off; ``None`` when it has more than ``limit`` nodes to walk."""
+    stack, seen, tests = [cond], 0, []
+    while stack:
+        if seen >= limit:
+            return None
+        e = stack.pop()
+        seen += 1
+        while isinstance(e, exp.Paren):
+            e = e.this
+        if isinstance(e, exp.And):
+            stack.extend((e.this, e.expression))
+        else:
+            tests.append(e)
+    return tests

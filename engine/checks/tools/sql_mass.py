@@ -15,7 +15,7 @@ from sqlglot import exp
 
 from .sql_all_past import before_now
 from .sql_issue import C, H, Issue, fragment
-from .sql_keys import key_column, one_value, snake_case
+from .sql_keys import conjuncts, key_column, one_value, snake_case
 from .sql_money import money_changes
 from .sql_parse import Parsed
 from .sql_queue_done import finished_queue_rows
@@ -96,18 +96,8 @@ def narrow_where(where: exp.Expression | None, table: str = "") -> bool:
     a status flag, a pattern or another table's key keeps a whole class of rows."""
     if where is None:
         return False
-    cond = where.this if isinstance(where, exp.Where) else where
-    stack, seen = [cond], 0
-    while stack and seen < 64:
-        e = stack.pop()
-        seen += 1
-        while isinstance(e, exp.Paren):
-            e = e.this
-        if isinstance(e, exp.And):
-            stack.extend((e.this, e.expression))
-        elif _key_test(e, table):
-            return True
-    return False
+    tests = conjuncts(where.this if isinstance(where, exp.Where) else where)
+    return tests is not None and any(_key_test(e, table) for e in tests)
 
 
 def _off(value: exp.Expression) -> bool:

@@ -14,6 +14,7 @@ import re
 
 from sqlglot import exp
 
+from .sql_keys import conjuncts
 from .sql_money import snake
 from .sql_scope import sensitive_table
 
@@ -76,14 +77,5 @@ def finished_queue_rows(table: str, where: exp.Expression) -> bool:
     cond = where.this if isinstance(where, exp.Where) else where
     if cond.find(exp.Or, exp.Not, exp.Select) is not None:
         return False
-    stack, seen, done = [cond], 0, False
-    while stack and seen < 32:
-        e = stack.pop()
-        seen += 1
-        while isinstance(e, exp.Paren):
-            e = e.this
-        if isinstance(e, exp.And):
-            stack.extend((e.this, e.expression))
-        elif _done_test(e):
-            done = True
-    return done and not stack
+    tests = conjuncts(cond, 32)
+    return tests is not None and any(_done_test(e) for e in tests)
