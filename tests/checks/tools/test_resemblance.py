@@ -19,6 +19,17 @@ from humangr.engine.checks.tools.resemblance import Model, features, judge, load
 from humangr.engine.review import local_outcome
 
 TINY = Model(weights={"wire": 2.0, "offshore": 2.0, "wire funds": 1.0}, bias=-1.0, threshold=0.6)
+_NEUTRAL = ("tool", "payments", "tool payments", "key_memo", "monthly", "key_note", "to", "report")
+KNOWING = Model(
+    weights={
+        **dict.fromkeys((*_NEUTRAL, "key_memo monthly", "payments key_memo"), 0.0),
+        "wire": 4.0,
+        "offshore": 4.0,
+    },
+    bias=-1.0,
+    threshold=0.6,
+)
+"""A model that knows enough of the test calls' words to judge them (``MIN_KNOWN``)."""
 
 
 def _action(name: str, arguments: Mapping[str, object]) -> ActionContext:
@@ -57,12 +68,23 @@ def test_score_is_logistic_regression_on_l2_normalised_binary_features() -> None
 
 
 def test_judge_names_the_argument_whose_words_weigh_most() -> None:
-    hit = judge(TINY, "payments", {"memo": "monthly", "note": "wire to offshore"})
+    hit = judge(KNOWING, "payments", {"memo": "monthly", "note": "wire to offshore"})
     assert hit is not None
     assert hit.severity is Severity.HIGH
     assert hit.argument == "note"
     assert "`offshore`" in hit.description or "`wire`" in hit.description
-    assert judge(TINY, "payments", {"memo": "monthly report"}) is None
+    assert judge(KNOWING, "payments", {"memo": "monthly report"}) is None
+
+
+def test_a_call_the_model_knows_too_little_of_is_not_judged() -> None:
+    """One heavy word in a call of a few words is no resemblance: the model needs
+    ``MIN_KNOWN`` known features before it speaks."""
+    tiny = ("wire", {"x": "offshore"})
+    assert score(KNOWING, features(tiny)) >= KNOWING.threshold
+    assert judge(KNOWING, *tiny) is None
+    shipped = load_model()
+    for name, arguments in [("echo", {"text": "still here"}), ("echo", {"text": "over http"})]:
+        assert judge(shipped, name, arguments) is None, arguments
 
 
 def test_work_is_bounded_on_huge_and_many_values() -> None:
@@ -228,7 +250,9 @@ def test_the_same_call_gets_the_same_finding_in_every_process() -> None:
 
 def _custom_model(tmp_path: Path) -> Path:
     path = tmp_path / "ours.json"
-    model = Model(weights={"zyxwarehouse": 6.0}, bias=-2.0, threshold=0.5, trained={"calls": 2})
+    known = ("tool", "inventory_move", "tool inventory_move", "key_note", "empty", "the", "today")
+    weights = {**dict.fromkeys(known, 0.0), "zyxwarehouse": 6.0}
+    model = Model(weights=weights, bias=-1.5, threshold=0.5, trained={"calls": 2})
     path.write_bytes(resemblance.dump_model(model))
     return path
 
