@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import hashlib
 import logging
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from functools import partial
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import anyio
@@ -22,6 +20,7 @@ from humangr.contracts import (
 from humangr.engine.actor import Actor, ActorSystem, SupervisionPolicy
 from humangr.engine.bus import Bus, MemoryBus
 from humangr.engine.checks.release import checks_digest
+from humangr.engine.checks.tools.resemblance import model_digest
 from humangr.engine.config import ReviewConfig
 from humangr.engine.decisions import DecisionWaiters, LocalDecisions
 from humangr.engine.llm import LLMClient, prompts_digest
@@ -70,8 +69,7 @@ def current_policy_version(
     if config.rules is not None:
         thresholds["policy_file"] = config.rules.digest
     if config.resemblance_model is not None:
-        model = Path(config.resemblance_model).read_bytes()
-        thresholds["resemblance_model"] = hashlib.sha256(model).hexdigest()
+        thresholds["resemblance_model"] = model_digest(config.resemblance_model)
     if config.allowed_hosts or config.allowed_email_domains:
         thresholds["allowed_hosts"] = sorted({h.lower() for h in config.allowed_hosts})
         thresholds["allowed_email_domains"] = sorted(

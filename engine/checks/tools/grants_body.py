@@ -20,7 +20,7 @@ from datetime import date
 from typing import Any
 
 from .body_walk import Node, key_words, nodes, truthy
-from .business_words import PERSONAL_MAIL, switched_off
+from .business_words import PERSONAL_MAIL, REVOKE_VERBS, switched_off
 
 __all__ = ["grants"]
 
@@ -78,7 +78,6 @@ _FORWARDING = re.compile(
     r"(?:^|_)(?:auto_?forward\w*|forward\w*|message_?rules?|inbox_?rules?|"
     r"mail_?rules?|redirect_?to)(?:_|$)"
 )
-_REVOKED = re.compile(r"(?:^|_)revok(?:e|es|ing)(?:_|$)")
 _ALLOW_CTX = re.compile(
     r"(?:^|_)(?:allow\w*|whitelist\w*|trusted\w*|origins?|cors|"
     r"value_?lists?|ip_?ranges?|policies|policy|firewall\w*|ingress\w*|"
@@ -197,7 +196,7 @@ def _wildcard(name: str, path: str, node: Node) -> str | None:
     context = key_words(f"{name} {path}") + "_" + "_".join(node.above)
     if not _ALLOW_CTX.search(context + "_" + "_".join(k for k, _ in node.items)):
         return None
-    if _REVOKED.search(key_words(name)):
+    if REVOKE_VERBS & set(key_words(name).split("_")):
         return None  # ``revoke_security_group_ingress``: the range named is taken away
     if any(
         k == "action" and str(v).lower() in ("deny", "drop", "reject", "block")

@@ -72,7 +72,7 @@ def _picks_all(call: HttpCall) -> str | None:
                     return f"{key[:30]}: {text}"
             if value is True and _ALL_KEY.match(key):
                 return key[:40]
-            if _ALL_KEY.match(key) and key.lower() == "match_all":
+            if key.lower() == "match_all":
                 return key
     return None
 

@@ -16,6 +16,8 @@ import re
 from collections.abc import Iterator
 from itertools import islice
 
+from .prose_spans import anchored
+
 __all__ = ["access_keys"]
 
 _MAX_TEXT = 8_000
@@ -28,19 +30,6 @@ _MASTER = re.compile(
 _MASTER_START = re.compile(
     r"(?i)\b(?:master|override|all[- ]areas?|all[- ]access|universal|grand[- ]master)\b"
 )
-_TRIES = 16
-_SPAN = 160
-
-
-def _anchored(start: re.Pattern[str], pattern: re.Pattern[str], window: str) -> bool:
-    """Whether ``pattern`` matches at one of the first occurrences of ``start``, each read
-    in a short span (a text repeating the word costs no more than a few matches)."""
-    return any(
-        pattern.match(window, m.start(), m.start() + _SPAN) is not None
-        for m in islice(start.finditer(window), _TRIES)
-    )
-
-
 _BITLOCKER = re.compile(r"(?<![\d-])\d{6}(?:-\d{6}){7}(?![\d-])")
 _PSK = re.compile(
     r"(?i)\b(?:psk|pre-?shared[ -]key|shared[ -]secret|wpa2?[ -](?:key|passphrase))\b"
@@ -60,7 +49,7 @@ def access_keys(text: str) -> Iterator[tuple[str, str]]:
     """``(title, advice)`` for each key to a place or a network that ``text`` writes out."""
     window = text[:_MAX_TEXT]
     lower = window.lower()
-    if any(w in lower for w in ("master", "override", "all", "universal")) and _anchored(
+    if any(w in lower for w in ("master", "override", "all", "universal")) and anchored(
         _MASTER_START, _MASTER, window
     ):
         yield (

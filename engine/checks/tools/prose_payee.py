@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from itertools import islice
+
+from .prose_spans import anchored
 
 __all__ = ["payee_changed", "warns"]
 
@@ -34,8 +35,6 @@ _START = re.compile(
     r"(?i)\b(?:new|updated|changed|different|revised|update[ds]?|chang(?:e|ed|ing)|bank)\b"
 )
 """Where a reading of ``_NEW_ACCOUNT`` may begin; each is read in a short span."""
-_TRIES = 16
-_SPAN = 160
 _PAYING = re.compile(
     r"(?i)\b(?:pay|paid|payments?|wire|wired|release|disburse\w*|remit|transfer|invoices?|"
     r"payout|top-up)\b"
@@ -53,10 +52,7 @@ def payee_changed(text: str, warned: bool = False) -> Iterator[tuple[str, str]]:
     lower = window.lower()
     if warned or not any(w in lower for w in _WORDS):
         return
-    found = any(
-        _NEW_ACCOUNT.match(window, m.start(), m.start() + _SPAN) is not None
-        for m in islice(_START.finditer(window), _TRIES)
-    )
+    found = anchored(_START, _NEW_ACCOUNT, window)
     if found and _PAYING.search(window) and not _WARNED.search(window):
         yield (
             "steers a payment to a new or changed account",

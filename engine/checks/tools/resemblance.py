@@ -19,6 +19,7 @@ on L2-normalised binary features, which ``humangr checks-train`` fits with sciki
 from __future__ import annotations
 
 import functools
+import hashlib
 import itertools
 import json
 import math
@@ -44,6 +45,7 @@ __all__ = [
     "features",
     "judge",
     "load_model",
+    "model_digest",
     "resembles",
     "score",
 ]
@@ -113,10 +115,19 @@ def score(model: Model, found: list[str]) -> float:
     return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, total))))
 
 
-@functools.lru_cache(maxsize=8)
 def load_model(path: str | None = None) -> Model:
     """The model in the file ``path`` (read once), or the one shipped with HUMANGR. Raises
     ``ConfigError`` naming the file when it cannot be read or is not a model."""
+    return _read(path)[0]
+
+
+def model_digest(path: str) -> str:
+    """sha256 (hex) of the model file ``path``, of the very bytes ``load_model`` read."""
+    return _read(path)[1]
+
+
+@functools.lru_cache(maxsize=8)
+def _read(path: str | None) -> tuple[Model, str]:
     try:
         data = (
             Path(path).read_bytes()
@@ -131,7 +142,7 @@ def load_model(path: str | None = None) -> Model:
         raise ConfigError(f"{path or _MODEL_FILE} is not a resemblance model: {exc}") from None
     if not 0 < model.threshold < 1 or not all(map(math.isfinite, model.weights.values())):
         raise ConfigError(f"{path or _MODEL_FILE}: threshold must be within (0, 1), weights finite")
-    return model
+    return model, hashlib.sha256(data).hexdigest()
 
 
 def _heaviest(model: Model, found: list[str], limit: int = 5) -> list[str]:
