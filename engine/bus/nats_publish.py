@@ -4,6 +4,7 @@ publish says."""
 from __future__ import annotations
 
 import logging
+import uuid
 
 import anyio
 import nats.errors
@@ -44,7 +45,12 @@ async def publish_durable(
     timeout: float,
 ) -> None:
     """Publish on a stored ``subject`` and wait up to ``timeout`` for JetStream's ack; a stream
-    that does not answer is waited for up to ``LEADER_WAIT``."""
+    that does not answer is waited for up to ``LEADER_WAIT``.
+
+    A publish without ``Nats-Msg-Id`` gets one, so that sending it again after an ack that
+    never came (the leader died with the message in hand) stores one copy, not two."""
+    if headers is None or "Nats-Msg-Id" not in headers:
+        headers = {**(headers or {}), "Nats-Msg-Id": f"pub:{uuid.uuid4().hex}"}
     waited_until = anyio.current_time() + LEADER_WAIT
     delay = 0.1
     while True:
@@ -63,7 +69,13 @@ async def publish_durable(
             await anyio.sleep(delay)
             delay = min(delay * 2, 1.0)
         except nats.errors.TimeoutError as exc:
-            raise _NotAcknowledged(subject, timeout) from exc
+            # no ack: the leader may have died after storing it, or a follower heard it while
+            # no leader was elected; the same Nats-Msg-Id makes sending it again safe
+            if anyio.current_time() > waited_until:
+                raise _NotAcknowledged(subject, timeout) from exc
+            log.warning(
+                "JetStream did not acknowledge %s within %gs; sending it again", subject, timeout
+            )
         except nats.js.errors.APIError as exc:
             raise BusError(f"JetStream refused {subject!r}: {exc.description or exc}") from exc
     if ack.duplicate:
