@@ -1,154 +1,35 @@
 """Catalogue of destructive calls to known APIs: (hosts, methods, path, body test) rules for
 GitHub, GitLab, Bitbucket, cloud storage and databases, PaaS providers, Kubernetes, Docker,
 Elasticsearch and Firebase; and the provider APIs whose collections a DELETE must not empty.
-Data, and the small body tests the rules use."""
+Data only: the code hosts' rules are in ``http_api_rules_code_hosts``, the ``Rule`` record and
+the body tests in ``http_api_rule_kit``."""
 
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
 
-from humangr.contracts import Severity
-
-from .egress_mail import ADDRESS, DISTRIBUTION, MENTION_ALL
+from .egress_mail import MENTION_ALL
+from .http_api_rule_kit import (
+    GITHUB,
+    ID,
+    C,
+    H,
+    Rule,
+    host_pod,
+    privileged,
+    recipients,
+    rule,
+    to_list,
+)
+from .http_api_rules_code_hosts import CODE_HOST_RULES
 
 __all__ = ["KNOWN_APIS", "RULES", "Rule"]
 
-C, H = Severity.CRITICAL, Severity.HIGH
-_DEFAULT = r"(?:main|master|trunk|develop|development|production|prod|release|stable|live)"
-_ID = r"[^/]+"
-
-
-@dataclass(frozen=True, slots=True)
-class Rule:
-    hosts: tuple[str, ...] | None
-    methods: frozenset[str]
-    path: re.Pattern[str]
-    severity: Severity
-    title: str
-    body: Callable[[Any], bool] | None = None
-
-
-def _r(
-    hosts: tuple[str, ...] | None,
-    methods: str,
-    path: str,
-    sev: Severity,
-    title: str,
-    body: Callable[[Any], bool] | None = None,
-) -> Rule:
-    return Rule(hosts, frozenset(methods.split()), re.compile(path, re.I), sev, title, body)
-
-
-def _flag(key: str, *values: Any) -> Callable[[Any], bool]:
-    def test(body: Any) -> bool:
-        return isinstance(body, dict) and body.get(key) in values
-
-    return test
-
-
-_GH = ("api.github.com",)
 RULES: tuple[Rule, ...] = (
-    _r(_GH, "DELETE", rf"^/repos/{_ID}/{_ID}$", C, "deletes the repository"),
-    _r(_GH, "DELETE", rf"^/orgs/{_ID}$", C, "deletes the organization"),
-    _r(
-        _GH,
-        "DELETE",
-        rf"^/repos/{_ID}/{_ID}/git/refs/heads/{_DEFAULT}$",
-        C,
-        "deletes the default branch",
-    ),
-    _r(
-        _GH,
-        "PATCH POST",
-        rf"^/repos/{_ID}/{_ID}/git/refs/heads/{_DEFAULT}$",
-        C,
-        "force-updates the default branch",
-        _flag("force", True, "true"),
-    ),
-    _r(
-        _GH,
-        "DELETE",
-        rf"^/repos/{_ID}/{_ID}/branches/{_ID}/protection(?:/.*)?$",
-        C,
-        "removes branch protection",
-    ),
-    _r(_GH, "DELETE", rf"^/repos/{_ID}/{_ID}/rulesets/{_ID}$", C, "removes a branch ruleset"),
-    _r(
-        _GH,
-        "PATCH",
-        rf"^/repos/{_ID}/{_ID}$",
-        C,
-        "makes the repository public",
-        lambda b: _flag("private", False, "false")(b) or _flag("visibility", "public")(b),
-    ),
-    _r(
-        _GH,
-        "PUT",
-        rf"^/repos/{_ID}/{_ID}/collaborators/{_ID}$",
-        C,
-        "grants admin access to the repository",
-        _flag("permission", "admin", "maintain"),
-    ),
-    _r(
-        _GH,
-        "PUT",
-        rf"^/repos/{_ID}/{_ID}/collaborators/{_ID}$",
-        H,
-        "grants someone access to the repository",
-    ),
-    _r(
-        _GH,
-        "POST",
-        rf"^/(?:repos/{_ID}/{_ID}|orgs/{_ID})/hooks$",
-        H,
-        "adds a webhook: every event of the repository goes to its URL",
-    ),
-    _r(_GH, "POST", rf"^/repos/{_ID}/{_ID}/keys$", H, "adds a deploy key to the repository"),
-    _r(_GH, "POST", r"^/user/(?:keys|gpg_keys|ssh_signing_keys)$", H, "adds a key to the account"),
-    _r(
-        _GH,
-        "PUT",
-        rf"^/repos/{_ID}/{_ID}/actions/secrets/{_ID}$",
-        H,
-        "sets a secret of the repository's workflows",
-    ),
-    _r(
-        _GH,
-        "PUT",
-        rf"^/orgs/{_ID}/memberships/{_ID}$",
-        C,
-        "makes someone an organization owner",
-        _flag("role", "admin"),
-    ),
-    _r(
-        None,
-        "DELETE",
-        rf"^/api/v4/(?:projects|groups)/{_ID}$",
-        C,
-        "deletes the GitLab project or group",
-    ),
-    _r(
-        None,
-        "DELETE",
-        rf"^/api/v4/projects/{_ID}/(?:repository/branches/{_DEFAULT}"
-        rf"|protected_branches/{_ID})$",
-        C,
-        "deletes or unprotects the default branch",
-    ),
-    _r(
-        ("api.bitbucket.org",),
-        "DELETE",
-        rf"^/2\.0/repositories/{_ID}/{_ID}$",
-        C,
-        "deletes the repository",
-    ),
-    _r(("storage.googleapis.com",), "DELETE", rf"^/storage/v1/b/{_ID}$", C, "deletes the bucket"),
-    _r(("googleapis.com",), "DELETE", rf"^/v\d\w*/projects/{_ID}$", C, "deletes the GCP project"),
-    _r(
+    *CODE_HOST_RULES,
+    rule(("storage.googleapis.com",), "DELETE", rf"^/storage/v1/b/{ID}$", C, "deletes the bucket"),
+    rule(("googleapis.com",), "DELETE", rf"^/v\d\w*/projects/{ID}$", C, "deletes the GCP project"),
+    rule(
         (
             "sqladmin.googleapis.com",
             "spanner.googleapis.com",
@@ -162,52 +43,52 @@ RULES: tuple[Rule, ...] = (
         C,
         "deletes a database or cluster",
     ),
-    _r(
+    rule(
         ("bigquery.googleapis.com", "www.googleapis.com"),
         "DELETE",
-        rf"^/bigquery/v2/projects/{_ID}/datasets/{_ID}$",
+        rf"^/bigquery/v2/projects/{ID}/datasets/{ID}$",
         C,
         "deletes the BigQuery dataset",
     ),
-    _r(
+    rule(
         ("management.azure.com",),
         "DELETE",
-        rf"^/subscriptions/{_ID}/resourcegroups/{_ID}$",
+        rf"^/subscriptions/{ID}/resourcegroups/{ID}$",
         C,
         "deletes the Azure resource group",
     ),
-    _r(
+    rule(
         ("management.azure.com",),
         "DELETE",
         rf"/providers/microsoft\.(?:storage|sql|dbforpostgresql|dbformysql|documentdb|keyvault"
-        rf"|containerservice|cache)/{_ID}/{_ID}$",
+        rf"|containerservice|cache)/{ID}/{ID}$",
         C,
         "deletes an Azure data store or cluster",
     ),
-    _r(("api.cloudflare.com",), "DELETE", rf"^/client/v4/zones/{_ID}$", C, "deletes the zone"),
-    _r(
+    rule(("api.cloudflare.com",), "DELETE", rf"^/client/v4/zones/{ID}$", C, "deletes the zone"),
+    rule(
         None,
         "POST",
-        rf"^/api/v4/users/{_ID}/(?:impersonation_tokens|personal_access_tokens)$",
+        rf"^/api/v4/users/{ID}/(?:impersonation_tokens|personal_access_tokens)$",
         C,
         "mints a token that acts as another GitLab user",
     ),
-    _r(
+    rule(
         ("api.stripe.com",),
         "POST",
         r"^/v1/webhook_endpoints(?:/[^/]+)?$",
         H,
         "sends the account's payment events to a new address",
     ),
-    _r(
+    rule(
         None,
         "POST PUT",
         r"^/api/v1/namespaces/[^/]+/pods$",
         C,
         "creates a pod with the host's privileges",
-        lambda b: _host_pod(b),
+        lambda b: host_pod(b),
     ),
-    _r(
+    rule(
         ("slack.com",),
         "POST",
         r"^/api/chat\.(?:postMessage|scheduleMessage)$",
@@ -215,104 +96,104 @@ RULES: tuple[Rule, ...] = (
         "notifies everyone in a channel",
         lambda b: bool(MENTION_ALL.search(json.dumps(b)[:65_536])),
     ),
-    _r(
+    rule(
         ("api.stripe.com",),
         "POST",
         r"^/v1/(?:transfers|payouts|topups)$",
         H,
         "moves money (a transfer or payout)",
     ),
-    _r(
-        _GH,
+    rule(
+        GITHUB,
         "PATCH",
-        rf"^/orgs/{_ID}$",
+        rf"^/orgs/{ID}$",
         H,
         "changes the organization's settings or members' default rights",
     ),
-    _r(
+    rule(
         ("api.cloudflare.com",),
         "DELETE",
-        rf"^/client/v4/accounts/{_ID}/(?:r2/buckets|d1/database|storage/kv/namespaces)/{_ID}$",
+        rf"^/client/v4/accounts/{ID}/(?:r2/buckets|d1/database|storage/kv/namespaces)/{ID}$",
         C,
         "deletes a Cloudflare data store",
     ),
-    _r(
+    rule(
         ("api.digitalocean.com",),
         "DELETE",
-        rf"^/v2/(?:droplets|databases|kubernetes/clusters|volumes|apps|projects)/{_ID}$",
+        rf"^/v2/(?:droplets|databases|kubernetes/clusters|volumes|apps|projects)/{ID}$",
         C,
         "deletes a DigitalOcean resource",
     ),
-    _r(("api.heroku.com",), "DELETE", rf"^/apps/{_ID}$", C, "deletes the Heroku app"),
-    _r(("api.vercel.com",), "DELETE", rf"^/v\d+/projects/{_ID}$", C, "deletes the Vercel project"),
-    _r(("api.netlify.com",), "DELETE", rf"^/api/v1/sites/{_ID}$", C, "deletes the Netlify site"),
-    _r(
+    rule(("api.heroku.com",), "DELETE", rf"^/apps/{ID}$", C, "deletes the Heroku app"),
+    rule(("api.vercel.com",), "DELETE", rf"^/v\d+/projects/{ID}$", C, "deletes the Vercel project"),
+    rule(("api.netlify.com",), "DELETE", rf"^/api/v1/sites/{ID}$", C, "deletes the Netlify site"),
+    rule(
         ("api.render.com",),
         "DELETE",
-        rf"^/v1/(?:services|postgres|redis)/{_ID}$",
+        rf"^/v1/(?:services|postgres|redis)/{ID}$",
         C,
         "deletes the Render service",
     ),
-    _r(("api.machines.dev",), "DELETE", rf"^/v1/apps/{_ID}$", C, "deletes the Fly app"),
-    _r(
+    rule(("api.machines.dev",), "DELETE", rf"^/v1/apps/{ID}$", C, "deletes the Fly app"),
+    rule(
         ("api.supabase.com", "console.neon.tech"),
         "DELETE",
-        rf"^/(?:api/)?v\d/projects/{_ID}$",
+        rf"^/(?:api/)?v\d/projects/{ID}$",
         C,
         "deletes the database project",
     ),
-    _r(
+    rule(
         ("api.planetscale.com",),
         "DELETE",
-        rf"^/v1/organizations/{_ID}/databases/{_ID}$",
+        rf"^/v1/organizations/{ID}/databases/{ID}$",
         C,
         "deletes the database",
     ),
-    _r(
+    rule(
         ("cloud.mongodb.com",),
         "DELETE",
-        rf"/groups/{_ID}/clusters/{_ID}$",
+        rf"/groups/{ID}/clusters/{ID}$",
         C,
         "deletes the Atlas cluster",
     ),
-    _r(
+    rule(
         ("hub.docker.com",),
         "DELETE",
-        rf"^/v2/repositories/{_ID}/{_ID}$",
+        rf"^/v2/repositories/{ID}/{ID}$",
         C,
         "deletes the image repository",
     ),
-    _r(
+    rule(
         ("registry.npmjs.org",),
         "DELETE",
         r"^/(?:@[^/]+/)?[^/]+/-rev/",
         C,
         "unpublishes the package",
     ),
-    _r(None, "DELETE", rf"^/api/v1/namespaces/{_ID}$", C, "deletes the Kubernetes namespace"),
-    _r(
+    rule(None, "DELETE", rf"^/api/v1/namespaces/{ID}$", C, "deletes the Kubernetes namespace"),
+    rule(
         None,
         "DELETE",
-        rf"^/api/v1/(?:persistentvolumes|nodes)/{_ID}$",
+        rf"^/api/v1/(?:persistentvolumes|nodes)/{ID}$",
         C,
         "deletes a Kubernetes volume or node",
     ),
-    _r(
+    rule(
         None,
         "DELETE",
         r"^/apis?/(?:[^/]+/)*namespaces/[^/]+/[a-z]+$",
         C,
         "deletes every object of a kind in the namespace",
     ),
-    _r(
+    rule(
         None,
         "DELETE",
         r"^/apis/apiextensions\.k8s\.io/v1/customresourcedefinitions/",
         C,
         "deletes a custom resource definition and all its objects",
     ),
-    _r(None, "DELETE", r"^/(?:_all|\*|[^/_][^/]*\*[^/]*)$", C, "deletes every index (wildcard)"),
-    _r(
+    rule(None, "DELETE", r"^/(?:_all|\*|[^/_][^/]*\*[^/]*)$", C, "deletes every index (wildcard)"),
+    rule(
         None,
         "POST",
         r"^/[^/]+/_delete_by_query$",
@@ -320,65 +201,65 @@ RULES: tuple[Rule, ...] = (
         "deletes every document of the index",
         lambda b: "match_all" in json.dumps(b)[:4096],
     ),
-    _r(
+    rule(
         ("firebaseio.com", "firebasedatabase.app"),
         "DELETE PUT",
         r"^/(?:\.json)?$",
         C,
         "deletes or overwrites the whole Realtime Database",
     ),
-    _r(
+    rule(
         None,
         "POST",
         r"^/(?:v[\d.]+/)?(?:containers|images|volumes|networks|system)/prune$",
         H,
         "prunes Docker objects",
     ),
-    _r(
+    rule(
         None,
         "POST",
         r"^/(?:v[\d.]+/)?containers/create$",
         C,
         "creates a privileged container (takes over the host)",
-        lambda b: _privileged(b),
+        lambda b: privileged(b),
     ),
-    _r(
+    rule(
         ("api.cloudflare.com",),
         "POST PUT PATCH DELETE",
-        rf"^/client/v4/zones/{_ID}/dns_records(?:/{_ID})?$",
+        rf"^/client/v4/zones/{ID}/dns_records(?:/{ID})?$",
         H,
         "changes a DNS record (where a name's traffic goes)",
     ),
-    _r(
+    rule(
         ("route53.amazonaws.com",),
         "POST",
-        rf"^/\d{{4}}-\d\d-\d\d/hostedzone/{_ID}/rrset/?$",
+        rf"^/\d{{4}}-\d\d-\d\d/hostedzone/{ID}/rrset/?$",
         H,
         "changes a DNS record (where a name's traffic goes)",
     ),
-    _r(
+    rule(
         ("api.digitalocean.com",),
         "POST PUT PATCH DELETE",
-        rf"^/v2/domains/{_ID}/records(?:/{_ID})?$",
+        rf"^/v2/domains/{ID}/records(?:/{ID})?$",
         H,
         "changes a DNS record (where a name's traffic goes)",
     ),
-    _r(
+    rule(
         ("api.sendgrid.com",),
         "POST",
         r"^/v3/mail/send$",
         H,
         "sends e-mail to many people at once",
-        lambda b: _recipients(b) > 10 or _to_list(b),
+        lambda b: recipients(b) > 10 or to_list(b),
     ),
-    _r(
+    rule(
         ("api.sendgrid.com",),
         "PUT POST",
         r"^/v3/marketing/singlesends/[^/]+/schedule$|^/v3/campaigns/[^/]+/schedules/now$",
         H,
         "sends a marketing campaign",
     ),
-    _r(
+    rule(
         ("api.mailchimp.com",),
         "POST",
         r"^/3\.0/campaigns/[^/]+/actions/send$",
@@ -397,62 +278,3 @@ KNOWN_APIS = (
     "api.pinecone.io", "api.algolia.com", "api.contentful.com", "api.sanity.io",
 )  # fmt: skip
 """Provider APIs whose top-level collections a DELETE must never empty."""
-
-
-def _privileged(body: Any) -> bool:
-    if not isinstance(body, dict):
-        return False
-    host = body.get("HostConfig") if isinstance(body.get("HostConfig"), dict) else body
-    if not isinstance(host, dict):
-        return False
-    raw = host.get("Binds")
-    binds: list[Any] = raw if isinstance(raw, list) else []
-    return bool(
-        host.get("Privileged") is True
-        or host.get("PidMode") == "host"
-        or any(
-            isinstance(b, str)
-            and b.split(":", 1)[0] in ("/", "/etc", "/root", "/var/run/docker.sock")
-            for b in binds
-        )
-    )
-
-
-_RECIPIENT_KEYS = frozenset({"to", "cc", "bcc", "personalizations", "recipients", "emails"})
-
-
-def _recipients(body: Any, depth: int = 0) -> int:
-    """How many recipients a mail API's body names (bounded walk)."""
-    if depth > 6:
-        return 0
-    if isinstance(body, dict):
-        total = 0
-        for key, value in list(body.items())[:200]:
-            if key in _RECIPIENT_KEYS and isinstance(value, list):
-                total += max(
-                    len(value[:10_000]), sum(_recipients(v, depth + 1) for v in value[:200])
-                )
-            elif key == "email" and isinstance(value, str):
-                total += 1
-            else:
-                total += _recipients(value, depth + 1)
-        return total
-    if isinstance(body, list):
-        return sum(_recipients(v, depth + 1) for v in body[:200])
-    return 0
-
-
-def _to_list(body: Any) -> bool:
-    """Whether a mail API's body sends to a customers' list (``customers@``, ``lists.``)."""
-    text = json.dumps(body)[:65_536] if isinstance(body, dict | list) else ""
-    return any(DISTRIBUTION.search(a.lower()) for a in ADDRESS.findall(text)[:500])
-
-
-def _host_pod(body: Any) -> bool:
-    """A pod spec that takes the host: privileged, its process or network space, or a
-    ``hostPath`` of ``/`` or the docker socket."""
-    text = json.dumps(body)[:65_536] if isinstance(body, dict | list | str) else ""
-    return bool(
-        re.search(r'"(?:privileged|hostPID|hostNetwork|hostIPC)"\s*:\s*true', text)
-        or re.search(r'"hostPath"\s*:\s*\{[^}]*"path"\s*:\s*"/(?:var/run/docker\.sock)?"', text)
-    )

@@ -4,7 +4,8 @@ neighbours and stdin, then, recursively, what it runs in turn — the command af
 and here-strings fed to shells, interpreters' code, command-valued options, keystrokes typed
 into interactive programs, and files the same command line writes and then uses.
 
-Literal variable assignments (``F=/etc/shadow; cat $F``) are followed in order.
+Literal variable assignments (``F=/etc/shadow; cat $F``) are followed in order
+(``shell_unwrap_vars``); what one command runs in turn is ``shell_unwrap_expand``'s.
 """
 
 from __future__ import annotations
@@ -12,44 +13,19 @@ from __future__ import annotations
 import re
 
 from ..remember import remembered
-from .shell_binaries import NET_TOOLS, PASSIVE, TYPED_INTO, TYPED_KEYS
-from .shell_catalogue import INTERPRETERS, LAUNCHERS, SHELLS, program
+from .shell_binaries import NET_TOOLS, TYPED_INTO, TYPED_KEYS
+from .shell_catalogue import INTERPRETERS, SHELLS, program
 from .shell_code import escape_lines, scan_code
-from .shell_feeds import (
-    decoded_pipeline,
-    echoed,
-    json_strings,
-    record_write,
-    secret_source,
-    secret_text,
-)
+from .shell_feeds import decoded_pipeline, echoed, json_strings, record_write
 from .shell_model import MAX_DEPTH, MAX_TEXT, Cmd, Program, Redirect, Script, Simple
-from .shell_names import (
-    GLOB,
-    WHOLE_SUB,
-    expanded,
-    globbed,
-    globbed_path,
-    plain_params,
-    unset_dropped,
-    xargs_fed,
-)
-from .shell_options import command_values
+from .shell_names import GLOB, WHOLE_SUB, expanded, globbed, globbed_path, unset_dropped
 from .shell_parse import read_script
-from .shell_wrappers import (
-    find_commands,
-    interpreter_code,
-    launcher_inner,
-    positional,
-    repl_line,
-    shell_flags,
-    typed_keys,
-)
+from .shell_unwrap_expand import Expander
+from .shell_unwrap_vars import assign, resolve, split_var
+from .shell_wrappers import launcher_inner, repl_line, typed_keys
 
 __all__ = ["CACHED_CHARS", "Cmd", "Program", "unwrap"]
 
-_VAR = re.compile(r"\$\{(\w+)\}|\$(?:E|env):(\w+)|\$(\w+)")
-_WHOLE_VAR = re.compile(r"^\$(?:\{\w+\}|\w+)$")
 _PROGRAMS = (
     SHELLS
     | INTERPRETERS
@@ -57,41 +33,14 @@ _PROGRAMS = (
     | frozenset({"rm", "dd", "chmod", "chown", "mkfs", "shred", "cat", "base64", "sudo", "eval"})
 )
 """Programs a name with unset variables in it (``c${u}url``) is recognised as."""
-_APPLESCRIPT_SHELL = re.compile(r'do\s+shell\s+script\s+"((?:[^"\\]|\\.){1,4000})"')
-_ESCAPE_WORD = re.compile(r"^(?:\^[A-Z]|v)?[:\\@]?!|^v?:(?:sh|shell|terminal|py|lua|set)\b")
-_DECLARE = frozenset({"export", "declare", "local", "readonly", "typeset"})
 _MAX_SCANS = 64
-_LOCALHOST = re.compile(r"^(?:localhost|127\.\d+\.\d+\.\d+|::1)$")
-_SSH_VALUED = frozenset(
-    {"-b", "-B", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O", "-o",
-     "-p", "-Q", "-R", "-S", "-W", "-w"}
-)  # fmt: skip
-"""ssh's options that take the next word (``-i key``, ``-p 2222``, ``-o Opt=v``)."""
-
-
-def _ssh_operands(argv: list[str]) -> list[str]:
-    """ssh's destination and the remote command's words after it; the remote host runs them
-    as a shell command line (``ssh host 'sudo iptables -F'``)."""
-    out: list[str] = []
-    k = 1
-    while k < len(argv):
-        word = argv[k]
-        if out or not word.startswith("-") or word == "--":
-            if word != "--" or out:
-                out.append(word)
-        elif word in _SSH_VALUED:
-            k += 1
-        k += 1
-    return out
-
-
 _PROMPT = re.compile(r"^\s*[\w-]*\s?>{1,2}\s*(?=[!:\\])", re.MULTILINE)
 _ASSIGNMENT = re.compile(r"^[A-Za-z_]\w*=")
 _BUILD_FILES = frozenset({"cmakelists.txt"})
 _DOCS = (".md", ".txt", ".rst", ".adoc", ".html", ".htm", ".log", ".csv", ".tsv")
 
 
-class _Unwrapper:
+class _Unwrapper(Expander):
     def __init__(self, prog: Program) -> None:
         self.prog = prog
 
@@ -147,7 +96,7 @@ class _Unwrapper:
                 stages.append(stage)
                 made.extend(stage)
             if len(pipe.commands) == 1:
-                _assign(pipe.commands[0], stages[0][0] if stages else None, env, self.prog)
+                assign(pipe.commands[0], stages[0][0] if stages else None, env, self.prog)
         return made
 
     def make(
@@ -166,7 +115,7 @@ class _Unwrapper:
             subs.append((sub.kind, sub.word, inner))
         # One list of words per word written, so a substitution's index still finds its word
         # after an unquoted ``$cmd`` or ``$(…)`` before it was split into several.
-        parts = [_split_var(word, _resolve(word, env)) for word in simple.words]
+        parts = [split_var(word, resolve(word, env)) for word in simple.words]
         for kind, index, inner in subs:  # ``$(echo rm) -rf /``: a word that is printed text
             if kind != "$" or not 0 <= index < len(parts) or len(parts[index]) != 1:
                 continue
@@ -185,8 +134,8 @@ class _Unwrapper:
         if argv and "$" in argv[0]:
             argv[0] = unset_dropped(argv[0], _PROGRAMS)
         argv[1:] = [globbed_path(w) if GLOB.search(w) else w for w in argv[1:]]
-        assigns = [(k, _resolve(v, env)) for k, v in simple.assigns]
-        redirects = [Redirect(r.op, r.fd, _resolve(r.target, env)) for r in simple.redirects]
+        assigns = [(k, resolve(v, env)) for k, v in simple.assigns]
+        redirects = [Redirect(r.op, r.fd, resolve(r.target, env)) for r in simple.redirects]
         cmd = Cmd(
             argv,
             program(argv[0]) if argv else "",
@@ -264,92 +213,6 @@ class _Unwrapper:
         for more in codes[:4]:
             self.code(cmd, more, label, env, stage)
 
-    def expand(self, cmd: Cmd, env: dict[str, str], stage: list[Cmd]) -> None:
-        name, argv = cmd.name, cmd.argv
-        env = {**env, **dict(cmd.assigns)}
-        if not argv:
-            return
-        if _ESCAPE_WORD.match(argv[0]):
-            shells, codes = escape_lines(" ".join(argv))
-            for text in shells:
-                self.nested(cmd, text, "typed escape", env, stage)
-                self.code(cmd, text, "typed escape", env, stage)
-            for text in codes:
-                self.code(cmd, text, "typed escape", env, stage)
-            return
-        if name in SHELLS:
-            string, operands, _ = shell_flags(argv)
-            if string is not None:
-                self.nested(cmd, positional(string, operands), "sh -c", env, stage)
-            elif operands and operands[0] in self.prog.writes:
-                self.nested(cmd, self.prog.writes[operands[0]], f"{name} script", env, stage, True)
-            elif not operands and cmd.stdin:
-                self.nested(cmd, cmd.stdin, f"{name} stdin", env, stage)
-            return
-        if name == "cmd":  # ``cmd.exe /c "certutil … && x.exe"``: the line cmd runs
-            at = next((i for i, w in enumerate(argv[1:8], 1) if w.lower() in ("/c", "/k")), 0)
-            if at and len(argv) > at + 1:
-                self.nested(cmd, " ".join(argv[at + 1 :]), "cmd /c", env, stage)
-            return
-        if name == "osascript":  # AppleScript's ``do shell script "…"`` runs a shell command
-            for text in _APPLESCRIPT_SHELL.findall(" ".join(argv[1:])[:MAX_TEXT])[:8]:
-                self.nested(cmd, text.replace('\\"', '"'), "osascript", env, stage)
-            return
-        if name == "alias":  # ``alias ls='…; curl … | sh'``: what the alias will run
-            for word in argv[1:16]:
-                if "=" in word:
-                    self.nested(cmd, word.split("=", 1)[1], "alias", env, stage, guessed=True)
-            return
-        if name in ("eval", "trap") and len(argv) > 1:
-            if name == "eval" or argv[1] not in ("-", "-l", "-p", ""):
-                self.nested(
-                    cmd, " ".join(argv[1:]) if name == "eval" else argv[1], name, env, stage
-                )
-            return
-        if name in ("source", ".") and len(argv) > 1 and argv[1] in self.prog.writes:
-            self.nested(cmd, self.prog.writes[argv[1]], "source", env, stage, True)
-            return
-        inner = launcher_inner(name, argv)
-        if inner is not None:
-            cmd.shell_when_empty = inner.shell
-            for text in inner.strings:
-                self.nested(cmd, text, name, env, stage)
-            if len(inner.argv) == 1 and re.search(r"\s|[;|&]", inner.argv[0]):
-                self.nested(cmd, inner.argv[0], name, env, stage)
-            elif inner.argv or (name == "xargs" and not inner.strings):
-                argv = inner.argv or ["echo"]
-                if name == "xargs" and cmd.stdin:
-                    argv = xargs_fed(cmd.argv, argv, cmd.stdin)
-                self.child(cmd, argv, name, env, stage, inner.assigns)
-            return
-        if name == "ssh" and len(argv) > 2:
-            ops = _ssh_operands(argv)
-            if len(ops) > 1:
-                host = ops[0].rsplit("@", 1)[-1]
-                label = "ssh localhost" if _LOCALHOST.match(host) else f"ssh {host[:80]}"
-                self.nested(cmd, " ".join(ops[1:]), label, env, stage)
-        if name == "find":
-            for words in find_commands(argv):
-                if words:
-                    self.child(cmd, words, "find -exec", env, stage)
-        if name in INTERPRETERS:
-            codes, script = interpreter_code(name, argv)
-            if script is not None and script in self.prog.writes:
-                codes.append(self.prog.writes[script])
-            if not codes and script is None and cmd.stdin:
-                codes.append(cmd.stdin)
-            for code in codes:
-                self.code(cmd, code, f"{name} code", env, stage)
-        elif cmd.stdin and name not in PASSIVE and name not in LAUNCHERS:
-            if name in ("at", "batch", "crontab"):
-                self.nested(cmd, cmd.stdin, name, env, stage)
-            else:
-                self.code(cmd, cmd.stdin, f"{name} input", env, stage)
-        for text, is_shell in command_values(name, argv, cmd.assigns):
-            if is_shell:
-                self.nested(cmd, text, f"{name} option", env, stage, guessed=True)
-            self.code(cmd, text, f"{name} option", env, stage)
-
     def written_files(self, env: dict[str, str]) -> None:
         """Read the files this command line writes and then uses (``echo 'exec sh' > $TF;
         nmap --script=$TF``)."""
@@ -401,44 +264,6 @@ def _started(words: list[str]) -> list[str]:
             break
         words = inner.argv
     return words
-
-
-def _split_var(word: str, value: str) -> list[str]:
-    """The words an unquoted ``$cmd`` becomes (its value split on blanks); any other word
-    stays one."""
-    if value != word and _WHOLE_VAR.match(word) and len(value.split()) > 1:
-        return value.split()[:64]
-    return [value]
-
-
-def _resolve(word: str, env: dict[str, str]) -> str:
-    if "$" not in word:
-        return word
-    word = plain_params(word)
-    if not env:
-        return word
-    return _VAR.sub(lambda m: env.get(m.group(1) or m.group(2) or m.group(3), m.group(0)), word)
-
-
-def _assign(simple: Simple, cmd: Cmd | None, env: dict[str, str], prog: Program) -> None:
-    """Follow the literal assignments of ``simple``; a value printed by its substitution
-    (``c=$(printf '\\x72\\x6d')``) is known too, and a variable loaded from a credential
-    (``k=$(cat ~/.ssh/id_rsa)``, a ``for`` loop over one) is remembered as secret."""
-    pairs = list(simple.assigns) if not simple.words else []
-    if simple.words and simple.words[0] in _DECLARE:
-        pairs = [tuple(w.split("=", 1)) for w in simple.words[1:] if "=" in w]  # type: ignore[misc]
-    subs = [inner for kind, word, inner in (cmd.subs if cmd else []) if kind == "$" and word < 0]
-    for key, value in pairs:
-        if "$(" in value or "`" in value:
-            env.pop(key, None)
-            if any(secret_source(c) for inner in subs for c in inner) or secret_text(value):
-                prog.secret_vars.add(key)
-            one = subs[0] if len(subs) == 1 and len(pairs) == 1 and WHOLE_SUB.match(value) else []
-            text = echoed(one[0]) if len(one) == 1 and not one[0].subs else decoded_pipeline(one)
-            if text is not None and "\n" not in text.strip():
-                env[key] = text.strip()
-        else:
-            env[key] = _resolve(value, env)
 
 
 CACHED_CHARS = 4_096
