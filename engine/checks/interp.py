@@ -21,7 +21,7 @@ from humangr.contracts import Severity
 
 from .flow import MODULE, Val, constant, join, unknown
 from .fragments import Fragment
-from .interp_branches import _ENV_STEP, BranchEval, merge
+from .interp_branches import ENV_STEP, BranchEval, merge
 from .interp_budget import Budget
 from .interp_calls import Resolver
 from .interp_control import has_jump, pattern_matches, surely_nonempty
@@ -123,7 +123,7 @@ class Interp(BranchEval):
             item = element(seq)
             surely = surely_nonempty(seq, self._range_args(s.iter))
         pre = self.env
-        self._step(s, 2 * len(pre) // _ENV_STEP)
+        self._step(s, 2 * len(pre) // ENV_STEP)
         self.env = dict(pre)
         self._loops += 1
         self._exits.append([])
@@ -154,7 +154,7 @@ class Interp(BranchEval):
 
     def _try(self, s: ast.Try | ast.TryStar) -> None:
         pre = self.env
-        self._step(s, (1 + len(s.handlers)) * len(pre) // _ENV_STEP)
+        self._step(s, (1 + len(s.handlers)) * len(pre) // ENV_STEP)
         self.env = dict(pre)
         self.run(s.body)
         after = self.env
@@ -186,7 +186,7 @@ class Interp(BranchEval):
     def _match(self, s: ast.Match) -> None:
         subject = self.ev(s.subject)
         pre = self.env
-        self._step(s, len(s.cases) * len(pre) // _ENV_STEP)
+        self._step(s, len(s.cases) * len(pre) // ENV_STEP)
         out: dict[str, Val] | None = None
         certain = False
         for case in s.cases:
@@ -212,7 +212,7 @@ class Interp(BranchEval):
             self.env = out if certain else merge(pre, out)
 
     def _def(self, s: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> None:
-        self._step(s, len(self.env) // _ENV_STEP)
+        self._step(s, len(self.env) // ENV_STEP)
         for d in s.decorator_list:
             self.ev(d)
         if isinstance(s, ast.ClassDef):

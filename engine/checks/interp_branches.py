@@ -14,9 +14,9 @@ from .interp_assign import AssignEval
 from .interp_control import ends_in_jump
 from .sources import TERMINATORS
 
-__all__ = ["BranchEval", "merge"]
+__all__ = ["ENV_STEP", "BranchEval", "merge"]
 
-_ENV_STEP = 16
+ENV_STEP = 16
 """Names of an environment copied or merged per step of work."""
 
 
@@ -59,7 +59,7 @@ class BranchEval(AssignEval):
         if any(PATH in kinds for _, kinds in guards):
             self.path_checked = True
         pre = self.env
-        self._step(s, len(pre) // _ENV_STEP)
+        self._step(s, len(pre) // ENV_STEP)
         env_body, env_else = dict(pre), dict(pre)
         self._clean(env_body if positive else env_else, guards)
         self.env = env_body
@@ -81,7 +81,7 @@ class BranchEval(AssignEval):
         iteration with its environment (kept for what follows the loop)."""
         self.run(body)
         if self._exits and ends_in_jump(body):
-            self._step(body[-1], len(self.env) // _ENV_STEP)
+            self._step(body[-1], len(self.env) // ENV_STEP)
             self._exits[-1].append(dict(self.env))
 
     def guarded(self, test: ast.expr, holds: bool, e: ast.expr) -> Val:

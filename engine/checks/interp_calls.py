@@ -33,7 +33,7 @@ from .flow import (
     unknown,
 )
 from .interp_const import SAFE_LOADER
-from .interp_methods import MethodEval, _floor, collapse, with_items
+from .interp_methods import MethodEval, collapse, unknown_result, with_items
 from .libtypes import (
     DECODERS,
     FN,
@@ -244,12 +244,12 @@ class CallEval(MethodEval):
             return out._replace(tags=out.tags | ARCHIVE)
         made = constructed(canon, kw)
         if made is not None:
-            return _floor(joined(vals), canon)._replace(cls=made)
+            return unknown_result(joined(vals), canon)._replace(cls=made)
         local = self.prog.call_local(self, e, recv, args, kw)
         if local is not None:
             return local
         if recv is None or method is None:
-            return joined(vals) if canon in PURE else _floor(joined(vals), canon)
+            return joined(vals) if canon in PURE else unknown_result(joined(vals), canon)
         return self._method(e, canon, recv, method, args, vals)
 
     def _source(

@@ -35,7 +35,7 @@ from .flow import (
 )
 from .interp_budget import MAX_FOLD
 from .interp_const import SAFE_LOADER, from_const, sql_text
-from .interp_expr_ops import ExprOps, _apply, element
+from .interp_expr_ops import ExprOps, apply_const, element
 from .interp_sizes import spec_size
 from .libtypes import FN, fn_name
 from .pynames import dotted
@@ -166,7 +166,7 @@ class ExprEval(ExprOps):
                     return iv
             if base.seq and isinstance(k, int) and -len(base.items) <= k < 0:
                 return base.items[k][1]
-        c = _apply(operator.getitem, base.const, k)
+        c = apply_const(operator.getitem, base.const, k)
         if c is not NOCONST:
             return from_const(c)
         if base.tags & REQUEST:

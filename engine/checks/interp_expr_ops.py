@@ -32,7 +32,7 @@ from .interp_const import from_const
 from .interp_sizes import operation_size, weight
 from .sources import Imports
 
-__all__ = ["ExprOps", "element"]
+__all__ = ["ExprOps", "apply_const", "element"]
 
 
 def element(v: Val) -> Val:
@@ -73,7 +73,7 @@ _CMPOPS: dict[type[ast.cmpop], Callable[[Any, Any], Any]] = {
 }
 
 
-def _apply(fn: Callable[[Any, Any], Any], a: object, b: object) -> object:
+def apply_const(fn: Callable[[Any, Any], Any], a: object, b: object) -> object:
     """``fn(a, b)`` for an operation whose result is no bigger than its operands (comparisons,
     indexing), or NOCONST."""
     if a is NOCONST or b is NOCONST:
@@ -129,7 +129,7 @@ class ExprOps:
         size = operation_size(fn, a, b)
         if size is None or not self.afford(size, node):
             return NOCONST
-        return _apply(fn, a, b)
+        return apply_const(fn, a, b)
 
     def ev(self, e: ast.expr) -> Val:
         raise NotImplementedError
@@ -170,7 +170,7 @@ class ExprOps:
         for op, right_node in zip(e.ops, e.comparators, strict=True):
             right = self.ev(right_node)
             fn = _CMPOPS.get(type(op))
-            r = _apply(fn, left.const, right.const) if fn is not None else NOCONST
+            r = apply_const(fn, left.const, right.const) if fn is not None else NOCONST
             known = r is not NOCONST and result is not NOCONST
             result = bool(result) and bool(r) if known else NOCONST
             left = right

@@ -38,7 +38,7 @@ from .libtypes import MEMBER_LISTS, lib_kind, method_result
 from .pynames import dotted
 from .sources import PURE, cred_tags, names
 
-__all__ = ["MethodEval", "collapse", "with_items"]
+__all__ = ["MethodEval", "collapse", "unknown_result", "with_items"]
 
 _STR_METHODS = names(
     """
@@ -60,7 +60,7 @@ _MAX_ENTRIES = 256
 """Entries a container built by ``append``, ``update``, ... keeps apart."""
 
 
-def _floor(v: Val, name: str) -> Val:
+def unknown_result(v: Val, name: str) -> Val:
     """The result of a call the engine does not know: at least unknown, tainted when its
     arguments are; a password only when the function says so by its name (``get_password``)."""
     lv = (
@@ -128,7 +128,7 @@ class MethodEval(ExprEval):
             return self.member_names(e, method)
         typed = method_result(recv.cls, method)
         if typed is not None:
-            return _floor(joined([recv, *vals]), method)._replace(cls=typed)
+            return unknown_result(joined([recv, *vals]), method)._replace(cls=typed)
         mutated = self._mutate(key, recv, method, args)
         if mutated is not None:
             return mutated
@@ -161,8 +161,8 @@ class MethodEval(ExprEval):
             fmt = FMT if method in ("format", "format_map") and any(max(v.lv) for v in vals) else 0
             return joined([recv, *vals], fmt)
         if recv.tags & MODULE:
-            return joined(vals) if canon in PURE else _floor(joined(vals), canon)
-        return _floor(joined([recv, *vals]), method)
+            return joined(vals) if canon in PURE else unknown_result(joined(vals), canon)
+        return unknown_result(joined([recv, *vals]), method)
 
     def member_names(self, e: ast.Call, method: str) -> Val:
         """Member names of an archive: chosen by whoever made the archive, so a path built
