@@ -7,7 +7,8 @@ of a normalized path) cleans that name where it holds, and after the ``if`` when
 branch cannot fall through. Loops run their body twice so values carried between iterations
 are seen, and keep what a ``break`` / ``continue`` leaves; a loop that surely runs (a constant
 non-empty sequence, ``while True``) does not keep the values from before it. A ``match`` on a
-constant runs the first case that surely matches only (``interp_control.py``).
+constant runs the first case that surely matches only (``interp_control.py``). Assignment and
+deletion are in ``interp_assign.py``; branches and guards in ``interp_branches.py``.
 """
 
 from __future__ import annotations
@@ -18,25 +19,14 @@ from typing import Any
 
 from humangr.contracts import Severity
 
-from .flow import (
-    MODULE,
-    NOCONST,
-    PATH,
-    WEAKHASH,
-    Val,
-    clean,
-    constant,
-    join,
-    unknown,
-)
+from .flow import MODULE, Val, constant, join, unknown
 from .fragments import Fragment
-from .guards import guards_of, key_of, mac_inputs
+from .interp_branches import ENV_STEP, BranchEval, merge
 from .interp_budget import Budget
-from .interp_calls import CallEval, Resolver, collapse, with_items
-from .interp_control import drop_entry, ends_in_jump, has_jump, pattern_matches, surely_nonempty
+from .interp_calls import Resolver
+from .interp_control import has_jump, pattern_matches, surely_nonempty
 from .interp_expr import element
-from .sinks_data import weak_hash_stored
-from .sources import TERMINATORS, Imports, is_cred_name
+from .sources import Imports
 
 __all__ = ["Interp", "Reporter", "merge"]
 
@@ -44,24 +34,11 @@ Reporter = Callable[[str, ast.AST, Severity, str, str, int, tuple[str | None, in
 """``(check, node, severity, title, detail, flow level, source)`` of one sink reached."""
 
 _MAX_LOOP_DEPTH = 3
-_ENV_STEP = 16
-"""Names of an environment copied or merged per step of work."""
 _MAX_YIELDS = 64
 """Yielded values kept apart per body (more are joined into the last)."""
 
 
-def merge(a: dict[str, Val], b: dict[str, Val]) -> dict[str, Val]:
-    """The environment after two branches: each name joined, or as the branch that set it."""
-    if a is b:
-        return a
-    out = dict(a)
-    for k, v in b.items():
-        mine = out.get(k)
-        out[k] = v if mine is None else join(mine, v)
-    return out
-
-
-class Interp(CallEval):
+class Interp(BranchEval):
     """Runs statements of one body; ``returns`` collects the values it returns."""
 
     def __init__(
@@ -121,171 +98,17 @@ class Interp(CallEval):
                     if isinstance(child, ast.expr):
                         self.ev(child)
 
-    def bind(self, target: ast.expr, v: Val) -> None:
-        if isinstance(target, ast.Name):
-            self.env[target.id] = v
-            self._credential(target.id, v, target)
-        elif isinstance(target, ast.Tuple | ast.List):
-            elts = target.elts
-            exact = v.items is not None and v.seq and len(v.items) == len(elts)
-            for i, t in enumerate(elts):
-                if isinstance(t, ast.Starred):
-                    self.bind(t.value, element(v))
-                else:
-                    self.bind(t, v.items[i][1] if exact and v.items is not None else element(v))
-        elif isinstance(target, ast.Attribute):
-            self.ev(target.value)
-            key = key_of(target)
-            if key is not None:
-                self.env[key] = v
-            self._credential(target.attr, v, target)
-        elif isinstance(target, ast.Subscript):
-            self._store_item(target, v)
-        elif isinstance(target, ast.Starred):
-            self.bind(target.value, v)
-
-    def _store_item(self, target: ast.Subscript, v: Val) -> None:
-        base = self.ev(target.value)
-        k = self.ev(target.slice).const
-        self._credential(k, v, target)
-        key = key_of(target.value)
-        if key is None or (key not in self.env and key not in self.globals):
-            return
-        items = base.items
-        if items is None or k is NOCONST or isinstance(target.slice, ast.Slice):
-            self.env[key] = collapse(base, [v])
-            return
-        hit = [i for i, (ik, _) in enumerate(items) if ik == k and type(ik) is type(k)]
-        if hit:
-            new = tuple((ik, v if i in hit else iv) for i, (ik, iv) in enumerate(items))
-        elif base.seq:
-            self.env[key] = collapse(base, [v])
-            return
-        else:
-            new = (*items, (k, v))
-        self.env[key] = with_items(base, new, base.seq)
-
-    def _credential(self, name: object, v: Val, target: ast.AST) -> None:
-        if v.tags & WEAKHASH and v.node is not None and is_cred_name(name):
-            weak_hash_stored(self, v.node, str(name))
-
-    def truth(self, test: ast.expr) -> bool | None:
-        """The constant truth of a condition, or None."""
-        v = self.ev(test)
-        if v.const is NOCONST:
-            return None
-        try:
-            return bool(v.const)
-        except Exception:
-            return None
-
-    def _assign(self, s: ast.Assign) -> None:
-        v = self.ev(s.value)
-        for t in s.targets:
-            self.bind(t, v)
-        macs = mac_inputs(self, s.value)
-        if macs:
-            for t in s.targets:
-                key = key_of(t)
-                if key is not None:
-                    self.macs[key] = macs
-
-    def _annassign(self, s: ast.AnnAssign) -> None:
-        if s.value is not None:
-            self.bind(s.target, self.ev(s.value))
-
-    def _augassign(self, s: ast.AugAssign) -> None:
-        fake = ast.BinOp(left=_load(s.target), op=s.op, right=s.value)
-        ast.copy_location(fake, s)
-        self.bind(s.target, self.ev(fake))
-
     def _expr(self, s: ast.Expr) -> None:
         self.ev(s.value)
 
     def _return(self, s: ast.Return) -> None:
         self.returns.append(self.ev(s.value) if s.value is not None else constant(None))
 
-    def _if(self, s: ast.If) -> None:
-        truth = self.truth(s.test)
-        if truth is not None:
-            self._branch(s.body if truth else s.orelse)
-            return
-        guards, positive = guards_of(self, s.test)
-        if any(PATH in kinds for _, kinds in guards):
-            self.path_checked = True
-        pre = self.env
-        self._step(s, len(pre) // _ENV_STEP)
-        env_body, env_else = dict(pre), dict(pre)
-        self._clean(env_body if positive else env_else, guards)
-        self.env = env_body
-        self._branch(s.body)
-        env_body = self.env
-        self.env = env_else
-        self._branch(s.orelse)
-        env_else = self.env
-        ends_body, ends_else = self.terminates(s.body), self.terminates(s.orelse)
-        if ends_body and not ends_else:
-            self.env = env_else
-        elif ends_else and not ends_body:
-            self.env = env_body
-        else:
-            self.env = merge(env_body, env_else)
-
-    def _branch(self, body: list[ast.stmt]) -> None:
-        """Run one branch; one that ends in ``break`` / ``continue`` leaves the loop's
-        iteration with its environment (kept for what follows the loop)."""
-        self.run(body)
-        if self._exits and ends_in_jump(body):
-            self._step(body[-1], len(self.env) // _ENV_STEP)
-            self._exits[-1].append(dict(self.env))
-
     def yielded(self, v: Val) -> None:
         if len(self.yields) < _MAX_YIELDS:
             self.yields.append(v)
         else:
             self.yields[-1] = join(self.yields[-1], v)
-
-    def guarded(self, test: ast.expr, holds: bool, e: ast.expr) -> Val:
-        """The value of ``e`` where ``test`` is ``holds``: the names the test validates are
-        clean there (``col if col in ALLOWED else "name"``)."""
-        guards, positive = guards_of(self, test)
-        if not guards or holds != positive:
-            return self.ev(e)
-        saved = {key: self.env.get(key) for key, _ in guards}
-        self._clean(self.env, guards)
-        try:
-            return self.ev(e)
-        finally:
-            for key, v in saved.items():
-                if v is None:
-                    self.env.pop(key, None)
-                else:
-                    self.env[key] = v
-
-    def _clean(self, env: dict[str, Val], guards: list[tuple[str, tuple[int, ...]]]) -> None:
-        for key, kinds in guards:
-            env[key] = clean(env.get(key) or self.lookup(key), kinds)
-
-    def terminates(self, body: list[ast.stmt]) -> bool:
-        """Whether a block never falls through (return, raise, abort(), ...)."""
-        if not body:
-            return False
-        last = body[-1]
-        if isinstance(last, ast.Return | ast.Raise | ast.Continue | ast.Break):
-            return True
-        if isinstance(last, ast.Expr) and isinstance(last.value, ast.Call):
-            return self.imports.canon(last.value.func) in TERMINATORS
-        if isinstance(last, ast.If):
-            return self.terminates(last.body) and self.terminates(last.orelse)
-        return False
-
-    def _assert(self, s: ast.Assert) -> None:
-        self.ev(s.test)
-        if s.msg is not None:
-            self.ev(s.msg)
-        guards, positive = guards_of(self, s.test)
-        if positive:
-            self._clean(self.env, guards)
 
     def _loop(self, s: ast.For | ast.AsyncFor | ast.While) -> None:
         if isinstance(s, ast.While):
@@ -300,7 +123,7 @@ class Interp(CallEval):
             item = element(seq)
             surely = surely_nonempty(seq, self._range_args(s.iter))
         pre = self.env
-        self._step(s, 2 * len(pre) // _ENV_STEP)
+        self._step(s, 2 * len(pre) // ENV_STEP)
         self.env = dict(pre)
         self._loops += 1
         self._exits.append([])
@@ -331,7 +154,7 @@ class Interp(CallEval):
 
     def _try(self, s: ast.Try | ast.TryStar) -> None:
         pre = self.env
-        self._step(s, (1 + len(s.handlers)) * len(pre) // _ENV_STEP)
+        self._step(s, (1 + len(s.handlers)) * len(pre) // ENV_STEP)
         self.env = dict(pre)
         self.run(s.body)
         after = self.env
@@ -363,7 +186,7 @@ class Interp(CallEval):
     def _match(self, s: ast.Match) -> None:
         subject = self.ev(s.subject)
         pre = self.env
-        self._step(s, len(s.cases) * len(pre) // _ENV_STEP)
+        self._step(s, len(s.cases) * len(pre) // ENV_STEP)
         out: dict[str, Val] | None = None
         certain = False
         for case in s.cases:
@@ -389,7 +212,7 @@ class Interp(CallEval):
             self.env = out if certain else merge(pre, out)
 
     def _def(self, s: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> None:
-        self._step(s, len(self.env) // _ENV_STEP)
+        self._step(s, len(self.env) // ENV_STEP)
         for d in s.decorator_list:
             self.ev(d)
         if isinstance(s, ast.ClassDef):
@@ -407,32 +230,6 @@ class Interp(CallEval):
             if self.context:
                 self.prog.closure(s, self.env)
         self.env[s.name] = unknown(MODULE)
-
-    def _delete(self, s: ast.Delete) -> None:
-        for t in s.targets:
-            if isinstance(t, ast.Subscript) and not isinstance(t.slice, ast.Slice):
-                self._delete_item(t)
-                continue
-            key = key_of(t)
-            if key is not None:
-                self.env.pop(key, None)
-
-    def _delete_item(self, t: ast.Subscript) -> None:
-        """``del x[k]`` with a constant ``k``: the entry is gone (a list's later entries
-        move up); otherwise the container keeps every value it may hold."""
-        key = key_of(t.value)
-        if key is None or key not in self.env:
-            return
-        base = self.env[key]
-        left = drop_entry(base, self.ev(t.slice).const)
-        if left is not None:
-            self.env[key] = with_items(base, left, base.seq)
-
-
-def _load(target: ast.expr) -> ast.expr:
-    if isinstance(target, ast.Name):
-        return ast.Name(id=target.id, ctx=ast.Load())
-    return target
 
 
 _STMTS: dict[type[ast.AST], Callable[[Interp, Any], None]] = {

@@ -6,29 +6,36 @@ calling context, to a bounded depth). Functions nobody calls in the analysed cod
 entry points (routes, views) and public functions of files the diff only modifies also run
 under their default context: parameters of unknown origin, route and view parameters tainted.
 The result is one ``SinkEvent`` per sink node, the worst over every context it ran in.
+The units, functions and results are in ``taint_units``; the values a function's parameters
+get in ``taint_params``.
 """
 
 from __future__ import annotations
 
 import ast
 import logging
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from functools import partial
 
 from humangr.contracts import Severity
 
-from .diff import FileDiff
-from .flow import MODULE, REQUEST, Val, constant, join, joined, unknown
+from .flow import Val, constant, join, joined, unknown
 from .fragments import Fragment, PyFile
 from .interp import Interp, Reporter, merge
-from .interp_budget import Budget, BudgetExceeded, Limit
+from .interp_budget import Budget, BudgetExceeded
 from .interp_calls import CallEval
-from .libtypes import annotated, context_param
-from .pynames import dotted
-from .routes import defaults_of, entry_params, is_web, param_names, request_param
 from .sources import Imports
-from .testfiles import is_test_path
+from .taint_params import call_params, default_params
+from .taint_units import (
+    Analysis,
+    Func,
+    SinkEvent,
+    Unit,
+    first_line,
+    functions_of,
+    registers,
+    self_call,
+)
 
 __all__ = ["Analysis", "SinkEvent", "analyze"]
 
@@ -39,106 +46,14 @@ _MAX_RUNS = 400
 """Function runs per action, at least; 4 per function defined in the analysed code."""
 
 
-@dataclass(frozen=True, slots=True)
-class SinkEvent:
-    """A sink reached: the worst flow into one call node over every context it ran in."""
-
-    check: str
-    file: FileDiff
-    frag: Fragment
-    node: ast.AST
-    severity: Severity
-    title: str
-    detail: str
-    flow: int
-    src: tuple[str | None, int] | None = None
-    """Where the tainted input was read (file, line)."""
-
-
-@dataclass(slots=True)
-class _Unit:
-    py: PyFile
-    imports: Imports
-    globals: dict[str, Val] = field(default_factory=dict)
-
-
-@dataclass(slots=True)
-class _Func:
-    node: ast.FunctionDef | ast.AsyncFunctionDef
-    unit: _Unit
-    frag: Fragment
-    cls: str | None
-    """The class the function is a method of."""
-    entry: dict[str, Val] | None
-
-    @property
-    def method(self) -> bool:
-        return self.cls is not None
-
-
-@dataclass(slots=True)
-class Analysis:
-    """The sinks the action's Python code reaches, and the fragments the engine could not run."""
-
-    events: list[SinkEvent] = field(default_factory=list)
-    failed: set[int] = field(default_factory=set)
-    """``id()`` of fragments whose analysis failed (their lines are judged by patterns)."""
-    limits: list[Limit] = field(default_factory=list)
-    """Where a budget stopped the engine short (constants not computed, work not done)."""
-    more_limits: int = 0
-    """Limits met beyond those in ``limits``."""
-
-
-def _functions(unit: _Unit, frag: Fragment) -> Iterable[_Func]:
-    web = is_web(unit.imports) and not is_test_path(unit.py.file.path)
-    stack: list[tuple[ast.AST, str | None]] = [(frag.tree, None)]
-    while stack:
-        node, cls = stack.pop()
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
-                entry = entry_params(child, cls is not None, web)
-                yield _Func(child, unit, frag, cls, entry)
-                stack.append((child, None))
-            elif isinstance(child, ast.ClassDef):
-                stack.append((child, child.name))
-            elif not isinstance(child, ast.expr):
-                stack.append((child, cls))
-
-
-_PLAIN_DECORATORS = frozenset(
-    {"staticmethod", "classmethod", "property", "cache", "lru_cache", "cached_property", "wraps"}
-    | {"setter", "getter", "deleter", "abstractmethod", "override", "overload", "contextmanager"}
-    | {"asynccontextmanager"}
-)
-
-
-def _registers(deco: ast.expr) -> bool:
-    """A decorator that may hand the function to a framework (not staticmethod, cache, ...)."""
-    target = deco.func if isinstance(deco, ast.Call) else deco
-    return dotted(target).rsplit(".", 1)[-1] not in _PLAIN_DECORATORS
-
-
-def _self_call(f: ast.expr) -> bool:
-    return (
-        isinstance(f, ast.Attribute)
-        and isinstance(f.value, ast.Name)
-        and f.value.id in ("self", "cls")
-    )
-
-
-def _request_params(node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
-    a = node.args
-    return {p.arg for p in [*a.posonlyargs, *a.args, *a.kwonlyargs] if request_param(p)}
-
-
 class _Program:
     def __init__(self, files: list[PyFile], budget: Budget | None = None) -> None:
         self.budget = budget if budget is not None else Budget()
-        self.units = [_Unit(py, Imports(f.tree for f in py.fragments)) for py in files]
-        self.funcs: list[_Func] = [
-            f for u in self.units for fr in u.py.fragments for f in _functions(u, fr)
+        self.units = [Unit(py, Imports(f.tree for f in py.fragments)) for py in files]
+        self.funcs: list[Func] = [
+            f for u in self.units for fr in u.py.fragments for f in functions_of(u, fr)
         ]
-        self.by_name: dict[str, list[_Func]] = {}
+        self.by_name: dict[str, list[Func]] = {}
         for f in self.funcs:
             self.by_name.setdefault(f.node.name, []).append(f)
         self.classes = frozenset(
@@ -173,7 +88,7 @@ class _Program:
                         if isinstance(f, ast.Name):
                             called.add(f.id)
                             funcs.add(id(f))
-                        elif _self_call(f):
+                        elif self_call(f):
                             assert isinstance(f, ast.Attribute)
                             called.add(f.attr)
                             funcs.add(id(f))
@@ -193,7 +108,7 @@ class _Program:
                         escaped.add(node.attr)
         return called, escaped
 
-    def reporter(self, unit: _Unit, frag: Fragment) -> Reporter:
+    def reporter(self, unit: Unit, frag: Fragment) -> Reporter:
         def report(
             check: str,
             node: ast.AST,
@@ -213,8 +128,8 @@ class _Program:
 
     def interp(
         self,
-        func: _Func | None,
-        unit: _Unit,
+        func: Func | None,
+        unit: Unit,
         frag: Fragment,
         env: dict[str, Val],
         closure: dict[str, Val] | None = None,
@@ -229,13 +144,13 @@ class _Program:
 
     def resolve(
         self, e: ast.Call, recv: Val | None, cls: str | None = None
-    ) -> tuple[list[_Func], bool]:
+    ) -> tuple[list[Func], bool]:
         """The functions a call may run (``cls``: the class of the calling method)."""
         f = e.func
         if isinstance(f, ast.Name):
             found = [x for x in self.by_name.get(f.id, []) if not x.method]
             return found[:3], False
-        if _self_call(f):
+        if self_call(f):
             assert isinstance(f, ast.Attribute)
             methods = [x for x in self.by_name.get(f.attr, []) if x.method]
             own = [x for x in methods if x.cls == cls]
@@ -266,60 +181,11 @@ class _Program:
         depth = it.depth
         out: Val | None = None
         for f in funcs:
-            v = self.run_func(f, self._bind(f, args, kw, via_self), depth + 1)
+            v = self.run_func(f, call_params(f, args, kw, via_self), depth + 1)
             out = v if out is None else join(out, v)
         return out
 
-    def _typed(self, f: _Func, env: dict[str, Val]) -> dict[str, Val]:
-        """``env`` with the library types the parameters' annotations give."""
-        a = f.node.args
-        params = [*a.posonlyargs, *a.args, *a.kwonlyargs]
-        for p in params:
-            if p.annotation is not None and p.arg in env:
-                cls = annotated(p.annotation, f.unit.imports)
-                if cls is not None:
-                    env[p.arg] = env[p.arg]._replace(cls=cls)
-        task = context_param(f.node.decorator_list, f.unit.imports) if params else None
-        if task is not None and params[0].arg in env:
-            env[params[0].arg] = env[params[0].arg]._replace(cls=task)
-        return env
-
-    def _bind(
-        self, f: _Func, args: list[Val], kw: dict[str, Val], via_self: bool
-    ) -> dict[str, Val]:
-        names = param_names(f.node)
-        if f.method and names and names[0] in ("self", "cls"):
-            env = {names[0]: unknown()}
-            names = names[1:]
-        else:
-            env = {}
-        defaults = defaults_of(f.node)
-        requests = _request_params(f.node)
-        for i, name in enumerate(names):
-            if i < len(args):
-                v = args[i]
-            elif name in kw:
-                v = kw[name]
-            elif name in defaults:
-                d = defaults[name]
-                v = constant(d.value) if isinstance(d, ast.Constant) else unknown()
-            else:
-                v = unknown()
-            if f.entry is not None and name in f.entry:
-                v = join(v, f.entry[name])
-            elif name in requests:
-                v = join(v, unknown(REQUEST))
-            env[name] = v
-        a = f.node.args
-        if a.vararg is not None:
-            env[a.vararg.arg] = (
-                joined(args[len(names) :]) if len(args) > len(names) else constant(())
-            )
-        if a.kwarg is not None:
-            env[a.kwarg.arg] = joined([v for k, v in kw.items() if k not in names])
-        return self._typed(f, env)
-
-    def run_func(self, f: _Func, env: dict[str, Val], depth: int) -> Val:
+    def run_func(self, f: Func, env: dict[str, Val], depth: int) -> Val:
         key = (
             id(f.node),
             tuple((n, v.lv, v.tags, v.const, v.items, v.cls) for n, v in env.items()),
@@ -328,7 +194,7 @@ class _Program:
             return self.memo[key]
         if depth == 0 and self.runs >= self.max_runs:
             self.failed.add(id(f.frag))
-            line = f.frag.node_line(f.node) or _first_line(f.frag)
+            line = f.frag.node_line(f.node) or first_line(f.frag)
             what = (
                 f"more than {self.max_runs:,} function runs; {f.node.name}() was judged by "
                 "patterns only"
@@ -351,28 +217,9 @@ class _Program:
         self.memo[key] = result
         return result
 
-    def default_env(self, f: _Func) -> dict[str, Val]:
-        names = param_names(f.node)
-        requests = _request_params(f.node)
-        env = {n: unknown(REQUEST if n in requests else 0) for n in names}
-        a = f.node.args
-        for extra in (a.vararg, a.kwarg):
-            if extra is not None:
-                env[extra.arg] = unknown()
-        if f.entry is not None:
-            env.update(f.entry)
-        if f.frag.new_line(f.node.lineno) is None:
-            # a ``def`` taken from a hunk heading (git apply ignores headings): its parameters
-            # may as well be the module's names of the same spelling
-            for n in names:
-                g = f.unit.globals.get(n)
-                if g is not None and not g.tags & MODULE:
-                    env[n] = join(env[n], g)
-        return self._typed(f, env)
-
-    def needs_default(self, f: _Func) -> bool:
+    def needs_default(self, f: Func) -> bool:
         name = f.node.name
-        registered = any(_registers(d) for d in f.node.decorator_list)
+        registered = any(registers(d) for d in f.node.decorator_list)
         if f.entry is not None or registered or name in self.escaped:
             return True
         if name not in self.called:
@@ -398,14 +245,14 @@ class _Program:
                 return u.py.file.path
         return None
 
-    def _run_module(self, unit: _Unit, frag: Fragment) -> None:
+    def _run_module(self, unit: Unit, frag: Fragment) -> None:
         it = self.interp(None, unit, frag, unit.globals)
         it.run(frag.tree.body)
         if it.env is not unit.globals:  # names bound in module-level branches
             unit.globals.update(it.env)
 
-    def _run_default(self, f: _Func) -> None:
-        self.run_func(f, self.default_env(f), 0)
+    def _run_default(self, f: Func) -> None:
+        self.run_func(f, default_params(f), 0)
 
     def _guarded(self, frag: Fragment, job: Callable[[], None]) -> None:
         try:
@@ -414,20 +261,16 @@ class _Program:
             log.warning("taint engine: a fragment nests too deeply; judged by patterns instead")
             self.failed.add(id(frag))
             what = "the code nests too deeply for the taint engine; it was judged by patterns only"
-            self.budget.note(self.path_of(frag), _first_line(frag), what)
+            self.budget.note(self.path_of(frag), first_line(frag), what)
         except BudgetExceeded as exc:
             self.failed.add(id(frag))
             if exc.path in self.stopped:
                 return  # one note per file: where its analysis stopped
             self.stopped.add(exc.path)
-            line = exc.line if exc.line is not None else _first_line(frag)
+            line = exc.line if exc.line is not None else first_line(frag)
             self.budget.note(
                 exc.path, line, f"{exc.why}; the code from here on was judged by patterns only"
             )
-
-
-def _first_line(frag: Fragment) -> int | None:
-    return min(frag.added) if frag.added else None
 
 
 def analyze(files: list[PyFile], budget: Budget | None = None) -> Analysis:
