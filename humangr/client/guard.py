@@ -18,9 +18,9 @@ from humangr.contracts.review import TOOL_NAME_PATTERN
 from humangr.contracts.types import MAX_DIFF_BYTES, is_token
 from humangr.engine.errors import ConfigError, EngineError, Rejected
 
+from .call_values import Encoder
 from .human_route import HumanRoute
 from .tool_call import (
-    Encoder,
     Oversize,
     PreparedCall,
     call_name,
