@@ -119,8 +119,15 @@ def test_a_price_of_zero_still_needs_a_person() -> None:
 
 
 def test_a_quantity_of_stock_transferred_runs_and_money_does_not() -> None:
-    stock = {"from_bin": "B-14", "to_bin": "C-02", "quantity": {"value": 40, "units": "kg"}}
-    cash = {"from": "acct_a", "to": "acct_b", "amount": {"value": 40, "currency": "EUR"}}
+    stock: dict[str, object] = {
+        "from_bin": "B-14",
+        "to_bin": "C-02",
+        "quantity": {"value": 40, "units": "kg"},
+    }
+    cash: dict[str, object] = {
+        "from": "acct_a",
+        "to": "acct_b",
+        "amount": {"value": 40, "currency": "EUR"},
+    }
     assert _decide("warehouse_transfer_stock", stock) is Outcome.APPROVED
     assert _decide("ledger_transfer_funds", cash) is not Outcome.APPROVED
-
