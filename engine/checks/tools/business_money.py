@@ -13,7 +13,7 @@ ones, and ones larger than the approved amount written beside them are still rep
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from .business_words import Finding, Pair, acts
@@ -199,6 +199,32 @@ def _offer_withdrawn(words: set[str]) -> bool:
     return bool(words & _WITHDRAW and words & _OFFERS and not words & _PAID)
 
 
+_ZERO_KEYS = re.compile(r"^(?:amount\w*|\w*_amount)$")
+
+
+_PHYSICAL = frozenset(
+    {"ml", "l", "ul", "µl", "nl", "g", "kg", "mg", "ug", "lb", "lbs", "oz", "t", "m", "cm", "mm",
+     "km", "pcs", "ea", "each", "units", "unit", "boxes", "pallets", "cases", "teu", "vials"}
+)  # fmt: skip
+"""Units of things counted or measured, not of money."""
+
+
+def _measured(pairs: Sequence[Pair]) -> Callable[[str], bool]:
+    """Whether a key holds a quantity of things: a bare ``value`` beside a ``unit`` or ``units``
+    of volume, weight, length or count (``transferVolume: {"value": 1, "units": "mL"}``), with no
+    currency named in the call."""
+    units = {str(v).strip().lower()[:12] for k, v in pairs if k in ("unit", "units", "uom")}
+    if not units or not units <= _PHYSICAL or any("currency" in k for k, _ in pairs):
+        return lambda key: False
+    return lambda key: key == "value"
+
+
+def _moves(key: str, amount: float | None) -> bool:
+    """An amount that moves money: an amount of zero (an ACH prenote, a card check) moves
+    none, while a price or a total of zero still sets one."""
+    return amount is not None and (amount != 0 or not _ZERO_KEYS.match(key))
+
+
 def money(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
     """Money paid, credited or priced by a tool that acts, and a payee's bank details set."""
     if not acts(words):
@@ -214,7 +240,8 @@ def money(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
         and not _offer_withdrawn(words)
     ):
         keys = _MONEY_KEYS if words & _MONEY_NOUNS or "pay" in words else _AMOUNT
-        if any(number(v) is not None for k, v in pairs if keys.match(k)):
+        measured = _measured(pairs)
+        if any(_moves(k, number(v)) for k, v in pairs if keys.match(k) and not measured(k)):
             yield (
                 "moves money or sets a price",
                 "a payment, payout, refund, credit, discount or price change takes effect at "

@@ -28,6 +28,7 @@ from ..base import CheckInput, Hit
 from .egress_mail import ADDRESS, Mail, domain_allowed, place_outside, read_mail
 from .egress_scan import service_token
 from .prose_asks import message_asks
+from .prose_birth_dates import birth_dates_outside
 from .prose_encoded import encoded_records
 from .prose_leaks import leaks
 from .prose_lures import frauds
@@ -262,6 +263,8 @@ def message_risks(ctx: CheckInput) -> Iterator[Hit]:
     for argument, severity, title, fix in leaks(prose, outside=outside, shown=shown):
         yield _hit(view, argument, severity, title, fix)
     for argument, title, fix in encoded_records(prose, outside=outside):
+        yield _hit(view, argument, Severity.HIGH, title, fix)
+    for argument, title, fix in birth_dates_outside(prose, outside):
         yield _hit(view, argument, Severity.HIGH, title, fix)
     for argument, severity, title, fix in more_risks(view, mail, allow, prose):
         yield _hit(view, argument, severity, title, fix)

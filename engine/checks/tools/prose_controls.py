@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterator
 from itertools import islice
 
+from .prose_push_prompts import approve_any_prompt
 from .prose_safety_off import safety_off_work_on
 
 __all__ = ["skipped_controls"]
@@ -76,4 +77,9 @@ def skipped_controls(raw: str) -> Iterator[tuple[str, str]]:
         yield (
             "tells people to skip a safety procedure or to work with a safety system off",
             "Safety procedures are not skipped to save time; ask the safety officer.",
+        )
+    if approve_any_prompt(text):
+        yield (
+            "tells people to approve sign-in prompts they did not start",
+            "A prompt nobody asked for is someone else signing in; report it, never approve it.",
         )

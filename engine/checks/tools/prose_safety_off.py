@@ -3,9 +3,10 @@
 
 "the guard-door interlock is bypassed today, carry on loading", "collision avoidance offline
 this shift, continue hauling", "the slope radar alarm is a false alarm, no need to evacuate",
-"run the press with the light-curtain bypass key, proceed". People then work where the
-machine, the vehicle or the ground can hurt them with nothing to stop it: a person who owns
-the safety system confirms first.
+"run the press with the light-curtain bypass key, proceed", "gas test and fire watch waived,
+crews may proceed" (a hot-work permit's conditions), "anti-collision bypass approved, proceed".
+People then work where the machine, the vehicle or the ground can hurt them with nothing to
+stop it: a person who owns the safety system confirms first.
 
 Three things must be said close together: a physical safety system (an interlock, a light
 curtain, an emergency stop, collision avoidance, a gas or fire alarm, a relief valve…), a state
@@ -27,12 +28,14 @@ __all__ = ["safety_off_work_on"]
 _MAX_TEXT = 8_000
 _GATE = (
     "interlock", "curtain", "guard", "stop", "collision", "alarm", "detector", "sprinkler",
-    "valve", "safety", "proximity", "suppression", "fall ", "overspeed", "dead",
+    "valve", "safety", "proximity", "suppression", "fall ", "overspeed", "dead", "gas test",
+    "fire watch",
 )  # fmt: skip
 """Cheap words one of which a text must hold before any pattern runs."""
 _SYSTEM = re.compile(
     r"(?i)\b(?:interlocks?|light[- ]curtains?|e-?stops?|emergency[- ]stops?|"
     r"guard[- ]doors?|(?:machine|safety) guards?|collision[- ](?:avoidance|detection)|"
+    r"anti-?collision(?: (?:systems?|protection|sensors?))?|gas tests?(?:ing)?|fire ?watch(?:es)?|"
     r"proximity (?:detection|warning|sensors?)|gas (?:detectors?|monitors?)|"
     r"(?:fire|gas|smoke|slope|radar|evacuation|proximity|collision|H2S|methane|toxic) alarms?|"
     r"fire (?:suppression|detection)|sprinklers?|(?:pressure )?relief valves?|"
@@ -41,7 +44,7 @@ _SYSTEM = re.compile(
 )
 _OFF = re.compile(
     r"(?i)\b(?:bypass(?:ed|ing)?|by-passed|offline|off-line|disabled|inhibited|defeated|"
-    r"overridden|jumpered|out of service|not working|switched off|turned off|false alarm|"
+    r"overridden|jumpered|waived|out of service|not working|switched off|turned off|false alarm|"
     r"silenced|muted|taped (?:over|up|down)|tied (?:back|open|up)|pinned (?:open|back)|"
     r"wedged open|(?:is|are|went) down)\b"
 )
