@@ -51,6 +51,7 @@ from .dep_pins import dependency_unpinned
 from .deploy_files import deploy_hits, deploy_path
 from .diff import FileDiff
 from .guard_edits import guard_edits
+from .guard_refusal import refusal_logged
 from .iam_policy_files import policy_file_hits
 from .languages import MIGRATION_EXTENSIONS, other_code
 from .source_effects import code_effects, hitter, sql_hits
@@ -82,8 +83,10 @@ def source_code(ctx: CheckInput) -> Iterator[Hit]:
             yield from settings_flipped(file, path)
         elif path and not path.startswith("<") and not file.deleted:
             yield from code_settings_switched(file, path)
+            yield from settings_flipped(file, path)  # a mode constant in code flipped too
         if path and not path.startswith("<"):
             yield from guard_edits(file, path)
+            yield from refusal_logged(file, path)
             yield from dependency_unpinned(file, path)
             yield from audit_muted(file, path)
             yield from alerts_muted(file, path)
