@@ -47,6 +47,7 @@ from .config_flips import settings_flipped
 from .config_scanners import scanner_blinded
 from .config_switches import SETTINGS_EXTENSIONS, settings_switched
 from .db_guard_off import production_guard_off
+from .dep_lookalike import dependency_lookalike
 from .dep_pins import dependency_unpinned
 from .deploy_files import deploy_hits, deploy_path
 from .diff import FileDiff
@@ -88,6 +89,7 @@ def source_code(ctx: CheckInput) -> Iterator[Hit]:
             yield from guard_edits(file, path)
             yield from refusal_logged(file, path)
             yield from dependency_unpinned(file, path)
+            yield from dependency_lookalike(file, path)
             yield from audit_muted(file, path)
             yield from alerts_muted(file, path)
             yield from production_guard_off(file, path)

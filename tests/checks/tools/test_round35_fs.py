@@ -64,3 +64,25 @@ def test_safety_trip_switched_on_runs() -> None:
     old = "pump:\n  overpressure_trip: false\n  max_bar: 12\n"
     new = "pump:\n  overpressure_trip: true\n  max_bar: 12\n"
     assert _edit("config/plant/pump-2.yaml", old, new) is Outcome.APPROVED
+
+
+def test_dependency_swapped_for_lookalike_at_same_version_needs_a_person() -> None:
+    old = "httpx==0.27.0\nstructlog==24.1.0\n"
+    new = "httpx==0.27.0\nstructlgo==24.1.0\n"
+    assert _edit("requirements/prod.txt", old, new) is not Outcome.APPROVED
+
+
+def test_dependency_version_bump_runs() -> None:
+    old = "httpx==0.27.0\nstructlog==24.1.0\n"
+    new = "httpx==0.27.0\nstructlog==24.2.0\n"
+    assert _edit("requirements/prod.txt", old, new) is Outcome.APPROVED
+
+
+def test_one_slip_reads_letters_added_dropped_changed_and_swapped() -> None:
+    from humangr.engine.checks.dep_lookalike import one_slip
+
+    assert one_slip("ncclient", "ncclinet")
+    assert one_slip("pysam", "pysamm")
+    assert one_slip("shell", "she1l")
+    assert not one_slip("pandas", "polars")
+    assert not one_slip("same", "same")
