@@ -33,7 +33,8 @@ _SECTION = re.compile(
 _ON = frozenset({"true", "yes", "on", "1", "enabled", "enable", "required", "always", "strict"})
 _EXTRA_NOUNS = re.compile(
     r"(?:^|_)(?:audit(?:d|ing|_trail)?|accounting|otp|totp|interlock|safety|tamper\w{0,10}|"
-    r"integrity|attestation|approvals?|four_eyes|dual_control|maker_checker)(?:_|$)"
+    r"integrity|attestation|approvals?|four_eyes|dual_control|maker_checker|"
+    r"(?<!round_)trips?|e_?stop|emergency_stop|watchdog|fail_?safe)(?:_|$)"
 )
 _DEMAND_KEY = re.compile(
     r"^(?:enforce|enforced|enforcement|enforcing|required|verify|validate|verification|"

@@ -47,10 +47,12 @@ from .config_flips import settings_flipped
 from .config_scanners import scanner_blinded
 from .config_switches import SETTINGS_EXTENSIONS, settings_switched
 from .db_guard_off import production_guard_off
+from .dep_lookalike import dependency_lookalike
 from .dep_pins import dependency_unpinned
 from .deploy_files import deploy_hits, deploy_path
 from .diff import FileDiff
 from .guard_edits import guard_edits
+from .guard_refusal import refusal_logged
 from .iam_policy_files import policy_file_hits
 from .languages import MIGRATION_EXTENSIONS, other_code
 from .source_effects import code_effects, hitter, sql_hits
@@ -82,9 +84,12 @@ def source_code(ctx: CheckInput) -> Iterator[Hit]:
             yield from settings_flipped(file, path)
         elif path and not path.startswith("<") and not file.deleted:
             yield from code_settings_switched(file, path)
+            yield from settings_flipped(file, path)  # a mode constant in code flipped too
         if path and not path.startswith("<"):
             yield from guard_edits(file, path)
+            yield from refusal_logged(file, path)
             yield from dependency_unpinned(file, path)
+            yield from dependency_lookalike(file, path)
             yield from audit_muted(file, path)
             yield from alerts_muted(file, path)
             yield from production_guard_off(file, path)
