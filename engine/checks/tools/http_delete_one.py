@@ -1,6 +1,7 @@
 """Everyday DELETEs of ``tool-http``: one leaf item of a service named by its id — a topic
 branch, an image manifest, a media attachment, a discount code, an alert silence, a session or
-invitation — and throwaway indices on the agent's own machine.
+invitation, a monitoring downtime, an item whose id marks it a draft — and throwaway indices
+on the agent's own machine.
 
 A DELETE to a host outside ``allowed_hosts`` needs a human because it may not be undoable; but
 removing one disposable item, or one that grants something (a silence mutes alerts, an
@@ -21,7 +22,8 @@ __all__ = ["leaf_delete", "scratch_wildcard"]
 _LEAVES = frozenset(
     {"branch", "manifest", "artifact", "cache", "media", "attachment", "upload", "file",
      "image", "thumbnail", "discount_code", "discount", "coupon", "promotion_code",
-     "promo_code", "silence", "mute", "snooze", "session", "invitation", "invite", "comment",
+     "promo_code", "silence", "mute", "snooze", "downtime", "session", "invitation", "invite",
+     "comment",
      "draft", "note", "reaction", "label", "contact", "lead", "job_run", "run", "build",
      "pipeline_run", "workflow_run", "notification", "subscriber_tag", "seat_hold",
      "room_hold", "inventory_hold", "stock_hold", "cart_hold", "export", "export_job",
@@ -39,6 +41,15 @@ taken away; a KMS or vault ``key`` is not one, its data dies with it) and one sw
 between people's shifts or slots (withdrawn). Log
 entries are not: removing one hides a trace; nor are webhooks: one often feeds a build, an
 alert or a security tool, and removing it silences that."""
+_CONTAINERS = frozenset(
+    {"repo", "repository", "project", "user", "bucket", "org", "organization", "account",
+     "team", "namespace", "database", "cluster", "workspace", "group", "site", "domain",
+     "zone", "tenant", "app", "application", "key", "secret", "vault", "backup", "snapshot",
+     "webhook", "hook", "log", "audit", "event"}
+)  # fmt: skip
+"""Collections whose item is never a throwaway draft, whatever its id says."""
+_DRAFT_ID = re.compile(r"(?i)(?:^|[-_.])draft(?:$|[-_.]\d)")
+"""An id the service gave a draft (``2024-06-B-draft-3``): it never went out."""
 _RUN_NUMBERED = frozenset({"job"})
 """Collections whose item is one run only when its id is a number (a batch job's ``/job/4417823``
 is cancelled; a named or UUID job is a definition, such as a backup job, and keeps the rule)."""
@@ -92,6 +103,8 @@ def leaf_delete(call: HttpCall) -> bool:
         return _ITEM.match(item) is not None  # a booking's hold on stock, not a legal hold
     if collection in _RUN_NUMBERED:
         return item.isdigit() and len(item) <= 20
+    if _DRAFT_ID.search(item) and collection not in _CONTAINERS:
+        return _ITEM.match(item) is not None  # one draft by its id: it never went out
     if collection not in _LEAVES and not collection.startswith("draft_"):
         return False
     if collection == "cache":

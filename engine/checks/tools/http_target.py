@@ -55,11 +55,11 @@ _ADMIN_PATH = re.compile(
     r"|metrics|jolokia|solr/admin|_search)"
 )
 _READINESS = re.compile(
-    r"(?i)^/(?:actuator/)?(?:health(?:/[\w-]+)?|healthz|livez|readyz|ready|ping|info)/?$|"
+    r"(?i)^/(?:actuator/|admin/)?(?:health(?:/[\w-]+)?|healthz|livez|readyz|ready|ping|info)/?$|"
     r"^/_cat/health\b|^/_cluster/health\b"
 )
-"""Health and readiness probes, under admin prefixes too (``/actuator/health``): they show
-state and change nothing."""
+"""Health and readiness probes, under admin prefixes too (``/actuator/health``,
+``/admin/healthz``): they show state and change nothing."""
 _SCRAPED = re.compile(r"(?i)^/(?:actuator/)?(?:metrics|prometheus)(?:/[\w.-]+)?/?$")
 """A service's metrics as Prometheus scrapes them: read, they show counters."""
 

@@ -35,7 +35,8 @@ SAFEGUARD = re.compile(
     r"tamper\w*|immutab\w*|protection|security|dlp|edr|defender|quarantine|validation\w*|"
     r"approvals?|kyc|aml|sanctions?|screening|whitelist|allowlist|allow_?list|blocklist|"
     r"checks?|verification|signing|unauthori[sz]ed|intrusion|threat\w*|anomal\w*|"
-    r"guardrails?|(?:policy_?)?enforcement|duplicates?|dedup\w*|idempoten\w*|retention_?lock|legal_?hold)(?:_|$)"
+    r"guardrails?|(?:policy_?)?enforcement|duplicates?|dedup\w*|idempoten\w*|retention_?lock|legal_?hold|"
+    r"risk_?scor\w*|three_?ds|3_?d_?secure|anti_[a-z]+|collision\w*)(?:_|$)"
 )
 """Words that name a safeguard, read on ``_``-joined words."""
 _INVERTED = re.compile(r"^(?:is_)?(?:paused|disabled|muted|silenced|snoozed|suspended)$")
@@ -46,7 +47,11 @@ _ENDS = frozenset(
 _ENFORCE = re.compile(r"(?:^|_)enforc(?:e|ed|es|ing|ement)(?:_|$)")
 _SKIP = re.compile(r"^(?:skip|bypass|disable|ignore|no|without|override)_(\w+)$")
 _BYPASS_KEY = re.compile(r"(?:^|_)bypass(?:_|$)")
-_STATE = re.compile(r"^(\w+?)_(?:feature_)?(?:state|status|enabled|setting|mode)$")
+_STATE = re.compile(r"^(\w+?)_(?:feature_)?(?:state|status|enabled|required|setting|mode)$")
+_BYPASSED = frozenset(
+    {"bypass", "bypassed", "override", "overridden", "suspend", "suspended", "inhibit", "inhibited"}
+)
+"""Values that set a safeguard aside (``"anti_collision": "bypass"``), read under a safeguard."""
 _WEAK_MODE = re.compile(
     r"^(?:test|testing|audit|audit_?only|report|report_?only|detect|detect_?only|log|log_?only|"
     r"monitor|monitor_?only|simulat\w*|dry_?run|permissive|learning|count)(?:_|$)"
@@ -106,6 +111,8 @@ def _why(node: Node, key: str, value: object, name: str, path: str, method: str)
         return f"`{key}` set to off"
     if key in _SWITCHES and switched_off(value):
         return "switched off"
+    if isinstance(value, str) and value.strip().lower() in _BYPASSED:
+        return f"`{key}` set to {value[:20]!r}"
     if _FORCE_DUPLICATE.match(key) and truthy(value):
         return f"`{key}` overrides the guard against doing it twice"
     if huge_threshold(key, value, _subject(name, path, node, key)):

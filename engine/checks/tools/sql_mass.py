@@ -26,10 +26,12 @@ from .sql_window import aged_out
 __all__ = ["AUDIT_TABLE", "housekeeping", "mass_changes", "narrow_statement", "narrow_where"]
 
 AUDIT_TABLE = re.compile(
-    r"(?i)(?:^|[._\"`])(?:\w*audit\w*|security_?log\w*|(?:admin|moderation|mod|staff|moderator)"
+    r"(?i)(?:^|[._\"`])(?:\w*audit\w*|aud\$|fga_log\$|security_?(?:log|event)\w*|"
+    r"(?:admin|moderation|mod|staff|moderator)"
     r"_?(?:actions?|logs?|events?|history)|access_?logs?)(?:$|[.\"`])"
 )
-"""Tables that record who did what (``audit_log``, ``admin_actions``, ``moderation_log``):
+"""Tables that record who did what (``audit_log``, ``admin_actions``, ``moderation_log``,
+``security_events``, Oracle's ``SYS.AUD$``):
 their rows are removed or changed only to hide it."""
 _GUARD_COLUMN = re.compile(
     r"(?i)(?:^|_)(?:restricted|restriction|restrict|confidential\w*|confid(?:_\w+)?|sensitive|"

@@ -34,12 +34,20 @@ _DONE_FLAG = re.compile(
     r"^(?:is_|was_|has_been_)?(?:sent|delivered|processed|completed|done|published|dispatched)$"
 )
 """Boolean columns set once an item's work is over (``sent``, ``is_processed``)."""
+_DONE_STAMP = re.compile(
+    r"^(?:sent|delivered|processed|completed|done|finished|published|dispatched|acknowledged)"
+    r"_(?:at|on|time|ts|date)$"
+)
+"""Time columns stamped once an item's work is over: ``sent_at IS NOT NULL`` is a done test."""
 _STATUS = re.compile(r"(?:^|_)(?:status|state)$")
 _TRUE = frozenset({"1", "true", "t", "yes", "y"})
 
 
 def _done_test(e: exp.Expression) -> bool:
-    """``status = 'sent'``, ``sent = true``, ``status IN ('sent', 'delivered')``."""
+    """``status = 'sent'``, ``sent = true``, ``status IN ('sent', 'delivered')``,
+    ``sent_at IS NOT NULL``."""
+    if _stamped(e):
+        return True
     if isinstance(e, exp.EQ):
         col, value = e.this, e.expression
         if not isinstance(col, exp.Column):
@@ -68,14 +76,31 @@ def _done_test(e: exp.Expression) -> bool:
     return False
 
 
+def _stamped(e: exp.Expression) -> bool:
+    """``sent_at IS NOT NULL``: the item's done time is set."""
+    inner = e.this if isinstance(e, exp.Not) else None
+    return (
+        isinstance(inner, exp.Is)
+        and isinstance(inner.this, exp.Column)
+        and isinstance(inner.expression, exp.Null)
+        and _DONE_STAMP.match(snake(inner.this.name)) is not None
+    )
+
+
+def _only_stamps(cond: exp.Expression) -> bool:
+    """Whether every ``NOT`` of ``cond`` is a done stamp's ``IS NOT NULL``."""
+    return all(_stamped(n) for n in cond.find_all(exp.Not))
+
+
 def finished_queue_rows(table: str, where: exp.Expression) -> bool:
     """A DELETE's WHERE on queue ``table`` that keeps only finished items: one of its ANDed
-    tests asks for a finished state, and it has no ``OR``, ``NOT`` or subquery."""
+    tests asks for a finished state, and it has no ``OR``, subquery or ``NOT`` (but a done
+    stamp's ``IS NOT NULL``)."""
     base = snake(table)
     if not _QUEUE.search(base) or sensitive_table(table) or _MONEY.search(base):
         return False
     cond = where.this if isinstance(where, exp.Where) else where
-    if cond.find(exp.Or, exp.Not, exp.Select) is not None:
+    if cond.find(exp.Or, exp.Select) is not None or not _only_stamps(cond):
         return False
     tests = conjuncts(cond, 32)
     return tests is not None and any(_done_test(e) for e in tests)
