@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -34,6 +33,19 @@ from .egress_carries import carried_outside, loose_tokens
 from .egress_config_secrets import config_secret_file
 from .egress_env import env_secrets
 from .egress_files import data_export, secret_file
+from .egress_judge import (
+    SUGGEST_PERSONAL,
+    SUGGEST_SECRET,
+    C,
+    Dest,
+    H,
+    destination,
+    hit,
+    personal_severity,
+    secret_severity,
+    service_severity,
+    with_article,
+)
 from .egress_mail import (
     DISTRIBUTION,
     Mail,
@@ -45,24 +57,18 @@ from .egress_mail import (
 from .egress_scan import Carried, Secret, scan_payload, secret_in, service_token
 from .http_call import AUTH_HEADER, HttpCall, read_http
 from .http_sites import (
-    METADATA_HOSTS,
     PAYMENT,
     SECRET_HOMES,
     allowed,
     host_in,
-    is_capture,
-    is_echo,
-    is_paste,
 )
 from .key_ids import lone_key_ids
-from .netaddr import Reach
 from .personal_data import PersonalData
 from .token_request import posted_token_request
 from .view import ToolView
 
 __all__ = ["data_egress"]
 
-C, H = Severity.CRITICAL, Severity.HIGH
 _LOGIN_PATH = re.compile(
     r"(?i)/(?:login|log-in|signin|sign-in|auth|oauth2?|token|session|"
     r"register|signup|sign-up|authenticate|connect/token)(?:/|$|\?)"
@@ -79,105 +85,29 @@ _AUTH_PARAM = re.compile(
 ``auth-token=…``, ``…&token=…`` of a form-encoded POST)."""
 _FORM = re.compile(r"^[\w.\[\]-]{1,64}=[^&\s]*(?:&[\w.\[\]-]{1,64}=[^&]*)+$", re.S)
 """A form-encoded body (``f=json&features=…&token=…``): a query string sent in a POST."""
-_FEW = 3
-"""People whose contact details make a list (one or two are what any message names)."""
 _UPLOAD_ARGS = ("files", "file", "upload", "attachment", "attachments", "multipart")
-_SUGGEST_SECRET = "Do not send credentials anywhere but the service they belong to."
-_SUGGEST_PERSONAL = (
-    "Do not send people's data outside; if this destination is meant, add it to "
-    "allowed_hosts / allowed_email_domains, or send aggregates instead."
-)
-
-
-@dataclass(frozen=True, slots=True)
-class _Dest:
-    name: str
-    kind: str
-    """``capture`` (capture, echo, paste, metadata), ``raw`` (public IP), ``internal`` (a private
-    network), ``local`` (this machine), ``host`` (a name)."""
-    https: bool
-
-
-def _dest(call: HttpCall) -> _Dest:
-    url = call.url
-    if url is None:
-        return _Dest(call.raw_url[:60] or "?", "raw", False)
-    host = url.host.name
-    https = url.scheme in ("https", "wss")
-    addr = url.host.addr
-    if is_capture(host) or is_echo(host) or is_paste(host) or host in METADATA_HOSTS:
-        return _Dest(host, "capture", https)
-    if addr is not None:
-        if addr.reach is Reach.METADATA:
-            return _Dest(host, "capture", https)
-        if addr.reach in (Reach.LOOPBACK, Reach.UNSPECIFIED):
-            return _Dest(host, "local", https)
-        return _Dest(host, "raw" if addr.reach is Reach.PUBLIC else "internal", https)
-    return _Dest(host, "host", https)
-
-
-def _home(kind: str, host: str) -> bool:
-    """``host`` is where a ``kind`` token is meant to go: its service's domain or a subdomain;
-    for GitHub and GitLab also a server of one's own named after them (``gitlab.acme.io``,
-    ``github.company.com``). A host that spells the service's domain inside another name
-    (``github.com-status.net``, ``api-github.com``, ``github.com.evil.io``) is a look-alike,
-    never a home."""
-    homes = SECRET_HOMES.get(kind)
-    if homes is None:
-        return False
-    if host_in(host, homes):
-        return True
-    if any(re.search(rf"(?:^|[.-]){re.escape(home)}(?:$|[.-])", host) for home in homes):
-        return False  # the service's domain written inside someone else's
-    if kind in ("GitHub token", "GitLab token"):
-        return kind.split()[0].lower() in host.split(".")
-    return False
-
-
-def _secret_severity(secret: Secret, dest: _Dest, *, header: bool, login: bool) -> Severity | None:
-    """How bad sending ``secret`` to ``dest`` is (None: everyday)."""
-    if _home(secret.kind, dest.name):
-        return None
-    provider = secret.kind in SECRET_HOMES or secret.kind == "private key"
-    if dest.kind == "internal":
-        return H if provider else None
-    if provider or dest.kind in ("capture", "raw"):
-        return C
-    if header:
-        return None if dest.https else H
-    if login:
-        return None
-    return C if secret.severity == "critical" else H
-
-
-def _service_severity(kind: str, dest: _Dest) -> Severity | None:
-    """How bad sending a token read by its service prefix (``service_token``) to ``dest`` is:
-    high anywhere but its service, critical to a raw address or a capture site."""
-    if _home(kind, dest.name):
-        return None
-    return C if dest.kind in ("capture", "raw") else H
 
 
 _METADATA_SESSION = frozenset({"x-aws-ec2-metadata-token"})
 
 
-def _header_secrets(call: HttpCall, dest: _Dest) -> Iterator[tuple[str, Severity, str]]:
+def _header_secrets(call: HttpCall, dest: Dest) -> Iterator[tuple[str, Severity, str]]:
     for path, name, value in call.headers:
         if name.lower() in _METADATA_SESSION:
             continue  # a session token the metadata service issued, usable only on the machine
         found = secret_in(value, name)
         named = found is not None and found.kind in SECRET_HOMES
         loose = None if named else service_token(value)
-        if loose is not None and (sev := _service_severity(loose, dest)) is not None:
-            yield path, sev, f"sends {_a(loose)} ({name}) to {dest.name}, not its service"
+        if loose is not None and (sev := service_severity(loose, dest)) is not None:
+            yield path, sev, f"sends {with_article(loose)} ({name}) to {dest.name}, not its service"
             continue
         if found is None and AUTH_HEADER.match(name) and not _PLACEHOLDER.match(value.strip()):
             found = Secret("credential", "high", name)
         if found is None:
             continue
-        sev = _secret_severity(found, dest, header=True, login=False)
+        sev = secret_severity(found, dest, header=True, login=False)
         if sev is not None:
-            yield path, sev, f"sends {_a(found.kind)} ({name}) to {dest.name}"
+            yield path, sev, f"sends {with_article(found.kind)} ({name}) to {dest.name}"
 
 
 def _uploads(call: HttpCall) -> Iterator[tuple[str, str]]:
@@ -199,28 +129,18 @@ def _uploads(call: HttpCall) -> Iterator[tuple[str, str]]:
                 todo.extend(item)
 
 
-def _personal_severity(p: PersonalData, dest_kind: str) -> Severity | None:
-    if p.cards or p.national_ids or len(p.emails) >= 5 or p.health + p.hr >= 2:
-        return C
-    if p.people >= _FEW or len(p.banks) >= 2:
-        return C if dest_kind in ("capture", "raw") else H
-    if (p.record or p.health or p.hr) and dest_kind != "local":
-        return C if dest_kind in ("capture", "raw") else H
-    return None
-
-
 def _http(view: ToolView, call: HttpCall, allow: frozenset[str]) -> Iterator[Hit]:
-    dest = _dest(call)
+    dest = destination(call)
     if dest.kind == "local" or (call.url is not None and allowed(call.url.host.name, allow)):
         return  # what goes to this machine does not leave it
     login = call.url is not None and bool(_LOGIN_PATH.search(call.url.path))
     flagged: set[str] = set()
     for path, sev, title in _header_secrets(call, dest):
         flagged.add(path)
-        yield _hit(view, path, sev, title, _SUGGEST_SECRET)
+        yield hit(view, path, sev, title, SUGGEST_SECRET)
     for arg, path in _uploads(call):
         title = f"uploads credential file {path[-60:]} to {dest.name}"
-        yield _hit(view, arg, C, title, _SUGGEST_SECRET)
+        yield hit(view, arg, C, title, SUGGEST_SECRET)
     payment = call.url is not None and host_in(call.url.host.name, PAYMENT)
     samples = dest.kind != "internal" and not payment  # test cards belong in a sandbox
     carried: list[tuple[str, Carried]] = [
@@ -240,35 +160,37 @@ def _http(view: ToolView, call: HttpCall, allow: frozenset[str]) -> Iterator[Hit
         for secret in got.secrets[:1]:
             # a key in the query string is how some services are called: read as a header
             auth = (n == in_query or n in forms) and bool(_AUTH_PARAM.search(secret.key))
-            level = _secret_severity(secret, dest, header=auth, login=login)
+            level = secret_severity(secret, dest, header=auth, login=login)
             if level is not None:
-                title = f"sends {_a(secret.kind)} to {dest.name}"
+                title = f"sends {with_article(secret.kind)} to {dest.name}"
                 flagged.add(arg)
-                yield _hit(view, arg, level, title, _SUGGEST_SECRET)
+                yield hit(view, arg, level, title, SUGGEST_SECRET)
         total.merge(got.personal)
         if got.cut:
             title = f"payload to {dest.name} too large to review in full"
-            yield _hit(view, arg, H, title)
+            yield hit(view, arg, H, title)
     for arg, kind in loose_tokens(call):
-        if arg not in flagged and (rank := _service_severity(kind, dest)) is not None:
-            yield _hit(view, arg, rank, f"sends {_a(kind)} to {dest.name}, not its service")
+        if arg not in flagged and (rank := service_severity(kind, dest)) is not None:
+            yield hit(
+                view, arg, rank, f"sends {with_article(kind)} to {dest.name}, not its service"
+            )
     if dest.kind != "internal":
         for arg, title in carried_outside(call, dest.name):
-            yield _hit(view, arg, H, title, _SUGGEST_PERSONAL)
+            yield hit(view, arg, H, title, SUGGEST_PERSONAL)
     if dest.kind != "internal" and not posted_token_request(call.raw_url, call.payload):
         # a private network's service may hold the secret itself; a token endpoint issued it
         for arg, value in call.payload:
             for name in list(env_secrets(value, dest.name))[:1]:
                 title = f"sends the secret ${name} from the environment to {dest.name}"
-                yield _hit(view, arg, H if dest.kind == "host" else C, title, _SUGGEST_SECRET)
+                yield hit(view, arg, H if dest.kind == "host" else C, title, SUGGEST_SECRET)
     total.settle()
     if payment:
         total.cards = 0
-    personal = _personal_severity(total, dest.kind)
+    personal = personal_severity(total, dest.kind)
     if personal is not None:
         arg = max(carried, key=lambda c: c[1].personal.people + 10 * c[1].personal.cards)[0]
         title = f"sends {total.summary()} to {dest.name}"
-        yield _hit(view, arg, personal, title, _SUGGEST_PERSONAL)
+        yield hit(view, arg, personal, title, SUGGEST_PERSONAL)
 
 
 _PLACES = {
@@ -296,18 +218,18 @@ def _mail(view: ToolView, mail: Mail, allow: frozenset[str]) -> Iterator[Hit]:
     for arg, path in mail.attachments:
         if secret_file(path) or config_secret_file(path):
             title = f"attaches credential file {path[-60:]}"
-            yield _hit(view, arg, C, title, _SUGGEST_SECRET)
+            yield hit(view, arg, C, title, SUGGEST_SECRET)
         elif data_export(path):
             title = f"mails a database dump or people's records ({path[-60:]}) to {where}"
-            yield _hit(view, arg, C, title, _SUGGEST_PERSONAL)
+            yield hit(view, arg, C, title, SUGGEST_PERSONAL)
     lists = [r for r in mail.recipients if DISTRIBUTION.search(r)]
     whole = everyone(view, mail)
     if lists:
         title = f"mails a distribution list ({lists[0][:80]})"
-        yield _hit(view, "to", H, title, "Have a person approve messages to many people.")
+        yield hit(view, "to", H, title, "Have a person approve messages to many people.")
     elif whole is not None:
         title = f"messages everyone at once ({whole})"
-        yield _hit(view, "to", H, title, "Have a person approve messages to many people.")
+        yield hit(view, "to", H, title, "Have a person approve messages to many people.")
     total = PersonalData()
     best = ("", -1)
     for arg, value in mail.parts:
@@ -318,15 +240,15 @@ def _mail(view: ToolView, mail: Mail, allow: frozenset[str]) -> Iterator[Hit]:
             ):
                 continue  # a key named by its id in work on it (``key_ids``): not the key
             sev = C if secret.severity == "critical" or secret.kind in SECRET_HOMES else H
-            title = f"mails {_a(secret.kind)} to {where}"
-            yield _hit(view, arg, sev, title, _SUGGEST_SECRET)
+            title = f"mails {with_article(secret.kind)} to {where}"
+            yield hit(view, arg, sev, title, SUGGEST_SECRET)
         total.merge(got.personal)
         score = got.personal.people + 10 * (got.personal.cards + got.personal.national_ids)
         if score > best[1]:
             best = (arg, score)
     total.emails = {e for e in total.emails if e.rpartition("@")[2] not in own}
     total.settle()
-    found = _personal_severity(total, "host")
+    found = personal_severity(total, "host")
     if found is None and not mail.recipients and total.addressed and total.phones:
         found = H  # a named person's home address and phone, posted to a channel or a reply
     personal = any(PERSONAL_MAIL.search(r) for r in mail.recipients)
@@ -338,32 +260,7 @@ def _mail(view: ToolView, mail: Mail, allow: frozenset[str]) -> Iterator[Hit]:
         found = H if found is C or not mail.recipients else None
     if found is not None:
         title = f"mails {total.summary()} to {where}"
-        yield _hit(view, best[0], found, title, _SUGGEST_PERSONAL)
-
-
-def _a(kind: str) -> str:
-    return ("an " if kind[:1].lower() in "aeiou" else "a ") + kind
-
-
-def _hit(
-    view: ToolView,
-    argument: str,
-    severity: Severity,
-    title: str,
-    suggestion: str | None = None,
-) -> Hit:
-    """One finding on data leaving through ``argument`` (values are never repeated)."""
-    return Hit(
-        severity=severity,
-        title=title,
-        description=(
-            f"`{argument}` of {view.name} {title}: it leaves for a destination the deployment "
-            "does not trust (not in allowed_hosts / allowed_email_domains). Values are not "
-            "repeated here."
-        ),
-        suggestion=suggestion,
-        argument=argument or None,
-    )
+        yield hit(view, best[0], found, title, SUGGEST_PERSONAL)
 
 
 def data_egress(ctx: CheckInput) -> Iterator[Hit]:

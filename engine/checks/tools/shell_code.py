@@ -16,6 +16,22 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .shell_catalogue import words
+from .shell_code_patterns import (
+    DECODE,
+    EVAL,
+    FILE_CALLS,
+    FILE_READ,
+    FORK,
+    HTTP,
+    LIBRARY,
+    LISTEN,
+    PUT,
+    SERVE,
+    SETUID,
+    SOCKET,
+    SPAWN,
+    TEX_INPUT,
+)
 from .shell_code_values import (
     Variables,
     assigned,
@@ -70,116 +86,6 @@ _BACKTICK = re.compile(
 _AWK_PIPE = re.compile(r"\"([^\"]{1,2000})\"\s*\|\s*getline|\|\s*&?\s*\"([^\"]{1,2000})\"")
 _TEX = re.compile(
     r"\\write18\{([^}]{1,2000})\}|%\(([^)]{1,2000})\)|execute_process\(\s*COMMAND\s+([^)]{1,2000})\)"
-)
-_SOCKET = re.compile(
-    r"\bsocket\b|fsockopen|TCPSocket|IO::Socket|Socket::|\bnet\.(?:Socket|connect|"
-    r"createConnection)|/inet/tcp|s_client|TCPServer|UDPSocket|java\.net\.Socket|"
-    r"\bsocket\.|new\s+Socket|Net::Telnet|socat|/dev/tcp/|\bSockets\b",
-    re.IGNORECASE,
-)
-_LISTEN = re.compile(r"\.bind\(|\blisten\(|TCPServer|createServer|ServerSocket|/inet/tcp/\d+/0/0")
-_SPAWN = re.compile(
-    r"dup2|pty\.spawn|\bpty\b|/bin/\w*sh\b|[\"'](?:ba|z|da)?sh[\"']|cmd\.exe|subprocess|"
-    r"\bexec\b|\bsystem\b|popen|proc_open|spawn|child_process|shell_exec|passthru|\|&\s*getline|"
-    r"\brun\(|\bread\(`"
-)
-_HTTP = re.compile(
-    r"urlopen|urlretrieve|requests\.\w+\(|http\.client|HTTPConnection|urllib|\bfetch\(|"
-    r"https?\.(?:get|request)\(|Net::HTTP|LWP|HTTP::Tiny|file_get_contents\(\s*[\"']https?:|"
-    r"require\([\"']https?[\"']\)|net/http|http\.Post|File::Fetch|"
-    r"curl_exec|open-uri|URI\.open|\bwget\b|WebClient|DownloadString|Invoke-WebRequest"
-)
-_EVAL = re.compile(r"\b(?:exec|eval|Function|compile|instance_eval|class_eval|load)\s*\(")
-_DECODE = re.compile(
-    r"b64decode|base64|decode\(\s*[\"'](?:hex|base64|rot13|rot_13)|fromhex|unhexlify|"
-    r"zlib\.decompress|\batob\(|Buffer\.from\([^)]*base64|unpack\(|marshal\.loads|"
-    r"codecs\.decode|gzinflate|str_rot13|pack\(\s*[\"']H",
-    re.IGNORECASE,
-)
-_FILE_READ = re.compile(
-    r"open\([^)]*\)\.read|readFile|File\.read|file_get_contents|IO\.read|"
-    r"read_text|read_bytes|slurp|<\$\w+>|fread\(|createReadStream|"
-    r":read\(|io\.open|\.read\(\)|os\.ReadFile|ioutil\.ReadFile"
-)
-_SERVE = re.compile(
-    r"http\.server|SimpleHTTPServer|socketserver|WEBrick|HTTP::Server|"
-    r"createServer\(|\bhttpd\b|serve_forever|ServerSocket|ListenAndServe"
-)
-_TEX_INPUT = re.compile(r"\\(?:verbatim)?input\{([^}]{1,500})\}|\\openin\d*\s*=?\s*([^\s}]+)")
-_PUT = re.compile(r"^\s*m?put\s+\S", re.MULTILINE)
-_SETUID = re.compile(
-    r"set(?:res|re)?[ug]id\(\s*0|\$[<>]\s*=\s*0|Process::Sys\.set\w*id\(\s*0|"
-    r"process\.set[ug]id\(\s*0|POSIX::set[ug]id\(\s*0"
-)
-_LIBRARY = re.compile(
-    r"cdll\.LoadLibrary|\bCDLL\(|ctypes\.\w+\.LoadLibrary|dlopen|Fiddle|ffi\.load|DynaLoader|"
-    r"System\.load(?:Library)?|load_extension|enable\s+-f"
-)
-_FORK = re.compile(
-    r"fork\s+while\s+fork|while\s*\(?\s*(?:True|1|true)\s*\)?\s*[:{]?\s*(?:os\.)?fork\(|"
-    r"for\s*\(\s*;\s*;\s*\)\s*\{?\s*fork\(|loop\s*\{\s*fork"
-)
-_FILE_CALLS = (
-    (
-        re.compile(
-            r"(?:rmtree|remove_dir_all|rm_rf|rm_r|rimraf|rmSync|rmdirSync)\(\s*[\"']([^\"']+)"
-        ),
-        "rm -rf {}",
-    ),
-    (
-        re.compile(
-            r"(?:rmtree|rm_rf|rimraf|rmSync)\(\s*(?:os\.path\.)?expanduser\(\s*[\"']([^\"']+)"
-        ),
-        "rm -rf {}",
-    ),
-    (
-        re.compile(
-            r"(?:rmtree|rm_rf|rimraf|rmSync)\(\s*(?:(?:pathlib\.)?Path\.home\(\)|"
-            r"os\.environ\[\s*[\"']HOME[\"']\s*\]|os\.getenv\(\s*[\"']HOME[\"']\s*\)|"
-            r"(?:require\(\s*[\"']os[\"']\s*\)|os)\.homedir\(\)|process\.env\.HOME)\s*[,)]"
-        ),
-        "rm -rf ~",
-    ),
-    (
-        re.compile(r"(?:os\.remove|os\.unlink|unlink|unlinkSync|File\.delete)\(\s*[\"']([^\"']+)"),
-        "rm -f {}",
-    ),
-    (re.compile(r"open\(\s*[\"']([^\"']+)[\"']\s*,\s*[\"'][wa]"), "tee -a {}"),
-    (
-        re.compile(
-            r"(?:open|readFile\w*|File\.read|file_get_contents|read_text|IO\.read|fopen)"
-            r"\(\s*[\"']([^\"']+)[\"']\s*(?:\)|,\s*[\"']r)"
-        ),
-        "cat {}",
-    ),
-    (
-        re.compile(
-            r"^[ \t]*(?:\w*>[ \t]*)?(?:\.(?:import|read|open|load|restore)|\\(?:i|ir|include)|"
-            r"/open|source)[ \t]+['\"]?([^\s'\";]+)",
-            re.MULTILINE,
-        ),
-        "cat {}",
-    ),
-    (
-        re.compile(
-            r"^[ \t]*(?:\w*>[ \t]*)?(?:\.(?:output|once|save|backup)|\\(?:o|out|w|write)|"
-            r"/save(?:[ \t]+-\w+)*|(?:dump|append)[ \t]+(?:binary[ \t]+)?(?:memory|value))"
-            r"[ \t]+['\"]?([^\s'\";]+)",
-            re.MULTILINE,
-        ),
-        "tee -a {}",
-    ),
-    (
-        re.compile(
-            r"\$\(file\s*>>?\s*([^,)\s]+)|Out-File\s+(?:-FilePath\s+)?['\"]?([^'\"\s;|]+)|"
-            r"\\openout\s*(?:\\\w+|\d+)?\s*=?\s*([^\s\\}]+)"
-        ),
-        "tee -a {}",
-    ),
-    (
-        re.compile(r"(?:chmod|os\.chmod)\(\s*[\"']([^\"']+)[\"']\s*,\s*0o?([0-7]{3,4})"),
-        "chmod {1} {0}",
-    ),
 )
 
 
@@ -284,12 +190,12 @@ def sends_files(code: str, *, socket: bool | None = None, http: bool | None = No
     ``CodeScan.upload`` says, without the rest of ``scan_code`` (``socket``/``http``: the
     searches for them, when made already)."""
     code = code[:_MAX_CODE]
-    if _PUT.search(code):
+    if PUT.search(code):
         return True
-    if not _FILE_READ.search(code):  # the cheap search first: most code reads no file
+    if not FILE_READ.search(code):  # the cheap search first: most code reads no file
         return False
-    return bool(http if http is not None else _HTTP.search(code)) or bool(
-        socket if socket is not None else _SOCKET.search(code)
+    return bool(http if http is not None else HTTP.search(code)) or bool(
+        socket if socket is not None else SOCKET.search(code)
     )
 
 
@@ -325,9 +231,9 @@ def scan_code(code: str, env: Mapping[str, str] | None = None) -> CodeScan:
         sensitive = SECRET_PATH.search(text) or PRIVILEGE_FILES.match(text)
         if len(out.commands) < _MAX_CALLS and sensitive and "\n" not in text:
             out.commands.append(f"cat {shlex.quote(text)}")
-    for found in _TEX_INPUT.finditer(code):
+    for found in TEX_INPUT.finditer(code):
         out.commands.append(f"cat {shlex.quote(found.group(1))}")
-    for pattern, template in _FILE_CALLS:
+    for pattern, template in FILE_CALLS:
         for found in pattern.finditer(code):
             if len(out.commands) < _MAX_CALLS:
                 groups = [shlex.quote(g) for g in found.groups() if g is not None]
@@ -335,18 +241,18 @@ def scan_code(code: str, env: Mapping[str, str] | None = None) -> CodeScan:
     for command in [*loop_deletes(code), *cloud_deletes(code)]:
         if len(out.commands) < _MAX_CALLS:
             out.commands.append(command)
-    socket = bool(_SOCKET.search(code))
-    spawn = bool(_SPAWN.search(code))
-    http = bool(_HTTP.search(code))
+    socket = bool(SOCKET.search(code))
+    spawn = bool(SPAWN.search(code))
+    http = bool(HTTP.search(code))
     out.reverse_shell = socket and spawn
-    out.bind_shell = out.reverse_shell and bool(_LISTEN.search(code))
+    out.bind_shell = out.reverse_shell and bool(LISTEN.search(code))
     out.upload = sends_files(code, socket=socket, http=http)
-    out.server = bool(_SERVE.search(code))
-    out.remote_code = http and bool(_EVAL.search(code))
-    out.decoded_code = bool(_EVAL.search(code)) and bool(_DECODE.search(code))
-    out.setuid = bool(_SETUID.search(code))
-    out.library = bool(_LIBRARY.search(code))
-    out.fork_bomb = bool(_FORK.search(code))
+    out.server = bool(SERVE.search(code))
+    out.remote_code = http and bool(EVAL.search(code))
+    out.decoded_code = bool(EVAL.search(code)) and bool(DECODE.search(code))
+    out.setuid = bool(SETUID.search(code))
+    out.library = bool(LIBRARY.search(code))
+    out.fork_bomb = bool(FORK.search(code))
     return out
 
 

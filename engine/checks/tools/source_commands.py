@@ -15,7 +15,6 @@ from .shell_code import (
     _ARGV_CALLS,
     _BACKTICK,
     _CALL,
-    _FILE_CALLS,
     _LITERAL,
     _MAX_CALLS,
     _MAX_CODE,
@@ -23,6 +22,7 @@ from .shell_code import (
     _unescape,
     call_region,
 )
+from .shell_code_patterns import FILE_CALLS
 from .shell_code_values import (
     Variables,
     assigned,
@@ -65,7 +65,7 @@ _ARRAY = re.compile(r"\s*(?:new\s+String\s*\[\s*\]\s*\{|\[|listOf\(|arrayOf\(|Li
 """A call's arguments given as one array (Java's ``exec(new String[]{…})``): argv."""
 _CODE_FILE_CALLS = tuple(
     (pattern, template)
-    for pattern, template in _FILE_CALLS
+    for pattern, template in FILE_CALLS
     if template.startswith(("rm", "chmod")) or pattern.pattern.startswith(r"open\(")
 )
 """Deletes, writes and modes of files: a source file's reads of its own files are everyday."""
