@@ -9,19 +9,17 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
 import anyio
-import msgspec
 from anyio.abc import TaskStatus
 
 from humangr.contracts import (
     ActionSubmitted,
-    DeadLetter,
     HumanLayerReport,
-    Outcome,
     Subjects,
     decode,
     encode,
 )
-from humangr.engine.bus import Bus, Msg, Subscription
+from humangr.engine.bus import Bus, Subscription
+from humangr.engine.decision_checks import _addressee, check_decision, refusal, settles
 from humangr.engine.errors import (
     BusTimeoutError,
     ContractError,
@@ -31,6 +29,7 @@ from humangr.engine.errors import (
     SignatureError,
     SubmissionRefused,
 )
+from humangr.engine.local_decisions import LocalDecisions
 from humangr.engine.receipts import (
     RECEIPT_TIMEOUT_S,
     RESEND,
@@ -42,72 +41,6 @@ from humangr.engine.receipts import (
 __all__ = ["DecisionWaiters", "LocalDecisions", "check_decision", "refusal", "settles"]
 
 log = logging.getLogger("humangr.decisions")
-
-
-def settles(report: HumanLayerReport, final: bool) -> bool:
-    """Whether ``report`` ends the wait: any decision, or with ``final`` one no human owes."""
-    return not final or report.outcome is not Outcome.NEEDS_REVIEW or bool(report.resolved_by)
-
-
-def check_decision(
-    report: HumanLayerReport, action_id: str, action_hash: str, trusted: Sequence[str] = ()
-) -> None:
-    """Raise ``DecisionMismatch`` unless ``report`` decides the action that was submitted, and
-    with ``trusted`` public keys ``SignatureError`` unless one of them signed it unchanged."""
-    if report.action_id != action_id or report.action_hash != action_hash:
-        raise DecisionMismatch(action_id, action_hash, report.action_hash)
-    if trusted:
-        from humangr.engine.signing import verify_decision
-
-        verify_decision(report, trusted)
-
-
-def refusal(msg: Msg, subjects: Subjects) -> DeadLetter | None:
-    """The dead letter in ``msg`` if it refuses a submission (``actions.submit[.<agent>]``),
-    else None."""
-    try:
-        letter = decode(msg.data, DeadLetter)
-    except ContractError:
-        return None
-    if not subjects.is_submit(letter.subject) or not letter.correlation_id:
-        return None
-    return letter
-
-
-class LocalDecisions:
-    """The decisions a Supervisor of this process records, handed to listeners of this
-    process as the signed objects themselves (the embedded engine's own waiters), before they
-    are published: no encoding, no decoding, no signature check of bytes that never left the
-    process. A listener's error is logged and never reaches the Supervisor."""
-
-    def __init__(self) -> None:
-        self._listeners: list[Callable[[HumanLayerReport], None]] = []
-        self.reaches_all: Callable[[HumanLayerReport], bool] | None = None
-        """Whether the listeners are all that would receive ``report`` from the bus (the
-        embedded engine's waiters, alone on its ``MemoryBus``): then the Supervisor does
-        not publish it as well, for that publish would deliver it to them a second time."""
-
-    def listen(self, listener: Callable[[HumanLayerReport], None]) -> Callable[[], None]:
-        """Hand each decision to ``listener`` from now on; call the result to stop."""
-        self._listeners.append(listener)
-        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
-
-    def __call__(self, report: HumanLayerReport) -> bool:
-        """Hand ``report`` to each listener; ``True`` when they had it and are all that
-        would receive it from the bus (``reaches_all``): it need not be published."""
-        told = bool(self._listeners)
-        for listener in tuple(self._listeners):
-            try:
-                listener(report)
-            except Exception:
-                told = False
-                log.exception("a listener of local decisions failed on %s", report.action_id)
-        if not told or self.reaches_all is None:
-            return False
-        try:
-            return self.reaches_all(report)
-        except Exception:  # cannot tell (a closed bus): publish, which says what is wrong
-            return False
 
 
 @dataclass(slots=True)
@@ -375,22 +308,3 @@ class DecisionWaiters:
             waiter = self._waiting.get(letter.correlation_id)
             if waiter is not None:
                 waiter.settle(error=SubmissionRefused(letter.correlation_id, letter.error))
-
-
-class _Addressee(msgspec.Struct):
-    """The one field of a decision read before the rest: which action it answers."""
-
-    action_id: str
-
-
-_ADDRESSEES = msgspec.json.Decoder(_Addressee)
-
-
-def _addressee(data: bytes) -> str | None:
-    """The action a decision on the bus answers, read without decoding it whole (most are
-    for no waiter of this process); ``None`` if it cannot be read so (it is then decoded, and
-    refused with a warning)."""
-    try:
-        return _ADDRESSEES.decode(data).action_id
-    except (msgspec.DecodeError, UnicodeError, RecursionError):
-        return None

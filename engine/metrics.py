@@ -2,14 +2,27 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
-if TYPE_CHECKING:
-    from collections.abc import Iterable
-
-    from humangr.contracts import ReviewCost, Usage
+from humangr.engine.metric_labels import (
+    _OUTCOMES,
+    BREAKER_STATES,
+    DEAD_LETTER_REASONS,
+    INBOX_DECISIONS,
+    INBOX_PAGES,
+    INBOX_REFUSALS,
+    LATENCY_BUCKETS,
+    RATIO_BUCKETS,
+    RECEIPT_RESULTS,
+    RESOLUTION_BUCKETS,
+    RESOLUTIONS,
+    SAVED_REASONS,
+    STATE_BUCKETS,
+    SUBMISSION_RESULTS,
+    TOKEN_KINDS,
+    exported_names,
+)
+from humangr.engine.metrics_recording import MetricsRecording
 
 __all__ = [
     "BREAKER_STATES",
@@ -30,62 +43,8 @@ __all__ = [
     "exported_names",
 ]
 
-LATENCY_BUCKETS = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120)
-RATIO_BUCKETS = (0.0, 0.34, 0.5, 0.67, 0.75, 1.0)
-TOKEN_KINDS = ("input", "output", "cache_read", "cache_write")
-"""The ``kind`` label values of ``humangr_llm_tokens_total``."""
-BREAKER_STATES = {"closed": 0, "half_open": 1, "open": 2}
-"""The value ``humangr_breaker_state`` takes for each circuit breaker state."""
-RESOLUTION_BUCKETS = (10, 30, 60, 300, 900, 1800, 3600, 4 * 3600, 8 * 3600, 24 * 3600, 72 * 3600)
-RESOLUTIONS = ("approved", "rejected", "timeout")
-"""The ``verdict`` label values of ``humangr_review_resolutions_total``."""
-SAVED_REASONS = ("rules", "adaptive", "early_exit")
-"""The ``reason`` label values of ``humangr_llm_calls_saved_total``."""
-DEAD_LETTER_REASONS = ("undecodable", "refused", "failed", "max_deliver", "lost", "damaged_state")
-"""The ``reason`` label values of ``humangr_dead_letter_reasons_total``."""
-STATE_BUCKETS = ("decisions", "reports", "outbox", "pending", "inflight", "grants", "standing")
-"""The ``bucket`` label values of ``humangr_state_quarantined_total``."""
-SUBMISSION_RESULTS = ("received", "decided", "dead_lettered", "duplicate")
-"""The ``result`` label values of ``humangr_submissions_total``: a Supervisor took a submission
-from its mailbox, published its decision, dead-lettered it (a refusal, a failure, a loss), or
-found it under review or decided already (a submission sent again)."""
-RECEIPT_RESULTS = ("sent", "failed")
-"""The ``result`` label values of ``humangr_submit_receipts_total``."""
-INBOX_PAGES = ("list", "review", "signin", "grants")
-"""The ``page`` label values of ``humangr_inbox_page_views_total``."""
-INBOX_DECISIONS = ("approved", "rejected", "refused", "unconfirmed")
-"""The ``verdict`` label values of ``humangr_inbox_decisions_total``: the final decision of a
-resolution sent from the inbox, the Supervisor or the inbox refused it, or none came in time."""
-INBOX_REFUSALS = ("signed_out", "csrf", "bad_form", "bad_token", "rate_limited", "too_many_streams")
-"""The ``reason`` label values of ``humangr_inbox_refused_requests_total``."""
-_OUTCOMES = ("approved", "rejected", "needs_review")
-_LAYERS = ("HL1", "HL2", "HL3", "HL4", "HL5", "HL6", "HL7")
-_EFFECTS = ("allow", "review", "ask", "deny")
-"""The effects of a policy rule (``engine.policy.Effect``)."""
-_RUN_STATUSES = ("pass", "warn", "fail", "error")
-_VETO_LEVELS = ("none", "weak", "medium", "strong")
-_LLM_OUTCOMES = ("ok", "invalid", "error", "cancelled")
 
-_SUFFIXES = {
-    "counter": ("_total",),
-    "histogram": ("_bucket", "_sum", "_count"),
-    "summary": ("", "_sum", "_count"),
-    "gauge": ("",),
-}
-
-
-def exported_names(registry: CollectorRegistry) -> frozenset[str]:
-    """Every series name the registry exposes (``humangr_decisions_total``,
-    ``humangr_decision_latency_seconds_bucket``, ...), with or without samples yet;
-    the ``_created`` timestamps prometheus_client adds are left out."""
-    names: set[str] = set()
-    for family in registry.collect():
-        for suffix in _SUFFIXES.get(family.type, ("",)):
-            names.add(family.name + suffix)
-    return frozenset(names)
-
-
-class Metrics:
+class Metrics(MetricsRecording):
     """Every metric the engine exports. One instance per registry; tests pass their own."""
 
     def __init__(self, registry: CollectorRegistry | None = None) -> None:
@@ -329,99 +288,3 @@ class Metrics:
         self._llm_tokens = {kind: self.llm_tokens.labels(kind=kind) for kind in TOKEN_KINDS}
         self._decided = {outcome: self.decisions.labels(outcome=outcome) for outcome in _OUTCOMES}
         self._submitted = {r: self.submissions.labels(result=r) for r in SUBMISSION_RESULTS}
-
-    def _start_at_zero(self) -> None:
-        """Create every labelled series whose labels are known in advance, so dashboards and
-        ``rate()`` see a zero before the first event."""
-        for outcome in _OUTCOMES:
-            self.decisions.labels(outcome=outcome)
-        for layer in _LAYERS:
-            self.layer_agreement.labels(layer=layer)
-            self.layer_view_mismatches.labels(layer=layer)
-            for status in _RUN_STATUSES:
-                self.layer_runs.labels(layer=layer, status=status)
-            for level in _VETO_LEVELS:
-                self.vetoes.labels(layer=layer, level=level)
-        for outcome in _LLM_OUTCOMES:
-            self.llm_calls.labels(outcome=outcome)
-        for reason in DEAD_LETTER_REASONS:
-            self.dead_letter_reasons.labels(reason=reason)
-        for bucket in STATE_BUCKETS:
-            self.state_quarantined.labels(bucket=bucket)
-        for verdict in RESOLUTIONS:
-            self.review_resolutions.labels(verdict=verdict)
-            self.review_resolution_time.labels(verdict=verdict)
-        for reason in SAVED_REASONS:
-            self.llm_calls_saved.labels(reason=reason)
-        for page in INBOX_PAGES:
-            self.inbox_page_views.labels(page=page)
-        for live in _EFFECTS:
-            for shadow in _EFFECTS:
-                if live != shadow:
-                    self.shadow_disagreements.labels(live=live, shadow=shadow)
-        for scope in ("exact", "tool"):
-            self.grant_uses.labels(scope=scope)
-        for verdict in INBOX_DECISIONS:
-            self.inbox_decisions.labels(verdict=verdict)
-        for reason in INBOX_REFUSALS:
-            self.inbox_refused.labels(reason=reason)
-        for result in SUBMISSION_RESULTS:
-            self.submissions.labels(result=result)
-        for result in RECEIPT_RESULTS:
-            self.submit_receipts.labels(result=result)
-
-    def count_decision(self, outcome: str) -> None:
-        """Count one decision published with ``outcome``."""
-        child = self._decided.get(outcome)
-        (child if child is not None else self.decisions.labels(outcome=outcome)).inc()
-
-    def count_submission(self, result: str) -> None:
-        """Count one submission by what became of it (``SUBMISSION_RESULTS``)."""
-        child = self._submitted.get(result)
-        (child if child is not None else self.submissions.labels(result=result)).inc()
-
-    def observe_cost(self, cost: ReviewCost) -> None:
-        """Count a review's estimated price and the calls it saved."""
-        if cost.estimated_usd:
-            self.llm_cost.inc(cost.estimated_usd)
-        for reason, saved in (
-            ("rules", cost.saved_by_rules),
-            ("adaptive", cost.saved_by_adaptive),
-            ("early_exit", cost.saved_by_early_exit),
-        ):
-            if saved:
-                self.llm_calls_saved.labels(reason=reason).inc(saved)
-
-    def observe_llm_call(self, outcome: str, seconds: float, usage: Usage | None) -> None:
-        """Count one LLM call (``ok``, ``invalid``, ``error`` or ``cancelled``), its latency
-        and the tokens it used."""
-        calls = self._llm_calls.get(outcome)
-        if calls is None:
-            calls = self._llm_calls[outcome] = self.llm_calls.labels(outcome=outcome)
-        calls.inc()
-        self.llm_latency.observe(seconds)
-        if usage is None:
-            return
-        tokens = self._llm_tokens
-        if usage.input_tokens:
-            tokens["input"].inc(usage.input_tokens)
-        if usage.output_tokens:
-            tokens["output"].inc(usage.output_tokens)
-        if usage.cache_read_tokens:
-            tokens["cache_read"].inc(usage.cache_read_tokens)
-        if usage.cache_write_tokens:
-            tokens["cache_write"].inc(usage.cache_write_tokens)
-
-    def start_policy(self, rules: Iterable[tuple[str, str]], suppressions: Iterable[str]) -> None:
-        """Start the series of a loaded policy at zero: each ``(rule id, effect)`` (the default
-        as ``("default", effect)``) and each suppression id."""
-        for rule, effect in rules:
-            self.policy_decisions.labels(rule=rule, effect=effect)
-        for suppression in suppressions:
-            self.suppressions_applied.labels(suppression=suppression)
-
-    def set_breaker(self, agent: str, mode: str, state: str) -> None:
-        """Set ``humangr_breaker_state{agent,mode}`` from a state name of ``BREAKER_STATES``."""
-        if state not in BREAKER_STATES:
-            raise ValueError(f"unknown breaker state {state!r}; one of {sorted(BREAKER_STATES)}")
-        self.breaker_state.labels(agent=agent, mode=mode).set(BREAKER_STATES[state])

@@ -8,7 +8,14 @@ from typing import Any
 
 import pytest
 
-from humangr.engine.bus import DEFAULT_MAX_PENDING, Bus, Headers, MemoryBus, Msg, conformance
+from humangr.engine.bus import (
+    DEFAULT_MAX_PENDING,
+    Bus,
+    Headers,
+    MemoryBus,
+    Msg,
+    conformance_support,
+)
 from humangr.engine.bus.conformance import (
     ALL_CHECKS,
     Check,
@@ -113,7 +120,7 @@ class _DropsSilently(MemoryBus):
 async def test_the_kit_catches_a_broken_bus(
     broken: type[MemoryBus], check: Check, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(conformance, "DEADLINE", 0.5)
+    monkeypatch.setattr(conformance_support, "DEADLINE", 0.5)
     async with broken() as bus:
         with pytest.raises(AssertionError):
             await check(bus, f"conf.{uuid.uuid4().hex[:10]}")

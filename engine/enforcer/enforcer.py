@@ -21,7 +21,6 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import anyio
@@ -33,10 +32,8 @@ from humangr.contracts import (
     AgentRunRecord,
     BreakerChanged,
     MessageEnvelope,
-    NextActions,
     ResponseEnvelope,
     ResponseMeta,
-    ResponseStatus,
     Usage,
     canonical_json,
     sha256_hex,
@@ -48,17 +45,14 @@ from humangr.engine.metrics import Metrics
 from .breaker import BreakerKey, BreakerState, BreakerStore, CircuitBreaker
 from .bundle import DEFAULT_MAX_TOKENS, DEFAULT_TOKEN_BUDGET, PromptAssets, build_request
 from .gates import check_reply, messages, request_problems
+from .outcome import EnforcerOutcome, _blocked, _idempotency_key, _refusal, _short
 from .strict import StrictLLM
 
 __all__ = ["AssetLoader", "Enforcer", "EnforcerOutcome", "default_assets"]
 
 log = logging.getLogger("humangr.enforcer")
 AssetLoader = Callable[[str, str], PromptAssets]
-_SHORT = 2_000
-_LONG = 20_000
 _MAX_ERRORS = 200
-_MAX_KEY = 128
-_ESCALATE_TO = "monitor"
 TRIAL_MARGIN_S = 60.0
 """Added to the longest a call may take to make the lease of a half-open trial."""
 
@@ -68,43 +62,6 @@ def default_assets(agent: str, variant: str) -> PromptAssets:
     from humangr.agents import load_agent_assets
 
     return load_agent_assets(agent, variant)
-
-
-@dataclass(frozen=True, slots=True)
-class EnforcerOutcome:
-    """What one call produced: the result, its audit record and the breaker changes (in
-    order; a call can move a breaker open → half_open → closed)."""
-
-    result: AgentResult
-    record: AgentRunRecord
-    breaker_events: tuple[BreakerChanged, ...] = ()
-
-    @property
-    def breaker_event(self) -> BreakerChanged | None:
-        return self.breaker_events[-1] if self.breaker_events else None
-
-
-def _idempotency_key(envelope: MessageEnvelope, request_hash: str) -> str:
-    """``<project>:<agent>:<mode>:<task or ->:<attempt>`` (AGENT_PROTOCOL.md), or the request
-    hash when that would be longer than the field allows."""
-    key = (
-        f"{envelope.project_id}:{envelope.agent.value}:{envelope.mode}:"
-        f"{envelope.task_id or '-'}:{envelope.attempt}"
-    )
-    return key if len(key) <= _MAX_KEY else request_hash
-
-
-def _short(text: str) -> str:
-    return text if len(text) <= _SHORT else text[: _SHORT - 1] + "…"
-
-
-def _blocked(summary: str, errors: list[str], *, model: str, key: str) -> ResponseEnvelope:
-    return ResponseEnvelope(
-        status=ResponseStatus.BLOCKED,
-        summary=summary if len(summary) <= _LONG else summary[: _LONG - 1] + "…",
-        next_actions=NextActions(owner=_ESCALATE_TO, items=[_short(e) for e in errors[:50]]),
-        meta=ResponseMeta(model=model, idempotency_key=key),
-    )
 
 
 class Enforcer:
@@ -346,17 +303,3 @@ class Enforcer:
         }
         worst: tuple[BreakerState, ...] = ("open", "half_open")
         return next((s for s in worst if s in states), "closed")
-
-
-def _refusal(envelope: MessageEnvelope, breaker: CircuitBreaker) -> str:
-    retry_at = breaker.retry_at
-    when = ""
-    if breaker.state == "open" and retry_at is not None:
-        when = " until " + time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(retry_at))
-    elif breaker.state == "half_open":
-        when = " while its trial call runs"
-    return (
-        f"circuit breaker {breaker.state} for {envelope.agent.value}/{envelope.mode} of "
-        f"project {envelope.project_id} after {breaker.failures} failure(s): calls are "
-        f"refused{when}"
-    )
