@@ -14,76 +14,32 @@ from __future__ import annotations
 import logging
 import time
 import uuid
-from typing import Any, Protocol
 
-import anyio
 import msgspec
 
-from humangr.actors.pipeline.ledger import Held, ReviewRecord, WorkLedger
-from humangr.actors.pipeline.storage import ProjectStore
+from humangr.actors.pipeline.ledger import Held, ReviewRecord
 from humangr.contracts import (
     ActionContext,
     ActionSubmitted,
     AgentName,
     AgentResult,
-    ArtifactRef,
     DeadLetter,
-    Handoff,
     HumanLayerReport,
     Outcome,
     ReportQuery,
     ReportReply,
     ResponseStatus,
-    WorkOrder,
     decode,
     encode,
 )
 from humangr.engine.actor import ActorContext
 from humangr.engine.bus import Msg
 from humangr.engine.errors import BusError, ContractError
-from humangr.engine.pipeline.context import review_diff, review_findings
-from humangr.engine.review import action_hash
+from humangr.engine.pipeline.context import review_findings
 
-from .files import current
+from .review_action import Settling, dev_review_action, settle_unchanged
 
-
-class Settling(Protocol):
-    """What the Dev reviews need of the pipeline Supervisor that owns them."""
-
-    ledger: WorkLedger
-    max_diff_bytes: int
-    decision_timeout: float
-    report_timeout: float
-
-    def store_of(self, project_id: str) -> ProjectStore:
-        """The files of a project."""
-        ...
-
-    async def settle(self, held: Held, status: ResponseStatus, **fields: Any) -> None:
-        """End an order with its hand-off."""
-        ...
-
-    async def finish_write(self, held: Held) -> None:
-        """Write an order's artifacts and hand it off."""
-        ...
-
-    def handoff(
-        self,
-        order: WorkOrder,
-        status: ResponseStatus,
-        *,
-        to: AgentName = AgentName.MONITOR,
-        **fields: Any,
-    ) -> Handoff:
-        """The hand-off that ends ``order``."""
-        ...
-
-    async def publish_handoff(self, handoff: Handoff) -> None:
-        """Publish a hand-off to the Monitor."""
-        ...
-
-
-__all__ = ["DevReviews"]
+__all__ = ["DevReviews", "Settling"]
 
 log = logging.getLogger("humangr.pipeline")
 R = ResponseStatus
@@ -105,52 +61,16 @@ class DevReviews:
         self.unconfirmed.clear()
         self._deadlines.clear()
 
-    async def _action(self, held: Held, result: AgentResult) -> tuple[ActionContext, str] | None:
-        """The review action of ``result`` and its diff size error (``None`` if too large)."""
-        order = held.record.order
-        artifacts = result.envelope.artifacts
-        store = self.sup.store_of(order.project_id)
-        now = await anyio.to_thread.run_sync(current, store, [a.path for a in artifacts])
-        diff = review_diff([(a.path, a.content) for a in artifacts], now)
-        size = len(diff.encode())
-        if size > self.sup.max_diff_bytes:
-            await self.sup.settle(
-                held,
-                R.OK,
-                to=AgentName.DEV,
-                decision_outcome="rejected",
-                reason=f"the change is {size} bytes; the review accepts at most "
-                f"{self.sup.max_diff_bytes}: split it",
-            )
-            return None
-        action = ActionContext(
-            agent_id=f"dev-{order.project_id}"[:64],
-            action_type="code_diff",
-            action_description=(
-                f"Dev implementation of {order.task_id} (attempt {order.attempt}) in project "
-                f"{order.project_id}: {result.envelope.summary}"
-            )[:20_000],
-            code_diff=diff,
-            affected_files=[a.path for a in artifacts],
-            environment={
-                "project_id": order.project_id,
-                "task_id": order.task_id or "",
-                "order_id": order.order_id,
-                "attempt": str(order.attempt),
-            },
-        )
-        return action, action_hash(action)
-
     async def submit(self, held: Held, result: AgentResult) -> None:
         """Record the Dev's output as under review, then submit it to the seven layers;
         nothing is written before the decision. An output that changes nothing is not
-        submitted (the review engine refuses an empty diff): see ``_unchanged``."""
-        built = await self._action(held, result)
+        submitted (the review engine refuses an empty diff): see ``settle_unchanged``."""
+        built = await dev_review_action(self.sup, held, result)
         if built is None:
             return
         action, digest = built
         if not (action.code_diff or "").strip():
-            await self._unchanged(held, result)
+            await settle_unchanged(self.sup, held, result)
             return
         review = ReviewRecord(
             action_id=f"{ACTION_PREFIX}{uuid.uuid4().hex[:24]}",
@@ -189,7 +109,7 @@ class DevReviews:
     async def on_refusal(self, letter: DeadLetter, _: Msg) -> None:
         """The review engine refused a Dev output this pipeline submitted (a dead letter on
         the submit subject naming its action id): act on it now rather than wait the decision
-        timeout. An output that changes nothing is "no change" (``_unchanged``, decided from
+        timeout. An output that changes nothing is "no change" (``settle_unchanged``, decided from
         the project files, never from the letter); any other refusal ends the order
         ``BLOCKED`` with the engine's reason (fail closed: nothing is written)."""
         action_id = letter.correlation_id
@@ -206,44 +126,17 @@ class DevReviews:
             return
         self._deadlines.pop(action_id, None)
         self.unconfirmed.pop(held.order_id, None)
-        built = await self._action(held, review.result)
+        built = await dev_review_action(self.sup, held, review.result)
         if built is None:
             return
         if not (built[0].code_diff or "").strip():
-            await self._unchanged(held, review.result)
+            await settle_unchanged(self.sup, held, review.result)
             return
         await self.sup.settle(
             held,
             R.BLOCKED,
             reason=f"the review engine refused the Dev output ({action_id}): "
             f"{letter.error[:2_000]}; nothing was written",
-        )
-
-    async def _unchanged(self, held: Held, result: AgentResult) -> None:
-        """The Dev's files are exactly what the project holds (its reply after a restart, or
-        a rework that changed nothing): there is nothing to review or write. The task goes on
-        to QA on the files as they are — written after an approved review, or there before
-        the pipeline — and a reply with no file at all is sent back to the Dev."""
-        paths = [a.path for a in result.envelope.artifacts]
-        if not paths:
-            await self.sup.settle(
-                held,
-                R.OK,
-                to=AgentName.DEV,
-                decision_outcome="rejected",
-                reason="the Dev returned no file: there is nothing to review; implement the task",
-            )
-            return
-        log.info("order %s: the Dev output changes no file; nothing to review", held.order_id)
-        await self.sup.settle(
-            held,
-            R.OK,
-            to=AgentName.QA,
-            decision_outcome="approved",
-            reason="no change: the Dev returned the files as the project holds them",
-            code_refs=paths,
-            summary=result.envelope.summary,
-            artifacts=[ArtifactRef(path=p) for p in paths],
         )
 
     async def apply(self, held: Held, report: HumanLayerReport) -> None:
@@ -327,12 +220,12 @@ class DevReviews:
     async def _resubmit(self, held: Held) -> None:
         review = held.record.review
         assert review is not None
-        built = await self._action(held, review.result)
+        built = await dev_review_action(self.sup, held, review.result)
         if built is None:
             return
         action, digest = built
         if not (action.code_diff or "").strip():
-            await self._unchanged(held, review.result)
+            await settle_unchanged(self.sup, held, review.result)
             return
         if digest != review.action_hash:
             log.error(

@@ -3,7 +3,8 @@
 ``on_call`` sees every call with its evaluated arguments and hands it to each sink. A sink
 reports the flow of the data it consumes: request input (``TAINTED``) gets the check's top
 severity, data of unknown origin the middle one, constants none (or low for a constant shell
-command). Deserialization, file paths, hashing, JWT keys and TLS are in ``sinks_data``.
+command). Code, modules and templates are in ``sinks_code``; deserialization, file paths,
+hashing, JWT keys and TLS in ``sinks_data``.
 """
 
 from __future__ import annotations
@@ -28,8 +29,9 @@ from .flow import (
     joined,
     level,
 )
-from .libtypes import CODE_AT_1, REMOTE_SHELL_FUNCS, code_method, remote_shell_method, sql_method
+from .libtypes import REMOTE_SHELL_FUNCS, remote_shell_method, sql_method
 from .sink_util import Site, arg, detail, flow_severity
+from .sinks_code import chosen_callee, code_flow, code_sinks
 from .sinks_data import data_sinks
 from .sources import SHELLS
 
@@ -86,11 +88,11 @@ def _argv(it: Site, e: ast.Call, parts: list[Val], sink: str) -> None:
     if isinstance(name, str) and _PYTHON.match(posixpath.basename(name.replace("\\", "/"))):
         for i, p in enumerate(parts[1:], start=1):
             if p.const in ("-c", "-m") and i + 1 < len(parts):
-                _code_flow(it, e, parts[i + 1], f"{name} {p.const}")
+                code_flow(it, e, parts[i + 1], f"{name} {p.const}")
                 return
             if not (isinstance(p.const, str) and p.const.startswith("-")):
                 if level(p) == TAINTED:
-                    _code_flow(it, e, p, f"{name} <script>")
+                    code_flow(it, e, p, f"{name} <script>")
                 return
     if isinstance(name, str) and posixpath.basename(name.replace("\\", "/")).lower() in SHELLS:
         for i, p in enumerate(parts[1:-1], start=1):
@@ -248,118 +250,6 @@ def _sql_flow(
         )
 
 
-_CODE = frozenset({"eval", "exec", "builtins.eval", "builtins.exec", "execfile"})
-_LOADERS = frozenset(
-    {"importlib.import_module", "__import__", "builtins.__import__", "importlib.__import__"}
-    | {
-        "runpy.run_path",
-        "runpy.run_module",
-        "imp.load_source",
-        "importlib.machinery.SourceFileLoader",
-    }
-)
-"""Calls that import or run a module or script named by their first argument."""
-_TEMPLATES = frozenset(
-    {"flask.render_template_string", "jinja2.Template", "jinja2.environment.Template"}
-    | {"mako.template.Template", "render_template_string", "django.template.Template"}
-)
-
-
-def _code_flow(it: Site, e: ast.Call, code: Val, sink: str) -> None:
-    """Code (or a module name) run by a Python interpreter: critical for request input, high
-    for code of unknown origin, nothing for constants."""
-    flow = level(code)
-    sev = flow_severity(flow, Severity.CRITICAL, Severity.HIGH, None)
-    if sev is not None:
-        title = (
-            "Python code from request input (code injection)"
-            if flow == TAINTED
-            else ("Python code of unknown origin run by an interpreter")
-        )
-        it.report("eval-exec", e, sev, title, detail(code, 3, sink), flow, code.src)
-
-
-def _code(
-    it: Site,
-    e: ast.Call,
-    canon: str,
-    method: str | None,
-    args: list[Val],
-    kw: dict[str, Val],
-    recv: Val | None,
-) -> None:
-    if canon in _LOADERS:
-        name = arg(args, kw, 0, "name", "path_name", "mod_name")
-        if name is not None and level(name) == TAINTED:
-            it.report(
-                "eval-exec",
-                e,
-                Severity.CRITICAL,
-                "Module or script to run chosen by request input (code injection)",
-                detail(name, 3, canon),
-                TAINTED,
-                name.src,
-            )
-        return
-    if canon in CODE_AT_1 or (recv is not None and code_method(recv.cls, method)):
-        code = arg(args, kw, 1 if canon in CODE_AT_1 else 0, "source", "code", "script")
-        if code is not None:
-            _code_flow(it, e, code, canon if canon in CODE_AT_1 else f".{method}()")
-        return
-    if canon in _CODE:
-        code = arg(args, kw, 0, "source", "expression", "object")
-        if code is None:
-            return
-        flow = level(code)
-        if flow == CONST and code.tags & DECODED:
-            it.report(
-                "eval-exec",
-                e,
-                Severity.CRITICAL,
-                "eval/exec of a decoded payload (code hidden from review)",
-                f"{canon} runs code decoded or decompressed at run time (base64, hex, rot13, "
-                "zlib, marshal): what it does cannot be read in the change.",
-                CONST,
-            )
-            return
-        sev = flow_severity(flow, Severity.CRITICAL, Severity.HIGH, None)
-        title = (
-            "eval/exec of request input (code injection)"
-            if flow == TAINTED
-            else "eval/exec of dynamic code"
-        )
-        if sev is not None:
-            it.report("eval-exec", e, sev, title, detail(code, 3, canon), flow, code.src)
-        return
-    if canon in _TEMPLATES or method == "from_string":
-        src = arg(args, kw, 0, "source", "text")
-        if src is not None and level(src) == TAINTED:
-            it.report(
-                "eval-exec",
-                e,
-                Severity.CRITICAL,
-                "Template built from request input (server-side template injection)",
-                detail(src, 3, canon if canon in _TEMPLATES else "from_string"),
-                TAINTED,
-                src.src,
-            )
-
-
-def chosen_callee(it: Site, e: ast.Call, name: Val, where: str) -> None:
-    """A function picked by name from a module or a namespace (``getattr(os, name)(...)``,
-    ``globals()[name]()``): any function of it can be called when request input names it."""
-    if level(name) == TAINTED:
-        it.report(
-            "eval-exec",
-            e,
-            Severity.CRITICAL,
-            "Function to call chosen by request input (code injection)",
-            detail(name, 3, where),
-            TAINTED,
-            name.src,
-        )
-
-
 def on_call(
     it: Site, e: ast.Call, canon: str, recv: Val | None, args: list[Val], kw: dict[str, Val]
 ) -> None:
@@ -367,5 +257,5 @@ def on_call(
     method = e.func.attr if isinstance(e.func, ast.Attribute) else None
     _shell(it, e, canon, method, args, kw, recv)
     _sql(it, e, canon, method, args, kw, recv)
-    _code(it, e, canon, method, args, kw, recv)
+    code_sinks(it, e, canon, method, args, kw, recv)
     data_sinks(it, e, canon, method, recv, args, kw)

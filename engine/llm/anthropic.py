@@ -21,11 +21,11 @@ from humangr.engine.metrics import Metrics
 from humangr.engine.redact import redact_secrets, redact_url
 
 from .anthropic_failures import TRANSPORT_ERRORS, classify
+from .anthropic_messages import message_params, message_reply, message_usage
 from .anthropic_watch import AttemptWatch
 from .base import LLMReply, LLMRequest
 from .errors import LLMReplyInvalid, LLMTransportError
 from .retry import CallAttempts, RetryAfterRefused, RetryPolicy, watching
-from .schema import decode_reply, schema_name, tool_input_schema, tool_name_for
 from .warmup import (
     CacheWarmer,
     WarmTurn,
@@ -146,7 +146,7 @@ class AnthropicLLM:
             else:
                 async with self.warmer.turn(key) as turn:
                     message = await self._create(params, request.tags, turn)
-            usage = _usage(message)
+            usage = message_usage(message)
             reply = self._reply(message, request, usage)
             outcome = "ok"
             return reply
@@ -161,36 +161,7 @@ class AnthropicLLM:
 
     def params(self, request: LLMRequest) -> dict[str, Any]:
         """The keyword arguments of ``messages.create`` for ``request``."""
-        system = [
-            {"type": "text", "text": block.text}
-            | ({"cache_control": {"type": "ephemeral"}} if block.cache else {})
-            for block in request.system
-        ]
-        params: dict[str, Any] = {
-            "model": self.model,
-            "max_tokens": request.max_tokens,
-            "messages": [{"role": m.role, "content": m.content} for m in request.messages],
-        }
-        if system:
-            params["system"] = system
-        if request.schema is not None:
-            name = tool_name_for(request.schema)
-            doc = (request.schema.__doc__ or "").strip()
-            params["tools"] = [
-                {
-                    "name": name,
-                    "description": doc or f"Submit the reply as a {schema_name(request.schema)}.",
-                    "input_schema": tool_input_schema(request.schema),
-                }
-            ]
-            params["tool_choice"] = {
-                "type": "tool",
-                "name": name,
-                "disable_parallel_tool_use": True,
-            }
-        if request.temperature is not None:
-            params["extra_body"] = {"temperature": request.temperature}
-        return params
+        return message_params(self.model, request)
 
     def warm_key(self, params: Mapping[str, Any]) -> bytes | None:
         """The hash of the cacheable prefix of a call with ``params`` when it is worth warming
@@ -285,41 +256,7 @@ class AnthropicLLM:
             return await stream.get_final_message()
 
     def _reply(self, message: Any, request: LLMRequest, usage: Usage) -> LLMReply:
-        content = getattr(message, "content", None)
-        if not isinstance(content, list):
-            raise LLMTransportError(
-                self._redact(
-                    "the Anthropic API sent a reply without content blocks; is base_url right?"
-                ),
-                reason="malformed",
-            )
-        model = str(getattr(message, "model", None) or self.model)
-        stop = getattr(message, "stop_reason", None)
-        text = "".join(str(getattr(b, "text", "")) for b in content if b.type == "text")
-        if request.schema is None:
-            return LLMReply(
-                text=text, data=None, raw=text, usage=usage, model=model, stop_reason=stop
-            )
-        name = tool_name_for(request.schema)
-        calls = [b for b in content if b.type == "tool_use" and b.name == name]
-        if not calls:
-            problem = f"the model did not call the tool {name} (stop_reason {stop})"
-            raise LLMReplyInvalid(
-                schema_name(request.schema), [problem], raw=text, usage=usage, model=model
-            )
-        raw = json.dumps(calls[0].input, ensure_ascii=False)
-        try:
-            data = decode_reply(raw, request.schema, usage=usage, model=model)
-        except LLMReplyInvalid as exc:
-            if stop != "max_tokens":
-                raise
-            errors = [*exc.errors, "the reply was cut off at max_tokens; raise max_tokens"]
-            raise LLMReplyInvalid(
-                exc.schema_name, errors, raw=raw, usage=usage, model=model
-            ) from None
-        return LLMReply(
-            text=text or None, data=data, raw=raw, usage=usage, model=model, stop_reason=stop
-        )
+        return message_reply(message, request, usage, self.model, self._redact)
 
     def _record(self, outcome: str, seconds: float, usage: Usage | None) -> None:
         if self.metrics is None:
@@ -348,19 +285,3 @@ def _broke_mid_stream(exc: Exception) -> bool:
     if isinstance(exc, anthropic.APIStatusError):
         return exc.status_code == 200
     return not isinstance(exc, anthropic.APIError | ValueError)
-
-
-def _usage(message: Any) -> Usage:
-    raw = getattr(message, "usage", None)
-
-    def count(name: str) -> int:
-        value = getattr(raw, name, 0)
-        return value if isinstance(value, int) and value >= 0 else 0
-
-    return Usage(
-        input_tokens=count("input_tokens"),
-        output_tokens=count("output_tokens"),
-        cache_read_tokens=count("cache_read_input_tokens"),
-        cache_write_tokens=count("cache_creation_input_tokens"),
-        calls=1,
-    )

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import importlib
-import importlib.util
 import logging
 import signal
 from collections.abc import Callable, Mapping, Sequence
@@ -14,17 +12,14 @@ import anyio
 
 from humangr.actors.roles import review_actors
 from humangr.cli.common import (
-    DEFAULT_ROOT,
-    PROJECTS_ROOT_ENV,
     connect_nats,
     make_llm,
-    nats_options,
     projects_root,
     runner,
 )
-from humangr.cli.inbox import add_serve_options, inbox_beside
-from humangr.cli.policy import add_policy_option, with_policy
-from humangr.cli.state import STATE_HELP, open_state
+from humangr.cli.inbox import inbox_beside
+from humangr.cli.policy import with_policy
+from humangr.cli.state import open_state
 from humangr.contracts import Subjects
 from humangr.engine.actor import Actor, ActorSystem, SupervisionPolicy
 from humangr.engine.bus import Bus
@@ -39,6 +34,8 @@ from humangr.engine.signing import load_signing_key
 from humangr.engine.worker_keys import parse_trusted_workers
 from humangr.metrics_server import serve_metrics
 
+from .serve_args import add_serve_arguments
+from .serve_roles import PIPELINE_ROLES, ROLES, pipeline_factory, resolve_roles
 from .serve_trust import (
     has_credentials,
     trusted_workers_of,
@@ -59,60 +56,6 @@ __all__ = [
 ]
 
 log = logging.getLogger("humangr.serve")
-ROLES = ("supervisor", "layers", "agents", "monitor", "all")
-PIPELINE_ROLES = {
-    "agents": "humangr.actors.pipeline.agent",
-    "monitor": "humangr.actors.pipeline.supervisor",
-}
-"""Roles served by the pipeline's actors, and the module that must provide them."""
-PIPELINE_HOOK = "serve_actors"
-"""``serve_actors(*, llm, root, state) -> Sequence[Actor]`` in a pipeline role's module."""
-
-
-def pipeline_factory(role: str, module_name: str) -> Callable[..., Sequence[Actor]]:
-    """The ``serve_actors`` hook of ``module_name``, or a ``ConfigError`` saying why ``role``
-    cannot be served by this build."""
-    try:
-        found = importlib.util.find_spec(module_name) is not None
-    except ModuleNotFoundError:
-        found = False
-    if not found:
-        raise ConfigError(
-            f"role {role!r} is not available yet: this build has no {module_name} module "
-            "(the agent pipeline); serve supervisor or layers"
-        )
-    module = importlib.import_module(module_name)
-    hook = getattr(module, PIPELINE_HOOK, None)
-    if not callable(hook):
-        raise ConfigError(
-            f"role {role!r} is not available yet: {module_name} has no {PIPELINE_HOOK}() "
-            "for humangr serve"
-        )
-    factory: Callable[..., Sequence[Actor]] = hook
-    return factory
-
-
-def resolve_roles(
-    role: str, modules: Mapping[str, str] = PIPELINE_ROLES
-) -> tuple[tuple[str, ...], dict[str, Callable[..., Sequence[Actor]]]]:
-    """The roles ``--role`` stands for, and the factories of its pipeline roles.
-
-    ``all`` is the review (supervisor and layers) plus every pipeline role this build
-    provides (one that cannot be configured, e.g. agents without an LLM, is left out with a
-    warning); naming a pipeline role it does not provide is a ``ConfigError``.
-    """
-    if role not in ROLES:
-        raise ConfigError(f"unknown role {role!r}; one of {', '.join(ROLES)}")
-    if role != "all":
-        factories = {role: pipeline_factory(role, modules[role])} if role in modules else {}
-        return (role,), factories
-    factories = {}
-    for name, module_name in modules.items():
-        try:
-            factories[name] = pipeline_factory(name, module_name)
-        except ConfigError as exc:
-            log.info("--role all: %s", exc)
-    return ("supervisor", "layers", *factories), factories
 
 
 def serve_config(args: argparse.Namespace) -> ReviewConfig:
@@ -284,110 +227,7 @@ async def _run_actors(
                 break
 
 
-def _replicas(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if not 1 <= value <= 5:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a replica count from 1 to 5")
-    return value
-
-
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     serve = sub.add_parser("serve", help="run the actors against NATS")
-    nats_options(serve)
-    serve.add_argument("--jetstream", action="store_true", help="durable work queues")
-    serve.add_argument(
-        "--ack-wait",
-        type=float,
-        metavar="SECONDS",
-        help="with --jetstream: how long work may stay unacknowledged (a worker died) before "
-        "JetStream delivers it again (default 60)",
-    )
-    serve.add_argument(
-        "--replicas",
-        type=_replicas,
-        metavar="N",
-        help="replicas of the JetStream streams and KV buckets (default: [nats] replicas of "
-        "--config, else 1; a NATS cluster: usually 3). Every process of a deployment must give "
-        "the same: an existing stream or bucket with another count is refused at start, not "
-        "changed",
-    )
-    serve.add_argument(
-        "--update-streams",
-        action="store_true",
-        help="operator only: change existing streams and buckets to --replicas instead of "
-        "refusing to start",
-    )
-    serve.add_argument(
-        "--role",
-        choices=ROLES,
-        default="all",
-        help="actors to run: supervisor, layers (layer workers), agents and monitor (the "
-        "pipeline), or all of them (default); run roles as separate processes to scale",
-    )
-    serve.add_argument("--layers", help="comma-separated layers to serve (default: all)")
-    add_policy_option(serve)
-    serve.add_argument(
-        "--shadow-policy",
-        metavar="FILE",
-        help="a second policy evaluated beside --policy on every action, never deciding: "
-        "disagreements are counted (humangr_shadow_disagreements_total) and logged",
-    )
-    serve.add_argument("--llm", help="none | anthropic | scripted:FILE")
-    serve.add_argument("--state", default="auto", help=STATE_HELP)
-    serve.add_argument(
-        "--signing-key",
-        metavar="FILE",
-        help="the seed the Supervisor signs decisions with (default: $HUMANGR_SIGNING_SEED, "
-        "$HUMANGR_SIGNING_KEY_FILE, else ~/.humangr/signing.seed, created on first use); "
-        "`humangr key` prints its public key",
-    )
-    serve.add_argument(
-        "--trust-workers",
-        metavar="KEYS|FILE",
-        help="the Supervisor accepts layer reports signed by these worker keys only: N… public "
-        "keys separated by commas, or a file with one per line (default: "
-        "$HUMANGR_TRUST_WORKERS, else this machine's worker key); other reports are "
-        "dead-lettered",
-    )
-    serve.add_argument(
-        "--worker-key",
-        metavar="FILE",
-        help="the seed layer workers sign their reports with (default: $HUMANGR_WORKER_SEED, "
-        "$HUMANGR_WORKER_KEY_FILE, else ~/.humangr/worker.seed, created on first use); its "
-        "public key is printed at start",
-    )
-    serve.add_argument(
-        "--config", help="review settings from a TOML file (flags given here win over it)"
-    )
-    serve.add_argument(
-        "--review-deadline",
-        type=float,
-        metavar="SECONDS",
-        help="time a human gets to resolve a needs_review before it is rejected (default 86400)",
-    )
-    serve.add_argument(
-        "--layer-deadline",
-        type=float,
-        metavar="SECONDS",
-        help="time one layer gets for its runs; a late layer is an error (default 120)",
-    )
-    serve.add_argument(
-        "--metrics-port",
-        type=int,
-        help="serve Prometheus /metrics on this port (0: a free port, printed at start)",
-    )
-    serve.add_argument(
-        "--metrics-host",
-        default="127.0.0.1",
-        help="address of /metrics (default 127.0.0.1; 0.0.0.0 in containers)",
-    )
-    add_serve_options(serve)
-    serve.add_argument(
-        "--root",
-        help=f"project files root of the pipeline roles (default ${PROJECTS_ROOT_ENV} or "
-        f"./{DEFAULT_ROOT})",
-    )
+    add_serve_arguments(serve)
     serve.set_defaults(func=runner(_serve))
