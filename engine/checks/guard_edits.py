@@ -26,6 +26,7 @@ from humangr.contracts import Severity
 
 from .base import Hit, is_test_path, snippet
 from .diff import FileDiff
+from .diff_runs import change_runs
 from .guard_tighten import tightens_alert
 
 __all__ = ["guard_edits"]
@@ -87,24 +88,12 @@ def _pairs(file: FileDiff) -> Iterator[tuple[str, str, int]]:
     """(removed, added, added line number) for each removed line replaced in place: the
     i-th removed line of a run of changes with the i-th added line of the same run."""
     count = 0
-    for hunk in file.hunks:
-        removed: list[str] = []
-        added: list[tuple[str, int]] = []
-        for line in (*hunk.lines, None):
-            if line is not None and line.kind == "-":
-                if added:
-                    removed, added = [], []
-                removed.append(line.text[:_MAX_LINE])
-                continue
-            if line is not None and line.kind == "+" and line.new is not None:
-                added.append((line.text[:_MAX_LINE], line.new))
-                continue
-            for old, (new, number) in zip(removed, added, strict=False):
-                count += 1
-                if count > _MAX_PAIRS:
-                    return
-                yield old, new, number
-            removed, added = [], []
+    for removed, added in change_runs(file, _MAX_LINE):
+        for old, (new, number) in zip(removed, added, strict=False):
+            count += 1
+            if count > _MAX_PAIRS:
+                return
+            yield old, new, number
 
 
 def _jump(old: str, new: str) -> str | None:

@@ -18,6 +18,7 @@ from humangr.contracts import Severity
 
 from .base import Hit, is_test_path, snippet
 from .diff import FileDiff
+from .diff_runs import change_runs
 
 __all__ = ["refusal_logged"]
 
@@ -38,26 +39,12 @@ _STOPS = re.compile(r"\b(?:raise|throw|abort|return|exit|die|reject|deny)\b")
 
 
 def _runs(file: FileDiff) -> Iterator[tuple[list[str], list[tuple[str, int]]]]:
-    """Each run of removed lines with the added lines that follow them, in order."""
-    count = 0
-    for hunk in file.hunks:
-        removed: list[str] = []
-        added: list[tuple[str, int]] = []
-        for line in (*hunk.lines, None):
-            if line is not None and line.kind == "-":
-                if added:
-                    removed, added = [], []
-                removed.append(line.text[:_MAX_LINE])
-                continue
-            if line is not None and line.kind == "+" and line.new is not None:
-                added.append((line.text[:_MAX_LINE], line.new))
-                continue
-            if removed and added:
-                count += 1
-                if count > _MAX_RUNS:
-                    return
-                yield removed, added
-            removed, added = [], []
+    """Each run of removed lines with the added lines that follow them, in order (at most
+    ``_MAX_RUNS``)."""
+    for count, run in enumerate(change_runs(file, _MAX_LINE)):
+        if count >= _MAX_RUNS:
+            return
+        yield run
 
 
 def refusal_logged(file: FileDiff, path: str) -> Iterator[Hit]:
