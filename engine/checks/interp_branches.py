@@ -7,6 +7,7 @@ branch cannot fall through; ``assert`` cleans where it holds.
 from __future__ import annotations
 
 import ast
+from abc import abstractmethod
 
 from .flow import NOCONST, PATH, Val, clean, join
 from .guards import guards_of
@@ -37,8 +38,9 @@ class BranchEval(AssignEval):
     _exits: list[list[dict[str, Val]]]
     """Per enclosing loop: the environments a ``break`` / ``continue`` leaves with."""
 
+    @abstractmethod
     def run(self, body: list[ast.stmt]) -> None:
-        raise NotImplementedError
+        """Run the statements of ``body`` (``Interp``)."""
 
     def truth(self, test: ast.expr) -> bool | None:
         """The constant truth of a condition, or None."""

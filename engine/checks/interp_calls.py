@@ -11,6 +11,7 @@ Methods called on values (string methods, containers changed in place) are in
 from __future__ import annotations
 
 import ast
+from abc import abstractmethod
 from typing import Protocol
 
 from humangr.contracts import Severity
@@ -113,6 +114,7 @@ class CallEval(MethodEval):
     path_checked: bool = False
     """A path containment check ran in this body (archives extracted after it are checked)."""
 
+    @abstractmethod
     def report(
         self,
         check: str,
@@ -123,7 +125,7 @@ class CallEval(MethodEval):
         flow: int,
         src: tuple[str | None, int] | None = None,
     ) -> None:
-        raise NotImplementedError
+        """Record a finding at ``node`` (``Interp``)."""
 
     def is_local_call(self, e: ast.Call) -> bool:
         """Whether ``e`` calls a function defined in the analysed code."""

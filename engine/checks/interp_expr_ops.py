@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import operator
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any
 
@@ -84,7 +85,7 @@ def apply_const(fn: Callable[[Any, Any], Any], a: object, b: object) -> object:
         return NOCONST
 
 
-class ExprOps:
+class ExprOps(ABC):
     """Operators, conditions and containers, and the budget they are computed within (the
     expressions' base class)."""
 
@@ -93,14 +94,17 @@ class ExprOps:
     imports: Imports
     local_names: frozenset[str]
 
+    @abstractmethod
     def line_of(self, node: ast.AST) -> int | None:
-        raise NotImplementedError
+        """The line of ``node`` in the analysed file."""
 
+    @abstractmethod
     def call(self, e: ast.Call) -> Val:
-        raise NotImplementedError
+        """The value of call ``e`` (``CallEval``)."""
 
+    @abstractmethod
     def bind(self, target: ast.expr, v: Val) -> None:
-        raise NotImplementedError
+        """Bind ``v`` to an assignment target (``AssignEval``)."""
 
     path: str | None = None
     """The file this code is in."""
@@ -131,8 +135,9 @@ class ExprOps:
             return NOCONST
         return apply_const(fn, a, b)
 
+    @abstractmethod
     def ev(self, e: ast.expr) -> Val:
-        raise NotImplementedError
+        """The value of expression ``e`` (``ExprEval``)."""
 
     def _binop(self, e: ast.BinOp) -> Val:
         a, b = self.ev(e.left), self.ev(e.right)
