@@ -8,7 +8,7 @@ from typing import Any
 import anyio
 import pytest
 
-from humangr.cli.bench_engine import bench_bus, durable, new_prefix, open_bench_bus
+from humangr.cli.bench_engine import bench_bus, ceiling_share, durable, new_prefix, open_bench_bus
 from humangr.cli.bench_tools import NEW_TEXTS, SAMPLE_CALLS
 from humangr.cli.main import main
 from humangr.engine.bus.nats import NatsBus
@@ -40,6 +40,13 @@ def test_memory_bench_reports_every_figure(capsys: pytest.CaptureFixture[str]) -
     assert result["memory"]["outcomes"] == {"approved": 20}
     numbers = {k: v for k, v in result["memory"].items() if isinstance(v, int | float)}
     assert all(value > 0 for key, value in numbers.items() if not isinstance(value, bool))
+
+
+def test_a_slow_runs_small_ceiling_share_is_reported_not_rounded_to_zero() -> None:
+    # 50 decisions/s of 3 messages on a bus moving 200,000 messages/s: 0.075 %
+    assert ceiling_share(50.0, 3.0, 200_000.0) == 0.00075
+    assert ceiling_share(1000.0, 3.0, 6000.0) == 0.5
+    assert ceiling_share(1.0, 0.0, 3.0) == 0.333
 
 
 def test_policy_deny_decisions_are_settled_by_the_rule(capsys: pytest.CaptureFixture[str]) -> None:

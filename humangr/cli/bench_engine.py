@@ -33,7 +33,7 @@ from humangr.engine.signing import write_new_key
 
 from .common import wait_serving
 
-__all__ = ["CountingBus", "bench_bus", "new_prefix", "open_bench_bus", "rss_mb"]
+__all__ = ["CountingBus", "bench_bus", "ceiling_share", "new_prefix", "open_bench_bus", "rss_mb"]
 
 DIFF = """--- a/app/x.py
 +++ b/app/x.py
@@ -133,6 +133,12 @@ async def _publish_rate(bus: Bus, prefix: str, count: int) -> float:
         return count / (time.perf_counter() - started)
 
 
+def ceiling_share(decisions_per_s: float, messages_per_decision: float, bus_rate: float) -> float:
+    """The share of the raw bus's message rate the decisions used, to three significant
+    figures, so that a slow run's small share is reported, never rounded to zero."""
+    return float(f"{decisions_per_s * max(messages_per_decision, 1.0) / bus_rate:.3g}")
+
+
 def durable(bus: Bus) -> bool:
     """Whether ``bus`` keeps its work in JetStream streams."""
     return getattr(bus, "jetstream", None) is not None
@@ -213,7 +219,7 @@ async def bench_bus(
         "policy_deny": policy_deny,
         "bus_roundtrip_us": round(roundtrip, 1),
         "bus_msgs_per_s": round(rate, 0),
-        "ceiling_share": round(last["decisions_per_s"] * max(per_decision, 1.0) / rate, 3),
+        "ceiling_share": ceiling_share(last["decisions_per_s"], per_decision, rate),
     }
     if rounds > 1:
         result["rounds"] = figures
