@@ -12,12 +12,12 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Iterator
-from typing import Any
 
 from humangr.contracts import Severity, ToolKind
 
 from ..base import CheckInput, Hit
 from ..remember import remembered
+from .shell_argv import argv_lines
 from .shell_catalogue import words
 from .shell_files import script_units
 from .shell_names import cli_prefixed
@@ -120,10 +120,6 @@ def _unreadable(why: str) -> Flag:
     )
 
 
-def _argv_text(value: list[Any]) -> str:
-    return shlex.join(str(v) for v in value if isinstance(v, (str, int, float)))
-
-
 def _sources(tool: ToolView) -> Iterator[tuple[str, str, bool]]:
     """(argument, command text, conservative) for every command a call carries."""
     seen: set[str] = set()
@@ -154,8 +150,9 @@ def _sources(tool: ToolView) -> Iterator[tuple[str, str, bool]]:
             program = single  # ``{"command": "sh", "args": ["-c", "…"]}``: one program, its argv
         if program is not None and args is not None and isinstance(args[1], list):
             seen.update({program[0], args[0]})
-            commands.append(f"{shlex.quote(program[1])} {_argv_text(args[1])}")
-            yield args[0], commands[-1], False
+            for line in argv_lines([program[1], *args[1]]):
+                commands.append(line)
+                yield args[0], line, False
         for name in _COMMAND_NAMES:
             found = tool.get(name)
             if found is None or found[0] in seen:
@@ -167,12 +164,13 @@ def _sources(tool: ToolView) -> Iterator[tuple[str, str, bool]]:
                 yield key, value, False
             elif isinstance(value, list) and key.lower() == "commands":
                 for i, item in enumerate(value[:64]):
-                    text = _argv_text(item) if isinstance(item, list) else str(item)
-                    commands.append(text)
-                    yield f"{key}[{i}]", text, False
+                    for text in argv_lines(item) if isinstance(item, list) else [str(item)]:
+                        commands.append(text)
+                        yield f"{key}[{i}]", text, False
             elif isinstance(value, list) and value:
-                commands.append(_argv_text(value))
-                yield key, commands[-1], False
+                for line in argv_lines(value):
+                    commands.append(line)
+                    yield key, line, False
         if not seen:  # a shell tool whose command argument has a name of its own
             found = next(
                 ((k, v) for k, v in tool.call.arguments.items() if isinstance(v, str)), None
@@ -191,7 +189,7 @@ def _sources(tool: ToolView) -> Iterator[tuple[str, str, bool]]:
             seen.add(top if "[" in path else path)
             whole = tool.get(top)
             if whole is not None and isinstance(whole[1], list) and top.lower() != "commands":
-                yield top, _argv_text(whole[1]), False
+                yield from ((top, line, False) for line in argv_lines(whole[1]))
             else:
                 yield path, text, False
         elif leaf.lower() not in _CONTENT and _looks_like_command(text):
