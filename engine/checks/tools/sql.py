@@ -19,6 +19,7 @@ from ..base import CheckInput, Hit
 from .docstore import document_delete
 from .sql_args import MAX_STRICT, clearly_sql, production_target, sql_dialect, sql_texts
 from .sql_bodies import Body, bodies, joined, schedules
+from .sql_decode import opaque_dynamic
 from .sql_definer import routine_risk
 from .sql_heads_sessions import sessions_ended
 from .sql_issue import Issue
@@ -132,7 +133,7 @@ def review_sql(
         if preview and p.stmt.words(1)[:1] and p.stmt.words(1)[0] in ROW_HEADS:
             issues = [i for i in issues if i.kind != "change"]  # undone by the ROLLBACK
         if target is None or not target.throwaway:  # a test database's routines harm nothing
-            found_here = (schedules(p), routine_risk(p), sessions_ended(p))
+            found_here = (schedules(p), routine_risk(p), sessions_ended(p), opaque_dynamic(p))
             issues.extend(x for x in found_here if x is not None)
         for inner in _nested(p, lexed.text) if depth < _MAX_NESTING else []:
             found = review_sql(

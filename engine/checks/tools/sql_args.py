@@ -11,6 +11,7 @@ from urllib.parse import parse_qsl
 
 from humangr.contracts import ToolKind
 
+from .sql_exec_comments import opened
 from .sql_heads import HEADS
 from .sql_lex import TokKind, lex
 from .sql_parse import dialect_of, read_sql
@@ -127,6 +128,7 @@ def _first_word(text: str) -> str:
 def clearly_sql(text: str) -> bool:
     """A string that is SQL beyond doubt: a statement keyword first, and sqlglot reads its
     first statement (which must end within the first ``MAX_STRICT`` characters)."""
+    text = opened(text[:MAX_STRICT]) + text[MAX_STRICT:] if "/*" in text[:200] else text
     if _first_word(text) not in _STRICT_HEADS:
         return False
     lexed = lex(text[:MAX_STRICT])
