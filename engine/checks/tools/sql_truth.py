@@ -150,4 +150,34 @@ def null_test(e: exp.Expression) -> tuple[str, bool] | None:
 def _complementary(a: exp.Expression, b: exp.Expression) -> bool:
     """``x IS NULL OR x IS NOT NULL``: one of the two holds for every row."""
     left, right = null_test(a), null_test(b)
-    return left is not None and right is not None and left[0] == right[0] and left[1] != right[1]
+    if left is not None and right is not None:
+        return left[0] == right[0] and left[1] != right[1]
+    return _opposites(a, b)
+
+
+_OPPOSITE: tuple[tuple[type[exp.Expression], type[exp.Expression]], ...] = (
+    (exp.EQ, exp.NEQ),
+    (exp.GT, exp.LTE),
+    (exp.LT, exp.GTE),
+)
+
+
+def _opposites(a: exp.Expression, b: exp.Expression) -> bool:
+    """``x = 5 OR x <> 5``, ``x > 3 OR x <= 3``, ``x = 5 OR NOT x = 5``: one of the two holds
+    for every row whose ``x`` is set."""
+    while isinstance(a, exp.Paren):
+        a = a.this
+    while isinstance(b, exp.Paren):
+        b = b.this
+    if isinstance(a, exp.Not) or isinstance(b, exp.Not):
+        plain, negated = (b, a) if isinstance(a, exp.Not) else (a, b)
+        inner = negated.this
+        while isinstance(inner, exp.Paren):
+            inner = inner.this
+        return not isinstance(plain, exp.Not) and plain.sql() == inner.sql()
+    if not all(isinstance(x, exp.Binary) for x in (a, b)):
+        return False
+    pair = (type(a), type(b))
+    if not any(pair in (p, p[::-1]) for p in _OPPOSITE):
+        return False
+    return a.this.sql() == b.this.sql() and a.expression.sql() == b.expression.sql()
