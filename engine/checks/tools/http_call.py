@@ -11,6 +11,7 @@ from typing import Any
 
 from humangr.contracts import ToolKind
 
+from .http_split_url import split_url
 from .http_url import Url, parse_url
 from .view import ToolView
 
@@ -156,7 +157,7 @@ def _url(view: ToolView) -> tuple[str, str] | None:
         return base[0], base[1].rstrip("/") + "/" + (path[1].lstrip("/") if path else "")
     if path is not None and path[1].startswith("/") and _GRAPH_TOOL.search(view.name):
         return path[0], "https://graph.microsoft.com/v1.0" + path[1]  # a Graph tool's path
-    return None
+    return split_url(view)  # ``host`` + ``port`` + ``path``
 
 
 INIT_ARGS = ("options", "init", "opts", "request_options", "config", "request")
