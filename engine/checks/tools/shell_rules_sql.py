@@ -23,6 +23,20 @@ _CLIENTS: dict[str, tuple[str | None, frozenset[str]]] = {
     "cqlsh": (None, frozenset({"-e", "--execute"})),
     "sqlcmd": ("tsql", frozenset({"-q", "-Q", "--query"})),
     "bq": ("bigquery", frozenset()),
+    "snowsql": ("snowflake", frozenset({"-q", "--query"})),
+    "cockroach": ("postgres", frozenset({"-e", "--execute"})),
+    "ysqlsh": ("postgres", frozenset({"-c", "--command"})),
+    "vsql": ("postgres", frozenset({"-c", "--command"})),
+    "usql": (None, frozenset({"-c", "--command"})),
+    "mycli": ("mysql", frozenset({"-e", "--execute"})),
+    "litecli": ("sqlite", frozenset({"-e", "--execute"})),
+    "osql": ("tsql", frozenset({"-q", "-Q"})),
+    "trino": ("trino", frozenset({"--execute"})),
+    "presto": ("presto", frozenset({"--execute"})),
+    "beeline": ("hive", frozenset({"-e"})),
+    "hive": ("hive", frozenset({"-e"})),
+    "spark-sql": ("spark", frozenset({"-e"})),
+    "impala-shell": (None, frozenset({"-q", "--query"})),
 }
 """Client → its SQL dialect and the options whose value is SQL."""
 _POSITIONAL = frozenset({"sqlite3", "duckdb", "bq"})
