@@ -39,8 +39,10 @@ def _inside_query(node: exp.Expression, root: exp.Expression) -> bool:
 
 def _same_table_in(e: exp.Expression, target: str) -> bool:
     """``col IN (SELECT col FROM <target>)`` with no WHERE, LIMIT or join in the subquery:
-    every row whose ``col`` is set."""
+    every row whose ``col`` is set; ``col = ANY (SELECT col FROM <target>)`` alike."""
     query = e.args.get("query") if isinstance(e, exp.In) else None
+    if isinstance(e, exp.EQ) and isinstance(e.expression, exp.Any):
+        query = e.expression.this
     select = query.this if isinstance(query, exp.Subquery) else query
     if not isinstance(select, exp.Select) or not isinstance(e.this, exp.Column):
         return False
@@ -131,9 +133,16 @@ def _positive_key(cond: exp.Expression) -> bool:
     """``id > 0``, ``id >= 1``, ``order_id > -1``: a generated key is positive in every row;
     so every row's key differs from zero or a negative number (``id <> 0``, ``id != -1``,
     ``id NOT IN (0, -1)``, ``NOT id = 0``) and lies below a bound no table reaches
-    (``id < 999999999``, ``id <= 99999999``)."""
+    (``id < 999999999``, ``id <= 99999999``, ``id BETWEEN 0 AND 999999999``); and any column
+    matches ``LIKE '%'``."""
     while isinstance(cond, exp.Paren):
         cond = cond.this
+    if isinstance(cond, exp.Between):
+        low = _key_number(cond.this, cond.args.get("low") or exp.null())
+        high = _key_number(cond.this, cond.args.get("high") or exp.null())
+        return low is not None and high is not None and low <= 1 and high >= _HUGE_KEY
+    if isinstance(cond, exp.Like) and isinstance(cond.expression, exp.Literal):
+        return cond.expression.is_string and set(str(cond.expression.this)) == {"%"}
     if isinstance(cond, exp.Not):
         inner = cond.this
         while isinstance(inner, exp.Paren):
