@@ -11,6 +11,7 @@ from typing import Any
 
 from humangr.contracts import ToolKind
 
+from .egress_mime import mime_mail
 from .view import ToolView
 
 __all__ = [
@@ -178,6 +179,8 @@ def read_mail(view: ToolView) -> Mail | None:
         for key in view.call.arguments
         if key.lower() in _CONTENT and view.call.arguments[key] not in (None, "", [], {})
     )
+    if not parts and not found and (whole := mime_mail(view)) is not None:
+        return Mail(tuple(whole.recipients), whole.sender, ((whole.argument, whole.text),), ())
     if not parts or (view.kind is not ToolKind.EMAIL and not (found or has_chat or phone)):
         return None
     sender_arg = view.text(*_SENDER)
