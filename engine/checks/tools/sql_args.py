@@ -94,6 +94,8 @@ _INJECTION_HINT = re.compile(
     r"""['"`].*(?:\b(?:or|and|union|select|sleep|waitfor)\b|--|#|/\*|;)""", re.I | re.S
 )
 MAX_STRICT = 20_000
+_FORM_BODY = re.compile(r"[\w.\[\]-]{1,64}=[^&\n]*(?:&[\w.\[\]-]{1,64}=[^&\n]*)*")
+"""A form-encoded body (``query=DROP+TABLE+t&db=prod``): its values are read as a URL's are."""
 
 
 def sql_dialect(view: ToolView) -> str | None:
@@ -201,6 +203,8 @@ def sql_texts(view: ToolView) -> Iterator[tuple[str, str, bool]]:
             yield from _url_queries(path, text, payloads)
         elif clearly_sql(text):
             yield path, text, True
+        elif "=" in text[:64] and _FORM_BODY.fullmatch(text.strip()[:MAX_STRICT]):
+            yield from _url_queries(path, "?" + text, payloads)  # ``query=DROP+TABLE+t&db=x``
         elif payloads and _INJECTION_HINT.search(text[:_MAX_PAYLOAD]) and len(text) <= _MAX_PAYLOAD:
             yield path, text, False
 

@@ -158,6 +158,25 @@ CASES: list[tuple[str, dict[str, Any], tuple[Outcome, ...], str]] = [
         "a read",
     ),
     ("bash", {"command": "cockroach sql --insecure -e 'SELECT 1'"}, APPROVED, "a probe"),
+    # SQL sent to a query endpoint as a form
+    (
+        "http_request",
+        {"url": "https://db.acme.com/exec", "method": "POST", "data": "query=DROP+TABLE+t&db=x"},
+        REJECTED,
+        "a form body's statement",
+    ),
+    (
+        "http_request",
+        {"url": "https://db.acme.com/exec", "method": "POST", "data": "sql=DELETE FROM users"},
+        REJECTED,
+        "a form body's statement, unencoded",
+    ),
+    (
+        "http_request",
+        {"url": "https://api.acme.com/people", "method": "POST", "data": "name=Bob&city=Paris"},
+        APPROVED,
+        "an ordinary form",
+    ),
     # a payload spelled as escapes
     (
         "http_request",
