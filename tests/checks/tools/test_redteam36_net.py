@@ -204,6 +204,35 @@ CASES: list[tuple[str, dict[str, Any], tuple[Outcome, ...], str]] = [
         APPROVED,
         "a digest and a lightly escaped name",
     ),
+    # a card and an SSN spelled otherwise
+    (
+        "send_email",
+        {"to": "x@elsewhere.example", "subject": "c", "body": "Jane 4111.1111.1111.1111 exp 04/27"},
+        REJECTED,
+        "a card in dotted groups",
+    ),
+    (
+        "send_email",
+        {"to": "x@elsewhere.example", "subject": "c", "body": "John Smith SSN 536221234"},
+        REJECTED,
+        "a labelled SSN without dashes",
+    ),
+    (
+        "send_email",
+        {"to": "x@elsewhere.example", "subject": "c", "body": "John Smith SSN: 536 22 1234"},
+        REJECTED,
+        "a labelled SSN with blanks",
+    ),
+    (
+        "send_email",
+        {
+            "to": "x@partner.example",
+            "subject": "s",
+            "body": "OID 1.3.6.1.4.1.311.60.2.1.3, v1.2.3.4",
+        },
+        APPROVED,
+        "dotted identifiers and versions",
+    ),
     # a mail given whole as MIME
     (
         "gmail_send",
