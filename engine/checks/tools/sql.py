@@ -19,6 +19,7 @@ from ..base import CheckInput, Hit
 from .docstore import document_delete
 from .sql_args import MAX_STRICT, clearly_sql, production_target, sql_dialect, sql_texts
 from .sql_bodies import Body, bodies, joined, schedules
+from .sql_called import called_sql
 from .sql_decode import opaque_dynamic
 from .sql_definer import routine_risk
 from .sql_heads_sessions import sessions_ended
@@ -66,6 +67,7 @@ def _nested(p: Parsed, text: str) -> list[Body]:
             if t.kind is TokKind.WORD and t.upper in _DML:
                 return [Body(text[t.start : p.stmt.end])]
     found = bodies(p, text)
+    found.extend(Body(t) for t in called_sql(toks) if clearly_sql(t))
     for k, tok in enumerate(toks[:64]):
         if tok.upper in ("EXEC", "EXECUTE", "SP_EXECUTESQL"):
             built = joined(toks[k + 1 :])

@@ -74,10 +74,14 @@ def joined(toks: tuple[Tok, ...]) -> Body:
     expect = True  # a piece may come next: at the start, after ``||``, ``+``, ``(``
     for t in toks[:_MAX_PIECES]:
         word = t.upper or t.text
-        if t.kind is TokKind.STRING:
+        if t.kind is TokKind.PARAM and not parts and expect:
+            continue  # ``sp_executesql @stmt = N'…'``: the parameter's name
+        if word == "=" and not parts:
+            continue
+        if t.kind is TokKind.STRING or (t.kind is TokKind.QNAME and t.text[:1] == '"' and expect):
             if not expect:
                 break
-            text = _literal(t)
+            text = _literal(t)  # a double-quoted text is a string to MySQL and BigQuery
             if _HOLE.search(text):
                 text, guessed = _HOLE.sub(_STAND_IN, text), True
             parts.append(text)

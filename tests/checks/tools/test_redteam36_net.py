@@ -63,6 +63,21 @@ CASES: list[tuple[str, dict[str, Any], tuple[Outcome, ...], str]] = [
         APPROVED,
         "parameterised dynamic SQL",
     ),
+    # dynamic SQL by a named parameter, a double-quoted text, a function that runs its text
+    (*_sql("EXEC sp_executesql @stmt = N'DROP TABLE customers'"), REJECTED, "@stmt ="),
+    (*_sql('EXECUTE IMMEDIATE "DROP TABLE ds.customers"'), REJECTED, "a double-quoted text"),
+    (*_sql("CALL sys.execute_prepared_stmt('DROP TABLE customers')"), REJECTED, "sys schema"),
+    (
+        *_sql("SELECT query_to_xml('DELETE FROM customers RETURNING 1', true, true, '')"),
+        REJECTED,
+        "xml",
+    ),
+    (
+        *_sql("SELECT query_to_xml('SELECT id FROM t WHERE id = 7', true, true, '')"),
+        APPROVED,
+        "a read",
+    ),
+    (*_sql("EXEC dbo.refresh_stats @days = 7"), APPROVED, "a procedure with a named argument"),
     # MySQL executable comments
     (*_sql("/*!50000DROP*/ TABLE customers"), REJECTED, "a versioned executable comment"),
     (*_sql("/*!DROP TABLE customers*/"), REJECTED, "a statement in an executable comment"),
