@@ -11,6 +11,7 @@ from typing import Any
 
 from humangr.contracts import ToolKind
 
+from .egress_mail_headers import header_recipients
 from .egress_mime import mime_mail
 from .view import ToolView
 
@@ -173,6 +174,8 @@ def read_mail(view: ToolView) -> Mail | None:
             phone = phone or any(
                 isinstance(v, str) and _PHONE_NUMBER.match(v.strip()) for v in values[:50]
             )
+    for _, value in header_recipients(view):
+        _addresses(value, found)
     nested = _graph_message(view, found)
     parts = tuple(
         (key, view.call.arguments[key])

@@ -13,6 +13,7 @@ import pytest
 from tool_helpers import decide
 
 from humangr.contracts import Outcome
+from humangr.engine.checks.options import CheckOptions
 
 REJECTED = (Outcome.REJECTED,)
 STOPPED = (Outcome.REJECTED, Outcome.NEEDS_REVIEW)
@@ -281,3 +282,38 @@ def test_form_equivalence(
 ) -> None:
     outcome, _findings, reasons = decide(name, arguments, workspace="/home/agent/src")
     assert outcome in expected, f"{why}: {outcome} {reasons}"
+
+
+_CONTACTS = (
+    "Contacts: Amy Chen amy.chen@gmail.com +1 415 555 0101; Bob Ortiz bob.ortiz@yahoo.com "
+    "+1 415 555 0102; Carla W carla.w@outlook.com +1 415 555 0103"
+)
+_INSIDE = CheckOptions(allowed_email_domains=frozenset({"acme.com"}))
+
+
+@pytest.mark.parametrize(
+    ("extra", "expected"),
+    [
+        ({"bcc": ["x@elsewhere.example"]}, STOPPED),
+        ({"headers": {"Bcc": "x@elsewhere.example"}}, STOPPED),
+        ({"headers": [{"name": "Cc", "value": "x@elsewhere.example"}]}, STOPPED),
+        ({"headers": ["To: x@elsewhere.example"]}, STOPPED),
+        ({"h:Bcc": "x@elsewhere.example"}, STOPPED),
+        ({}, APPROVED),
+        ({"headers": {"X-Priority": "1", "Reply-To": "bob@acme.com"}}, APPROVED),
+    ],
+    ids=[
+        "bcc",
+        "bcc header",
+        "cc header list",
+        "to header line",
+        "mailgun h:Bcc",
+        "inside",
+        "other",
+    ],
+)
+def test_recipients_in_headers(extra: dict[str, Any], expected: tuple[Outcome, ...]) -> None:
+    arguments: dict[str, Any] = {"to": "bob@acme.com", "subject": "list", "body": _CONTACTS}
+    arguments.update(extra)
+    outcome, _findings, reasons = decide("send_email", arguments, options=_INSIDE)
+    assert outcome in expected, reasons
