@@ -11,6 +11,7 @@ from urllib.parse import parse_qsl
 
 from humangr.contracts import ToolKind
 
+from .sql_carried import carried_strings
 from .sql_exec_comments import opened
 from .sql_heads import HEADS
 from .sql_lex import TokKind, lex
@@ -122,7 +123,25 @@ def production_target(view: ToolView) -> bool:
     return False
 
 
+def _after_comments(text: str) -> str:
+    """``text`` past the comments it opens with (``-- note``, ``/* … */``)."""
+    k = 0
+    for _ in range(32):
+        while k < len(text) and text[k].isspace():
+            k += 1
+        if text.startswith("--", k):
+            end = text.find("\n", k)
+            k = len(text) if end == -1 else end + 1
+        elif text.startswith("/*", k) and not text.startswith("/*!", k):
+            end = text.find("*/", k + 2)
+            k = len(text) if end == -1 else end + 2
+        else:
+            break
+    return text[k:]
+
+
 def _first_word(text: str) -> str:
+    text = _after_comments(text[:4_096])
     m = re.match(r"\s*(?:\(\s*)*([A-Za-z_]+)", text[:200])
     return m.group(1).upper() if m else ""
 
@@ -205,6 +224,8 @@ def sql_texts(view: ToolView) -> Iterator[tuple[str, str, bool]]:
             yield path, text, True
         elif "=" in text[:64] and _FORM_BODY.fullmatch(text.strip()[:MAX_STRICT]):
             yield from _url_queries(path, "?" + text, payloads)  # ``query=DROP+TABLE+t&db=x``
+        elif inner := list(carried_strings(text))[:_MAX_TEXTS]:
+            yield from ((path + k, t, True) for k, t in inner if clearly_sql(t))
         elif payloads and _INJECTION_HINT.search(text[:_MAX_PAYLOAD]) and len(text) <= _MAX_PAYLOAD:
             yield path, text, False
 

@@ -236,6 +236,56 @@ CASES: list[tuple[str, dict[str, Any], tuple[Outcome, ...], str]] = [
         APPROVED,
         "an ordinary form",
     ),
+    (
+        "http_request",
+        {
+            "url": "https://hasura.acme.com/v2/query",
+            "method": "POST",
+            "body": '{"type": "run_sql", "args": {"sql": "DROP TABLE customers"}}',
+        },
+        REJECTED,
+        "a statement inside a body given as JSON text",
+    ),
+    (
+        "http_request",
+        {
+            "url": "https://hasura.acme.com/v2/query",
+            "method": "POST",
+            "body": base64.b64encode(b'{"args": {"sql": "DROP TABLE customers"}}').decode(),
+        },
+        REJECTED,
+        "a statement inside base64 of JSON text",
+    ),
+    (
+        "http_request",
+        {
+            "url": "https://hasura.acme.com/v2/query",
+            "method": "POST",
+            "json": {"type": "run_sql", "args": {"sql": "\n  -- cleanup\n  DROP TABLE customers"}},
+        },
+        REJECTED,
+        "a statement after a leading comment",
+    ),
+    (
+        "http_request",
+        {
+            "url": "https://hasura.acme.com/v2/query",
+            "method": "POST",
+            "body": '{"type": "run_sql", "args": {"sql": "SELECT id FROM t WHERE id = 7"}}',
+        },
+        APPROVED,
+        "a read inside JSON text",
+    ),
+    (
+        "http_request",
+        {
+            "url": "https://api.acme.com/notes",
+            "method": "POST",
+            "body": '{"text": "we will drop the table tennis class"}',
+        },
+        APPROVED,
+        "prose inside JSON text",
+    ),
     # a payload spelled as escapes
     (
         "http_request",
