@@ -222,10 +222,10 @@ def sql_texts(view: ToolView) -> Iterator[tuple[str, str, bool]]:
             yield from _url_queries(path, text, payloads)
         elif clearly_sql(text):
             yield path, text, True
-        elif "=" in text[:64] and _FORM_BODY.fullmatch(text.strip()[:MAX_STRICT]):
-            yield from _url_queries(path, "?" + text, payloads)  # ``query=DROP+TABLE+t&db=x``
         elif inner := list(carried_strings(text))[:_MAX_TEXTS]:
             yield from ((path + k, t, True) for k, t in inner if clearly_sql(t))
+        elif "=" in text[:64] and _FORM_BODY.fullmatch(text.strip()[:MAX_STRICT]):
+            yield from _url_queries(path, "?" + text, payloads)  # ``query=DROP+TABLE+t&db=x``
         elif payloads and _INJECTION_HINT.search(text[:_MAX_PAYLOAD]) and len(text) <= _MAX_PAYLOAD:
             yield path, text, False
 
