@@ -29,4 +29,4 @@ def labelled_ssns(text: str) -> list[tuple[str, str, str]]:
     low = text[:_MAX].lower()
     if "ssn" not in low and "social" not in low:
         return []
-    return [m.groups() for m in _LABELLED_SSN.finditer(text[:_MAX])][:100]  # type: ignore[misc]
+    return [(m.group(1), m.group(2), m.group(3)) for m in _LABELLED_SSN.finditer(text[:_MAX])][:100]

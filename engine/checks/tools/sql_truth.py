@@ -180,4 +180,6 @@ def _opposites(a: exp.Expression, b: exp.Expression) -> bool:
     pair = (type(a), type(b))
     if not any(pair in (p, p[::-1]) for p in _OPPOSITE):
         return False
-    return a.this.sql() == b.this.sql() and a.expression.sql() == b.expression.sql()
+    left: str = a.this.sql()
+    right: str = a.expression.sql()
+    return left == b.this.sql() and right == b.expression.sql()
