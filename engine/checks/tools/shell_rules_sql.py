@@ -74,6 +74,8 @@ def client_sql(cmd: Cmd) -> tuple[str | None, list[str]]:
         i += 1
     if cmd.name in _POSITIONAL:  # after the database file (``bq``: after ``query``)
         texts.extend(p for p in plain[1:] if p.strip())
+    if cmd.stdin is not None and cmd.stdin.strip() and len(texts) < _MAX_TEXTS:
+        texts.append(cmd.stdin)  # a heredoc, a here-string, ``echo '…' |``: read as a script
     return dialect, [t for t in texts if t.strip()][:_MAX_TEXTS]
 
 

@@ -286,6 +286,13 @@ CASES: list[tuple[str, dict[str, Any], tuple[Outcome, ...], str]] = [
         APPROVED,
         "prose inside JSON text",
     ),
+    # SQL fed to a database client on its input
+    ("bash", {"command": "psql -h db <<EOF\nDROP TABLE customers;\nEOF"}, REJECTED, "heredoc"),
+    ("bash", {"command": "echo 'DROP TABLE customers' | psql -h db"}, REJECTED, "echo piped"),
+    ("bash", {"command": "mysql shop <<< 'DROP TABLE customers'"}, REJECTED, "here-string"),
+    ("bash", {"command": "cat <<SQL | mysql shop\nDELETE FROM users;\nSQL"}, REJECTED, "cat"),
+    ("bash", {"command": "psql -h db <<EOF\nSELECT count(*) FROM t;\nEOF"}, APPROVED, "a read"),
+    ("bash", {"command": "mysql shop < migrations/001.sql"}, APPROVED, "a migration file"),
     # a payload spelled as escapes
     (
         "http_request",
