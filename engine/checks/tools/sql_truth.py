@@ -52,14 +52,41 @@ def _number(v: Value) -> float | None:
     return None
 
 
+def _bare(e: exp.Expression, depth: int = 0) -> exp.Expression:
+    """``e`` without parentheses and arithmetic that keeps it (``(id)``, ``id + 0``,
+    ``id * 1``): the same value in every row."""
+    while depth < 16:
+        depth += 1
+        if isinstance(e, exp.Paren):
+            e = e.this
+        elif isinstance(e, exp.Add | exp.Sub | exp.Mul | exp.Div):
+            unit = "0" if isinstance(e, exp.Add | exp.Sub) else "1"
+            right, left = e.expression, e.this
+            if isinstance(right, exp.Literal) and str(right.this) == unit:
+                e = left
+            elif isinstance(e, exp.Add | exp.Mul) and isinstance(left, exp.Literal):
+                if str(left.this) != unit:
+                    break
+                e = right
+            else:
+                break
+        else:
+            break
+    return e
+
+
+def _same_value(left: exp.Expression, right: exp.Expression) -> bool:
+    """Both sides are one expression of the row's columns, deterministic (``id = (id)``,
+    ``id * 1 = id``, ``coalesce(id, 0) = coalesce(id, 0)``)."""
+    a, b = _bare(left), _bare(right)
+    if a.sql() != b.sql() or a.find(exp.Column) is None:
+        return False
+    return a.find(exp.Rand) is None and "RAND" not in a.sql().upper()
+
+
 def _compare(e: exp.Expression, depth: int) -> bool | None:
     left, right = e.this, e.expression
-    if (
-        isinstance(left, exp.Column)
-        and isinstance(right, exp.Column)
-        and left.sql() == right.sql()
-        and isinstance(e, (exp.EQ, exp.GTE, exp.LTE, exp.Like))
-    ):
+    if isinstance(e, (exp.EQ, exp.GTE, exp.LTE, exp.Like)) and _same_value(left, right):
         return True
     a, b = _value(left, depth), _value(right, depth)
     if a is _UNKNOWN or b is _UNKNOWN or a is None or b is None:
