@@ -209,4 +209,4 @@ def _opposites(a: exp.Expression, b: exp.Expression) -> bool:
         return False
     left: str = a.this.sql()
     right: str = a.expression.sql()
-    return left == b.this.sql() and right == b.expression.sql()
+    return bool(left == b.this.sql() and right == b.expression.sql())
