@@ -11,6 +11,8 @@ from typing import Any
 
 from humangr.contracts import ToolKind
 
+from .egress_mail_headers import header_recipients
+from .egress_mime import mime_mail
 from .view import ToolView
 
 __all__ = [
@@ -172,12 +174,16 @@ def read_mail(view: ToolView) -> Mail | None:
             phone = phone or any(
                 isinstance(v, str) and _PHONE_NUMBER.match(v.strip()) for v in values[:50]
             )
+    for _, value in header_recipients(view):
+        _addresses(value, found)
     nested = _graph_message(view, found)
     parts = tuple(
         (key, view.call.arguments[key])
         for key in view.call.arguments
         if key.lower() in _CONTENT and view.call.arguments[key] not in (None, "", [], {})
     )
+    if not parts and not found and (whole := mime_mail(view)) is not None:
+        return Mail(tuple(whole.recipients), whole.sender, ((whole.argument, whole.text),), ())
     if not parts or (view.kind is not ToolKind.EMAIL and not (found or has_chat or phone)):
         return None
     sender_arg = view.text(*_SENDER)

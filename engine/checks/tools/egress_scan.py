@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from ..secrets import scan_secrets
+from .egress_unescape import unescaped
 from .personal_data import PersonalData, scan_personal
 from .shell_decode import b64_text
 
@@ -169,6 +170,7 @@ class _Walk:
             scan_personal(text, key, exclude=self.exclude, samples=self.samples)
         )
         decoded = _decoded(text) if depth < 4 else None
+        decoded = decoded if decoded is not None or depth >= 4 else unescaped(text)
         if decoded is not None:
             self.text(decoded, key, depth + 2)
         elif depth < 4 and not found:

@@ -11,6 +11,8 @@ from typing import Any
 
 from humangr.contracts import ToolKind
 
+from .http_override import method_override
+from .http_split_url import split_url
 from .http_url import Url, parse_url
 from .view import ToolView
 
@@ -156,7 +158,7 @@ def _url(view: ToolView) -> tuple[str, str] | None:
         return base[0], base[1].rstrip("/") + "/" + (path[1].lstrip("/") if path else "")
     if path is not None and path[1].startswith("/") and _GRAPH_TOOL.search(view.name):
         return path[0], "https://graph.microsoft.com/v1.0" + path[1]  # a Graph tool's path
-    return None
+    return split_url(view)  # ``host`` + ``port`` + ``path``
 
 
 INIT_ARGS = ("options", "init", "opts", "request_options", "config", "request")
@@ -248,13 +250,16 @@ def read_http(view: ToolView) -> HttpCall | None:
     body = any(key.lower() not in ("params", "query_params") for key, _ in payload)
     method, method_arg = _method(view, body)
     url = parse_url(raw, default_scheme="https")
+    headers = tuple(_headers(view))
+    if method in ("POST", "GET") and (tunnelled := method_override(headers, raw, payload)):
+        method, method_arg = tunnelled  # ``X-HTTP-Method-Override: DELETE``, ``_method=DELETE``
     return HttpCall(
         url_argument=arg,
         raw_url=raw,
         url=url,
         method=method,
         method_argument=method_arg,
-        headers=tuple(_headers(view)),
+        headers=headers,
         payload=payload,
     )
 

@@ -10,6 +10,7 @@ from ..compliance import card_like, cpf_valid, ssn_valid
 from .national_ids import bank_accounts, labelled_ids
 from .personal_kinds import PersonalData
 from .personal_records import named_near, public_ips
+from .personal_spellings import dotted_cards, labelled_ssns
 from .query_expr import query_expression
 
 __all__ = ["PersonalData", "scan_personal"]
@@ -179,7 +180,7 @@ def scan_personal(
             continue  # user@host of a URL, not an address
         if _personal_email(m.group(1), m.group(2), exclude, samples):
             out.emails.add(m.group(0).lower())
-    numbers = [m.group(0) for m in _CARD.finditer(text)]
+    numbers = [m.group(0) for m in _CARD.finditer(text)] + dotted_cards(text)
     out.cards = sum(1 for raw in numbers if _card(raw))
     if samples and not out.cards:
         listed = sum(1 for raw in numbers if card_like(raw, any_length=True, samples=True))
@@ -188,6 +189,7 @@ def scan_personal(
         elif _CARD_CODE.search(text):  # a card's number with its security code: a card's
             out.cards = sum(1 for raw in numbers if _shaped(raw))  # whole details, checksum or not
     ssns = [m.groups() for m in _SSN.finditer(text)]
+    ssns += [g for g in labelled_ssns(text) if g not in ssns]
     out.ssns = sum(1 for g in ssns if ssn_valid(*g))
     if samples and not out.ssns:
         listed = sum(1 for g in ssns if ssn_valid(*g, samples=True))

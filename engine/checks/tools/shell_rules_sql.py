@@ -23,6 +23,20 @@ _CLIENTS: dict[str, tuple[str | None, frozenset[str]]] = {
     "cqlsh": (None, frozenset({"-e", "--execute"})),
     "sqlcmd": ("tsql", frozenset({"-q", "-Q", "--query"})),
     "bq": ("bigquery", frozenset()),
+    "snowsql": ("snowflake", frozenset({"-q", "--query"})),
+    "cockroach": ("postgres", frozenset({"-e", "--execute"})),
+    "ysqlsh": ("postgres", frozenset({"-c", "--command"})),
+    "vsql": ("postgres", frozenset({"-c", "--command"})),
+    "usql": (None, frozenset({"-c", "--command"})),
+    "mycli": ("mysql", frozenset({"-e", "--execute"})),
+    "litecli": ("sqlite", frozenset({"-e", "--execute"})),
+    "osql": ("tsql", frozenset({"-q", "-Q"})),
+    "trino": ("trino", frozenset({"--execute"})),
+    "presto": ("presto", frozenset({"--execute"})),
+    "beeline": ("hive", frozenset({"-e"})),
+    "hive": ("hive", frozenset({"-e"})),
+    "spark-sql": ("spark", frozenset({"-e"})),
+    "impala-shell": (None, frozenset({"-q", "--query"})),
 }
 """Client → its SQL dialect and the options whose value is SQL."""
 _POSITIONAL = frozenset({"sqlite3", "duckdb", "bq"})
@@ -60,6 +74,8 @@ def client_sql(cmd: Cmd) -> tuple[str | None, list[str]]:
         i += 1
     if cmd.name in _POSITIONAL:  # after the database file (``bq``: after ``query``)
         texts.extend(p for p in plain[1:] if p.strip())
+    if cmd.stdin is not None and cmd.stdin.strip() and len(texts) < _MAX_TEXTS:
+        texts.append(cmd.stdin)  # a heredoc, a here-string, ``echo '…' |``: read as a script
     return dialect, [t for t in texts if t.strip()][:_MAX_TEXTS]
 
 

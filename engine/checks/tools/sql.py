@@ -19,6 +19,8 @@ from ..base import CheckInput, Hit
 from .docstore import document_delete
 from .sql_args import MAX_STRICT, clearly_sql, production_target, sql_dialect, sql_texts
 from .sql_bodies import Body, bodies, joined, schedules
+from .sql_called import called_sql
+from .sql_decode import opaque_dynamic
 from .sql_definer import routine_risk
 from .sql_heads_sessions import sessions_ended
 from .sql_issue import Issue
@@ -65,6 +67,7 @@ def _nested(p: Parsed, text: str) -> list[Body]:
             if t.kind is TokKind.WORD and t.upper in _DML:
                 return [Body(text[t.start : p.stmt.end])]
     found = bodies(p, text)
+    found.extend(Body(t) for t in called_sql(toks) if clearly_sql(t))
     for k, tok in enumerate(toks[:64]):
         if tok.upper in ("EXEC", "EXECUTE", "SP_EXECUTESQL"):
             built = joined(toks[k + 1 :])
@@ -132,7 +135,7 @@ def review_sql(
         if preview and p.stmt.words(1)[:1] and p.stmt.words(1)[0] in ROW_HEADS:
             issues = [i for i in issues if i.kind != "change"]  # undone by the ROLLBACK
         if target is None or not target.throwaway:  # a test database's routines harm nothing
-            found_here = (schedules(p), routine_risk(p), sessions_ended(p))
+            found_here = (schedules(p), routine_risk(p), sessions_ended(p), opaque_dynamic(p))
             issues.extend(x for x in found_here if x is not None)
         for inner in _nested(p, lexed.text) if depth < _MAX_NESTING else []:
             found = review_sql(

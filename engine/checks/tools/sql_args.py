@@ -11,6 +11,8 @@ from urllib.parse import parse_qsl
 
 from humangr.contracts import ToolKind
 
+from .sql_carried import carried_strings
+from .sql_exec_comments import opened
 from .sql_heads import HEADS
 from .sql_lex import TokKind, lex
 from .sql_parse import dialect_of, read_sql
@@ -93,6 +95,8 @@ _INJECTION_HINT = re.compile(
     r"""['"`].*(?:\b(?:or|and|union|select|sleep|waitfor)\b|--|#|/\*|;)""", re.I | re.S
 )
 MAX_STRICT = 20_000
+_FORM_BODY = re.compile(r"[\w.\[\]-]{1,64}=[^&\n]*(?:&[\w.\[\]-]{1,64}=[^&\n]*)*")
+"""A form-encoded body (``query=DROP+TABLE+t&db=prod``): its values are read as a URL's are."""
 
 
 def sql_dialect(view: ToolView) -> str | None:
@@ -119,7 +123,25 @@ def production_target(view: ToolView) -> bool:
     return False
 
 
+def _after_comments(text: str) -> str:
+    """``text`` past the comments it opens with (``-- note``, ``/* … */``)."""
+    k = 0
+    for _ in range(32):
+        while k < len(text) and text[k].isspace():
+            k += 1
+        if text.startswith("--", k):
+            end = text.find("\n", k)
+            k = len(text) if end == -1 else end + 1
+        elif text.startswith("/*", k) and not text.startswith("/*!", k):
+            end = text.find("*/", k + 2)
+            k = len(text) if end == -1 else end + 2
+        else:
+            break
+    return text[k:]
+
+
 def _first_word(text: str) -> str:
+    text = _after_comments(text[:4_096])
     m = re.match(r"\s*(?:\(\s*)*([A-Za-z_]+)", text[:200])
     return m.group(1).upper() if m else ""
 
@@ -127,6 +149,7 @@ def _first_word(text: str) -> str:
 def clearly_sql(text: str) -> bool:
     """A string that is SQL beyond doubt: a statement keyword first, and sqlglot reads its
     first statement (which must end within the first ``MAX_STRICT`` characters)."""
+    text = opened(text[:MAX_STRICT]) + text[MAX_STRICT:] if "/*" in text[:200] else text
     if _first_word(text) not in _STRICT_HEADS:
         return False
     lexed = lex(text[:MAX_STRICT])
@@ -199,6 +222,10 @@ def sql_texts(view: ToolView) -> Iterator[tuple[str, str, bool]]:
             yield from _url_queries(path, text, payloads)
         elif clearly_sql(text):
             yield path, text, True
+        elif inner := list(carried_strings(text))[:_MAX_TEXTS]:
+            yield from ((path + k, t, True) for k, t in inner if clearly_sql(t))
+        elif "=" in text[:64] and _FORM_BODY.fullmatch(text.strip()[:MAX_STRICT]):
+            yield from _url_queries(path, "?" + text, payloads)  # ``query=DROP+TABLE+t&db=x``
         elif payloads and _INJECTION_HINT.search(text[:_MAX_PAYLOAD]) and len(text) <= _MAX_PAYLOAD:
             yield path, text, False
 

@@ -39,8 +39,10 @@ def _inside_query(node: exp.Expression, root: exp.Expression) -> bool:
 
 def _same_table_in(e: exp.Expression, target: str) -> bool:
     """``col IN (SELECT col FROM <target>)`` with no WHERE, LIMIT or join in the subquery:
-    every row whose ``col`` is set."""
+    every row whose ``col`` is set; ``col = ANY (SELECT col FROM <target>)`` alike."""
     query = e.args.get("query") if isinstance(e, exp.In) else None
+    if isinstance(e, exp.EQ) and isinstance(e.expression, exp.Any):
+        query = e.expression.this
     select = query.this if isinstance(query, exp.Subquery) else query
     if not isinstance(select, exp.Select) or not isinstance(e.this, exp.Column):
         return False
@@ -110,20 +112,57 @@ def _surely_set(cond: exp.Expression, depth: int = 0) -> bool:
     return column in ("id", "uuid") or column.endswith("_id") or bool(_ALWAYS_SET.match(column))
 
 
-def _positive_key(cond: exp.Expression) -> bool:
-    """``id > 0``, ``id >= 1``, ``order_id > -1``: a generated key is positive in every row."""
-    if not isinstance(cond, exp.GT | exp.GTE):
-        return False
-    column, value = cond.this, cond.expression
+def _key_number(column: exp.Expression, value: exp.Expression) -> float | None:
+    """The number a generated key (``id``, ``…_id``) is compared with, if that is the test."""
     if not isinstance(column, exp.Column) or not isinstance(value, exp.Literal | exp.Neg):
-        return False
+        return None
     name = column.name.lower()
     if name != "id" and not name.endswith("_id"):
-        return False
+        return None
     try:
-        number = float(value.sql())
+        return float(value.sql())
     except ValueError:
+        return None
+
+
+_HUGE_KEY = 99_999_999
+"""A key below this bound is any key a table holds (``id < 999999999``, ``id <= 99999999``)."""
+
+
+def _positive_key(cond: exp.Expression) -> bool:
+    """``id > 0``, ``id >= 1``, ``order_id > -1``: a generated key is positive in every row;
+    so every row's key differs from zero or a negative number (``id <> 0``, ``id != -1``,
+    ``id NOT IN (0, -1)``, ``NOT id = 0``) and lies below a bound no table reaches
+    (``id < 999999999``, ``id <= 99999999``, ``id BETWEEN 0 AND 999999999``); and any column
+    matches ``LIKE '%'``."""
+    while isinstance(cond, exp.Paren):
+        cond = cond.this
+    if isinstance(cond, exp.Between):
+        low = _key_number(cond.this, cond.args.get("low") or exp.null())
+        high = _key_number(cond.this, cond.args.get("high") or exp.null())
+        return low is not None and high is not None and low <= 1 and high >= _HUGE_KEY
+    if isinstance(cond, exp.Like) and isinstance(cond.expression, exp.Literal):
+        return cond.expression.is_string and set(str(cond.expression.this)) == {"%"}
+    if isinstance(cond, exp.Not):
+        inner = cond.this
+        while isinstance(inner, exp.Paren):
+            inner = inner.this
+        if isinstance(inner, exp.EQ):
+            number = _key_number(inner.this, inner.expression)
+            return number is not None and number <= 0
+        if isinstance(inner, exp.In) and inner.expressions and len(inner.expressions) <= 16:
+            numbers = [_key_number(inner.this, v) for v in inner.expressions]
+            return all(n is not None and n <= 0 for n in numbers)
         return False
+    if not isinstance(cond, exp.GT | exp.GTE | exp.NEQ | exp.LT | exp.LTE):
+        return False
+    number = _key_number(cond.this, cond.expression)
+    if number is None:
+        return False
+    if isinstance(cond, exp.NEQ):
+        return number <= 0
+    if isinstance(cond, exp.LT | exp.LTE):
+        return number >= _HUGE_KEY
     return number <= (1 if isinstance(cond, exp.GTE) else 0)
 
 

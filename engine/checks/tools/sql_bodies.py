@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 from .sql_args import clearly_sql
+from .sql_decode import decoded
 from .sql_issue import H, Issue, fragment
 from .sql_lex import Tok, TokKind
 from .sql_parse import Parsed
@@ -63,16 +64,24 @@ def joined(toks: tuple[Tok, ...]) -> Body:
     """The text that ``EXECUTE [IMMEDIATE]`` / ``EXEC(`` / ``sp_executesql`` is given: string
     literals joined where they are concatenated (``'DR' || 'OP TABLE x'``), quoting functions
     read as their argument (``quote_ident('pay' || 'ments')``), a variable or a ``format()``
-    hole (``%I``) as a stand-in name."""
+    hole (``%I``) as a stand-in name; characters re-spelled by an encoding (``CHAR(68)+…``,
+    ``0x44…``, ``FROM_BASE64('…')``) read back (``sql_decode``)."""
+    spelled = decoded(toks)
+    if spelled is not None:
+        return Body(spelled.text, spelled.guessed)
     parts: list[str] = []
     guessed = concat = dotted = False
     expect = True  # a piece may come next: at the start, after ``||``, ``+``, ``(``
     for t in toks[:_MAX_PIECES]:
         word = t.upper or t.text
-        if t.kind is TokKind.STRING:
+        if t.kind is TokKind.PARAM and not parts and expect:
+            continue  # ``sp_executesql @stmt = N'…'``: the parameter's name
+        if word == "=" and not parts:
+            continue
+        if t.kind is TokKind.STRING or (t.kind is TokKind.QNAME and t.text[:1] == '"' and expect):
             if not expect:
                 break
-            text = _literal(t)
+            text = _literal(t)  # a double-quoted text is a string to MySQL and BigQuery
             if _HOLE.search(text):
                 text, guessed = _HOLE.sub(_STAND_IN, text), True
             parts.append(text)

@@ -12,6 +12,8 @@ import enum
 import re
 from dataclasses import dataclass
 
+from .sql_exec_comments import opened
+
 __all__ = ["MAX_SQL", "Lexed", "Statement", "Tok", "TokKind", "lex"]
 
 MAX_SQL = 262_144
@@ -141,6 +143,7 @@ def lex(sql: str) -> Lexed:
     if len(text) > MAX_SQL:
         text = text[:MAX_SQL]
         problems.append(f"only the first {MAX_SQL:,} of {len(sql):,} characters were read")
+    text = opened(text)  # MySQL's ``/*! … */`` runs what it holds
     go = _go_breaks(text)
     state = _State()
     pos, n = 0, len(text)

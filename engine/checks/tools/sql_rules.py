@@ -44,6 +44,7 @@ from .sql_issue import (
 from .sql_maintenance import read_only_check
 from .sql_mass import AUDIT_TABLE, housekeeping, mass_changes, narrow_statement, narrow_where
 from .sql_mass_status import mass_status
+from .sql_merge_all import merge_all
 from .sql_parse import Parsed
 from .sql_routine import one_owner
 from .sql_rules_tokens import dot_command, token_tautology
@@ -89,6 +90,7 @@ def _writes(p: Parsed) -> Iterator[Issue]:
     """DELETE and UPDATE of every row: no WHERE, or one that is always true."""
     if p.tree is None:
         return
+    yield from merge_all(p)
     for n, node in enumerate(p.tree.find_all(exp.Delete, exp.Update)):
         if n > 20:
             break

@@ -52,14 +52,41 @@ def _number(v: Value) -> float | None:
     return None
 
 
+def _bare(e: exp.Expression, depth: int = 0) -> exp.Expression:
+    """``e`` without parentheses and arithmetic that keeps it (``(id)``, ``id + 0``,
+    ``id * 1``): the same value in every row."""
+    while depth < 16:
+        depth += 1
+        if isinstance(e, exp.Paren):
+            e = e.this
+        elif isinstance(e, exp.Add | exp.Sub | exp.Mul | exp.Div):
+            unit = "0" if isinstance(e, exp.Add | exp.Sub) else "1"
+            right, left = e.expression, e.this
+            if isinstance(right, exp.Literal) and str(right.this) == unit:
+                e = left
+            elif isinstance(e, exp.Add | exp.Mul) and isinstance(left, exp.Literal):
+                if str(left.this) != unit:
+                    break
+                e = right
+            else:
+                break
+        else:
+            break
+    return e
+
+
+def _same_value(left: exp.Expression, right: exp.Expression) -> bool:
+    """Both sides are one expression of the row's columns, deterministic (``id = (id)``,
+    ``id * 1 = id``, ``coalesce(id, 0) = coalesce(id, 0)``)."""
+    a, b = _bare(left), _bare(right)
+    if a.sql() != b.sql() or a.find(exp.Column) is None:
+        return False
+    return a.find(exp.Rand) is None and "RAND" not in a.sql().upper()
+
+
 def _compare(e: exp.Expression, depth: int) -> bool | None:
     left, right = e.this, e.expression
-    if (
-        isinstance(left, exp.Column)
-        and isinstance(right, exp.Column)
-        and left.sql() == right.sql()
-        and isinstance(e, (exp.EQ, exp.GTE, exp.LTE, exp.Like))
-    ):
+    if isinstance(e, (exp.EQ, exp.GTE, exp.LTE, exp.Like)) and _same_value(left, right):
         return True
     a, b = _value(left, depth), _value(right, depth)
     if a is _UNKNOWN or b is _UNKNOWN or a is None or b is None:
@@ -150,4 +177,36 @@ def null_test(e: exp.Expression) -> tuple[str, bool] | None:
 def _complementary(a: exp.Expression, b: exp.Expression) -> bool:
     """``x IS NULL OR x IS NOT NULL``: one of the two holds for every row."""
     left, right = null_test(a), null_test(b)
-    return left is not None and right is not None and left[0] == right[0] and left[1] != right[1]
+    if left is not None and right is not None:
+        return left[0] == right[0] and left[1] != right[1]
+    return _opposites(a, b)
+
+
+_OPPOSITE: tuple[tuple[type[exp.Expression], type[exp.Expression]], ...] = (
+    (exp.EQ, exp.NEQ),
+    (exp.GT, exp.LTE),
+    (exp.LT, exp.GTE),
+)
+
+
+def _opposites(a: exp.Expression, b: exp.Expression) -> bool:
+    """``x = 5 OR x <> 5``, ``x > 3 OR x <= 3``, ``x = 5 OR NOT x = 5``: one of the two holds
+    for every row whose ``x`` is set."""
+    while isinstance(a, exp.Paren):
+        a = a.this
+    while isinstance(b, exp.Paren):
+        b = b.this
+    if isinstance(a, exp.Not) or isinstance(b, exp.Not):
+        plain, negated = (b, a) if isinstance(a, exp.Not) else (a, b)
+        inner = negated.this
+        while isinstance(inner, exp.Paren):
+            inner = inner.this
+        return not isinstance(plain, exp.Not) and plain.sql() == inner.sql()
+    if not all(isinstance(x, exp.Binary) for x in (a, b)):
+        return False
+    pair = (type(a), type(b))
+    if not any(pair in (p, p[::-1]) for p in _OPPOSITE):
+        return False
+    left: str = a.this.sql()
+    right: str = a.expression.sql()
+    return bool(left == b.this.sql() and right == b.expression.sql())
