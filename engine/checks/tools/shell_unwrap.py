@@ -213,6 +213,20 @@ class _Unwrapper(Expander):
         for more in codes[:4]:
             self.code(cmd, more, label, env, stage)
 
+    def called(self, cmd: Cmd, env: dict[str, str], stage: list[Cmd]) -> None:
+        label = f"function {cmd.name}"
+        if label in cmd.via:  # a function calling itself: its body is read once
+            return
+        if cmd.depth + 1 > MAX_DEPTH or not self.prog.budget.take():
+            self.prog.budget.problem("commands nested too deep")
+            return
+        args = {str(i): w for i, w in enumerate(cmd.argv[1:10], 1)}
+        args["@"] = args["*"] = " ".join(cmd.argv[1:64])
+        body = self.prog.functions[cmd.name]
+        via = (*cmd.via, label)
+        depth, upstream = cmd.depth + 1, cmd.upstream
+        stage.extend(self.script(body, depth, via, {**env, **args}, upstream, cmd.guessed))
+
     def written_files(self, env: dict[str, str]) -> None:
         """Read the files this command line writes and then uses (``echo 'exec sh' > $TF;
         nmap --script=$TF``)."""
