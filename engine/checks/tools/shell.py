@@ -173,6 +173,10 @@ def _sources(tool: ToolView) -> Iterator[tuple[str, str, bool]]:
             elif isinstance(value, list) and value:
                 commands.append(_argv_text(value))
                 yield key, commands[-1], False
+                if isinstance(value[0], str) and " " in value[0].strip():
+                    # ``["rm -rf ~"]``: a command line as the program's name; a tool that
+                    # joins its list into a line runs it
+                    yield key, " ".join(str(v) for v in value[:256]), False
         if not seen:  # a shell tool whose command argument has a name of its own
             found = next(
                 ((k, v) for k, v in tool.call.arguments.items() if isinstance(v, str)), None
