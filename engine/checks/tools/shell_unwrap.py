@@ -121,9 +121,9 @@ class _Unwrapper(Expander):
                 continue
             if not WHOLE_SUB.match(parts[index][0]):
                 continue
-            if len(inner) == 1:
-                printed = echoed(inner[0])
-                if printed is not None and not inner[0].subs and "\n" not in printed.strip():
+            printed = echoed(inner[0]) if len(inner) == 1 else None
+            if printed is not None:
+                if not inner[0].subs and "\n" not in printed.strip():
                     parts[index] = [printed.strip()]
             elif (decoded := decoded_pipeline(inner)) is not None and "\n" not in decoded:
                 parts[index] = decoded.split()[:64] or [""]  # split as an unquoted one is

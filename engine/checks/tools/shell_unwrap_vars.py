@@ -51,7 +51,8 @@ def assign(simple: Simple, cmd: Cmd | None, env: dict[str, str], prog: Program) 
             if any(secret_source(c) for inner in subs for c in inner) or secret_text(value):
                 prog.secret_vars.add(key)
             one = subs[0] if len(subs) == 1 and len(pairs) == 1 and WHOLE_SUB.match(value) else []
-            text = echoed(one[0]) if len(one) == 1 and not one[0].subs else decoded_pipeline(one)
+            text = echoed(one[0]) if len(one) == 1 and not one[0].subs else None
+            text = decoded_pipeline(one) if text is None else text
             if text is not None and "\n" not in text.strip():
                 env[key] = text.strip()
         else:
