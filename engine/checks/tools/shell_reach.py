@@ -41,7 +41,25 @@ _THROWAWAY_STACK = re.compile(
     r"(?:^|[/._-])(?:dev|devel|local|test|tests|ci)[._-]|\.(?:dev|local|test)\.ya?ml$"
 )
 """A compose file of a local development or test stack (``docker-compose.dev.yml``)."""
-REACHING = _CONTAINERS | _COMPOSE | _TERMINALS | {"tmux", "screen", "byobu"}
+_REMOTE_VALUED: dict[str, frozenset[str]] = {
+    "rsh": words("-l"),
+    "remsh": words("-l"),
+    "pdsh": words("-w -x -l -R -f -t -u -g -N"),
+    "pssh": words("-h -H -l -p -o -e -t -x -X -O"),
+    "parallel-ssh": words("-h -H -l -p -o -e -t -x -X -O"),
+    "clush": words("-w -x -g -X -l -f -t -u -O"),
+}
+"""Remote shells that run the rest of their words as a command line on the hosts named by
+their options (``pdsh -w``) or by their first operand (``rsh host``)."""
+_BY_OPTION = frozenset({"pdsh", "pssh", "parallel-ssh", "clush"})
+_ANSIBLE_SHELL = frozenset({"shell", "command", "raw", "script"})
+REACHING = (
+    _CONTAINERS
+    | _COMPOSE
+    | _TERMINALS
+    | frozenset(_REMOTE_VALUED)
+    | {"tmux", "screen", "byobu", "mosh", "salt", "salt-ssh", "ansible"}
+)
 """Programs ``reached`` reads: a cheap test before any work."""
 
 
@@ -111,6 +129,25 @@ def _session(name: str, argv: list[str]) -> tuple[list[str], list[str]] | None:
     return ([], [" ".join(rest)]) if rest else None
 
 
+def _remote(name: str, argv: list[str]) -> str | None:
+    if name == "mosh":
+        return " ".join(argv[argv.index("--") + 1 :]) if "--" in argv else None
+    if name in ("salt", "salt-ssh"):
+        at = next((i for i, w in enumerate(argv) if w in ("cmd.run", "cmd.shell")), 0)
+        return argv[at + 1] if at and at + 1 < len(argv) else None
+    if name == "ansible":
+        module = next(
+            (argv[i + 1] for i, w in enumerate(argv[:-1]) if w in ("-m", "--module-name")),
+            "command",
+        )
+        if module.rsplit(".", 1)[-1] not in _ANSIBLE_SHELL:
+            return None
+        return next((argv[i + 1] for i, w in enumerate(argv[:-1]) if w in ("-a", "--args")), None)
+    i = _after_options(argv, 1, _REMOTE_VALUED[name])
+    i += 0 if name in _BY_OPTION else 1  # ``rsh host cmd``: the host, then the command
+    return " ".join(argv[i:]) if i < len(argv) else None
+
+
 def reached(name: str, argv: list[str]) -> tuple[list[str], list[str], str] | None:
     """What ``name`` runs elsewhere: a command's words, command strings, and a label for the
     place (``docker exec``, ``tmux``); None when its words start nothing."""
@@ -120,6 +157,9 @@ def reached(name: str, argv: list[str]) -> tuple[list[str], list[str], str] | No
     if name in _CONTAINERS or name in _COMPOSE:
         inner = _container(name, argv)
         return (inner, [], f"{name} exec") if inner and not _bare_shell(inner) else None
+    if name in _REMOTE_VALUED or name in ("mosh", "salt", "salt-ssh", "ansible"):
+        line = _remote(name, argv)
+        return ([], [line], f"{name} remote") if line and line.strip() else None
     session = _session(name, argv)
     if session is None or not (session[0] or session[1]):
         return None
