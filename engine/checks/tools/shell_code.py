@@ -61,7 +61,7 @@ _ENV_READ = re.compile(
     r"""|process\.env\.(\w+)|ENVIRON\[\s*"(\w+)"\s*\]"""
 )
 _CALL = re.compile(
-    r"(?<![\w.])(?:[\w.]*\.)?(system|exec[lv]?p?e?|popen[234]?|spawn(?:Sync|v?p?e?)?|call|"
+    r"(?<![\w.])(?:[\w.]*\.)?(system|exec[lv]?p?e?|popen[234]?|spawn(?:Sync|[lv]?p?e?)?|call|"
     r"check_call|check_output|run|Popen|getoutput|getstatusoutput|passthru|shell_exec|"
     r"proc_open|pcntl_exec|execute|callCommand|spawnCommand|run-shell-command|Start|execSync|"
     r"execFileSync|execFile|capture[23e]?|esyscmd|syscmd|term|ansi-term|shell-command|"
@@ -72,6 +72,7 @@ _CALL = re.compile(
 _ARGV_CALLS = words(
     """
     execl execlp execle execlpe execv execvp execve execvpe spawn spawnv spawnvp spawnve
+    spawnl spawnlp spawnle spawnlpe spawnvpe
     spawnSync Popen run call check_call check_output execFile execFileSync Start callProcess
     readProcess capture2 capture3 capture2e posix.exec Command CommandContext ProcessBuilder
     commandLine

@@ -157,13 +157,15 @@ def _transform(cmd: Cmd, text: str) -> str | None:
 def decoded_pipeline(stages: Sequence[Cmd]) -> str | None:
     """The output of a substitution's commands when they are a literal (``echo``, ``printf``,
     a here-string) piped through decoders only; None otherwise."""
-    if not 2 <= len(stages) <= 6 or any(c.subs for c in stages):
+    if not 1 <= len(stages) <= 6 or any(c.subs for c in stages):
         return None
-    text = echoed(stages[0])
-    if text is None or len(text) > MAX_LITERAL:
+    text, rest = echoed(stages[0]), stages[1:]
+    if text is None and stages[0].stdin is not None:  # ``base64 -d <<< …``: its own input
+        text, rest = stages[0].stdin, stages
+    if text is None or len(text) > MAX_LITERAL or not rest:
         return None
     text = text.strip()
-    for cmd in stages[1:]:
+    for cmd in rest:
         decoded = _transform(cmd, text)
         if decoded is None:
             return None

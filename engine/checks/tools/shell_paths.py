@@ -73,8 +73,10 @@ def normal(path: str) -> str:
     """``path`` without quotes, trailing slashes, ``/.``, ``/*`` or ``//``; ``~`` kept."""
     p = path.strip().strip("'\"")
     p = re.sub(r"/+", "/", p)
+    if "/./" in p:  # ``/./etc``, ``~/./.ssh``: the same folder
+        p = re.sub(r"/(?:\./)+", "/", p)
     while len(p) > 1 and (p.endswith("/") or p.endswith("/.")):
-        p = p[:-2] if p.endswith("/.") else p[:-1]
+        p = (p[:-2] or "/") if p.endswith("/.") else p[:-1]
     if p.startswith("/") and ".." in p:
         p = posixpath.normpath(p)
     return p

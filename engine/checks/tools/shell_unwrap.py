@@ -121,9 +121,9 @@ class _Unwrapper(Expander):
                 continue
             if not WHOLE_SUB.match(parts[index][0]):
                 continue
-            if len(inner) == 1:
-                printed = echoed(inner[0])
-                if printed is not None and not inner[0].subs and "\n" not in printed.strip():
+            printed = echoed(inner[0]) if len(inner) == 1 else None
+            if printed is not None:
+                if not inner[0].subs and "\n" not in printed.strip():
                     parts[index] = [printed.strip()]
             elif (decoded := decoded_pipeline(inner)) is not None and "\n" not in decoded:
                 parts[index] = decoded.split()[:64] or [""]  # split as an unquoted one is
@@ -212,6 +212,20 @@ class _Unwrapper(Expander):
             self.nested(cmd, text, how, env, stage, guessed=True)
         for more in codes[:4]:
             self.code(cmd, more, label, env, stage)
+
+    def called(self, cmd: Cmd, env: dict[str, str], stage: list[Cmd]) -> None:
+        label = f"function {cmd.name}"
+        if label in cmd.via:  # a function calling itself: its body is read once
+            return
+        if cmd.depth + 1 > MAX_DEPTH or not self.prog.budget.take():
+            self.prog.budget.problem("commands nested too deep")
+            return
+        args = {str(i): w for i, w in enumerate(cmd.argv[1:10], 1)}
+        args["@"] = args["*"] = " ".join(cmd.argv[1:64])
+        body = self.prog.functions[cmd.name]
+        via = (*cmd.via, label)
+        depth, upstream = cmd.depth + 1, cmd.upstream
+        stage.extend(self.script(body, depth, via, {**env, **args}, upstream, cmd.guessed))
 
     def written_files(self, env: dict[str, str]) -> None:
         """Read the files this command line writes and then uses (``echo 'exec sh' > $TF;

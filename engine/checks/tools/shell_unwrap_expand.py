@@ -14,6 +14,7 @@ from .shell_code import escape_lines
 from .shell_model import MAX_TEXT, Cmd, Program
 from .shell_names import xargs_fed
 from .shell_options import command_values
+from .shell_reach import REACHING, reached
 from .shell_wrappers import find_commands, interpreter_code, launcher_inner, positional, shell_flags
 
 __all__ = ["Expander"]
@@ -78,6 +79,10 @@ class Expander(ABC):
     def code(self, cmd: Cmd, code: str, label: str, env: dict[str, str], stage: list[Cmd]) -> None:
         """Scan ``code`` ``cmd`` runs for the commands and escapes in it."""
 
+    @abstractmethod
+    def called(self, cmd: Cmd, env: dict[str, str], stage: list[Cmd]) -> None:
+        """Walk the body of the shell function ``cmd`` calls (``f(){ rm -rf ~; }; f``)."""
+
     def expand(self, cmd: Cmd, env: dict[str, str], stage: list[Cmd]) -> None:
         """Add to ``stage`` the commands ``cmd`` runs in turn, walked recursively."""
         name, argv = cmd.name, cmd.argv
@@ -91,6 +96,15 @@ class Expander(ABC):
                 self.code(cmd, text, "typed escape", env, stage)
             for text in codes:
                 self.code(cmd, text, "typed escape", env, stage)
+            return
+        if name in self.prog.functions and "/" not in argv[0]:
+            self.called(cmd, env, stage)
+            return
+        if name in REACHING and (far := reached(name, argv)) is not None:
+            if far[0]:
+                self.child(cmd, far[0], far[2], env, stage)
+            for text in far[1]:
+                self.nested(cmd, text, far[2], env, stage)
             return
         if name in SHELLS:
             string, operands, _ = shell_flags(argv)

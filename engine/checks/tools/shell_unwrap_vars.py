@@ -9,18 +9,20 @@ import re
 from .shell_feeds import decoded_pipeline, echoed, secret_source, secret_text
 from .shell_model import Cmd, Program, Simple
 from .shell_names import WHOLE_SUB, plain_params
+from .shell_params import ARRAY_WORD, array_value, defaulted
 
 __all__ = ["assign", "resolve", "split_var"]
 
-_VAR = re.compile(r"\$\{(\w+)\}|\$(?:E|env):(\w+)|\$(\w+)")
-_WHOLE_VAR = re.compile(r"^\$(?:\{\w+\}|\w+)$")
+_VAR = re.compile(r"\$\{(\w+|[@*])\}|\$(?:E|env):(\w+)|\$(\w+|[@*])")
+_WHOLE_VAR = re.compile(r"^\$(?:\{(?:\w+|[@*])\}|\w+|[@*])$")
 _DECLARE = frozenset({"export", "declare", "local", "readonly", "typeset"})
 
 
 def split_var(word: str, value: str) -> list[str]:
     """The words an unquoted ``$cmd`` becomes (its value split on blanks); any other word
     stays one."""
-    if value != word and _WHOLE_VAR.match(word) and len(value.split()) > 1:
+    whole = _WHOLE_VAR.match(word) or ARRAY_WORD.match(word)
+    if value != word and whole and len(value.split()) > 1:
         return value.split()[:64]
     return [value]
 
@@ -29,7 +31,7 @@ def resolve(word: str, env: dict[str, str]) -> str:
     """``word`` with the variables ``env`` knows put in (``$F``, ``${F}``, ``$env:F``)."""
     if "$" not in word:
         return word
-    word = plain_params(word)
+    word = plain_params(defaulted(word, env))
     if not env:
         return word
     return _VAR.sub(lambda m: env.get(m.group(1) or m.group(2) or m.group(3), m.group(0)), word)
@@ -49,8 +51,9 @@ def assign(simple: Simple, cmd: Cmd | None, env: dict[str, str], prog: Program) 
             if any(secret_source(c) for inner in subs for c in inner) or secret_text(value):
                 prog.secret_vars.add(key)
             one = subs[0] if len(subs) == 1 and len(pairs) == 1 and WHOLE_SUB.match(value) else []
-            text = echoed(one[0]) if len(one) == 1 and not one[0].subs else decoded_pipeline(one)
+            text = echoed(one[0]) if len(one) == 1 and not one[0].subs else None
+            text = decoded_pipeline(one) if text is None else text
             if text is not None and "\n" not in text.strip():
                 env[key] = text.strip()
         else:
-            env[key] = resolve(value, env)
+            env[key] = resolve(array_value(value), env)
