@@ -70,7 +70,9 @@ _CACHES = re.compile(
 
 
 def normal(path: str) -> str:
-    """``path`` without quotes, trailing slashes, ``/.``, ``/*`` or ``//``; ``~`` kept."""
+    """``path`` without quotes, trailing slashes, ``/.``, ``/*`` or ``//``; ``~`` kept; a
+    ``..`` step taken back (``a/../b`` is ``b``) unless the path starts at ``~`` or a
+    variable."""
     p = path.strip().strip("'\"")
     p = re.sub(r"/+", "/", p)
     if "/./" in p:  # ``/./etc``, ``~/./.ssh``: the same folder
@@ -79,6 +81,8 @@ def normal(path: str) -> str:
         p = (p[:-2] or "/") if p.endswith("/.") else p[:-1]
     if p.startswith("/") and ".." in p:
         p = posixpath.normpath(p)
+    elif ".." in p and not p.startswith(("~", "$")) and ".." in p.split("/"):
+        p = posixpath.normpath(p)  # ``./build/../..`` is ``..``: where it lands decides
     return p
 
 

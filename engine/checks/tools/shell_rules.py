@@ -39,6 +39,7 @@ from . import (  # noqa: F401 - the rule families register themselves on import
     shell_rules_windows,
     shell_rules_windows_admin,
     shell_rules_wipes,
+    shell_rules_workspace,
 )
 from .shell_model import Program
 from .shell_rule_kit import PROGRAM_RULES, RULES, Context, Flag
