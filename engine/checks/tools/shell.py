@@ -358,7 +358,8 @@ def shell_command(ctx: CheckInput) -> Iterator[Hit]:
             flags.sort(key=lambda f: -_SEVERITIES.index(f.severity))
         if conservative:
             flags = [f for f in flags if f.severity is Severity.CRITICAL]
-            if _leaf(argument) in _CONTENT:  # text of a tool nothing says runs it: a person asks
+            if _leaf(argument) in _CONTENT and _typed(tool) is None:
+                # the text of a tool nothing says runs it: a person confirms
                 flags = [replace(f, severity=Severity.HIGH) for f in flags]
         if flags:
             yield _hit(flags, argument=argument)
