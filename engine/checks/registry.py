@@ -6,12 +6,15 @@ import logging
 from collections.abc import Collection, Sequence
 from dataclasses import replace
 
+import msgspec
+
 from humangr.contracts import ActionContext, Finding, FindingSource, LayerID, Severity
 
 from .base import Check, CheckInput, Hit
 from .coverage import not_reviewed
 from .options import DEFAULT_OPTIONS, CheckOptions
 from .table import CHECKS
+from .tools.call_shape import inner_calls
 
 __all__ = ["CHECKS", "checks_markdown", "run_checks"]
 
@@ -121,6 +124,22 @@ def run_checks(
     HL4 first), and the action needs a human at least.
     """
     wanted = _layers(layers)
+    out = _run(action, wanted, checks, options, local_only, depth=0)
+    return out
+
+
+_MAX_DEPTH = 2
+"""How many shapes deep a call is read again (a JSON text in a wrapper object: two)."""
+
+
+def _run(
+    action: ActionContext,
+    wanted: list[LayerID],
+    checks: Sequence[Check],
+    options: CheckOptions,
+    local_only: bool,
+    depth: int,
+) -> dict[LayerID, list[Finding]]:
     out: dict[LayerID, list[Finding]] = {lid: [] for lid in wanted}
     try:
         ctx = CheckInput(action, options)
@@ -143,9 +162,49 @@ def run_checks(
             blocked = blocked or any(f.severity >= Severity.HIGH for f in found)
     if ctx.parse.error is not None:
         _whole_failure(out, wanted, checks, "diff", _failure("diff", ctx.parse.error))
-    if local_only:
+    if action.tool_call is not None and depth < _MAX_DEPTH:
+        _inner(out, action, wanted, checks, options, depth)
+    if local_only and depth == 0:
         _not_reviewed(out, ctx)
     return out
+
+
+def _inner(
+    out: dict[LayerID, list[Finding]],
+    action: ActionContext,
+    wanted: list[LayerID],
+    checks: Sequence[Check],
+    options: CheckOptions,
+    depth: int,
+) -> None:
+    """The findings (high and above) of the other readings of the call's shape
+    (``call_shape.inner_calls``), bound to the outer argument they come from."""
+    assert action.tool_call is not None
+    try:
+        readings = inner_calls(action.tool_call)
+    except Exception as exc:
+        log.error("local checks: could not read the call's shape", exc_info=True)
+        _whole_failure(out, wanted, checks, "shape", _failure("call-shape", exc))
+        return
+    for argument, how, call in readings:
+        inner = msgspec.structs.replace(action, tool_call=call)
+        found = _run(inner, wanted, checks, options, False, depth + 1)
+        for lid, findings in found.items():
+            titles = {f.title for f in out[lid]}
+            for f in findings:
+                if f.severity < Severity.HIGH or f.title in titles:
+                    continue
+                titles.add(f.title)
+                out[lid].append(
+                    msgspec.structs.replace(
+                        f,
+                        id=f"{f.id}-as-{argument}"[:128],
+                        description=_clip(
+                            f"Read with argument `{argument}` {how}: {f.description}", 20_000
+                        ),
+                        argument=_clip(argument, 128),
+                    )
+                )
 
 
 _COVERAGE_LAYERS = (LayerID.HL4, LayerID.HL6, LayerID.HL2, LayerID.HL3, LayerID.HL5)

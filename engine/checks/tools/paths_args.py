@@ -56,7 +56,7 @@ _NOUNS = word_set(
 )
 _BARE_TOOLS = word_set(
     "read write edit multiedit glob grep ls notebookedit notebookread applypatch "
-    "strreplaceeditor strreplacebasededittool view cat rm mv cp touch mkdir"
+    "strreplaceeditor strreplacebasededittool view cat rm mv cp touch mkdir rename"
 )
 _VERBS: tuple[tuple[Op, frozenset[str]], ...] = (
     ("move", word_set("move mv rename")),
@@ -145,6 +145,12 @@ def file_operation(view: ToolView) -> Op | None:
     for op, verbs in _VERBS:
         if found & verbs:
             return op
+    said = view.text("op", "operation", "action")  # ``files(op="rm", target="/")``
+    if said is not None and len(said[1]) <= 32:
+        asked = set(_words(said[1].strip()))
+        for op, verbs in _VERBS:
+            if asked & verbs:
+                return op
     return _KIND_OPS.get(view.kind, "read")
 
 

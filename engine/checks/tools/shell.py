@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
 
 from humangr.contracts import Severity, ToolKind
 
@@ -180,6 +182,8 @@ def _sources(tool: ToolView) -> Iterator[tuple[str, str, bool]]:
                 commands.append(found[1])
                 yield found[0], found[1], False
         yield from _with_environment(tool, commands)
+    else:
+        yield from _program_argv(tool, seen)
     for path, text in tool.strings():
         top = path.split(".", 1)[0].split("[", 1)[0]
         leaf = re.split(r"[.\[]", path)[-1].rstrip("]")
@@ -188,12 +192,50 @@ def _sources(tool: ToolView) -> Iterator[tuple[str, str, bool]]:
         if leaf.lower() in _NAMED or top.lower() in _NAMED:
             seen.add(top if "[" in path else path)
             whole = tool.get(top)
-            if whole is not None and isinstance(whole[1], list) and top.lower() != "commands":
+            if "[" in path and not _is_argv(whole):  # a list of objects: ``tasks[0].command``
+                seen.discard(top)
+                seen.add(path)
+                yield path, text, False
+            elif whole is not None and isinstance(whole[1], list) and top.lower() != "commands":
                 yield from ((top, line, False) for line in argv_lines(whole[1]))
             else:
                 yield path, text, False
-        elif leaf.lower() not in _CONTENT and _looks_like_command(text):
+        elif (leaf.lower() not in _CONTENT or tool.kind in _UNKNOWN) and _looks_like_command(text):
             yield path, text, True
+
+
+def _is_argv(found: tuple[str, Any] | None) -> bool:
+    """An argument whose value is a list of words (an argv), not a list of objects."""
+    return (
+        found is not None
+        and isinstance(found[1], list)
+        and all(isinstance(v, (str, int, float)) for v in found[1][:256])
+    )
+
+
+_PROGRAM_WORD = re.compile(r"^[\w./~+-]{1,256}$")
+
+
+def _program_argv(tool: ToolView, seen: set[str]) -> Iterator[tuple[str, str, bool]]:
+    """A program and its argv given apart by a tool whatever its kind (``{"executable": "rm",
+    "arguments": ["-rf", "/"]}``): read as the command they make (its critical findings)."""
+    program = tool.text(*_PROGRAM_NAMES)
+    args = tool.get("args", "arguments", "argv")
+    if program is None or args is None or not _is_argv(args) or not args[1]:
+        return
+    if not _PROGRAM_WORD.match(program[1].strip()):
+        return
+    seen.update({program[0], args[0]})
+    for line in argv_lines([program[1].strip(), *args[1]]):
+        yield args[0], line, True
+
+
+_UNKNOWN = frozenset({ToolKind.OTHER, ToolKind.MCP})
+"""Kinds that say nothing of what a tool does with its text."""
+
+
+def _leaf(path: str) -> str:
+    return re.split(r"[.\[]", path)[-1].rstrip("]").lower()
 
 
 _ENV_NAMES = ("env", "environment", "env_vars", "envs", "environ")
@@ -316,6 +358,9 @@ def shell_command(ctx: CheckInput) -> Iterator[Hit]:
             flags.sort(key=lambda f: -_SEVERITIES.index(f.severity))
         if conservative:
             flags = [f for f in flags if f.severity is Severity.CRITICAL]
+            if _leaf(argument) in _CONTENT and _typed(tool) is None:
+                # the text of a tool nothing says runs it: a person confirms
+                flags = [replace(f, severity=Severity.HIGH) for f in flags]
         if flags:
             yield _hit(flags, argument=argument)
 

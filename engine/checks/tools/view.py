@@ -242,6 +242,24 @@ def _http_method(arguments: Mapping[str, Any]) -> bool:
     )
 
 
+_OUTPUTS = ("output_path", "output_file", "save_path", "dest_path", "destination_path")
+_DESTINATIONS = ("destination", "dest", "dst")
+
+
+def _written_to(arguments: Mapping[str, Any]) -> str | None:
+    """The argument that names where content goes, when it is not one of ``_PATHS``: an output
+    path, or a destination whose value is a path (a slash in it; not a city)."""
+    for key, value in list(arguments.items())[:64]:
+        low = key.lower()
+        if low in _OUTPUTS or (
+            low in _DESTINATIONS
+            and isinstance(value, str)
+            and ("/" in value or "\\" in value or value.startswith("~"))
+        ):
+            return low
+    return None
+
+
 def _by_arguments(arguments: Mapping[str, Any]) -> tuple[ToolKind, str] | None:
     names = {key.lower() for key in arguments}
 
@@ -264,6 +282,8 @@ def _by_arguments(arguments: Mapping[str, Any]) -> tuple[ToolKind, str] | None:
     if path and (has("base_url", "baseurl") or _http_method(arguments)):
         return ToolKind.HTTP, path  # ``rest_call(verb="GET", path="/api/v2/…")``: a request
     content = has("content", "contents", "file_text", "text", "data", "new_content")
+    if path is None and content is not None:
+        path = _written_to(arguments)  # ``{"output_path": "/etc/…", "content": …}``
     if path and (arg := content) is not None:
         return ToolKind.FILE_WRITE, f"{path}` and `{arg}"
     if (arg := has("url", "uri", "endpoint")) is not None:
