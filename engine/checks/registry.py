@@ -124,12 +124,26 @@ def run_checks(
     HL4 first), and the action needs a human at least.
     """
     wanted = _layers(layers)
-    out = _run(action, wanted, checks, options, local_only, depth=0)
+    out = _run(action, wanted, checks, options, local_only, depth=0, budget=_Budget())
     return out
 
 
 _MAX_DEPTH = 2
 """How many shapes deep a call is read again (a JSON text in a wrapper object: two)."""
+_SHAPE_BUDGET = 262_144
+"""Characters of a call's other shapes read again, at least (more for a larger call: three
+times what its own arguments hold, enough for a JSON body read at both depths). Readings
+past it are reported, never silently skipped: a hostile nest of JSON texts would otherwise
+multiply the work of one call many times."""
+
+
+class _Budget:
+    """What is left to read again of one call's other shapes (set at the first reading)."""
+
+    __slots__ = ("left",)
+
+    def __init__(self) -> None:
+        self.left: int | None = None
 
 
 def _run(
@@ -139,6 +153,7 @@ def _run(
     options: CheckOptions,
     local_only: bool,
     depth: int,
+    budget: _Budget,
 ) -> dict[LayerID, list[Finding]]:
     out: dict[LayerID, list[Finding]] = {lid: [] for lid in wanted}
     try:
@@ -163,7 +178,7 @@ def _run(
     if ctx.parse.error is not None:
         _whole_failure(out, wanted, checks, "diff", _failure("diff", ctx.parse.error))
     if action.tool_call is not None and depth < _MAX_DEPTH:
-        _inner(out, action, wanted, checks, options, depth)
+        _inner(out, action, wanted, checks, options, depth, budget)
     if local_only and depth == 0:
         _not_reviewed(out, ctx)
     return out
@@ -176,9 +191,11 @@ def _inner(
     checks: Sequence[Check],
     options: CheckOptions,
     depth: int,
+    budget: _Budget,
 ) -> None:
     """The findings (high and above) of the other readings of the call's shape
-    (``call_shape.inner_calls``), bound to the outer argument they come from."""
+    (``call_shape.inner_calls``), bound to the outer argument they come from, within the
+    call's ``budget`` of characters read again."""
     assert action.tool_call is not None
     try:
         readings = inner_calls(action.tool_call)
@@ -186,9 +203,16 @@ def _inner(
         log.error("local checks: could not read the call's shape", exc_info=True)
         _whole_failure(out, wanted, checks, "shape", _failure("call-shape", exc))
         return
+    if readings and budget.left is None:
+        budget.left = max(_SHAPE_BUDGET, 3 * len(_ENCODE(action.tool_call.arguments)))
     for argument, how, call in readings:
+        size = len(_ENCODE(call.arguments))
+        if budget.left is None or size > budget.left:
+            _whole_failure(out, wanted, checks, "shape", _unread_shape(argument, how))
+            return
+        budget.left -= size
         inner = msgspec.structs.replace(action, tool_call=call)
-        found = _run(inner, wanted, checks, options, False, depth + 1)
+        found = _run(inner, wanted, checks, options, False, depth + 1, budget)
         for lid, findings in found.items():
             titles = {f.title for f in out[lid]}
             for f in findings:
@@ -205,6 +229,21 @@ def _inner(
                         argument=_clip(argument, 128),
                     )
                 )
+
+
+_ENCODE = msgspec.json.Encoder().encode
+
+
+def _unread_shape(argument: str, how: str) -> Hit:
+    return Hit(
+        Severity.HIGH,
+        "call not read in all its shapes",
+        f"Argument `{argument}` read {how} would have the checks read more of this call again "
+        f"than one call may ask ({_SHAPE_BUDGET:,} characters, or three times its size): that "
+        "reading, and any after it, was not checked.",
+        "Send the tool's arguments as plain values, not JSON texts nested in one another.",
+        argument=_clip(argument, 128),
+    )
 
 
 _COVERAGE_LAYERS = (LayerID.HL4, LayerID.HL6, LayerID.HL2, LayerID.HL3, LayerID.HL5)
