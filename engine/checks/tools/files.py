@@ -22,6 +22,7 @@ from ..remember import remembered
 from .edit_formats import NEW_KEYS, OLD_KEYS, edit_pairs, patch_envelope_diff
 from .http_call import AUTH_HEADER, INIT_ARGS
 from .http_sites import SECRET_HOMES, host_in
+from .notebook import code_cells, is_notebook, python_of
 from .view import ToolView
 
 __all__ = ["PATH_ARGUMENTS", "ToolFiles", "argument_path", "tool_files", "workspace_path"]
@@ -170,9 +171,15 @@ def _code_files(view: ToolView, out: ToolFiles, used: set[str]) -> None:
     kind = view.kind
     path = _path_of(view)
     cell = view.text("new_source", "source", "cell_source") if path else None
-    if path is not None and path.lower().endswith(".ipynb") and cell is not None:
+    notebook = view.text(*_CONTENT) if is_notebook(path) and kind is ToolKind.FILE_WRITE else None
+    cells = code_cells(notebook[1]) if notebook is not None else None
+    if is_notebook(path) and cell is not None:
         used.add(cell[0].lower())  # a notebook cell's code, read as the Python it is
-        _add(out, parse_content(cell[1], path=f"{path}.cell.py").files, cell[0], True)
+        python = python_of([cell[1]])
+        _add(out, parse_content(python, path=f"{path}.cell.py").files, cell[0], True)
+    elif notebook is not None and cells is not None:
+        used.add(notebook[0].lower())  # a notebook written whole: its code cells' Python
+        _add(out, parse_content(python_of(cells), path=f"{path}.cells.py").files, notebook[0], True)
     elif kind is ToolKind.FILE_WRITE:
         _write(view, out, used, path)
     elif kind is ToolKind.FILE_EDIT:

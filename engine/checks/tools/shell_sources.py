@@ -13,6 +13,7 @@ from typing import Any
 
 from humangr.contracts import ToolKind
 
+from .notebook import code_cells, is_notebook
 from .shell_argv import argv_lines
 from .shell_catalogue import words
 from .view import ToolView
@@ -88,6 +89,7 @@ def sources(tool: ToolView) -> Iterator[tuple[str, str, bool]]:
                 if runner[0].startswith("python"):
                     for command in ipython_shell(code[1]):
                         yield code[0], command, False
+    yield from _notebook_shell(tool)
     typed_text = typed(tool)
     if typed_text is not None:
         seen.add(typed_text[0])
@@ -215,6 +217,30 @@ _IPYTHON_LINE = re.compile(r"^[ \t]*(?:!!?|%(?:system|sx)\b)[ \t]*(.+)$", re.MUL
 _IPYTHON_CELL = re.compile(
     r"\A[ \t]*%%(?:bash|sh|script[ \t]+(?:ba|z)?sh)\b[^\n]*\n(.*)\Z", re.DOTALL
 )
+
+
+_NOTEBOOK_PATHS = ("notebook_path", "file_path", "path", "filename", "file")
+_NOTEBOOK_TEXTS = ("content", "contents", "file_text", "text", "data", "new_content", "body")
+
+
+def _notebook_shell(tool: ToolView) -> Iterator[tuple[str, str, bool]]:
+    """The shell of a notebook's IPython lines: a cell edited (``NotebookEdit``) or every code
+    cell of a notebook written whole (at most 64 lines)."""
+    path = tool.text(*_NOTEBOOK_PATHS)
+    if path is None or not is_notebook(path[1]):
+        return
+    cell = tool.text("new_source", "source", "cell_source")
+    if cell is not None:
+        for line in ipython_shell(cell[1]):
+            yield cell[0], line, False
+        return
+    content = tool.text(*_NOTEBOOK_TEXTS) if tool.kind is ToolKind.FILE_WRITE else None
+    cells = code_cells(content[1]) if content is not None else None
+    if content is None or not cells:
+        return
+    lines = [line for source in cells for line in ipython_shell(source)]
+    for line in lines[:64]:
+        yield content[0], line, False
 
 
 def ipython_shell(code: str) -> list[str]:
