@@ -32,6 +32,7 @@ from .shell_code_patterns import (
     SPAWN,
     TEX_INPUT,
 )
+from .code_data_wipes import data_wipes
 from .shell_code_values import (
     Variables,
     assigned,
@@ -239,7 +240,7 @@ def scan_code(code: str, env: Mapping[str, str] | None = None) -> CodeScan:
             if len(out.commands) < _MAX_CALLS:
                 groups = [shlex.quote(g) for g in found.groups() if g is not None]
                 out.commands.append(template.format(*groups))
-    for command in [*loop_deletes(code), *cloud_deletes(code)]:
+    for command in [*loop_deletes(code), *cloud_deletes(code), *data_wipes(code)]:
         if len(out.commands) < _MAX_CALLS:
             out.commands.append(command)
     socket = bool(SOCKET.search(code))
