@@ -15,6 +15,7 @@ import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from .code_data_wipes import data_wipes
 from .shell_catalogue import words
 from .shell_code_patterns import (
     DECODE,
@@ -32,7 +33,6 @@ from .shell_code_patterns import (
     SPAWN,
     TEX_INPUT,
 )
-from .code_data_wipes import data_wipes
 from .shell_code_values import (
     Variables,
     assigned,
