@@ -125,6 +125,7 @@ _ALIASES = {
     "mariadb": "mysql",
     "docker-compose": "docker",
     "podman": "docker",
+    "nerdctl": "docker",
     "kubectl.exe": "kubectl",
     "oc": "kubectl",
     "gsutil.py": "gsutil",

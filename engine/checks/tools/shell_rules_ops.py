@@ -139,7 +139,8 @@ def cloud(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
         parsed = bool(client_sql(cmd)[1])  # its SQL is judged by ``shell_rules_sql``
         if not parsed and re.search(
             r"\b(?:drop\s+(?:table|database|schema|collection)|truncate\s+table|"
-            r"dropDatabase\(\)|\.drop\(\)|delete\s+from\s+\w+\s*(?:;|$|\"|'))",
+            r"dropDatabase\(\)|\.drop\(\)|delete\s+from\s+\w+\s*(?:;|$|\"|')|"
+            r"\.(?:deleteMany|delete_many|remove)\(\s*(?:\{\s*\})?\s*\))",
             joined,
             re.IGNORECASE,
         ):

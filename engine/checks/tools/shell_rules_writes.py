@@ -25,6 +25,7 @@ from .shell_paths import (
     outside_workspace,
 )
 from .shell_rule_kit import Context, Flag, critical, high, operands, rule
+from .shell_write_kinds import CI_WORKFLOW, KEY_FOLDER, extra_targets, in_place
 
 __all__ = ["UNDER_SYSTEM", "write_targets", "writes"]
 
@@ -73,8 +74,9 @@ def write_targets(cmd: Cmd) -> list[str]:
         out.append(ops[-1])
     elif cmd.name == "dd":
         out.extend(w[3:] for w in cmd.argv if w.startswith("of="))
-    elif cmd.name in ("sed", "perl") and any(w.startswith("-i") for w in cmd.argv):
-        out.extend(ops[1:])
+    elif cmd.name in ("sed", "perl", "ruby") and in_place(cmd):
+        scripted = any(w.startswith("-") and not w.startswith("--") and "e" in w for w in cmd.argv)
+        out.extend(ops[1:] if cmd.name == "sed" or not scripted else ops)
     elif cmd.name == "truncate":
         out.extend(operands(cmd.argv, frozenset({"-s", "-r", "--size", "--reference"})))
     elif cmd.name not in _NOT_OUTPUT and cmd.name not in PASSIVE:
@@ -92,6 +94,7 @@ def write_targets(cmd: Cmd) -> list[str]:
                 cmd.name == "curl" and word == "-O"
             ):
                 out.append(cmd.argv[i + 1])
+    out.extend(extra_targets(cmd))
     return out
 
 
@@ -142,6 +145,17 @@ def writes(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
                 )
         elif PERSISTENCE.search(path):
             yield _persistence(cmd, path)
+        elif CI_WORKFLOW.search(path) or KEY_FOLDER.search(path):
+            hook = "/.husky/" in f"/{path}" or "/.githooks/" in f"/{path}"
+            what = "the SSH folder" if KEY_FOLDER.search(path) else "a CI workflow"
+            what = "a git hook" if hook else what
+            yield high(
+                f"writes {what}",
+                cmd.text,
+                f"it writes {path}: a CI workflow or a hook runs by itself on the next push "
+                "or commit; what lands in the SSH folder decides who may log in.",
+                "Ask the user first.",
+            )
         elif is_secret(target) and outside_workspace(target, ctx.workspace):
             yield high(
                 f"replaces the credential file {path}",
