@@ -15,6 +15,7 @@ import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from .code_aws_sdk import aws_sdk_commands
 from .code_data_wipes import data_wipes
 from .shell_catalogue import words
 from .shell_code_patterns import (
@@ -240,7 +241,8 @@ def scan_code(code: str, env: Mapping[str, str] | None = None) -> CodeScan:
             if len(out.commands) < _MAX_CALLS:
                 groups = [shlex.quote(g) for g in found.groups() if g is not None]
                 out.commands.append(template.format(*groups))
-    for command in [*loop_deletes(code), *cloud_deletes(code), *data_wipes(code)]:
+    wipes = [*loop_deletes(code), *cloud_deletes(code), *data_wipes(code), *aws_sdk_commands(code)]
+    for command in wipes:
         if len(out.commands) < _MAX_CALLS:
             out.commands.append(command)
     socket = bool(SOCKET.search(code))
