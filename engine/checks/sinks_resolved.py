@@ -98,7 +98,8 @@ def _path(node: ast.AST | None, budget: list[int]) -> str | None:
         return _path(inner, budget)
     if name.endswith("path.join") and node.args:
         parts = [_path(a, budget) for a in node.args[:8]]
-        return "/".join(p.rstrip("/") for p in parts) if all(p is not None for p in parts) else None  # type: ignore[misc]
+        known = [p for p in parts if p is not None]
+        return "/".join(p.rstrip("/") for p in known) if len(known) == len(parts) else None
     return None
 
 
