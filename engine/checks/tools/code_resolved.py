@@ -6,7 +6,7 @@ the code is run (``run_python``) or written to a file. Pure, bounded, never rais
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from humangr.contracts import Severity
 
@@ -20,11 +20,12 @@ _MAX_COMMANDS = 64
 _SEVERITIES = list(Severity)
 
 
-def resolved_hits(ctx: CheckInput, base: Context) -> Iterator[Hit]:
+def resolved_hits(
+    ctx: CheckInput, base: Context, judge: Callable[[str, Context], list[Flag]]
+) -> Iterator[Hit]:
     """The shell rules' flags of each command the action's Python code resolves to, on the
-    line (and so the argument) of the call that runs it; one hit per line."""
-    from .shell import judge  # the shell check imports this module
-
+    line (and so the argument) of the call that runs it; one hit per line (``judge``: the
+    shell check's, handed in so the modules import no cycle)."""
     seen: dict[tuple[str | None, int], set[str]] = {}
     judged = 0
     for ev in ctx.taint().events:

@@ -155,4 +155,4 @@ def shell_scripts(ctx: CheckInput) -> Iterator[Hit]:
             if flags and len(reported) < _MAX_HITS:
                 reported.update(f.title for f in flags)
                 yield _hit(flags, file=file.path, line=unit.line)
-    yield from resolved_hits(ctx, base)
+    yield from resolved_hits(ctx, base, judge)
