@@ -36,6 +36,7 @@ from .flow import (
 from .interp_budget import MAX_FOLD
 from .interp_const import SAFE_LOADER, from_const, sql_text
 from .interp_expr_ops import ExprOps, apply_const, element
+from .interp_namespace import namespace_of
 from .interp_sizes import spec_size
 from .libtypes import FN, fn_name
 from .pynames import dotted
@@ -160,6 +161,9 @@ class ExprEval(ExprOps):
             return self.source(f"os.environ[{k!r}]", e)
         if isinstance(k, str) and fn_name(base.cls) in ("sys.modules", "builtins.__dict__"):
             return unknown(MODULE)._replace(cls=FN + norm(k))
+        space = namespace_of(self, e.value, base) if isinstance(k, str) else None
+        if space is not None:  # os.__dict__["system"], vars(os)["system"]: os.system
+            return unknown(MODULE)._replace(cls=FN + norm(f"{space}.{k}"))
         if base.items is not None and k is not NOCONST and not isinstance(e.slice, ast.Slice):
             for ik, iv in base.items:
                 if ik == k and type(ik) is type(k):

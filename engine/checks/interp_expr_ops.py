@@ -274,7 +274,10 @@ class ExprOps(ABC):
         """A value the body yields (a generator's elements); the interpreter keeps them."""
 
     def _slice(self, e: ast.Slice) -> Val:
+        bounds: list[object] = []
         for part in (e.lower, e.upper, e.step):
-            if part is not None:
-                self.ev(part)
-        return constant()
+            c = self.ev(part).const if part is not None else None
+            bounds.append(c if c is None or (type(c) is int and abs(c) < 1 << 31) else NOCONST)
+        if NOCONST in bounds or bounds[2] == 0:
+            return constant()
+        return constant(slice(*bounds))  # "~ fr- mr"[::-1]: the text it picks is folded

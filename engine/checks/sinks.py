@@ -33,6 +33,7 @@ from .libtypes import REMOTE_SHELL_FUNCS, remote_shell_method, sql_method
 from .sink_util import Site, arg, detail, flow_severity
 from .sinks_code import chosen_callee, code_flow, code_sinks
 from .sinks_data import data_sinks
+from .sinks_resolved import resolved_sinks
 from .sources import SHELLS
 
 __all__ = ["chosen_callee", "on_call"]
@@ -259,3 +260,4 @@ def on_call(
     _sql(it, e, canon, method, args, kw, recv)
     code_sinks(it, e, canon, method, args, kw, recv)
     data_sinks(it, e, canon, method, recv, args, kw)
+    resolved_sinks(it, e, canon, args, kw)

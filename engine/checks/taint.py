@@ -24,6 +24,7 @@ from .fragments import Fragment, PyFile
 from .interp import Interp, Reporter, merge
 from .interp_budget import Budget, BudgetExceeded
 from .interp_calls import CallEval
+from .sinks_resolved import RESOLVED
 from .sources import Imports
 from .taint_params import call_params, default_params
 from .taint_units import (
@@ -42,6 +43,8 @@ __all__ = ["Analysis", "SinkEvent", "analyze"]
 log = logging.getLogger(__name__)
 
 _MAX_DEPTH = 4
+_MAX_EVENTS = 2_048
+"""Sink events per action, at most, before more resolved commands are dropped."""
 _MAX_RUNS = 400
 """Function runs per action, at least; 4 per function defined in the analysed code."""
 
@@ -66,7 +69,7 @@ class _Program:
         self.names = frozenset(self.by_name) | self.classes
         self.closures: dict[int, dict[str, Val]] = {}
         self.called, self.escaped = self._references()
-        self.events: dict[tuple[str, int], SinkEvent] = {}
+        self.events: dict[tuple[object, ...], SinkEvent] = {}
         self.memo: dict[tuple[int, tuple[object, ...]], Val] = {}
         self.active: set[tuple[int, tuple[object, ...]]] = set()
         self.ran: set[int] = set()
@@ -118,7 +121,11 @@ class _Program:
             flow: int,
             src: tuple[str | None, int] | None,
         ) -> None:
-            key = (check, id(node))
+            key: tuple[object, ...] = (check, id(node))
+            if check == RESOLVED:  # every command a call runs, one per text (bounded)
+                if len(self.events) >= _MAX_EVENTS:
+                    return
+                key = (check, id(node), detail)
             old = self.events.get(key)
             if old is None or sev > old.severity:
                 event = SinkEvent(check, unit.py.file, frag, node, sev, title, detail, flow, src)

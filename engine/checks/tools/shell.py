@@ -17,6 +17,7 @@ from humangr.contracts import Severity, ToolKind
 
 from ..base import CheckInput, Hit
 from ..remember import remembered
+from .code_resolved import resolved_hits
 from .shell_files import script_units
 from .shell_names import cli_prefixed
 from .shell_rules import Context, Flag, evaluate
@@ -154,3 +155,4 @@ def shell_scripts(ctx: CheckInput) -> Iterator[Hit]:
             if flags and len(reported) < _MAX_HITS:
                 reported.update(f.title for f in flags)
                 yield _hit(flags, file=file.path, line=unit.line)
+    yield from resolved_hits(ctx, base, judge)
