@@ -7,6 +7,7 @@ the same message. The readers of ``prose`` are run again on this view when it di
   for (``pаssword`` with a Cyrillic ``а``), and full-width letters as plain ones;
 - HTML is read as shown: tags go (``<b>pass</b>word``), hidden elements with them, entities
   are decoded (``&#112;assword``) and a link reads ``text (target)``;
+- a command's lines joined where a backslash continues them;
 - Markdown (``[text](<target> "title")``) and Slack (``<target|text>``) links read
   ``text (target)``.
 
@@ -81,6 +82,8 @@ def reader_view(raw: str) -> str | None:
         if any("\uff01" <= c <= "\uff5e" for c in text):
             text = unicodedata.normalize("NFKC", text)
         text = _MIXED_WORD.sub(_latin, text)
+    if "\\\n" in text:
+        text = re.sub(r"\\\n[ \t]{0,40}", " ", text)  # a shell line's continuation
     if "<" in text and _TAG.search(text):
         if "|" in text or "<http" in text:
             text = _SLACK.sub(lambda m: f"{m.group(2) or ''} ({m.group(1)})", text)

@@ -20,6 +20,7 @@ from .prose_copied import copied_out
 from .prose_disclosure import published_flaw
 from .prose_disguise import disguised_hosts
 from .prose_home import taken_home
+from .prose_languages import foreign_asks
 from .prose_links import lookalike_of_own, mismatched_link, open_link_to_data
 from .prose_lures import link_hosts
 from .prose_payee import payee_changed, warns
@@ -173,6 +174,8 @@ def more_risks(
             if not _to_issuer(view, text):
                 yield argument, severity, title, fix
         for title, fix in told_to_run(text):
+            yield argument, Severity.HIGH, title, fix
+        for title, fix in foreign_asks(text, set(mail.domains) if mail is not None else set()):
             yield argument, Severity.HIGH, title, fix
         for title, fix in skipped_controls(text):
             yield argument, Severity.HIGH, title, fix
