@@ -41,7 +41,7 @@ _HIDDEN = re.compile(
     r"visibility\s{0,3}:\s{0,3}hidden|font-size\s{0,3}:\s{0,3}0(?:px|pt|em)?\s{0,3}[;\"'])"
     r"[^>]{0,400}>[^<]{0,400}</\1\s{0,3}>"
 )
-_SCRIPT = re.compile(r"(?is)<(script|style|head)\b[^>]{0,400}>.{0,20000}?</\1\s{0,3}>")
+_SCRIPT = re.compile(r"(?i)<(script|style|head)\b")
 _ANCHOR = re.compile(
     r"(?is)<a\b[^>]{0,400}?\bhref\s{0,3}=\s{0,3}[\"']?([^\"'\s>]{1,2000})[^>]{0,400}>"
     r"(.{0,400}?)</a\s{0,3}>"
@@ -49,7 +49,7 @@ _ANCHOR = re.compile(
 _BLOCK = re.compile(r"(?i)<(?:br|/?p|/?div|/?li|/?tr|/?h[1-6]|/?table|/?ul|/?ol|hr)\b[^>]{0,400}>")
 _TAG = re.compile(r"</?[A-Za-z!][^<>]{0,400}>")
 _MARKDOWN = re.compile(
-    r"\[([^\]\n]{1,300})\]\(\s{0,3}<?([a-z][a-z0-9+.-]{0,15}:[^)\s>]{1,2000})>?"
+    r"\[([^\]\n]{1,300})\]\(\s{0,3}<?([a-z][a-z0-9+.-]{0,15}:[^)\s>\[\]]{1,2000})>?"
     r"(?:\s{1,3}(?:\"[^\"\n]{0,200}\"|'[^'\n]{0,200}'))?\s{0,3}\)",
     re.I,
 )
@@ -66,7 +66,12 @@ def _latin(match: re.Match[str]) -> str:
 
 
 def _html(text: str) -> str:
-    text = _SCRIPT.sub(" ", text)
+    for _ in range(16):  # each block cut to its end tag, or to the text's end without one
+        m = _SCRIPT.search(text)
+        if m is None:
+            break
+        end = text.lower().find(f"</{m.group(1).lower()}", m.end())
+        text = text[: m.start()] + " " + (text[end + 2 :] if end >= 0 else "")
     text = _HIDDEN.sub("", text)
     text = _ANCHOR.sub(lambda m: f"{m.group(2)} ({html.unescape(m.group(1))})", text)
     text = _BLOCK.sub("\n", text)
