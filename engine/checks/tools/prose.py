@@ -30,7 +30,9 @@ from .egress_scan import service_token
 from .prose_asks import message_asks
 from .prose_birth_dates import birth_dates_outside
 from .prose_encoded import encoded_records
+from .prose_form_pass import other_forms
 from .prose_leaks import leaks
+from .prose_link_forms import PASSING, first_trick
 from .prose_lures import frauds
 from .prose_mailbox import to_personal_mailbox
 from .prose_more import more_risks
@@ -248,13 +250,35 @@ def _text_risks(view: ToolView, mail: Mail | None, prose: list[tuple[str, str]])
 
 
 def message_risks(ctx: CheckInput) -> Iterator[Hit]:
-    """Credentials, sign-in links, fraud and data leaving in the prose a tool sends."""
+    """Credentials, sign-in links, fraud and data leaving in the prose a tool sends, in the
+    form it is written and as its reader sees it (``prose_forms``, ``prose_form_pass``)."""
     view = ctx.tool
     if view is None or view.read_by_own_checks:
         return
     mail = read_mail(view)  # read once for the readers below
     prose = list(_prose(view))  # and the message's texts
     allow = ctx.options.allowed_email_domains
+    titles: set[str] = set()
+    for hit in _risks(view, mail, prose, allow):
+        titles.add(hit.title)
+        yield hit
+    forms = other_forms(view.strings(), prose)
+    if forms:
+        extra = [*_text_risks(view, mail, forms)]
+        extra += [_hit(view, *risk) for risk in more_risks(view, mail, allow, forms)]
+        for hit in extra:
+            if hit.title not in titles:
+                titles.add(hit.title)
+                yield hit
+    trick = None if any(t.startswith(PASSING) for t in titles) else first_trick(view, prose)
+    if trick is not None:
+        fix = "Link to the real address, shown as it is."
+        yield _hit(view, trick[0], Severity.HIGH, f"{PASSING}: {trick[1]}", fix)
+
+
+def _risks(
+    view: ToolView, mail: Mail | None, prose: list[tuple[str, str]], allow: frozenset[str]
+) -> Iterator[Hit]:
     yield from _text_risks(view, mail, prose)
     for argument, title, fix in to_personal_mailbox(view, mail):
         yield _hit(view, argument, Severity.HIGH, title, fix)

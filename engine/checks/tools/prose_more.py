@@ -19,13 +19,16 @@ from .prose_controls import skipped_controls
 from .prose_copied import copied_out
 from .prose_disclosure import published_flaw
 from .prose_disguise import disguised_hosts
+from .prose_fetch_run import fetched_and_run
 from .prose_home import taken_home
+from .prose_languages import foreign_asks
 from .prose_links import lookalike_of_own, mismatched_link, open_link_to_data
 from .prose_lures import link_hosts
 from .prose_payee import payee_changed, warns
 from .prose_people import people_risks
 from .prose_relay import relayed
 from .prose_secrets import written_secrets
+from .prose_sender import posed_sender
 from .token_request import token_request
 from .view import ToolView
 
@@ -104,6 +107,8 @@ def more_risks(
         yield argument, Severity.HIGH, title, fix
     for argument, title, fix in copied_out(view):
         yield argument, Severity.HIGH, title, fix
+    for argument, title, fix in posed_sender(view, mail, allow):
+        yield argument, Severity.HIGH, title, fix
     own_with, own_without = _own(view, mail, allow)
     for argument, why in disguised_hosts(view) if mail is not None else ():
         yield (
@@ -172,7 +177,9 @@ def more_risks(
         for severity, title, fix in written_secrets(text):
             if not _to_issuer(view, text):
                 yield argument, severity, title, fix
-        for title, fix in told_to_run(text):
+        for title, fix in [*told_to_run(text)] or filter(None, [fetched_and_run(text)]):
+            yield argument, Severity.HIGH, title, fix
+        for title, fix in foreign_asks(text, set(mail.domains) if mail is not None else set()):
             yield argument, Severity.HIGH, title, fix
         for title, fix in skipped_controls(text):
             yield argument, Severity.HIGH, title, fix
