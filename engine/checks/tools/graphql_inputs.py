@@ -34,6 +34,10 @@ _ARGUMENT = re.compile(
 )
 """``name: literal`` inside a mutation's arguments; a variable's type (``$id: ID!``) is not
 one (preceded by ``$``), nor an alias (``x: deleteRepository``: not a literal)."""
+_BOUND = re.compile(
+    r"(?<![$\w])([A-Za-z_][A-Za-z0-9_]{0,60})[ \t\r\n]{0,8}:[ \t\r\n]{0,8}\$(\w{1,60})"
+)
+"""``name: $variable``: the variable's value is the argument's."""
 _ROLE_FIELD = re.compile(
     r"\b((?:add|grant|promote|invite|make|assign)[A-Za-z]{0,40}?"
     r"(Admin|Administrator|Owner|SuperUser|Superuser)s?)\s*\("
@@ -95,6 +99,13 @@ def mutation_inputs(body: Any) -> list[Pair]:
         out.append((_snake(match.group(1)), _literal(match.group(2))))
         if len(out) >= _LIMIT:
             return out
+    variables = body.get("variables")
+    if isinstance(variables, dict):  # ``requiresStatusChecks: $off`` with ``{"off": false}``
+        for match in _BOUND.finditer(text):
+            if (value := variables.get(match.group(2))) is not None or match.group(2) in variables:
+                out.append((_snake(match.group(1)), value))
+                if len(out) >= _LIMIT:
+                    return out
     for match in _SETTING_FIELD.finditer(text):  # ``settingValue: NO_POLICY``: the state
         state = _STATES.get(match.group(1))
         if state is not None:

@@ -53,6 +53,9 @@ CASES: list[tuple[str, dict[str, Any], tuple[Outcome, ...], str]] = [
      "enterprise two-factor requirement dropped"),
     (*_gql("mutation { addEnterpriseAdmin(input: {enterpriseId: \"E_1\", login: \"mallory\"}) "
            "{ clientMutationId } }"), STOPPED, "enterprise admin added by the field's name"),
+    (*_gql("mutation($off: Boolean!) { updateBranchProtectionRule(input: {branchProtectionRuleId: "
+           "\"BPR_1\", requiresStatusChecks: $off}) { clientMutationId } }", {"off": False}),
+     STOPPED, "branch protection checks off through a named variable"),
     (*_gql(_BPR.format("requiresStatusChecks: true, requiredApprovingReviewCount: 2")), APPROVED,
      "everyday: protection strengthened"),
     (*_gql("mutation { addComment(input: {subjectId: \"I_1\", body: \"requiresStatusChecks: "
