@@ -40,7 +40,8 @@ _ADMIN = re.compile(
 )
 _NAMED = re.compile(
     r"(?i)(?:^|[._/\-])(?:set|make|promote|grant|assign|add)[._\-]?(?:to[._\-]?)?(?:as[._\-]?)?"
-    r"(super[._\-]?admin|admin|administrator|superuser|owner)s?(?:$|[._/\-?])"
+    r"(super[._\-]?admin|admin|administrator|superuser|owner)s?"
+    r"(?:$|[/?]|[._\-](?:role|rights|privileges?|access|status|to|for)(?:$|[._/\-?]))"
 )
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _PEOPLE = re.compile(r"(?i)(?:^|[._/\-])(?:users?|members?|accounts?)(?:$|[._/\-])")

@@ -75,6 +75,8 @@ CASES: list[tuple[str, dict[str, Any], tuple[Outcome, ...], str]] = [
      "Slack admin by the endpoint's name"),
     ("mcp__slack__admin_users_set_owner", {"team_id": "T1", "user_id": "U9"}, STOPPED,
      "Slack owner by the tool's name"),
+    ("crm_add_admin_note", {"ticket": "T1", "note": "called back"}, APPROVED,
+     "everyday: a note named admin, no role given"),
     ("salesforce_set_opportunity_owner", {"opportunity_id": "006x", "owner_id": "005y"}, APPROVED,
      "everyday: a record's owner changed"),
     ("aws_iam_put_user_policy", {"UserName": "mallory", "PolicyName": "p", "PolicyDocument":
