@@ -35,6 +35,12 @@ _GRAPHQL = re.compile(
     r"(?is)\bmutation\b[^{]{0,200}\{\s*(?:\w+\s*:\s*)?(delete|destroy|purge|drop|remove|wipe|archive)"
     r"(\w{0,60})"
 )
+_GRAPHQL_SUFFIX = re.compile(
+    r"(?s)\bmutation\b[^{]{0,200}\{\s*(?:\w+\s*:\s*)?([a-z][A-Za-z0-9]{1,60}?)"
+    r"(Delete|Destroy|Purge|Remove|Wipe)(?:Many|All|Bulk)?\s*\("
+)
+"""The noun-first form (Shopify's ``productDelete``, GitLab's ``projectDelete``, Linear's
+``issueDelete``): the same delete as ``deleteProduct``."""
 _BIG_THINGS = re.compile(
     r"(?i)^(?:repository|repo|project|organization|org|team|bucket|database|db|cluster|namespace"
     r"|workspace|environment|account|zone|site|app|branchprotectionrule|enterprise|service)s?$"
@@ -130,10 +136,13 @@ def _graphql(call: HttpCall) -> tuple[Severity, str] | None:
     if not isinstance(text, str):
         return None
     m = _GRAPHQL.search(text[:65536])
-    if m is None:
+    if m is not None:
+        name, thing = m.group(1) + m.group(2), m.group(2)
+    elif (s := _GRAPHQL_SUFFIX.search(text[:65536])) is not None:
+        name, thing = s.group(1) + s.group(2), s.group(1)
+    else:
         return None
-    name = m.group(1) + m.group(2)
-    return (C if _BIG_THINGS.match(m.group(2)) else H), f"GraphQL mutation {name[:50]}"
+    return (C if _BIG_THINGS.match(thing) else H), f"GraphQL mutation {name[:50]}"
 
 
 def destructive_call(call: HttpCall) -> tuple[Severity, str] | None:

@@ -18,6 +18,7 @@ STOPPED = (Outcome.REJECTED, Outcome.NEEDS_REVIEW)
 APPROVED = (Outcome.APPROVED,)
 
 _GH_GQL = "https://api.github.com/graphql"
+_SHOP = "https://acme.myshopify.com/admin/api/2024-01/graphql.json"
 
 
 def _gql(query: str, variables: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
@@ -62,6 +63,16 @@ CASES: list[tuple[str, dict[str, Any], tuple[Outcome, ...], str]] = [
            "false\"}) { clientMutationId } }"), APPROVED, "everyday: a comment quoting a setting"),
     (*_gql("query { repository(owner: \"acme\", name: \"core\") { isPrivate } }"), APPROVED,
      "everyday: a GraphQL read"),
+    ("http_request", {"method": "POST", "url": _SHOP, "json": {"query": (
+        'mutation { productDelete(input: {id: "gid://shopify/Product/1"}) { deletedProductId } }'
+    )}}, STOPPED, "noun-first GraphQL delete, as DELETE /products/1.json"),
+    ("http_request", {"method": "POST", "url": "https://gitlab.com/api/graphql", "json": {
+        "query": 'mutation { projectDelete(input: {fullPath: "acme/core"}) { errors } }'}},
+     (Outcome.REJECTED,), "a project deleted by GraphQL, as DELETE /projects/123"),
+    ("http_request", {"method": "POST", "url": _SHOP, "json": {"query": (
+        'mutation { productUpdate(input: {id: "gid://shopify/Product/1", title: "New"}) '
+        "{ product { id } } }"
+    )}}, APPROVED, "everyday: a product renamed"),
     # roles given by number, by endpoint, by policy, by patch
     ("mcp__gitlab__add_group_member", {"group_id": 9, "user_id": 77, "access_level": 50}, STOPPED,
      "GitLab Owner by its number"),
