@@ -15,6 +15,7 @@ from urllib.parse import parse_qsl, unquote
 
 from humangr.contracts import Severity
 
+from .graphql_fields import later_delete_field
 from .http_api_rules import KNOWN_APIS, RULES
 from .http_call import HttpCall, json_text
 from .http_sites import host_in
@@ -140,6 +141,8 @@ def _graphql(call: HttpCall) -> tuple[Severity, str] | None:
         name, thing = m.group(1) + m.group(2), m.group(2)
     elif (s := _GRAPHQL_SUFFIX.search(text[:65536])) is not None:
         name, thing = s.group(1) + s.group(2), s.group(1)
+    elif (later := later_delete_field(text[:65536])) is not None:
+        name, thing = later  # a delete behind a harmless first field
     else:
         return None
     return (C if _BIG_THINGS.match(thing) else H), f"GraphQL mutation {name[:50]}"

@@ -73,6 +73,12 @@ CASES: list[tuple[str, dict[str, Any], tuple[Outcome, ...], str]] = [
         'mutation { productUpdate(input: {id: "gid://shopify/Product/1", title: "New"}) '
         "{ product { id } } }"
     )}}, APPROVED, "everyday: a product renamed"),
+    (*_gql('mutation { addComment(input: {subjectId: "I_1", body: "done"}) { clientMutationId }'
+           ' x: deleteRepository(input: {repositoryId: "R_1"}) { clientMutationId } }'),
+     (Outcome.REJECTED,), "a repository delete behind a harmless first field"),
+    (*_gql('mutation { addComment(input: {subjectId: "I_1", body: "done"}) { clientMutationId }'
+           ' addLabelsToLabelable(input: {labelableId: "I_1", labelIds: ["L_1"]}) '
+           "{ clientMutationId } }"), APPROVED, "everyday: a comment and a label"),
     # roles given by number, by endpoint, by policy, by patch
     ("mcp__gitlab__add_group_member", {"group_id": 9, "user_id": 77, "access_level": 50}, STOPPED,
      "GitLab Owner by its number"),
