@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator, Mapping
+from typing import Any
 from urllib.parse import urlsplit
 
 from humangr.contracts import Severity, ToolKind
@@ -20,6 +21,7 @@ from .exposure_text import SCRATCH, TextRisk, text_risks
 from .package_names import typosquats
 from .source_effects import hitter
 from .tools.grants_body import grants
+from .tools.graphql_inputs import with_mutation_inputs
 from .tools.protection_off import switched_protections
 from .tools.safeguard_body import safeguards_off
 from .tools.view import ToolView
@@ -55,21 +57,22 @@ def exposure(ctx: CheckInput) -> Iterator[Hit]:
             if title not in seen:
                 seen.add(title)
                 yield Hit(Severity.HIGH, title, why, _SUGGESTION, argument=argument)
+    args = with_mutation_inputs(view.call.arguments)  # a GraphQL mutation's settings too
     if _OFF_TITLE not in seen:
-        for subject in switched_protections(view.name, _url_path(view), view.call.arguments):
+        for subject in switched_protections(view.name, _url_path(view), args):
             seen.add(_OFF_TITLE)
             yield _off_hit(subject, None)
-    yield from _body_hits(view, seen)
+    yield from _body_hits(view, seen, args)
 
 
 _OFF_TITLE = "switches a protection off"
 _BROWSER_SECRET = "ships a secret to every browser"
 
 
-def _body_hits(view: ToolView, seen: set[str]) -> Iterator[Hit]:
+def _body_hits(view: ToolView, seen: set[str], args: Mapping[str, Any]) -> Iterator[Hit]:
     """Safeguards switched off and access handed out in a request's body or parameters."""
     method = (view.text("method", "http_method", "verb") or ("", "POST"))[1].upper()[:10]
-    where, args = _url_path(view), view.call.arguments
+    where = _url_path(view)
     if _OFF_TITLE not in seen:
         for subject in safeguards_off(view.name, where, method, args):
             yield _off_hit(subject, None)

@@ -36,6 +36,7 @@ from ..db_guard_off import FIX as GUARD_FIX
 from ..db_guard_off import TITLE as GUARD_TITLE
 from ..db_guard_off import WHY as GUARD_WHY
 from ..db_guard_off import guard_flag_set
+from .admin_equivalents import admin_equivalent
 from .business_access import sign_in
 from .business_amounts import amount_contradicts_note
 from .business_approvals import approval_recorded
@@ -62,7 +63,9 @@ from .business_takeover import takeover
 from .business_throwaway import throwaway_target
 from .business_told import told_or_many
 from .business_words import DELETE_VERBS, PERSONAL_MAIL, Finding, Pair, acts
+from .controls_named import security_feature_off
 from .egress_mail import ADDRESS
+from .storage_public import container_public
 
 __all__ = ["PERSONAL_MAIL", "Pair", "business_consequences"]
 
@@ -122,6 +125,7 @@ _MEMBERSHIP = frozenset({"group", "groups", "team", "teams", "role", "roles", "l
 _JOINED = frozenset({"user", "users", "member", "members", "subscriber", "contact"})
 """A person taken out of a group, team or list (``remove_user_from_group``): the account
 stays; only what the membership gave goes."""
+_BINS = frozenset({"trash", "recycle", "recyclebin", "bin", "wastebasket", "deleted"})
 _MANY = frozenset({"bulk", "batch", "all", "mass"})
 """Words of a delete of many records at once (``delete_many`` with a filter is everyday)."""
 _LIVE = re.compile(r"(?i)(?:^|[-_.\s])(?:prod|production|prd|live)(?:$|[-_.\s\d])")
@@ -156,6 +160,7 @@ def exposure(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
         or (k in _PUBLIC_KEYS and isinstance(v, str) and v.strip().lower() in _PUBLIC_VALUES)
         or (k == "anonymous" and (v is True or (isinstance(v, dict) and True in v.values())))
         or (k == "public_access" and isinstance(v, dict) and v.get("enabled") is True)
+        or container_public(k, v)
         or (k == "principal" and _anyone(v) and things and ("effect", "Deny") not in pairs)
         for k, v in pairs
     )
@@ -205,6 +210,8 @@ def deletes(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
     }
     if told & DELETE_VERBS:
         words = words | told | ({"permanent"} if told & _HARD else set())
+    if "empty" in words and words & _BINS:  # ``empty_trash``: a delete for good
+        words = words | {"delete", "permanent"}
     if not (words & DELETE_VERBS or ("archive" in words and words & _MANY)):
         return
     if (
@@ -246,7 +253,8 @@ def deletes(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
         or "permanent" in words
         or bulk_ids
         or any(
-            k in ("hard_delete", "permanent", "purge", "batch", "bulk") and v is True
+            k in ("hard_delete", "permanent", "purge", "batch", "bulk", "allowitemdeletion")
+            and v is True
             for k, v in pairs
         )
     ):
@@ -285,5 +293,8 @@ def business_consequences(words: set[str], pairs: Sequence[Pair]) -> Iterator[Fi
     yield from blind_spots(words, pairs)
     yield from quiet_changes(words, pairs)
     yield from access_widened(words, pairs)
+    if acts(words):  # ``Action: *`` on ``Resource: *``, RBAC ``*``, a SCIM role patch
+        yield from admin_equivalent(pairs)
+        yield from security_feature_off(words)  # ``disable_vulnerability_alerts``
     if acts(words) and guard_flag_set(pairs):  # a framework's production-database guard off
         yield (GUARD_TITLE, GUARD_WHY, GUARD_FIX)

@@ -43,7 +43,9 @@ _IDP_RULES = frozenset(
      "factors", "signon", "mfa"}
 )  # fmt: skip
 """What an identity provider asks for at sign-in (an Okta policy, a rule of one)."""
-_WHAT_KEYS = frozenset({"type", "name", "policy", "policytype", "policy_type", "kind", "factor"})
+_WHAT_KEYS = frozenset(
+    {"type", "name", "policy", "policytype", "policy_type", "kind", "factor", "setting", "key"}
+)
 """Arguments that say what a generic policy tool changes (``type="MFA_ENROLL"``)."""
 _RESETS = frozenset({"reset", "clear", "remove", "delete", "bypass"})
 _ADMIN = re.compile(
@@ -102,6 +104,7 @@ def sign_in(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
         factors = words & _FACTORS or about_factors
         off = bool(words & _SWITCHES_OFF and factors) or any(
             (_ON_KEYS.match(k) and switched_off(v))
+            or (about_factors and k == "value" and switched_off(v))  # ``setting=…, value=OFF``
             or (_MIN_LENGTH.match(k) and isinstance(v, int) and v < 8)
             for k, v in pairs
         )
@@ -152,9 +155,9 @@ def sign_in(words: set[str], pairs: Sequence[Pair]) -> Iterator[Finding]:
         if granted is None:  # every permission there is (``permissions=["full"]``)
             granted = next(
                 (
-                    f"{k}: {v if isinstance(v, str) else v[0]}"
+                    f"{k}: {v if isinstance(v, (str, int)) else v[0]}"
                     for k, v in pairs
-                    if k in _RIGHTS_KEYS and _every_right(v)
+                    if (k in _RIGHTS_KEYS and _every_right(v)) or _owner_level(k, v)
                 ),
                 None,
             )
@@ -195,6 +198,18 @@ def _every_right(value: object) -> bool:
     return bool(items) and any(
         isinstance(i, str) and i.strip().lower() in _EVERY_RIGHT for i in items
     )
+
+
+_LEVEL_KEYS = frozenset({"access_level", "group_access", "group_access_level"})
+
+
+def _owner_level(key: str, value: object) -> bool:
+    """GitLab's numeric role of Owner or above (``access_level: 50``; 40 is Maintainer)."""
+    if key not in _LEVEL_KEYS or isinstance(value, bool):
+        return False
+    if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) < 4:
+        value = int(value.strip())
+    return isinstance(value, int) and 50 <= value <= 60
 
 
 def _factor_off(pairs: Sequence[Pair]) -> bool:

@@ -37,7 +37,7 @@ _AMOUNT = re.compile(r"^amount\w*$")
 """What a tool that only says "send" moves money with (``send(amount=…)``)."""
 _BANK_KEYS = re.compile(
     r"bank_?account|routing_?(?:number|no|code|transit)|^aba\w*|iban|swift|bic$|"
-    r"account_?number|sort_?code"
+    r"account_?number|sort_?code|^external_?account$|^payout_?(?:account|destination)$"
 )
 _NUMBER = re.compile(r"^-?\d[\d,]*(?:\.\d+)?$")
 _TEST_VALUE = re.compile(

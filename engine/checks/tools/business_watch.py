@@ -16,7 +16,7 @@ __all__ = ["mute_span", "watching_stopped"]
 
 _AUDIT = frozenset(
     {"cloudtrail", "audit", "auditlog", "auditlogs", "audit_log", "trail", "trails", "flowlogs",
-     "guardduty", "securityhub", "defender", "sentinel"}
+     "guardduty", "securityhub", "defender", "sentinel", "detector", "recorder"}
 )  # fmt: skip
 _STOPS = frozenset({"stop", "disable", "delete", "deactivate", "pause", "suspend", "remove"})
 _MUTES = frozenset(

@@ -26,12 +26,14 @@ from typing import Any
 from humangr.contracts import Severity, ToolKind
 
 from ..base import CheckInput, Hit
+from .admin_equivalents import named_admin
 from .business import business_consequences
 from .business_feed_hosts import feed_elsewhere
 from .business_feed_wide import service_brands, wide_feed
 from .business_ops import root_bound
 from .business_words import DELETE_VERBS, READS
 from .consequence_tags import only_tags
+from .graphql_inputs import mutation_inputs
 from .graphql_words import mutation_words
 from .http_apis import name_words
 from .http_call import REQUEST_ARGS, HttpCall, json_text
@@ -97,6 +99,7 @@ _WHOLE_JAR = re.compile(
 does (an app reads one named item — its token, its CSRF cookie — to send to its own API)."""
 _VERB_ARGS = frozenset({"action", "operation", "op", "verb", "subcommand", "mode"})
 """Arguments that name what a generic tool does (``terraform(action="destroy")``)."""
+_ONE = re.compile(r"^[A-Za-z][A-Za-z0-9]{1,23}$")
 _JOB_ARGS = frozenset({"job", "job_name", "pipeline", "workflow"})
 """Arguments that name the job a CI trigger starts; their words say what it does."""
 _FORWARD = re.compile(
@@ -136,10 +139,14 @@ _NOT_REVEALS = frozenset(
 )  # fmt: skip
 """A tool that hands back a stored secret (``get_secret_value``, ``vault_read``): not one that
 lists, describes, rotates or writes them."""
-_UNPROTECTS = frozenset({"allow_force_pushes", "allow_force_push", "allow_deletions"})
+_UNPROTECTS = frozenset(
+    {"allow_force_pushes", "allow_force_push", "allow_deletions", "allows_force_pushes",
+     "allows_deletions"}
+)  # fmt: skip
 _PROTECTS = frozenset(
-    {"required_pull_request_reviews", "required_status_checks", "required_approving_review_count"}
-)
+    {"required_pull_request_reviews", "required_status_checks", "required_approving_review_count",
+     "requires_status_checks", "requires_approving_reviews"}
+)  # fmt: skip
 _PROTECTED = frozenset({"protection", "protections", "branch", "branches", "ruleset", "rulesets"})
 """A branch protection's settings: ``true`` for the first, none for the second, weakens it."""
 
@@ -172,9 +179,14 @@ def consequential(ctx: CheckInput) -> Iterator[Hit]:
         pairs = api[1] + arg_pairs(
             {k: v for k, v in view.call.arguments.items() if k.lower() not in REQUEST_ARGS}
         )
-    words |= {v.lower() for k, v in pairs if k in _VERB_ARGS and isinstance(v, str) and len(v) < 40}
+    verbs = [v for k, v in pairs if k in _VERB_ARGS and isinstance(v, str) and len(v) < 40]
+    words |= {v.lower() for v in verbs} | {w for v in verbs[:8] for w in name_words(v, 8)}
+    words |= {  # a generic cloud tool's ``service="guardduty"``
+        v.lower() for k, v in pairs[:200] if k == "service" and isinstance(v, str) and _ONE.match(v)
+    }
     if api is None:  # a SaaS tool's GraphQL mutation: the fields it calls
         words |= mutation_words(pairs)
+        pairs += mutation_inputs(view.call.arguments)
     words |= {  # a CI trigger's ``job="db-restore"``, word by word
         w
         for k, v in pairs
@@ -311,6 +323,9 @@ def consequential(ctx: CheckInput) -> Iterator[Hit]:
         return
     where = api[2].url_argument if api is not None else None  # the request's address
     for title, why, fix in business_consequences(words, pairs):
+        yield _hit(view, Severity.HIGH, title, why, fix, argument=where)
+    path = api[2].url.path if api is not None and api[2].url is not None else ""
+    for title, why, fix in named_admin(view.call.name, path):  # ``admin.users.setAdmin``
         yield _hit(view, Severity.HIGH, title, why, fix, argument=where)
     own = [api[2].url.host.name] if api is not None and api[2].url is not None else []
     elsewhere = list(feed_elsewhere(words, pairs, own))  # a feed to another domain

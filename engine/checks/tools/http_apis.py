@@ -15,6 +15,7 @@ from urllib.parse import parse_qsl, unquote
 
 from humangr.contracts import Severity
 
+from .graphql_fields import later_delete_field
 from .http_api_rules import KNOWN_APIS, RULES
 from .http_call import HttpCall, json_text
 from .http_sites import host_in
@@ -35,6 +36,12 @@ _GRAPHQL = re.compile(
     r"(?is)\bmutation\b[^{]{0,200}\{\s*(?:\w+\s*:\s*)?(delete|destroy|purge|drop|remove|wipe|archive)"
     r"(\w{0,60})"
 )
+_GRAPHQL_SUFFIX = re.compile(
+    r"(?s)\bmutation\b[^{]{0,200}\{\s*(?:\w+\s*:\s*)?([a-z][A-Za-z0-9]{1,60}?)"
+    r"(Delete|Destroy|Purge|Remove|Wipe)(?:Many|All|Bulk)?\s*\("
+)
+"""The noun-first form (Shopify's ``productDelete``, GitLab's ``projectDelete``, Linear's
+``issueDelete``): the same delete as ``deleteProduct``."""
 _BIG_THINGS = re.compile(
     r"(?i)^(?:repository|repo|project|organization|org|team|bucket|database|db|cluster|namespace"
     r"|workspace|environment|account|zone|site|app|branchprotectionrule|enterprise|service)s?$"
@@ -130,10 +137,15 @@ def _graphql(call: HttpCall) -> tuple[Severity, str] | None:
     if not isinstance(text, str):
         return None
     m = _GRAPHQL.search(text[:65536])
-    if m is None:
+    if m is not None:
+        name, thing = m.group(1) + m.group(2), m.group(2)
+    elif (s := _GRAPHQL_SUFFIX.search(text[:65536])) is not None:
+        name, thing = s.group(1) + s.group(2), s.group(1)
+    elif (later := later_delete_field(text[:65536])) is not None:
+        name, thing = later  # a delete behind a harmless first field
+    else:
         return None
-    name = m.group(1) + m.group(2)
-    return (C if _BIG_THINGS.match(m.group(2)) else H), f"GraphQL mutation {name[:50]}"
+    return (C if _BIG_THINGS.match(thing) else H), f"GraphQL mutation {name[:50]}"
 
 
 def destructive_call(call: HttpCall) -> tuple[Severity, str] | None:

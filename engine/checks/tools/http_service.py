@@ -27,6 +27,7 @@ from urllib.parse import parse_qsl, unquote
 
 from humangr.contracts import ToolKind
 
+from .graphql_inputs import mutation_inputs
 from .http_apis import name_words
 from .http_call import HttpCall, json_text, read_http
 from .http_url import Url
@@ -205,6 +206,9 @@ def api_words(view: ToolView) -> tuple[set[str], list[tuple[str, Any]], HttpCall
     words = {verb, *name_words(request.url.path.replace("/", "_"), 16)}
     words |= set(_labels(request.url.host.name)) & IDENTITY
     pairs = [pair for _, value in request.payload for pair in arg_pairs(value)]
+    pairs += [
+        pair for _, value in request.payload[:4] for pair in mutation_inputs(json_text(value))
+    ]
     pairs += _path_args(request.url.path)
     if request.url.query:
         pairs += [(k.lower(), v) for k, v in parse_qsl(request.url.query[:8192])[:50]]
