@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import re
 import stat
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -244,15 +244,18 @@ def action_of(
     agent_id: str,
     diff: str | None = None,
     diff_problem: str | None = None,
+    notes: Sequence[str] = (),
 ) -> ActionContext:
     """The action that reviews ``call``: its session in the description and the environment
-    (so a reviewer groups a session's calls), the edit's diff when it was built. Raises
+    (so a reviewer groups a session's calls), the edit's diff when it was built, ``notes`` (a
+    path reviewed where its symbolic link leads). Raises
     ``HookInputError`` if the call cannot be reviewed (too large, nested too deeply)."""
     import msgspec
 
     kind = f" ({call.kind.value})" if call.kind is not None else ""
     session = f" in session {hook.session_id}" if hook.session_id else ""
-    note = f" The edit's diff could not be built: {diff_problem}." if diff_problem else ""
+    note = "".join(f" {n[:600]}." for n in notes)
+    note += f" The edit's diff could not be built: {diff_problem}." if diff_problem else ""
     environment = {"agent": "claude-code"}
     if hook.session_id:
         environment["claude_code.session_id"] = hook.session_id
