@@ -5,6 +5,10 @@
   ``keys -> ~/.ssh``) was reviewed as the workspace file it names while Claude Code's tools
   follow the link: a Read of the SSH private key through a folder link was approved. It is
   reviewed as the path it reaches; a workspace reached through a link changes nothing.
+- An ``Edit`` whose ``old_string`` has straight quotes where the file has curly ones is applied
+  by Claude Code (it reads curly quotes as straight when matching), but the hook reviewed only
+  the edit's own strings, out of context (a shell command built from request input was
+  "needs a person" instead of rejected): it is reviewed as the diff Claude Code makes.
 - A hook input that gives a key twice (``{"command": "rm -rf /", "command": "ls"}``) was
   reviewed as the last one: refused instead, since which one runs cannot be told.
 """
@@ -115,6 +119,48 @@ def test_the_reviewer_reads_where_the_link_leads(rig: dict[str, Path]) -> None:
     assert "leads through a symbolic link" in action.action_description
     same = tool_call_of(hook_input(_input("Read", {"file_path": "docs_real/guide.md"}, ws)))
     assert linked_paths(same) == (same, [])
+
+
+RUN_VIEW = """\
+import os
+from flask import Flask, request
+
+app = Flask(__name__)
+
+
+@app.get("/run")
+def run():
+    cmd = request.args.get("c")
+    pass  # \u201ctodo\u201d
+    return "ok"
+"""
+
+
+@pytest.mark.parametrize("tool", ["Edit", "MultiEdit"])
+def test_an_edit_matched_through_curly_quotes_is_reviewed_in_its_file(
+    tmp_path: Path, tool: str
+) -> None:
+    (tmp_path / "run.py").write_text(RUN_VIEW)
+    change = {"old_string": '    pass  # "todo"\n', "new_string": "    os.system(cmd)\n"}
+    arguments = {"file_path": "run.py", **({"edits": [change]} if tool == "MultiEdit" else change)}
+    answer = _hook(tool, arguments, tmp_path)
+    assert answer["permissionDecision"] == "deny", answer
+    assert "could not be built" not in answer["permissionDecisionReason"]
+    assert "request input" in answer["permissionDecisionReason"]
+    honest = {"old_string": '    return "ok"\n', "new_string": '    return "done"\n'}
+    honest_arguments = {"file_path": "run.py"}
+    honest_arguments |= {"edits": [honest]} if tool == "MultiEdit" else honest
+    assert _hook(tool, honest_arguments, tmp_path)["permissionDecision"] == "allow"
+
+
+def test_the_quote_read_match_finds_the_text_as_it_stands() -> None:
+    from humangr.adapters.claude_code_edits import _applies
+
+    text = "a = 1  # \u201cx\u201d\nb = '\u2018y\u2019'\n"
+    assert _applies(text, [('# "x"', "# z", False)]) == ["# \u201cx\u201d"]
+    assert _applies(text, [("'y'", "'w'", False)]) == ["\u2018y\u2019"]
+    assert _applies(text, [("a = 1", "a = 2", False)]) == ["a = 1"]
+    assert _applies(text, [('"nowhere"', "", False)]) == "old_string is not in the file"
 
 
 @pytest.mark.parametrize(
