@@ -9,6 +9,9 @@
   by Claude Code (it reads curly quotes as straight when matching), but the hook reviewed only
   the edit's own strings, out of context (a shell command built from request input was
   "needs a person" instead of rejected): it is reviewed as the diff Claude Code makes.
+- A Bash ``rm -rf *`` (or ``find . -delete``) run with a ``cwd`` of ``/``, a home folder or a
+  system folder (an agent that ran ``cd /`` earlier) was "deletes the whole workspace", needs
+  a person; ``cd / && rm -rf .`` was already a recursive delete of ``/``. It is that now too.
 - A hook input that gives a key twice (``{"command": "rm -rf /", "command": "ls"}``) was
   reviewed as the last one: refused instead, since which one runs cannot be told.
 """
@@ -161,6 +164,22 @@ def test_the_quote_read_match_finds_the_text_as_it_stands() -> None:
     assert _applies(text, [("'y'", "'w'", False)]) == ["\u2018y\u2019"]
     assert _applies(text, [("a = 1", "a = 2", False)]) == ["a = 1"]
     assert _applies(text, [('"nowhere"', "", False)]) == "old_string is not in the file"
+
+
+@pytest.mark.parametrize(
+    ("cwd", "command", "where"),
+    [("/", "rm -rf *", "/"), ("/", "find . -delete", "/"), ("/root", "rm -rf .", "/root")],
+)
+def test_deleting_everything_where_the_agent_moved_is_that_folder_deleted(
+    tmp_path: Path, cwd: str, command: str, where: str
+) -> None:
+    answer = _hook("Bash", {"command": command}, Path(cwd))
+    assert answer["permissionDecision"] == "deny", answer
+    assert f"recursive delete of {where}" in answer["permissionDecisionReason"]
+    project = _hook("Bash", {"command": command}, tmp_path)
+    assert project["permissionDecision"] == "ask", project
+    assert "deletes the whole workspace" in project["permissionDecisionReason"]
+    assert _hook("Bash", {"command": "ls -la"}, Path(cwd))["permissionDecision"] == "allow"
 
 
 @pytest.mark.parametrize(
