@@ -9,6 +9,9 @@
   by Claude Code (it reads curly quotes as straight when matching), but the hook reviewed only
   the edit's own strings, out of context (a shell command built from request input was
   "needs a person" instead of rejected): it is reviewed as the diff Claude Code makes.
+- The link itself, ``ln -s ~/.ssh keys`` (approved, the first step of the shape above, and the
+  whole of it through a door that cannot see links), needs a person, as ``ln -s`` of a secret
+  file did; a link within the project still runs.
 - A Bash ``rm -rf *`` (or ``find . -delete``) run with a ``cwd`` of ``/``, a home folder or a
   system folder (an agent that ran ``cd /`` earlier) was "deletes the whole workspace", needs
   a person; ``cd / && rm -rf .`` was already a recursive delete of ``/``. It is that now too.
@@ -77,11 +80,12 @@ def test_a_write_through_a_file_link_is_reviewed_on_the_file_it_changes(
 ) -> None:
     ws = rig["ws"]
     edit = {"old_string": "export PATH=$PATH\n", "new_string": PROFILE_LINE}
-    arguments: dict[str, Any] = {
+    shapes: dict[str, dict[str, Any]] = {
         "Write": {"content": PROFILE_LINE},
         "Edit": edit,
         "MultiEdit": {"edits": [edit]},
-    }[tool]
+    }
+    arguments = shapes[tool]
     answer = _hook(tool, {"file_path": str(ws / "profile.sh"), **arguments}, ws)
     assert answer["permissionDecision"] != "allow", answer
     assert "shell profile" in answer["permissionDecisionReason"]
@@ -145,13 +149,14 @@ def test_an_edit_matched_through_curly_quotes_is_reviewed_in_its_file(
 ) -> None:
     (tmp_path / "run.py").write_text(RUN_VIEW)
     change = {"old_string": '    pass  # "todo"\n', "new_string": "    os.system(cmd)\n"}
-    arguments = {"file_path": "run.py", **({"edits": [change]} if tool == "MultiEdit" else change)}
+    arguments: dict[str, Any] = {"file_path": "run.py"}
+    arguments |= {"edits": [change]} if tool == "MultiEdit" else change
     answer = _hook(tool, arguments, tmp_path)
     assert answer["permissionDecision"] == "deny", answer
     assert "could not be built" not in answer["permissionDecisionReason"]
     assert "request input" in answer["permissionDecisionReason"]
     honest = {"old_string": '    return "ok"\n', "new_string": '    return "done"\n'}
-    honest_arguments = {"file_path": "run.py"}
+    honest_arguments: dict[str, Any] = {"file_path": "run.py"}
     honest_arguments |= {"edits": [honest]} if tool == "MultiEdit" else honest
     assert _hook(tool, honest_arguments, tmp_path)["permissionDecision"] == "allow"
 
@@ -164,6 +169,15 @@ def test_the_quote_read_match_finds_the_text_as_it_stands() -> None:
     assert _applies(text, [("'y'", "'w'", False)]) == ["\u2018y\u2019"]
     assert _applies(text, [("a = 1", "a = 2", False)]) == ["a = 1"]
     assert _applies(text, [('"nowhere"', "", False)]) == "old_string is not in the file"
+
+
+def test_linking_a_home_or_secret_path_under_another_name_needs_a_person(tmp_path: Path) -> None:
+    for command in ("ln -s ~/.ssh keys", "ln -sf /root/.aws/credentials creds", "ln -s / fs"):
+        answer = _hook("Bash", {"command": command}, tmp_path)
+        assert answer["permissionDecision"] == "ask", (command, answer)
+        assert "under another name" in answer["permissionDecisionReason"]
+    for command in ("ln -s ../shared/config.yml config.yml", "ln -sf build/app.js app.js"):
+        assert _hook("Bash", {"command": command}, tmp_path)["permissionDecision"] == "allow"
 
 
 @pytest.mark.parametrize(

@@ -39,11 +39,11 @@ async def test_a_partial_binding_positional_arguments_is_refused(hg: Client) -> 
         return command
 
     with pytest.raises(ConfigError, match="bind them by keyword"):
-        hg.guard(functools.partial(run, "rm -rf /"), tool="run_shell")
-    by_keyword = hg.guard(functools.partial(run, command="rm -rf /"), tool="run_shell")
+        hg.guard(tool="run_shell")(functools.partial(run, "rm -rf /"))
+    by_keyword = hg.guard(tool="run_shell")(functools.partial(run, command="rm -rf /"))
     with pytest.raises(humangr.Rejected):
         await anyio.to_thread.run_sync(by_keyword)
-    honest = hg.guard(functools.partial(run, command="ls -la"), tool="run_shell")
+    honest = hg.guard(tool="run_shell")(functools.partial(run, command="ls -la"))
     assert await anyio.to_thread.run_sync(honest) == "ls -la"
     assert ran == ["ls -la"]
 

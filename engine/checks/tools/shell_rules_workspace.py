@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .shell_model import Cmd
-from .shell_paths import classify, is_home, normal
+from .shell_paths import classify, is_home, is_secret, normal
 from .shell_rule_kit import Context, Flag, critical, high, operands, rule, short_flags
 
 __all__: list[str] = []
@@ -64,3 +64,22 @@ def workspace_deleted(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
             "every file of the project goes, work not committed or pushed with it.",
             "Delete the build outputs or the files named, not the workspace.",
         )
+
+
+@rule
+def links_out(cmd: Cmd, ctx: Context) -> Iterator[Flag]:
+    """A symbolic link to the root, a home or system folder, or a secret (``ln -s ~/.ssh
+    keys``): tools that follow links then read or write there under a harmless name."""
+    if cmd.name != "ln" or not {"-s", "--symbolic"} & short_flags(cmd.argv):
+        return
+    ops = operands(cmd.argv, frozenset({"-t", "--target-directory", "-S", "--suffix"}))
+    for target in ops[:-1] if len(ops) > 1 else ops:
+        if classify(target) in ("root", "home", "system") or is_secret(target):
+            yield high(
+                f"links {normal(target)} under another name",
+                cmd.text,
+                "a file tool that follows the link then reads or writes there while its "
+                "path names something harmless.",
+                "Use the path itself, or copy the one file the task needs.",
+            )
+            return
