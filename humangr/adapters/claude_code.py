@@ -2,31 +2,27 @@
 (a ``ToolCall`` with the tool's own name and arguments), and a decision written as the hook's
 answer (``allow`` / ``deny`` / ``ask``).
 
-Pure functions but one: ``edit_diff`` reads the file an ``Edit`` / ``MultiEdit`` changes, so the
-edit is reviewed as the real diff it makes there. An edit that cannot be applied as Claude
-Code would apply it (the file is missing, an ``old_string`` is absent or not unique) is
-reviewed as given — its own strings — and the answer says the diff could not be built: a
-different edit is never reviewed in its place.
+Pure functions; ``edit_diff`` (``claude_code_edits``) reads the file an ``Edit`` /
+``MultiEdit`` changes, so the edit is reviewed as the real diff it makes there.
 """
 
 from __future__ import annotations
 
-import os
 import re
-import stat
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Literal
 
 from humangr.contracts import ActionContext, HumanLayerReport, Outcome, ToolCall, ToolKind
 from humangr.contracts.errors import HumangrError
 from humangr.contracts.review import TOOL_NAME_PATTERN, action_problem
-from humangr.contracts.types import MAX_DIFF_BYTES
+
+from .claude_code_edits import MAX_EDITED_FILE, edit_diff
 
 __all__ = [
     "EVENT",
     "KINDS",
+    "MAX_EDITED_FILE",
     "HookInput",
     "HookInputError",
     "Permission",
@@ -42,8 +38,6 @@ EVENT = "PreToolUse"
 Permission = Literal["allow", "deny", "ask"]
 MAX_REASON = 4_000
 """Characters of ``permissionDecisionReason`` at most (the agent reads it)."""
-MAX_EDITED_FILE = MAX_DIFF_BYTES // 2
-"""Bytes of a file an edit is diffed against at most (the guard's limit)."""
 
 KINDS: Mapping[str, ToolKind] = {
     "Bash": ToolKind.SHELL,
@@ -136,93 +130,6 @@ def tool_call_of(hook: HookInput) -> ToolCall:
     )
 
 
-def _edits(arguments: Mapping[str, Any]) -> list[tuple[str, str, bool]] | None:
-    """The (old, new, replace_all) of an Edit or MultiEdit, or ``None`` if malformed."""
-    items = arguments.get("edits") if "edits" in arguments else [arguments]
-    if not isinstance(items, list) or not items:
-        return None
-    out = []
-    for item in items:
-        if not isinstance(item, dict):
-            return None
-        old, new = item.get("old_string"), item.get("new_string")
-        if not isinstance(old, str) or not isinstance(new, str) or not old:
-            return None
-        out.append((old, new, item.get("replace_all") is True))
-    return out
-
-
-def _applies(before: str, edits: list[tuple[str, str, bool]]) -> str | None:
-    """Why the edits do not apply to ``before`` as Claude Code applies them, else ``None``."""
-    text = before
-    for n, (old, new, every) in enumerate(edits):
-        which = f"edit {n + 1}'s old_string" if len(edits) > 1 else "old_string"
-        count = text.count(old)
-        if count == 0:
-            return f"{which} is not in the file"
-        if count > 1 and not every:
-            return f"{which} occurs {count} times in the file and replace_all is not set"
-        text = text.replace(old, new) if every else text.replace(old, new, 1)
-    return None
-
-
-def _read_regular(path: Path, limit: int) -> bytes | str:
-    """At most ``limit`` bytes of the regular file at ``path``, else why not. Opened without
-    blocking and checked once open, so a FIFO or a device put there never hangs the hook."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
-    except FileNotFoundError:
-        return "does not exist"
-    except OSError as exc:
-        return f"cannot be read ({exc.strerror or type(exc).__name__})"
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return "is not a regular file"
-        chunks: list[bytes] = []
-        size = 0
-        while size < limit:
-            chunk = os.read(fd, min(1 << 20, limit - size))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-        return b"".join(chunks)
-    except OSError as exc:
-        return f"cannot be read ({exc.strerror or type(exc).__name__})"
-    finally:
-        os.close(fd)
-
-
-def edit_diff(call: ToolCall) -> tuple[str | None, str | None]:
-    """For an Edit / MultiEdit: (the diff of the edit applied to the file on disk, ``None``),
-    or (``None``, why that diff could not be built). ``(None, None)`` for any other tool."""
-    if call.name not in ("Edit", "MultiEdit"):
-        return None, None
-    from humangr.engine.checks.tools.edits import edited_diff
-
-    path_value = call.arguments.get("file_path")
-    edits = _edits(call.arguments)
-    if not isinstance(path_value, str) or not path_value or edits is None:
-        return None, "the edit's file_path, old_string or new_string is missing or not text"
-    path = Path(call.workspace) / path_value if call.workspace else Path(path_value)
-    data = _read_regular(path, MAX_EDITED_FILE + 1)
-    if isinstance(data, str):
-        return None, f"{path_value} {data}"
-    if len(data) > MAX_EDITED_FILE:
-        return None, f"{path_value} is larger than {MAX_EDITED_FILE:,} bytes"
-    try:
-        before = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return None, f"{path_value} is not UTF-8 text"
-    problem = _applies(before, edits)
-    if problem is not None:
-        return None, problem
-    diff = edited_diff(call, before)
-    if diff is None or len(diff.encode("utf-8")) > MAX_EDITED_FILE:
-        return None, "the diff of the edit is empty or too large"
-    return diff, None
-
-
 def _notebook_diff(call: ToolCall) -> str | None:
     """A NotebookEdit's new code cell as a new file, so the code checks read it."""
     source = call.arguments.get("new_source")
@@ -244,15 +151,18 @@ def action_of(
     agent_id: str,
     diff: str | None = None,
     diff_problem: str | None = None,
+    notes: Sequence[str] = (),
 ) -> ActionContext:
     """The action that reviews ``call``: its session in the description and the environment
-    (so a reviewer groups a session's calls), the edit's diff when it was built. Raises
+    (so a reviewer groups a session's calls), the edit's diff when it was built, ``notes`` (a
+    path reviewed where its symbolic link leads). Raises
     ``HookInputError`` if the call cannot be reviewed (too large, nested too deeply)."""
     import msgspec
 
     kind = f" ({call.kind.value})" if call.kind is not None else ""
     session = f" in session {hook.session_id}" if hook.session_id else ""
-    note = f" The edit's diff could not be built: {diff_problem}." if diff_problem else ""
+    note = "".join(f" {n[:600]}." for n in notes)
+    note += f" The edit's diff could not be built: {diff_problem}." if diff_problem else ""
     environment = {"agent": "claude-code"}
     if hook.session_id:
         environment["claude_code.session_id"] = hook.session_id

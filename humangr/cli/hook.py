@@ -127,11 +127,33 @@ def _read_input(stream: IO[bytes]) -> object:
     if not data.strip():
         raise HookInputError("the hook input is empty (Claude Code writes JSON on stdin)")
     try:
-        return msgspec.json.decode(data)
+        value = msgspec.json.decode(data)
+        json.loads(data, object_pairs_hook=_unique)  # a key given twice: refused, not guessed
     except RecursionError:
         raise HookInputError("the hook input is nested too deeply") from None
     except msgspec.DecodeError as exc:
         raise HookInputError(f"the hook input is not JSON ({str(exc)[:120]})") from None
+    except _Duplicate as exc:
+        raise HookInputError(
+            f"the hook input gives the key {str(exc)[:80]!r} twice in one object: which one "
+            "Claude Code uses cannot be told, so the call is not reviewed"
+        ) from None
+    except ValueError as exc:  # read by msgspec, refused by json: not one reading of it
+        raise HookInputError(f"the hook input is not JSON ({str(exc)[:120]})") from None
+    return value
+
+
+class _Duplicate(ValueError):
+    """A JSON object of the hook input names a key twice."""
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _Duplicate(key)
+        out[key] = value
+    return out
 
 
 async def _review(args: argparse.Namespace, data: object, deadline: float) -> tuple[str, str]:
@@ -139,12 +161,15 @@ async def _review(args: argparse.Namespace, data: object, deadline: float) -> tu
 
     import humangr
     from humangr.adapters import claude_code as cc
+    from humangr.adapters.claude_code_paths import linked_paths
     from humangr.client.human_route import route_of
 
     hook = cc.hook_input(data)
-    call = cc.tool_call_of(hook)
+    call, links = linked_paths(cc.tool_call_of(hook))
     diff, problem = cc.edit_diff(call)
-    action = cc.action_of(hook, call, agent_id=args.agent_id, diff=diff, diff_problem=problem)
+    action = cc.action_of(
+        hook, call, agent_id=args.agent_id, diff=diff, diff_problem=problem, notes=links
+    )
     options: dict[str, Any] = {"agent_id": args.agent_id, "prefix": args.prefix}
     if args.nats:
         url: str | None = args.nats

@@ -6,7 +6,7 @@ import functools
 import inspect
 import re
 import threading
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, ParamSpec, Protocol, TypeVar, cast, overload
 
@@ -171,6 +171,22 @@ class Guard:
         """``func`` guarded: each call reviewed first, run only when approved — with the
         values that were reviewed."""
         self.tool_name(func)
+        if isinstance(func, functools.partial) and func.args:
+            raise ConfigError(
+                f"guard: a functools.partial of {call_name(func.func)} binds positional "
+                "arguments, which the review would not see: bind them by keyword "
+                "(partial(f, x=...)) or guard the function itself"
+            )
+        if inspect.isasyncgenfunction(func) and not self.sync_only:
+            agen = cast(Callable[..., AsyncIterator[Any]], func)
+
+            @functools.wraps(func)
+            async def guarded_agen(*args: Any, **kwargs: Any) -> AsyncIterator[Any]:
+                approved = await self.check(func, args, kwargs)  # before its first item
+                async for item in agen(*approved.args, **approved.kwargs):
+                    yield item
+
+            return cast(Callable[P, R], guarded_agen)
         if inspect.iscoroutinefunction(func):
             if self.sync_only:
                 raise TypeError(
