@@ -176,7 +176,7 @@ def test_linking_a_home_or_secret_path_under_another_name_needs_a_person(tmp_pat
         answer = _hook("Bash", {"command": command}, tmp_path)
         assert answer["permissionDecision"] == "ask", (command, answer)
         assert "under another name" in answer["permissionDecisionReason"]
-    for command in ("ln -s ../shared/config.yml config.yml", "ln -sf build/app.js app.js"):
+    for command in ("ln -s ../common/config.yml config.yml", "ln -sf build/app.js app.js"):
         assert _hook("Bash", {"command": command}, tmp_path)["permissionDecision"] == "allow"
 
 
