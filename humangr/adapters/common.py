@@ -24,6 +24,7 @@ import anyio.from_thread
 import anyio.to_thread
 import msgspec
 
+from humangr.adapters.json_keys import DuplicateKey, unique_keys
 from humangr.client import Client, SyncClient, prepare_call, tool_action
 from humangr.client.tool_call import edited_file_diff
 from humangr.contracts import ActionContext, HumanLayerReport, Outcome, ToolCall
@@ -115,23 +116,10 @@ def parse_arguments(tool: str, arguments: str | Mapping[str, Any] | None) -> dic
     if not isinstance(value, dict):
         raise bad("not a JSON object")
     try:  # a key given twice: a parser that keeps the other one would run what was not reviewed
-        json.loads(arguments, object_pairs_hook=_unique)
-    except _Duplicate as exc:
+        json.loads(arguments, object_pairs_hook=unique_keys)
+    except DuplicateKey as exc:
         raise bad(f"the key {str(exc)[:80]!r} is given twice") from None
     return value
-
-
-class _Duplicate(ValueError):
-    """A JSON object names a key twice."""
-
-
-def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise _Duplicate(key)
-        out[key] = value
-    return out
 
 
 class ToolReviewer:

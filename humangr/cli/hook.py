@@ -23,6 +23,8 @@ import threading
 import time
 from typing import IO, TYPE_CHECKING, Any, NoReturn
 
+from humangr.adapters.json_keys import DuplicateKey, unique_keys
+
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
@@ -128,12 +130,12 @@ def _read_input(stream: IO[bytes]) -> object:
         raise HookInputError("the hook input is empty (Claude Code writes JSON on stdin)")
     try:
         value = msgspec.json.decode(data)
-        json.loads(data, object_pairs_hook=_unique)  # a key given twice: refused, not guessed
+        json.loads(data, object_pairs_hook=unique_keys)  # a key given twice: refused, not guessed
     except RecursionError:
         raise HookInputError("the hook input is nested too deeply") from None
     except msgspec.DecodeError as exc:
         raise HookInputError(f"the hook input is not JSON ({str(exc)[:120]})") from None
-    except _Duplicate as exc:
+    except DuplicateKey as exc:
         raise HookInputError(
             f"the hook input gives the key {str(exc)[:80]!r} twice in one object: which one "
             "Claude Code uses cannot be told, so the call is not reviewed"
@@ -141,19 +143,6 @@ def _read_input(stream: IO[bytes]) -> object:
     except ValueError as exc:  # read by msgspec, refused by json: not one reading of it
         raise HookInputError(f"the hook input is not JSON ({str(exc)[:120]})") from None
     return value
-
-
-class _Duplicate(ValueError):
-    """A JSON object of the hook input names a key twice."""
-
-
-def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise _Duplicate(key)
-        out[key] = value
-    return out
 
 
 async def _review(args: argparse.Namespace, data: object, deadline: float) -> tuple[str, str]:
