@@ -4,7 +4,10 @@ launcher is stopped like its plain form; the nearest everyday forms still run.""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+from tool_helpers import guard_outcome
 
 from humangr.contracts import ActionContext, ToolCall
 from humangr.engine.checks import run_checks
@@ -111,15 +114,8 @@ def test_a_function_calling_itself_is_read_once() -> None:
     assert _outcome("f(){ echo x; f; }; f") in ("approved", "needs_review", "rejected")
 
 
-def _call(name: str, arguments: dict[str, object]) -> str:
-    action = ActionContext(
-        agent_id="rt",
-        action_type="tool_call",
-        action_description="",
-        tool_call=ToolCall(name=name, arguments=arguments, workspace="/home/agent/src"),
-    )
-    outcome, _reasons = local_outcome(run_checks(action, local_only=True))
-    return outcome.value
+def _call(name: str, arguments: dict[str, Any]) -> str:
+    return guard_outcome(name, arguments)
 
 
 @pytest.mark.parametrize(

@@ -7,21 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
-from humangr.contracts import ActionContext, ToolCall
-from humangr.engine.checks import run_checks
-from humangr.engine.review import local_outcome
+from tool_helpers import guard_outcome
 
 
 def _outcome(name: str, arguments: dict[str, Any]) -> str:
-    action = ActionContext(
-        agent_id="rt",
-        action_type="tool_call",
-        action_description="",
-        tool_call=ToolCall(name=name, arguments=arguments, workspace="/home/agent/src"),
-    )
-    outcome, _reasons = local_outcome(run_checks(action, local_only=True))
-    return str(outcome.value)
+    return guard_outcome(name, arguments)
 
 
 def _py(code: str) -> tuple[str, dict[str, Any]]:

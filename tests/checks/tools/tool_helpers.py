@@ -37,3 +37,11 @@ def decide(
     found = run_checks(action, options=options or CheckOptions())
     outcome, reasons = local_outcome(found)
     return outcome, [f for fs in found.values() for f in fs], reasons
+
+
+def guard_outcome(name: str, arguments: dict[str, Any], workspace: str = "/home/agent/src") -> str:
+    """The outcome the guard acts on with no LLM (``local_only``: what no check reads needs a
+    person), as its value."""
+    action = tool_action(name, arguments, workspace=workspace)
+    outcome, _reasons = local_outcome(run_checks(action, local_only=True))
+    return str(outcome.value)
