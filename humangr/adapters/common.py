@@ -24,7 +24,7 @@ import anyio.from_thread
 import anyio.to_thread
 import msgspec
 
-from humangr.adapters.json_keys import DuplicateKey, unique_keys
+from humangr.adapters.json_keys import _DuplicateKey, unique_keys
 from humangr.client import Client, SyncClient, prepare_call, tool_action
 from humangr.client.tool_call import edited_file_diff
 from humangr.contracts import ActionContext, HumanLayerReport, Outcome, ToolCall
@@ -117,7 +117,7 @@ def parse_arguments(tool: str, arguments: str | Mapping[str, Any] | None) -> dic
         raise bad("not a JSON object")
     try:  # a key given twice: a parser that keeps the other one would run what was not reviewed
         json.loads(arguments, object_pairs_hook=unique_keys)
-    except DuplicateKey as exc:
+    except _DuplicateKey as exc:
         raise bad(f"the key {str(exc)[:80]!r} is given twice") from None
     return value
 

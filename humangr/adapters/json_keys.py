@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["DuplicateKey", "unique_keys"]
+__all__ = ["unique_keys"]
 
 
-class DuplicateKey(ValueError):
+class _DuplicateKey(ValueError):
     """A JSON object names a key twice (the key is the message)."""
 
 
@@ -18,6 +18,6 @@ def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise DuplicateKey(key)
+            raise _DuplicateKey(key)
         out[key] = value
     return out

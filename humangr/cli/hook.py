@@ -23,7 +23,7 @@ import threading
 import time
 from typing import IO, TYPE_CHECKING, Any, NoReturn
 
-from humangr.adapters.json_keys import DuplicateKey, unique_keys
+from humangr.adapters.json_keys import _DuplicateKey, unique_keys
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -135,7 +135,7 @@ def _read_input(stream: IO[bytes]) -> object:
         raise HookInputError("the hook input is nested too deeply") from None
     except msgspec.DecodeError as exc:
         raise HookInputError(f"the hook input is not JSON ({str(exc)[:120]})") from None
-    except DuplicateKey as exc:
+    except _DuplicateKey as exc:
         raise HookInputError(
             f"the hook input gives the key {str(exc)[:80]!r} twice in one object: which one "
             "Claude Code uses cannot be told, so the call is not reviewed"
