@@ -11,7 +11,6 @@ that is not approved, with a message saying why; the tool does not run.
 from __future__ import annotations
 
 import functools
-import json
 import logging
 import re
 import threading
@@ -24,7 +23,7 @@ import anyio.from_thread
 import anyio.to_thread
 import msgspec
 
-from humangr.adapters.json_keys import _DuplicateKey, unique_keys
+from humangr.adapters.json_keys import key_given_twice
 from humangr.client import Client, SyncClient, prepare_call, tool_action
 from humangr.client.tool_call import edited_file_diff
 from humangr.contracts import ActionContext, HumanLayerReport, Outcome, ToolCall
@@ -115,10 +114,9 @@ def parse_arguments(tool: str, arguments: str | Mapping[str, Any] | None) -> dic
         raise bad(f"not valid JSON ({exc})") from None
     if not isinstance(value, dict):
         raise bad("not a JSON object")
-    try:  # a key given twice: a parser that keeps the other one would run what was not reviewed
-        json.loads(arguments, object_pairs_hook=unique_keys)
-    except _DuplicateKey as exc:
-        raise bad(f"the key {str(exc)[:80]!r} is given twice") from None
+    twice = key_given_twice(arguments)  # a parser keeping the other copy runs the unreviewed
+    if twice is not None:
+        raise bad(f"the key {twice[:80]!r} is given twice")
     return value
 
 

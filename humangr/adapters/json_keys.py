@@ -4,20 +4,30 @@ Claude Code hook imports it on every call."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-__all__ = ["unique_keys"]
+__all__ = ["key_given_twice"]
 
 
-class _DuplicateKey(ValueError):
+class _Twice(ValueError):
     """A JSON object names a key twice (the key is the message)."""
 
 
-def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A ``json.loads`` ``object_pairs_hook`` that refuses a key given twice in one object."""
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise _DuplicateKey(key)
+            raise _Twice(key)
         out[key] = value
     return out
+
+
+def key_given_twice(text: str | bytes) -> str | None:
+    """The first key some object of the JSON ``text`` gives twice, else ``None``. Raises
+    ``ValueError`` (or ``RecursionError``) when ``text`` is not JSON, as ``json.loads`` does."""
+    try:
+        json.loads(text, object_pairs_hook=_unique)
+    except _Twice as exc:
+        return str(exc)
+    return None

@@ -23,7 +23,7 @@ import threading
 import time
 from typing import IO, TYPE_CHECKING, Any, NoReturn
 
-from humangr.adapters.json_keys import _DuplicateKey, unique_keys
+from humangr.adapters.json_keys import key_given_twice
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -130,18 +130,18 @@ def _read_input(stream: IO[bytes]) -> object:
         raise HookInputError("the hook input is empty (Claude Code writes JSON on stdin)")
     try:
         value = msgspec.json.decode(data)
-        json.loads(data, object_pairs_hook=unique_keys)  # a key given twice: refused, not guessed
+        twice = key_given_twice(data)  # a key given twice: refused, not guessed
     except RecursionError:
         raise HookInputError("the hook input is nested too deeply") from None
     except msgspec.DecodeError as exc:
         raise HookInputError(f"the hook input is not JSON ({str(exc)[:120]})") from None
-    except _DuplicateKey as exc:
-        raise HookInputError(
-            f"the hook input gives the key {str(exc)[:80]!r} twice in one object: which one "
-            "Claude Code uses cannot be told, so the call is not reviewed"
-        ) from None
     except ValueError as exc:  # read by msgspec, refused by json: not one reading of it
         raise HookInputError(f"the hook input is not JSON ({str(exc)[:120]})") from None
+    if twice is not None:
+        raise HookInputError(
+            f"the hook input gives the key {twice[:80]!r} twice in one object: which one "
+            "Claude Code uses cannot be told, so the call is not reviewed"
+        )
     return value
 
 
